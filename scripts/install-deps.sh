@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Sluice needs to build, test and benchmark, and only those missing.
+# Runs as root, or through sudo when not root. Called by every Makefile target that builds.
+set -euo pipefail
+
+PACKAGES=(
+  g++ cmake ninja-build pkg-config ccache make python3
+  libgtest-dev libgmock-dev libbenchmark-dev   # tests and benchmarks
+  libsimdjson-dev                              # JSON format: SIMD parsing, the fastest packaged parser
+  libfmt-dev                                   # message formatting
+  libre2-dev                                   # REGEXP_* functions: linear-time regular expressions
+  libcli11-dev                                 # the sluice command line
+  libxxhash-dev                                # hashing keys for state and exchanges
+  libhowardhinnant-date-dev tzdata             # IANA time zones (CONVERT_TZ, TIMESTAMP_LTZ)
+  libabsl-dev                                  # flat hash maps for keyed state
+  libsqlite3-dev sqlite3                       # the independent batch engine of the differential tests
+  libzstd-dev                                  # compression of checkpoint files
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  SUDO="sudo"
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,126 @@
+// Connectors: the interface between the runtime and the outside world (files, generators, consoles).
+//
+// A ConnectorFactory is registered under Flink's 'connector' identifier ('filesystem', 'datagen',
+// 'print', 'blackhole', 'nexmark', ...). From a table's WITH options it creates a TableSource (read
+// side) and/or a TableSink (write side). A TableSource is cut into SourceSplits (a file, a partition,
+// a generator stream); each split is read by one reader on one task thread, in chunks of the
+// projected physical columns. A TableSink creates a SinkWriter that receives chunks of the sink's
+// physical columns with their RowKinds.
+//
+// Options are validated when the source or sink is created: an unknown key gets a did-you-mean, a
+// missing required key or a bad value gets an error naming the table and the key (house rule 5).
+// Secret-looking option values never appear in errors.
+//
+// Threading: a factory is shared and stateless. A split reader or a sink writer is used by one thread.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "types/row_kind.h"
+#include "types/schema.h"
+#include "types/vector.h"
+
+namespace sluice {
+
+class Clock;
+
+// One declared connector option, Flink-style: key, default, and the description documentation shows.
+struct OptionSpec {
+  std::string key;
+  bool required = false;
+  std::string default_value;  // empty when none
+  std::string description;
+};
+
+struct ConnectorContext {
+  std::string table_name;     // as the user wrote it (for error messages)
+  Schema physical_schema;     // the table's physical columns in declared order
+  // For sources: the physical columns the query reads (indexes into physical_schema), in the order
+  // the split readers must produce them. Empty means all, in declared order.
+  std::vector<int> projection;
+  // Metadata columns the query reads ('METADATA FROM key'), appended after the projected columns,
+  // with their declared types. A connector that does not offer a key rejects it at creation.
+  std::vector<Field> metadata;
+  std::vector<std::string> primary_key;        // column names; empty when none
+  std::map<std::string, std::string> options;  // the WITH clause, keys as written
+  // Session configuration (SET keys) for options that fall back to job settings.
+  const std::map<std::string, std::string>* config = nullptr;
+  std::ostream* out = nullptr;  // where console sinks (print) write; stdout by default
+  std::ostream* err = nullptr;  // where print sinks with 'print.standard-error' write
+  size_t chunk_size = Chunk::kDefaultCapacity;
+};
+
+// The projected output schema a source's readers produce for `ctx`.
+Schema ProjectedSchema(const ConnectorContext& ctx);
+
+class SourceSplit {
+ public:
+  virtual ~SourceSplit() = default;
+  // Identifies the split in messages and the job summary ("/data/pos/part-0.json", "partition 3").
+  virtual std::string id() const = 0;
+  // Appends up to `max_rows` rows to `out` (whose columns are the projected schema). Returns false
+  // once the split is exhausted and nothing was appended. A malformed record fails with its place
+  // (file, line) and reason, unless the format is told to skip; skipped records are counted.
+  virtual Result<bool> Read(size_t max_rows, Chunk* out) = 0;
+  virtual int64_t records_skipped() const { return 0; }
+};
+
+class TableSource {
+ public:
+  virtual ~TableSource() = default;
+  // Insert-only for plain sources; changelog formats (debezium-json) and upsert sources say more.
+  virtual ChangelogMode changelog_mode() const { return ChangelogMode::InsertOnly(); }
+  virtual bool bounded() const = 0;
+  virtual Result<std::vector<std::unique_ptr<SourceSplit>>> CreateSplits() = 0;
+};
+
+class SinkWriter {
+ public:
+  virtual ~SinkWriter() = default;
+  // `chunk` holds the sink's physical columns; each row's RowKind is in chunk.kinds().
+  virtual Status Write(const Chunk& chunk) = 0;
+  // End of input: flush and close. No Write follows.
+  virtual Status Finish() = 0;
+};
+
+class TableSink {
+ public:
+  virtual ~TableSink() = default;
+  // The changes the sink can store: insert-only for append sinks; all kinds for print; upsert
+  // (I, UA, D) for sinks that write by primary key.
+  virtual ChangelogMode accepted_changelog_mode() const = 0;
+  virtual Result<std::unique_ptr<SinkWriter>> CreateWriter() = 0;
+};
+
+class ConnectorFactory {
+ public:
+  virtual ~ConnectorFactory() = default;
+  virtual std::string identifier() const = 0;
+  virtual std::vector<OptionSpec> options() const = 0;
+  // Metadata keys the connector offers to 'METADATA FROM' columns, with their types.
+  virtual std::vector<Field> metadata() const { return {}; }
+  virtual bool supports_source() const = 0;
+  virtual bool supports_sink() const = 0;
+  virtual Result<std::unique_ptr<TableSource>> CreateSource(const ConnectorContext& ctx) const;
+  virtual Result<std::unique_ptr<TableSink>> CreateSink(const ConnectorContext& ctx) const;
+};
+
+// The built-in connectors. Lookup by 'connector' value; an unknown one gets a did-you-mean.
+class ConnectorRegistry {
+ public:
+  static const ConnectorRegistry& Builtin();
+  Result<const ConnectorFactory*> Find(const std::string& identifier) const;
+  std::vector<const ConnectorFactory*> all() const;
+  void Register(std::unique_ptr<ConnectorFactory> factory);
+
+ private:
+  std::vector<std::unique_ptr<ConnectorFactory>> factories_;
+};
+
+}  // namespace sluice

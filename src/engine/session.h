@@ -1,0 +1,93 @@
+// Session: the embedding API. A session holds a catalog and a configuration (SET keys) and executes
+// Flink SQL statements one at a time; SELECT and INSERT statements run as jobs to completion (bounded
+// sources) or until the caller's handler stops them.
+//
+// Rows a statement returns (SELECT changes, SHOW TABLES, DESCRIBE, ...) stream to a
+// QueryResultHandler as chunks with RowKinds; text results (EXPLAIN, SHOW CREATE TABLE, "[INFO] ...")
+// come back in StatementResult::text. A job ends with a JobSummary.
+//
+// Threading: a Session is used by one thread at a time. Jobs it starts may use task threads inside
+// Execute, and are finished when Execute returns.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "types/row_kind.h"
+#include "types/schema.h"
+#include "types/vector.h"
+
+namespace sluice {
+
+class Clock;
+
+struct SessionOptions {
+  std::ostream* out = nullptr;   // console sinks (print); stdout when null
+  std::ostream* err = nullptr;   // job summaries and print-to-stderr; stderr when null
+  const Clock* clock = nullptr;  // processing time; the system clock when null
+  // Initial configuration, as `--set key=value` or SET 'key' = 'value' (validated on first use).
+  std::map<std::string, std::string> config;
+};
+
+class QueryResultHandler {
+ public:
+  virtual ~QueryResultHandler() = default;
+  virtual Status Begin(const Schema& schema) = 0;
+  // One chunk of changes (RowKind per row). Insert-only for DDL-like listings.
+  virtual Status Changes(const Chunk& chunk) = 0;
+  virtual Status End() = 0;
+};
+
+// What a job did: printed as one line to stderr when it ends (DESIGN.md §9; issue 2).
+struct JobSummary {
+  struct SourceStats {
+    std::string table;
+    int64_t rows = 0;
+    int64_t skipped = 0;  // malformed records skipped by 'json.ignore-parse-errors' and the like
+  };
+  struct SinkStats {
+    std::string table;  // the sink table, or "(select)" for a query result
+    int64_t inserts = 0, update_befores = 0, update_afters = 0, deletes = 0;
+  };
+  std::vector<SourceStats> sources;
+  std::vector<SinkStats> sinks;
+  int64_t late_rows_dropped = 0;
+  double elapsed_seconds = 0;
+  int64_t peak_rss_bytes = 0;
+  std::string ToString() const;
+};
+
+struct StatementResult {
+  enum class Kind { kOk, kRows, kText, kJob };
+  Kind kind = Kind::kOk;
+  std::string text;                   // kOk: "[INFO] ..." message; kText: EXPLAIN and the like
+  std::optional<JobSummary> summary;  // kJob (and SELECT, which runs a job)
+};
+
+class Session {
+ public:
+  explicit Session(SessionOptions options = {});
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // Executes one statement (without its trailing ';'). Rows go to `handler` (may be null: rows are
+  // dropped). Errors name the line and column of the statement text.
+  Result<StatementResult> Execute(std::string_view statement, QueryResultHandler* handler);
+
+  // Reads the configuration value of `key` (SET/--set or the declared default).
+  Result<std::string> GetConfig(const std::string& key) const;
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace sluice

@@ -1,0 +1,32 @@
+#include "common/time_util.h"
+
+#include <gtest/gtest.h>
+
+namespace sluice {
+namespace {
+
+TEST(TimeUtilTest, CivilRoundTrip) {
+  for (int64_t d = -800000; d < 800000; d += 37) {
+    CivilDate c = CivilFromDays(d);
+    ASSERT_EQ(DaysFromCivil(c.year, c.month, c.day), d);
+  }
+  EXPECT_EQ(DaysFromCivil(1970, 1, 1), 0);
+  EXPECT_EQ(FormatDate(static_cast<int32_t>(DaysFromCivil(2026, 8, 15))), "2026-08-15");
+}
+
+TEST(TimeUtilTest, TimestampsFormatWithPrecision) {
+  auto ts = ParseTimestamp("2026-08-15 05:00:00.123456");
+  ASSERT_TRUE(ts.has_value());
+  EXPECT_EQ(FormatTimestamp(*ts, 3), "2026-08-15 05:00:00.123");
+  EXPECT_EQ(FormatTimestamp(*ts, 0), "2026-08-15 05:00:00");
+  EXPECT_EQ(FormatTimestamp(*ts, 9), "2026-08-15 05:00:00.123456000");
+  EXPECT_EQ(FormatTimestamp(-1, 3), "1969-12-31 23:59:59.999");
+  EXPECT_EQ(*ParseTimestamp("2026-08-15T05:00:00Z"), *ParseTimestamp("2026-08-15 05:00:00"));
+  EXPECT_FALSE(ParseTimestamp("2026-02-30 00:00:00").has_value());
+  EXPECT_FALSE(ParseTimestamp("2026-08-15 05:00:00", false).has_value() == false);
+  EXPECT_FALSE(ParseTimestamp("2026-08-15T05:00:00", false).has_value());
+  EXPECT_EQ(*ParseTime("05:00:01.5"), 5 * 3600000 + 1500);
+}
+
+}  // namespace
+}  // namespace sluice
