@@ -1,6 +1,171 @@
-#include <iostream>
+// The `sluice` command line: runs Flink SQL scripts (DESIGN.md §9 is the contract).
+//
+//   sluice run [--format tableau|jsonl|csv] [--mode changelog|table] [--set key=value]... FILE.sql
+//   sluice run -e 'SQL'
+//   sluice explain FILE.sql      (DDL runs; queries, INSERTs and statement sets are explained)
+//   sluice --version | --help
+//
+// Each statement's rows go to stdout; job summaries and errors go to stderr. The first failing
+// statement stops the script with a non-zero exit and one clear message.
+#include <CLI/CLI.hpp>
 
-int main() {
-  std::cout << "sluice 0.1.0\n";
+#include <cctype>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/result_printer.h"
+#include "common/config.h"
+#include "engine/session.h"
+#include "sql/parser.h"
+
+namespace sluice {
+namespace {
+
+constexpr char kVersion[] = "sluice 0.1.0";
+
+std::string FirstKeyword(const std::string& text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    if (std::isspace(static_cast<unsigned char>(text[i]))) {
+      ++i;
+    } else if (text.compare(i, 2, "--") == 0) {
+      while (i < text.size() && text[i] != '\n') ++i;
+    } else if (text.compare(i, 2, "/*") == 0) {
+      size_t e = text.find("*/", i + 2);
+      i = e == std::string::npos ? text.size() : e + 2;
+    } else {
+      break;
+    }
+  }
+  std::string kw;
+  while (i < text.size() && std::isalpha(static_cast<unsigned char>(text[i]))) {
+    kw.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(text[i]))));
+    ++i;
+  }
+  return kw;
+}
+
+struct RunOptions {
+  std::string file;
+  std::string sql;
+  std::string format = "tableau";
+  std::string mode;
+  std::vector<std::string> sets;
+  bool explain_only = false;
+  bool verbose = false;
+};
+
+int Fail(const std::string& where, const Status& st) {
+  std::cerr << "sluice: error" << (where.empty() ? "" : " in " + where) << ": " << st.message() << "\n";
+  return 1;
+}
+
+int RunScript(const RunOptions& opts) {
+  std::string script = opts.sql;
+  std::string where;
+  if (!opts.file.empty()) {
+    std::ifstream in(opts.file);
+    if (!in) {
+      std::cerr << "sluice: error: cannot open script '" << opts.file << "'\n";
+      return 1;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    script = ss.str();
+    where = opts.file;
+  }
+  SessionOptions sopts;
+  for (const auto& kv : opts.sets) {
+    size_t eq = kv.find('=');
+    if (eq == std::string::npos) {
+      std::cerr << "sluice: error: --set expects key=value, got '" << kv << "'\n";
+      return 2;
+    }
+    sopts.config[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  Session session(sopts);
+  auto statements = sql::SplitStatements(script);
+  if (!statements.ok()) return Fail(where, statements.status());
+
+  OutputFormat format = opts.format == "jsonl" ? OutputFormat::kJsonl
+                        : opts.format == "csv" ? OutputFormat::kCsv
+                                               : OutputFormat::kTableau;
+  for (const auto& st : *statements) {
+    std::string mode = opts.mode;
+    if (mode.empty()) {
+      auto m = session.GetConfig(kResultModeKey);
+      mode = m.ok() ? *m : "changelog";
+    }
+    auto width = session.GetConfig(kMaxColumnWidthKey);
+    ResultPrinter printer(&std::cout, format, mode == "table" ? ResultMode::kTable : ResultMode::kChangelog,
+                          width.ok() ? std::atoi(width->c_str()) : 30);
+    std::string kw = FirstKeyword(st.text);
+    printer.set_listing(kw == "SHOW" || kw == "DESCRIBE" || kw == "DESC" || kw == "SET");
+    std::string text = st.text;
+    bool is_job = kw == "SELECT" || kw == "WITH" || kw == "INSERT" || kw == "EXECUTE" || kw == "BEGIN" || kw == "VALUES";
+    if (opts.explain_only && is_job) text = "EXPLAIN " + text;
+    auto result = session.ExecuteAt(text, st.line, st.column, &printer);
+    std::cout.flush();
+    if (!result.ok()) return Fail(where, result.status());
+    switch (result->kind) {
+      case StatementResult::Kind::kText: std::cout << result->text << std::flush; break;
+      case StatementResult::Kind::kOk:
+        if (opts.verbose) std::cout << result->text << "\n";
+        break;
+      case StatementResult::Kind::kJob:
+        if (result->summary) std::cerr << result->summary->ToString() << "\n";
+        break;
+      case StatementResult::Kind::kRows: break;
+    }
+  }
   return 0;
+}
+
+}  // namespace
+}  // namespace sluice
+
+int main(int argc, char** argv) {
+  CLI::App app{"Sluice: an embedded streaming SQL engine that speaks Apache Flink SQL"};
+  app.require_subcommand(0, 1);
+  bool version = false;
+  app.add_flag("--version", version, "Print the version and exit");
+
+  sluice::RunOptions run_opts;
+  auto add_common = [&](CLI::App* cmd) {
+    cmd->add_option("FILE", run_opts.file, "A script of ';'-separated Flink SQL statements");
+    cmd->add_option("-e,--execute", run_opts.sql, "Run this SQL text instead of a file");
+    cmd->add_option("--format", run_opts.format, "How SELECT results print: tableau (default), jsonl or csv")
+        ->check(CLI::IsMember({"tableau", "jsonl", "csv"}));
+    cmd->add_option("--mode", run_opts.mode,
+                    "changelog (every +I/-U/+U/-D change; default) or table (only the final materialized result)")
+        ->check(CLI::IsMember({"changelog", "table", "tableau"}));
+    cmd->add_option("--set", run_opts.sets, "key=value, as SET 'key' = 'value' (repeatable)");
+    cmd->add_flag("-v,--verbose", run_opts.verbose, "Also print [INFO] lines for statements without results");
+  };
+  CLI::App* run = app.add_subcommand("run", "Execute a script (or -e SQL)");
+  add_common(run);
+  CLI::App* explain = app.add_subcommand("explain", "Run a script's DDL and EXPLAIN its queries and INSERTs");
+  add_common(explain);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  if (version) {
+    std::cout << sluice::kVersion << "\n";
+    return 0;
+  }
+  if (!run->parsed() && !explain->parsed()) {
+    std::cout << app.help();
+    return 0;
+  }
+  if (run_opts.file.empty() == run_opts.sql.empty()) {
+    std::cerr << "sluice: error: give either a script FILE or -e 'SQL'\n";
+    return 2;
+  }
+  if (run_opts.mode == "tableau") run_opts.mode = "changelog";
+  run_opts.explain_only = explain->parsed();
+  return sluice::RunScript(run_opts);
 }

@@ -29,6 +29,7 @@
 namespace sluice {
 
 class Clock;
+class ValuesDataRegistry;
 
 // One declared connector option, Flink-style: key, default, and the description documentation shows.
 struct OptionSpec {
@@ -54,6 +55,9 @@ struct ConnectorContext {
   std::ostream* out = nullptr;  // where console sinks (print) write; stdout by default
   std::ostream* err = nullptr;  // where print sinks with 'print.standard-error' write
   size_t chunk_size = Chunk::kDefaultCapacity;
+  // The rows that 'values' tables read (and their sinks collect), owned by whoever owns the session
+  // (tests, the .test runner). Null when the session offers none; 'values' tables then fail to open.
+  ValuesDataRegistry* values_registry = nullptr;
 };
 
 // The projected output schema a source's readers produce for `ctx`.

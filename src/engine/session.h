@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "runtime/job_summary.h"
 #include "types/row_kind.h"
 #include "types/schema.h"
 #include "types/vector.h"
@@ -27,6 +28,7 @@
 namespace sluice {
 
 class Clock;
+class ValuesDataRegistry;
 
 struct SessionOptions {
   std::ostream* out = nullptr;   // console sinks (print); stdout when null
@@ -43,25 +45,6 @@ class QueryResultHandler {
   // One chunk of changes (RowKind per row). Insert-only for DDL-like listings.
   virtual Status Changes(const Chunk& chunk) = 0;
   virtual Status End() = 0;
-};
-
-// What a job did: printed as one line to stderr when it ends (DESIGN.md §9; issue 2).
-struct JobSummary {
-  struct SourceStats {
-    std::string table;
-    int64_t rows = 0;
-    int64_t skipped = 0;  // malformed records skipped by 'json.ignore-parse-errors' and the like
-  };
-  struct SinkStats {
-    std::string table;  // the sink table, or "(select)" for a query result
-    int64_t inserts = 0, update_befores = 0, update_afters = 0, deletes = 0;
-  };
-  std::vector<SourceStats> sources;
-  std::vector<SinkStats> sinks;
-  int64_t late_rows_dropped = 0;
-  double elapsed_seconds = 0;
-  int64_t peak_rss_bytes = 0;
-  std::string ToString() const;
 };
 
 struct StatementResult {
@@ -81,6 +64,12 @@ class Session {
   // Executes one statement (without its trailing ';'). Rows go to `handler` (may be null: rows are
   // dropped). Errors name the line and column of the statement text.
   Result<StatementResult> Execute(std::string_view statement, QueryResultHandler* handler);
+  // Same, for a statement cut out of a script at `line`/`column` (1-based), so errors point into
+  // the script.
+  Result<StatementResult> ExecuteAt(std::string_view statement, int line, int column, QueryResultHandler* handler);
+
+  // In-memory rows of 'values' tables (tests feed changelogs through it).
+  ValuesDataRegistry* values_registry();
 
   // Reads the configuration value of `key` (SET/--set or the declared default).
   Result<std::string> GetConfig(const std::string& key) const;
@@ -88,6 +77,7 @@ class Session {
  private:
   class Impl;
   std::unique_ptr<Impl> impl_;
+  Status init_status_;  // a bad initial configuration fails every statement with its reason
 };
 
 }  // namespace sluice

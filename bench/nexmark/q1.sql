@@ -1,0 +1,112 @@
+-- Nexmark q1, from the nexmark/nexmark repository (nexmark-flink/src/main/resources/queries):
+-- ddl_gen.sql with TPS = 10000000, EVENTS_NUM = 10000000 and the 1:3:46 proportions,
+-- ddl_views.sql over the 'datagen' table, then q1.sql. Run: build-release/sluice run bench/nexmark/q1.sql
+
+CREATE TABLE datagen (
+    event_type int,
+    person ROW<
+        id  BIGINT,
+        name  VARCHAR,
+        emailAddress  VARCHAR,
+        creditCard  VARCHAR,
+        city  VARCHAR,
+        state  VARCHAR,
+        `dateTime` TIMESTAMP(3),
+        extra  VARCHAR>,
+    auction ROW<
+        id  BIGINT,
+        itemName  VARCHAR,
+        description  VARCHAR,
+        initialBid  BIGINT,
+        reserve  BIGINT,
+        `dateTime`  TIMESTAMP(3),
+        expires  TIMESTAMP(3),
+        seller  BIGINT,
+        category  BIGINT,
+        extra  VARCHAR>,
+    bid ROW<
+        auction  BIGINT,
+        bidder  BIGINT,
+        price  BIGINT,
+        channel  VARCHAR,
+        url  VARCHAR,
+        `dateTime`  TIMESTAMP(3),
+        extra  VARCHAR>,
+    `dateTime` AS
+        CASE
+            WHEN event_type = 0 THEN person.`dateTime`
+            WHEN event_type = 1 THEN auction.`dateTime`
+            ELSE bid.`dateTime`
+        END,
+    WATERMARK FOR `dateTime` AS `dateTime` - INTERVAL '4' SECOND
+) WITH (
+    'connector' = 'nexmark',
+    'first-event.rate' = '10000000',
+    'next-event.rate' = '10000000',
+    'events.num' = '10000000',
+    'person.proportion' = '1',
+    'auction.proportion' = '3',
+    'bid.proportion' = '46'
+);
+
+CREATE VIEW person AS
+SELECT
+    person.id,
+    person.name,
+    person.emailAddress,
+    person.creditCard,
+    person.city,
+    person.state,
+    `dateTime`,
+    person.extra
+FROM datagen WHERE event_type = 0;
+
+CREATE VIEW auction AS
+SELECT
+    auction.id,
+    auction.itemName,
+    auction.description,
+    auction.initialBid,
+    auction.reserve,
+    `dateTime`,
+    auction.expires,
+    auction.seller,
+    auction.category,
+    auction.extra
+FROM datagen WHERE event_type = 1;
+
+CREATE VIEW bid AS
+SELECT
+    bid.auction,
+    bid.bidder,
+    bid.price,
+    bid.channel,
+    bid.url,
+    `dateTime`,
+    bid.extra
+FROM datagen WHERE event_type = 2;
+
+-- -------------------------------------------------------------------------------------------------
+-- Query1: Currency conversion
+-- -------------------------------------------------------------------------------------------------
+-- Convert each bid value from dollars to euros. Illustrates a simple transformation.
+-- -------------------------------------------------------------------------------------------------
+
+CREATE TABLE nexmark_q1 (
+  auction  BIGINT,
+  bidder  BIGINT,
+  price  DECIMAL(23, 3),
+  `dateTime`  TIMESTAMP(3),
+  extra  VARCHAR
+) WITH (
+  'connector' = 'blackhole'
+);
+
+INSERT INTO nexmark_q1
+SELECT
+    auction,
+    bidder,
+    0.908 * price as price, -- convert dollar to euro
+    `dateTime`,
+    extra
+FROM bid;

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Runs the benchmarks of a release build: first the Google Benchmark micro benchmarks
+# (<build>/bench/*_bench), then every bench/nexmark/qN.sql through `<build>/sluice run`, printing
+# events per second and peak RSS from the job summary the CLI prints on stderr
+# (`... elapsed=<seconds>s ... peak_rss=<bytes> ...`).
+#
+# Usage: bash bench/run.sh [BUILD_DIR]   (default: build-release)
+# Exits 0 when the micro benchmarks ran; a query the CLI cannot run yet is reported as
+# "not runnable: <error>" and does not fail the script.
+set -u
+
+BUILD_DIR=${1:-build-release}
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT" || exit 1
+case "$BUILD_DIR" in /*) ;; *) BUILD_DIR="$ROOT/$BUILD_DIR" ;; esac
+
+echo "== Micro benchmarks ($BUILD_DIR/bench)"
+micro_ran=0
+micro_failed=0
+shopt -s nullglob
+for bin in "$BUILD_DIR"/bench/*_bench; do
+  [ -x "$bin" ] || continue
+  echo "-- $(basename "$bin")"
+  if "$bin" --benchmark_counters_tabular=true; then
+    micro_ran=1
+  else
+    echo "$(basename "$bin") failed" >&2
+    micro_failed=1
+  fi
+done
+if [ "$micro_ran" = 0 ]; then
+  echo "no micro benchmark binaries found in $BUILD_DIR/bench (configure with -DSLUICE_BUILD_BENCH=ON)" >&2
+fi
+
+echo
+echo "== Nexmark queries (single thread, source -> blackhole)"
+SLUICE="$BUILD_DIR/sluice"
+printf '%-6s %12s %10s %14s %12s\n' query events seconds events/s peak_rss_MiB
+queries=$(ls bench/nexmark/q*.sql 2>/dev/null | sed 's/.*\/q\([0-9]*\)\.sql/\1/' | sort -n)
+for n in $queries; do
+  q="bench/nexmark/q$n.sql"
+  events=$(sed -n "s/.*'events.num'[[:space:]]*=[[:space:]]*'\([0-9]*\)'.*/\1/p" "$q" | head -n 1)
+  if [ ! -x "$SLUICE" ]; then
+    printf '%-6s not runnable: %s\n' "q$n" "$SLUICE not built"
+    continue
+  fi
+  err=$(mktemp)
+  "$SLUICE" run "$q" > /dev/null 2> "$err"
+  rc=$?
+  summary=$(grep 'elapsed=' "$err" | tail -n 1)
+  elapsed=$(printf '%s' "$summary" | sed -n 's/.*elapsed=\([0-9.eE+-]*\)s.*/\1/p')
+  rss=$(printf '%s' "$summary" | sed -n 's/.*peak_rss=\([0-9]*\).*/\1/p')
+  if [ "$rc" != 0 ] || [ -z "$elapsed" ]; then
+    reason=$(grep -v '^[[:space:]]*$' "$err" | head -n 1)
+    [ -n "$reason" ] || reason="exit code $rc, no job summary"
+    printf '%-6s not runnable: %s\n' "q$n" "$reason"
+  else
+    awk -v q="q$n" -v ev="${events:-0}" -v s="$elapsed" -v r="${rss:-0}" 'BEGIN {
+      rate = (s > 0) ? ev / s : 0;
+      printf "%-6s %12d %10.3f %14.0f %12.1f\n", q, ev, s, rate, r / 1048576 }'
+  fi
+  rm -f "$err"
+done
+
+if [ "$micro_ran" = 1 ] && [ "$micro_failed" = 0 ]; then exit 0; fi
+exit 1

@@ -1,0 +1,1282 @@
+#include "binder/binder.h"
+
+#include <algorithm>
+#include <set>
+
+#include "common/config.h"
+#include "common/time_util.h"
+#include "function/cast.h"
+#include "function/evaluator.h"
+#include "function/function_registry.h"
+#include "function/scalar_function.h"
+#include "types/value_format.h"
+
+namespace sluice {
+
+std::string ExprColumnName(size_t index) { return "EXPR$" + std::to_string(index); }
+
+namespace {
+
+std::string Upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string JoinName(const ast::Name& n) {
+  std::string s;
+  for (const auto& p : n) s += (s.empty() ? "" : ".") + p;
+  return s;
+}
+
+ExprPtr MakeSpecial(ExprKind kind, LogicalType type, std::vector<ExprPtr> args) {
+  auto e = std::make_shared<Expr>();
+  e->kind = kind;
+  e->type = std::move(type);
+  e->args = std::move(args);
+  return e;
+}
+
+bool AnyNullable(const std::vector<ExprPtr>& args) {
+  for (const auto& a : args) {
+    if (a->type.nullable()) return true;
+  }
+  return false;
+}
+
+// Identity projections over a node's output.
+std::vector<ExprPtr> IdentityProjections(const Schema& schema) {
+  std::vector<ExprPtr> out;
+  for (size_t i = 0; i < schema.size(); ++i) out.push_back(MakeColumnRef(static_cast<int>(i), schema.field(i).type));
+  return out;
+}
+
+// A name for a select item written without an alias: the column or field name it reads, else EXPR$i.
+std::string ImplicitName(const ast::Expr& e, size_t index) {
+  if (e.kind == ast::ExprKind::kIdentifier) return e.As<ast::Identifier>().parts.back();
+  if (e.kind == ast::ExprKind::kFieldAccess) return e.As<ast::FieldAccess>().field;
+  return ExprColumnName(index);
+}
+
+// Makes output names unique as Flink does (a, a0, a1, ...).
+void Uniquify(std::vector<std::string>* names) {
+  std::set<std::string> used;
+  for (auto& n : *names) {
+    if (used.insert(n).second) continue;
+    for (int i = 0;; ++i) {
+      std::string cand = n + std::to_string(i);
+      if (used.insert(cand).second) {
+        n = cand;
+        break;
+      }
+    }
+  }
+}
+
+// Literal rows need a plain constant; this evaluates constant expressions for VALUES.
+bool IsPlainLiteral(const Expr& e) { return e.kind == ExprKind::kLiteral; }
+
+}  // namespace
+
+Binder::Binder(const Catalog* catalog, const Configuration* config, EvalContext* eval_context)
+    : catalog_(catalog), config_(config), eval_context_(eval_context) {}
+
+Status Binder::Error(ast::SourcePos pos, const std::string& message) const {
+  if (pos.line > 0) {
+    return Status::BindError("SQL validation failed. At line " + std::to_string(pos.line) + ", column " +
+                             std::to_string(pos.column) + ": " + message);
+  }
+  return Status::BindError("SQL validation failed. " + message);
+}
+
+Status Binder::NotSupported(ast::SourcePos pos, const std::string& what) const {
+  std::string where = pos.line > 0 ? " (line " + std::to_string(pos.line) + ", column " + std::to_string(pos.column) + ")" : "";
+  return Status::NotSupported(what + " is not supported by Sluice yet" + where);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expressions
+
+Result<ExprPtr> Binder::CastTo(ExprPtr e, const LogicalType& type, ast::SourcePos pos) {
+  if (e->type.EqualsIgnoringNullability(type) && e->type.time_attribute() == TimeAttribute::kNone) return e;
+  if (e->type.EqualsIgnoringNullability(type)) {
+    // Same type but a time attribute: keep the reference (time attributes survive plain references).
+    return e;
+  }
+  if (!CanCast(e->type, type, /*implicit=*/true) && !CanCast(e->type, type, false)) {
+    return Error(pos, "Cannot cast " + e->type.ToString() + " to " + type.ToString());
+  }
+  if (e->kind == ExprKind::kLiteral && e->literal.is_null()) {
+    return MakeLiteral(Value::Null(type.WithNullable(true)));
+  }
+  return MakeCast(e, type.WithNullable(e->type.nullable()), false);
+}
+
+Result<ExprPtr> Binder::MakeFunctionCall(const std::string& name, std::vector<ExprPtr> args, ast::SourcePos pos) {
+  std::vector<LogicalType> types;
+  std::vector<const Value*> constants;
+  for (const auto& a : args) {
+    types.push_back(a->type);
+    constants.push_back(a->kind == ExprKind::kLiteral ? &a->literal : nullptr);
+  }
+  auto resolved = ResolveScalar(name, types, constants);
+  if (!resolved.ok()) return Error(pos, resolved.status().message());
+  std::shared_ptr<const ScalarFunction> fn = resolved->function;
+  for (size_t i = 0; i < args.size() && i < fn->arg_types.size(); ++i) {
+    if (!args[i]->type.EqualsIgnoringNullability(fn->arg_types[i])) {
+      if (args[i]->kind == ExprKind::kLiteral && args[i]->literal.is_null()) {
+        args[i] = MakeLiteral(Value::Null(fn->arg_types[i].WithNullable(true)));
+      } else {
+        args[i] = MakeCast(args[i], fn->arg_types[i].WithNullable(args[i]->type.nullable()), false);
+      }
+    }
+  }
+  return MakeCall(fn, std::move(args));
+}
+
+Result<ExprPtr> Binder::CastAllToCommon(std::vector<ExprPtr>* args, ast::SourcePos pos) {
+  std::vector<LogicalType> types;
+  for (const auto& a : *args) types.push_back(a->type);
+  auto common = CommonType(types);
+  if (!common.ok()) return Error(pos, common.status().message());
+  for (auto& a : *args) {
+    ASSIGN_OR_RETURN(a, CastTo(a, *common, pos));
+  }
+  return MakeLiteral(Value::Null(*common));  // carries the common type back to the caller
+}
+
+Result<ExprPtr> Binder::BindLiteral(const ast::Literal& lit) {
+  switch (lit.literal_kind) {
+    case ast::LiteralKind::kNull: return MakeLiteral(Value::Null(LogicalType::Null()));
+    case ast::LiteralKind::kBoolean: return MakeLiteral(Value::Boolean(lit.bool_value).WithType(LogicalType::Boolean().WithNullable(false)));
+    case ast::LiteralKind::kUnknown: return MakeLiteral(Value::Null(LogicalType::Boolean()));
+    case ast::LiteralKind::kExactNumeric: {
+      const std::string& t = lit.text;
+      size_t dot = t.find('.');
+      std::string digits;
+      for (char c : t) {
+        if (c != '.') digits.push_back(c);
+      }
+      size_t first = digits.find_first_not_of('0');
+      std::string sig = first == std::string::npos ? "0" : digits.substr(first);
+      if (dot == std::string::npos) {
+        if (sig.size() <= 18) {
+          int64_t v = std::stoll(sig);
+          if (v <= 2147483647LL) return MakeLiteral(Value::Int(LogicalType::Integer().WithNullable(false), v));
+          return MakeLiteral(Value::Int(LogicalType::BigInt().WithNullable(false), v));
+        }
+        if (sig.size() == 19) {
+          unsigned long long u = std::stoull(sig);
+          if (u <= 9223372036854775807ULL) {
+            return MakeLiteral(Value::Int(LogicalType::BigInt().WithNullable(false), static_cast<int64_t>(u)));
+          }
+        }
+      }
+      int scale = dot == std::string::npos ? 0 : static_cast<int>(t.size() - dot - 1);
+      int precision = std::max<int>(static_cast<int>(sig.size()), scale);
+      if (precision == 0) precision = 1;
+      if (precision > LogicalType::kMaxDecimalPrecision) return Error(lit.pos, "Numeric literal '" + t + "' out of range");
+      __int128 unscaled = 0;
+      for (char c : digits) unscaled = unscaled * 10 + (c - '0');
+      return MakeLiteral(Value::Decimal(precision, scale, unscaled).WithType(LogicalType::Decimal(precision, scale).WithNullable(false)));
+    }
+    case ast::LiteralKind::kApproxNumeric:
+      return MakeLiteral(Value::Double(std::stod(lit.text)).WithType(LogicalType::Double().WithNullable(false)));
+    case ast::LiteralKind::kString: {
+      // Flink types a string literal as CHAR(n) NOT NULL (n >= 1; '' is CHAR(0) there, we use VARCHAR(0)).
+      int32_t n = static_cast<int32_t>(lit.text.size());
+      LogicalType t = n == 0 ? LogicalType::VarChar(0) : LogicalType::Char(n);
+      return MakeLiteral(Value::Typed(t.WithNullable(false), lit.text));
+    }
+    case ast::LiteralKind::kBinary: {
+      std::string bytes;
+      for (size_t i = 0; i + 1 < lit.text.size(); i += 2) {
+        bytes.push_back(static_cast<char>(std::stoi(lit.text.substr(i, 2), nullptr, 16)));
+      }
+      LogicalType t = LogicalType::Binary(static_cast<int32_t>(bytes.size()));
+      return MakeLiteral(Value::Typed(t.WithNullable(false), bytes));
+    }
+    case ast::LiteralKind::kDate: {
+      auto d = ParseDate(lit.text);
+      if (!d) return Error(lit.pos, "Illegal DATE literal '" + lit.text + "'");
+      return MakeLiteral(Value::Int(LogicalType::Date().WithNullable(false), *d));
+    }
+    case ast::LiteralKind::kTime: {
+      auto t = ParseTime(lit.text);
+      if (!t) return Error(lit.pos, "Illegal TIME literal '" + lit.text + "'");
+      return MakeLiteral(Value::Int(LogicalType::Time(0).WithNullable(false), *t));
+    }
+    case ast::LiteralKind::kTimestamp:
+    case ast::LiteralKind::kTimestampLtz: {
+      auto ts = ParseTimestamp(lit.text, false);
+      if (!ts) return Error(lit.pos, "Illegal TIMESTAMP literal '" + lit.text + "'");
+      size_t dot = lit.text.find('.');
+      int precision = dot == std::string::npos ? 0 : static_cast<int>(lit.text.size() - dot - 1);
+      precision = std::min(precision, 9);
+      if (lit.literal_kind == ast::LiteralKind::kTimestamp) {
+        return MakeLiteral(Value::Int(LogicalType::Timestamp(precision).WithNullable(false), *ts));
+      }
+      int64_t utc = eval_context_ ? eval_context_->LocalToUtc(*ts) : *ts;
+      return MakeLiteral(Value::Int(LogicalType::TimestampLtz(precision).WithNullable(false), utc));
+    }
+  }
+  return Error(lit.pos, "unknown literal");
+}
+
+Result<ExprPtr> Binder::BindInterval(const ast::IntervalLiteral& lit) {
+  using U = ast::TimeUnit;
+  std::string text = lit.text;
+  bool negative = lit.negative;
+  if (!text.empty() && (text[0] == '-' || text[0] == '+')) {
+    if (text[0] == '-') negative = !negative;
+    text = text.substr(1);
+  }
+  auto bad = [&]() { return Error(lit.pos, "Illegal interval literal '" + lit.text + "'"); };
+  U start = lit.start_unit;
+  U end = lit.end_unit.value_or(start);
+  if (start == U::kYear || start == U::kMonth) {
+    int64_t months = 0;
+    if (start == U::kYear && end == U::kMonth) {
+      size_t dash = text.find('-');
+      if (dash == std::string::npos) return bad();
+      months = std::stoll(text.substr(0, dash)) * 12 + std::stoll(text.substr(dash + 1));
+    } else {
+      for (char c : text) {
+        if (!std::isdigit(static_cast<unsigned char>(c))) return bad();
+      }
+      if (text.empty()) return bad();
+      months = std::stoll(text) * (start == U::kYear ? 12 : 1);
+    }
+    if (negative) months = -months;
+    return MakeLiteral(Value::Int(LogicalType::IntervalYearMonth().WithNullable(false), months));
+  }
+  // Day-time: parse "d hh:mm:ss.fff" shapes by the units given.
+  static const int64_t kMs[] = {0, 0, 0, 0, 86400000, 3600000, 60000, 1000};
+  auto unit_ms = [&](U u) -> int64_t {
+    switch (u) {
+      case U::kDay: return kMs[4];
+      case U::kHour: return kMs[5];
+      case U::kMinute: return kMs[6];
+      case U::kSecond: return kMs[7];
+      default: return -1;
+    }
+  };
+  if (unit_ms(start) < 0 || unit_ms(end) < 0) return bad();
+  std::vector<U> units;
+  for (U u : {U::kDay, U::kHour, U::kMinute, U::kSecond}) {
+    if (unit_ms(u) <= unit_ms(start) && unit_ms(u) >= unit_ms(end)) units.push_back(u);
+  }
+  // Split text into numeric fields by ' ' and ':'; the last may carry a fraction.
+  std::vector<std::string> fields;
+  std::string cur;
+  for (char c : text) {
+    if (c == ' ' || c == ':') {
+      fields.push_back(cur);
+      cur.clear();
+    } else {
+      cur.push_back(c);
+    }
+  }
+  fields.push_back(cur);
+  if (fields.size() != units.size()) return bad();
+  int64_t ms = 0;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const std::string& f = fields[i];
+    if (f.empty()) return bad();
+    size_t dot = f.find('.');
+    if (dot != std::string::npos && units[i] != U::kSecond) return bad();
+    std::string whole = f.substr(0, dot);
+    for (char c : whole) {
+      if (!std::isdigit(static_cast<unsigned char>(c))) return bad();
+    }
+    ms += std::stoll(whole.empty() ? "0" : whole) * unit_ms(units[i]);
+    if (dot != std::string::npos) {
+      std::string frac = f.substr(dot + 1, 3);
+      while (frac.size() < 3) frac.push_back('0');
+      ms += std::stoll(frac);
+    }
+  }
+  if (negative) ms = -ms;
+  return MakeLiteral(Value::Int(LogicalType::IntervalDayTime().WithNullable(false), ms));
+}
+
+Result<ExprPtr> Binder::BindIdentifier(const ast::Identifier& id, const Scope& scope) {
+  const auto& parts = id.parts;
+  // Try qualifier.column first (when there are 2+ parts), then an unqualified column.
+  int found = -1;
+  size_t consumed = 0;
+  if (parts.size() >= 2) {
+    for (size_t i = 0; i < scope.columns.size(); ++i) {
+      if (scope.columns[i].qualifier == parts[0] && scope.columns[i].name == parts[1]) {
+        found = static_cast<int>(i);
+        consumed = 2;
+        break;
+      }
+    }
+  }
+  if (found < 0) {
+    int matches = 0;
+    for (size_t i = 0; i < scope.columns.size(); ++i) {
+      if (scope.columns[i].name == parts[0]) {
+        if (matches == 0) found = static_cast<int>(i);
+        ++matches;
+      }
+    }
+    if (matches > 1) return Error(id.pos, "Column '" + parts[0] + "' is ambiguous");
+    consumed = 1;
+  }
+  if (found < 0) {
+    std::vector<std::string> names;
+    for (const auto& c : scope.columns) names.push_back(c.name);
+    std::string msg;
+    if (parts.size() >= 2) {
+      bool qualifier_known = false;
+      for (const auto& c : scope.columns) qualifier_known |= c.qualifier == parts[0];
+      if (qualifier_known) {
+        msg = "Column '" + parts[1] + "' not found in table '" + parts[0] + "'";
+        if (auto d = DidYouMean(parts[1], names)) msg += ". Did you mean '" + *d + "'?";
+        return Error(id.pos, msg);
+      }
+    }
+    msg = "Column '" + parts[0] + "' not found in any table";
+    if (auto d = DidYouMean(parts[0], names)) msg += ". Did you mean '" + *d + "'?";
+    return Error(id.pos, msg);
+  }
+  ExprPtr e = MakeColumnRef(found, scope.columns[static_cast<size_t>(found)].type);
+  for (size_t i = consumed; i < parts.size(); ++i) {
+    const LogicalType& t = e->type;
+    if (t.id() != TypeId::kRow) {
+      return Error(id.pos, "'" + parts[i - 1] + "' is of type " + t.ToString() + " and has no field '" + parts[i] + "'");
+    }
+    int idx = -1;
+    for (size_t f = 0; f < t.num_children(); ++f) {
+      if (t.field_name(f) == parts[i]) idx = static_cast<int>(f);
+    }
+    if (idx < 0) {
+      std::string msg = "Unknown field '" + parts[i] + "' in " + t.ToString();
+      if (auto d = DidYouMean(parts[i], t.field_names())) msg += ". Did you mean '" + *d + "'?";
+      return Error(id.pos, msg);
+    }
+    ASSIGN_OR_RETURN(e, MakeFunctionCall("$FIELD", {e, MakeLiteral(Value::Int(LogicalType::Integer().WithNullable(false), idx))}, id.pos));
+  }
+  return e;
+}
+
+Result<ExprPtr> Binder::BindCase(const ast::Case& c, const Scope& scope) {
+  std::vector<ExprPtr> conds, results;
+  ExprPtr operand;
+  if (c.operand) {
+    ASSIGN_OR_RETURN(operand, BindExpr(*c.operand, scope));
+  }
+  for (const auto& [w, t] : c.when_then) {
+    ASSIGN_OR_RETURN(ExprPtr wb, BindExpr(*w, scope));
+    if (operand) {
+      ASSIGN_OR_RETURN(wb, MakeFunctionCall("=", {operand, wb}, w->pos));
+    } else if (wb->type.id() != TypeId::kBoolean && wb->type.id() != TypeId::kNull) {
+      return Error(w->pos, "WHEN condition must be BOOLEAN, but is " + wb->type.ToString());
+    }
+    conds.push_back(wb);
+    ASSIGN_OR_RETURN(ExprPtr tb, BindExpr(*t, scope));
+    results.push_back(tb);
+  }
+  bool has_else = c.else_expr != nullptr;
+  if (has_else) {
+    ASSIGN_OR_RETURN(ExprPtr eb, BindExpr(*c.else_expr, scope));
+    results.push_back(eb);
+  }
+  ASSIGN_OR_RETURN(ExprPtr common, CastAllToCommon(&results, c.pos));
+  LogicalType type = common->type.WithNullable(!has_else || AnyNullable(results));
+  std::vector<ExprPtr> args;
+  for (size_t i = 0; i < conds.size(); ++i) {
+    args.push_back(conds[i]);
+    args.push_back(results[i]);
+  }
+  if (has_else) args.push_back(results.back());
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::kCase;
+  e->type = type;
+  e->args = std::move(args);
+  e->has_else = has_else;
+  return ExprPtr(e);
+}
+
+Result<ExprPtr> Binder::BindCall(const ast::Call& call, const Scope& scope) {
+  std::string name = Upper(call.name.back());
+  if (call.over) return NotSupported(call.pos, "OVER aggregation (" + name + " ... OVER)");
+  if (!call.over_window.empty()) return NotSupported(call.pos, "OVER aggregation (" + name + " OVER " + call.over_window + ")");
+  if (IsAggregateFunction(name) || call.star || call.distinct || call.filter) {
+    return NotSupported(call.pos, "Aggregate function " + name + " (GROUP BY and aggregates are planned in the updating-queries work)");
+  }
+  std::vector<ExprPtr> args;
+  for (const auto& a : call.args) {
+    if (a->kind == ast::ExprKind::kTimeUnit) {
+      args.push_back(MakeLiteral(Value::Typed(LogicalType::VarChar(16).WithNullable(false), ast::TimeUnitName(a->As<ast::TimeUnitExpr>().unit))));
+      continue;
+    }
+    ASSIGN_OR_RETURN(ExprPtr b, BindExpr(*a, scope));
+    args.push_back(b);
+  }
+  if (name == "COALESCE") {
+    if (args.empty()) return Error(call.pos, "COALESCE needs at least one argument");
+    ASSIGN_OR_RETURN(ExprPtr common, CastAllToCommon(&args, call.pos));
+    bool nullable = true;
+    for (const auto& a : args) nullable &= a->type.nullable();
+    return MakeSpecial(ExprKind::kCoalesce, common->type.WithNullable(nullable), std::move(args));
+  }
+  if (name == "IF") {
+    if (args.size() != 3) return Error(call.pos, "IF takes 3 arguments: IF(condition, then, else)");
+    std::vector<ExprPtr> results = {args[1], args[2]};
+    ASSIGN_OR_RETURN(ExprPtr common, CastAllToCommon(&results, call.pos));
+    auto e = std::make_shared<Expr>();
+    e->kind = ExprKind::kCase;
+    e->type = common->type.WithNullable(AnyNullable(results));
+    e->args = {args[0], results[0], results[1]};
+    e->has_else = true;
+    return ExprPtr(e);
+  }
+  if (name == "NULLIF") {
+    if (args.size() != 2) return Error(call.pos, "NULLIF takes 2 arguments");
+    ASSIGN_OR_RETURN(ExprPtr eq, MakeFunctionCall("=", {args[0], args[1]}, call.pos));
+    auto e = std::make_shared<Expr>();
+    e->kind = ExprKind::kCase;
+    e->type = args[0]->type.WithNullable(true);
+    e->args = {eq, MakeLiteral(Value::Null(args[0]->type.WithNullable(true))), args[0]};
+    e->has_else = true;
+    return ExprPtr(e);
+  }
+  return MakeFunctionCall(name, std::move(args), call.pos);
+}
+
+Result<ExprPtr> Binder::BindExpr(const ast::Expr& expr, const Scope& scope) {
+  switch (expr.kind) {
+    case ast::ExprKind::kLiteral: return BindLiteral(expr.As<ast::Literal>());
+    case ast::ExprKind::kIntervalLiteral: return BindInterval(expr.As<ast::IntervalLiteral>());
+    case ast::ExprKind::kIdentifier: return BindIdentifier(expr.As<ast::Identifier>(), scope);
+    case ast::ExprKind::kStar: return Error(expr.pos, "'*' is only allowed in a SELECT list or COUNT(*)");
+    case ast::ExprKind::kUnary: {
+      const auto& u = expr.As<ast::Unary>();
+      ASSIGN_OR_RETURN(ExprPtr operand, BindExpr(*u.operand, scope));
+      if (u.op == ast::UnaryOp::kPlus) return operand;
+      if (u.op == ast::UnaryOp::kNot) return MakeFunctionCall("NOT", {operand}, expr.pos);
+      // Fold a negated numeric literal so -2147483648 stays an INT.
+      if (operand->kind == ExprKind::kLiteral && !operand->literal.is_null()) {
+        const Value& v = operand->literal;
+        const LogicalType& t = v.type();
+        if (t.id() == TypeId::kBigInt && v.int_value() == 2147483648LL) {
+          return MakeLiteral(Value::Int(LogicalType::Integer().WithNullable(false), -2147483648LL));
+        }
+        if (t.IsIntegral() || t.IsInterval()) return MakeLiteral(Value::Int(t, -v.int_value()));
+        if (t.id() == TypeId::kDecimal) return MakeLiteral(Value::Decimal(t.precision(), t.scale(), -v.decimal_value()).WithType(t));
+        if (t.IsApproximate()) return MakeLiteral(Value::Double(-v.double_value()).WithType(t));
+      }
+      return MakeFunctionCall("NEGATE", {operand}, expr.pos);
+    }
+    case ast::ExprKind::kBinary: {
+      const auto& b = expr.As<ast::Binary>();
+      ASSIGN_OR_RETURN(ExprPtr l, BindExpr(*b.left, scope));
+      ASSIGN_OR_RETURN(ExprPtr r, BindExpr(*b.right, scope));
+      if (b.op == ast::BinaryOp::kAnd || b.op == ast::BinaryOp::kOr) {
+        ExprKind k = b.op == ast::BinaryOp::kAnd ? ExprKind::kAnd : ExprKind::kOr;
+        std::vector<ExprPtr> args;
+        for (const ExprPtr& side : {l, r}) {
+          if (side->type.id() != TypeId::kBoolean && side->type.id() != TypeId::kNull) {
+            return Error(expr.pos, std::string(ast::BinaryOpName(b.op)) + " needs BOOLEAN operands, got " + side->type.ToString());
+          }
+          ExprPtr s = side;
+          if (s->type.id() == TypeId::kNull) s = MakeLiteral(Value::Null(LogicalType::Boolean()));
+          if (s->kind == k) {
+            for (const auto& a : s->args) args.push_back(a);
+          } else {
+            args.push_back(s);
+          }
+        }
+        return MakeSpecial(k, LogicalType::Boolean().WithNullable(AnyNullable(args)), std::move(args));
+      }
+      return MakeFunctionCall(ast::BinaryOpName(b.op), {l, r}, expr.pos);
+    }
+    case ast::ExprKind::kIs: {
+      const auto& is = expr.As<ast::IsExpr>();
+      ASSIGN_OR_RETURN(ExprPtr operand, BindExpr(*is.operand, scope));
+      std::string fn;
+      switch (is.is_kind) {
+        case ast::IsKind::kNull:
+        case ast::IsKind::kUnknown: fn = is.negated ? "IS NOT NULL" : "IS NULL"; break;
+        case ast::IsKind::kTrue: fn = is.negated ? "IS NOT TRUE" : "IS TRUE"; break;
+        case ast::IsKind::kFalse: fn = is.negated ? "IS NOT FALSE" : "IS FALSE"; break;
+      }
+      return MakeFunctionCall(fn, {operand}, expr.pos);
+    }
+    case ast::ExprKind::kIsDistinctFrom: {
+      const auto& d = expr.As<ast::IsDistinctFrom>();
+      ASSIGN_OR_RETURN(ExprPtr l, BindExpr(*d.left, scope));
+      ASSIGN_OR_RETURN(ExprPtr r, BindExpr(*d.right, scope));
+      return MakeFunctionCall(d.negated ? "IS NOT DISTINCT FROM" : "IS DISTINCT FROM", {l, r}, expr.pos);
+    }
+    case ast::ExprKind::kBetween: {
+      const auto& b = expr.As<ast::Between>();
+      ASSIGN_OR_RETURN(ExprPtr x, BindExpr(*b.operand, scope));
+      ASSIGN_OR_RETURN(ExprPtr lo, BindExpr(*b.low, scope));
+      ASSIGN_OR_RETURN(ExprPtr hi, BindExpr(*b.high, scope));
+      ASSIGN_OR_RETURN(ExprPtr e, MakeFunctionCall("BETWEEN", {x, lo, hi}, expr.pos));
+      if (b.symmetric) {
+        ASSIGN_OR_RETURN(ExprPtr e2, MakeFunctionCall("BETWEEN", {x, hi, lo}, expr.pos));
+        e = MakeSpecial(ExprKind::kOr, e->type.WithNullable(e->type.nullable() || e2->type.nullable()), {e, e2});
+      }
+      if (b.negated) return MakeFunctionCall("NOT", {e}, expr.pos);
+      return e;
+    }
+    case ast::ExprKind::kIn: {
+      const auto& in = expr.As<ast::In>();
+      if (in.subquery) return NotSupported(expr.pos, "IN (subquery)");
+      ASSIGN_OR_RETURN(ExprPtr x, BindExpr(*in.operand, scope));
+      std::vector<ExprPtr> args = {x};
+      for (const auto& v : in.list) {
+        ASSIGN_OR_RETURN(ExprPtr b, BindExpr(*v, scope));
+        args.push_back(b);
+      }
+      ASSIGN_OR_RETURN(ExprPtr common, CastAllToCommon(&args, expr.pos));
+      (void)common;
+      ASSIGN_OR_RETURN(ExprPtr e, MakeFunctionCall("IN", std::move(args), expr.pos));
+      if (in.negated) return MakeFunctionCall("NOT", {e}, expr.pos);
+      return e;
+    }
+    case ast::ExprKind::kLike: {
+      const auto& l = expr.As<ast::Like>();
+      ASSIGN_OR_RETURN(ExprPtr s, BindExpr(*l.operand, scope));
+      ASSIGN_OR_RETURN(ExprPtr p, BindExpr(*l.pattern, scope));
+      std::vector<ExprPtr> args = {s, p};
+      if (l.escape) {
+        ASSIGN_OR_RETURN(ExprPtr esc, BindExpr(*l.escape, scope));
+        args.push_back(esc);
+      }
+      ASSIGN_OR_RETURN(ExprPtr e, MakeFunctionCall(l.similar ? "SIMILAR TO" : "LIKE", std::move(args), expr.pos));
+      if (l.negated) return MakeFunctionCall("NOT", {e}, expr.pos);
+      return e;
+    }
+    case ast::ExprKind::kCall: return BindCall(expr.As<ast::Call>(), scope);
+    case ast::ExprKind::kCast: {
+      const auto& c = expr.As<ast::Cast>();
+      ASSIGN_OR_RETURN(ExprPtr operand, BindExpr(*c.operand, scope));
+      if (!CanCast(operand->type, c.type, false)) {
+        return Error(expr.pos, "Cast function cannot convert value of type " + operand->type.ToString() + " to type " +
+                                   c.type.ToString());
+      }
+      LogicalType target = c.type;
+      if (c.try_cast) target = target.WithNullable(true);
+      else if (operand->type.nullable()) target = target.WithNullable(true);
+      if (operand->kind == ExprKind::kLiteral && operand->literal.is_null()) return MakeLiteral(Value::Null(target.WithNullable(true)));
+      return MakeCast(operand, target, c.try_cast);
+    }
+    case ast::ExprKind::kCase: return BindCase(expr.As<ast::Case>(), scope);
+    case ast::ExprKind::kExtract: {
+      const auto& e = expr.As<ast::Extract>();
+      ASSIGN_OR_RETURN(ExprPtr operand, BindExpr(*e.operand, scope));
+      ExprPtr unit = MakeLiteral(Value::Typed(LogicalType::VarChar(16).WithNullable(false), ast::TimeUnitName(e.unit)));
+      return MakeFunctionCall("EXTRACT", {unit, operand}, expr.pos);
+    }
+    case ast::ExprKind::kFloorCeil: {
+      const auto& f = expr.As<ast::FloorCeil>();
+      ASSIGN_OR_RETURN(ExprPtr operand, BindExpr(*f.operand, scope));
+      ExprPtr unit = MakeLiteral(Value::Typed(LogicalType::VarChar(16).WithNullable(false), ast::TimeUnitName(f.unit)));
+      return MakeFunctionCall(f.ceil ? "CEIL_TO" : "FLOOR_TO", {operand, unit}, expr.pos);
+    }
+    case ast::ExprKind::kTrim: {
+      const auto& t = expr.As<ast::Trim>();
+      ASSIGN_OR_RETURN(ExprPtr operand, BindExpr(*t.operand, scope));
+      ExprPtr chars;
+      if (t.chars) {
+        ASSIGN_OR_RETURN(chars, BindExpr(*t.chars, scope));
+      } else {
+        chars = MakeLiteral(Value::Typed(LogicalType::Char(1).WithNullable(false), " "));
+      }
+      const char* mode = t.mode == ast::Trim::Mode::kBoth ? "BOTH" : (t.mode == ast::Trim::Mode::kLeading ? "LEADING" : "TRAILING");
+      ExprPtr m = MakeLiteral(Value::Typed(LogicalType::VarChar(8).WithNullable(false), mode));
+      return MakeFunctionCall("TRIM", {m, chars, operand}, expr.pos);
+    }
+    case ast::ExprKind::kTimeUnit:
+      return MakeLiteral(Value::Typed(LogicalType::VarChar(16).WithNullable(false), ast::TimeUnitName(expr.As<ast::TimeUnitExpr>().unit)));
+    case ast::ExprKind::kArrayCtor:
+    case ast::ExprKind::kMapCtor:
+    case ast::ExprKind::kRowCtor: {
+      const std::vector<ast::ExprPtr>* elems;
+      const char* fn;
+      if (expr.kind == ast::ExprKind::kArrayCtor) {
+        elems = &expr.As<ast::ArrayCtor>().elements;
+        fn = "ARRAY";
+      } else if (expr.kind == ast::ExprKind::kMapCtor) {
+        elems = &expr.As<ast::MapCtor>().elements;
+        fn = "MAP";
+      } else {
+        elems = &expr.As<ast::RowCtor>().fields;
+        fn = "ROW";
+      }
+      std::vector<ExprPtr> args;
+      for (const auto& a : *elems) {
+        ASSIGN_OR_RETURN(ExprPtr b, BindExpr(*a, scope));
+        args.push_back(b);
+      }
+      if (expr.kind == ast::ExprKind::kArrayCtor && !args.empty()) {
+        ASSIGN_OR_RETURN(ExprPtr common, CastAllToCommon(&args, expr.pos));
+        (void)common;
+      }
+      if (expr.kind == ast::ExprKind::kMapCtor && !args.empty()) {
+        std::vector<ExprPtr> keys, vals;
+        for (size_t i = 0; i < args.size(); ++i) (i % 2 ? vals : keys).push_back(args[i]);
+        ASSIGN_OR_RETURN(ExprPtr ck, CastAllToCommon(&keys, expr.pos));
+        ASSIGN_OR_RETURN(ExprPtr cv, CastAllToCommon(&vals, expr.pos));
+        (void)ck;
+        (void)cv;
+        for (size_t i = 0; i < args.size(); ++i) args[i] = i % 2 ? vals[i / 2] : keys[i / 2];
+      }
+      return MakeFunctionCall(fn, std::move(args), expr.pos);
+    }
+    case ast::ExprKind::kSubscript: {
+      const auto& s = expr.As<ast::Subscript>();
+      ASSIGN_OR_RETURN(ExprPtr base, BindExpr(*s.base, scope));
+      ASSIGN_OR_RETURN(ExprPtr index, BindExpr(*s.index, scope));
+      return MakeFunctionCall("ITEM", {base, index}, expr.pos);
+    }
+    case ast::ExprKind::kFieldAccess: {
+      const auto& f = expr.As<ast::FieldAccess>();
+      ASSIGN_OR_RETURN(ExprPtr base, BindExpr(*f.base, scope));
+      if (base->type.id() != TypeId::kRow) return Error(expr.pos, "Cannot access field '" + f.field + "' of " + base->type.ToString());
+      for (size_t i = 0; i < base->type.num_children(); ++i) {
+        if (base->type.field_name(i) == f.field) {
+          return MakeFunctionCall("$FIELD", {base, MakeLiteral(Value::Int(LogicalType::Integer().WithNullable(false), static_cast<int64_t>(i)))}, expr.pos);
+        }
+      }
+      return Error(expr.pos, "Unknown field '" + f.field + "' in " + base->type.ToString());
+    }
+    case ast::ExprKind::kSubquery: return NotSupported(expr.pos, "A scalar subquery");
+    case ast::ExprKind::kExists: return NotSupported(expr.pos, "EXISTS (subquery)");
+    case ast::ExprKind::kDescriptor: return Error(expr.pos, "DESCRIPTOR is only allowed in a window table function");
+    case ast::ExprKind::kTableArg: return Error(expr.pos, "TABLE arguments are only allowed in a table function");
+  }
+  return Error(expr.pos, "unsupported expression");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Relations
+
+Result<Binder::Relation> Binder::ScanTable(std::shared_ptr<const CatalogTable> table, const ast::TableName* ref) {
+  auto scan = std::make_shared<TableSourceScanNode>();
+  scan->table = table;
+  Schema phys = table->physical_schema();
+  for (size_t i = 0; i < phys.size(); ++i) {
+    scan->projection.push_back(static_cast<int>(i));
+    scan->schema.Add(phys.field(i).name, phys.field(i).type);
+  }
+  for (size_t i = 0; i < table->columns.size(); ++i) {
+    const auto& c = table->columns[i];
+    if (c.kind == ast::ColumnKind::kMetadata) {
+      scan->metadata.push_back(static_cast<int>(i));
+      scan->schema.Add(c.name, c.type);
+    }
+  }
+  if (ref) {
+    for (const auto& h : ref->hints) {
+      if (Upper(h.name) != "OPTIONS") return Error(h.pos, "Unknown table hint '" + h.name + "' (Sluice knows OPTIONS)");
+      for (const auto& kv : h.kv_options) scan->hint_options.push_back(kv);
+    }
+  }
+  PlanNodePtr node = scan;
+  // Declared order, with computed columns evaluated over physical + metadata columns.
+  bool identity = true;
+  for (size_t i = 0; i < table->columns.size(); ++i) {
+    if (table->columns[i].kind != ast::ColumnKind::kPhysical) identity = false;
+  }
+  if (!identity) {
+    Scope base;
+    for (const auto& f : scan->schema.fields()) base.columns.push_back({"", f.name, f.type});
+    auto calc = std::make_shared<CalcNode>();
+    calc->inputs = {node};
+    size_t phys_i = 0, meta_i = phys.size();
+    for (const auto& c : table->columns) {
+      ExprPtr e;
+      if (c.kind == ast::ColumnKind::kPhysical) {
+        e = MakeColumnRef(static_cast<int>(phys_i), scan->schema.field(phys_i).type);
+        ++phys_i;
+      } else if (c.kind == ast::ColumnKind::kMetadata) {
+        e = MakeColumnRef(static_cast<int>(meta_i), scan->schema.field(meta_i).type);
+        ++meta_i;
+      } else {
+        ASSIGN_OR_RETURN(e, BindExpr(*c.expr, base));
+      }
+      calc->projections.push_back(e);
+      calc->schema.Add(c.name, e->type);
+    }
+    node = calc;
+  }
+  if (table->rowtime_column) {
+    auto wm = std::make_shared<WatermarkAssignerNode>();
+    wm->inputs = {node};
+    wm->rowtime_index = static_cast<int>(*table->rowtime_column);
+    Scope s;
+    for (const auto& f : node->schema.fields()) s.columns.push_back({"", f.name, f.type});
+    ASSIGN_OR_RETURN(wm->watermark, BindExpr(*table->watermark_expr, s));
+    wm->schema = table->schema();
+    node = wm;
+  } else {
+    // Computed columns keep their declared types (PROCTIME() keeps *PROCTIME*).
+    node->schema = table->schema();
+  }
+  Relation rel;
+  rel.node = node;
+  std::string qualifier = ref && !ref->alias.empty() ? ref->alias : table->path.name;
+  for (const auto& f : node->schema.fields()) rel.scope.columns.push_back({qualifier, f.name, f.type});
+  return rel;
+}
+
+Result<Binder::Relation> Binder::BindTable(const ast::TableName& ref) {
+  if (ref.for_system_time) return NotSupported(ref.pos, "FOR SYSTEM_TIME AS OF (temporal join)");
+  // A CTE by that name?
+  if (ref.name.size() == 1) {
+    for (auto it = ctes_.rbegin(); it != ctes_.rend(); ++it) {
+      auto f = it->find(ref.name[0]);
+      if (f == it->end()) continue;
+      const ast::Cte* cte = f->second;
+      ASSIGN_OR_RETURN(Relation rel, BindQueryBody(*cte->query));
+      if (!cte->columns.empty()) {
+        if (cte->columns.size() != rel.node->schema.size()) {
+          return Error(cte->pos, "WITH list of '" + cte->name + "' has " + std::to_string(cte->columns.size()) +
+                                     " columns but the query has " + std::to_string(rel.node->schema.size()));
+        }
+        Schema s;
+        for (size_t i = 0; i < cte->columns.size(); ++i) s.Add(cte->columns[i], rel.node->schema.field(i).type);
+        rel.node->schema = s;
+      }
+      std::string q = ref.alias.empty() ? cte->name : ref.alias;
+      rel.scope.columns.clear();
+      for (const auto& fld : rel.node->schema.fields()) rel.scope.columns.push_back({q, fld.name, fld.type});
+      return rel;
+    }
+  }
+  auto path = ResolvePath(ref.name);
+  if (!path.ok()) return Error(ref.pos, path.status().message());
+  auto entry = catalog_->Lookup(*path);
+  if (!entry.ok()) return Error(ref.pos, entry.status().message());
+  if (entry->table) return ScanTable(entry->table, &ref);
+  // A view: bind its query in place.
+  const auto& view = entry->view;
+  if (++view_depth_ > 32) return Error(ref.pos, "View '" + view->path.name + "' refers to itself");
+  auto saved = std::move(ctes_);
+  ctes_.clear();
+  Result<Relation> rel = BindQueryBody(*view->ddl->query);
+  ctes_ = std::move(saved);
+  --view_depth_;
+  if (!rel.ok()) return rel.status().WithContext("In view '" + view->path.name + "'");
+  Relation out = std::move(rel).value();
+  // Rename to the view's declared column names.
+  if (!view->ddl->columns.empty()) {
+    Schema s;
+    for (size_t i = 0; i < out.node->schema.size(); ++i) s.Add(view->schema.field(i).name, out.node->schema.field(i).type);
+    auto calc = std::make_shared<CalcNode>();
+    calc->inputs = {out.node};
+    calc->projections = IdentityProjections(out.node->schema);
+    calc->schema = s;
+    out.node = calc;
+  }
+  std::string q = ref.alias.empty() ? view->path.name : ref.alias;
+  out.scope.columns.clear();
+  for (const auto& f : out.node->schema.fields()) out.scope.columns.push_back({q, f.name, f.type});
+  return out;
+}
+
+Result<Binder::Relation> Binder::BindUnnest(Relation left, const ast::Unnest& unnest, bool left_outer) {
+  if (unnest.args.size() != 1) return NotSupported(unnest.pos, "UNNEST of several collections");
+  ASSIGN_OR_RETURN(ExprPtr coll, BindExpr(*unnest.args[0], left.scope));
+  const LogicalType& t = coll->type;
+  if (!t.IsList()) return Error(unnest.pos, "UNNEST needs an ARRAY, MAP or MULTISET, got " + t.ToString());
+  auto node = std::make_shared<CorrelateNode>();
+  node->inputs = {left.node};
+  node->collection = coll;
+  node->left_outer = left_outer;
+  node->with_ordinality = unnest.with_ordinality;
+  node->schema = left.node->schema;
+  std::vector<std::pair<std::string, LogicalType>> elem_cols;
+  if (t.id() == TypeId::kMap) {
+    elem_cols.push_back({"KEY", t.child(0)});
+    elem_cols.push_back({"VALUE", t.child(1)});
+  } else if (t.child(0).id() == TypeId::kRow) {
+    for (size_t i = 0; i < t.child(0).num_children(); ++i) elem_cols.push_back({t.child(0).field_name(i), t.child(0).child(i)});
+  } else {
+    elem_cols.push_back({"EXPR$0", t.child(0)});
+  }
+  if (unnest.with_ordinality) elem_cols.push_back({"ORDINALITY", LogicalType::Integer().WithNullable(false)});
+  if (!unnest.column_aliases.empty()) {
+    if (unnest.column_aliases.size() != elem_cols.size()) {
+      return Error(unnest.pos, "UNNEST yields " + std::to_string(elem_cols.size()) + " columns but " +
+                                   std::to_string(unnest.column_aliases.size()) + " aliases were given");
+    }
+    for (size_t i = 0; i < elem_cols.size(); ++i) elem_cols[i].first = unnest.column_aliases[i];
+  }
+  std::string q = unnest.alias;
+  Relation out;
+  out.scope = left.scope;
+  for (auto& [n, ty] : elem_cols) {
+    LogicalType et = left_outer ? ty.WithNullable(true) : ty;
+    node->schema.Add(n, et);
+    out.scope.columns.push_back({q, n, et});
+  }
+  std::vector<std::string> names = node->schema.names();
+  Uniquify(&names);
+  Schema s;
+  for (size_t i = 0; i < names.size(); ++i) s.Add(names[i], node->schema.field(i).type);
+  node->schema = s;
+  out.node = node;
+  return out;
+}
+
+Result<Binder::Relation> Binder::BindJoin(const ast::Join& join) {
+  const ast::TableRef& right = *join.right;
+  if (right.kind == ast::TableRefKind::kUnnest) {
+    bool left_outer = false;
+    if (join.join_type == ast::JoinType::kLeft) {
+      bool on_true = join.on && join.on->kind == ast::ExprKind::kLiteral &&
+                     join.on->As<ast::Literal>().literal_kind == ast::LiteralKind::kBoolean &&
+                     join.on->As<ast::Literal>().bool_value;
+      if (!on_true) return NotSupported(join.pos, "LEFT JOIN UNNEST with a condition other than ON TRUE");
+      left_outer = true;
+    } else if (join.join_type == ast::JoinType::kInner) {
+      bool on_true = join.on && join.on->kind == ast::ExprKind::kLiteral &&
+                     join.on->As<ast::Literal>().literal_kind == ast::LiteralKind::kBoolean &&
+                     join.on->As<ast::Literal>().bool_value;
+      if (!on_true) return NotSupported(join.pos, "JOIN UNNEST with a condition other than ON TRUE");
+    } else if (join.join_type != ast::JoinType::kCross && join.join_type != ast::JoinType::kComma) {
+      return NotSupported(join.pos, "This join type with UNNEST");
+    }
+    ASSIGN_OR_RETURN(Relation left, BindTableRef(*join.left));
+    return BindUnnest(std::move(left), right.As<ast::Unnest>(), left_outer);
+  }
+  if (right.kind == ast::TableRefKind::kTableFunction) return NotSupported(right.pos, "LATERAL TABLE function joins");
+  return NotSupported(join.pos, "Regular joins (JOIN ... ON) — planned in the updating-queries work —");
+}
+
+Result<Binder::Relation> Binder::BindTableRef(const ast::TableRef& ref) {
+  switch (ref.kind) {
+    case ast::TableRefKind::kTable: return BindTable(ref.As<ast::TableName>());
+    case ast::TableRefKind::kSubquery: {
+      const auto& sq = ref.As<ast::SubqueryRef>();
+      ASSIGN_OR_RETURN(Relation rel, BindQueryBody(*sq.query));
+      if (!ref.column_aliases.empty()) {
+        if (ref.column_aliases.size() != rel.node->schema.size()) {
+          return Error(ref.pos, "List of column aliases must have same degree as table; table has " +
+                                    std::to_string(rel.node->schema.size()) + " columns, whereas alias list has " +
+                                    std::to_string(ref.column_aliases.size()) + " columns");
+        }
+        auto calc = std::make_shared<CalcNode>();
+        calc->inputs = {rel.node};
+        calc->projections = IdentityProjections(rel.node->schema);
+        for (size_t i = 0; i < ref.column_aliases.size(); ++i) calc->schema.Add(ref.column_aliases[i], rel.node->schema.field(i).type);
+        rel.node = calc;
+      }
+      rel.scope.columns.clear();
+      for (const auto& f : rel.node->schema.fields()) rel.scope.columns.push_back({ref.alias, f.name, f.type});
+      return rel;
+    }
+    case ast::TableRefKind::kJoin: return BindJoin(ref.As<ast::Join>());
+    case ast::TableRefKind::kTableFunction: return NotSupported(ref.pos, "Table functions (window TVFs TUMBLE/HOP/CUMULATE/SESSION)");
+    case ast::TableRefKind::kUnnest: {
+      // FROM UNNEST(...) alone: unnest over a single empty row.
+      Relation one;
+      auto values = std::make_shared<ValuesNode>();
+      values->rows.push_back({});
+      one.node = values;
+      return BindUnnest(std::move(one), ref.As<ast::Unnest>(), false);
+    }
+  }
+  return Error(ref.pos, "unsupported FROM item");
+}
+
+Result<Binder::Relation> Binder::BindSelect(const ast::Select& select) {
+  Relation input;
+  if (select.from) {
+    ASSIGN_OR_RETURN(input, BindTableRef(*select.from));
+  } else {
+    auto values = std::make_shared<ValuesNode>();
+    values->rows.push_back({});
+    input.node = values;
+  }
+  if (!select.hints.empty()) {
+    // Query hints (STATE_TTL and friends) matter to stateful operators, which come with those issues.
+  }
+  if (!select.group_by.empty()) return NotSupported(select.group_by[0].pos, "GROUP BY");
+  if (select.having) return NotSupported(select.having->pos, "HAVING");
+  if (select.distinct) return NotSupported(select.pos, "SELECT DISTINCT");
+  if (!select.windows.empty()) return NotSupported(select.windows[0].pos, "The WINDOW clause");
+  PlanNodePtr node = input.node;
+  if (select.where) {
+    ASSIGN_OR_RETURN(ExprPtr cond, BindExpr(*select.where, input.scope));
+    if (cond->type.id() != TypeId::kBoolean && cond->type.id() != TypeId::kNull) {
+      return Error(select.where->pos, "WHERE clause must be a BOOLEAN expression, but is " + cond->type.ToString());
+    }
+    auto filter = std::make_shared<CalcNode>();
+    filter->inputs = {node};
+    filter->projections = IdentityProjections(node->schema);
+    filter->condition = cond;
+    filter->schema = node->schema;
+    node = filter;
+  }
+  auto calc = std::make_shared<CalcNode>();
+  calc->inputs = {node};
+  std::vector<std::string> names;
+  std::vector<ExprPtr> exprs;
+  for (size_t i = 0; i < select.items.size(); ++i) {
+    const auto& item = select.items[i];
+    if (item.expr->kind == ast::ExprKind::kStar) {
+      const auto& star = item.expr->As<ast::Star>();
+      bool any = false;
+      for (size_t c = 0; c < input.scope.columns.size(); ++c) {
+        const auto& col = input.scope.columns[c];
+        if (!star.qualifier.empty() && col.qualifier != star.qualifier.back()) continue;
+        exprs.push_back(MakeColumnRef(static_cast<int>(c), col.type));
+        names.push_back(col.name);
+        any = true;
+      }
+      if (!any && !star.qualifier.empty()) return Error(item.pos, "Unknown table '" + JoinName(star.qualifier) + "'");
+      continue;
+    }
+    ASSIGN_OR_RETURN(ExprPtr e, BindExpr(*item.expr, input.scope));
+    // Time attributes survive only plain references (Flink materializes them otherwise).
+    if (e->kind != ExprKind::kColumnRef && e->type.time_attribute() != TimeAttribute::kNone) {
+      auto copy = std::make_shared<Expr>(*e);
+      copy->type = e->type.WithTimeAttribute(TimeAttribute::kNone);
+      e = copy;
+    }
+    exprs.push_back(e);
+    names.push_back(item.alias.empty() ? ImplicitName(*item.expr, i) : item.alias);
+  }
+  Uniquify(&names);
+  calc->projections = exprs;
+  for (size_t i = 0; i < exprs.size(); ++i) calc->schema.Add(names[i], exprs[i]->type);
+  Relation out;
+  out.node = calc;
+  for (const auto& f : calc->schema.fields()) out.scope.columns.push_back({"", f.name, f.type});
+  return out;
+}
+
+Result<Binder::Relation> Binder::BindSetOp(const ast::SetOp& op) {
+  if (op.op != ast::SetOpKind::kUnion || !op.all) {
+    return NotSupported(op.pos, std::string(op.op == ast::SetOpKind::kUnion ? "UNION (without ALL)" : op.op == ast::SetOpKind::kIntersect ? "INTERSECT" : "EXCEPT"));
+  }
+  ASSIGN_OR_RETURN(Relation l, BindQueryBody(*op.left));
+  ASSIGN_OR_RETURN(Relation r, BindQueryBody(*op.right));
+  if (l.node->schema.size() != r.node->schema.size()) {
+    return Error(op.pos, "Column count mismatch in UNION ALL: " + std::to_string(l.node->schema.size()) + " vs " +
+                             std::to_string(r.node->schema.size()));
+  }
+  // Common types per column; cast each side where needed.
+  Schema out_schema;
+  std::vector<ExprPtr> lp, rp;
+  bool lcast = false, rcast = false;
+  for (size_t i = 0; i < l.node->schema.size(); ++i) {
+    std::vector<ExprPtr> pair = {MakeColumnRef(static_cast<int>(i), l.node->schema.field(i).type),
+                                 MakeColumnRef(static_cast<int>(i), r.node->schema.field(i).type)};
+    ASSIGN_OR_RETURN(ExprPtr common, CastAllToCommon(&pair, op.pos));
+    LogicalType t = common->type.WithNullable(pair[0]->type.nullable() || pair[1]->type.nullable());
+    lcast |= pair[0]->kind != ExprKind::kColumnRef;
+    rcast |= pair[1]->kind != ExprKind::kColumnRef;
+    lp.push_back(pair[0]);
+    rp.push_back(pair[1]);
+    out_schema.Add(l.node->schema.field(i).name, t.WithTimeAttribute(TimeAttribute::kNone));
+  }
+  auto wrap = [&](PlanNodePtr in, std::vector<ExprPtr> proj, bool needed) -> PlanNodePtr {
+    if (!needed) return in;
+    auto calc = std::make_shared<CalcNode>();
+    calc->inputs = {in};
+    calc->projections = std::move(proj);
+    for (size_t i = 0; i < calc->projections.size(); ++i) calc->schema.Add(in->schema.field(i).name, calc->projections[i]->type);
+    return calc;
+  };
+  auto u = std::make_shared<UnionNode>();
+  u->inputs = {wrap(l.node, lp, lcast), wrap(r.node, rp, rcast)};
+  u->schema = out_schema;
+  Relation out;
+  out.node = u;
+  for (const auto& f : out_schema.fields()) out.scope.columns.push_back({"", f.name, f.type});
+  return out;
+}
+
+Result<Binder::Relation> Binder::BindValues(const ast::Values& values) {
+  Scope empty;
+  std::vector<std::vector<ExprPtr>> rows;
+  size_t width = values.rows.empty() ? 0 : values.rows[0].size();
+  for (const auto& row : values.rows) {
+    if (row.size() != width) return Error(values.pos, "Values passed to VALUES operator must have compatible types (rows differ in length)");
+    std::vector<ExprPtr> bound;
+    for (const auto& e : row) {
+      ASSIGN_OR_RETURN(ExprPtr b, BindExpr(*e, empty));
+      bound.push_back(b);
+    }
+    rows.push_back(std::move(bound));
+  }
+  auto node = std::make_shared<ValuesNode>();
+  for (size_t c = 0; c < width; ++c) {
+    std::vector<ExprPtr> col;
+    for (auto& r : rows) col.push_back(r[c]);
+    ASSIGN_OR_RETURN(ExprPtr common, CastAllToCommon(&col, values.pos));
+    bool nullable = false;
+    for (auto& e : col) nullable |= e->type.nullable();
+    for (size_t r = 0; r < rows.size(); ++r) rows[r][c] = col[r];
+    LogicalType t = common->type.WithNullable(nullable);
+    if (t.id() == TypeId::kNull) t = LogicalType::Null();
+    node->schema.Add(ExprColumnName(c), t);
+  }
+  for (auto& r : rows) {
+    std::vector<Value> vals;
+    for (size_t c = 0; c < r.size(); ++c) {
+      ExprPtr e = r[c];
+      Value v;
+      if (IsPlainLiteral(*e)) {
+        v = e->literal;
+      } else {
+        if (!e->IsConstant()) return Error(values.pos, "VALUES needs constant expressions");
+        auto folded = EvaluateConstant(*e, *eval_context_);
+        if (!folded.ok()) return Error(values.pos, folded.status().message());
+        v = *folded;
+      }
+      vals.push_back(v.is_null() ? Value::Null(node->schema.field(c).type) : v.WithType(node->schema.field(c).type));
+    }
+    node->rows.push_back(std::move(vals));
+  }
+  Relation out;
+  out.node = node;
+  for (const auto& f : node->schema.fields()) out.scope.columns.push_back({"", f.name, f.type});
+  return out;
+}
+
+Result<Binder::Relation> Binder::BindQueryBody(const ast::Query& query) {
+  if (!query.with.empty()) {
+    std::map<std::string, const ast::Cte*> level;
+    ctes_.push_back({});
+    for (const auto& cte : query.with) ctes_.back()[cte.name] = &cte;
+  }
+  struct Pop {
+    Binder* b;
+    bool active;
+    ~Pop() {
+      if (active) b->ctes_.pop_back();
+    }
+  } pop{this, !query.with.empty()};
+  if (!query.order_by.empty()) return NotSupported(query.order_by[0].pos, "ORDER BY");
+  if (query.limit) return NotSupported(query.limit->pos, "LIMIT");
+  if (query.offset) return NotSupported(query.offset->pos, "OFFSET");
+  switch (query.kind) {
+    case ast::QueryKind::kSelect: return BindSelect(query.As<ast::Select>());
+    case ast::QueryKind::kSetOp: return BindSetOp(query.As<ast::SetOp>());
+    case ast::QueryKind::kValues: return BindValues(query.As<ast::Values>());
+  }
+  return Error(query.pos, "unknown query");
+}
+
+Result<PlanNodePtr> Binder::BindQuery(const ast::Query& query) {
+  ASSIGN_OR_RETURN(Relation rel, BindQueryBody(query));
+  return rel.node;
+}
+
+Result<PlanNodePtr> Binder::BindInsert(const ast::Insert& insert) {
+  auto path = ResolvePath(insert.target);
+  if (!path.ok()) return Error(insert.pos, path.status().message());
+  auto entry = catalog_->Lookup(*path);
+  if (!entry.ok()) return Error(insert.pos, entry.status().message());
+  if (!entry->table) return Error(insert.pos, "'" + path->name + "' is a view; INSERT needs a table");
+  auto table = entry->table;
+  if (insert.overwrite) return NotSupported(insert.pos, "INSERT OVERWRITE in streaming mode");
+  if (!insert.static_partition.empty()) return NotSupported(insert.pos, "INSERT with a static PARTITION");
+  ASSIGN_OR_RETURN(PlanNodePtr query, BindQuery(*insert.query));
+  std::vector<size_t> targets = table->persisted_columns();
+  // Map query columns to target columns.
+  std::vector<int> source_of(targets.size(), -1);
+  if (insert.columns.empty()) {
+    if (query->schema.size() != targets.size()) {
+      std::string qs, ts;
+      for (const auto& f : query->schema.fields()) qs += (qs.empty() ? "" : ", ") + f.name + ": " + f.type.ToString();
+      for (size_t t : targets) ts += (ts.empty() ? "" : ", ") + table->columns[t].name + ": " + table->columns[t].type.ToString();
+      return Error(insert.pos, "Column types of query result and sink for '" + table->path.FullName() +
+                                   "' do not match.\nCause: Different number of columns.\n\nQuery schema: [" + qs +
+                                   "]\nSink schema:  [" + ts + "]");
+    }
+    for (size_t i = 0; i < targets.size(); ++i) source_of[i] = static_cast<int>(i);
+  } else {
+    if (insert.columns.size() != query->schema.size()) {
+      return Error(insert.pos, "Number of columns in the INSERT column list (" + std::to_string(insert.columns.size()) +
+                                   ") does not match the query (" + std::to_string(query->schema.size()) + ")");
+    }
+    for (size_t q = 0; q < insert.columns.size(); ++q) {
+      bool found = false;
+      for (size_t i = 0; i < targets.size(); ++i) {
+        if (table->columns[targets[i]].name == insert.columns[q]) {
+          if (source_of[i] >= 0) return Error(insert.pos, "Column '" + insert.columns[q] + "' is listed twice");
+          source_of[i] = static_cast<int>(q);
+          found = true;
+        }
+      }
+      if (!found) {
+        std::vector<std::string> names;
+        for (size_t t : targets) names.push_back(table->columns[t].name);
+        std::string msg = "Unknown target column '" + insert.columns[q] + "'";
+        if (auto d = DidYouMean(insert.columns[q], names)) msg += ". Did you mean '" + *d + "'?";
+        return Error(insert.pos, msg);
+      }
+    }
+  }
+  auto calc = std::make_shared<CalcNode>();
+  calc->inputs = {query};
+  bool identity = query->schema.size() == targets.size();
+  for (size_t i = 0; i < targets.size(); ++i) {
+    const CatalogColumn& col = table->columns[targets[i]];
+    LogicalType target_type = col.type.WithTimeAttribute(TimeAttribute::kNone);
+    ExprPtr e;
+    if (source_of[i] < 0) {
+      if (!target_type.nullable()) return Error(insert.pos, "Column '" + col.name + "' is NOT NULL and has no value in the INSERT");
+      e = MakeLiteral(Value::Null(target_type));
+      identity = false;
+    } else {
+      const Field& qf = query->schema.field(static_cast<size_t>(source_of[i]));
+      e = MakeColumnRef(source_of[i], qf.type);
+      if (source_of[i] != static_cast<int>(i)) identity = false;
+      if (!qf.type.EqualsIgnoringNullability(target_type)) {
+        if (!CanCast(qf.type, target_type, true)) {
+          std::string qs, ts;
+          for (const auto& f : query->schema.fields()) qs += (qs.empty() ? "" : ", ") + f.name + ": " + f.type.ToString();
+          for (size_t t : targets) ts += (ts.empty() ? "" : ", ") + table->columns[t].name + ": " + table->columns[t].type.ToString();
+          return Error(insert.pos, "Column types of query result and sink for '" + table->path.FullName() +
+                                       "' do not match.\nCause: Incompatible types for sink column '" + col.name +
+                                       "' at position " + std::to_string(i) + ".\n\nQuery schema: [" + qs +
+                                       "]\nSink schema:  [" + ts + "]");
+        }
+        e = MakeCast(e, target_type.WithNullable(qf.type.nullable()), false);
+        identity = false;
+      }
+    }
+    calc->projections.push_back(e);
+    calc->schema.Add(col.name, e->type);
+  }
+  auto sink = std::make_shared<SinkNode>();
+  sink->table = table;
+  for (const auto& h : insert.hints) {
+    for (const auto& kv : h.kv_options) sink->hint_options.push_back(kv);
+  }
+  if (identity) {
+    sink->inputs = {query};
+  } else {
+    sink->inputs = {calc};
+  }
+  Schema s;
+  for (size_t t : targets) s.Add(table->columns[t].name, table->columns[t].type);
+  sink->schema = s;
+  return PlanNodePtr(sink);
+}
+
+// ---------------------------------------------------------------------------------------------
+// DDL
+
+Result<std::shared_ptr<CatalogTable>> Binder::BindCreateTable(std::shared_ptr<const ast::CreateTable> ddl) {
+  auto path = ResolvePath(ddl->name);
+  if (!path.ok()) return Error(ddl->pos, path.status().message());
+  if (ddl->as_query) return NotSupported(ddl->pos, "CREATE TABLE ... AS SELECT");
+  if (ddl->like) return NotSupported(ddl->pos, "CREATE TABLE ... LIKE");
+  auto t = std::make_shared<CatalogTable>();
+  t->path = *path;
+  t->temporary = ddl->temporary;
+  t->ddl = ddl;
+  std::set<std::string> names;
+  std::vector<std::string> pk;
+  for (const auto& c : ddl->columns) {
+    if (!names.insert(c.name).second) return Error(c.pos, "A column named '" + c.name + "' already exists in the table");
+    if (c.primary_key) pk.push_back(c.name);
+  }
+  if (ddl->primary_key) {
+    if (!pk.empty()) return Error(ddl->primary_key->pos, "Duplicate primary key definition");
+    if (ddl->primary_key->enforced) {
+      return Error(ddl->primary_key->pos, "Flink doesn't support ENFORCED mode for PRIMARY KEY constraint. ENFORCED/NOT ENFORCED controls if the constraint checks are performed on the incoming/outgoing data. Flink does not own the data therefore the only supported mode is the NOT ENFORCED mode");
+    }
+    pk = ddl->primary_key->columns;
+  }
+  // Physical and metadata columns first, for the scope of computed columns.
+  Scope base;
+  for (const auto& c : ddl->columns) {
+    if (c.column_kind != ast::ColumnKind::kComputed) base.columns.push_back({"", c.name, c.type});
+  }
+  for (const auto& c : ddl->columns) {
+    CatalogColumn col;
+    col.name = c.name;
+    col.kind = c.column_kind;
+    col.type = c.type;
+    if (c.column_kind == ast::ColumnKind::kComputed) {
+      ASSIGN_OR_RETURN(ExprPtr e, BindExpr(*c.expr, base));
+      col.type = e->type;
+      col.expr = c.expr.get();
+    } else if (c.column_kind == ast::ColumnKind::kMetadata) {
+      col.metadata_key = c.metadata_key.value_or(c.name);
+      col.is_virtual = c.is_virtual;
+    }
+    if (std::find(pk.begin(), pk.end(), c.name) != pk.end()) {
+      if (c.column_kind != ast::ColumnKind::kPhysical) {
+        return Error(c.pos, "Could not create a PRIMARY KEY with column '" + c.name + "'. A PRIMARY KEY constraint must be declared on physical columns.");
+      }
+      col.type = col.type.WithNullable(false);
+    }
+    t->columns.push_back(col);
+  }
+  for (const auto& k : pk) {
+    if (!names.count(k)) return Error(ddl->pos, "Could not create a PRIMARY KEY '" + k + "'. Column '" + k + "' does not exist.");
+  }
+  t->primary_key = pk;
+  if (ddl->watermark) {
+    const auto& wm = *ddl->watermark;
+    if (wm.column.size() != 1) return NotSupported(wm.pos, "A watermark on a nested field");
+    std::optional<size_t> idx;
+    for (size_t i = 0; i < t->columns.size(); ++i) {
+      if (t->columns[i].name == wm.column[0]) idx = i;
+    }
+    if (!idx) {
+      std::vector<std::string> all(names.begin(), names.end());
+      std::string msg = "The rowtime attribute field '" + wm.column[0] + "' is not defined in the table schema";
+      if (auto d = DidYouMean(wm.column[0], all)) msg += ". Did you mean '" + *d + "'?";
+      return Error(wm.pos, msg);
+    }
+    const LogicalType& rt = t->columns[*idx].type;
+    if (!rt.IsTimestamp() || rt.precision() > 3) {
+      return Error(wm.pos, "Invalid data type of time field for watermark definition. The field must be of type TIMESTAMP(p) or TIMESTAMP_LTZ(p), the supported precision 'p' is from 0 to 3, but the time field type is " + rt.ToString());
+    }
+    Scope full;
+    for (const auto& c : t->columns) full.columns.push_back({"", c.name, c.type});
+    ASSIGN_OR_RETURN(ExprPtr wexpr, BindExpr(*wm.expr, full));
+    if (!wexpr->type.IsTimestamp()) {
+      return Error(wm.pos, "Watermark strategy " + wexpr->ToString() + " must be of type TIMESTAMP or TIMESTAMP_LTZ but is of type '" + wexpr->type.ToString() + "'.");
+    }
+    t->rowtime_column = *idx;
+    t->watermark_expr = wm.expr.get();
+    t->columns[*idx].type = rt.WithTimeAttribute(TimeAttribute::kRowtime);
+  }
+  for (const auto& [k, v] : ddl->options) {
+    t->options[k] = v;
+    t->ordered_options.push_back({k, v});
+  }
+  if (!t->options.count("connector")) {
+    return Error(ddl->pos, "Table options do not contain an option key 'connector' for discovering a connector. Therefore, Flink assumes a managed table. However, a managed table factory that implements org.apache.flink.table.factories.ManagedTableFactory is not in the classpath.");
+  }
+  return t;
+}
+
+Result<std::shared_ptr<CatalogView>> Binder::BindCreateView(std::shared_ptr<const ast::CreateView> ddl) {
+  auto path = ResolvePath(ddl->name);
+  if (!path.ok()) return Error(ddl->pos, path.status().message());
+  ASSIGN_OR_RETURN(PlanNodePtr plan, BindQuery(*ddl->query));
+  auto v = std::make_shared<CatalogView>();
+  v->path = *path;
+  v->temporary = ddl->temporary;
+  v->ddl = ddl;
+  if (!ddl->columns.empty()) {
+    if (ddl->columns.size() != plan->schema.size()) {
+      return Error(ddl->pos, "VIEW's field list has " + std::to_string(ddl->columns.size()) + " columns but the query has " +
+                                 std::to_string(plan->schema.size()));
+    }
+    for (size_t i = 0; i < ddl->columns.size(); ++i) v->schema.Add(ddl->columns[i], plan->schema.field(i).type);
+  } else {
+    v->schema = plan->schema;
+  }
+  return v;
+}
+
+}  // namespace sluice

@@ -1,0 +1,99 @@
+// Binder: turns the parser's syntax tree into typed logical plans and catalog entries.
+//
+// Name resolution follows Flink: identifiers are case-sensitive; an unqualified column is looked up
+// in every relation of the FROM clause (ambiguous names are an error); a.b.c resolves the longest
+// prefix that names a column (qualified or not) and reads ROW fields for the rest. Types follow Flink's
+// inference (through function/function_registry.h and function/cast.h); implicit casts are inserted
+// as kCast nodes. Errors are BindErrors worded as Flink's "SQL validation failed" messages, naming the
+// line and column and offering a did-you-mean for unknown names.
+//
+// Reading a table yields TableSourceScan (physical and metadata columns), a Calc computing the
+// computed columns in declared order, and a WatermarkAssigner when the table declares a watermark.
+// Views are expanded in place.
+//
+// Threading: a Binder is used by one thread for one statement; the catalog is read-only meanwhile.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "common/status.h"
+#include "function/expression.h"
+#include "plan/plan_node.h"
+#include "sql/ast.h"
+
+namespace sluice {
+
+class Configuration;
+struct EvalContext;
+
+// One column visible to expressions: its relation's alias (qualifier) and its name.
+struct ScopeColumn {
+  std::string qualifier;
+  std::string name;
+  LogicalType type;
+};
+
+struct Scope {
+  std::vector<ScopeColumn> columns;
+};
+
+class Binder {
+ public:
+  Binder(const Catalog* catalog, const Configuration* config, EvalContext* eval_context);
+
+  // A query's logical plan; the root's schema names the result columns.
+  Result<PlanNodePtr> BindQuery(const ast::Query& query);
+  // An INSERT as a SinkNode over the query's plan (with casts to the sink's column types).
+  Result<PlanNodePtr> BindInsert(const ast::Insert& insert);
+
+  Result<std::shared_ptr<CatalogTable>> BindCreateTable(std::shared_ptr<const ast::CreateTable> ddl);
+  Result<std::shared_ptr<CatalogView>> BindCreateView(std::shared_ptr<const ast::CreateView> ddl);
+
+  // Binds a scalar expression over `scope` (no aggregates).
+  Result<ExprPtr> BindExpr(const ast::Expr& expr, const Scope& scope);
+
+ private:
+  struct Relation {
+    PlanNodePtr node;
+    Scope scope;
+  };
+
+  Result<Relation> BindQueryBody(const ast::Query& query);
+  Result<Relation> BindSelect(const ast::Select& select);
+  Result<Relation> BindSetOp(const ast::SetOp& op);
+  Result<Relation> BindValues(const ast::Values& values);
+  Result<Relation> BindTableRef(const ast::TableRef& ref);
+  Result<Relation> BindTable(const ast::TableName& ref);
+  Result<Relation> BindJoin(const ast::Join& join);
+  Result<Relation> BindUnnest(Relation left, const ast::Unnest& unnest, bool left_outer);
+  Result<Relation> ScanTable(std::shared_ptr<const CatalogTable> table, const ast::TableName* ref);
+
+  Result<ExprPtr> BindCall(const ast::Call& call, const Scope& scope);
+  Result<ExprPtr> BindIdentifier(const ast::Identifier& id, const Scope& scope);
+  Result<ExprPtr> BindLiteral(const ast::Literal& lit);
+  Result<ExprPtr> BindInterval(const ast::IntervalLiteral& lit);
+  Result<ExprPtr> BindCase(const ast::Case& c, const Scope& scope);
+  // Resolves `name` over bound args, inserting implicit casts.
+  Result<ExprPtr> MakeFunctionCall(const std::string& name, std::vector<ExprPtr> args, ast::SourcePos pos);
+  Result<ExprPtr> CastTo(ExprPtr e, const LogicalType& type, ast::SourcePos pos);
+  Result<ExprPtr> CastAllToCommon(std::vector<ExprPtr>* args, ast::SourcePos pos);
+
+  Status Error(ast::SourcePos pos, const std::string& message) const;
+  Status NotSupported(ast::SourcePos pos, const std::string& what) const;
+
+  const Catalog* catalog_;
+  const Configuration* config_;
+  EvalContext* eval_context_;
+  // Common table expressions in scope, innermost last.
+  std::vector<std::map<std::string, const ast::Cte*>> ctes_;
+  int view_depth_ = 0;
+};
+
+// Flink's name for an unnamed select item at position i: EXPR$i.
+std::string ExprColumnName(size_t index);
+
+}  // namespace sluice

@@ -1,0 +1,210 @@
+#include "common/config.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace sluice {
+
+const std::vector<ConfigOption>& AllConfigOptions() {
+  static const std::vector<ConfigOption> kOptions = {
+      {kRuntimeModeKey, OptionType::kEnum, "streaming",
+       "Runtime execution mode: 'streaming' emits a changelog as input arrives; 'batch' runs bounded input "
+       "to its end and emits only the final, insert-only result.",
+       {"streaming", "batch", "automatic"}},
+      {kLocalTimeZoneKey, OptionType::kString, "default",
+       "The session time zone (an IANA name such as 'Europe/London', or 'UTC'). It converts TIMESTAMP_LTZ "
+       "to text and local fields, and drives CURRENT_DATE, LOCALTIMESTAMP and friends. 'default' means the "
+       "machine's zone (the TZ environment variable, else UTC)."},
+      {kIdleTimeoutKey, OptionType::kDuration, "0 ms",
+       "When a source split receives no rows for this long (processing time) it is marked idle and stops "
+       "holding back the watermark. 0 disables idleness detection."},
+      {kResultModeKey, OptionType::kEnum, "tableau",
+       "How the CLI shows SELECT results: 'tableau' prints changes as a table as they come, 'changelog' the "
+       "same as plain +I/-U/+U/-D rows, 'table' only the final materialized result.",
+       {"tableau", "changelog", "table"}},
+      {kChunkSizeKey, OptionType::kInteger, "1024",
+       "Sluice: rows per columnar chunk read from sources. Results never depend on it; tests vary it."},
+      {kParallelismKey, OptionType::kInteger, "1",
+       "Default parallelism of operators. Sluice runs every operator on one task for now; values other than 1 "
+       "are accepted and give the same results."},
+      {"table.exec.resource.default-parallelism", OptionType::kInteger, "-1",
+       "Parallelism of all operators of a job (-1: use parallelism.default)."},
+      {kSinkNotNullEnforcerKey, OptionType::kEnum, "ERROR",
+       "What to do when a NULL is written to a NOT NULL sink column: 'ERROR' fails the job, 'DROP' drops the row "
+       "(counted).",
+       {"error", "drop"}},
+      {kMaxColumnWidthKey, OptionType::kInteger, "30",
+       "The widest a tableau result column is printed; longer values are cut and end in '...'."},
+      {"pipeline.name", OptionType::kString, "", "The job name shown in the job summary."},
+      {"table.dml-sync", OptionType::kBoolean, "true",
+       "Sluice always runs INSERT statements to completion before the next statement (as Flink with true)."},
+  };
+  return kOptions;
+}
+
+const ConfigOption* FindConfigOption(const std::string& key) {
+  for (const auto& o : AllConfigOptions()) {
+    if (key == o.key) return &o;
+  }
+  return nullptr;
+}
+
+namespace {
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string TrimCopy(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  size_t e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+size_t EditDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t sub = prev[j - 1] + (std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                                          std::tolower(static_cast<unsigned char>(b[j - 1]))
+                                      ? 0
+                                      : 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+}  // namespace
+
+std::optional<std::string> DidYouMean(const std::string& name, const std::vector<std::string>& candidates) {
+  std::optional<std::string> best;
+  size_t best_d = std::max<size_t>(3, name.size() / 3) + 1;
+  for (const auto& c : candidates) {
+    size_t d = EditDistance(name, c);
+    if (d < best_d) {
+      best_d = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+Result<int64_t> ParseDurationMillis(const std::string& text) {
+  std::string t = TrimCopy(text);
+  size_t i = 0;
+  while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i;
+  if (i == 0) return Status::InvalidArgument("'" + text + "' is not a duration (expected e.g. '10 s', '5 min', '100 ms')");
+  int64_t n = std::stoll(t.substr(0, i));
+  std::string unit = Lower(TrimCopy(t.substr(i)));
+  int64_t mult;
+  if (unit.empty() || unit == "ms" || unit == "milli" || unit == "millis" || unit == "millisecond" ||
+      unit == "milliseconds") {
+    mult = 1;
+  } else if (unit == "s" || unit == "sec" || unit == "secs" || unit == "second" || unit == "seconds") {
+    mult = 1000;
+  } else if (unit == "min" || unit == "m" || unit == "minute" || unit == "minutes" || unit == "mins") {
+    mult = 60000;
+  } else if (unit == "h" || unit == "hour" || unit == "hours") {
+    mult = 3600000;
+  } else if (unit == "d" || unit == "day" || unit == "days") {
+    mult = 86400000;
+  } else {
+    return Status::InvalidArgument("'" + text + "' has an unknown time unit '" + unit +
+                                   "' (use ms, s, min, h or d)");
+  }
+  return n * mult;
+}
+
+Result<bool> ParseBool(const std::string& text) {
+  std::string t = Lower(TrimCopy(text));
+  if (t == "true") return true;
+  if (t == "false") return false;
+  return Status::InvalidArgument("'" + text + "' is not a boolean (expected true or false)");
+}
+
+Result<int64_t> ParseMemorySize(const std::string& text) {
+  std::string t = Lower(TrimCopy(text));
+  size_t i = 0;
+  while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i;
+  if (i == 0) return Status::InvalidArgument("'" + text + "' is not a memory size (expected e.g. '64 mb')");
+  int64_t n = std::stoll(t.substr(0, i));
+  std::string unit = TrimCopy(t.substr(i));
+  if (unit.empty() || unit == "b" || unit == "bytes") return n;
+  if (unit == "k" || unit == "kb" || unit == "kibibytes") return n << 10;
+  if (unit == "m" || unit == "mb" || unit == "mebibytes") return n << 20;
+  if (unit == "g" || unit == "gb" || unit == "gibibytes") return n << 30;
+  return Status::InvalidArgument("'" + text + "' has an unknown size unit '" + unit + "'");
+}
+
+Status Configuration::Set(const std::string& key, const std::string& value) {
+  const ConfigOption* opt = FindConfigOption(key);
+  if (opt == nullptr) {
+    if (key.rfind("pipeline.", 0) == 0 || key.rfind("env.", 0) == 0) {
+      values_[key] = value;
+      return Status::OK();
+    }
+    std::vector<std::string> keys;
+    for (const auto& o : AllConfigOptions()) keys.push_back(o.key);
+    std::string msg = "Unknown configuration key '" + key + "'.";
+    if (auto dym = DidYouMean(key, keys)) msg += " Did you mean '" + *dym + "'?";
+    return Status::InvalidArgument(msg);
+  }
+  Status st;
+  switch (opt->type) {
+    case OptionType::kBoolean: st = ParseBool(value).status(); break;
+    case OptionType::kDuration: st = ParseDurationMillis(value).status(); break;
+    case OptionType::kMemorySize: st = ParseMemorySize(value).status(); break;
+    case OptionType::kInteger: {
+      std::string t = TrimCopy(value);
+      bool ok = !t.empty();
+      for (size_t i = 0; i < t.size(); ++i) {
+        if (!(std::isdigit(static_cast<unsigned char>(t[i])) || (i == 0 && t[i] == '-'))) ok = false;
+      }
+      if (!ok) st = Status::InvalidArgument("'" + value + "' is not an integer");
+      break;
+    }
+    case OptionType::kEnum: {
+      std::string v = Lower(TrimCopy(value));
+      if (std::find(opt->enum_values.begin(), opt->enum_values.end(), v) == opt->enum_values.end()) {
+        std::string allowed;
+        for (const auto& e : opt->enum_values) allowed += (allowed.empty() ? "" : ", ") + e;
+        st = Status::InvalidArgument("'" + value + "' is not one of: " + allowed);
+      }
+      break;
+    }
+    case OptionType::kString: break;
+  }
+  if (!st.ok()) return st.WithContext("Invalid value for configuration key '" + key + "'");
+  values_[key] = value;
+  return Status::OK();
+}
+
+std::string Configuration::GetString(const std::string& key) const {
+  auto it = values_.find(key);
+  if (it != values_.end()) return it->second;
+  const ConfigOption* opt = FindConfigOption(key);
+  return opt ? opt->default_value : "";
+}
+
+bool Configuration::GetBool(const std::string& key) const {
+  auto r = ParseBool(GetString(key));
+  return r.ok() && *r;
+}
+
+int64_t Configuration::GetInt(const std::string& key) const {
+  std::string v = TrimCopy(GetString(key));
+  return v.empty() ? 0 : std::stoll(v);
+}
+
+int64_t Configuration::GetDurationMillis(const std::string& key) const {
+  auto r = ParseDurationMillis(GetString(key));
+  return r.ok() ? *r : 0;
+}
+
+}  // namespace sluice

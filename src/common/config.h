@@ -1,0 +1,75 @@
+// Configuration: the session's typed options, declared once with Flink's keys, defaults and
+// descriptions (house rule 5; as Flink's ExecutionConfigOptions and DuckDB's settings).
+//
+// Every option a user can SET (or pass as `--set key=value`) is a ConfigOption in the one registry
+// of config_options.cc. Setting an unknown key fails with a did-you-mean; a value that does not parse
+// as the option's type fails naming the key. Reading an unset option yields its default.
+//
+// Threading: a Configuration belongs to one session; jobs take a copy when they start.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+
+namespace sluice {
+
+enum class OptionType { kBoolean, kInteger, kDuration, kString, kEnum, kMemorySize };
+
+struct ConfigOption {
+  const char* key;
+  OptionType type;
+  const char* default_value;  // as text, "" when none
+  const char* description;
+  std::vector<std::string> enum_values = {};  // for kEnum, lower-case
+};
+
+// All options Sluice knows, in documentation order.
+const std::vector<ConfigOption>& AllConfigOptions();
+const ConfigOption* FindConfigOption(const std::string& key);
+
+// Parses "10 s", "10s", "5 min", "1h", "100 ms", "2 d", "500" (milliseconds) into milliseconds.
+Result<int64_t> ParseDurationMillis(const std::string& text);
+// Parses "true"/"false" (any case).
+Result<bool> ParseBool(const std::string& text);
+// Parses "64mb", "1 gb", "4096" (bytes).
+Result<int64_t> ParseMemorySize(const std::string& text);
+
+// Closest candidate to `name` by edit distance, when close enough to be a likely typo.
+std::optional<std::string> DidYouMean(const std::string& name, const std::vector<std::string>& candidates);
+
+class Configuration {
+ public:
+  // Validates key and value. Keys outside the registry are refused unless they start with a
+  // prefix Flink passes through untouched ("pipeline.", "env.").
+  Status Set(const std::string& key, const std::string& value);
+  void Reset(const std::string& key) { values_.erase(key); }
+  void ResetAll() { values_.clear(); }
+
+  // The value set, or the option's default.
+  std::string GetString(const std::string& key) const;
+  bool GetBool(const std::string& key) const;
+  int64_t GetInt(const std::string& key) const;
+  int64_t GetDurationMillis(const std::string& key) const;
+  bool IsSet(const std::string& key) const { return values_.count(key) > 0; }
+  const std::map<std::string, std::string>& values() const { return values_; }
+
+ private:
+  std::map<std::string, std::string> values_;
+};
+
+// Well-known keys (one spelling, used everywhere).
+inline constexpr char kRuntimeModeKey[] = "execution.runtime-mode";
+inline constexpr char kLocalTimeZoneKey[] = "table.local-time-zone";
+inline constexpr char kIdleTimeoutKey[] = "table.exec.source.idle-timeout";
+inline constexpr char kResultModeKey[] = "sql-client.execution.result-mode";
+inline constexpr char kChunkSizeKey[] = "sluice.exec.chunk-size";
+inline constexpr char kParallelismKey[] = "parallelism.default";
+inline constexpr char kSinkNotNullEnforcerKey[] = "table.exec.sink.not-null-enforcer";
+inline constexpr char kMaxColumnWidthKey[] = "table.display.max-column-width";
+
+}  // namespace sluice

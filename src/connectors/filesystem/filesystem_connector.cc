@@ -1,0 +1,400 @@
+#include "connectors/filesystem/filesystem_connector.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+#include "connectors/builtin_connectors.h"
+#include "connectors/connector_options.h"
+#include "formats/format.h"
+#include "types/vector.h"
+
+namespace sluice {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr char kPath[] = "path";
+constexpr char kFormat[] = "format";
+constexpr char kRollingFileSize[] = "sink.rolling-policy.file-size";
+constexpr int64_t kDefaultRollingFileSize = int64_t{128} << 20;
+constexpr size_t kReadBlock = size_t{1} << 20;
+constexpr size_t kWriteBuffer = size_t{1} << 20;
+
+bool IsHidden(const fs::path& p) {
+  std::string name = p.filename().string();
+  return !name.empty() && (name[0] == '.' || name[0] == '_');
+}
+
+Status ErrnoError(const std::string& what, const std::string& path) {
+  return Status::IOError(what + " '" + path + "': " + std::strerror(errno));
+}
+
+const std::vector<Field>& OfferedMetadata() {
+  static const std::vector<Field> kMetadata = {{"file.path", LogicalType::String().WithNullable(false)},
+                                               {"file.name", LogicalType::String().WithNullable(false)},
+                                               {"file.size", LogicalType::BigInt().WithNullable(false)}};
+  return kMetadata;
+}
+
+// Reads one file in blocks; records are cut by the format and decoded batch by batch.
+class FileSplit final : public SourceSplit {
+ public:
+  FileSplit(std::string path, std::unique_ptr<RecordDecoder> decoder, Schema projected, std::vector<Field> metadata)
+      : path_(std::move(path)), decoder_(std::move(decoder)), metadata_(std::move(metadata)) {
+    if (!metadata_.empty()) scratch_ = Chunk(projected);
+  }
+  ~FileSplit() override {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+  std::string id() const override { return path_; }
+  int64_t records_skipped() const override { return decoder_->records_skipped(); }
+
+  Result<bool> Read(size_t max_rows, Chunk* out) override {
+    if (done_) return false;
+    if (fd_ < 0) RETURN_IF_ERROR(Open());
+    size_t appended = 0;
+    while (appended < max_rows) {
+      records_.clear();
+      size_t used = decoder_->SplitRecords(std::string_view(buffer_.get() + begin_, end_ - begin_), eof_,
+                                           max_rows - appended, &line_, &records_);
+      begin_ += used;
+      if (!records_.empty()) {
+        RecordBatch batch{records_.data(), records_.size(), path_, true};
+        ASSIGN_OR_RETURN(size_t n, DecodeInto(batch, out));
+        appended += n;
+        if (appended > 0) break;
+        continue;
+      }
+      if (eof_) {
+        if (begin_ == end_) break;
+        continue;
+      }
+      RETURN_IF_ERROR(Refill());
+    }
+    if (appended == 0 && eof_ && begin_ == end_) {
+      done_ = true;
+      ::close(fd_);
+      fd_ = -1;
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  Status Open() {
+    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) return ErrnoError("Cannot open file", path_);
+    capacity_ = kReadBlock;
+    buffer_.reset(new char[capacity_ + kRecordPadding]);
+    std::memset(buffer_.get(), ' ', capacity_ + kRecordPadding);
+    if (!metadata_.empty()) {
+      std::error_code ec;
+      file_size_ = static_cast<int64_t>(fs::file_size(path_, ec));
+    }
+    return Status::OK();
+  }
+
+  Status Refill() {
+    if (begin_ > 0) {
+      std::memmove(buffer_.get(), buffer_.get() + begin_, end_ - begin_);
+      end_ -= begin_;
+      begin_ = 0;
+    }
+    if (end_ == capacity_) {
+      // One record is longer than the block: grow so it fits.
+      size_t grown = capacity_ * 2;
+      std::unique_ptr<char[]> bigger(new char[grown + kRecordPadding]);
+      std::memcpy(bigger.get(), buffer_.get(), end_);
+      std::memset(bigger.get() + end_, ' ', grown + kRecordPadding - end_);
+      buffer_ = std::move(bigger);
+      capacity_ = grown;
+    }
+    ssize_t n;
+    do {
+      n = ::read(fd_, buffer_.get() + end_, capacity_ - end_);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) return ErrnoError("Cannot read file", path_);
+    if (n == 0) eof_ = true;
+    end_ += static_cast<size_t>(n);
+    return Status::OK();
+  }
+
+  // Decodes into `out` directly, or through a scratch chunk when metadata columns follow.
+  Result<size_t> DecodeInto(const RecordBatch& batch, Chunk* out) {
+    size_t before = out->size();
+    if (metadata_.empty()) {
+      RETURN_IF_ERROR(decoder_->Decode(batch, out));
+      return out->size() - before;
+    }
+    scratch_.Resize(0);
+    for (auto& c : scratch_.columns()) c.Clear();
+    RETURN_IF_ERROR(decoder_->Decode(batch, &scratch_));
+    const size_t n = scratch_.size();
+    const size_t ncols = scratch_.num_columns();
+    for (size_t c = 0; c < ncols; ++c) out->column(c).AppendFrom(scratch_.column(c), nullptr, 0, n);
+    for (size_t m = 0; m < metadata_.size(); ++m) {
+      Vector& col = out->column(ncols + m);
+      const std::string& key = metadata_[m].name;
+      size_t start = col.size();
+      col.Resize(start + n);
+      for (size_t i = 0; i < n; ++i) {
+        if (key == "file.size") {
+          col.data<int64_t>()[start + i] = file_size_;
+        } else if (key == "file.path") {
+          col.SetString(start + i, path_);
+        } else {
+          col.SetString(start + i, fs::path(path_).filename().string());
+        }
+      }
+    }
+    out->kind_vector().resize(before + n, RowKind::kInsert);
+    return n;
+  }
+
+  std::string path_;
+  std::unique_ptr<RecordDecoder> decoder_;
+  std::vector<Field> metadata_;
+  Chunk scratch_;
+  int fd_ = -1;
+  bool eof_ = false;
+  bool done_ = false;
+  std::unique_ptr<char[]> buffer_;
+  size_t capacity_ = 0;
+  size_t begin_ = 0;
+  size_t end_ = 0;
+  int64_t line_ = 1;
+  int64_t file_size_ = 0;
+  std::vector<TextRecord> records_;
+};
+
+class FileSystemSource final : public TableSource {
+ public:
+  FileSystemSource(ConnectorContext ctx, const FormatFactory* format) : ctx_(std::move(ctx)), format_(format) {}
+  bool bounded() const override { return true; }
+
+  Result<std::vector<std::unique_ptr<SourceSplit>>> CreateSplits() override {
+    const std::string context = ConnectorErrorContext(ctx_, ConnectorRole::kSource);
+    auto files = ListSourceFiles(ctx_.options.at(kPath));
+    if (!files.ok()) return files.status().WithContext(context);
+    Schema projected;
+    if (ctx_.projection.empty()) {
+      projected = ctx_.physical_schema;
+    } else {
+      for (int i : ctx_.projection) projected.Add(ctx_.physical_schema.field(static_cast<size_t>(i)).name,
+                                                  ctx_.physical_schema.field(static_cast<size_t>(i)).type);
+    }
+    std::vector<std::unique_ptr<SourceSplit>> splits;
+    for (const auto& file : *files) {
+      auto decoder = format_->CreateDecoder(ctx_.physical_schema, ctx_.projection, ConnectorOptionReader(ctx_));
+      if (!decoder.ok()) return decoder.status().WithContext(context);
+      splits.push_back(std::make_unique<FileSplit>(file, std::move(decoder).value(), projected, ctx_.metadata));
+    }
+    return splits;
+  }
+
+ private:
+  ConnectorContext ctx_;
+  const FormatFactory* format_;
+};
+
+class FileWriter final : public SinkWriter {
+ public:
+  FileWriter(std::string dir, std::string extension, int writer_index, int first_file, int64_t roll_bytes,
+             std::unique_ptr<RecordEncoder> encoder)
+      : dir_(std::move(dir)),
+        extension_(std::move(extension)),
+        writer_index_(writer_index),
+        file_counter_(first_file),
+        roll_bytes_(roll_bytes),
+        encoder_(std::move(encoder)) {}
+  ~FileWriter() override {
+    if (file_ != nullptr) std::fclose(file_);
+  }
+
+  Status Write(const Chunk& chunk) override {
+    if (!chunk.AllInserts()) {
+      return Status::RuntimeError("The filesystem sink writing '" + dir_ +
+                                  "' is append-only and cannot store update or delete changes");
+    }
+    RETURN_IF_ERROR(encoder_->Encode(chunk, &buffer_));
+    if (static_cast<int64_t>(buffer_.size()) >= std::min<int64_t>(kWriteBuffer, roll_bytes_)) RETURN_IF_ERROR(Flush());
+    return Status::OK();
+  }
+
+  Status Finish() override {
+    RETURN_IF_ERROR(Flush());
+    return CloseFile();
+  }
+
+ private:
+  std::string FinalName() const {
+    return "part-" + std::to_string(writer_index_) + "-" + std::to_string(file_counter_) + "." + extension_;
+  }
+
+  Status Flush() {
+    if (buffer_.empty()) return Status::OK();
+    if (file_ == nullptr) {
+      in_progress_ = (fs::path(dir_) / ("." + FinalName() + ".inprogress")).string();
+      file_ = std::fopen(in_progress_.c_str(), "wb");
+      if (file_ == nullptr) return ErrnoError("Cannot create file", in_progress_);
+      bytes_in_file_ = 0;
+    }
+    if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) {
+      return ErrnoError("Cannot write file", in_progress_);
+    }
+    bytes_in_file_ += static_cast<int64_t>(buffer_.size());
+    buffer_.clear();
+    if (bytes_in_file_ >= roll_bytes_) RETURN_IF_ERROR(CloseFile());
+    return Status::OK();
+  }
+
+  Status CloseFile() {
+    if (file_ == nullptr) return Status::OK();
+    int rc = std::fclose(file_);
+    file_ = nullptr;
+    if (rc != 0) return ErrnoError("Cannot write file", in_progress_);
+    std::string final_path = (fs::path(dir_) / FinalName()).string();
+    std::error_code ec;
+    fs::rename(in_progress_, final_path, ec);
+    if (ec) return Status::IOError("Cannot rename '" + in_progress_ + "' to '" + final_path + "': " + ec.message());
+    ++file_counter_;
+    return Status::OK();
+  }
+
+  std::string dir_;
+  std::string extension_;
+  int writer_index_;
+  int file_counter_;
+  int64_t roll_bytes_;
+  std::unique_ptr<RecordEncoder> encoder_;
+  std::string buffer_;
+  std::FILE* file_ = nullptr;
+  std::string in_progress_;
+  int64_t bytes_in_file_ = 0;
+};
+
+class FileSystemSink final : public TableSink {
+ public:
+  FileSystemSink(ConnectorContext ctx, const FormatFactory* format, int64_t roll_bytes)
+      : ctx_(std::move(ctx)), format_(format), roll_bytes_(roll_bytes) {}
+  ChangelogMode accepted_changelog_mode() const override { return ChangelogMode::InsertOnly(); }
+
+  Result<std::unique_ptr<SinkWriter>> CreateWriter() override {
+    const std::string context = ConnectorErrorContext(ctx_, ConnectorRole::kSink);
+    const std::string& dir = ctx_.options.at(kPath);
+    std::error_code ec;
+    if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) {
+      return Status::InvalidArgument("the sink path '" + dir +
+                                     "' is a file; the filesystem sink writes files into a directory")
+          .WithContext(context);
+    }
+    fs::create_directories(dir, ec);
+    if (ec) return Status::IOError("Cannot create directory '" + dir + "': " + ec.message()).WithContext(context);
+    const int writer = next_writer_++;
+    // Continue the numbering after files of earlier runs, so an INSERT appends instead of overwriting.
+    const std::string prefix = "part-" + std::to_string(writer) + "-";
+    const std::string suffix = "." + format_->file_extension();
+    int first = 0;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+      std::string name = entry.path().filename().string();
+      if (name.rfind(prefix, 0) != 0 || name.size() <= prefix.size() + suffix.size() ||
+          name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+        continue;
+      }
+      std::string digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+      if (digits.empty() || digits.size() > 9 || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) continue;
+      first = std::max(first, std::stoi(digits) + 1);
+    }
+    auto encoder = format_->CreateEncoder(ctx_.physical_schema, ConnectorOptionReader(ctx_));
+    if (!encoder.ok()) return encoder.status().WithContext(context);
+    return std::unique_ptr<SinkWriter>(
+        new FileWriter(dir, format_->file_extension(), writer, first, roll_bytes_, std::move(encoder).value()));
+  }
+
+ private:
+  ConnectorContext ctx_;
+  const FormatFactory* format_;
+  int64_t roll_bytes_;
+  int next_writer_ = 0;
+};
+
+class FileSystemFactory final : public ConnectorFactory {
+ public:
+  std::string identifier() const override { return "filesystem"; }
+  std::vector<OptionSpec> options() const override {
+    return {
+        {kPath, true, "", "A file or a directory (read recursively, hidden files skipped); a directory for sinks."},
+        {kFormat, true, "", "The format of the files: 'json' or 'csv'."},
+        {kRollingFileSize, false, "128 mb", "A sink starts a new part file once the current one is this large."},
+    };
+  }
+  std::vector<Field> metadata() const override { return OfferedMetadata(); }
+  bool supports_source() const override { return true; }
+  bool supports_sink() const override { return true; }
+
+  Result<std::unique_ptr<TableSource>> CreateSource(const ConnectorContext& ctx) const override {
+    ASSIGN_OR_RETURN(const FormatFactory* format, ValidateConnectorOptions(ctx, *this, ConnectorRole::kSource));
+    const std::string context = ConnectorErrorContext(ctx, ConnectorRole::kSource);
+    for (const Field& m : ctx.metadata) {
+      bool offered = false;
+      for (const Field& o : OfferedMetadata()) offered = offered || o.name == m.name;
+      if (!offered) {
+        return Status::InvalidArgument("the filesystem connector offers no metadata key '" + m.name +
+                                       "' (available: file.path, file.name, file.size)")
+            .WithContext(context);
+      }
+    }
+    // Check the options (and the format's) now, so a bad value fails before any file is opened.
+    auto decoder = format->CreateDecoder(ctx.physical_schema, ctx.projection, ConnectorOptionReader(ctx));
+    if (!decoder.ok()) return decoder.status().WithContext(context);
+    return std::unique_ptr<TableSource>(new FileSystemSource(ctx, format));
+  }
+
+  Result<std::unique_ptr<TableSink>> CreateSink(const ConnectorContext& ctx) const override {
+    ASSIGN_OR_RETURN(const FormatFactory* format, ValidateConnectorOptions(ctx, *this, ConnectorRole::kSink));
+    const std::string context = ConnectorErrorContext(ctx, ConnectorRole::kSink);
+    auto roll = ConnectorOptionReader(ctx).GetMemorySize(kRollingFileSize, kDefaultRollingFileSize);
+    if (!roll.ok()) return roll.status().WithContext(context);
+    if (*roll <= 0) {
+      return ConnectorOptionReader(ctx).InvalidValue(kRollingFileSize, "must be positive").WithContext(context);
+    }
+    auto encoder = format->CreateEncoder(ctx.physical_schema, ConnectorOptionReader(ctx));
+    if (!encoder.ok()) return encoder.status().WithContext(context);
+    return std::unique_ptr<TableSink>(new FileSystemSink(ctx, format, *roll));
+  }
+};
+
+}  // namespace
+
+Result<std::vector<std::string>> ListSourceFiles(const std::string& path) {
+  std::error_code ec;
+  fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st)) return Status::NotFound("path '" + path + "' does not exist");
+  if (!fs::is_directory(st)) return std::vector<std::string>{path};
+  std::vector<std::string> files;
+  fs::recursive_directory_iterator it(path, fs::directory_options::follow_directory_symlink, ec);
+  if (ec) return Status::IOError("Cannot list directory '" + path + "': " + ec.message());
+  for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (ec) return Status::IOError("Cannot list directory '" + path + "': " + ec.message());
+    if (IsHidden(it->path())) {
+      if (it->is_directory(ec)) it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file(ec)) files.push_back(it->path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::unique_ptr<ConnectorFactory> MakeFilesystemConnectorFactory() { return std::make_unique<FileSystemFactory>(); }
+
+}  // namespace sluice

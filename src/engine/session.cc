@@ -1,0 +1,461 @@
+#include "engine/session.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <set>
+
+#include "binder/binder.h"
+#include "catalog/catalog.h"
+#include "common/clock.h"
+#include "common/config.h"
+#include "connectors/connector.h"
+#include "connectors/values/values_connector.h"
+#include "function/evaluator.h"
+#include "function/function_registry.h"
+#include "plan/explain.h"
+#include "plan/optimizer.h"
+#include "plan/traits.h"
+#include "runtime/job.h"
+#include "sql/parser.h"
+#include "sql/unparser.h"
+
+namespace sluice {
+
+namespace {
+
+constexpr char kOkMessage[] = "[INFO] Execute statement succeeded.";
+
+// Adapts a QueryResultHandler to the SinkWriter interface so SELECT results flow through the same
+// Sink operator as INSERTs.
+class CollectWriter final : public SinkWriter {
+ public:
+  explicit CollectWriter(QueryResultHandler* handler) : handler_(handler) {}
+  Status Write(const Chunk& chunk) override { return handler_ ? handler_->Changes(chunk) : Status::OK(); }
+  Status Finish() override { return Status::OK(); }
+
+ private:
+  QueryResultHandler* handler_;
+};
+
+Status EmitStringRows(QueryResultHandler* handler, const std::vector<std::string>& names,
+                      const std::vector<std::vector<std::string>>& rows) {
+  if (!handler) return Status::OK();
+  Schema schema;
+  for (const auto& n : names) schema.Add(n, LogicalType::String());
+  RETURN_IF_ERROR(handler->Begin(schema));
+  Chunk chunk(schema);
+  for (const auto& r : rows) {
+    std::vector<Value> vals;
+    for (const auto& s : r) vals.push_back(Value::String(s));
+    chunk.AppendValues(vals, RowKind::kInsert);
+  }
+  if (chunk.size()) RETURN_IF_ERROR(handler->Changes(chunk));
+  return handler->End();
+}
+
+void CollectScans(const PlanNodePtr& node, std::set<PlanNode*>* seen, std::vector<PlanNode*>* scans) {
+  if (!seen->insert(node.get()).second) return;
+  if (node->kind == PlanKind::kTableSourceScan) scans->push_back(node.get());
+  for (const auto& in : node->inputs) CollectScans(in, seen, scans);
+}
+
+std::map<std::string, std::string> MergedOptions(const CatalogTable& table,
+                                                 const std::vector<std::pair<std::string, std::string>>& hints) {
+  std::map<std::string, std::string> opts = table.options;
+  for (const auto& [k, v] : hints) opts[k] = v;
+  return opts;
+}
+
+}  // namespace
+
+class Session::Impl {
+ public:
+  explicit Impl(SessionOptions options) : options_(std::move(options)) {
+    if (!options_.clock) {
+      system_clock_ = std::make_unique<SystemClock>();
+      options_.clock = system_clock_.get();
+    }
+    if (!options_.out) options_.out = &std::cout;
+    if (!options_.err) options_.err = &std::cerr;
+  }
+
+  Status Init() {
+    for (const auto& [k, v] : options_.config) RETURN_IF_ERROR(config_.Set(k, v));
+    return Status::OK();
+  }
+
+  Result<StatementResult> Execute(std::string_view text, int line, int column, QueryResultHandler* handler) {
+    ASSIGN_OR_RETURN(ast::StatementPtr stmt, sql::ParseStatement(text, line - 1, column - 1));
+    std::shared_ptr<ast::Statement> shared(std::move(stmt));
+    return Dispatch(shared, handler);
+  }
+
+ private:
+  Result<std::unique_ptr<EvalContext>> MakeEvalContext() const {
+    std::string tz = config_.GetString(kLocalTimeZoneKey);
+    if (tz == "default") {
+      const char* env = std::getenv("TZ");
+      tz = env && *env ? env : "UTC";
+    }
+    auto ctx = EvalContext::Make(tz, options_.clock);
+    if (!ctx.ok()) return ctx.status().WithContext("Invalid '" + std::string(kLocalTimeZoneKey) + "'");
+    return ctx;
+  }
+
+  Result<StatementResult> Dispatch(const std::shared_ptr<ast::Statement>& stmt, QueryResultHandler* handler) {
+    StatementResult result;
+    result.text = kOkMessage;
+    ASSIGN_OR_RETURN(auto eval, MakeEvalContext());
+    Binder binder(&catalog_, &config_, eval.get());
+    switch (stmt->kind) {
+      case ast::StatementKind::kCreateTable: {
+        auto ddl = std::static_pointer_cast<const ast::CreateTable>(std::shared_ptr<const ast::Statement>(stmt));
+        ASSIGN_OR_RETURN(auto table, binder.BindCreateTable(ddl));
+        RETURN_IF_ERROR(catalog_.CreateTable(table, ddl->if_not_exists));
+        return result;
+      }
+      case ast::StatementKind::kCreateView: {
+        auto ddl = std::static_pointer_cast<const ast::CreateView>(std::shared_ptr<const ast::Statement>(stmt));
+        ASSIGN_OR_RETURN(auto view, binder.BindCreateView(ddl));
+        RETURN_IF_ERROR(catalog_.CreateView(view, ddl->if_not_exists));
+        return result;
+      }
+      case ast::StatementKind::kDrop: {
+        const auto& d = stmt->As<ast::Drop>();
+        ASSIGN_OR_RETURN(ObjectPath p, ResolvePath(d.name));
+        RETURN_IF_ERROR(catalog_.Drop(p, d.object == ast::ObjectKind::kView, d.if_exists));
+        return result;
+      }
+      case ast::StatementKind::kShow: return Show(stmt->As<ast::Show>(), handler);
+      case ast::StatementKind::kShowCreate: return ShowCreate(stmt->As<ast::ShowCreate>());
+      case ast::StatementKind::kDescribe: return Describe(stmt->As<ast::Describe>(), handler);
+      case ast::StatementKind::kSet: {
+        const auto& s = stmt->As<ast::SetStatement>();
+        if (!s.key) {
+          std::vector<std::vector<std::string>> rows;
+          for (const auto& [k, v] : config_.values()) rows.push_back({k, v});
+          RETURN_IF_ERROR(EmitStringRows(handler, {"key", "value"}, rows));
+          result.kind = StatementResult::Kind::kRows;
+          return result;
+        }
+        RETURN_IF_ERROR(config_.Set(*s.key, s.value));
+        result.text = "[INFO] Execute statement succeeded.";
+        return result;
+      }
+      case ast::StatementKind::kReset: {
+        const auto& r = stmt->As<ast::Reset>();
+        if (r.key) config_.Reset(*r.key);
+        else config_.ResetAll();
+        return result;
+      }
+      case ast::StatementKind::kQuery: {
+        const auto& q = stmt->As<ast::QueryStatement>();
+        ASSIGN_OR_RETURN(PlanNodePtr plan, binder.BindQuery(*q.query));
+        auto sink = std::make_shared<SinkNode>();
+        sink->schema = plan->schema;
+        sink->inputs = {plan};
+        return Run({sink}, {sink}, handler, eval.get());
+      }
+      case ast::StatementKind::kInsert: {
+        ASSIGN_OR_RETURN(PlanNodePtr plan, binder.BindInsert(stmt->As<ast::Insert>()));
+        return Run({plan}, {plan}, handler, eval.get());
+      }
+      case ast::StatementKind::kStatementSet: {
+        std::vector<PlanNodePtr> roots;
+        for (const auto& ins : stmt->As<ast::StatementSet>().inserts) {
+          ASSIGN_OR_RETURN(PlanNodePtr plan, binder.BindInsert(*ins));
+          roots.push_back(plan);
+        }
+        return Run(roots, roots, handler, eval.get());
+      }
+      case ast::StatementKind::kExplain: return Explain(stmt->As<ast::Explain>(), &binder);
+    }
+    return Status::Internal("unknown statement");
+  }
+
+  // Binds and optimizes statement roots, creates their connectors, infers traits and validates sinks.
+  struct Planned {
+    std::vector<PlanNodePtr> logical;
+    std::vector<PlanNodePtr> physical;
+    JobResources resources;
+  };
+
+  Result<Planned> PlanRoots(std::vector<PlanNodePtr> roots, QueryResultHandler* handler, bool create_writers) {
+    Planned planned;
+    planned.logical = roots;
+    for (auto& r : roots) {
+      ASSIGN_OR_RETURN(PlanNodePtr opt, OptimizePlan(r));
+      planned.physical.push_back(opt);
+    }
+    ReuseSubPlans(&planned.physical);
+    std::set<PlanNode*> seen;
+    std::vector<PlanNode*> scans;
+    for (const auto& r : planned.physical) CollectScans(r, &seen, &scans);
+    const auto& registry = ConnectorRegistry::Builtin();
+    for (PlanNode* node : scans) {
+      auto& scan = node->As<TableSourceScanNode>();
+      const CatalogTable& table = *scan.table;
+      ASSIGN_OR_RETURN(const ConnectorFactory* factory, WithTable(registry.Find(table.connector()), table));
+      ConnectorContext ctx = MakeContext(table, scan.hint_options);
+      ctx.projection = scan.projection;
+      for (int m : scan.metadata) ctx.metadata.push_back({table.columns[static_cast<size_t>(m)].metadata_key, table.columns[static_cast<size_t>(m)].type});
+      ASSIGN_OR_RETURN(std::unique_ptr<TableSource> source, WithTable(factory->CreateSource(ctx), table));
+      scan.source_mode = source->changelog_mode();
+      planned.resources.sources[node] = std::move(source);
+    }
+    for (auto& r : planned.physical) {
+      auto& sink = r->As<SinkNode>();
+      if (!sink.table) {
+        sink.accepted_mode = ChangelogMode::All();
+        planned.resources.sinks[r.get()] = std::make_shared<CollectWriter>(handler);
+        planned.resources.sink_names[r.get()] = "(select)";
+        continue;
+      }
+      const CatalogTable& table = *sink.table;
+      ASSIGN_OR_RETURN(const ConnectorFactory* factory, WithTable(registry.Find(table.connector()), table));
+      ConnectorContext ctx = MakeContext(table, sink.hint_options);
+      ASSIGN_OR_RETURN(std::unique_ptr<TableSink> tsink, WithTable(factory->CreateSink(ctx), table));
+      sink.accepted_mode = tsink->accepted_changelog_mode();
+      if (create_writers) {
+        ASSIGN_OR_RETURN(std::unique_ptr<SinkWriter> writer, WithTable(tsink->CreateWriter(), table));
+        planned.resources.sinks[r.get()] = std::move(writer);
+      }
+      planned.resources.sink_names[r.get()] = table.path.name;
+    }
+    RETURN_IF_ERROR(InferChangelogModes(planned.physical));
+    RETURN_IF_ERROR(ValidateSinks(planned.physical));
+    return planned;
+  }
+
+  template <typename T>
+  static Result<T> WithTable(Result<T> r, const CatalogTable& table) {
+    if (r.ok()) return r;
+    return r.status().WithContext("Table '" + table.path.FullName() + "'");
+  }
+
+  ConnectorContext MakeContext(const CatalogTable& table, const std::vector<std::pair<std::string, std::string>>& hints) {
+    ConnectorContext ctx;
+    ctx.table_name = table.path.FullName();
+    ctx.physical_schema = table.physical_schema();
+    ctx.primary_key = table.primary_key;
+    ctx.options = MergedOptions(table, hints);
+    ctx.config = &config_.values();
+    ctx.out = options_.out;
+    ctx.err = options_.err;
+    ctx.chunk_size = static_cast<size_t>(std::max<int64_t>(1, config_.GetInt(kChunkSizeKey)));
+    ctx.values_registry = &values_;
+    return ctx;
+  }
+
+  Result<StatementResult> Run(std::vector<PlanNodePtr> roots, std::vector<PlanNodePtr>, QueryResultHandler* handler,
+                              EvalContext* eval) {
+    ASSIGN_OR_RETURN(Planned planned, PlanRoots(std::move(roots), handler, true));
+    bool is_query = planned.physical.size() == 1 && !planned.physical[0]->As<SinkNode>().table;
+    if (is_query && handler) RETURN_IF_ERROR(handler->Begin(planned.physical[0]->schema));
+    JobContext jctx;
+    jctx.eval = eval;
+    jctx.config = &config_;
+    jctx.chunk_size = static_cast<size_t>(std::max<int64_t>(1, config_.GetInt(kChunkSizeKey)));
+    ASSIGN_OR_RETURN(auto job, BuildJob(planned.physical, &planned.resources, jctx));
+    ASSIGN_OR_RETURN(JobSummary summary, job->Run());
+    if (is_query && handler) RETURN_IF_ERROR(handler->End());
+    StatementResult result;
+    result.kind = StatementResult::Kind::kJob;
+    result.summary = summary;
+    return result;
+  }
+
+  Result<StatementResult> Explain(const ast::Explain& ex, Binder* binder) {
+    std::vector<PlanNodePtr> roots;
+    bool is_query = false;
+    switch (ex.inner->kind) {
+      case ast::StatementKind::kQuery: {
+        ASSIGN_OR_RETURN(PlanNodePtr plan, binder->BindQuery(*ex.inner->As<ast::QueryStatement>().query));
+        auto sink = std::make_shared<SinkNode>();
+        sink->schema = plan->schema;
+        sink->inputs = {plan};
+        roots.push_back(sink);
+        is_query = true;
+        break;
+      }
+      case ast::StatementKind::kInsert: {
+        ASSIGN_OR_RETURN(PlanNodePtr plan, binder->BindInsert(ex.inner->As<ast::Insert>()));
+        roots.push_back(plan);
+        break;
+      }
+      case ast::StatementKind::kStatementSet:
+        for (const auto& ins : ex.inner->As<ast::StatementSet>().inserts) {
+          ASSIGN_OR_RETURN(PlanNodePtr plan, binder->BindInsert(*ins));
+          roots.push_back(plan);
+        }
+        break;
+      default: return Status::NotSupported("EXPLAIN of this statement kind (EXPLAIN takes a query, INSERT or statement set)");
+    }
+    ExplainOptions opts;
+    for (auto d : ex.details) {
+      if (d == ast::ExplainDetail::kChangelogMode) opts.changelog_mode = true;
+      else if (d != ast::ExplainDetail::kChangelogMode) {
+        return Status::NotSupported(std::string("EXPLAIN ") +
+                                    (d == ast::ExplainDetail::kEstimatedCost ? "ESTIMATED_COST"
+                                     : d == ast::ExplainDetail::kPlanAdvice ? "PLAN_ADVICE"
+                                                                              : "JSON_EXECUTION_PLAN") +
+                                    " is not supported by Sluice yet (CHANGELOG_MODE is)");
+      }
+    }
+    ASSIGN_OR_RETURN(Planned planned, PlanRoots(roots, nullptr, false));
+    std::vector<PlanNodePtr> logical = planned.logical, physical = planned.physical;
+    if (is_query) {
+      // Flink prints a query's plan without the collecting sink.
+      logical = {logical[0]->inputs[0]};
+      physical = {physical[0]->inputs[0]};
+    }
+    StatementResult result;
+    result.kind = StatementResult::Kind::kText;
+    result.text = ExplainPlan(logical, physical, opts);
+    return result;
+  }
+
+  Result<StatementResult> Show(const ast::Show& show, QueryResultHandler* handler) {
+    StatementResult result;
+    result.kind = StatementResult::Kind::kRows;
+    std::vector<std::vector<std::string>> rows;
+    switch (show.show_kind) {
+      case ast::ShowKind::kTables:
+        for (const auto& n : catalog_.ListTables(true)) rows.push_back({n});
+        RETURN_IF_ERROR(EmitStringRows(handler, {"table name"}, rows));
+        break;
+      case ast::ShowKind::kViews:
+        for (const auto& n : catalog_.ListViews()) rows.push_back({n});
+        RETURN_IF_ERROR(EmitStringRows(handler, {"view name"}, rows));
+        break;
+      case ast::ShowKind::kFunctions:
+        for (const auto& n : ScalarFunctionNames()) rows.push_back({n});
+        RETURN_IF_ERROR(EmitStringRows(handler, {"function name"}, rows));
+        break;
+      case ast::ShowKind::kCatalogs:
+        RETURN_IF_ERROR(EmitStringRows(handler, {"catalog name"}, {{kDefaultCatalog}}));
+        break;
+      case ast::ShowKind::kDatabases:
+        RETURN_IF_ERROR(EmitStringRows(handler, {"database name"}, {{kDefaultDatabase}}));
+        break;
+      case ast::ShowKind::kModules: RETURN_IF_ERROR(EmitStringRows(handler, {"module name"}, {{"core"}})); break;
+    }
+    return result;
+  }
+
+  Result<StatementResult> Describe(const ast::Describe& d, QueryResultHandler* handler) {
+    ASSIGN_OR_RETURN(ObjectPath p, ResolvePath(d.name));
+    ASSIGN_OR_RETURN(Catalog::Entry e, catalog_.Lookup(p));
+    std::vector<std::vector<std::string>> rows;
+    if (e.table) {
+      const auto& t = *e.table;
+      for (size_t i = 0; i < t.columns.size(); ++i) {
+        const auto& c = t.columns[i];
+        std::string key;
+        if (std::find(t.primary_key.begin(), t.primary_key.end(), c.name) != t.primary_key.end()) {
+          std::string cols;
+          for (const auto& k : t.primary_key) cols += (cols.empty() ? "" : ", ") + k;
+          key = "PRI(" + cols + ")";
+        }
+        std::string extras;
+        if (c.kind == ast::ColumnKind::kComputed) extras = "AS " + sql::Unparse(*c.expr);
+        if (c.kind == ast::ColumnKind::kMetadata) {
+          extras = "METADATA FROM '" + c.metadata_key + "'";
+          if (c.is_virtual) extras += " VIRTUAL";
+        }
+        std::string wm;
+        if (t.rowtime_column && *t.rowtime_column == i) wm = sql::Unparse(*t.watermark_expr);
+        rows.push_back({c.name, c.type.WithNullable(true).ToString(), c.type.nullable() ? "TRUE" : "FALSE", key, extras, wm});
+      }
+    } else {
+      for (const auto& f : e.view->schema.fields()) {
+        rows.push_back({f.name, f.type.WithNullable(true).ToString(), f.type.nullable() ? "TRUE" : "FALSE", "", "", ""});
+      }
+    }
+    RETURN_IF_ERROR(EmitStringRows(handler, {"name", "type", "null", "key", "extras", "watermark"}, rows));
+    StatementResult result;
+    result.kind = StatementResult::Kind::kRows;
+    return result;
+  }
+
+  Result<StatementResult> ShowCreate(const ast::ShowCreate& sc) {
+    ASSIGN_OR_RETURN(ObjectPath p, ResolvePath(sc.name));
+    ASSIGN_OR_RETURN(Catalog::Entry e, catalog_.Lookup(p));
+    StatementResult result;
+    result.kind = StatementResult::Kind::kText;
+    if (e.view) {
+      if (sc.object == ast::ObjectKind::kTable) return Status::BindError("SHOW CREATE TABLE is only supported for tables, but `" + p.FullName() + "` is a view. Please use SHOW CREATE VIEW instead.");
+      result.text = "CREATE VIEW `" + p.catalog + "`.`" + p.database + "`.`" + p.name + "` AS\n" +
+                    (e.view->ddl->query_text.empty() ? sql::Unparse(*e.view->ddl->query) : e.view->ddl->query_text) + "\n";
+      return result;
+    }
+    const auto& t = *e.table;
+    std::string s = std::string("CREATE ") + (t.temporary ? "TEMPORARY " : "") + "TABLE `" + p.catalog + "`.`" +
+                    p.database + "`.`" + p.name + "` (\n";
+    std::vector<std::string> lines;
+    for (const auto& c : t.columns) {
+      std::string l = "  " + sql::QuoteIdentifier(c.name) + " ";
+      if (c.kind == ast::ColumnKind::kComputed) {
+        l += "AS " + sql::Unparse(*c.expr);
+      } else {
+        l += sql::UnparseType(c.type.WithTimeAttribute(TimeAttribute::kNone));
+        if (c.kind == ast::ColumnKind::kMetadata) {
+          l += " METADATA";
+          if (c.metadata_key != c.name) l += " FROM " + sql::QuoteString(c.metadata_key);
+          if (c.is_virtual) l += " VIRTUAL";
+        }
+      }
+      lines.push_back(l);
+    }
+    if (t.rowtime_column) {
+      lines.push_back("  WATERMARK FOR " + sql::QuoteIdentifier(t.columns[*t.rowtime_column].name) + " AS " +
+                      sql::Unparse(*t.watermark_expr));
+    }
+    if (!t.primary_key.empty()) {
+      std::string cols;
+      for (const auto& k : t.primary_key) cols += (cols.empty() ? "" : ", ") + sql::QuoteIdentifier(k);
+      lines.push_back("  PRIMARY KEY (" + cols + ") NOT ENFORCED");
+    }
+    for (size_t i = 0; i < lines.size(); ++i) s += lines[i] + (i + 1 < lines.size() ? ",\n" : "\n");
+    s += ") WITH (\n";
+    for (size_t i = 0; i < t.ordered_options.size(); ++i) {
+      s += "  " + sql::QuoteString(t.ordered_options[i].first) + " = " + sql::QuoteString(t.ordered_options[i].second) +
+           (i + 1 < t.ordered_options.size() ? ",\n" : "\n");
+    }
+    s += ")\n";
+    result.text = s;
+    return result;
+  }
+
+ public:
+  SessionOptions options_;
+  std::unique_ptr<SystemClock> system_clock_;
+  Configuration config_;
+  Catalog catalog_;
+  ValuesDataRegistry values_;
+};
+
+Session::Session(SessionOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {
+  init_status_ = impl_->Init();
+}
+
+Session::~Session() = default;
+
+Result<StatementResult> Session::Execute(std::string_view statement, QueryResultHandler* handler) {
+  return ExecuteAt(statement, 1, 1, handler);
+}
+
+Result<StatementResult> Session::ExecuteAt(std::string_view statement, int line, int column, QueryResultHandler* handler) {
+  RETURN_IF_ERROR(init_status_);
+  return impl_->Execute(statement, line, column, handler);
+}
+
+ValuesDataRegistry* Session::values_registry() { return &impl_->values_; }
+
+Result<std::string> Session::GetConfig(const std::string& key) const {
+  if (!FindConfigOption(key) && !impl_->config_.IsSet(key)) return Status::NotFound("Unknown configuration key '" + key + "'");
+  return impl_->config_.GetString(key);
+}
+
+}  // namespace sluice

@@ -1,0 +1,450 @@
+#include "formats/csv/csv_format.h"
+
+#include <cstring>
+#include <optional>
+
+#include "common/check.h"
+#include "common/config.h"
+#include "common/time_util.h"
+#include "formats/text_values.h"
+#include "types/value_format.h"
+#include "types/vector.h"
+
+namespace sluice {
+
+namespace {
+
+constexpr char kFieldDelimiter[] = "csv.field-delimiter";
+constexpr char kDisableQuote[] = "csv.disable-quote-character";
+constexpr char kQuoteCharacter[] = "csv.quote-character";
+constexpr char kAllowComments[] = "csv.allow-comments";
+constexpr char kIgnoreParseErrors[] = "csv.ignore-parse-errors";
+constexpr char kArrayDelimiter[] = "csv.array-element-delimiter";
+constexpr char kEscapeCharacter[] = "csv.escape-character";
+constexpr char kNullLiteral[] = "csv.null-literal";
+constexpr char kScientific[] = "csv.write-bigdecimal-in-scientific-notation";
+
+struct CsvConfig {
+  char delimiter = ',';
+  bool quoting = true;
+  char quote = '"';
+  bool allow_comments = false;
+  bool ignore_errors = false;
+  std::string array_delimiter = ";";
+  std::optional<char> escape;
+  std::optional<std::string> null_literal;
+  bool scientific_decimals = true;
+};
+
+Result<CsvConfig> ReadConfig(const OptionReader& options) {
+  CsvConfig c;
+  ASSIGN_OR_RETURN(c.delimiter, options.GetChar(kFieldDelimiter, ','));
+  ASSIGN_OR_RETURN(bool disable_quote, options.GetBool(kDisableQuote, false));
+  c.quoting = !disable_quote;
+  ASSIGN_OR_RETURN(c.quote, options.GetChar(kQuoteCharacter, '"'));
+  if (disable_quote && options.Has(kQuoteCharacter)) {
+    return Status::InvalidArgument("Table '" + options.table_name() + "': format cannot define a quote character and " +
+                                   "disabled quote character at the same time ('" + kQuoteCharacter + "', '" +
+                                   kDisableQuote + "').");
+  }
+  ASSIGN_OR_RETURN(c.allow_comments, options.GetBool(kAllowComments, false));
+  ASSIGN_OR_RETURN(c.ignore_errors, options.GetBool(kIgnoreParseErrors, false));
+  c.array_delimiter = options.GetString(kArrayDelimiter, ";");
+  if (c.array_delimiter.empty()) return options.InvalidValue(kArrayDelimiter, "the delimiter must not be empty");
+  if (options.Has(kEscapeCharacter)) {
+    ASSIGN_OR_RETURN(char e, options.GetChar(kEscapeCharacter, '\\'));
+    c.escape = e;
+  }
+  if (options.Has(kNullLiteral)) c.null_literal = options.GetString(kNullLiteral, "");
+  ASSIGN_OR_RETURN(c.scientific_decimals, options.GetBool(kScientific, true));
+  if (c.quoting && c.quote == c.delimiter) {
+    return options.InvalidValue(kQuoteCharacter, "the quote character must differ from the field delimiter");
+  }
+  return c;
+}
+
+Status CheckSupported(const LogicalType& t, const std::string& name, bool top) {
+  switch (t.id()) {
+    case TypeId::kNull:
+    case TypeId::kIntervalDayTime:
+    case TypeId::kIntervalYearMonth:
+    case TypeId::kMultiset:
+    case TypeId::kMap:
+    case TypeId::kRow:
+      return Status::NotSupported("The csv format does not support type " + t.ToString() + " (column '" + name + "')");
+    case TypeId::kArray:
+      if (!top) {
+        return Status::NotSupported("The csv format does not support nested arrays (column '" + name + "')");
+      }
+      return CheckSupported(t.child(0), name, false);
+    default: return Status::OK();
+  }
+}
+
+struct CsvField {
+  std::string_view text;
+  bool quoted = false;
+};
+
+class CsvDecoder final : public RecordDecoder {
+ public:
+  CsvDecoder(Schema physical, std::vector<int> projection, CsvConfig config)
+      : physical_(std::move(physical)), projection_(std::move(projection)), config_(std::move(config)) {}
+
+  size_t SplitRecords(std::string_view data, bool at_end, size_t max_records, int64_t* line,
+                      std::vector<TextRecord>* out) const override {
+    const char* base = data.data();
+    const char* end = base + data.size();
+    const char* p = base;
+    size_t n = 0;
+    while (n < max_records && p < end) {
+      // Find the end of the record: a '\n' outside quotes.
+      const char* q = p;
+      bool in_quote = false;
+      int64_t newlines = 0;
+      const char* stop = nullptr;
+      while (q < end) {
+        char c = *q;
+        if (config_.escape && c == *config_.escape && q + 1 < end) {
+          if (q[1] == '\n') ++newlines;
+          q += 2;
+          continue;
+        }
+        if (config_.quoting && c == config_.quote) {
+          in_quote = !in_quote;
+        } else if (c == '\n') {
+          if (!in_quote) {
+            stop = q;
+            break;
+          }
+          ++newlines;
+        }
+        ++q;
+      }
+      if (stop == nullptr) {
+        if (!at_end) break;
+        stop = end;
+      }
+      const char* text_end = stop;
+      if (text_end > p && text_end[-1] == '\r') --text_end;
+      std::string_view text(p, static_cast<size_t>(text_end - p));
+      bool blank = text.find_first_not_of(" \t") == std::string_view::npos;
+      bool comment = config_.allow_comments && !text.empty() && text.front() == '#';
+      if (!blank && !comment) {
+        out->push_back(TextRecord{text, *line});
+        ++n;
+      }
+      *line += newlines + 1;
+      p = stop < end ? stop + 1 : end;
+    }
+    return static_cast<size_t>(p - base);
+  }
+
+  Status Decode(const RecordBatch& batch, Chunk* out) override {
+    const size_t base = out->size();
+    out->Resize(base + batch.count);
+    std::vector<size_t> child_sizes(out->num_columns());
+    size_t row = base;
+    for (size_t r = 0; r < batch.count; ++r) {
+      const TextRecord& rec = batch.records[r];
+      for (size_t c = 0; c < out->num_columns(); ++c) {
+        if (out->column(c).type().IsList()) child_sizes[c] = out->column(c).child(0).size();
+      }
+      std::string reason;
+      if (DecodeRecord(rec.text, out, row, &reason)) {
+        ++row;
+        continue;
+      }
+      for (size_t c = 0; c < out->num_columns(); ++c) {
+        if (out->column(c).type().IsList()) out->column(c).child(0).Resize(child_sizes[c]);
+      }
+      if (!config_.ignore_errors) {
+        out->Resize(row);
+        return RecordError("CSV", rec.text, batch.source, rec.line, reason);
+      }
+      ++skipped_;
+    }
+    out->Resize(row);
+    return Status::OK();
+  }
+
+ private:
+  // Splits `text` into fields, unquoting into unescaped_ (reserved up front so views stay valid).
+  bool SplitFields(std::string_view text, std::string* reason) {
+    fields_.clear();
+    unescaped_.clear();
+    unescaped_.reserve(text.size());
+    size_t i = 0;
+    const size_t n = text.size();
+    while (true) {
+      CsvField f;
+      if (config_.quoting && i < n && text[i] == config_.quote) {
+        f.quoted = true;
+        size_t start = unescaped_.size();
+        ++i;
+        bool closed = false;
+        while (i < n) {
+          char c = text[i];
+          if (config_.escape && c == *config_.escape && i + 1 < n) {
+            unescaped_.push_back(text[i + 1]);
+            i += 2;
+          } else if (c == config_.quote) {
+            if (i + 1 < n && text[i + 1] == config_.quote) {
+              unescaped_.push_back(c);
+              i += 2;
+            } else {
+              ++i;
+              closed = true;
+              break;
+            }
+          } else {
+            unescaped_.push_back(c);
+            ++i;
+          }
+        }
+        if (!closed) {
+          *reason = "unterminated quoted field";
+          return false;
+        }
+        f.text = std::string_view(unescaped_.data() + start, unescaped_.size() - start);
+        if (i < n && text[i] != config_.delimiter) {
+          *reason = "unexpected character after a quoted field";
+          return false;
+        }
+      } else {
+        size_t start = i;
+        bool has_escape = false;
+        while (i < n && text[i] != config_.delimiter) {
+          if (config_.escape && text[i] == *config_.escape && i + 1 < n) {
+            has_escape = true;
+            ++i;
+          }
+          ++i;
+        }
+        if (has_escape) {
+          size_t s = unescaped_.size();
+          for (size_t k = start; k < i; ++k) {
+            if (text[k] == *config_.escape && k + 1 < i) ++k;
+            unescaped_.push_back(text[k]);
+          }
+          f.text = std::string_view(unescaped_.data() + s, unescaped_.size() - s);
+        } else {
+          f.text = text.substr(start, i - start);
+        }
+      }
+      fields_.push_back(f);
+      if (i >= n) break;
+      ++i;  // the delimiter
+    }
+    return true;
+  }
+
+  bool DecodeRecord(std::string_view text, Chunk* out, size_t row, std::string* reason) {
+    if (!SplitFields(text, reason)) return false;
+    if (fields_.size() != physical_.size()) {
+      *reason = "expected " + std::to_string(physical_.size()) + " fields, got " + std::to_string(fields_.size());
+      return false;
+    }
+    const size_t ncols = out->num_columns();
+    for (size_t c = 0; c < ncols; ++c) {
+      const size_t p = projection_.empty() ? c : static_cast<size_t>(projection_[c]);
+      const CsvField& f = fields_[p];
+      Vector& vec = out->column(c);
+      if (!DecodeField(f, vec, row, reason)) {
+        *reason = "field '" + physical_.field(p).name + "': " + *reason;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool IsNullText(const CsvField& f, const LogicalType& t) const {
+    if (config_.null_literal && f.text == *config_.null_literal) return true;
+    return f.text.empty() && !f.quoted && !t.IsStringLike();
+  }
+
+  bool DecodeField(const CsvField& f, Vector& vec, size_t row, std::string* reason) {
+    const LogicalType& t = vec.type();
+    if (IsNullText(f, t)) {
+      vec.SetNull(row, true);
+      if (t.IsList()) vec.data<ListEntry>()[row] = ListEntry{static_cast<uint32_t>(vec.child(0).size()), 0};
+      return true;
+    }
+    if (t.id() != TypeId::kArray) return ParseTextValue(f.text, TimestampStandard::kSql, &vec, row, reason);
+    Vector& child = vec.child(0);
+    const size_t start = child.size();
+    if (!f.text.empty()) {
+      std::string_view rest = f.text;
+      while (true) {
+        size_t d = rest.find(config_.array_delimiter);
+        std::string_view element = rest.substr(0, d);
+        size_t i = child.size();
+        child.Resize(i + 1);
+        CsvField ef{element, false};
+        if (IsNullText(ef, child.type())) {
+          child.SetNull(i, true);
+        } else if (!ParseTextValue(element, TimestampStandard::kSql, &child, i, reason)) {
+          *reason = "element " + std::to_string(i - start + 1) + ": " + *reason;
+          return false;
+        }
+        if (d == std::string_view::npos) break;
+        rest.remove_prefix(d + config_.array_delimiter.size());
+      }
+    }
+    vec.data<ListEntry>()[row] = ListEntry{static_cast<uint32_t>(start), static_cast<uint32_t>(child.size() - start)};
+    vec.SetNull(row, false);
+    return true;
+  }
+
+  Schema physical_;
+  std::vector<int> projection_;
+  CsvConfig config_;
+  std::vector<CsvField> fields_;
+  std::string unescaped_;
+};
+
+class CsvEncoder final : public RecordEncoder {
+ public:
+  explicit CsvEncoder(CsvConfig config) : config_(std::move(config)) {}
+
+  Status Encode(const Chunk& chunk, std::string* out) override {
+    for (size_t r = 0; r < chunk.size(); ++r) {
+      for (size_t c = 0; c < chunk.num_columns(); ++c) {
+        if (c) out->push_back(config_.delimiter);
+        const Vector& vec = chunk.column(c);
+        if (vec.IsNull(r)) {
+          if (config_.null_literal) out->append(*config_.null_literal);
+          continue;
+        }
+        if (vec.type().id() == TypeId::kArray) {
+          field_.clear();
+          const ListEntry& e = vec.list_entry(r);
+          for (uint32_t i = 0; i < e.length; ++i) {
+            if (i) field_.append(config_.array_delimiter);
+            const Vector& child = vec.child(0);
+            if (child.IsNull(e.offset + i)) {
+              if (config_.null_literal) field_.append(*config_.null_literal);
+            } else {
+              AppendScalar(child, e.offset + i, &field_);
+            }
+          }
+        } else {
+          field_.clear();
+          AppendScalar(vec, r, &field_);
+        }
+        AppendField(field_, out);
+      }
+      out->push_back('\n');
+    }
+    return Status::OK();
+  }
+
+ private:
+  void AppendScalar(const Vector& vec, size_t row, std::string* out) const {
+    const LogicalType& t = vec.type();
+    switch (t.id()) {
+      case TypeId::kBoolean: out->append(vec.data<uint8_t>()[row] ? "true" : "false"); break;
+      case TypeId::kDecimal:
+        if (config_.scientific_decimals) {
+          AppendJavaBigDecimalText(vec.data<__int128>()[row], t.scale(), out);
+        } else {
+          AppendDecimalText(vec.data<__int128>()[row], t.scale(), out);
+        }
+        break;
+      case TypeId::kChar:
+      case TypeId::kVarChar: out->append(vec.GetString(row)); break;
+      case TypeId::kBinary:
+      case TypeId::kVarBinary: AppendBase64(vec.GetString(row), out); break;
+      case TypeId::kTimestamp:
+      case TypeId::kTimestampLtz:
+        AppendTimestampText(vec.data<int64_t>()[row], t.precision(), TimestampStandard::kSql,
+                            t.id() == TypeId::kTimestampLtz, out);
+        break;
+      default: AppendVectorText(vec, row, out); break;
+    }
+  }
+
+  void AppendField(std::string_view s, std::string* out) const {
+    bool special = false;
+    for (char c : s) {
+      if (c == config_.delimiter || c == '\n' || c == '\r' || (config_.quoting && c == config_.quote) ||
+          (config_.escape && c == *config_.escape)) {
+        special = true;
+        break;
+      }
+    }
+    if (!special) {
+      out->append(s);
+      return;
+    }
+    if (config_.quoting) {
+      out->push_back(config_.quote);
+      for (char c : s) {
+        if (c == config_.quote) {
+          out->push_back(config_.escape ? *config_.escape : config_.quote);
+        } else if (config_.escape && c == *config_.escape) {
+          out->push_back(c);
+        }
+        out->push_back(c);
+      }
+      out->push_back(config_.quote);
+      return;
+    }
+    for (char c : s) {
+      if (config_.escape && (c == config_.delimiter || c == '\n' || c == *config_.escape)) out->push_back(*config_.escape);
+      out->push_back(c);
+    }
+  }
+
+  CsvConfig config_;
+  std::string field_;
+};
+
+class CsvFactory final : public FormatFactory {
+ public:
+  std::string identifier() const override { return "csv"; }
+  std::string file_extension() const override { return "csv"; }
+  const std::vector<ConfigOption>& options() const override {
+    static const std::vector<ConfigOption> kOptions = {
+        {kFieldDelimiter, OptionType::kString, ",", "Field delimiter character."},
+        {kDisableQuote, OptionType::kBoolean, "false",
+         "Disable the quote character for enclosing field values (then 'csv.quote-character' must not be set)."},
+        {kQuoteCharacter, OptionType::kString, "\"", "Quote character for enclosing field values."},
+        {kAllowComments, OptionType::kBoolean, "false", "Ignore comment lines that start with '#'."},
+        {kIgnoreParseErrors, OptionType::kBoolean, "false",
+         "Skip (and count) malformed records instead of failing the job."},
+        {kArrayDelimiter, OptionType::kString, ";", "Separator of array elements inside a field."},
+        {kEscapeCharacter, OptionType::kString, "", "Escape character for escaping values (none by default)."},
+        {kNullLiteral, OptionType::kString, "", "Text read and written as NULL (none by default)."},
+        {kScientific, OptionType::kBoolean, "true",
+         "Write DECIMAL values as Java's BigDecimal.toString() (scientific for very small values)."},
+    };
+    return kOptions;
+  }
+
+  Result<std::unique_ptr<RecordDecoder>> CreateDecoder(const Schema& physical, const std::vector<int>& projection,
+                                                       const OptionReader& options) const override {
+    for (size_t i = 0; i < physical.size(); ++i) {
+      bool used = projection.empty();
+      for (int p : projection) used = used || p == static_cast<int>(i);
+      if (used) RETURN_IF_ERROR(CheckSupported(physical.field(i).type, physical.field(i).name, true));
+    }
+    ASSIGN_OR_RETURN(CsvConfig config, ReadConfig(options));
+    return std::unique_ptr<RecordDecoder>(new CsvDecoder(physical, projection, std::move(config)));
+  }
+
+  Result<std::unique_ptr<RecordEncoder>> CreateEncoder(const Schema& schema, const OptionReader& options) const override {
+    for (const auto& f : schema.fields()) RETURN_IF_ERROR(CheckSupported(f.type, f.name, true));
+    ASSIGN_OR_RETURN(CsvConfig config, ReadConfig(options));
+    return std::unique_ptr<RecordEncoder>(new CsvEncoder(std::move(config)));
+  }
+};
+
+}  // namespace
+
+const FormatFactory& CsvFormatFactory() {
+  static const CsvFactory kFactory;
+  return kFactory;
+}
+
+}  // namespace sluice

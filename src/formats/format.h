@@ -1,0 +1,141 @@
+// Formats: how rows of a table become text records and back (Flink's 'format' option: json, csv).
+//
+// A FormatFactory is registered under its identifier ('json', 'csv') and declares its options with
+// their full keys ('json.ignore-parse-errors'), so a connector validates a table's WITH options
+// against its own and its format's declarations in one place (connectors/connector_options.h).
+//
+// A RecordDecoder turns batches of text records (one JSON line, one CSV record) into rows appended to
+// a Chunk whose columns are the projected schema. It writes straight into the typed column vectors;
+// no Value is boxed on the way. A malformed record fails the batch with a Status naming the source
+// (file), the line and the reason, unless the format's 'ignore-parse-errors' option is on: then the
+// record is skipped and counted. A RecordEncoder appends rows of a Chunk as text records, each ending
+// in '\n'.
+//
+// Threading: factories are immutable and shared. A decoder or encoder is used by one thread (it owns
+// scratch buffers and, for json, a simdjson parser).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "types/schema.h"
+
+namespace sluice {
+
+class Chunk;
+struct ConfigOption;
+
+// Every record handed to a decoder with RecordBatch::padded set is followed by at least this many
+// readable bytes (simdjson reads past the end of a document in 64-byte blocks).
+inline constexpr size_t kRecordPadding = 64;
+
+// One text record: a line (without its '\n' / "\r\n") or a multi-line CSV record, and the 1-based
+// line number where it starts.
+struct TextRecord {
+  std::string_view text;
+  int64_t line = 0;
+};
+
+struct RecordBatch {
+  const TextRecord* records = nullptr;
+  size_t count = 0;
+  // Where the records come from, for error messages ("/data/orders/part-0.json").
+  std::string_view source;
+  // True when every record's text is followed by kRecordPadding readable bytes (the filesystem
+  // reader guarantees it); otherwise a decoder that needs padding copies the record first.
+  bool padded = false;
+};
+
+// Typed access to a table's WITH options with errors naming the table and the key (house rule 5).
+// Values are parsed with the one set of parsers in common/config.h.
+class OptionReader {
+ public:
+  OptionReader(std::string table_name, const std::map<std::string, std::string>* options)
+      : table_name_(std::move(table_name)), options_(options) {}
+
+  const std::string& table_name() const { return table_name_; }
+  bool Has(const std::string& key) const;
+  std::string GetString(const std::string& key, const std::string& fallback) const;
+  Result<bool> GetBool(const std::string& key, bool fallback) const;
+  Result<int64_t> GetInt(const std::string& key, int64_t fallback) const;
+  Result<int64_t> GetDurationMillis(const std::string& key, int64_t fallback) const;
+  Result<int64_t> GetMemorySize(const std::string& key, int64_t fallback) const;
+  // One of `allowed` (compared case-insensitively; the allowed spelling is returned).
+  Result<std::string> GetEnum(const std::string& key, const std::string& fallback,
+                              const std::vector<std::string>& allowed) const;
+  // A single character ("\t" may be written as a tab or as the two characters backslash-t).
+  Result<char> GetChar(const std::string& key, char fallback) const;
+
+  // "Invalid value for option 'k' of table 't': <reason>"; hides the value of secret-looking keys.
+  Status InvalidValue(const std::string& key, const std::string& reason) const;
+
+ private:
+  std::string table_name_;
+  const std::map<std::string, std::string>* options_;
+};
+
+// True for keys whose values must never appear in messages (password, secret, token, jaas, ...).
+bool IsSecretOptionKey(std::string_view key);
+
+class RecordDecoder {
+ public:
+  virtual ~RecordDecoder() = default;
+
+  // Appends one row per well-formed record of `batch` to `out` (skipped records append none).
+  virtual Status Decode(const RecordBatch& batch, Chunk* out) = 0;
+
+  // Cuts complete records from the front of `data`, at most `max_records`, appending them to `out`.
+  // `*line` is the line number of data[0] and is advanced past every consumed line. When `at_end` is
+  // true the bytes after the last newline form a record too. Returns the number of bytes consumed.
+  // Blank lines are skipped (they consume bytes and lines but yield no record). The default cuts at
+  // '\n'; CSV overrides it so quoted fields may hold newlines.
+  virtual size_t SplitRecords(std::string_view data, bool at_end, size_t max_records, int64_t* line,
+                              std::vector<TextRecord>* out) const;
+
+  // Malformed records skipped so far (with 'ignore-parse-errors').
+  int64_t records_skipped() const { return skipped_; }
+
+ protected:
+  int64_t skipped_ = 0;
+};
+
+class RecordEncoder {
+ public:
+  virtual ~RecordEncoder() = default;
+  // Appends every row of `chunk` (columns in the encoder's schema order) to `out`, one record each,
+  // each ending in '\n'. RowKinds are not written (the sink decides which kinds it accepts).
+  virtual Status Encode(const Chunk& chunk, std::string* out) = 0;
+};
+
+class FormatFactory {
+ public:
+  virtual ~FormatFactory() = default;
+  virtual std::string identifier() const = 0;
+  // File name extension for files written in this format ("json", "csv").
+  virtual std::string file_extension() const = 0;
+  // The format's options with their full keys ("json.ignore-parse-errors").
+  virtual const std::vector<ConfigOption>& options() const = 0;
+  // `physical` is the table's physical schema and `projection` the columns to produce (indexes into
+  // it; empty means all). JSON matches fields by name, CSV by position in `physical`.
+  virtual Result<std::unique_ptr<RecordDecoder>> CreateDecoder(const Schema& physical,
+                                                               const std::vector<int>& projection,
+                                                               const OptionReader& options) const = 0;
+  virtual Result<std::unique_ptr<RecordEncoder>> CreateEncoder(const Schema& schema,
+                                                               const OptionReader& options) const = 0;
+};
+
+// The built-in formats (json, csv). Unknown identifiers get a did-you-mean.
+Result<const FormatFactory*> FindFormat(const std::string& identifier);
+std::vector<const FormatFactory*> AllFormats();
+
+// "Failed to deserialize JSON '<first 100 chars>' at /path/file.json:17: <reason>" (`format_name`
+// is "JSON" or "CSV").
+Status RecordError(std::string_view format_name, std::string_view record, std::string_view source, int64_t line,
+                   std::string_view reason);
+
+}  // namespace sluice

@@ -1,0 +1,756 @@
+#include "formats/json/json_format.h"
+
+#include <simdjson.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <unordered_map>
+
+#include "common/check.h"
+#include "common/config.h"
+#include "common/time_util.h"
+#include "types/row_kind.h"
+#include "types/value_format.h"
+#include "types/vector.h"
+
+namespace sluice {
+
+namespace od = simdjson::ondemand;
+
+namespace {
+
+constexpr char kFailOnMissing[] = "json.fail-on-missing-field";
+constexpr char kIgnoreParseErrors[] = "json.ignore-parse-errors";
+constexpr char kTimestampStandard[] = "json.timestamp-format.standard";
+constexpr char kMapNullKeyMode[] = "json.map-null-key.mode";
+constexpr char kMapNullKeyLiteral[] = "json.map-null-key.literal";
+constexpr char kDecimalPlain[] = "json.encode.decimal-as-plain-number";
+
+std::string_view TrimJson(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+// Name lookup without allocating a key per probe.
+struct SvHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+};
+struct SvEq {
+  using is_transparent = void;
+  bool operator()(std::string_view a, std::string_view b) const { return a == b; }
+};
+
+// The decoding plan of one (possibly nested) type.
+struct JsonNode {
+  LogicalType type;
+  TypeId id = TypeId::kNull;
+  std::vector<JsonNode> children;  // ROW fields, ARRAY element, MAP key and value
+  // ROW only.
+  std::vector<std::string> names;
+  std::unordered_map<std::string, int, SvHash, SvEq> index;
+  // The key order of the last object seen at this level: position -> (key, child or -1). Records
+  // of one file nearly always list keys in the same order, so a key is usually matched with one
+  // comparison against the key at the same position last time.
+  std::vector<std::pair<std::string, int>> order;
+  std::vector<uint32_t> seen;
+  uint32_t stamp = 0;
+};
+
+Status CheckSupported(const LogicalType& t, const std::string& name) {
+  switch (t.id()) {
+    case TypeId::kNull:
+    case TypeId::kIntervalDayTime:
+    case TypeId::kIntervalYearMonth:
+    case TypeId::kMultiset:
+      return Status::NotSupported("The json format does not support type " + t.ToString() + " (column '" + name + "')");
+    default: break;
+  }
+  for (size_t i = 0; i < t.num_children(); ++i) {
+    RETURN_IF_ERROR(CheckSupported(t.child(i), name));
+  }
+  return Status::OK();
+}
+
+JsonNode BuildNode(const LogicalType& t) {
+  JsonNode n;
+  n.type = t;
+  n.id = t.id();
+  for (size_t i = 0; i < t.num_children(); ++i) n.children.push_back(BuildNode(t.child(i)));
+  if (t.id() == TypeId::kRow) {
+    n.names = t.field_names();
+    for (size_t i = 0; i < n.names.size(); ++i) n.index.emplace(n.names[i], static_cast<int>(i));
+    n.seen.assign(n.names.size(), 0);
+  }
+  return n;
+}
+
+void SetNullDeep(Vector& v, size_t row) {
+  v.SetNull(row, true);
+  switch (v.type().id()) {
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kMultiset:
+      v.data<ListEntry>()[row] = ListEntry{static_cast<uint32_t>(v.child(0).size()), 0};
+      break;
+    case TypeId::kRow:
+      for (size_t i = 0; i < v.num_children(); ++i) SetNullDeep(v.child(i), row);
+      break;
+    default: break;
+  }
+}
+
+// Collects the vectors that grow by appends (children of list vectors), to undo a partial record.
+void CollectGrowing(Vector& v, std::vector<Vector*>* out) {
+  if (v.type().IsList()) {
+    for (size_t i = 0; i < v.num_children(); ++i) out->push_back(&v.child(i));
+  }
+  for (size_t i = 0; i < v.num_children(); ++i) CollectGrowing(v.child(i), out);
+}
+
+class JsonDecoder final : public RecordDecoder {
+ public:
+  JsonDecoder(const Schema& projected, bool fail_on_missing, bool ignore_errors, TimestampStandard standard)
+      : fail_on_missing_(fail_on_missing), ignore_errors_(ignore_errors), standard_(standard) {
+    root_ = BuildNode(LogicalType::Row(projected.names(), projected.types()));
+  }
+
+  Status Decode(const RecordBatch& batch, Chunk* out) override {
+    SLUICE_CHECK_EQ(out->num_columns(), root_.children.size());
+    const size_t base = out->size();
+    out->Resize(base + batch.count);
+    growing_.clear();
+    for (size_t c = 0; c < out->num_columns(); ++c) CollectGrowing(out->column(c), &growing_);
+    sizes_.resize(growing_.size());
+    size_t row = base;
+    for (size_t r = 0; r < batch.count; ++r) {
+      const TextRecord& rec = batch.records[r];
+      for (size_t g = 0; g < growing_.size(); ++g) sizes_[g] = growing_[g]->size();
+      if (DecodeRecord(rec.text, batch.padded, out, row)) {
+        ++row;
+        continue;
+      }
+      // Undo what the failed record appended to nested children; its row slot is reused.
+      for (size_t g = growing_.size(); g-- > 0;) growing_[g]->Resize(sizes_[g]);
+      if (!ignore_errors_) {
+        out->Resize(row);
+        return RecordError("JSON", rec.text, batch.source, rec.line, Reason());
+      }
+      ++skipped_;
+    }
+    out->Resize(row);
+    return Status::OK();
+  }
+
+ private:
+  bool DecodeRecord(std::string_view text, bool padded, Chunk* out, size_t row) {
+    error_.clear();
+    path_.clear();
+    const char* data = text.data();
+    size_t capacity = text.size() + kRecordPadding;
+    if (!padded) {
+      scratch_.assign(text.data(), text.size());
+      scratch_.resize(text.size() + kRecordPadding, ' ');
+      data = scratch_.data();
+      capacity = scratch_.size();
+    }
+    od::document doc;
+    if (auto e = parser_.iterate(simdjson::padded_string_view(data, text.size(), capacity)).get(doc)) {
+      return FailJson(e);
+    }
+    od::json_type jt;
+    if (auto e = doc.type().get(jt)) return FailJson(e);
+    if (jt != od::json_type::object) return Fail(std::string("expected a JSON object, got ") + JsonTypeName(jt));
+    od::object obj;
+    if (auto e = doc.get_object().get(obj)) return FailJson(e);
+    if (!DecodeFields(obj, root_, [out](size_t i) -> Vector& { return out->column(i); }, row)) return false;
+    // Anything after the object (a second object, stray text) makes the record malformed.
+    const char* rest = nullptr;
+    if (doc.current_location().get(rest) == simdjson::SUCCESS) return Fail("unexpected text after the JSON object");
+    return true;
+  }
+
+  template <typename Cols>
+  bool DecodeFields(od::object& obj, JsonNode& node, Cols cols, size_t row) {
+    uint32_t stamp = ++node.stamp;
+    if (stamp == 0) {
+      std::fill(node.seen.begin(), node.seen.end(), 0);
+      stamp = node.stamp = 1;
+    }
+    size_t k = 0;
+    for (auto field_result : obj) {
+      od::field field;
+      if (auto e = std::move(field_result).get(field)) return FailJson(e);
+      int idx;
+      if (!MatchKey(node, field, k, &idx)) return false;
+      ++k;
+      if (idx < 0) continue;  // not a projected column: On-Demand skips the value
+      node.seen[static_cast<size_t>(idx)] = stamp;
+      if (!DecodeValue(field.value(), node.children[static_cast<size_t>(idx)], cols(static_cast<size_t>(idx)), row)) {
+        path_.push_back(node.names[static_cast<size_t>(idx)]);
+        return false;
+      }
+    }
+    for (size_t i = 0; i < node.children.size(); ++i) {
+      if (node.seen[i] == stamp) continue;
+      if (fail_on_missing_) {
+        error_ = "field is missing ('" + std::string(kFailOnMissing) + "' is true)";
+        path_.push_back(node.names[i]);
+        return false;
+      }
+      SetNullDeep(cols(i), row);
+    }
+    return true;
+  }
+
+  bool MatchKey(JsonNode& node, od::field& field, size_t k, int* idx) {
+    od::raw_json_string raw = field.key();
+    if (k < node.order.size() && raw.unsafe_is_equal(node.order[k].first)) {
+      *idx = node.order[k].second;
+      return true;
+    }
+    // The raw key runs to the first quote not escaped by a backslash.
+    const char* p = raw.raw();
+    const char* q = p;
+    bool escaped = false;
+    while (*q != '"') {
+      if (*q == '\\') {
+        escaped = true;
+        ++q;
+      }
+      ++q;
+    }
+    std::string_view key(p, static_cast<size_t>(q - p));
+    if (escaped) {
+      std::string_view unescaped;
+      if (auto e = field.unescaped_key().get(unescaped)) return FailJson(e);
+      auto it = node.index.find(unescaped);
+      *idx = it == node.index.end() ? -1 : it->second;
+      return true;  // keys with escapes are not remembered (they never match the raw comparison)
+    }
+    auto it = node.index.find(key);
+    *idx = it == node.index.end() ? -1 : it->second;
+    if (k >= node.order.size()) node.order.resize(k + 1);
+    node.order[k] = {std::string(key), *idx};
+    return true;
+  }
+
+  bool DecodeValue(od::value value, JsonNode& node, Vector& vec, size_t row) {
+    od::json_type jt;
+    if (auto e = value.type().get(jt)) return FailJson(e);
+    if (jt == od::json_type::null) {
+      SetNullDeep(vec, row);
+      return true;
+    }
+    switch (node.id) {
+      case TypeId::kBoolean:
+        if (jt == od::json_type::boolean) {
+          bool b;
+          if (auto e = value.get_bool().get(b)) return FailJson(e);
+          vec.data<uint8_t>()[row] = b ? 1 : 0;
+          break;
+        }
+        return FromString(value, jt, node, vec, row);
+      case TypeId::kTinyInt:
+      case TypeId::kSmallInt:
+      case TypeId::kInteger:
+      case TypeId::kBigInt:
+        if (jt == od::json_type::number) {
+          if (!StoreIntegerToken(TrimJson(value.raw_json_token()), node, vec, row)) return false;
+          break;
+        }
+        return FromString(value, jt, node, vec, row);
+      case TypeId::kFloat:
+      case TypeId::kDouble:
+        if (jt == od::json_type::number) {
+          std::string_view tok = TrimJson(value.raw_json_token());
+          double d;
+          if (!ParseDoubleText(tok, &d)) return Mismatch(node, jt, tok);
+          if (node.id == TypeId::kFloat) {
+            vec.data<float>()[row] = static_cast<float>(d);
+          } else {
+            vec.data<double>()[row] = d;
+          }
+          break;
+        }
+        return FromString(value, jt, node, vec, row);
+      case TypeId::kDecimal:
+        if (jt == od::json_type::number) {
+          std::string_view tok = TrimJson(value.raw_json_token());
+          __int128 v;
+          bool overflow;
+          if (!ParseDecimalText(tok, node.type.precision(), node.type.scale(), &v, &overflow)) {
+            return Mismatch(node, jt, tok);
+          }
+          if (overflow) {
+            vec.SetNull(row, true);
+            return true;
+          }
+          vec.data<__int128>()[row] = v;
+          break;
+        }
+        return FromString(value, jt, node, vec, row);
+      case TypeId::kChar:
+      case TypeId::kVarChar: {
+        std::string_view s;
+        if (jt == od::json_type::string) {
+          if (auto e = value.get_string().get(s)) return FailJson(e);
+        } else if (jt == od::json_type::object) {
+          od::object o;
+          if (auto e = value.get_object().get(o)) return FailJson(e);
+          if (auto e = o.raw_json().get(s)) return FailJson(e);
+        } else if (jt == od::json_type::array) {
+          od::array a;
+          if (auto e = value.get_array().get(a)) return FailJson(e);
+          if (auto e = a.raw_json().get(s)) return FailJson(e);
+        } else {
+          s = TrimJson(value.raw_json_token());
+        }
+        // Non-string values keep their JSON text, as Flink's asText()/toString() does.
+        vec.SetString(row, jt == od::json_type::string ? s : TrimJson(s));
+        break;
+      }
+      case TypeId::kBinary:
+      case TypeId::kVarBinary:
+      case TypeId::kDate:
+      case TypeId::kTime:
+      case TypeId::kTimestamp:
+      case TypeId::kTimestampLtz: return FromString(value, jt, node, vec, row);
+      case TypeId::kArray: {
+        if (jt != od::json_type::array) return Mismatch(node, jt, TrimJson(value.raw_json_token()));
+        od::array arr;
+        if (auto e = value.get_array().get(arr)) return FailJson(e);
+        Vector& child = vec.child(0);
+        const size_t start = child.size();
+        for (auto element_result : arr) {
+          od::value element;
+          if (auto e = std::move(element_result).get(element)) return FailJson(e);
+          const size_t i = child.size();
+          child.Resize(i + 1);
+          if (!DecodeValue(element, node.children[0], child, i)) {
+            path_.push_back("[" + std::to_string(i - start) + "]");
+            return false;
+          }
+        }
+        vec.data<ListEntry>()[row] =
+            ListEntry{static_cast<uint32_t>(start), static_cast<uint32_t>(child.size() - start)};
+        break;
+      }
+      case TypeId::kMap: {
+        if (jt != od::json_type::object) return Mismatch(node, jt, TrimJson(value.raw_json_token()));
+        od::object obj;
+        if (auto e = value.get_object().get(obj)) return FailJson(e);
+        Vector& keys = vec.child(0);
+        Vector& values = vec.child(1);
+        const size_t start = keys.size();
+        for (auto field_result : obj) {
+          od::field field;
+          if (auto e = std::move(field_result).get(field)) return FailJson(e);
+          std::string_view key;
+          if (auto e = field.unescaped_key().get(key)) return FailJson(e);
+          const size_t i = keys.size();
+          keys.Resize(i + 1);
+          values.Resize(i + 1);
+          std::string reason;
+          if (!ParseTextValue(key, standard_, &keys, i, &reason)) {
+            path_.push_back(std::string(key));
+            return Fail("map key: " + reason);
+          }
+          if (!DecodeValue(field.value(), node.children[1], values, i)) {
+            path_.push_back(std::string(key));
+            return false;
+          }
+        }
+        vec.data<ListEntry>()[row] =
+            ListEntry{static_cast<uint32_t>(start), static_cast<uint32_t>(keys.size() - start)};
+        break;
+      }
+      case TypeId::kRow: {
+        if (jt != od::json_type::object) return Mismatch(node, jt, TrimJson(value.raw_json_token()));
+        od::object obj;
+        if (auto e = value.get_object().get(obj)) return FailJson(e);
+        if (!DecodeFields(obj, node, [&vec](size_t i) -> Vector& { return vec.child(i); }, row)) return false;
+        break;
+      }
+      default: return Fail("type " + TypeNameForMessage(node.type) + " is not supported by the json format");
+    }
+    vec.SetNull(row, false);
+    return true;
+  }
+
+  // A JSON number into an integral column: integers exactly, fractions truncated (as Flink does).
+  bool StoreIntegerToken(std::string_view tok, const JsonNode& node, Vector& vec, size_t row) {
+    int64_t v;
+    auto res = std::from_chars(tok.data(), tok.data() + tok.size(), v);
+    if (res.ec != std::errc() || res.ptr != tok.data() + tok.size()) {
+      double d;
+      if (!ParseDoubleText(tok, &d) || !std::isfinite(d) || d >= 9.2233720368547758e18 || d < -9.2233720368547758e18) {
+        return Mismatch(node, od::json_type::number, tok);
+      }
+      v = static_cast<int64_t>(d);
+    }
+    switch (node.id) {
+      case TypeId::kTinyInt:
+        if (v < INT8_MIN || v > INT8_MAX) return Mismatch(node, od::json_type::number, tok);
+        vec.data<int8_t>()[row] = static_cast<int8_t>(v);
+        break;
+      case TypeId::kSmallInt:
+        if (v < INT16_MIN || v > INT16_MAX) return Mismatch(node, od::json_type::number, tok);
+        vec.data<int16_t>()[row] = static_cast<int16_t>(v);
+        break;
+      case TypeId::kInteger:
+        if (v < INT32_MIN || v > INT32_MAX) return Mismatch(node, od::json_type::number, tok);
+        vec.data<int32_t>()[row] = static_cast<int32_t>(v);
+        break;
+      default: vec.data<int64_t>()[row] = v; break;
+    }
+    return true;
+  }
+
+  // Scalars given as JSON strings ("42", "2026-08-15 05:00:00") go through the shared text parsers.
+  bool FromString(od::value& value, od::json_type jt, const JsonNode& node, Vector& vec, size_t row) {
+    if (jt != od::json_type::string) return Mismatch(node, jt, TrimJson(value.raw_json_token()));
+    std::string_view s;
+    if (auto e = value.get_string().get(s)) return FailJson(e);
+    std::string reason;
+    if (!ParseTextValue(s, standard_, &vec, row, &reason)) {
+      std::string shown(s.substr(0, 50));
+      if (s.size() > 50) shown += "...";
+      std::string msg = "expected " + TypeNameForMessage(node.type) + ", got string \"" + shown + "\"";
+      if (node.type.IsTimestamp()) {
+        msg += standard_ == TimestampStandard::kSql
+                   ? " ('json.timestamp-format.standard' is 'SQL': yyyy-MM-dd HH:mm:ss[.fff])"
+                   : " ('json.timestamp-format.standard' is 'ISO-8601': yyyy-MM-ddTHH:mm:ss[.fff])";
+      }
+      return Fail(msg);
+    }
+    return true;
+  }
+
+  static const char* JsonTypeName(od::json_type jt) {
+    switch (jt) {
+      case od::json_type::array: return "array";
+      case od::json_type::object: return "object";
+      case od::json_type::number: return "number";
+      case od::json_type::string: return "string";
+      case od::json_type::boolean: return "boolean";
+      case od::json_type::null: return "null";
+    }
+    return "value";
+  }
+
+  bool Mismatch(const JsonNode& node, od::json_type jt, std::string_view token) {
+    std::string msg = "expected " + TypeNameForMessage(node.type) + ", got " + JsonTypeName(jt);
+    if (jt != od::json_type::object && jt != od::json_type::array) {
+      msg += " ";
+      msg.append(token.substr(0, 50));
+      if (token.size() > 50) msg += "...";
+    }
+    return Fail(msg);
+  }
+
+  bool Fail(std::string msg) {
+    error_ = std::move(msg);
+    return false;
+  }
+  bool FailJson(simdjson::error_code e) { return Fail(std::string("malformed JSON (") + simdjson::error_message(e) + ")"); }
+
+  std::string Reason() const {
+    if (path_.empty()) return error_;
+    std::string path;
+    for (size_t i = path_.size(); i-- > 0;) {
+      if (!path.empty() && path_[i][0] != '[') path.push_back('.');
+      path += path_[i];
+    }
+    return "field '" + path + "': " + error_;
+  }
+
+  JsonNode root_;
+  bool fail_on_missing_;
+  bool ignore_errors_;
+  TimestampStandard standard_;
+  od::parser parser_;
+  std::string scratch_;
+  std::string error_;
+  std::vector<std::string> path_;  // innermost first
+  std::vector<Vector*> growing_;
+  std::vector<size_t> sizes_;
+};
+
+void AppendInt(int64_t v, std::string* out) {
+  char buf[24];
+  auto res = std::to_chars(buf, buf + sizeof(buf), v);
+  out->append(buf, res.ptr);
+}
+
+class JsonEncoder final : public RecordEncoder {
+ public:
+  JsonEncoder(const Schema& schema, JsonWriteOptions options) : writer_(schema.names(), std::move(options)) {}
+  Status Encode(const Chunk& chunk, std::string* out) override {
+    for (size_t r = 0; r < chunk.size(); ++r) {
+      RETURN_IF_ERROR(writer_.Append(chunk, r, out));
+      out->push_back('\n');
+    }
+    return Status::OK();
+  }
+
+ private:
+  JsonRowWriter writer_;
+};
+
+Result<TimestampStandard> ReadStandard(const OptionReader& options) {
+  ASSIGN_OR_RETURN(std::string s, options.GetEnum(kTimestampStandard, "SQL", {"SQL", "ISO-8601"}));
+  return s == "SQL" ? TimestampStandard::kSql : TimestampStandard::kIso8601;
+}
+
+class JsonFactory final : public FormatFactory {
+ public:
+  std::string identifier() const override { return "json"; }
+  std::string file_extension() const override { return "json"; }
+  const std::vector<ConfigOption>& options() const override {
+    static const std::vector<ConfigOption> kOptions = {
+        {kFailOnMissing, OptionType::kBoolean, "false",
+         "Fail when a field of the schema is missing from a record (otherwise it is NULL)."},
+        {kIgnoreParseErrors, OptionType::kBoolean, "false",
+         "Skip (and count) malformed records instead of failing the job."},
+        {kTimestampStandard, OptionType::kEnum, "SQL",
+         "Text form of TIMESTAMP and TIMESTAMP_LTZ values: 'SQL' (2026-08-15 05:00:00.000) or 'ISO-8601' "
+         "(2026-08-15T05:00:00.000).",
+         {"sql", "iso-8601"}},
+        {kMapNullKeyMode, OptionType::kEnum, "FAIL",
+         "Writing a MAP with a NULL key: 'FAIL' the job, 'DROP' the entry, or write 'LITERAL' "
+         "('json.map-null-key.literal').",
+         {"fail", "drop", "literal"}},
+        {kMapNullKeyLiteral, OptionType::kString, "null", "The key written for NULL map keys in 'LITERAL' mode."},
+        {kDecimalPlain, OptionType::kBoolean, "false",
+         "Write DECIMAL values as plain numbers, never in scientific notation."},
+    };
+    return kOptions;
+  }
+
+  Result<std::unique_ptr<RecordDecoder>> CreateDecoder(const Schema& physical, const std::vector<int>& projection,
+                                                       const OptionReader& options) const override {
+    Schema projected;
+    if (projection.empty()) {
+      projected = physical;
+    } else {
+      for (int i : projection) projected.Add(physical.field(static_cast<size_t>(i)).name, physical.field(static_cast<size_t>(i)).type);
+    }
+    for (const auto& f : projected.fields()) RETURN_IF_ERROR(CheckSupported(f.type, f.name));
+    ASSIGN_OR_RETURN(bool fail_on_missing, options.GetBool(kFailOnMissing, false));
+    ASSIGN_OR_RETURN(bool ignore, options.GetBool(kIgnoreParseErrors, false));
+    ASSIGN_OR_RETURN(TimestampStandard standard, ReadStandard(options));
+    if (fail_on_missing && ignore) {
+      return Status::InvalidArgument("Table '" + options.table_name() + "': '" + kFailOnMissing + "' and '" +
+                                     kIgnoreParseErrors + "' shouldn't both be true.");
+    }
+    return std::unique_ptr<RecordDecoder>(new JsonDecoder(projected, fail_on_missing, ignore, standard));
+  }
+
+  Result<std::unique_ptr<RecordEncoder>> CreateEncoder(const Schema& schema, const OptionReader& options) const override {
+    for (const auto& f : schema.fields()) RETURN_IF_ERROR(CheckSupported(f.type, f.name));
+    JsonWriteOptions w;
+    ASSIGN_OR_RETURN(w.timestamp_standard, ReadStandard(options));
+    ASSIGN_OR_RETURN(std::string mode, options.GetEnum(kMapNullKeyMode, "FAIL", {"FAIL", "DROP", "LITERAL"}));
+    w.map_null_key_mode = mode == "FAIL"   ? JsonWriteOptions::MapNullKeyMode::kFail
+                          : mode == "DROP" ? JsonWriteOptions::MapNullKeyMode::kDrop
+                                           : JsonWriteOptions::MapNullKeyMode::kLiteral;
+    w.map_null_key_literal = options.GetString(kMapNullKeyLiteral, "null");
+    ASSIGN_OR_RETURN(w.decimal_as_plain_number, options.GetBool(kDecimalPlain, false));
+    return std::unique_ptr<RecordEncoder>(new JsonEncoder(schema, std::move(w)));
+  }
+};
+
+}  // namespace
+
+const FormatFactory& JsonFormatFactory() {
+  static const JsonFactory kFactory;
+  return kFactory;
+}
+
+void AppendJsonString(std::string_view s, std::string* out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out->push_back('"');
+  size_t run = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out->append(s.data() + run, i - run);
+    run = i + 1;
+    switch (c) {
+      case '"': out->append("\\\""); break;
+      case '\\': out->append("\\\\"); break;
+      case '\n': out->append("\\n"); break;
+      case '\r': out->append("\\r"); break;
+      case '\t': out->append("\\t"); break;
+      case '\b': out->append("\\b"); break;
+      case '\f': out->append("\\f"); break;
+      default:
+        out->append("\\u00");
+        out->push_back(kHex[c >> 4]);
+        out->push_back(kHex[c & 15]);
+    }
+  }
+  out->append(s.data() + run, s.size() - run);
+  out->push_back('"');
+}
+
+Status AppendJsonValue(const Vector& vec, size_t row, const JsonWriteOptions& options, std::string* out) {
+  if (vec.IsNull(row)) {
+    out->append("null");
+    return Status::OK();
+  }
+  const LogicalType& t = vec.type();
+  switch (t.id()) {
+    case TypeId::kNull: out->append("null"); break;
+    case TypeId::kBoolean: out->append(vec.data<uint8_t>()[row] ? "true" : "false"); break;
+    case TypeId::kTinyInt: AppendInt(vec.data<int8_t>()[row], out); break;
+    case TypeId::kSmallInt: AppendInt(vec.data<int16_t>()[row], out); break;
+    case TypeId::kInteger: AppendInt(vec.data<int32_t>()[row], out); break;
+    case TypeId::kBigInt: AppendInt(vec.data<int64_t>()[row], out); break;
+    case TypeId::kFloat:
+    case TypeId::kDouble: {
+      double d = t.id() == TypeId::kFloat ? vec.data<float>()[row] : vec.data<double>()[row];
+      // Jackson quotes the non-numbers NaN and Infinity (they are not JSON numbers).
+      bool finite = std::isfinite(d);
+      if (!finite) out->push_back('"');
+      if (t.id() == TypeId::kFloat) {
+        AppendFloatText(vec.data<float>()[row], out);
+      } else {
+        AppendDoubleText(d, out);
+      }
+      if (!finite) out->push_back('"');
+      break;
+    }
+    case TypeId::kDecimal:
+      if (options.decimal_as_plain_number) {
+        AppendDecimalText(vec.data<__int128>()[row], t.scale(), out);
+      } else {
+        AppendJavaBigDecimalText(vec.data<__int128>()[row], t.scale(), out);
+      }
+      break;
+    case TypeId::kChar:
+    case TypeId::kVarChar: AppendJsonString(vec.GetString(row), out); break;
+    case TypeId::kBinary:
+    case TypeId::kVarBinary:
+      out->push_back('"');
+      AppendBase64(vec.GetString(row), out);
+      out->push_back('"');
+      break;
+    case TypeId::kDate:
+      out->push_back('"');
+      out->append(FormatDate(vec.data<int32_t>()[row]));
+      out->push_back('"');
+      break;
+    case TypeId::kTime:
+      out->push_back('"');
+      out->append(FormatTime(vec.data<int32_t>()[row], t.precision()));
+      out->push_back('"');
+      break;
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampLtz:
+      out->push_back('"');
+      AppendTimestampText(vec.data<int64_t>()[row], t.precision(), options.timestamp_standard,
+                          t.id() == TypeId::kTimestampLtz, out);
+      out->push_back('"');
+      break;
+    case TypeId::kArray:
+    case TypeId::kMultiset: {
+      const ListEntry& e = vec.list_entry(row);
+      out->push_back('[');
+      for (uint32_t i = 0; i < e.length; ++i) {
+        if (i) out->push_back(',');
+        RETURN_IF_ERROR(AppendJsonValue(vec.child(0), e.offset + i, options, out));
+      }
+      out->push_back(']');
+      break;
+    }
+    case TypeId::kMap: {
+      const ListEntry& e = vec.list_entry(row);
+      out->push_back('{');
+      bool first = true;
+      std::string key;
+      for (uint32_t i = 0; i < e.length; ++i) {
+        const Vector& keys = vec.child(0);
+        key.clear();
+        if (keys.IsNull(e.offset + i)) {
+          if (options.map_null_key_mode == JsonWriteOptions::MapNullKeyMode::kDrop) continue;
+          if (options.map_null_key_mode == JsonWriteOptions::MapNullKeyMode::kFail) {
+            return Status::RuntimeError(
+                "JSON format doesn't support to serialize map data with null keys. You can drop null key entries "
+                "or encode null in literals by specifying 'json.map-null-key.mode' option.");
+          }
+          key = options.map_null_key_literal;
+        } else if (keys.type().IsCharacterString()) {
+          key.assign(keys.GetString(e.offset + i));
+        } else {
+          AppendVectorText(keys, e.offset + i, &key);
+        }
+        if (!first) out->push_back(',');
+        first = false;
+        AppendJsonString(key, out);
+        out->push_back(':');
+        RETURN_IF_ERROR(AppendJsonValue(vec.child(1), e.offset + i, options, out));
+      }
+      out->push_back('}');
+      break;
+    }
+    case TypeId::kRow: {
+      out->push_back('{');
+      for (size_t i = 0; i < vec.num_children(); ++i) {
+        if (i) out->push_back(',');
+        AppendJsonString(t.field_name(i), out);
+        out->push_back(':');
+        RETURN_IF_ERROR(AppendJsonValue(vec.child(i), row, options, out));
+      }
+      out->push_back('}');
+      break;
+    }
+    case TypeId::kIntervalDayTime: AppendInt(vec.data<int64_t>()[row], out); break;
+    case TypeId::kIntervalYearMonth: AppendInt(vec.data<int32_t>()[row], out); break;
+  }
+  return Status::OK();
+}
+
+JsonRowWriter::JsonRowWriter(std::vector<std::string> names, JsonWriteOptions options, std::string op_key)
+    : options_(std::move(options)) {
+  if (!op_key.empty()) {
+    op_prefix_ = "{";
+    AppendJsonString(op_key, &op_prefix_);
+    op_prefix_ += ":\"";
+  }
+  for (size_t i = 0; i < names.size(); ++i) {
+    std::string k;
+    if (i > 0 || !op_prefix_.empty()) k.push_back(',');
+    AppendJsonString(names[i], &k);
+    k.push_back(':');
+    keys_.push_back(std::move(k));
+  }
+}
+
+Status JsonRowWriter::Append(const Chunk& chunk, size_t row, std::string* out) const {
+  SLUICE_CHECK_EQ(chunk.num_columns(), keys_.size());
+  if (op_prefix_.empty()) {
+    out->push_back('{');
+  } else {
+    out->append(op_prefix_);
+    out->append(RowKindShortString(chunk.kind(row)));
+    out->push_back('"');
+  }
+  for (size_t c = 0; c < keys_.size(); ++c) {
+    out->append(keys_[c]);
+    RETURN_IF_ERROR(AppendJsonValue(chunk.column(c), row, options_, out));
+  }
+  out->push_back('}');
+  return Status::OK();
+}
+
+Status AppendJsonRow(const Chunk& chunk, size_t row, const std::vector<std::string>& names, std::string* out,
+                     const JsonWriteOptions& options, std::string_view op_key) {
+  JsonRowWriter writer(names, options, std::string(op_key));
+  return writer.Append(chunk, row, out);
+}
+
+}  // namespace sluice

@@ -1,0 +1,67 @@
+// The 'json' format: newline-delimited JSON objects, read with simdjson's On-Demand API straight into
+// typed column vectors, and written one object per row (Flink's json format semantics).
+//
+// Reading: fields are matched to columns by exact (case-sensitive) name; unknown fields are skipped;
+// a missing field is NULL unless 'json.fail-on-missing-field' is true; numbers, booleans, dates and
+// times may also be given as strings (as Flink accepts); TIMESTAMP text follows
+// 'json.timestamp-format.standard' ('SQL' "2026-08-15 05:00:00[.fff]" or 'ISO-8601'
+// "2026-08-15T05:00:00[.fff]"). A malformed record fails with its file, line and reason, or is
+// skipped and counted when 'json.ignore-parse-errors' is true.
+//
+// Writing: fields in schema order; TIMESTAMP in the chosen standard with the type's precision
+// ("2026-08-15 05:00:00.000"), TIMESTAMP_LTZ with a trailing 'Z', DECIMAL as a plain number, NULL as
+// null, ARRAY as array, ROW and MAP as objects; MAP null keys per 'json.map-null-key.mode'.
+//
+// Threading: see formats/format.h. JsonRowWriter is immutable after construction and may be shared.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "formats/format.h"
+#include "formats/text_values.h"
+
+namespace sluice {
+
+class Chunk;
+class Vector;
+
+const FormatFactory& JsonFormatFactory();
+
+struct JsonWriteOptions {
+  TimestampStandard timestamp_standard = TimestampStandard::kSql;
+  enum class MapNullKeyMode { kFail, kDrop, kLiteral };
+  MapNullKeyMode map_null_key_mode = MapNullKeyMode::kFail;
+  std::string map_null_key_literal = "null";
+  // Flink's 'json.encode.decimal-as-plain-number': when false, DECIMALs print as Java's
+  // BigDecimal.toString() (scientific for very small values).
+  bool decimal_as_plain_number = true;
+};
+
+// Writes rows as JSON objects with precomputed keys; used by the json encoder and by the CLI's
+// `--format jsonl`.
+class JsonRowWriter {
+ public:
+  // `op_key`, when not empty, adds a leading field with the row's RowKind ("op":"+I").
+  JsonRowWriter(std::vector<std::string> names, JsonWriteOptions options = {}, std::string op_key = "");
+  // Appends one object (without a trailing newline).
+  Status Append(const Chunk& chunk, size_t row, std::string* out) const;
+
+ private:
+  std::vector<std::string> keys_;  // "\"name\":" with JSON escaping, a comma before all but the first
+  JsonWriteOptions options_;
+  std::string op_prefix_;  // "{\"op\":\"" or empty
+};
+
+// One row as a JSON object; a convenience over JsonRowWriter for callers that write few rows.
+Status AppendJsonRow(const Chunk& chunk, size_t row, const std::vector<std::string>& names, std::string* out,
+                     const JsonWriteOptions& options = {}, std::string_view op_key = {});
+
+// One value (row `row` of `vec`) as JSON.
+Status AppendJsonValue(const Vector& vec, size_t row, const JsonWriteOptions& options, std::string* out);
+// `s` as a JSON string literal with quotes.
+void AppendJsonString(std::string_view s, std::string* out);
+
+}  // namespace sluice

@@ -1,0 +1,346 @@
+#include "function/datetime_format.h"
+
+#include <cctype>
+
+#include "common/time_util.h"
+
+namespace sluice::fn {
+
+namespace {
+
+const char* const kMonths[] = {"January", "February", "March",     "April",   "May",      "June",
+                               "July",    "August",   "September", "October", "November", "December"};
+const char* const kDays[] = {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"};
+
+bool IsPatternLetter(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
+
+bool Supported(char c) {
+  switch (c) {
+    case 'y': case 'Y': case 'M': case 'L': case 'd': case 'D': case 'H': case 'h': case 'k': case 'K':
+    case 'm': case 's': case 'S': case 'a': case 'E': case 'u': case 'w': case 'X': case 'Z': case 'x':
+      return true;
+    default: return false;
+  }
+}
+
+void AppendPadded(int64_t v, int width, std::string* out) {
+  if (v < 0) {
+    out->push_back('-');
+    v = -v;
+  }
+  std::string d = std::to_string(v);
+  if (static_cast<int>(d.size()) < width) out->append(static_cast<size_t>(width) - d.size(), '0');
+  out->append(d);
+}
+
+// ISO-8601 day of week, 1 = Monday .. 7 = Sunday.
+int IsoDayOfWeek(int64_t days) { return static_cast<int>(FloorMod(days + 3, 7)) + 1; }
+
+// ISO week of year.
+int IsoWeek(int64_t days) {
+  CivilDate d = CivilFromDays(days);
+  int64_t doy = days - DaysFromCivil(d.year, 1, 1) + 1;
+  int dow = IsoDayOfWeek(days);
+  int64_t week = (doy - dow + 10) / 7;
+  if (week < 1) {
+    // Last week of the previous year.
+    return IsoWeek(DaysFromCivil(d.year - 1, 12, 31));
+  }
+  if (week == 53) {
+    int jan1_next = IsoDayOfWeek(DaysFromCivil(d.year + 1, 1, 1));
+    if (jan1_next <= 4) return 1;
+  }
+  return static_cast<int>(week);
+}
+
+}  // namespace
+
+Result<DateTimeFormat> DateTimeFormat::Compile(std::string_view pattern) {
+  DateTimeFormat f;
+  f.pattern_ = std::string(pattern);
+  size_t i = 0;
+  while (i < pattern.size()) {
+    char c = pattern[i];
+    if (c == '\'') {
+      std::string lit;
+      ++i;
+      if (i < pattern.size() && pattern[i] == '\'') {
+        lit = "'";
+        ++i;
+      } else {
+        while (i < pattern.size()) {
+          if (pattern[i] == '\'') {
+            if (i + 1 < pattern.size() && pattern[i + 1] == '\'') {
+              lit.push_back('\'');
+              i += 2;
+              continue;
+            }
+            ++i;
+            break;
+          }
+          lit.push_back(pattern[i++]);
+        }
+      }
+      f.tokens_.push_back({0, 0, lit});
+      continue;
+    }
+    if (IsPatternLetter(c)) {
+      if (!Supported(c)) {
+        return Status::InvalidArgument("Unsupported pattern letter '" + std::string(1, c) + "' in date format '" +
+                                       std::string(pattern) + "'");
+      }
+      size_t j = i;
+      while (j < pattern.size() && pattern[j] == c) ++j;
+      f.tokens_.push_back({c, static_cast<int>(j - i), ""});
+      i = j;
+      continue;
+    }
+    if (!f.tokens_.empty() && f.tokens_.back().letter == 0) {
+      f.tokens_.back().literal.push_back(c);
+    } else {
+      f.tokens_.push_back({0, 0, std::string(1, c)});
+    }
+    ++i;
+  }
+  return f;
+}
+
+void DateTimeFormat::Format(int64_t local_micros, std::string* out) const {
+  int64_t days = FloorDiv(local_micros, kMicrosPerDay);
+  int64_t tod = local_micros - days * kMicrosPerDay;
+  CivilDate d = CivilFromDays(days);
+  int hour = static_cast<int>(tod / kMicrosPerHour);
+  int minute = static_cast<int>(tod / kMicrosPerMinute % 60);
+  int second = static_cast<int>(tod / kMicrosPerSecond % 60);
+  int64_t frac = tod % kMicrosPerSecond;
+  for (const Token& t : tokens_) {
+    switch (t.letter) {
+      case 0: out->append(t.literal); break;
+      case 'y':
+      case 'Y':
+        if (t.count == 2) {
+          AppendPadded(FloorMod(d.year, 100), 2, out);
+        } else {
+          AppendPadded(d.year, t.count, out);
+        }
+        break;
+      case 'M':
+      case 'L':
+        if (t.count >= 4) {
+          out->append(kMonths[d.month - 1]);
+        } else if (t.count == 3) {
+          out->append(std::string(kMonths[d.month - 1]).substr(0, 3));
+        } else {
+          AppendPadded(d.month, t.count, out);
+        }
+        break;
+      case 'd': AppendPadded(d.day, t.count, out); break;
+      case 'D': AppendPadded(days - DaysFromCivil(d.year, 1, 1) + 1, t.count, out); break;
+      case 'H': AppendPadded(hour, t.count, out); break;
+      case 'k': AppendPadded(hour == 0 ? 24 : hour, t.count, out); break;
+      case 'K': AppendPadded(hour % 12, t.count, out); break;
+      case 'h': AppendPadded(hour % 12 == 0 ? 12 : hour % 12, t.count, out); break;
+      case 'm': AppendPadded(minute, t.count, out); break;
+      case 's': AppendPadded(second, t.count, out); break;
+      case 'S': {
+        // The first `count` digits of the fraction (micros padded to 6, then zeros).
+        std::string digits = std::to_string(frac);
+        digits.insert(0, 6 - digits.size(), '0');
+        if (t.count <= 6) {
+          out->append(digits, 0, static_cast<size_t>(t.count));
+        } else {
+          out->append(digits);
+          out->append(static_cast<size_t>(t.count - 6), '0');
+        }
+        break;
+      }
+      case 'a': out->append(hour < 12 ? "AM" : "PM"); break;
+      case 'E': {
+        std::string name = kDays[IsoDayOfWeek(days) - 1];
+        out->append(t.count >= 4 ? name : name.substr(0, 3));
+        break;
+      }
+      case 'u': AppendPadded(IsoDayOfWeek(days), t.count, out); break;
+      case 'w': AppendPadded(IsoWeek(days), t.count, out); break;
+      case 'X':
+      case 'x': out->append(t.letter == 'X' ? "Z" : "+00"); break;
+      case 'Z': out->append("+0000"); break;
+      default: break;
+    }
+  }
+}
+
+bool DateTimeFormat::Parse(std::string_view text, int64_t* local_micros, std::optional<int64_t>* offset_micros) const {
+  int64_t year = 1970;
+  int month = 1, day = 1, hour = 0, minute = 0, second = 0;
+  int64_t micros = 0;
+  int64_t doy = -1;
+  int pm = -1;
+  bool twelve_hour = false;
+  size_t pos = 0;
+  offset_micros->reset();
+  for (size_t ti = 0; ti < tokens_.size(); ++ti) {
+    const Token& t = tokens_[ti];
+    if (t.letter == 0) {
+      if (text.substr(pos, t.literal.size()) != t.literal) return false;
+      pos += t.literal.size();
+      continue;
+    }
+    // Numeric fields: exactly `count` digits when the next token is numeric too (no separator),
+    // otherwise one or more digits.
+    bool adjacent = ti + 1 < tokens_.size() && tokens_[ti + 1].letter != 0 && tokens_[ti + 1].letter != 'a';
+    auto read_number = [&](int max_digits, int64_t* v) {
+      size_t start = pos;
+      int limit = adjacent ? max_digits : 18;
+      *v = 0;
+      while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])) &&
+             static_cast<int>(pos - start) < limit) {
+        *v = *v * 10 + (text[pos] - '0');
+        ++pos;
+      }
+      return pos > start;
+    };
+    int64_t v = 0;
+    switch (t.letter) {
+      case 'y':
+      case 'Y': {
+        bool neg = pos < text.size() && text[pos] == '-' && t.count != 2;
+        if (neg) ++pos;
+        size_t start = pos;
+        if (!read_number(t.count == 2 ? 2 : std::max(t.count, 4), &v)) return false;
+        if (t.count == 2 && pos - start == 2) v += 2000;  // java.time's base year 2000 for "yy"
+        year = neg ? -v : v;
+        break;
+      }
+      case 'M':
+      case 'L':
+        if (t.count >= 3) {
+          bool found = false;
+          for (int m = 0; m < 12 && !found; ++m) {
+            std::string name = kMonths[m];
+            if (t.count == 3) name = name.substr(0, 3);
+            if (text.substr(pos, name.size()) == name) {
+              month = m + 1;
+              pos += name.size();
+              found = true;
+            }
+          }
+          if (!found) return false;
+        } else {
+          if (!read_number(2, &v)) return false;
+          month = static_cast<int>(v);
+        }
+        break;
+      case 'd':
+        if (!read_number(2, &v)) return false;
+        day = static_cast<int>(v);
+        break;
+      case 'D':
+        if (!read_number(3, &v)) return false;
+        doy = v;
+        break;
+      case 'H':
+      case 'k':
+      case 'K':
+      case 'h':
+        if (!read_number(2, &v)) return false;
+        hour = static_cast<int>(v);
+        if (t.letter == 'k' && hour == 24) hour = 0;
+        twelve_hour = t.letter == 'h' || t.letter == 'K';
+        if (t.letter == 'h' && hour == 12) hour = 0;
+        break;
+      case 'm':
+        if (!read_number(2, &v)) return false;
+        minute = static_cast<int>(v);
+        break;
+      case 's':
+        if (!read_number(2, &v)) return false;
+        second = static_cast<int>(v);
+        break;
+      case 'S': {
+        size_t start = pos;
+        int64_t f = 0;
+        int digits = 0;
+        int limit = adjacent ? t.count : 9;
+        while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])) && digits < limit) {
+          if (digits < 6) f = f * 10 + (text[pos] - '0');
+          ++digits;
+          ++pos;
+        }
+        if (pos == start) return false;
+        for (int k = digits; k < 6; ++k) f *= 10;
+        micros = f;
+        break;
+      }
+      case 'a':
+        if (text.substr(pos, 2) == "AM" || text.substr(pos, 2) == "am") {
+          pm = 0;
+        } else if (text.substr(pos, 2) == "PM" || text.substr(pos, 2) == "pm") {
+          pm = 1;
+        } else {
+          return false;
+        }
+        pos += 2;
+        break;
+      case 'E': {
+        bool found = false;
+        for (int k = 0; k < 7 && !found; ++k) {
+          std::string name = kDays[k];
+          if (t.count < 4) name = name.substr(0, 3);
+          if (text.substr(pos, name.size()) == name) {
+            pos += name.size();
+            found = true;
+          }
+        }
+        if (!found) return false;
+        break;
+      }
+      case 'u':
+      case 'w':
+        if (!read_number(2, &v)) return false;
+        break;
+      case 'X':
+      case 'x':
+      case 'Z': {
+        if (pos < text.size() && text[pos] == 'Z') {
+          ++pos;
+          *offset_micros = 0;
+          break;
+        }
+        if (pos >= text.size() || (text[pos] != '+' && text[pos] != '-')) return false;
+        int sign = text[pos] == '-' ? -1 : 1;
+        ++pos;
+        int64_t hh = 0, mm = 0;
+        int digits = 0;
+        while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])) && digits < 2) {
+          hh = hh * 10 + (text[pos++] - '0');
+          ++digits;
+        }
+        if (digits != 2) return false;
+        if (pos < text.size() && text[pos] == ':') ++pos;
+        digits = 0;
+        while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])) && digits < 2) {
+          mm = mm * 10 + (text[pos++] - '0');
+          ++digits;
+        }
+        *offset_micros = sign * (hh * kMicrosPerHour + mm * kMicrosPerMinute);
+        break;
+      }
+      default: return false;
+    }
+  }
+  if (pos != text.size()) return false;
+  if (twelve_hour && pm == 1) hour += 12;
+  if (hour > 23 || minute > 59 || second > 59) return false;
+  int64_t days;
+  if (doy >= 0) {
+    days = DaysFromCivil(year, 1, 1) + doy - 1;
+  } else {
+    if (!IsValidDate(year, month, day)) return false;
+    days = DaysFromCivil(year, month, day);
+  }
+  *local_micros = days * kMicrosPerDay + ((hour * 60 + minute) * 60 + second) * kMicrosPerSecond + micros;
+  return true;
+}
+
+}  // namespace sluice::fn

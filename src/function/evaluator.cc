@@ -1,0 +1,326 @@
+// Vectorized expression evaluation (see evaluator.h).
+#include "function/evaluator.h"
+
+#include "common/check.h"
+#include "function/cast.h"
+#include "function/kernel_util.h"
+#include "function/scalar_function.h"
+#include "types/value.h"
+
+namespace sluice {
+
+namespace {
+
+using LiteralCache = std::map<std::pair<const Expr*, size_t>, Vector>;
+
+void CollectColumns(const Expr& e, std::vector<uint8_t>* used) {
+  if (e.kind == ExprKind::kColumnRef) {
+    size_t i = static_cast<size_t>(e.column_index);
+    if (i < used->size()) (*used)[i] = 1;
+    return;
+  }
+  for (const auto& a : e.args) CollectColumns(*a, used);
+}
+
+// The rows `sel` of `in`, only for the columns `e` references (others stay empty).
+Chunk GatherFor(const Expr& e, const Chunk& in, const std::vector<uint32_t>& sel) {
+  std::vector<uint8_t> used(in.num_columns(), 0);
+  CollectColumns(e, &used);
+  Chunk out;
+  for (size_t c = 0; c < in.num_columns(); ++c) {
+    Vector v(in.column(c).type(), 0);
+    if (used[c]) v.AppendFrom(in.column(c), sel.data(), 0, sel.size());
+    out.AddColumn(std::move(v));
+  }
+  out.kind_vector().assign(sel.size(), RowKind::kInsert);
+  return out;
+}
+
+class Evaluation {
+ public:
+  Evaluation(EvalContext& ctx, LiteralCache* cache) : ctx_(ctx), cache_(cache) {}
+
+  Status Eval(const Expr& e, const Chunk& in, Vector* out);
+  // Evaluates `e` and points *res at the result: the input column itself, a cached literal vector or
+  // *tmp. Avoids copying column data into intermediate vectors.
+  Status EvalRef(const Expr& e, const Chunk& in, Vector* tmp, const Vector** res);
+
+ private:
+  // Evaluates `e` over the rows `sel` of `in` (all rows when `all`), with the result's type made `type`.
+  Status EvalRows(const Expr& e, const Chunk& in, const std::vector<uint32_t>& sel, bool all, const LogicalType& type,
+                  Vector* out);
+  Status EvalLogic(const Expr& e, const Chunk& in, Vector* out);
+  Status EvalCase(const Expr& e, const Chunk& in, Vector* out);
+  Status EvalCoalesce(const Expr& e, const Chunk& in, Vector* out);
+  const Vector* Literal(const Expr& e, size_t rows, Vector* tmp);
+
+  EvalContext& ctx_;
+  LiteralCache* cache_;
+};
+
+const Vector* Evaluation::Literal(const Expr& e, size_t rows, Vector* tmp) {
+  if (cache_ == nullptr) {
+    *tmp = Vector::Constant(e.literal, rows);
+    return tmp;
+  }
+  auto key = std::make_pair(&e, rows);
+  auto it = cache_->find(key);
+  if (it != cache_->end()) return &it->second;
+  if (cache_->size() > 256) cache_->clear();
+  return &cache_->emplace(key, Vector::Constant(e.literal, rows)).first->second;
+}
+
+Status Evaluation::EvalRef(const Expr& e, const Chunk& in, Vector* tmp, const Vector** res) {
+  switch (e.kind) {
+    case ExprKind::kColumnRef: {
+      size_t c = static_cast<size_t>(e.column_index);
+      SLUICE_CHECK_LT(c, in.num_columns());
+      SLUICE_CHECK_EQ(in.column(c).size(), in.size());
+      *res = &in.column(c);
+      return Status::OK();
+    }
+    case ExprKind::kLiteral: *res = Literal(e, in.size(), tmp); return Status::OK();
+    default:
+      RETURN_IF_ERROR(Eval(e, in, tmp));
+      *res = tmp;
+      return Status::OK();
+  }
+}
+
+Status Evaluation::Eval(const Expr& e, const Chunk& in, Vector* out) {
+  const size_t rows = in.size();
+  switch (e.kind) {
+    case ExprKind::kColumnRef:
+    case ExprKind::kLiteral: {
+      Vector tmp;
+      const Vector* r;
+      RETURN_IF_ERROR(EvalRef(e, in, &tmp, &r));
+      if (r == &tmp) {
+        *out = std::move(tmp);
+      } else {
+        *out = *r;
+      }
+      return Status::OK();
+    }
+    case ExprKind::kCall: {
+      const size_t n = e.args.size();
+      std::vector<Vector> tmps(n);
+      std::vector<const Vector*> ptrs(n);
+      for (size_t i = 0; i < n; ++i) RETURN_IF_ERROR(EvalRef(*e.args[i], in, &tmps[i], &ptrs[i]));
+      *out = Vector(e.function->return_type, rows);
+      if (rows == 0) return Status::OK();
+      return e.function->kernel(ctx_, ptrs.data(), n, rows, out);
+    }
+    case ExprKind::kCast: {
+      Vector tmp;
+      const Vector* arg;
+      RETURN_IF_ERROR(EvalRef(*e.args[0], in, &tmp, &arg));
+      return CastVector(ctx_, *arg, e.type, e.is_try, out);
+    }
+    case ExprKind::kAnd:
+    case ExprKind::kOr: return EvalLogic(e, in, out);
+    case ExprKind::kCase: return EvalCase(e, in, out);
+    case ExprKind::kCoalesce: return EvalCoalesce(e, in, out);
+  }
+  return Status::Internal("unknown expression kind");
+}
+
+Status Evaluation::EvalRows(const Expr& e, const Chunk& in, const std::vector<uint32_t>& sel, bool all,
+                            const LogicalType& type, Vector* out) {
+  Vector v;
+  if (all) {
+    RETURN_IF_ERROR(Eval(e, in, &v));
+  } else {
+    Chunk sub = GatherFor(e, in, sel);
+    RETURN_IF_ERROR(Eval(e, sub, &v));
+  }
+  if (!v.type().EqualsIgnoringNullability(type) && type.id() != TypeId::kNull) {
+    return CastVector(ctx_, v, type, false, out);
+  }
+  *out = std::move(v);
+  return Status::OK();
+}
+
+Status Evaluation::EvalLogic(const Expr& e, const Chunk& in, Vector* out) {
+  const bool is_and = e.kind == ExprKind::kAnd;
+  const size_t rows = in.size();
+  const LogicalType boolean = LogicalType::Boolean();
+  RETURN_IF_ERROR(EvalRows(*e.args[0], in, {}, true, boolean, out));
+  std::vector<uint32_t> sel;
+  sel.reserve(rows);
+  for (size_t k = 1; k < e.args.size(); ++k) {
+    // Rows still undecided: AND - TRUE or NULL so far; OR - FALSE or NULL so far.
+    sel.clear();
+    const uint8_t* cur = out->data<uint8_t>();
+    for (size_t i = 0; i < rows; ++i) {
+      bool decided = out->IsValid(i) && (is_and ? cur[i] == 0 : cur[i] != 0);
+      if (!decided) sel.push_back(static_cast<uint32_t>(i));
+    }
+    if (sel.empty()) break;
+    const bool all = sel.size() == rows;
+    Vector v;
+    RETURN_IF_ERROR(EvalRows(*e.args[k], in, sel, all, boolean, &v));
+    const uint8_t* vd = v.data<uint8_t>();
+    uint8_t* od = out->data<uint8_t>();
+    if (all && !v.MayHaveNulls() && !out->MayHaveNulls()) {
+      if (is_and) {
+        for (size_t i = 0; i < rows; ++i) od[i] &= vd[i];
+      } else {
+        for (size_t i = 0; i < rows; ++i) od[i] |= vd[i];
+      }
+      continue;
+    }
+    for (size_t j = 0; j < sel.size(); ++j) {
+      size_t i = sel[j];
+      if (v.IsNull(j)) {
+        out->SetNull(i, true);
+      } else if (is_and ? vd[j] == 0 : vd[j] != 0) {
+        od[i] = is_and ? 0 : 1;
+        out->SetNull(i, false);
+      }
+    }
+  }
+  return Status::OK();
+}
+
+Status Evaluation::EvalCase(const Expr& e, const Chunk& in, Vector* out) {
+  const size_t rows = in.size();
+  *out = Vector(e.type, rows);
+  if (rows == 0) return Status::OK();
+  fn::SetAllNull(out, rows);
+  const size_t num_when = (e.args.size() - (e.has_else ? 1 : 0)) / 2;
+  // `remaining` maps rows of `cur` (the chunk of still-undecided rows) to rows of `in`.
+  std::vector<uint32_t> remaining(rows);
+  for (size_t i = 0; i < rows; ++i) remaining[i] = static_cast<uint32_t>(i);
+  Chunk owned;
+  const Chunk* cur = &in;
+  const LogicalType boolean = LogicalType::Boolean();
+  for (size_t w = 0; w < num_when && !remaining.empty(); ++w) {
+    Vector cond;
+    RETURN_IF_ERROR(EvalRows(*e.args[2 * w], *cur, {}, true, boolean, &cond));
+    std::vector<uint32_t> matched, unmatched;
+    const uint8_t* cd = cond.data<uint8_t>();
+    for (size_t j = 0; j < remaining.size(); ++j) {
+      if (cond.IsValid(j) && cd[j]) {
+        matched.push_back(static_cast<uint32_t>(j));
+      } else {
+        unmatched.push_back(static_cast<uint32_t>(j));
+      }
+    }
+    if (!matched.empty()) {
+      Vector v;
+      RETURN_IF_ERROR(EvalRows(*e.args[2 * w + 1], *cur, matched, matched.size() == remaining.size(), e.type, &v));
+      std::vector<uint32_t> targets(matched.size());
+      for (size_t k = 0; k < matched.size(); ++k) targets[k] = remaining[matched[k]];
+      fn::ScatterRows(v, targets.data(), targets.size(), out);
+    }
+    if (unmatched.size() == remaining.size()) continue;
+    std::vector<uint32_t> next(unmatched.size());
+    for (size_t k = 0; k < unmatched.size(); ++k) next[k] = remaining[unmatched[k]];
+    remaining = std::move(next);
+    if (remaining.empty()) break;
+    // Gather from the original input so the next WHEN sees only undecided rows.
+    std::vector<uint8_t> used(in.num_columns(), 0);
+    for (const auto& a : e.args) CollectColumns(*a, &used);
+    Chunk next_chunk;
+    for (size_t c = 0; c < in.num_columns(); ++c) {
+      Vector col(in.column(c).type(), 0);
+      if (used[c]) col.AppendFrom(in.column(c), remaining.data(), 0, remaining.size());
+      next_chunk.AddColumn(std::move(col));
+    }
+    next_chunk.kind_vector().assign(remaining.size(), RowKind::kInsert);
+    owned = std::move(next_chunk);
+    cur = &owned;
+  }
+  if (e.has_else && !remaining.empty()) {
+    Vector v;
+    RETURN_IF_ERROR(EvalRows(*e.args.back(), *cur, {}, true, e.type, &v));
+    fn::ScatterRows(v, remaining.data(), remaining.size(), out);
+  }
+  return Status::OK();
+}
+
+Status Evaluation::EvalCoalesce(const Expr& e, const Chunk& in, Vector* out) {
+  const size_t rows = in.size();
+  RETURN_IF_ERROR(EvalRows(*e.args[0], in, {}, true, e.type, out));
+  std::vector<uint32_t> sel;
+  for (size_t k = 1; k < e.args.size(); ++k) {
+    sel.clear();
+    for (size_t i = 0; i < rows; ++i) {
+      if (out->IsNull(i)) sel.push_back(static_cast<uint32_t>(i));
+    }
+    if (sel.empty()) break;
+    Vector v;
+    RETURN_IF_ERROR(EvalRows(*e.args[k], in, sel, sel.size() == rows, e.type, &v));
+    fn::ScatterRows(v, sel.data(), sel.size(), out);
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+ExprEvaluator::ExprEvaluator(std::vector<ExprPtr> exprs, EvalContext* ctx) : exprs_(std::move(exprs)), ctx_(ctx) {
+  SLUICE_CHECK(ctx_ != nullptr);
+}
+
+Status ExprEvaluator::Evaluate(const Chunk& input, std::vector<Vector>* out) {
+  ctx_->RefreshNow();
+  out->resize(exprs_.size());
+  Evaluation ev(*ctx_, &literal_cache_);
+  for (size_t i = 0; i < exprs_.size(); ++i) RETURN_IF_ERROR(ev.Eval(*exprs_[i], input, &(*out)[i]));
+  return Status::OK();
+}
+
+Status ExprEvaluator::EvaluateOne(size_t i, const Chunk& input, Vector* out) {
+  ctx_->RefreshNow();
+  Evaluation ev(*ctx_, &literal_cache_);
+  return ev.Eval(*exprs_[i], input, out);
+}
+
+Status ExprEvaluator::Filter(const Chunk& input, std::vector<uint32_t>* sel) {
+  ctx_->RefreshNow();
+  Evaluation ev(*ctx_, &literal_cache_);
+  Vector tmp;
+  const Vector* r;
+  RETURN_IF_ERROR(ev.EvalRef(*exprs_[0], input, &tmp, &r));
+  const size_t rows = input.size();
+  sel->resize(rows);
+  uint32_t* s = sel->data();
+  size_t n = 0;
+  if (r->type().id() != TypeId::kBoolean) {
+    sel->clear();
+    return Status::OK();  // a NULL-typed predicate selects nothing
+  }
+  const uint8_t* d = r->data<uint8_t>();
+  const uint8_t* v = r->validity();
+  if (v == nullptr) {
+    for (size_t i = 0; i < rows; ++i) {
+      s[n] = static_cast<uint32_t>(i);
+      n += d[i] != 0;
+    }
+  } else {
+    for (size_t i = 0; i < rows; ++i) {
+      s[n] = static_cast<uint32_t>(i);
+      n += (d[i] & v[i]) != 0;
+    }
+  }
+  sel->resize(n);
+  return Status::OK();
+}
+
+Status EvaluateExpr(const Expr& expr, const Chunk& input, EvalContext& ctx, Vector* out) {
+  Evaluation ev(ctx, nullptr);
+  return ev.Eval(expr, input, out);
+}
+
+Result<Value> EvaluateConstant(const Expr& expr, EvalContext& ctx) {
+  Chunk one;
+  one.kind_vector().assign(1, RowKind::kInsert);
+  Vector out;
+  RETURN_IF_ERROR(EvaluateExpr(expr, one, ctx, &out));
+  Value v = out.GetValue(0);
+  if (v.is_null()) return Value::Null(expr.type);
+  return v.WithType(expr.type);
+}
+
+}  // namespace sluice

@@ -1,0 +1,887 @@
+// String functions with Flink's semantics (SqlFunctionUtils / BinaryStringDataUtil): character
+// positions are 1-based code points, NULL in gives NULL out unless noted (CONCAT_WS skips NULLs).
+// Regular expressions use RE2 (Java-compatible for the common syntax); constant patterns are compiled
+// once at resolution and captured in the kernel.
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <cctype>
+#include <random>
+
+#include "function/kernel_util.h"
+#include "types/value.h"
+
+namespace sluice::fn {
+
+namespace {
+
+using FnPtr = std::shared_ptr<ScalarFunction>;
+
+// ---- UTF-8 helpers ----
+
+// Byte offsets of every code point start, plus s.size() at the end.
+void CodePointOffsets(std::string_view s, std::vector<size_t>* offs) {
+  offs->clear();
+  for (size_t i = 0; i < s.size(); ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) offs->push_back(i);
+  }
+  offs->push_back(s.size());
+}
+
+bool IsAscii(std::string_view s) {
+  for (char c : s) {
+    if (static_cast<unsigned char>(c) >= 0x80) return false;
+  }
+  return true;
+}
+
+// Decodes one code point at s[*i] (advancing *i); invalid bytes decode as themselves.
+uint32_t DecodeUtf8(std::string_view s, size_t* i) {
+  unsigned char c = static_cast<unsigned char>(s[*i]);
+  int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0;
+  uint32_t cp = extra == 0 ? c : (c & (0x3F >> extra));
+  ++*i;
+  for (int k = 0; k < extra && *i < s.size(); ++k, ++*i) cp = (cp << 6) | (static_cast<unsigned char>(s[*i]) & 0x3F);
+  return cp;
+}
+
+void AppendUtf8(uint32_t cp, std::string* out) {
+  if (cp < 0x80) {
+    out->push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+// ---- kernels ----
+
+// A kernel computing a string per valid row into `buf` with f(args, i, buf) -> bool (false = NULL).
+template <typename F>
+ScalarKernel StringOut(F f) {
+  return [f](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
+    std::string buf;
+    return ForEachValidRow(args, n, rows, out, [&](size_t i) {
+      buf.clear();
+      if (f(args, i, &buf)) {
+        out->SetString(i, buf);
+      } else {
+        out->SetNull(i, true);
+      }
+      return Status::OK();
+    });
+  };
+}
+
+// A kernel computing a fixed-width value T per valid row with f(args, i, T*) -> bool (false = NULL).
+template <typename T, typename F>
+ScalarKernel ValueOut(F f) {
+  return [f](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
+    T* od = out->data<T>();
+    return ForEachValidRow(args, n, rows, out, [&](size_t i) {
+      if (!f(args, i, &od[i])) out->SetNull(i, true);
+      return Status::OK();
+    });
+  };
+}
+
+inline std::string_view Str(const Vector* const* args, size_t a, size_t i) { return args[a]->GetString(i); }
+inline int32_t Int(const Vector* const* args, size_t a, size_t i) { return args[a]->data<int32_t>()[i]; }
+
+// Flink's substringSQL: pos > 0 from the start (1-based), pos < 0 from the end, pos = 0 as 1; a negative
+// length gives NULL.
+bool Substring(std::string_view s, int64_t pos, int64_t len, std::string* out) {
+  if (len < 0) return false;
+  std::vector<size_t> offs;
+  CodePointOffsets(s, &offs);
+  int64_t n = static_cast<int64_t>(offs.size()) - 1;
+  int64_t start;
+  if (pos > 0) {
+    start = pos - 1;
+    if (start >= n) return true;
+  } else if (pos < 0) {
+    start = n + pos;
+    if (start < 0) return true;
+  } else {
+    start = 0;
+  }
+  int64_t end = (n - start) < len ? n : start + len;
+  out->assign(s.substr(offs[static_cast<size_t>(start)], offs[static_cast<size_t>(end)] - offs[static_cast<size_t>(start)]));
+  return true;
+}
+
+// Removes code points in `chars` from the start and/or end of `s`.
+std::string_view TrimChars(std::string_view s, std::string_view chars, bool leading, bool trailing) {
+  auto in_set = [&](uint32_t cp) {
+    size_t k = 0;
+    while (k < chars.size()) {
+      if (DecodeUtf8(chars, &k) == cp) return true;
+    }
+    return false;
+  };
+  if (leading) {
+    while (!s.empty()) {
+      size_t k = 0;
+      uint32_t cp = DecodeUtf8(s, &k);
+      if (!in_set(cp)) break;
+      s.remove_prefix(k);
+    }
+  }
+  if (trailing) {
+    while (!s.empty()) {
+      size_t start = s.size() - 1;
+      while (start > 0 && (static_cast<unsigned char>(s[start]) & 0xC0) == 0x80) --start;
+      size_t k = start;
+      uint32_t cp = DecodeUtf8(s, &k);
+      if (!in_set(cp)) break;
+      s.remove_suffix(s.size() - start);
+    }
+  }
+  return s;
+}
+
+// Flink's lpad/rpad: NULL for a negative length or an empty pad; the result has exactly `len` characters
+// (the base is truncated when longer).
+bool Pad(std::string_view base, int64_t len, std::string_view pad, bool left, std::string* out) {
+  if (len < 0 || pad.empty()) return false;
+  std::vector<size_t> boffs, poffs;
+  CodePointOffsets(base, &boffs);
+  CodePointOffsets(pad, &poffs);
+  int64_t blen = static_cast<int64_t>(boffs.size()) - 1;
+  int64_t plen = static_cast<int64_t>(poffs.size()) - 1;
+  int64_t npad = std::max<int64_t>(len - blen, 0);
+  auto append_pad = [&] {
+    for (int64_t k = 0; k < npad; ++k) {
+      size_t j = static_cast<size_t>(k % plen);
+      out->append(pad.substr(poffs[j], poffs[j + 1] - poffs[j]));
+    }
+  };
+  int64_t keep = std::min(blen, len);
+  if (left) append_pad();
+  out->append(base.substr(0, boffs[static_cast<size_t>(keep)]));
+  if (!left) append_pad();
+  return true;
+}
+
+// 1-based code point position of `needle` in `s` at or after code point `from` (1-based), 0 if absent.
+int32_t Locate(std::string_view needle, std::string_view s, int64_t from) {
+  if (from < 1) return 0;
+  std::vector<size_t> offs;
+  CodePointOffsets(s, &offs);
+  int64_t n = static_cast<int64_t>(offs.size()) - 1;
+  if (from > n + 1) return 0;
+  size_t start = offs[static_cast<size_t>(std::min(from - 1, n))];
+  size_t p = s.find(needle, start);
+  if (p == std::string_view::npos) return 0;
+  return static_cast<int32_t>(std::lower_bound(offs.begin(), offs.end(), p) - offs.begin()) + 1;
+}
+
+// SQL LIKE with % and _ (one code point) and an optional escape character; backtracking on the last %.
+bool LikeMatch(std::string_view s, std::string_view p, int escape) {
+  size_t si = 0, pi = 0;
+  size_t star_p = std::string_view::npos, star_s = 0;
+  while (si < s.size()) {
+    if (pi < p.size()) {
+      char c = p[pi];
+      if (escape >= 0 && c == static_cast<char>(escape) && pi + 1 < p.size()) {
+        if (s[si] == p[pi + 1]) {
+          ++si;
+          pi += 2;
+          continue;
+        }
+      } else if (c == '%') {
+        star_p = ++pi;
+        star_s = si;
+        continue;
+      } else if (c == '_') {
+        DecodeUtf8(s, &si);
+        ++pi;
+        continue;
+      } else if (c == s[si]) {
+        ++si;
+        ++pi;
+        continue;
+      }
+    }
+    if (star_p == std::string_view::npos) return false;
+    pi = star_p;
+    DecodeUtf8(s, &star_s);
+    si = star_s;
+  }
+  while (pi < p.size() && p[pi] == '%') ++pi;
+  return pi == p.size();
+}
+
+// Java's replacement syntax ($1, \$) to RE2's (\1, $).
+std::string JavaReplacementToRe2(std::string_view r) {
+  std::string out;
+  for (size_t i = 0; i < r.size(); ++i) {
+    char c = r[i];
+    if (c == '\\' && i + 1 < r.size()) {
+      char n = r[++i];
+      if (n == '\\') {
+        out += "\\\\";
+      } else {
+        out.push_back(n);
+      }
+    } else if (c == '$' && i + 1 < r.size() && std::isdigit(static_cast<unsigned char>(r[i + 1]))) {
+      out.push_back('\\');
+      out.push_back(r[++i]);
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+// A regex compiled once when constant, otherwise per distinct pattern text of a batch.
+class RegexHolder {
+ public:
+  explicit RegexHolder(const std::string* constant) {
+    if (constant != nullptr) constant_ = std::make_shared<RE2>(*constant, Options());
+  }
+  bool ConstantOk() const { return constant_ == nullptr || constant_->ok(); }
+  std::string ConstantError() const { return constant_ ? constant_->error() : ""; }
+  // Null when the pattern is invalid (Flink returns NULL for an invalid pattern at runtime).
+  const RE2* Get(std::string_view pattern, std::shared_ptr<RE2>* cache) const {
+    if (constant_) return constant_.get();
+    if (!*cache || (*cache)->pattern() != pattern) *cache = std::make_shared<RE2>(pattern, Options());
+    return (*cache)->ok() ? cache->get() : nullptr;
+  }
+
+ private:
+  static RE2::Options Options() {
+    RE2::Options o;
+    o.set_log_errors(false);
+    return o;
+  }
+  std::shared_ptr<RE2> constant_;
+};
+
+Status BadRegex(const std::string& fn, const RegexHolder& h, const std::string& pattern) {
+  return Status::BindError("Invalid regular expression '" + pattern + "' in " + fn + ": " + h.ConstantError());
+}
+
+uint32_t Md5Rotl(uint32_t x, int c) { return (x << c) | (x >> (32 - c)); }
+
+std::string Md5Hex(std::string_view msg) {
+  static const uint32_t k[64] = {
+      0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613, 0xfd469501,
+      0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193, 0xa679438e, 0x49b40821,
+      0xf61e2562, 0xc040b340, 0x265e5a51, 0xe9b6c7aa, 0xd62f105d, 0x02441453, 0xd8a1e681, 0xe7d3fbc8,
+      0x21e1cde6, 0xc33707d6, 0xf4d50d87, 0x455a14ed, 0xa9e3e905, 0xfcefa3f8, 0x676f02d9, 0x8d2a4c8a,
+      0xfffa3942, 0x8771f681, 0x6d9d6122, 0xfde5380c, 0xa4beea44, 0x4bdecfa9, 0xf6bb4b60, 0xbebfbc70,
+      0x289b7ec6, 0xeaa127fa, 0xd4ef3085, 0x04881d05, 0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665,
+      0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
+      0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391};
+  static const int r[64] = {7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 5, 9,  14, 20, 5, 9,
+                            14, 20, 5, 9,  14, 20, 5, 9,  14, 20, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
+                            4, 11, 16, 23, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21};
+  uint32_t h[4] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476};
+  std::string m(msg);
+  uint64_t bits = static_cast<uint64_t>(msg.size()) * 8;
+  m.push_back(static_cast<char>(0x80));
+  while (m.size() % 64 != 56) m.push_back('\0');
+  for (int i = 0; i < 8; ++i) m.push_back(static_cast<char>((bits >> (8 * i)) & 0xff));
+  for (size_t off = 0; off < m.size(); off += 64) {
+    uint32_t w[16];
+    for (int i = 0; i < 16; ++i) {
+      const unsigned char* p = reinterpret_cast<const unsigned char*>(m.data() + off + static_cast<size_t>(i) * 4);
+      w[i] = p[0] | (p[1] << 8) | (p[2] << 16) | (static_cast<uint32_t>(p[3]) << 24);
+    }
+    uint32_t a = h[0], b = h[1], c = h[2], d = h[3];
+    for (int i = 0; i < 64; ++i) {
+      uint32_t f;
+      int g;
+      if (i < 16) {
+        f = (b & c) | (~b & d);
+        g = i;
+      } else if (i < 32) {
+        f = (d & b) | (~d & c);
+        g = (5 * i + 1) % 16;
+      } else if (i < 48) {
+        f = b ^ c ^ d;
+        g = (3 * i + 5) % 16;
+      } else {
+        f = c ^ (b | ~d);
+        g = (7 * i) % 16;
+      }
+      uint32_t tmp = d;
+      d = c;
+      c = b;
+      b = b + Md5Rotl(a + f + k[i] + w[g], r[i]);
+      a = tmp;
+    }
+    h[0] += a;
+    h[1] += b;
+    h[2] += c;
+    h[3] += d;
+  }
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (uint32_t v : h) {
+    for (int i = 0; i < 4; ++i) {
+      unsigned char byte = static_cast<unsigned char>((v >> (8 * i)) & 0xff);
+      out.push_back(hex[byte >> 4]);
+      out.push_back(hex[byte & 15]);
+    }
+  }
+  return out;
+}
+
+const char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+void ToBase64(std::string_view s, std::string* out) {
+  size_t i = 0;
+  for (; i + 2 < s.size(); i += 3) {
+    uint32_t v = (static_cast<unsigned char>(s[i]) << 16) | (static_cast<unsigned char>(s[i + 1]) << 8) |
+                 static_cast<unsigned char>(s[i + 2]);
+    for (int k = 3; k >= 0; --k) out->push_back(kBase64[(v >> (6 * k)) & 63]);
+  }
+  if (i < s.size()) {
+    uint32_t v = static_cast<unsigned char>(s[i]) << 16;
+    if (i + 1 < s.size()) v |= static_cast<unsigned char>(s[i + 1]) << 8;
+    out->push_back(kBase64[(v >> 18) & 63]);
+    out->push_back(kBase64[(v >> 12) & 63]);
+    out->push_back(i + 1 < s.size() ? kBase64[(v >> 6) & 63] : '=');
+    out->push_back('=');
+  }
+}
+
+bool FromBase64(std::string_view s, std::string* out) {
+  uint32_t v = 0;
+  int bits = 0;
+  for (char c : s) {
+    if (c == '=') break;
+    if (c == '\n' || c == '\r') continue;
+    const char* p = std::strchr(kBase64, c);
+    if (p == nullptr || c == '\0') return false;
+    v = (v << 6) | static_cast<uint32_t>(p - kBase64);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out->push_back(static_cast<char>((v >> bits) & 0xff));
+    }
+  }
+  return true;
+}
+
+// Java's String.hashCode over UTF-16 code units.
+int32_t JavaHashCode(std::string_view s) {
+  uint32_t h = 0;
+  size_t i = 0;
+  while (i < s.size()) {
+    uint32_t cp = DecodeUtf8(s, &i);
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      h = 31 * h + (0xD800 + (cp >> 10));
+      h = 31 * h + (0xDC00 + (cp & 0x3FF));
+    } else {
+      h = 31 * h + cp;
+    }
+  }
+  return static_cast<int32_t>(h);
+}
+
+// ---- resolvers ----
+
+FnPtr CaseMap(const CallInfo& c, bool upper) {
+  if (c.size() != 1) return nullptr;
+  LogicalType t;
+  if (!AsString(c.type(0), &t)) return nullptr;
+  return MakeFunction(c.name, {t}, t, StringOut([upper](const Vector* const* a, size_t i, std::string* buf) {
+                        std::string_view s = Str(a, 0, i);
+                        buf->assign(s);
+                        for (char& ch : *buf) {
+                          ch = static_cast<char>(upper ? std::toupper(static_cast<unsigned char>(ch))
+                                                       : std::tolower(static_cast<unsigned char>(ch)));
+                        }
+                        return true;
+                      }));
+}
+
+Result<FnPtr> ResolveTrim(const CallInfo& c) {
+  // TRIM(s) | TRIM(mode, chars, s); LTRIM/RTRIM(s[, chars]).
+  bool leading = true, trailing = true;
+  size_t str_arg = 0;
+  int chars_arg = -1;
+  if (c.name == "TRIM") {
+    if (c.size() == 3) {
+      const std::string* mode = ConstantString(c, 0);
+      if (mode == nullptr) return FnPtr();
+      if (*mode == "LEADING") trailing = false;
+      else if (*mode == "TRAILING") leading = false;
+      else if (*mode != "BOTH") return Status::BindError("TRIM mode must be BOTH, LEADING or TRAILING, not " + *mode);
+      chars_arg = 1;
+      str_arg = 2;
+    } else if (c.size() != 1) {
+      return FnPtr();
+    }
+  } else {
+    leading = c.name == "LTRIM";
+    trailing = !leading;
+    if (c.size() == 2) {
+      chars_arg = 1;
+    } else if (c.size() != 1) {
+      return FnPtr();
+    }
+  }
+  std::vector<LogicalType> casts(c.size());
+  for (size_t i = 0; i < c.size(); ++i) {
+    if (!AsString(c.type(i), &casts[i])) return FnPtr();
+  }
+  LogicalType ret = casts[str_arg].WithNullable(c.AnyNullable());
+  if (ret.id() == TypeId::kChar) ret = LogicalType::VarChar(ret.length()).WithNullable(ret.nullable());
+  return MakeFunction(c.name, casts, ret,
+                      StringOut([=](const Vector* const* a, size_t i, std::string* buf) {
+                        std::string_view chars = chars_arg >= 0 ? Str(a, static_cast<size_t>(chars_arg), i) : " ";
+                        buf->assign(TrimChars(Str(a, str_arg, i), chars, leading, trailing));
+                        return true;
+                      }));
+}
+
+Result<FnPtr> ResolveSubstring(const CallInfo& c) {
+  if (c.size() == 2) {
+    return Simple(c, {AsString, AsInt}, LogicalType::String(), StringOut([](const Vector* const* a, size_t i, std::string* buf) {
+                    return Substring(Str(a, 0, i), Int(a, 1, i), INT64_MAX, buf);
+                  }), true);
+  }
+  return Simple(c, {AsString, AsInt, AsInt}, LogicalType::String(), StringOut([](const Vector* const* a, size_t i, std::string* buf) {
+                  return Substring(Str(a, 0, i), Int(a, 1, i), Int(a, 2, i), buf);
+                }), true);
+}
+
+ScalarKernel ConcatKernel() {
+  return [](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
+    std::string buf;
+    return ForEachValidRow(args, n, rows, out, [&](size_t i) {
+      buf.clear();
+      for (size_t k = 0; k < n; ++k) buf.append(args[k]->GetString(i));
+      out->SetString(i, buf);
+      return Status::OK();
+    });
+  };
+}
+
+Result<FnPtr> ResolveConcat(const CallInfo& c) {
+  if (c.size() < 1) return FnPtr();
+  std::vector<LogicalType> casts(c.size());
+  int64_t len = 0;
+  for (size_t i = 0; i < c.size(); ++i) {
+    if (!AsString(c.type(i), &casts[i])) return FnPtr();
+    len += casts[i].length();
+  }
+  LogicalType ret = LogicalType::VarChar(static_cast<int32_t>(std::min<int64_t>(len, LogicalType::kMaxVarCharLength)));
+  return MakeFunction(c.name, casts, ret.WithNullable(c.AnyNullable()), ConcatKernel());
+}
+
+Result<FnPtr> ResolveConcatWs(const CallInfo& c) {
+  if (c.size() < 2) return FnPtr();
+  std::vector<LogicalType> casts(c.size());
+  for (size_t i = 0; i < c.size(); ++i) {
+    if (!AsString(c.type(i), &casts[i])) return FnPtr();
+  }
+  return MakeFunction(c.name, casts, LogicalType::String().WithNullable(c.type(0).nullable()),
+                      [](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
+                        std::string buf;
+                        for (size_t i = 0; i < rows; ++i) {
+                          if (args[0]->IsNull(i)) {
+                            out->SetNull(i, true);
+                            continue;
+                          }
+                          buf.clear();
+                          bool first = true;
+                          for (size_t k = 1; k < n; ++k) {
+                            if (args[k]->IsNull(i)) continue;
+                            if (!first) buf.append(args[0]->GetString(i));
+                            buf.append(args[k]->GetString(i));
+                            first = false;
+                          }
+                          out->SetString(i, buf);
+                        }
+                        return Status::OK();
+                      });
+}
+
+Result<FnPtr> ResolveLike(const CallInfo& c) {
+  if (c.size() != 2 && c.size() != 3) return FnPtr();
+  std::vector<LogicalType> casts(c.size());
+  for (size_t i = 0; i < c.size(); ++i) {
+    if (!AsString(c.type(i), &casts[i])) return FnPtr();
+  }
+  if (c.size() == 3) {
+    const std::string* esc = ConstantString(c, 2);
+    if (esc != nullptr && Utf8Length(*esc) != 1) {
+      return Status::BindError("Invalid escape character '" + *esc + "' in LIKE: it must be a single character");
+    }
+  }
+  const bool has_escape = c.size() == 3;
+  return MakeFunction(c.name, casts, LogicalType::Boolean().WithNullable(c.AnyNullable()),
+                      ValueOut<uint8_t>([has_escape](const Vector* const* a, size_t i, uint8_t* r) {
+                        int esc = -1;
+                        if (has_escape) {
+                          std::string_view e = Str(a, 2, i);
+                          if (e.empty()) return false;
+                          esc = static_cast<unsigned char>(e[0]);
+                        }
+                        *r = LikeMatch(Str(a, 0, i), Str(a, 1, i), esc) ? 1 : 0;
+                        return true;
+                      }));
+}
+
+Result<FnPtr> ResolveRegexpExtract(const CallInfo& c) {
+  if (c.size() != 2 && c.size() != 3) return FnPtr();
+  auto holder = std::make_shared<RegexHolder>(ConstantString(c, 1));
+  if (!holder->ConstantOk()) return BadRegex(c.name, *holder, *ConstantString(c, 1));
+  const bool has_index = c.size() == 3;
+  ScalarKernel kernel = [holder, has_index](EvalContext&, const Vector* const* args, size_t n, size_t rows,
+                                           Vector* out) -> Status {
+    std::shared_ptr<RE2> cache;
+    std::vector<re2::StringPiece> groups;
+    return ForEachValidRow(args, n, rows, out, [&](size_t i) {
+      const RE2* re = holder->Get(args[1]->GetString(i), &cache);
+      int idx = has_index ? args[2]->data<int32_t>()[i] : 0;
+      if (re == nullptr || idx < 0 || idx > re->NumberOfCapturingGroups()) {
+        out->SetNull(i, true);
+        return Status::OK();
+      }
+      std::string_view s = args[0]->GetString(i);
+      groups.assign(static_cast<size_t>(idx) + 1, re2::StringPiece());
+      if (!re->Match(re2::StringPiece(s.data(), s.size()), 0, s.size(), RE2::UNANCHORED, groups.data(),
+                     idx + 1) ||
+          groups[static_cast<size_t>(idx)].data() == nullptr) {
+        out->SetNull(i, true);
+        return Status::OK();
+      }
+      const auto& g = groups[static_cast<size_t>(idx)];
+      out->SetString(i, std::string_view(g.data(), g.size()));
+      return Status::OK();
+    });
+  };
+  if (has_index) return Simple(c, {AsString, AsString, AsInt}, LogicalType::String(), kernel, true);
+  return Simple(c, {AsString, AsString}, LogicalType::String(), kernel, true);
+}
+
+Result<FnPtr> ResolveRegexpReplace(const CallInfo& c) {
+  auto holder = std::make_shared<RegexHolder>(ConstantString(c, 1));
+  if (!holder->ConstantOk()) return BadRegex(c.name, *holder, *ConstantString(c, 1));
+  return Simple(c, {AsString, AsString, AsString}, LogicalType::String(),
+                [holder](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
+                  std::shared_ptr<RE2> cache;
+                  std::string buf;
+                  return ForEachValidRow(args, n, rows, out, [&](size_t i) {
+                    const RE2* re = holder->Get(args[1]->GetString(i), &cache);
+                    if (re == nullptr) {
+                      out->SetNull(i, true);
+                      return Status::OK();
+                    }
+                    buf.assign(args[0]->GetString(i));
+                    RE2::GlobalReplace(&buf, *re, JavaReplacementToRe2(args[2]->GetString(i)));
+                    out->SetString(i, buf);
+                    return Status::OK();
+                  });
+                },
+                true);
+}
+
+Result<FnPtr> ResolveRegexp(const CallInfo& c) {
+  auto holder = std::make_shared<RegexHolder>(ConstantString(c, 1));
+  if (!holder->ConstantOk()) return BadRegex(c.name, *holder, *ConstantString(c, 1));
+  return Simple(c, {AsString, AsString}, LogicalType::Boolean(),
+                [holder](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
+                  std::shared_ptr<RE2> cache;
+                  uint8_t* od = out->data<uint8_t>();
+                  return ForEachValidRow(args, n, rows, out, [&](size_t i) {
+                    const RE2* re = holder->Get(args[1]->GetString(i), &cache);
+                    if (re == nullptr) {
+                      out->SetNull(i, true);
+                      return Status::OK();
+                    }
+                    std::string_view s = args[0]->GetString(i);
+                    od[i] = RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), *re) ? 1 : 0;
+                    return Status::OK();
+                  });
+                },
+                true);
+}
+
+// SIMILAR TO: SQL regex (% and _ wildcards, | * + ? () [] as regex) matching the whole string.
+std::string SimilarToRegex(std::string_view p) {
+  std::string r;
+  for (char ch : p) {
+    switch (ch) {
+      case '%': r += ".*"; break;
+      case '_': r += "."; break;
+      case '.': case '^': case '$': case '\\': r.push_back('\\'); r.push_back(ch); break;
+      default: r.push_back(ch);
+    }
+  }
+  return r;
+}
+
+Result<FnPtr> ResolveSimilarTo(const CallInfo& c) {
+  const std::string* pat = ConstantString(c, 1);
+  std::string converted = pat ? SimilarToRegex(*pat) : "";
+  auto holder = std::make_shared<RegexHolder>(pat ? &converted : nullptr);
+  if (!holder->ConstantOk()) return BadRegex(c.name, *holder, *pat);
+  return Simple(c, {AsString, AsString}, LogicalType::Boolean(),
+                [holder](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
+                  std::shared_ptr<RE2> cache;
+                  uint8_t* od = out->data<uint8_t>();
+                  return ForEachValidRow(args, n, rows, out, [&](size_t i) {
+                    const RE2* re = holder->Get(SimilarToRegex(args[1]->GetString(i)), &cache);
+                    if (re == nullptr) {
+                      out->SetNull(i, true);
+                      return Status::OK();
+                    }
+                    std::string_view s = args[0]->GetString(i);
+                    od[i] = RE2::FullMatch(re2::StringPiece(s.data(), s.size()), *re) ? 1 : 0;
+                    return Status::OK();
+                  });
+                });
+}
+
+bool SplitIndex(std::string_view s, std::string_view sep, int32_t index, std::string* out) {
+  if (index < 0 || sep.empty()) return false;
+  size_t start = 0;
+  for (int32_t k = 0;; ++k) {
+    size_t p = s.find(sep, start);
+    if (k == index) {
+      out->assign(s.substr(start, p == std::string_view::npos ? std::string_view::npos : p - start));
+      return true;
+    }
+    if (p == std::string_view::npos) return false;
+    start = p + sep.size();
+  }
+}
+
+Result<FnPtr> ResolveUuid(const CallInfo& c) {
+  return Simple(c, {}, LogicalType::Char(36),
+                [](EvalContext&, const Vector* const*, size_t, size_t rows, Vector* out) -> Status {
+                  thread_local std::mt19937_64 rng(std::random_device{}());
+                  static const char* hex = "0123456789abcdef";
+                  char buf[37];
+                  for (size_t i = 0; i < rows; ++i) {
+                    uint64_t hi = rng(), lo = rng();
+                    hi = (hi & ~0xF000ULL) | 0x4000ULL;                     // version 4
+                    lo = (lo & ~(0xC000000000000000ULL)) | 0x8000000000000000ULL;  // IETF variant
+                    int pos = 0;
+                    for (int k = 0; k < 32; ++k) {
+                      if (k == 8 || k == 12 || k == 16 || k == 20) buf[pos++] = '-';
+                      uint64_t word = k < 16 ? hi : lo;
+                      int shift = 60 - 4 * (k % 16);
+                      buf[pos++] = hex[(word >> shift) & 15];
+                    }
+                    out->SetString(i, std::string_view(buf, 36));
+                  }
+                  return Status::OK();
+                },
+                false, /*deterministic=*/false);
+}
+
+}  // namespace
+
+void RegisterStringFunctions(FunctionTable* t) {
+  auto str_in_int_out = [](auto f) {
+    return ValueOut<int32_t>([f](const Vector* const* a, size_t i, int32_t* r) {
+      *r = f(Str(a, 0, i));
+      return true;
+    });
+  };
+  t->Add({"CHAR_LENGTH", {"CHAR_LENGTH(<CHARACTER>)"}, [=](const CallInfo& c) -> Result<FnPtr> {
+            return Simple(c, {AsString}, LogicalType::Integer(),
+                          str_in_int_out([](std::string_view s) { return static_cast<int32_t>(Utf8Length(s)); }));
+          }});
+  t->Alias("CHARACTER_LENGTH", "CHAR_LENGTH");
+  t->Add({"UPPER", {"UPPER(<CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> { return CaseMap(c, true); }});
+  t->Alias("UCASE", "UPPER");
+  t->Add({"LOWER", {"LOWER(<CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> { return CaseMap(c, false); }});
+  t->Alias("LCASE", "LOWER");
+  t->Add({"TRIM", {"TRIM(<CHARACTER>)", "TRIM(BOTH|LEADING|TRAILING <CHARACTER> FROM <CHARACTER>)"}, ResolveTrim});
+  t->Add({"LTRIM", {"LTRIM(<CHARACTER>)", "LTRIM(<CHARACTER>, <CHARACTER>)"}, ResolveTrim});
+  t->Add({"RTRIM", {"RTRIM(<CHARACTER>)", "RTRIM(<CHARACTER>, <CHARACTER>)"}, ResolveTrim});
+  t->Add({"SUBSTRING", {"SUBSTRING(<CHARACTER>, <INTEGER>)", "SUBSTRING(<CHARACTER>, <INTEGER>, <INTEGER>)"},
+          ResolveSubstring});
+  t->Alias("SUBSTR", "SUBSTRING");
+  t->Add({"CONCAT", {"CONCAT(<CHARACTER>, ...)"}, ResolveConcat});
+  t->Add({"||", {"<CHARACTER> || <CHARACTER>"}, ResolveConcat, false});
+  t->Add({"CONCAT_WS", {"CONCAT_WS(<CHARACTER>, <CHARACTER>, ...)"}, ResolveConcatWs});
+  t->Add({"LIKE", {"<CHARACTER> LIKE <CHARACTER>", "<CHARACTER> LIKE <CHARACTER> ESCAPE <CHARACTER>"}, ResolveLike, false});
+  t->Add({"SIMILAR TO", {"<CHARACTER> SIMILAR TO <CHARACTER>"}, ResolveSimilarTo, false});
+  t->Add({"REPLACE", {"REPLACE(<CHARACTER>, <CHARACTER>, <CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
+            return Simple(c, {AsString, AsString, AsString}, LogicalType::String(),
+                          StringOut([](const Vector* const* a, size_t i, std::string* buf) {
+                            std::string_view s = Str(a, 0, i), from = Str(a, 1, i), to = Str(a, 2, i);
+                            if (from.empty()) {
+                              buf->assign(s);
+                              return true;
+                            }
+                            size_t start = 0;
+                            for (;;) {
+                              size_t p = s.find(from, start);
+                              if (p == std::string_view::npos) break;
+                              buf->append(s.substr(start, p - start));
+                              buf->append(to);
+                              start = p + from.size();
+                            }
+                            buf->append(s.substr(start));
+                            return true;
+                          }));
+          }});
+  for (bool left : {true, false}) {
+    std::string name = left ? "LPAD" : "RPAD";
+    t->Add({name, {name + "(<CHARACTER>, <INTEGER>, <CHARACTER>)"}, [left](const CallInfo& c) -> Result<FnPtr> {
+              return Simple(c, {AsString, AsInt, AsString}, LogicalType::String(),
+                            StringOut([left](const Vector* const* a, size_t i, std::string* buf) {
+                              return Pad(Str(a, 0, i), Int(a, 1, i), Str(a, 2, i), left, buf);
+                            }),
+                            true);
+            }});
+  }
+  t->Add({"POSITION", {"POSITION(<CHARACTER> IN <CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
+            return Simple(c, {AsString, AsString}, LogicalType::Integer(),
+                          ValueOut<int32_t>([](const Vector* const* a, size_t i, int32_t* r) {
+                            *r = Locate(Str(a, 0, i), Str(a, 1, i), 1);
+                            return true;
+                          }));
+          }});
+  t->Add({"LOCATE", {"LOCATE(<CHARACTER>, <CHARACTER>)", "LOCATE(<CHARACTER>, <CHARACTER>, <INTEGER>)"},
+          [](const CallInfo& c) -> Result<FnPtr> {
+            if (c.size() == 3) {
+              return Simple(c, {AsString, AsString, AsInt}, LogicalType::Integer(),
+                            ValueOut<int32_t>([](const Vector* const* a, size_t i, int32_t* r) {
+                              *r = Locate(Str(a, 0, i), Str(a, 1, i), Int(a, 2, i));
+                              return true;
+                            }));
+            }
+            return Simple(c, {AsString, AsString}, LogicalType::Integer(),
+                          ValueOut<int32_t>([](const Vector* const* a, size_t i, int32_t* r) {
+                            *r = Locate(Str(a, 0, i), Str(a, 1, i), 1);
+                            return true;
+                          }));
+          }});
+  t->Add({"INSTR", {"INSTR(<CHARACTER>, <CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
+            return Simple(c, {AsString, AsString}, LogicalType::Integer(),
+                          ValueOut<int32_t>([](const Vector* const* a, size_t i, int32_t* r) {
+                            *r = Locate(Str(a, 1, i), Str(a, 0, i), 1);
+                            return true;
+                          }));
+          }});
+  t->Add({"SPLIT_INDEX", {"SPLIT_INDEX(<CHARACTER>, <CHARACTER>, <INTEGER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
+            return Simple(c, {AsString, AsString, AsInt}, LogicalType::String(),
+                          StringOut([](const Vector* const* a, size_t i, std::string* buf) {
+                            return SplitIndex(Str(a, 0, i), Str(a, 1, i), Int(a, 2, i), buf);
+                          }),
+                          true);
+          }});
+  t->Add({"REGEXP_EXTRACT", {"REGEXP_EXTRACT(<CHARACTER>, <CHARACTER>)", "REGEXP_EXTRACT(<CHARACTER>, <CHARACTER>, <INTEGER>)"},
+          ResolveRegexpExtract});
+  t->Add({"REGEXP_REPLACE", {"REGEXP_REPLACE(<CHARACTER>, <CHARACTER>, <CHARACTER>)"}, ResolveRegexpReplace});
+  t->Add({"REGEXP", {"REGEXP(<CHARACTER>, <CHARACTER>)"}, ResolveRegexp});
+  t->Add({"INITCAP", {"INITCAP(<CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
+            return Simple(c, {AsString}, LogicalType::String(), StringOut([](const Vector* const* a, size_t i, std::string* buf) {
+                            bool word_start = true;
+                            for (char ch : Str(a, 0, i)) {
+                              unsigned char u = static_cast<unsigned char>(ch);
+                              if (std::isspace(u)) {
+                                word_start = true;
+                                buf->push_back(ch);
+                              } else {
+                                buf->push_back(static_cast<char>(word_start ? std::toupper(u) : std::tolower(u)));
+                                word_start = false;
+                              }
+                            }
+                            return true;
+                          }));
+          }});
+  t->Add({"REVERSE", {"REVERSE(<CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
+            return Simple(c, {AsString}, LogicalType::String(), StringOut([](const Vector* const* a, size_t i, std::string* buf) {
+                            std::string_view s = Str(a, 0, i);
+                            if (IsAscii(s)) {
+                              buf->assign(s.rbegin(), s.rend());
+                              return true;
+                            }
+                            std::vector<size_t> offs;
+                            CodePointOffsets(s, &offs);
+                            for (size_t k = offs.size() - 1; k > 0; --k) buf->append(s.substr(offs[k - 1], offs[k] - offs[k - 1]));
+                            return true;
+                          }));
+          }});
+  t->Add({"REPEAT", {"REPEAT(<CHARACTER>, <INTEGER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
+            return Simple(c, {AsString, AsInt}, LogicalType::String(), StringOut([](const Vector* const* a, size_t i, std::string* buf) {
+                            std::string_view s = Str(a, 0, i);
+                            for (int32_t k = 0; k < Int(a, 1, i); ++k) buf->append(s);
+                            return true;
+                          }));
+          }});
+  for (bool left : {true, false}) {
+    std::string name = left ? "LEFT" : "RIGHT";
+    t->Add({name, {name + "(<CHARACTER>, <INTEGER>)"}, [left](const CallInfo& c) -> Result<FnPtr> {
+              return Simple(c, {AsString, AsInt}, LogicalType::String(),
+                            StringOut([left](const Vector* const* a, size_t i, std::string* buf) {
+                              std::string_view s = Str(a, 0, i);
+                              int64_t n = Int(a, 1, i);
+                              if (n <= 0) return true;
+                              size_t len = Utf8Length(s);
+                              if (static_cast<size_t>(n) >= len) {
+                                buf->assign(s);
+                              } else if (left) {
+                                buf->assign(s.substr(0, Utf8PrefixBytes(s, static_cast<size_t>(n))));
+                              } else {
+                                buf->assign(s.substr(Utf8PrefixBytes(s, len - static_cast<size_t>(n))));
+                              }
+                              return true;
+                            }));
+            }});
+  }
+  t->Add({"ASCII", {"ASCII(<CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
+            return Simple(c, {AsString}, LogicalType::Integer(), ValueOut<int32_t>([](const Vector* const* a, size_t i, int32_t* r) {
+                            std::string_view s = Str(a, 0, i);
+                            *r = s.empty() ? 0 : static_cast<unsigned char>(s[0]);
+                            return true;
+                          }));
+          }});
+  t->Add({"CHR", {"CHR(<INTEGER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
+            return Simple(c, {AsInt}, LogicalType::String(), StringOut([](const Vector* const* a, size_t i, std::string* buf) {
+                            int32_t v = Int(a, 0, i);
+                            if (v < 0) return false;
+                            AppendUtf8(static_cast<uint32_t>(v % 256), buf);
+                            return true;
+                          }), true);
+          }});
+  t->Add({"MD5", {"MD5(<CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
+            return Simple(c, {AsString}, LogicalType::Char(32), StringOut([](const Vector* const* a, size_t i, std::string* buf) {
+                            *buf = Md5Hex(Str(a, 0, i));
+                            return true;
+                          }));
+          }});
+  t->Add({"HASH_CODE", {"HASH_CODE(<CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
+            return Simple(c, {AsString}, LogicalType::Integer(), ValueOut<int32_t>([](const Vector* const* a, size_t i, int32_t* r) {
+                            *r = JavaHashCode(Str(a, 0, i));
+                            return true;
+                          }));
+          }});
+  t->Add({"TO_BASE64", {"TO_BASE64(<CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
+            return Simple(c, {AsString}, LogicalType::String(), StringOut([](const Vector* const* a, size_t i, std::string* buf) {
+                            ToBase64(Str(a, 0, i), buf);
+                            return true;
+                          }));
+          }});
+  t->Add({"FROM_BASE64", {"FROM_BASE64(<CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
+            return Simple(c, {AsString}, LogicalType::String(), StringOut([](const Vector* const* a, size_t i, std::string* buf) {
+                            return FromBase64(Str(a, 0, i), buf);
+                          }), true);
+          }});
+  t->Add({"UUID", {"UUID()"}, ResolveUuid});
+}
+
+}  // namespace sluice::fn

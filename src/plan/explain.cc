@@ -1,0 +1,76 @@
+#include "plan/explain.h"
+
+#include <map>
+#include <set>
+
+namespace sluice {
+
+namespace {
+
+void CountParents(const PlanNode* node, std::map<const PlanNode*, int>* parents, std::set<const PlanNode*>* seen) {
+  if (!seen->insert(node).second) return;
+  for (const auto& in : node->inputs) {
+    (*parents)[in.get()]++;
+    CountParents(in.get(), parents, seen);
+  }
+}
+
+class TreePrinter {
+ public:
+  TreePrinter(bool changelog, const std::map<const PlanNode*, int>& parents) : changelog_(changelog), parents_(parents) {}
+
+  void Print(const PlanNode* node, const std::string& prefix, const std::string& child_prefix, std::string* out) {
+    auto reused = reuse_ids_.find(node);
+    if (reused != reuse_ids_.end()) {
+      *out += prefix + "Reused(reference_id=[" + std::to_string(reused->second) + "])\n";
+      return;
+    }
+    std::string line = node->ExplainName() + "(" + node->ExplainAttributes();
+    auto p = parents_.find(node);
+    if (p != parents_.end() && p->second > 1) {
+      int id = static_cast<int>(reuse_ids_.size()) + 1;
+      reuse_ids_[node] = id;
+      line += ", reuse_id=[" + std::to_string(id) + "]";
+    }
+    if (changelog_) line += ", changelogMode=[" + node->changelog_mode.ToString() + "]";
+    line += ")";
+    *out += prefix + line + "\n";
+    for (size_t i = 0; i < node->inputs.size(); ++i) {
+      bool last = i + 1 == node->inputs.size();
+      Print(node->inputs[i].get(), child_prefix + (last ? "+- " : ":- "), child_prefix + (last ? "   " : ":  "), out);
+    }
+  }
+
+ private:
+  bool changelog_;
+  const std::map<const PlanNode*, int>& parents_;
+  std::map<const PlanNode*, int> reuse_ids_;
+};
+
+}  // namespace
+
+std::string ExplainTree(const std::vector<PlanNodePtr>& roots, bool with_changelog_mode) {
+  std::map<const PlanNode*, int> parents;
+  std::set<const PlanNode*> seen;
+  for (const auto& r : roots) CountParents(r.get(), &parents, &seen);
+  TreePrinter printer(with_changelog_mode, parents);
+  std::string out;
+  for (size_t i = 0; i < roots.size(); ++i) {
+    if (i) out += "\n";
+    printer.Print(roots[i].get(), "", "", &out);
+  }
+  return out;
+}
+
+std::string ExplainPlan(const std::vector<PlanNodePtr>& logical, const std::vector<PlanNodePtr>& physical,
+                        const ExplainOptions& options) {
+  std::string out = "== Abstract Syntax Tree ==\n";
+  out += ExplainTree(logical, false);
+  out += "\n== Optimized Physical Plan ==\n";
+  out += ExplainTree(physical, options.changelog_mode);
+  out += "\n== Optimized Execution Plan ==\n";
+  out += ExplainTree(physical, false);
+  return out;
+}
+
+}  // namespace sluice

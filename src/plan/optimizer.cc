@@ -1,0 +1,323 @@
+#include "plan/optimizer.h"
+
+#include <map>
+
+#include "catalog/catalog.h"
+#include "common/check.h"
+
+namespace sluice {
+
+ExprPtr RemapColumns(const ExprPtr& e, const std::vector<int>& mapping) {
+  if (e->kind == ExprKind::kColumnRef) {
+    int to = mapping[static_cast<size_t>(e->column_index)];
+    SLUICE_CHECK_GE(to, 0);
+    if (to == e->column_index) return e;
+    return MakeColumnRef(to, e->type);
+  }
+  if (e->args.empty()) return e;
+  auto copy = std::make_shared<Expr>(*e);
+  bool changed = false;
+  for (auto& a : copy->args) {
+    ExprPtr n = RemapColumns(a, mapping);
+    changed |= n != a;
+    a = n;
+  }
+  return changed ? ExprPtr(copy) : e;
+}
+
+ExprPtr SubstituteColumns(const ExprPtr& e, const std::vector<ExprPtr>& inputs) {
+  if (e->kind == ExprKind::kColumnRef) {
+    const ExprPtr& in = inputs[static_cast<size_t>(e->column_index)];
+    // Keep the outer reference's time attribute view of the type (it is the same column).
+    return in;
+  }
+  if (e->args.empty()) return e;
+  auto copy = std::make_shared<Expr>(*e);
+  for (auto& a : copy->args) a = SubstituteColumns(a, inputs);
+  return copy;
+}
+
+void CollectColumns(const Expr& e, std::vector<bool>* used) {
+  if (e.kind == ExprKind::kColumnRef) {
+    (*used)[static_cast<size_t>(e.column_index)] = true;
+    return;
+  }
+  for (const auto& a : e.args) CollectColumns(*a, used);
+}
+
+namespace {
+
+bool IsIdentityCalc(const CalcNode& calc) {
+  const PlanNode& in = *calc.inputs[0];
+  if (calc.condition || calc.projections.size() != in.schema.size()) return false;
+  for (size_t i = 0; i < calc.projections.size(); ++i) {
+    const Expr& p = *calc.projections[i];
+    if (p.kind != ExprKind::kColumnRef || p.column_index != static_cast<int>(i)) return false;
+    if (calc.schema.field(i).name != in.schema.field(i).name) return false;
+  }
+  return true;
+}
+
+ExprPtr AndOf(ExprPtr a, ExprPtr b) {
+  if (!a) return b;
+  if (!b) return a;
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::kAnd;
+  e->type = LogicalType::Boolean().WithNullable(a->type.nullable() || b->type.nullable());
+  for (const ExprPtr& x : {a, b}) {
+    if (x->kind == ExprKind::kAnd) {
+      for (const auto& y : x->args) e->args.push_back(y);
+    } else {
+      e->args.push_back(x);
+    }
+  }
+  return e;
+}
+
+// Merges Calcs bottom-up and removes pass-through ones (except at the root, whose names matter).
+PlanNodePtr MergeCalcs(const PlanNodePtr& node, bool is_root, std::map<const PlanNode*, PlanNodePtr>* memo) {
+  auto found = memo->find(node.get());
+  if (found != memo->end()) return found->second;
+  std::vector<PlanNodePtr> inputs;
+  for (const auto& in : node->inputs) inputs.push_back(MergeCalcs(in, false, memo));
+  PlanNodePtr out;
+  if (node->kind == PlanKind::kCalc) {
+    auto calc = std::make_shared<CalcNode>(node->As<CalcNode>());
+    calc->inputs = inputs;
+    if (inputs[0]->kind == PlanKind::kCalc) {
+      const auto& below = inputs[0]->As<CalcNode>();
+      auto merged = std::make_shared<CalcNode>();
+      merged->inputs = below.inputs;
+      merged->schema = calc->schema;
+      for (const auto& p : calc->projections) merged->projections.push_back(SubstituteColumns(p, below.projections));
+      ExprPtr upper = calc->condition ? SubstituteColumns(calc->condition, below.projections) : nullptr;
+      merged->condition = AndOf(below.condition, upper);
+      calc = merged;
+    }
+    if (!is_root && IsIdentityCalc(*calc)) {
+      out = calc->inputs[0];
+    } else {
+      out = calc;
+    }
+  } else {
+    out = node;
+    if (inputs != node->inputs) {
+      // Shallow copy of the node with new inputs.
+      switch (node->kind) {
+        case PlanKind::kTableSourceScan: out = std::make_shared<TableSourceScanNode>(node->As<TableSourceScanNode>()); break;
+        case PlanKind::kValues: out = std::make_shared<ValuesNode>(node->As<ValuesNode>()); break;
+        case PlanKind::kWatermarkAssigner: out = std::make_shared<WatermarkAssignerNode>(node->As<WatermarkAssignerNode>()); break;
+        case PlanKind::kCorrelate: out = std::make_shared<CorrelateNode>(node->As<CorrelateNode>()); break;
+        case PlanKind::kUnion: out = std::make_shared<UnionNode>(node->As<UnionNode>()); break;
+        case PlanKind::kSink: out = std::make_shared<SinkNode>(node->As<SinkNode>()); break;
+        case PlanKind::kCalc: break;
+      }
+      out->inputs = inputs;
+    }
+  }
+  (*memo)[node.get()] = out;
+  return out;
+}
+
+struct Pruned {
+  PlanNodePtr node;
+  std::vector<int> mapping;  // old output index -> new output index, -1 when dropped
+};
+
+Pruned Prune(const PlanNodePtr& node, const std::vector<bool>& required);
+
+// Keeps exactly the required columns of `node` (wrapping it in a Calc when it cannot drop them).
+Pruned Compact(const Pruned& p, const std::vector<bool>& required) {
+  std::vector<int> want;
+  bool already = true;
+  int next = 0;
+  for (size_t i = 0; i < required.size(); ++i) {
+    if (!required[i]) continue;
+    if (p.mapping[i] != next) already = false;
+    ++next;
+  }
+  if (already && static_cast<size_t>(next) == p.node->schema.size()) return p;
+  auto calc = std::make_shared<CalcNode>();
+  calc->inputs = {p.node};
+  Pruned out;
+  out.mapping.assign(required.size(), -1);
+  for (size_t i = 0; i < required.size(); ++i) {
+    if (!required[i]) continue;
+    int from = p.mapping[i];
+    out.mapping[i] = static_cast<int>(calc->projections.size());
+    calc->projections.push_back(MakeColumnRef(from, p.node->schema.field(static_cast<size_t>(from)).type));
+    calc->schema.Add(p.node->schema.field(static_cast<size_t>(from)).name, p.node->schema.field(static_cast<size_t>(from)).type);
+  }
+  out.node = calc;
+  return out;
+}
+
+Pruned Prune(const PlanNodePtr& node, const std::vector<bool>& required) {
+  Pruned out;
+  const size_t n = node->schema.size();
+  out.mapping.assign(n, -1);
+  switch (node->kind) {
+    case PlanKind::kTableSourceScan: {
+      auto scan = std::make_shared<TableSourceScanNode>(node->As<TableSourceScanNode>());
+      const auto& orig = node->As<TableSourceScanNode>();
+      scan->projection.clear();
+      scan->metadata.clear();
+      scan->schema = Schema();
+      size_t np = orig.projection.size();
+      for (size_t i = 0; i < n; ++i) {
+        if (!required[i]) continue;
+        out.mapping[i] = static_cast<int>(scan->schema.size());
+        if (i < np) scan->projection.push_back(orig.projection[i]);
+        else scan->metadata.push_back(orig.metadata[i - np]);
+        scan->schema.Add(node->schema.field(i).name, node->schema.field(i).type);
+      }
+      // Physical columns first, then metadata, so reorder if needed (they already are in that order).
+      out.node = scan;
+      return out;
+    }
+    case PlanKind::kValues: {
+      auto v = std::make_shared<ValuesNode>();
+      const auto& orig = node->As<ValuesNode>();
+      for (size_t i = 0; i < n; ++i) {
+        if (!required[i]) continue;
+        out.mapping[i] = static_cast<int>(v->schema.size());
+        v->schema.Add(node->schema.field(i).name, node->schema.field(i).type);
+      }
+      for (const auto& row : orig.rows) {
+        std::vector<Value> r;
+        for (size_t i = 0; i < n; ++i) {
+          if (required[i]) r.push_back(row[i]);
+        }
+        v->rows.push_back(std::move(r));
+      }
+      out.node = v;
+      return out;
+    }
+    case PlanKind::kCalc: {
+      const auto& calc = node->As<CalcNode>();
+      const PlanNodePtr& in = calc.inputs[0];
+      std::vector<bool> in_req(in->schema.size(), false);
+      for (size_t i = 0; i < n; ++i) {
+        if (required[i]) CollectColumns(*calc.projections[i], &in_req);
+      }
+      if (calc.condition) CollectColumns(*calc.condition, &in_req);
+      Pruned pin = Prune(in, in_req);
+      auto nc = std::make_shared<CalcNode>();
+      nc->inputs = {pin.node};
+      if (calc.condition) nc->condition = RemapColumns(calc.condition, pin.mapping);
+      for (size_t i = 0; i < n; ++i) {
+        if (!required[i]) continue;
+        out.mapping[i] = static_cast<int>(nc->projections.size());
+        nc->projections.push_back(RemapColumns(calc.projections[i], pin.mapping));
+        nc->schema.Add(calc.schema.field(i).name, calc.schema.field(i).type);
+      }
+      out.node = nc;
+      return out;
+    }
+    case PlanKind::kWatermarkAssigner: {
+      const auto& wm = node->As<WatermarkAssignerNode>();
+      std::vector<bool> req = required;
+      req[static_cast<size_t>(wm.rowtime_index)] = true;
+      CollectColumns(*wm.watermark, &req);
+      Pruned pin = Compact(Prune(wm.inputs[0], req), req);
+      auto nw = std::make_shared<WatermarkAssignerNode>(wm);
+      nw->inputs = {pin.node};
+      nw->rowtime_index = pin.mapping[static_cast<size_t>(wm.rowtime_index)];
+      nw->watermark = RemapColumns(wm.watermark, pin.mapping);
+      nw->schema = Schema();
+      for (size_t i = 0; i < n; ++i) {
+        if (!req[i]) continue;
+        out.mapping[i] = pin.mapping[i];
+        nw->schema.Add(wm.schema.field(i).name, wm.schema.field(i).type);
+      }
+      out.node = nw;
+      return out;
+    }
+    case PlanKind::kCorrelate: {
+      const auto& c = node->As<CorrelateNode>();
+      const PlanNodePtr& in = c.inputs[0];
+      size_t nin = in->schema.size();
+      std::vector<bool> in_req(nin, false);
+      for (size_t i = 0; i < nin; ++i) in_req[i] = required[i];
+      CollectColumns(*c.collection, &in_req);
+      Pruned pin = Compact(Prune(in, in_req), in_req);
+      auto nc = std::make_shared<CorrelateNode>(c);
+      nc->inputs = {pin.node};
+      nc->collection = RemapColumns(c.collection, pin.mapping);
+      nc->schema = pin.node->schema;
+      for (size_t i = 0; i < nin; ++i) out.mapping[i] = pin.mapping[i];
+      for (size_t i = nin; i < n; ++i) {
+        out.mapping[i] = static_cast<int>(nc->schema.size());
+        nc->schema.Add(c.schema.field(i).name, c.schema.field(i).type);
+      }
+      out.node = nc;
+      return out;
+    }
+    case PlanKind::kUnion: {
+      auto u = std::make_shared<UnionNode>();
+      for (const auto& in : node->inputs) u->inputs.push_back(Compact(Prune(in, required), required).node);
+      for (size_t i = 0; i < n; ++i) {
+        if (!required[i]) continue;
+        out.mapping[i] = static_cast<int>(u->schema.size());
+        u->schema.Add(node->schema.field(i).name, node->schema.field(i).type);
+      }
+      out.node = u;
+      return out;
+    }
+    case PlanKind::kSink: {
+      auto s = std::make_shared<SinkNode>(node->As<SinkNode>());
+      std::vector<bool> all(node->inputs[0]->schema.size(), true);
+      s->inputs = {Compact(Prune(node->inputs[0], all), all).node};
+      for (size_t i = 0; i < n; ++i) out.mapping[i] = static_cast<int>(i);
+      out.node = s;
+      return out;
+    }
+  }
+  SLUICE_UNREACHABLE();
+}
+
+std::string Digest(const PlanNode& node, std::map<const PlanNode*, std::string>* memo) {
+  auto f = memo->find(&node);
+  if (f != memo->end()) return f->second;
+  std::string d = node.ExplainName() + "(" + node.ExplainAttributes() + ")[";
+  for (const auto& fld : node.schema.fields()) d += fld.name + ":" + fld.type.ToString() + ",";
+  d += "]{";
+  for (const auto& in : node.inputs) d += Digest(*in, memo) + ";";
+  d += "}";
+  (*memo)[&node] = d;
+  return d;
+}
+
+PlanNodePtr Dedupe(const PlanNodePtr& node, std::map<std::string, PlanNodePtr>* by_digest,
+                   std::map<const PlanNode*, std::string>* digests) {
+  for (auto& in : node->inputs) in = Dedupe(in, by_digest, digests);
+  digests->erase(node.get());
+  std::string d = Digest(*node, digests);
+  auto f = by_digest->find(d);
+  if (f != by_digest->end()) return f->second;
+  (*by_digest)[d] = node;
+  return node;
+}
+
+}  // namespace
+
+Result<PlanNodePtr> OptimizePlan(const PlanNodePtr& root) {
+  std::map<const PlanNode*, PlanNodePtr> memo;
+  PlanNodePtr merged = MergeCalcs(root, true, &memo);
+  std::vector<bool> all(merged->schema.size(), true);
+  Pruned p = Compact(Prune(merged, all), all);
+  // Pruning can leave Calc-over-Calc pairs; merge once more.
+  memo.clear();
+  return MergeCalcs(p.node, true, &memo);
+}
+
+void ReuseSubPlans(std::vector<PlanNodePtr>* roots) {
+  std::map<std::string, PlanNodePtr> by_digest;
+  std::map<const PlanNode*, std::string> digests;
+  for (auto& r : *roots) {
+    // Sinks are never shared; their inputs may be.
+    for (auto& in : r->inputs) in = Dedupe(in, &by_digest, &digests);
+  }
+}
+
+}  // namespace sluice

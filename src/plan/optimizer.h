@@ -1,0 +1,35 @@
+// The rewrite rules that turn the binder's logical plan into the physical plan Sluice runs:
+//   - merge adjacent Calcs (projection over projection, filter over projection), as Flink's
+//     FlinkCalcMergeRule; drop Calcs that only pass every column through unchanged;
+//   - prune columns top-down so a TableSourceScan reads only the physical columns the query uses
+//     (Flink's projection push-down, printed as project=[...] in EXPLAIN);
+//   - reuse identical sub-plans across the INSERTs of a statement set, so a shared view is computed
+//     once (Flink's sub-plan reuse; EXPLAIN shows reuse_id / Reused).
+// Trait inference (changelog modes) and sink validation are in traits.h.
+//
+// Threading: pure functions; they build new nodes and never modify their inputs' nodes.
+#pragma once
+
+#include <vector>
+
+#include "common/status.h"
+#include "plan/plan_node.h"
+
+namespace sluice {
+
+// Optimizes one tree whose root's output columns are all needed (a sink or a query result).
+Result<PlanNodePtr> OptimizePlan(const PlanNodePtr& root);
+
+// Replaces structurally equal sub-trees of `roots` by one shared node.
+void ReuseSubPlans(std::vector<PlanNodePtr>* roots);
+
+// Rewrites column references of `e` through `mapping` (old index -> new index).
+ExprPtr RemapColumns(const ExprPtr& e, const std::vector<int>& mapping);
+
+// Replaces column references of `e` by `inputs[index]` (substitution through a projection).
+ExprPtr SubstituteColumns(const ExprPtr& e, const std::vector<ExprPtr>& inputs);
+
+// Marks which input columns `e` reads.
+void CollectColumns(const Expr& e, std::vector<bool>* used);
+
+}  // namespace sluice

@@ -1,0 +1,23 @@
+// Trait inference on physical plans: which changes each node emits, and whether each sink can store
+// what reaches it.
+//
+// Changelog modes are inferred bottom-up from what sources emit and what each operator does to it
+// (stateless operators pass their input's mode through; a Union emits the union of its inputs'), as
+// the first pass of Flink's FlinkChangelogModeInferenceProgram. Sink validation then refuses an
+// updating or deleting input into a sink that only appends, with Flink's message naming the node that
+// produces the changes, followed by Sluice's advice on what would work.
+//
+// Threading: mutates the traits of the nodes of the plan it is given; plans are not shared yet.
+#pragma once
+
+#include <vector>
+
+#include "common/status.h"
+#include "plan/plan_node.h"
+
+namespace sluice {
+
+Status InferChangelogModes(const std::vector<PlanNodePtr>& roots);
+Status ValidateSinks(const std::vector<PlanNodePtr>& roots);
+
+}  // namespace sluice

@@ -1,0 +1,157 @@
+#include "runtime/job.h"
+
+#include <chrono>
+
+#include "catalog/catalog.h"
+#include "common/check.h"
+#include "common/config.h"
+#include "connectors/connector.h"
+#include "runtime/operators/calc_operator.h"
+#include "runtime/operators/correlate_operator.h"
+#include "runtime/operators/sink_operator.h"
+#include "runtime/operators/source_operator.h"
+
+namespace sluice {
+
+Job::Job() = default;
+Job::~Job() = default;
+
+namespace {
+
+class Translator {
+ public:
+  Translator(Job* job, JobResources* res, std::vector<std::unique_ptr<Operator>>* ops,
+             std::vector<SourceOperatorBase*>* sources, std::vector<SinkOperator*>* sinks, const JobContext& ctx)
+      : res_(res), ops_(ops), sources_(sources), sinks_(sinks), ctx_(ctx) {
+    (void)job;
+  }
+
+  Result<Operator*> Translate(const PlanNodePtr& node) {
+    auto f = memo_.find(node.get());
+    if (f != memo_.end()) return f->second;
+    ASSIGN_OR_RETURN(Operator * op, Create(node));
+    memo_[node.get()] = op;
+    return op;
+  }
+
+ private:
+  Result<Operator*> Add(std::unique_ptr<Operator> op, const std::vector<PlanNodePtr>& inputs) {
+    Operator* raw = op.get();
+    ops_->push_back(std::move(op));
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      ASSIGN_OR_RETURN(Operator * in, Translate(inputs[i]));
+      in->AddOutput(raw, static_cast<int>(i));
+    }
+    return raw;
+  }
+
+  Result<Operator*> MakeSource(const TableSourceScanNode& scan, std::vector<ExprPtr> computed, int rowtime,
+                               ExprPtr watermark) {
+    auto it = res_->sources.find(&scan);
+    if (it == res_->sources.end()) return Status::Internal("no source created for " + scan.table->path.FullName());
+    ASSIGN_OR_RETURN(auto splits, it->second->CreateSplits());
+    auto op = std::make_unique<SourceOperator>(scan.table->path.name, std::move(splits), scan.schema, std::move(computed),
+                                               rowtime, std::move(watermark), ctx_.chunk_size);
+    sources_->push_back(op.get());
+    return Add(std::move(op), {});
+  }
+
+  Result<Operator*> Create(const PlanNodePtr& node) {
+    switch (node->kind) {
+      case PlanKind::kTableSourceScan: return MakeSource(node->As<TableSourceScanNode>(), {}, -1, nullptr);
+      case PlanKind::kWatermarkAssigner: {
+        const auto& wm = node->As<WatermarkAssignerNode>();
+        const PlanNode* below = wm.inputs[0].get();
+        std::vector<ExprPtr> computed;
+        if (below->kind == PlanKind::kCalc && !below->As<CalcNode>().condition &&
+            below->inputs[0]->kind == PlanKind::kTableSourceScan) {
+          computed = below->As<CalcNode>().projections;
+          below = below->inputs[0].get();
+        }
+        if (below->kind != PlanKind::kTableSourceScan) {
+          return Status::Internal("WatermarkAssigner must sit on a table scan");
+        }
+        return MakeSource(below->As<TableSourceScanNode>(), std::move(computed), wm.rowtime_index, wm.watermark);
+      }
+      case PlanKind::kValues: {
+        const auto& v = node->As<ValuesNode>();
+        auto op = std::make_unique<ValuesOperator>("Values", v.schema, v.rows);
+        sources_->push_back(op.get());
+        return Add(std::move(op), {});
+      }
+      case PlanKind::kCalc: {
+        const auto& c = node->As<CalcNode>();
+        return Add(std::make_unique<CalcOperator>("Calc", c.projections, c.condition), node->inputs);
+      }
+      case PlanKind::kCorrelate: {
+        const auto& c = node->As<CorrelateNode>();
+        return Add(std::make_unique<CorrelateOperator>("Correlate", c.collection, c.left_outer, c.with_ordinality, c.schema),
+                   node->inputs);
+      }
+      case PlanKind::kUnion:
+        return Add(std::make_unique<UnionOperator>("Union", static_cast<int>(node->inputs.size())), node->inputs);
+      case PlanKind::kSink: {
+        const auto& s = node->As<SinkNode>();
+        auto it = res_->sinks.find(node.get());
+        if (it == res_->sinks.end()) return Status::Internal("no sink writer created");
+        std::string name = res_->sink_names.count(node.get()) ? res_->sink_names[node.get()] : std::string("collect");
+        bool drop = false;
+        if (ctx_.config) {
+          std::string mode = ctx_.config->GetString(kSinkNotNullEnforcerKey);
+          drop = mode == "DROP" || mode == "drop";
+        }
+        auto op = std::make_unique<SinkOperator>(name, it->second, s.schema, drop);
+        sinks_->push_back(op.get());
+        return Add(std::move(op), node->inputs);
+      }
+    }
+    return Status::Internal("unknown plan node");
+  }
+
+  JobResources* res_;
+  std::vector<std::unique_ptr<Operator>>* ops_;
+  std::vector<SourceOperatorBase*>* sources_;
+  std::vector<SinkOperator*>* sinks_;
+  JobContext ctx_;
+  std::map<const PlanNode*, Operator*> memo_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Job>> BuildJob(const std::vector<PlanNodePtr>& roots, JobResources* resources,
+                                      const JobContext& ctx) {
+  auto job = std::make_unique<Job>();
+  job->ctx_ = ctx;
+  Translator t(job.get(), resources, &job->operators_, &job->sources_, &job->sinks_, ctx);
+  for (const auto& r : roots) {
+    ASSIGN_OR_RETURN(Operator * op, t.Translate(r));
+    (void)op;
+  }
+  return job;
+}
+
+Result<JobSummary> Job::Run() {
+  auto start = std::chrono::steady_clock::now();
+  for (auto& op : operators_) RETURN_IF_ERROR(op->Open(&ctx_));
+  while (true) {
+    SourceOperatorBase* next = nullptr;
+    for (SourceOperatorBase* s : sources_) {
+      if (s->finished()) continue;
+      if (next == nullptr || s->NextWatermark() < next->NextWatermark()) next = s;
+    }
+    if (next == nullptr) break;
+    RETURN_IF_ERROR(next->Step());
+  }
+  JobSummary summary;
+  for (SourceOperatorBase* s : sources_) {
+    if (dynamic_cast<ValuesOperator*>(s) != nullptr) continue;
+    summary.sources.push_back({s->table_name(), s->rows_read(), s->records_skipped()});
+  }
+  for (SinkOperator* s : sinks_) summary.sinks.push_back(s->stats());
+  for (const auto& op : operators_) summary.late_rows_dropped += op->metrics().late_rows_dropped;
+  summary.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  summary.peak_rss_bytes = PeakRssBytes();
+  return summary;
+}
+
+}  // namespace sluice

@@ -1,0 +1,36 @@
+#include "runtime/job_summary.h"
+
+#include <sys/resource.h>
+
+#include <cstdio>
+
+namespace sluice {
+
+std::string JobSummary::ToString() const {
+  std::string s = "job finished:";
+  for (const auto& src : sources) {
+    s += " source " + src.table + "(rows=" + std::to_string(src.rows);
+    if (src.skipped) s += ", skipped=" + std::to_string(src.skipped);
+    s += ")";
+  }
+  for (const auto& snk : sinks) {
+    s += " -> sink " + snk.table + "(+I=" + std::to_string(snk.inserts);
+    if (snk.update_befores) s += ", -U=" + std::to_string(snk.update_befores);
+    if (snk.update_afters) s += ", +U=" + std::to_string(snk.update_afters);
+    if (snk.deletes) s += ", -D=" + std::to_string(snk.deletes);
+    if (snk.dropped_not_null) s += ", dropped_not_null=" + std::to_string(snk.dropped_not_null);
+    s += ")";
+  }
+  char buf[96];
+  std::snprintf(buf, sizeof(buf), " late_dropped=%lld elapsed=%.3fs peak_rss=%lld", static_cast<long long>(late_rows_dropped),
+                elapsed_seconds, static_cast<long long>(peak_rss_bytes));
+  return s + buf;
+}
+
+int64_t PeakRssBytes() {
+  struct rusage ru;
+  if (getrusage(RUSAGE_SELF, &ru) != 0) return 0;
+  return static_cast<int64_t>(ru.ru_maxrss) * 1024;
+}
+
+}  // namespace sluice

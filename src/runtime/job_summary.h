@@ -1,0 +1,35 @@
+// JobSummary: what a job did, printed as one line on stderr when it ends (issue 2, DESIGN.md §9):
+// rows read per source (and records skipped as malformed), changes written per sink by kind, late
+// rows dropped, elapsed time and peak memory.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sluice {
+
+struct JobSummary {
+  struct SourceStats {
+    std::string table;
+    int64_t rows = 0;
+    int64_t skipped = 0;  // malformed records skipped by 'json.ignore-parse-errors' and the like
+  };
+  struct SinkStats {
+    std::string table;  // the sink table, or "(select)" for a query result
+    int64_t inserts = 0, update_befores = 0, update_afters = 0, deletes = 0;
+    int64_t dropped_not_null = 0;  // rows dropped by 'table.exec.sink.not-null-enforcer' = 'DROP'
+  };
+  std::vector<SourceStats> sources;
+  std::vector<SinkStats> sinks;
+  int64_t late_rows_dropped = 0;
+  double elapsed_seconds = 0;
+  int64_t peak_rss_bytes = 0;
+  // "job finished: source pos(rows=22276) -> sink lines(+I=58119) late_dropped=0 elapsed=0.412s peak_rss=52428800"
+  std::string ToString() const;
+};
+
+// Peak resident set size of this process, in bytes.
+int64_t PeakRssBytes();
+
+}  // namespace sluice

@@ -1,0 +1,92 @@
+// Operator: one node of a running job's dataflow graph, fed by its inputs and feeding its outputs.
+//
+// A job is a DAG of operators driven by one task thread (runtime/job.h). Messages travel by direct
+// calls in dataflow order: Process(input, chunk) for a chunk of changes, ReceiveWatermark(input, ts)
+// for an input's watermark, ReceiveEndOfInput(input) when an input is exhausted. The base class keeps
+// one watermark per input and calls OnWatermark only when the minimum over inputs advances (Flink's
+// StatusWatermarkValve); likewise OnEndOfInput once every input has ended (after a final watermark of
+// +infinity has been delivered, as Flink's end of a bounded input).
+//
+// Outputs: Emit(chunk) hands the chunk to every downstream operator; with several outputs (a sub-plan
+// shared by several INSERTs) all but the last receive a copy (string bytes are shared, not copied).
+// A consumer may modify or steal the contents of the chunk it is given.
+//
+// Watermarks are microseconds since the epoch, like TIMESTAMP values; kMinWatermark means "none yet".
+//
+// Threading: all calls of one operator come from the job's task thread. An operator's definition is
+// the plan node it was built from (immutable); the operator object is that node's running state.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "types/vector.h"
+
+namespace sluice {
+
+constexpr int64_t kMinWatermark = std::numeric_limits<int64_t>::min();
+constexpr int64_t kMaxWatermark = std::numeric_limits<int64_t>::max();
+
+struct JobContext;  // runtime/job.h
+
+// Counters every operator keeps; the job summary adds them up.
+struct OperatorMetrics {
+  int64_t rows_in = 0;
+  int64_t rows_out = 0;
+  int64_t late_rows_dropped = 0;
+};
+
+class Operator {
+ public:
+  Operator(std::string name, int num_inputs);
+  virtual ~Operator() = default;
+  Operator(const Operator&) = delete;
+  Operator& operator=(const Operator&) = delete;
+
+  const std::string& name() const { return name_; }
+  int num_inputs() const { return static_cast<int>(input_watermarks_.size()); }
+  const OperatorMetrics& metrics() const { return metrics_; }
+
+  // Wires `downstream`'s input `input_index` to this operator's output.
+  void AddOutput(Operator* downstream, int input_index);
+
+  // Called once before any message.
+  virtual Status Open(JobContext* ctx);
+  // A chunk of changes on `input`.
+  virtual Status Process(int input, Chunk& chunk) = 0;
+
+  Status ReceiveWatermark(int input, int64_t watermark);
+  Status ReceiveEndOfInput(int input);
+
+ protected:
+  // The combined input watermark advanced to `watermark`. Default: forward it.
+  virtual Status OnWatermark(int64_t watermark);
+  // Every input has ended. Default: forward end of input.
+  virtual Status OnEndOfInput();
+
+  Status Emit(Chunk& chunk);
+  Status EmitWatermark(int64_t watermark);
+  Status EmitEndOfInput();
+  int64_t current_watermark() const { return current_watermark_; }
+
+  JobContext* ctx_ = nullptr;
+  OperatorMetrics metrics_;
+
+ private:
+  struct Output {
+    Operator* op;
+    int input;
+  };
+  std::string name_;
+  std::vector<Output> outputs_;
+  std::vector<int64_t> input_watermarks_;
+  std::vector<bool> input_ended_;
+  int64_t current_watermark_ = kMinWatermark;
+  int64_t emitted_watermark_ = kMinWatermark;
+  int ended_inputs_ = 0;
+};
+
+}  // namespace sluice

@@ -1,0 +1,74 @@
+#include "runtime/operators/calc_operator.h"
+
+#include "plan/optimizer.h"
+#include "runtime/job.h"
+
+namespace sluice {
+
+CalcOperator::CalcOperator(std::string name, std::vector<ExprPtr> projections, ExprPtr condition)
+    : Operator(std::move(name), 1), projections_(std::move(projections)), condition_(std::move(condition)) {}
+
+Status CalcOperator::Open(JobContext* ctx) {
+  RETURN_IF_ERROR(Operator::Open(ctx));
+  projection_eval_ = std::make_unique<ExprEvaluator>(projections_, ctx->eval);
+  if (condition_) filter_eval_ = std::make_unique<ExprEvaluator>(std::vector<ExprPtr>{condition_}, ctx->eval);
+  return Status::OK();
+}
+
+Status CalcOperator::Process(int, Chunk& chunk) {
+  const size_t n = chunk.size();
+  metrics_.rows_in += static_cast<int64_t>(n);
+  if (used_columns_.size() != chunk.num_columns()) {
+    used_columns_.assign(chunk.num_columns(), false);
+    direct_refs_.assign(chunk.num_columns(), 0);
+    for (const auto& p : projections_) {
+      CollectColumns(*p, &used_columns_);
+      if (p->kind == ExprKind::kColumnRef) direct_refs_[static_cast<size_t>(p->column_index)]++;
+    }
+    // A column read by a computed projection must not be moved away before it is evaluated.
+    std::vector<bool> computed_use(chunk.num_columns(), false);
+    for (const auto& p : projections_) {
+      if (p->kind != ExprKind::kColumnRef) CollectColumns(*p, &computed_use);
+    }
+    for (size_t c = 0; c < computed_use.size(); ++c) {
+      if (computed_use[c]) direct_refs_[c] += 2;
+    }
+  }
+  Chunk* input = &chunk;
+  Chunk gathered;
+  if (filter_eval_) {
+    RETURN_IF_ERROR(filter_eval_->Filter(chunk, &sel_));
+    if (sel_.empty()) return Status::OK();
+    if (sel_.size() < n) {
+      for (size_t c = 0; c < chunk.num_columns(); ++c) {
+        Vector v(chunk.column(c).type());
+        if (used_columns_[c]) v.AppendFrom(chunk.column(c), sel_.data(), 0, sel_.size());
+        gathered.AddColumn(std::move(v));
+      }
+      auto& kinds = gathered.kind_vector();
+      kinds.resize(sel_.size());
+      for (size_t i = 0; i < sel_.size(); ++i) kinds[i] = chunk.kind(sel_[i]);
+      input = &gathered;
+    }
+  }
+  Chunk out;
+  out.columns().resize(projections_.size());
+  for (size_t i = 0; i < projections_.size(); ++i) {
+    if (projections_[i]->kind == ExprKind::kColumnRef) continue;
+    RETURN_IF_ERROR(projection_eval_->EvaluateOne(i, *input, &out.column(i)));
+  }
+  for (size_t i = 0; i < projections_.size(); ++i) {
+    const Expr& p = *projections_[i];
+    if (p.kind != ExprKind::kColumnRef) continue;
+    size_t c = static_cast<size_t>(p.column_index);
+    if (direct_refs_[c] == 1) {
+      out.column(i) = std::move(input->column(c));
+    } else {
+      out.column(i) = input->column(c);
+    }
+  }
+  out.kind_vector() = std::move(input->kind_vector());
+  return Emit(out);
+}
+
+}  // namespace sluice

@@ -1,0 +1,35 @@
+// CalcOperator: Flink's Calc — a filter and a projection over each chunk, evaluated columnar.
+//
+// The condition yields a selection vector; only the columns the projections read are gathered for
+// the selected rows. Projections that are plain column references move (or share) the input vector
+// instead of evaluating anything. RowKinds pass through with their rows.
+//
+// Threading: the job's task thread.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "function/evaluator.h"
+#include "runtime/operator.h"
+
+namespace sluice {
+
+class CalcOperator final : public Operator {
+ public:
+  CalcOperator(std::string name, std::vector<ExprPtr> projections, ExprPtr condition);
+  Status Open(JobContext* ctx) override;
+  Status Process(int input, Chunk& chunk) override;
+
+ private:
+  std::vector<ExprPtr> projections_;
+  ExprPtr condition_;
+  std::unique_ptr<ExprEvaluator> projection_eval_;
+  std::unique_ptr<ExprEvaluator> filter_eval_;
+  std::vector<bool> used_columns_;
+  // How many projections reference each input column directly (a column referenced once is moved).
+  std::vector<int> direct_refs_;
+  std::vector<uint32_t> sel_;
+};
+
+}  // namespace sluice

@@ -1,0 +1,55 @@
+#include "runtime/operators/sink_operator.h"
+
+namespace sluice {
+
+SinkOperator::SinkOperator(std::string table_name, std::shared_ptr<SinkWriter> writer, Schema schema,
+                           bool drop_not_null_violations)
+    : Operator(table_name, 1), writer_(std::move(writer)), schema_(std::move(schema)), drop_(drop_not_null_violations) {
+  stats_.table = std::move(table_name);
+  for (size_t i = 0; i < schema_.size(); ++i) {
+    if (!schema_.field(i).type.nullable()) not_null_columns_.push_back(i);
+  }
+}
+
+Status SinkOperator::Process(int, Chunk& chunk) {
+  const size_t n = chunk.size();
+  metrics_.rows_in += static_cast<int64_t>(n);
+  Chunk* out = &chunk;
+  Chunk kept;
+  for (size_t c : not_null_columns_) {
+    if (!chunk.column(c).MayHaveNulls()) continue;
+    std::vector<uint32_t> sel;
+    for (size_t i = 0; i < n; ++i) {
+      bool bad = false;
+      for (size_t k : not_null_columns_) bad |= chunk.column(k).IsNull(i);
+      if (!bad) sel.push_back(static_cast<uint32_t>(i));
+    }
+    if (sel.size() == n) break;
+    if (!drop_) {
+      size_t bad_col = c;
+      return Status::RuntimeError("Column '" + schema_.field(bad_col).name +
+                                  "' is NOT NULL, however, a null value is being written into it. You can set job "
+                                  "configuration 'table.exec.sink.not-null-enforcer'='DROP' to suppress this "
+                                  "exception and drop such records silently (Sluice counts them in the job summary).");
+    }
+    stats_.dropped_not_null += static_cast<int64_t>(n - sel.size());
+    for (const auto& col : chunk.columns()) kept.AddColumn(Vector(col.type()));
+    kept.AppendFrom(chunk, sel.data(), 0, sel.size());
+    out = &kept;
+    break;
+  }
+  for (size_t i = 0; i < out->size(); ++i) {
+    switch (out->kind(i)) {
+      case RowKind::kInsert: ++stats_.inserts; break;
+      case RowKind::kUpdateBefore: ++stats_.update_befores; break;
+      case RowKind::kUpdateAfter: ++stats_.update_afters; break;
+      case RowKind::kDelete: ++stats_.deletes; break;
+    }
+  }
+  if (out->size() == 0) return Status::OK();
+  return writer_->Write(*out);
+}
+
+Status SinkOperator::OnEndOfInput() { return writer_->Finish(); }
+
+}  // namespace sluice

@@ -1,0 +1,144 @@
+#include "runtime/operators/source_operator.h"
+
+#include <algorithm>
+
+#include "common/check.h"
+#include "runtime/job.h"
+
+namespace sluice {
+
+Status SourceOperatorBase::Process(int, Chunk&) {
+  return Status::Internal("source operator '" + name() + "' has no inputs");
+}
+
+SourceOperator::SourceOperator(std::string table_name, std::vector<std::unique_ptr<SourceSplit>> splits,
+                               Schema scan_schema, std::vector<ExprPtr> computed, int rowtime_index,
+                               ExprPtr watermark, size_t chunk_size)
+    : SourceOperatorBase(std::move(table_name), 0),
+      active_(splits.size()),
+      scan_schema_(std::move(scan_schema)),
+      computed_(std::move(computed)),
+      rowtime_index_(rowtime_index),
+      watermark_(std::move(watermark)),
+      chunk_size_(chunk_size) {
+  for (auto& s : splits) splits_.push_back(SplitState{std::move(s)});
+}
+
+Status SourceOperator::Open(JobContext* ctx) {
+  RETURN_IF_ERROR(Operator::Open(ctx));
+  if (!computed_.empty()) computed_eval_ = std::make_unique<ExprEvaluator>(computed_, ctx->eval);
+  if (watermark_) watermark_eval_ = std::make_unique<ExprEvaluator>(std::vector<ExprPtr>{watermark_}, ctx->eval);
+  return Status::OK();
+}
+
+size_t SourceOperator::PickSplit() const {
+  size_t best = splits_.size();
+  for (size_t i = 0; i < splits_.size(); ++i) {
+    if (splits_[i].finished) continue;
+    if (best == splits_.size() || splits_[i].watermark < splits_[best].watermark) best = i;
+  }
+  return best;
+}
+
+int64_t SourceOperator::NextWatermark() const {
+  size_t i = PickSplit();
+  return i == splits_.size() ? kMaxWatermark : splits_[i].watermark;
+}
+
+int64_t SourceOperator::CombinedWatermark() const {
+  int64_t w = kMaxWatermark;
+  for (const auto& s : splits_) {
+    if (!s.finished) w = std::min(w, s.watermark);
+  }
+  return w;
+}
+
+int64_t SourceOperator::records_skipped() const {
+  int64_t n = 0;
+  for (const auto& s : splits_) n += s.split->records_skipped();
+  return n;
+}
+
+Status SourceOperator::EmitRange(Chunk& chunk, size_t begin, size_t end) {
+  if (begin == 0 && end == chunk.size()) return Emit(chunk);
+  if (begin == end) return Status::OK();
+  Chunk part;
+  for (const auto& c : chunk.columns()) part.AddColumn(Vector(c.type()));
+  part.AppendFrom(chunk, nullptr, begin, end - begin);
+  return Emit(part);
+}
+
+Status SourceOperator::Step() {
+  size_t i = PickSplit();
+  if (i == splits_.size()) return Status::OK();
+  SplitState& st = splits_[i];
+  Chunk raw(scan_schema_);
+  ASSIGN_OR_RETURN(bool more, st.split->Read(chunk_size_, &raw));
+  if (!more && raw.size() == 0) {
+    st.finished = true;
+    --active_;
+    if (active_ == 0) return EmitEndOfInput();
+    // A finished split no longer holds the watermark back.
+    int64_t w = CombinedWatermark();
+    if (w > emitted_watermark_ && w != kMaxWatermark) {
+      emitted_watermark_ = w;
+      return EmitWatermark(w);
+    }
+    return Status::OK();
+  }
+  Chunk chunk;
+  if (computed_eval_) {
+    std::vector<Vector> cols;
+    RETURN_IF_ERROR(computed_eval_->Evaluate(raw, &cols).WithContext("Source '" + name() + "' (" + st.split->id() + ")"));
+    for (auto& c : cols) chunk.AddColumn(std::move(c));
+    chunk.kind_vector() = raw.kind_vector();
+  } else {
+    chunk = std::move(raw);
+  }
+  if (!watermark_eval_) return Emit(chunk);
+
+  Vector wm;
+  RETURN_IF_ERROR(watermark_eval_->EvaluateOne(0, chunk, &wm));
+  const Vector& rt = chunk.column(static_cast<size_t>(rowtime_index_));
+  const int64_t* ts = rt.data<int64_t>();
+  const int64_t* wv = wm.data<int64_t>();
+  int64_t others = kMaxWatermark;
+  for (size_t k = 0; k < splits_.size(); ++k) {
+    if (k != i && !splits_[k].finished) others = std::min(others, splits_[k].watermark);
+  }
+  int64_t pending = std::min(others, st.watermark);
+  size_t start = 0;
+  const size_t n = chunk.size();
+  for (size_t j = 0; j < n; ++j) {
+    if (!rt.IsNull(j) && ts[j] <= pending && pending > emitted_watermark_) {
+      RETURN_IF_ERROR(EmitRange(chunk, start, j));
+      emitted_watermark_ = pending;
+      RETURN_IF_ERROR(EmitWatermark(pending));
+      start = j;
+    }
+    if (!wm.IsNull(j) && wv[j] > st.watermark) {
+      st.watermark = wv[j];
+      pending = std::min(others, st.watermark);
+    }
+  }
+  RETURN_IF_ERROR(EmitRange(chunk, start, n));
+  if (pending > emitted_watermark_) {
+    emitted_watermark_ = pending;
+    RETURN_IF_ERROR(EmitWatermark(pending));
+  }
+  return Status::OK();
+}
+
+ValuesOperator::ValuesOperator(std::string name, Schema schema, std::vector<std::vector<Value>> rows)
+    : SourceOperatorBase(std::move(name), 0), schema_(std::move(schema)), rows_(std::move(rows)) {}
+
+Status ValuesOperator::Step() {
+  if (done_) return Status::OK();
+  done_ = true;
+  Chunk chunk(schema_);
+  for (const auto& r : rows_) chunk.AppendValues(r, RowKind::kInsert);
+  RETURN_IF_ERROR(Emit(chunk));
+  return EmitEndOfInput();
+}
+
+}  // namespace sluice

@@ -1,0 +1,29 @@
+// The unparser: turns an AST (ast.h) back into Flink SQL text.
+//
+// The output is canonical rather than a copy of the input: keywords in upper case, every
+// identifier backquoted (so reserved words and odd names survive), compound expressions fully
+// parenthesized. Invariant (tested): Parse(Unparse(tree)) unparses to the same text, so the text is
+// fit to store a view's definition or to show one in SHOW CREATE VIEW / EXPLAIN.
+//
+// Threading: pure functions.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "sql/ast.h"
+
+namespace sluice::sql {
+
+std::string Unparse(const ast::Statement& statement);
+std::string Unparse(const ast::Query& query);
+std::string Unparse(const ast::Expr& expr);
+std::string Unparse(const ast::TableRef& table_ref);
+// Flink's spelling of a data type (LogicalType::ToString) in a form that parses back.
+std::string UnparseType(const LogicalType& type);
+// `name` with backquotes, a backquote inside doubled.
+std::string QuoteIdentifier(std::string_view name);
+// 'text' with a quote inside doubled.
+std::string QuoteString(std::string_view text);
+
+}  // namespace sluice::sql
