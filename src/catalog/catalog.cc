@@ -121,7 +121,7 @@ Result<Catalog::Entry> Catalog::Lookup(const ObjectPath& path) const {
     return e;
   }
   std::vector<std::string> names = ListTables(true);
-  std::string msg = "Object '" + path.name + "' not found";
+  std::string msg = "Object '" + path.name + "' not found within '" + path.catalog + "." + path.database + "'";
   if (auto dym = DidYouMean(path.name, names)) msg += ". Did you mean '" + *dym + "'?";
   return Status::BindError(msg);
 }

@@ -252,12 +252,12 @@ class Session::Impl {
                               EvalContext* eval) {
     ASSIGN_OR_RETURN(Planned planned, PlanRoots(std::move(roots), handler, true));
     bool is_query = planned.physical.size() == 1 && !planned.physical[0]->As<SinkNode>().table;
-    if (is_query && handler) RETURN_IF_ERROR(handler->Begin(planned.physical[0]->schema));
     JobContext jctx;
     jctx.eval = eval;
     jctx.config = &config_;
     jctx.chunk_size = static_cast<size_t>(std::max<int64_t>(1, config_.GetInt(kChunkSizeKey)));
     ASSIGN_OR_RETURN(auto job, BuildJob(planned.physical, &planned.resources, jctx));
+    if (is_query && handler) RETURN_IF_ERROR(handler->Begin(planned.physical[0]->schema));
     ASSIGN_OR_RETURN(JobSummary summary, job->Run());
     if (is_query && handler) RETURN_IF_ERROR(handler->End());
     StatementResult result;

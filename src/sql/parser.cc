@@ -58,6 +58,21 @@ std::optional<TimeUnit> TimeUnitFromWord(std::string_view word) {
   return std::nullopt;
 }
 
+// Levenshtein distance, counting a swap of two neighbours as one edit (FORM -> FROM).
+size_t EditDistance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
 class Parser {
  public:
   Parser(std::string_view sql, std::vector<Token> tokens) : sql_(sql), tokens_(std::move(tokens)) {}
@@ -151,6 +166,21 @@ class Parser {
       msg += "\nWas expecting one of:";
       for (size_t i = 0; i < expected_.size() && i < kMaxShown; ++i) msg += "\n    " + expected_[i] + " ...";
       if (expected_.size() > kMaxShown) msg += "\n    ...";
+      if (t.kind == TokenKind::kWord) {
+        // A misspelt keyword (FORM for FROM): name the closest expected keyword.
+        std::string best;
+        size_t best_distance = 3;
+        for (const std::string& e : expected_) {
+          if (e.size() < 3 || e.front() != '"' || !std::isalpha(static_cast<unsigned char>(e[1]))) continue;
+          std::string kw = e.substr(1, e.size() - 2);
+          size_t d = EditDistance(Upper(t.text), kw);
+          if (d < best_distance && d < kw.size() / 2 + 1) {
+            best_distance = d;
+            best = kw;
+          }
+        }
+        if (!best.empty()) msg += "\nDid you mean \"" + best + "\"?";
+      }
     }
     return Status::ParseError(msg);
   }
@@ -218,7 +248,7 @@ class Parser {
   // ------------------------------------------------------------------ statements
 
   Result<StatementPtr> ParseStatementBody() {
-    const Token& t = Cur();
+    if (AtQueryStart()) return ParseQueryStatement();
     if (AtKw("CREATE")) return ParseCreate();
     if (AtKw("DROP")) return ParseDrop();
     if (AtKw("SHOW")) return ParseShow();
@@ -232,8 +262,6 @@ class Parser {
     if (AtKw("EXECUTE")) return ParseExecute();
     if (AtKw("BEGIN")) return ParseBeginStatementSet();
     if (AtKw("EXPLAIN")) return ParseExplain();
-    if (AtQueryStart()) return ParseQueryStatement();
-    (void)t;
     return ErrorHere();
   }
 
@@ -1931,10 +1959,13 @@ class Parser {
       ASSIGN_OR_RETURN(ta->table, ParseCompoundName());
       if (AcceptKw("PARTITION")) {
         RETURN_IF_ERROR(ExpectKw("BY"));
-        do {
+        // One key, or several in parentheses: a ',' after the key ends the table argument.
+        if (AtPunct("(")) {
+          ASSIGN_OR_RETURN(ta->partition_by, ParseExprListInParens());
+        } else {
           ASSIGN_OR_RETURN(ExprPtr e, ParseExpr());
           ta->partition_by.push_back(std::move(e));
-        } while (AcceptPunct(","));
+        }
       }
       return ExprPtr(std::move(ta));
     }
@@ -2150,8 +2181,10 @@ class Parser {
         do {
           ASSIGN_OR_RETURN(std::string name, ParseIdentifier());
           ASSIGN_OR_RETURN(LogicalType ft, ParseType());
-          if (AcceptKw("COMMENT")) {
-            // Field comments are accepted for compatibility; LogicalType does not keep them.
+          // A field description, 'text' or COMMENT 'text', is accepted; LogicalType does not keep it.
+          bool has_comment = AcceptKw("COMMENT");
+          Expect("<STRING>");
+          if (has_comment || Cur().kind == TokenKind::kString) {
             ASSIGN_OR_RETURN(std::string ignored, ParseStringLiteral());
             (void)ignored;
           }

@@ -145,7 +145,8 @@ class Unparser {
       case ExprKind::kTableArg: {
         const auto& t = e.As<TableArg>();
         std::string out = "TABLE " + NameText(t.table);
-        if (!t.partition_by.empty()) out += " PARTITION BY " + ExprList(t.partition_by);
+        if (t.partition_by.size() == 1) out += " PARTITION BY " + Expr(*t.partition_by[0]);
+        if (t.partition_by.size() > 1) out += " PARTITION BY (" + ExprList(t.partition_by) + ")";
         return out;
       }
     }

@@ -28,13 +28,23 @@
 //   ----
 //   +I[...]
 //
+//   file <path>                   a statement; then the file's content must be exactly the text
+//   <sql>
+//   ----
+//   {"a":1}
+//
 //   explain                       a statement; the text it returns (EXPLAIN ...), exactly
 //   <sql>
 //   ----
 //   == Abstract Syntax Tree ==
 //
+// In SQL, expected text and input rows, ${TEST_DIR} is the .test file's folder (data files beside it)
+// and ${TMP_DIR} a fresh folder for the file's outputs.
+//
 // Usage: sqltest [--set key=value]... [--update] PATH...   (files or directories, searched for *.test)
 // Prints one line per failing record and ends with "N passed, N failed".
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -175,9 +185,16 @@ class FileRunner {
   }
 
   // Returns the number of failed records; counts passes in *passed.
-  int Run(const std::vector<Record>& records, int* passed) {
+  int Run(std::vector<Record> records, int* passed) {
     int failed = 0;
-    for (const auto& r : records) {
+    fs::path tmp = fs::temp_directory_path() / ("sqltest-" + std::to_string(::getpid()) + "-" + fs::path(path_).stem().string());
+    fs::remove_all(tmp);
+    fs::create_directories(tmp);
+    for (auto& r : records) {
+      r.sql = Substitute(r.sql, tmp.string());
+      r.arg = Substitute(r.arg, tmp.string());
+      for (auto& e : r.expected) e = Substitute(e, tmp.string());
+      for (auto& e : r.input_lines) e = Substitute(e, tmp.string());
       std::string why = RunRecord(r);
       if (why.empty()) {
         ++*passed;
@@ -186,10 +203,21 @@ class FileRunner {
         std::cout << "FAIL " << path_ << ":" << r.line << ": " << why << "\n";
       }
     }
+    fs::remove_all(tmp);
     return failed;
   }
 
  private:
+  // ${TEST_DIR}: the .test file's folder (for data files next to it); ${TMP_DIR}: a fresh folder.
+  std::string Substitute(std::string s, const std::string& tmp) {
+    const std::string dir = fs::absolute(fs::path(path_)).parent_path().string();
+    for (const auto& [key, value] : {std::pair<std::string, std::string>{"${TEST_DIR}", dir}, {"${TMP_DIR}", tmp}}) {
+      size_t pos;
+      while ((pos = s.find(key)) != std::string::npos) s.replace(pos, key.size(), value);
+    }
+    return s;
+  }
+
   std::string Diff(const std::vector<std::string>& expected, const std::vector<std::string>& actual) {
     std::string s = "\n  expected:\n";
     for (const auto& e : expected) s += "    " + e + "\n";
@@ -216,6 +244,31 @@ class FileRunner {
       return "unknown statement mode '" + r.arg + "'";
     }
     if (r.kind == "input") return RunInput(r);
+    if (r.kind == "file") {
+      Collector c;
+      auto res = session_->Execute(r.sql, &c);
+      if (!res.ok()) return "unexpected error: " + res.status().ToString();
+      std::vector<std::string> actual;
+      fs::path p(r.arg);
+      if (fs::is_directory(p)) {
+        // A sink directory: the concatenation of its files in name order.
+        std::vector<fs::path> files;
+        for (const auto& e : fs::directory_iterator(p)) files.push_back(e.path());
+        std::sort(files.begin(), files.end());
+        for (const auto& f : files) {
+          std::ifstream in(f);
+          std::string l;
+          while (std::getline(in, l)) actual.push_back(l);
+        }
+      } else {
+        std::ifstream in(p);
+        if (!in) return "file " + r.arg + " was not written";
+        std::string l;
+        while (std::getline(in, l)) actual.push_back(l);
+      }
+      if (actual != r.expected) return "file content mismatch" + Diff(r.expected, actual);
+      return "";
+    }
     if (r.kind == "query" || r.kind == "output" || r.kind == "explain") {
       Collector c;
       auto res = session_->Execute(r.sql, &c);

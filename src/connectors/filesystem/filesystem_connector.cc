@@ -70,8 +70,7 @@ class FileSplit final : public SourceSplit {
       if (!records_.empty()) {
         RecordBatch batch{records_.data(), records_.size(), path_, true};
         ASSIGN_OR_RETURN(size_t n, DecodeInto(batch, out));
-        appended += n;
-        if (appended > 0) break;
+        appended += n;  // keep filling the chunk (the records' bytes are no longer needed)
         continue;
       }
       if (eof_) {

@@ -21,7 +21,10 @@ SourceOperator::SourceOperator(std::string table_name, std::vector<std::unique_p
       rowtime_index_(rowtime_index),
       watermark_(std::move(watermark)),
       chunk_size_(chunk_size) {
-  for (auto& s : splits) splits_.push_back(SplitState{std::move(s)});
+  for (auto& s : splits) {
+    splits_.emplace_back();
+    splits_.back().split = std::move(s);
+  }
 }
 
 Status SourceOperator::Open(JobContext* ctx) {
@@ -68,48 +71,74 @@ Status SourceOperator::EmitRange(Chunk& chunk, size_t begin, size_t end) {
   return Emit(part);
 }
 
+Status SourceOperator::Fill(size_t i) {
+  SplitState& st = splits_[i];
+  Chunk raw(scan_schema_);
+  ASSIGN_OR_RETURN(bool more, st.split->Read(chunk_size_, &raw));
+  st.pos = 0;
+  if (!more && raw.size() == 0) {
+    st.finished = true;
+    st.pending = Chunk();
+    --active_;
+    return Status::OK();
+  }
+  if (computed_eval_) {
+    std::vector<Vector> cols;
+    RETURN_IF_ERROR(computed_eval_->Evaluate(raw, &cols).WithContext("Source '" + name() + "' (" + st.split->id() + ")"));
+    Chunk chunk;
+    for (auto& c : cols) chunk.AddColumn(std::move(c));
+    chunk.kind_vector() = std::move(raw.kind_vector());
+    st.pending = std::move(chunk);
+  } else {
+    st.pending = std::move(raw);
+  }
+  if (watermark_eval_) RETURN_IF_ERROR(watermark_eval_->EvaluateOne(0, st.pending, &st.pending_wm));
+  return Status::OK();
+}
+
 Status SourceOperator::Step() {
   size_t i = PickSplit();
   if (i == splits_.size()) return Status::OK();
   SplitState& st = splits_[i];
-  Chunk raw(scan_schema_);
-  ASSIGN_OR_RETURN(bool more, st.split->Read(chunk_size_, &raw));
-  if (!more && raw.size() == 0) {
-    st.finished = true;
-    --active_;
+  if (st.pos >= st.pending.size()) {
+    RETURN_IF_ERROR(Fill(i));
+    if (!st.finished) return Status::OK();
     if (active_ == 0) return EmitEndOfInput();
     // A finished split no longer holds the watermark back.
     int64_t w = CombinedWatermark();
-    if (w > emitted_watermark_ && w != kMaxWatermark) {
+    if (watermark_eval_ && w > emitted_watermark_) {
       emitted_watermark_ = w;
       return EmitWatermark(w);
     }
     return Status::OK();
   }
-  Chunk chunk;
-  if (computed_eval_) {
-    std::vector<Vector> cols;
-    RETURN_IF_ERROR(computed_eval_->Evaluate(raw, &cols).WithContext("Source '" + name() + "' (" + st.split->id() + ")"));
-    for (auto& c : cols) chunk.AddColumn(std::move(c));
-    chunk.kind_vector() = raw.kind_vector();
-  } else {
-    chunk = std::move(raw);
+  Chunk& chunk = st.pending;
+  const size_t n = chunk.size();
+  if (!watermark_eval_) {
+    // No event time: splits are read one after the other, whole chunks at a time.
+    size_t begin = st.pos;
+    st.pos = n;
+    if (begin == 0) return Emit(chunk);
+    return EmitRange(chunk, begin, n);
   }
-  if (!watermark_eval_) return Emit(chunk);
-
-  Vector wm;
-  RETURN_IF_ERROR(watermark_eval_->EvaluateOne(0, chunk, &wm));
+  // The split to hand over to once this one's watermark passes it.
+  int64_t others = kMaxWatermark;
+  size_t other_index = splits_.size();
+  for (size_t k = 0; k < splits_.size(); ++k) {
+    if (k == i || splits_[k].finished) continue;
+    if (splits_[k].watermark < others) {
+      others = splits_[k].watermark;
+      other_index = k;
+    }
+  }
   const Vector& rt = chunk.column(static_cast<size_t>(rowtime_index_));
   const int64_t* ts = rt.data<int64_t>();
+  const Vector& wm = st.pending_wm;
   const int64_t* wv = wm.data<int64_t>();
-  int64_t others = kMaxWatermark;
-  for (size_t k = 0; k < splits_.size(); ++k) {
-    if (k != i && !splits_[k].finished) others = std::min(others, splits_[k].watermark);
-  }
   int64_t pending = std::min(others, st.watermark);
-  size_t start = 0;
-  const size_t n = chunk.size();
-  for (size_t j = 0; j < n; ++j) {
+  size_t start = st.pos;
+  size_t j = st.pos;
+  while (j < n) {
     if (!rt.IsNull(j) && ts[j] <= pending && pending > emitted_watermark_) {
       RETURN_IF_ERROR(EmitRange(chunk, start, j));
       emitted_watermark_ = pending;
@@ -120,8 +149,11 @@ Status SourceOperator::Step() {
       st.watermark = wv[j];
       pending = std::min(others, st.watermark);
     }
+    ++j;
+    if (st.watermark > others || (st.watermark == others && other_index < i)) break;
   }
-  RETURN_IF_ERROR(EmitRange(chunk, start, n));
+  st.pos = j;
+  RETURN_IF_ERROR(EmitRange(chunk, start, j));
   if (pending > emitted_watermark_) {
     emitted_watermark_ = pending;
     RETURN_IF_ERROR(EmitWatermark(pending));

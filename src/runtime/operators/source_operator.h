@@ -6,6 +6,11 @@
 // Lateness is decided per row (DESIGN.md §6): a chunk is cut before any row that the watermark
 // produced by the rows before it already passes, and that watermark is emitted first.
 //
+// Splits are merged row by row in watermark order: the split with the lowest watermark (ties: the
+// lowest split index) emits rows until its watermark passes another split's, then the next one
+// continues. Chunks are read ahead per split, so the order of rows — and so the changelog — does not
+// depend on the chunk size. Splits of a table without a watermark are read one after the other.
+//
 // ValuesOperator (literal rows) shares the SourceOperatorBase interface the Job drives.
 //
 // Threading: the job's task thread.
@@ -53,7 +58,12 @@ class SourceOperator final : public SourceOperatorBase {
     std::unique_ptr<SourceSplit> split;
     int64_t watermark = kMinWatermark;
     bool finished = false;
+    Chunk pending;      // rows read (with computed columns) but not emitted yet
+    Vector pending_wm;  // the watermark expression's value per pending row
+    size_t pos = 0;     // next pending row to emit
   };
+  // Reads the next chunk of split i into its pending rows; marks it finished at its end.
+  Status Fill(size_t i);
   size_t PickSplit() const;
   int64_t CombinedWatermark() const;
   Status EmitRange(Chunk& chunk, size_t begin, size_t end);

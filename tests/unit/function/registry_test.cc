@@ -52,7 +52,7 @@ TEST(RegistryTest, ArithmeticReturnTypes) {
   EXPECT_EQ(type_of("*", nn(LogicalType::Integer()), nn(LogicalType::Double())), "DOUBLE NOT NULL");
   EXPECT_EQ(type_of("+", nn(LogicalType::Decimal(10, 2)), nn(LogicalType::Decimal(5, 3))), "DECIMAL(12, 3) NOT NULL");
   EXPECT_EQ(type_of("*", nn(LogicalType::Decimal(10, 2)), nn(LogicalType::Decimal(5, 3))), "DECIMAL(15, 5) NOT NULL");
-  EXPECT_EQ(type_of("/", nn(LogicalType::Decimal(10, 2)), nn(LogicalType::Decimal(5, 3))), "DECIMAL(19, 9) NOT NULL");
+  EXPECT_EQ(type_of("/", nn(LogicalType::Decimal(10, 2)), nn(LogicalType::Decimal(5, 3))), "DECIMAL(19, 8) NOT NULL");
   EXPECT_EQ(type_of("+", nn(LogicalType::Decimal(10, 2)), nn(LogicalType::Integer())), "DECIMAL(13, 2) NOT NULL");
   EXPECT_EQ(type_of("*", nn(LogicalType::Decimal(38, 10)), nn(LogicalType::Decimal(38, 10))), "DECIMAL(38, 6) NOT NULL");
 }

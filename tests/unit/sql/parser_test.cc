@@ -324,7 +324,7 @@ TEST(ParserTypeTest, NestedTypes) {
   LogicalType row = LogicalType::Row({"a", "b"}, {LogicalType::Integer(), LogicalType::String()});
   EXPECT_EQ(T("ROW<a INT, b STRING>"), row);
   EXPECT_EQ(T("ROW(a INT, b STRING)"), row);
-  EXPECT_EQ(T("ROW<a INT COMMENT 'x', b STRING 'ignored'>").id(), TypeId::kNull);
+  EXPECT_EQ(T("ROW<a INT 'a comment', b STRING COMMENT 'another'>"), row);
 }
 
 TEST(ParserStatementTest, CreateTable) {
@@ -498,6 +498,10 @@ TEST(ParserQueryTest, WindowTvfArguments) {
   EXPECT_EQ(table.partition_by.size(), 1u);
   EXPECT_EQ(call.args[1]->kind, ExprKind::kDescriptor);
   EXPECT_TRUE(call.arg_names.empty());
+  const auto& two = S("SELECT * FROM TABLE(SESSION(TABLE t PARTITION BY (a, b), DESCRIPTOR(ts), INTERVAL '1' MINUTE))");
+  const auto& two_call = SelectOf(two).from->As<TableFunctionRef>().call->As<Call>();
+  EXPECT_EQ(two_call.args[0]->As<TableArg>().partition_by.size(), 2u);
+  EXPECT_EQ(two_call.args.size(), 3u);
   auto named = MustParse(
       "SELECT * FROM TABLE(TUMBLE(DATA => TABLE Bid, TIMECOL => DESCRIPTOR(ts), SIZE => INTERVAL '1' HOUR))");
   const auto& ncall = SelectOf(*named).from->As<TableFunctionRef>().call->As<Call>();

@@ -238,6 +238,8 @@ END)",
       R"(SELECT window_start, window_end, item, SUM(price) FROM TABLE(
     SESSION(TABLE Bid PARTITION BY item, DESCRIPTOR(bidtime), INTERVAL '5' MINUTE))
   GROUP BY item, window_start, window_end)",
+      R"(SELECT * FROM TABLE(SESSION(TABLE Bid PARTITION BY (item, supplier), DESCRIPTOR(bidtime),
+    INTERVAL '5' MINUTE)))",
       R"(SELECT * FROM (
     SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY price DESC) as rownum
     FROM (SELECT window_start, window_end, supplier_id, SUM(price) as price, COUNT(*) as cnt
