@@ -1,0 +1,211 @@
+// SplitStatements, script positions, lexer details and parse errors with exact places.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "sql/lexer.h"
+#include "sql/parser.h"
+#include "sql/unparser.h"
+
+namespace sluice::sql {
+namespace {
+
+std::vector<StatementText> Split(const std::string& script) {
+  auto r = SplitStatements(script);
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  return r.ok() ? *r : std::vector<StatementText>{};
+}
+
+std::string ErrorOf(const std::string& sql) {
+  auto r = ParseStatement(sql);
+  EXPECT_FALSE(r.ok()) << sql;
+  return r.ok() ? "" : r.status().message();
+}
+
+TEST(SplitStatementsTest, SplitsAtTopLevelSemicolons) {
+  auto parts = Split("SELECT 1; SELECT 2;\n\nSELECT 3");
+  ASSERT_EQ(parts.size(), 3u);
+  EXPECT_EQ(parts[0].text, "SELECT 1");
+  EXPECT_EQ(parts[1].text, "SELECT 2");
+  EXPECT_EQ(parts[1].line, 1);
+  EXPECT_EQ(parts[1].column, 11);
+  EXPECT_EQ(parts[2].text, "SELECT 3");
+  EXPECT_EQ(parts[2].line, 3);
+  EXPECT_EQ(parts[2].column, 1);
+}
+
+TEST(SplitStatementsTest, SemicolonsInStringsCommentsAndIdentifiersDoNotSplit) {
+  auto parts = Split(
+      "-- a comment; with a semicolon\n"
+      "SELECT 'a;b', `c;d` /* e;f */ FROM t; -- trailing; comment\n"
+      "SET 'k' = 'v;w';\n"
+      "/* only a comment; */\n"
+      ";;");
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[0].text, "SELECT 'a;b', `c;d` /* e;f */ FROM t");
+  EXPECT_EQ(parts[0].line, 2);
+  EXPECT_EQ(parts[1].text, "SET 'k' = 'v;w'");
+  EXPECT_EQ(parts[1].line, 3);
+}
+
+TEST(SplitStatementsTest, StatementSetBlocksStayWhole) {
+  std::string script =
+      "SET 'a' = 'b';\n"
+      "EXECUTE STATEMENT SET\n"
+      "BEGIN\n"
+      "  INSERT INTO x SELECT CASE WHEN a THEN 1 END FROM t;\n"
+      "  INSERT INTO y SELECT 2;\n"
+      "END;\n"
+      "BEGIN STATEMENT SET;\n"
+      "  INSERT INTO x SELECT 1;\n"
+      "END;\n"
+      "EXPLAIN CHANGELOG_MODE STATEMENT SET BEGIN INSERT INTO x SELECT 1; END;\n"
+      "SELECT 'end';";
+  auto parts = Split(script);
+  ASSERT_EQ(parts.size(), 5u);
+  EXPECT_EQ(parts[1].line, 2);
+  EXPECT_EQ(parts[1].text.substr(0, 21), "EXECUTE STATEMENT SET");
+  EXPECT_EQ(parts[1].text.substr(parts[1].text.size() - 3), "END");
+  EXPECT_EQ(parts[2].line, 7);
+  EXPECT_EQ(parts[2].text, "BEGIN STATEMENT SET;\n  INSERT INTO x SELECT 1;\nEND");
+  EXPECT_EQ(parts[3].line, 10);
+  EXPECT_EQ(parts[4].text, "SELECT 'end'");
+  auto statements = ParseScript(script);
+  ASSERT_TRUE(statements.ok()) << statements.status().ToString();
+  ASSERT_EQ(statements->size(), 5u);
+  EXPECT_EQ((*statements)[1]->As<ast::StatementSet>().inserts.size(), 2u);
+  EXPECT_EQ((*statements)[2]->As<ast::StatementSet>().inserts.size(), 1u);
+  EXPECT_EQ((*statements)[3]->As<ast::Explain>().inner->kind, ast::StatementKind::kStatementSet);
+}
+
+TEST(SplitStatementsTest, UnterminatedInputFails) {
+  auto r = SplitStatements("SELECT 1;\nSELECT 'abc;\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kParseError);
+  EXPECT_NE(r.status().message().find("Unterminated string literal starting at line 2, column 8"), std::string::npos)
+      << r.status().message();
+  auto c = SplitStatements("SELECT 1 /* never closed");
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.status().message().find("Unterminated comment /* starting at line 1, column 10"), std::string::npos);
+  auto q = SplitStatements("SELECT `abc");
+  ASSERT_FALSE(q.ok());
+  EXPECT_NE(q.status().message().find("Unterminated quoted identifier"), std::string::npos);
+}
+
+TEST(ScriptPositionTest, ErrorsPointIntoTheWholeScript) {
+  std::string script = "CREATE TABLE t (a INT) WITH ('connector' = 'x');\n\nSELECT a\n  FROM t WHERE a = = 1;";
+  auto r = ParseScript(script);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("Encountered \"=\" at line 4, column 20."), std::string::npos)
+      << r.status().message();
+  auto texts = Split("SELECT 1;   SELECT * FORM t");
+  ASSERT_EQ(texts.size(), 2u);
+  auto second = ParseStatement(texts[1]);
+  ASSERT_FALSE(second.ok());
+  EXPECT_NE(second.status().message().find("Encountered \"FORM\" at line 1, column 22."), std::string::npos)
+      << second.status().message();
+}
+
+TEST(ParseErrorTest, FlinkLikeWordingWithPlaceAndExpectations) {
+  std::string msg = ErrorOf("SELECT * FORM t");
+  EXPECT_EQ(msg.substr(0, msg.find('\n')), "SQL parse failed. Encountered \"FORM\" at line 1, column 10.");
+  EXPECT_NE(msg.find("Was expecting one of:\n    \"FROM\" ..."), std::string::npos) << msg;
+  EXPECT_NE(msg.find("Did you mean \"FROM\"?"), std::string::npos) << msg;
+
+  msg = ErrorOf("SELECT a FROM t GROUP a");
+  EXPECT_EQ(msg, "SQL parse failed. Encountered \"a\" at line 1, column 23.\nWas expecting one of:\n    \"BY\" ...");
+
+  msg = ErrorOf("INSERT t SELECT 1");
+  EXPECT_EQ(msg,
+            "SQL parse failed. Encountered \"t\" at line 1, column 8.\nWas expecting one of:\n"
+            "    \"OVERWRITE\" ...\n    \"INTO\" ...");
+
+  msg = ErrorOf("SELECT a FROM t WHERE");
+  EXPECT_NE(msg.find("Encountered <EOF> at line 1, column 22."), std::string::npos) << msg;
+  EXPECT_NE(msg.find("<IDENTIFIER>"), std::string::npos) << msg;
+
+  msg = ErrorOf("CREATE TABLE t (a INT) WITH ('k' = 1)");
+  EXPECT_NE(msg.find("Encountered \"1\" at line 1, column 36."), std::string::npos) << msg;
+  EXPECT_NE(msg.find("<STRING>"), std::string::npos) << msg;
+
+  msg = ErrorOf("SELECT * FROM a JOIN b");
+  EXPECT_NE(msg.find("\"ON\""), std::string::npos) << msg;
+  EXPECT_NE(msg.find("\"USING\""), std::string::npos) << msg;
+
+  msg = ErrorOf("SELEC 1");
+  EXPECT_NE(msg.find("Did you mean \"SELECT\"?"), std::string::npos) << msg;
+}
+
+TEST(ParseErrorTest, SpecificMessages) {
+  EXPECT_EQ(ErrorOf("CREATE TABLE t (a INT,\n  b FOO) WITH ('a' = 'b')"),
+            "SQL parse failed. Unknown data type \"FOO\" at line 2, column 5.");
+  EXPECT_EQ(ErrorOf("SELECT 'abc FROM t"), "SQL parse failed. Unterminated string literal starting at line 1, column 8");
+  EXPECT_NE(ErrorOf("SELECT \"a\" FROM t").find("use backquotes"), std::string::npos);
+  EXPECT_NE(ErrorOf("SELECT X'0G'").find("not a hex digit"), std::string::npos);
+  EXPECT_NE(ErrorOf("SELECT MAP['a']").find("even"), std::string::npos);
+  EXPECT_NE(ErrorOf("SELECT CAST(a AS DECIMAL(50, 2))").find("out of range"), std::string::npos);
+  EXPECT_NE(ErrorOf("SELECT CAST(a AS DECIMAL(5, 6))").find("scale"), std::string::npos);
+  EXPECT_NE(ErrorOf("SELECT CAST(a AS) FROM t").find("<DATA TYPE>"), std::string::npos);
+  EXPECT_NE(ErrorOf("SELECT EXTRACT(FORTNIGHT FROM ts)").find("<TIME UNIT>"), std::string::npos);
+  EXPECT_NE(ErrorOf("SELECT 1 2").find("Encountered \"2\" at line 1, column 10."), std::string::npos);
+  EXPECT_NE(ErrorOf("SELECT * FROM t /*+ OPTIONS('a'='b') SELECT 1").find("\"*/\""), std::string::npos);
+  EXPECT_NE(ErrorOf("EXECUTE STATEMENT SET BEGIN SELECT 1; END").find("\"INSERT\""), std::string::npos);
+  EXPECT_NE(ErrorOf("CREATE TABLE t (a INT PRIMARY KEY ENFORCE)").find("\"NOT\""), std::string::npos);
+  auto fn = ParseStatement("CREATE FUNCTION f AS 'x'");
+  ASSERT_FALSE(fn.ok());
+  EXPECT_EQ(fn.status().code(), StatusCode::kNotSupported);
+}
+
+TEST(LexerTest, TokensAndPositions) {
+  auto r = Tokenize("SELECT a1, `b``c`, 'x''y', 1.5e3, .5, 7, X'ff' -- tail\n<> != <= >= || => /*+ H */");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const auto& t = *r;
+  ASSERT_GE(t.size(), 20u);
+  EXPECT_EQ(t[0].kind, TokenKind::kWord);
+  EXPECT_EQ(t[1].text, "a1");
+  EXPECT_EQ(t[3].kind, TokenKind::kQuotedIdentifier);
+  EXPECT_EQ(t[3].text, "b`c");
+  EXPECT_EQ(t[5].kind, TokenKind::kString);
+  EXPECT_EQ(t[5].text, "x'y");
+  EXPECT_EQ(t[7].kind, TokenKind::kApprox);
+  EXPECT_EQ(t[9].kind, TokenKind::kDecimal);
+  EXPECT_EQ(t[11].kind, TokenKind::kInteger);
+  EXPECT_EQ(t[13].kind, TokenKind::kBinaryString);
+  EXPECT_EQ(t[13].text, "ff");
+  EXPECT_EQ(t[14].text, "<>");
+  EXPECT_EQ(t[14].line, 2);
+  EXPECT_EQ(t[14].column, 1);
+  EXPECT_EQ(t[15].text, "!=");
+  EXPECT_EQ(t[18].text, "||");
+  EXPECT_EQ(t[19].text, "=>");
+  EXPECT_EQ(t[20].kind, TokenKind::kHintStart);
+  EXPECT_EQ(t[21].text, "H");
+  EXPECT_EQ(t[22].kind, TokenKind::kHintEnd);
+  EXPECT_EQ(t.back().kind, TokenKind::kEof);
+}
+
+TEST(LexerTest, ReservedWords) {
+  EXPECT_TRUE(IsReservedWord("select"));
+  EXPECT_TRUE(IsReservedWord("FROM"));
+  EXPECT_FALSE(IsReservedWord("window_start"));
+  EXPECT_FALSE(IsReservedWord("value"));
+}
+
+TEST(UnparseTest, QuotingHelpers) {
+  EXPECT_EQ(QuoteIdentifier("a`b"), "`a``b`");
+  EXPECT_EQ(QuoteString("it's"), "'it''s'");
+  EXPECT_EQ(UnparseType(LogicalType::Row({"x"}, {LogicalType::Integer().WithNullable(false)})),
+            "ROW<`x` INT NOT NULL>");
+  EXPECT_EQ(UnparseType(LogicalType::Timestamp(3).WithTimeAttribute(TimeAttribute::kRowtime)), "TIMESTAMP(3)");
+  // A function whose name collides with special syntax keeps its backquotes.
+  auto e = ParseExpression("`ROW`(1) + `select`(2) + `trim`(3, 4)");
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  std::string text = Unparse(**e);
+  EXPECT_EQ(text, "((`ROW`(1) + `select`(2)) + `trim`(3, 4))");
+  auto again = ParseExpression(text);
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_EQ(Unparse(**again), text);
+}
+
+}  // namespace
+}  // namespace sluice::sql
