@@ -184,11 +184,7 @@ class Session::Impl {
   Result<Planned> PlanRoots(std::vector<PlanNodePtr> roots, QueryResultHandler* handler, bool create_writers) {
     Planned planned;
     planned.logical = roots;
-    for (auto& r : roots) {
-      ASSIGN_OR_RETURN(PlanNodePtr opt, OptimizePlan(r));
-      planned.physical.push_back(opt);
-    }
-    ReuseSubPlans(&planned.physical);
+    ASSIGN_OR_RETURN(planned.physical, OptimizePlans(roots));
     std::set<PlanNode*> seen;
     std::vector<PlanNode*> scans;
     for (const auto& r : planned.physical) CollectScans(r, &seen, &scans);

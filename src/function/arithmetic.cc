@@ -327,7 +327,14 @@ void RegisterArithmeticFunctions(FunctionTable* t) {
       sigs.push_back("<DATETIME> " + name + " <DATETIME_INTERVAL>");
       sigs.push_back("<DATETIME_INTERVAL> " + name + " <DATETIME_INTERVAL>");
     }
-    t->Add({name, sigs, [op](const CallInfo& c) { return ResolveArithmetic(c, op); }, false});
+    t->Add({name, sigs,
+            [op](const CallInfo& c) -> Result<std::shared_ptr<ScalarFunction>> {
+              ASSIGN_OR_RETURN(auto f, ResolveArithmetic(c, op));
+              // + - * never fail (integers wrap, decimals overflow to NULL); / and % can divide by zero.
+              if (op != '/' && op != '%') NeverFails(f);
+              return f;
+            },
+            false});
   }
   t->Add({"MOD", {"MOD(<EXACT_NUMERIC>, <EXACT_NUMERIC>)"}, [](const CallInfo& c) { return ResolveArithmetic(c, '%'); }});
   t->Add({"NEGATE", {"-<NUMERIC>", "-<DATETIME_INTERVAL>"}, ResolveNegate, false});

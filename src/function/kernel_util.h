@@ -197,6 +197,12 @@ class FunctionTable {
 std::shared_ptr<ScalarFunction> MakeFunction(std::string name, std::vector<LogicalType> args, LogicalType ret,
                                              ScalarKernel kernel, bool deterministic = true);
 
+// Marks a function whose kernel never fails (see ScalarFunction::can_fail) and returns it.
+inline std::shared_ptr<ScalarFunction> NeverFails(std::shared_ptr<ScalarFunction> f) {
+  if (f) f->can_fail = false;
+  return f;
+}
+
 // Registration entry points, one per file.
 void RegisterArithmeticFunctions(FunctionTable* t);
 void RegisterComparisonFunctions(FunctionTable* t);

@@ -41,6 +41,9 @@ struct ScalarFunction {
   // False for RAND, UUID, CURRENT_TIMESTAMP, NOW, PROCTIME, ...: such calls are never constant-folded.
   bool deterministic = true;
   ScalarKernel kernel;
+  // False when the kernel never returns an error for any input (comparisons, + - *, logic): the
+  // evaluator may then run it on rows a short-circuit would skip, which is faster than gathering them.
+  bool can_fail = true;
 };
 
 }  // namespace sluice

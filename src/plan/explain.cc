@@ -70,7 +70,7 @@ std::string ExplainPlan(const std::vector<PlanNodePtr>& logical, const std::vect
   out += ExplainTree(physical, options.changelog_mode);
   out += "\n== Optimized Execution Plan ==\n";
   out += ExplainTree(physical, false);
-  return out;
+  return out + "\n";
 }
 
 }  // namespace sluice

@@ -1,6 +1,7 @@
 #include "plan/optimizer.h"
 
 #include <map>
+#include <set>
 
 #include "catalog/catalog.h"
 #include "common/check.h"
@@ -47,6 +48,16 @@ void CollectColumns(const Expr& e, std::vector<bool>* used) {
 
 namespace {
 
+// Parent counts during the final merge: a Calc with several parents is not merged into them, so the
+// work it does stays shared.
+const std::map<const PlanNode*, int>* shared_ = nullptr;
+
+bool IsShared(const PlanNode* n) {
+  if (shared_ == nullptr) return false;
+  auto it = shared_->find(n);
+  return it != shared_->end() && it->second > 1;
+}
+
 bool IsIdentityCalc(const CalcNode& calc) {
   const PlanNode& in = *calc.inputs[0];
   if (calc.condition || calc.projections.size() != in.schema.size()) return false;
@@ -84,7 +95,7 @@ PlanNodePtr MergeCalcs(const PlanNodePtr& node, bool is_root, std::map<const Pla
   if (node->kind == PlanKind::kCalc) {
     auto calc = std::make_shared<CalcNode>(node->As<CalcNode>());
     calc->inputs = inputs;
-    if (inputs[0]->kind == PlanKind::kCalc) {
+    if (inputs[0]->kind == PlanKind::kCalc && !IsShared(node->inputs[0].get())) {
       const auto& below = inputs[0]->As<CalcNode>();
       auto merged = std::make_shared<CalcNode>();
       merged->inputs = below.inputs;
@@ -124,11 +135,8 @@ struct Pruned {
   std::vector<int> mapping;  // old output index -> new output index, -1 when dropped
 };
 
-Pruned Prune(const PlanNodePtr& node, const std::vector<bool>& required);
-
 // Keeps exactly the required columns of `node` (wrapping it in a Calc when it cannot drop them).
 Pruned Compact(const Pruned& p, const std::vector<bool>& required) {
-  std::vector<int> want;
   bool already = true;
   int next = 0;
   for (size_t i = 0; i < required.size(); ++i) {
@@ -145,136 +153,214 @@ Pruned Compact(const Pruned& p, const std::vector<bool>& required) {
     if (!required[i]) continue;
     int from = p.mapping[i];
     out.mapping[i] = static_cast<int>(calc->projections.size());
-    calc->projections.push_back(MakeColumnRef(from, p.node->schema.field(static_cast<size_t>(from)).type));
-    calc->schema.Add(p.node->schema.field(static_cast<size_t>(from)).name, p.node->schema.field(static_cast<size_t>(from)).type);
+    const Field& f = p.node->schema.field(static_cast<size_t>(from));
+    calc->projections.push_back(MakeColumnRef(from, f.type));
+    calc->schema.Add(f.name, f.type);
   }
   out.node = calc;
   return out;
 }
 
-Pruned Prune(const PlanNodePtr& node, const std::vector<bool>& required) {
-  Pruned out;
-  const size_t n = node->schema.size();
-  out.mapping.assign(n, -1);
-  switch (node->kind) {
-    case PlanKind::kTableSourceScan: {
-      auto scan = std::make_shared<TableSourceScanNode>(node->As<TableSourceScanNode>());
-      const auto& orig = node->As<TableSourceScanNode>();
-      scan->projection.clear();
-      scan->metadata.clear();
-      scan->schema = Schema();
-      size_t np = orig.projection.size();
-      for (size_t i = 0; i < n; ++i) {
-        if (!required[i]) continue;
-        out.mapping[i] = static_cast<int>(scan->schema.size());
-        if (i < np) scan->projection.push_back(orig.projection[i]);
-        else scan->metadata.push_back(orig.metadata[i - np]);
-        scan->schema.Add(node->schema.field(i).name, node->schema.field(i).type);
-      }
-      // Physical columns first, then metadata, so reorder if needed (they already are in that order).
-      out.node = scan;
-      return out;
-    }
-    case PlanKind::kValues: {
-      auto v = std::make_shared<ValuesNode>();
-      const auto& orig = node->As<ValuesNode>();
-      for (size_t i = 0; i < n; ++i) {
-        if (!required[i]) continue;
-        out.mapping[i] = static_cast<int>(v->schema.size());
-        v->schema.Add(node->schema.field(i).name, node->schema.field(i).type);
-      }
-      for (const auto& row : orig.rows) {
-        std::vector<Value> r;
+// Column pruning over a DAG: every node keeps the union of the columns its parents need.
+class Pruner {
+ public:
+  void Run(std::vector<PlanNodePtr>* roots) {
+    for (const auto& r : *roots) Order(r);
+    // Parents come after children in order_; walk it backwards to push requirements down.
+    for (const auto& r : *roots) required_[r.get()].assign(r->schema.size(), true);
+    for (auto it = order_.rbegin(); it != order_.rend(); ++it) PushDown(*it);
+    for (auto& r : *roots) r = Build(r).node;
+  }
+
+ private:
+  void Order(const PlanNodePtr& n) {
+    if (!visited_.insert(n.get()).second) return;
+    for (const auto& in : n->inputs) Order(in);
+    order_.push_back(n);
+  }
+
+  std::vector<bool>& Req(const PlanNodePtr& n) {
+    auto& r = required_[n.get()];
+    if (r.empty()) r.assign(n->schema.size(), false);
+    return r;
+  }
+
+  void PushDown(const PlanNodePtr& node) {
+    std::vector<bool> req = Req(node);
+    const size_t n = node->schema.size();
+    switch (node->kind) {
+      case PlanKind::kTableSourceScan:
+      case PlanKind::kValues: return;
+      case PlanKind::kCalc: {
+        const auto& calc = node->As<CalcNode>();
+        auto& in = Req(calc.inputs[0]);
         for (size_t i = 0; i < n; ++i) {
-          if (required[i]) r.push_back(row[i]);
+          if (req[i]) CollectColumns(*calc.projections[i], &in);
         }
-        v->rows.push_back(std::move(r));
+        if (calc.condition) CollectColumns(*calc.condition, &in);
+        return;
       }
-      out.node = v;
-      return out;
-    }
-    case PlanKind::kCalc: {
-      const auto& calc = node->As<CalcNode>();
-      const PlanNodePtr& in = calc.inputs[0];
-      std::vector<bool> in_req(in->schema.size(), false);
-      for (size_t i = 0; i < n; ++i) {
-        if (required[i]) CollectColumns(*calc.projections[i], &in_req);
+      case PlanKind::kWatermarkAssigner: {
+        const auto& wm = node->As<WatermarkAssignerNode>();
+        auto& in = Req(wm.inputs[0]);
+        for (size_t i = 0; i < n; ++i) in[i] = in[i] || req[i];
+        in[static_cast<size_t>(wm.rowtime_index)] = true;
+        CollectColumns(*wm.watermark, &in);
+        return;
       }
-      if (calc.condition) CollectColumns(*calc.condition, &in_req);
-      Pruned pin = Prune(in, in_req);
-      auto nc = std::make_shared<CalcNode>();
-      nc->inputs = {pin.node};
-      if (calc.condition) nc->condition = RemapColumns(calc.condition, pin.mapping);
-      for (size_t i = 0; i < n; ++i) {
-        if (!required[i]) continue;
-        out.mapping[i] = static_cast<int>(nc->projections.size());
-        nc->projections.push_back(RemapColumns(calc.projections[i], pin.mapping));
-        nc->schema.Add(calc.schema.field(i).name, calc.schema.field(i).type);
+      case PlanKind::kCorrelate: {
+        const auto& c = node->As<CorrelateNode>();
+        auto& in = Req(c.inputs[0]);
+        for (size_t i = 0; i < in.size(); ++i) in[i] = in[i] || req[i];
+        CollectColumns(*c.collection, &in);
+        return;
       }
-      out.node = nc;
-      return out;
-    }
-    case PlanKind::kWatermarkAssigner: {
-      const auto& wm = node->As<WatermarkAssignerNode>();
-      std::vector<bool> req = required;
-      req[static_cast<size_t>(wm.rowtime_index)] = true;
-      CollectColumns(*wm.watermark, &req);
-      Pruned pin = Compact(Prune(wm.inputs[0], req), req);
-      auto nw = std::make_shared<WatermarkAssignerNode>(wm);
-      nw->inputs = {pin.node};
-      nw->rowtime_index = pin.mapping[static_cast<size_t>(wm.rowtime_index)];
-      nw->watermark = RemapColumns(wm.watermark, pin.mapping);
-      nw->schema = Schema();
-      for (size_t i = 0; i < n; ++i) {
-        if (!req[i]) continue;
-        out.mapping[i] = pin.mapping[i];
-        nw->schema.Add(wm.schema.field(i).name, wm.schema.field(i).type);
+      case PlanKind::kUnion:
+        for (const auto& input : node->inputs) {
+          auto& in = Req(input);
+          for (size_t i = 0; i < n; ++i) in[i] = in[i] || req[i];
+        }
+        return;
+      case PlanKind::kSink: {
+        auto& in = Req(node->inputs[0]);
+        for (size_t i = 0; i < in.size(); ++i) in[i] = true;
+        return;
       }
-      out.node = nw;
-      return out;
-    }
-    case PlanKind::kCorrelate: {
-      const auto& c = node->As<CorrelateNode>();
-      const PlanNodePtr& in = c.inputs[0];
-      size_t nin = in->schema.size();
-      std::vector<bool> in_req(nin, false);
-      for (size_t i = 0; i < nin; ++i) in_req[i] = required[i];
-      CollectColumns(*c.collection, &in_req);
-      Pruned pin = Compact(Prune(in, in_req), in_req);
-      auto nc = std::make_shared<CorrelateNode>(c);
-      nc->inputs = {pin.node};
-      nc->collection = RemapColumns(c.collection, pin.mapping);
-      nc->schema = pin.node->schema;
-      for (size_t i = 0; i < nin; ++i) out.mapping[i] = pin.mapping[i];
-      for (size_t i = nin; i < n; ++i) {
-        out.mapping[i] = static_cast<int>(nc->schema.size());
-        nc->schema.Add(c.schema.field(i).name, c.schema.field(i).type);
-      }
-      out.node = nc;
-      return out;
-    }
-    case PlanKind::kUnion: {
-      auto u = std::make_shared<UnionNode>();
-      for (const auto& in : node->inputs) u->inputs.push_back(Compact(Prune(in, required), required).node);
-      for (size_t i = 0; i < n; ++i) {
-        if (!required[i]) continue;
-        out.mapping[i] = static_cast<int>(u->schema.size());
-        u->schema.Add(node->schema.field(i).name, node->schema.field(i).type);
-      }
-      out.node = u;
-      return out;
-    }
-    case PlanKind::kSink: {
-      auto s = std::make_shared<SinkNode>(node->As<SinkNode>());
-      std::vector<bool> all(node->inputs[0]->schema.size(), true);
-      s->inputs = {Compact(Prune(node->inputs[0], all), all).node};
-      for (size_t i = 0; i < n; ++i) out.mapping[i] = static_cast<int>(i);
-      out.node = s;
-      return out;
     }
   }
-  SLUICE_UNREACHABLE();
-}
+
+  // The pruned node with exactly its required columns (in order), or with extra columns that the
+  // mapping places (scans and correlates may keep more than asked).
+  Pruned Build(const PlanNodePtr& node) {
+    auto found = built_.find(node.get());
+    if (found != built_.end()) return found->second;
+    Pruned out = BuildNode(node);
+    built_[node.get()] = out;
+    return out;
+  }
+
+  Pruned Input(const PlanNodePtr& node) { return Compact(Build(node), Req(node)); }
+
+  Pruned BuildNode(const PlanNodePtr& node) {
+    const std::vector<bool> required = Req(node);
+    Pruned out;
+    const size_t n = node->schema.size();
+    out.mapping.assign(n, -1);
+    switch (node->kind) {
+      case PlanKind::kTableSourceScan: {
+        const auto& orig = node->As<TableSourceScanNode>();
+        auto scan = std::make_shared<TableSourceScanNode>(orig);
+        scan->projection.clear();
+        scan->metadata.clear();
+        scan->schema = Schema();
+        size_t np = orig.projection.size();
+        for (size_t i = 0; i < n; ++i) {
+          if (!required[i]) continue;
+          out.mapping[i] = static_cast<int>(scan->schema.size());
+          if (i < np) scan->projection.push_back(orig.projection[i]);
+          else scan->metadata.push_back(orig.metadata[i - np]);
+          scan->schema.Add(node->schema.field(i).name, node->schema.field(i).type);
+        }
+        out.node = scan;
+        return out;
+      }
+      case PlanKind::kValues: {
+        auto v = std::make_shared<ValuesNode>();
+        const auto& orig = node->As<ValuesNode>();
+        for (size_t i = 0; i < n; ++i) {
+          if (!required[i]) continue;
+          out.mapping[i] = static_cast<int>(v->schema.size());
+          v->schema.Add(node->schema.field(i).name, node->schema.field(i).type);
+        }
+        for (const auto& row : orig.rows) {
+          std::vector<Value> r;
+          for (size_t i = 0; i < n; ++i) {
+            if (required[i]) r.push_back(row[i]);
+          }
+          v->rows.push_back(std::move(r));
+        }
+        out.node = v;
+        return out;
+      }
+      case PlanKind::kCalc: {
+        const auto& calc = node->As<CalcNode>();
+        Pruned pin = Input(calc.inputs[0]);
+        auto nc = std::make_shared<CalcNode>();
+        nc->inputs = {pin.node};
+        if (calc.condition) nc->condition = RemapColumns(calc.condition, pin.mapping);
+        for (size_t i = 0; i < n; ++i) {
+          if (!required[i]) continue;
+          out.mapping[i] = static_cast<int>(nc->projections.size());
+          nc->projections.push_back(RemapColumns(calc.projections[i], pin.mapping));
+          nc->schema.Add(calc.schema.field(i).name, calc.schema.field(i).type);
+        }
+        out.node = nc;
+        return out;
+      }
+      case PlanKind::kWatermarkAssigner: {
+        const auto& wm = node->As<WatermarkAssignerNode>();
+        Pruned pin = Input(wm.inputs[0]);
+        const auto& in_req = Req(wm.inputs[0]);
+        auto nw = std::make_shared<WatermarkAssignerNode>(wm);
+        nw->inputs = {pin.node};
+        nw->rowtime_index = pin.mapping[static_cast<size_t>(wm.rowtime_index)];
+        nw->watermark = RemapColumns(wm.watermark, pin.mapping);
+        nw->schema = Schema();
+        for (size_t i = 0; i < n; ++i) {
+          if (!in_req[i]) continue;
+          out.mapping[i] = pin.mapping[i];
+          nw->schema.Add(wm.schema.field(i).name, wm.schema.field(i).type);
+        }
+        out.node = nw;
+        return out;
+      }
+      case PlanKind::kCorrelate: {
+        const auto& c = node->As<CorrelateNode>();
+        Pruned pin = Input(c.inputs[0]);
+        size_t nin = c.inputs[0]->schema.size();
+        auto nc = std::make_shared<CorrelateNode>(c);
+        nc->inputs = {pin.node};
+        nc->collection = RemapColumns(c.collection, pin.mapping);
+        nc->schema = pin.node->schema;
+        for (size_t i = 0; i < nin; ++i) out.mapping[i] = pin.mapping[i];
+        for (size_t i = nin; i < n; ++i) {
+          out.mapping[i] = static_cast<int>(nc->schema.size());
+          nc->schema.Add(c.schema.field(i).name, c.schema.field(i).type);
+        }
+        out.node = nc;
+        return out;
+      }
+      case PlanKind::kUnion: {
+        auto u = std::make_shared<UnionNode>();
+        for (const auto& in : node->inputs) {
+          // Every input must produce exactly the union's required columns, in order.
+          Pruned p = Build(in);
+          u->inputs.push_back(Compact(p, required).node);
+        }
+        for (size_t i = 0; i < n; ++i) {
+          if (!required[i]) continue;
+          out.mapping[i] = static_cast<int>(u->schema.size());
+          u->schema.Add(node->schema.field(i).name, node->schema.field(i).type);
+        }
+        out.node = u;
+        return out;
+      }
+      case PlanKind::kSink: {
+        auto s = std::make_shared<SinkNode>(node->As<SinkNode>());
+        s->inputs = {Input(node->inputs[0]).node};
+        for (size_t i = 0; i < n; ++i) out.mapping[i] = static_cast<int>(i);
+        out.node = s;
+        return out;
+      }
+    }
+    SLUICE_UNREACHABLE();
+  }
+
+  std::set<const PlanNode*> visited_;
+  std::vector<PlanNodePtr> order_;
+  std::map<const PlanNode*, std::vector<bool>> required_;
+  std::map<const PlanNode*, Pruned> built_;
+};
 
 std::string Digest(const PlanNode& node, std::map<const PlanNode*, std::string>* memo) {
   auto f = memo->find(&node);
@@ -301,14 +387,33 @@ PlanNodePtr Dedupe(const PlanNodePtr& node, std::map<std::string, PlanNodePtr>* 
 
 }  // namespace
 
-Result<PlanNodePtr> OptimizePlan(const PlanNodePtr& root) {
+Result<std::vector<PlanNodePtr>> OptimizePlans(const std::vector<PlanNodePtr>& roots) {
   std::map<const PlanNode*, PlanNodePtr> memo;
-  PlanNodePtr merged = MergeCalcs(root, true, &memo);
-  std::vector<bool> all(merged->schema.size(), true);
-  Pruned p = Compact(Prune(merged, all), all);
-  // Pruning can leave Calc-over-Calc pairs; merge once more.
+  std::vector<PlanNodePtr> out;
+  for (const auto& r : roots) out.push_back(MergeCalcs(r, true, &memo));
+  // Share equal sub-plans first, so pruning keeps the union of what every consumer reads.
+  ReuseSubPlans(&out);
+  Pruner pruner;
+  pruner.Run(&out);
+  // Pruning can leave Calc-over-Calc pairs; merge once more (a shared Calc stays shared).
   memo.clear();
-  return MergeCalcs(p.node, true, &memo);
+  std::map<const PlanNode*, int> parents;
+  std::set<const PlanNode*> seen;
+  std::vector<const PlanNode*> stack;
+  for (const auto& r : out) stack.push_back(r.get());
+  while (!stack.empty()) {
+    const PlanNode* n = stack.back();
+    stack.pop_back();
+    if (!seen.insert(n).second) continue;
+    for (const auto& in : n->inputs) {
+      parents[in.get()]++;
+      stack.push_back(in.get());
+    }
+  }
+  shared_ = &parents;
+  for (auto& r : out) r = MergeCalcs(r, true, &memo);
+  shared_ = nullptr;
+  return out;
 }
 
 void ReuseSubPlans(std::vector<PlanNodePtr>* roots) {

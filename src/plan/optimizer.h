@@ -17,8 +17,9 @@
 
 namespace sluice {
 
-// Optimizes one tree whose root's output columns are all needed (a sink or a query result).
-Result<PlanNodePtr> OptimizePlan(const PlanNodePtr& root);
+// Optimizes the trees of one statement (a statement set has several) whose roots' output columns
+// are all needed (sinks or a query result). Equal sub-plans end up shared.
+Result<std::vector<PlanNodePtr>> OptimizePlans(const std::vector<PlanNodePtr>& roots);
 
 // Replaces structurally equal sub-trees of `roots` by one shared node.
 void ReuseSubPlans(std::vector<PlanNodePtr>* roots);

@@ -2014,9 +2014,15 @@ class Parser {
 
   // ------------------------------------------------------------------ types
 
+  // "(n)" or nothing (then `default_value`); used for lengths (at least 1) and precisions (at least 0,
+  // when `max_value` is small).
   Result<int> ParseOptionalLength(int default_value, int64_t max_value) {
     if (!AcceptPunct("(")) return default_value;
+    const Token& tok = Cur();
     ASSIGN_OR_RETURN(int64_t n, ParseIntegerLiteral(max_value));
+    if (n < 1 && max_value == LogicalType::kMaxVarCharLength) {
+      return ErrorAt(tok, "Length must be between 1 and " + std::to_string(max_value));
+    }
     RETURN_IF_ERROR(ExpectPunct(")"));
     return static_cast<int>(n);
   }
@@ -2079,14 +2085,16 @@ class Parser {
     }
     if (w == "CHAR" || w == "CHARACTER") {
       if (AcceptKw("VARYING")) {
-        ASSIGN_OR_RETURN(int n, ParseOptionalLength(1, LogicalType::kMaxVarCharLength));
+        ASSIGN_OR_RETURN(int n, ParseOptionalLength(LogicalType::kMaxVarCharLength, LogicalType::kMaxVarCharLength));
         return LogicalType::VarChar(n);
       }
       ASSIGN_OR_RETURN(int n, ParseOptionalLength(1, LogicalType::kMaxVarCharLength));
       return LogicalType::Char(n);
     }
+    // VARCHAR and VARBINARY without a length are the longest ones (STRING, BYTES), as in Flink's SQL
+    // (FlinkTypeSystem.getDefaultPrecision); CHAR and BINARY default to length 1.
     if (w == "VARCHAR") {
-      ASSIGN_OR_RETURN(int n, ParseOptionalLength(1, LogicalType::kMaxVarCharLength));
+      ASSIGN_OR_RETURN(int n, ParseOptionalLength(LogicalType::kMaxVarCharLength, LogicalType::kMaxVarCharLength));
       return LogicalType::VarChar(n);
     }
     if (w == "STRING") return LogicalType::String();
@@ -2095,7 +2103,7 @@ class Parser {
       return LogicalType::Binary(n);
     }
     if (w == "VARBINARY") {
-      ASSIGN_OR_RETURN(int n, ParseOptionalLength(1, LogicalType::kMaxVarCharLength));
+      ASSIGN_OR_RETURN(int n, ParseOptionalLength(LogicalType::kMaxVarCharLength, LogicalType::kMaxVarCharLength));
       return LogicalType::VarBinary(n);
     }
     if (w == "BYTES") return LogicalType::Bytes();

@@ -287,10 +287,15 @@ TEST(ParserTypeTest, ScalarTypesAndDefaults) {
   EXPECT_EQ(T("NUMERIC(38, 18)"), LogicalType::Decimal(38, 18));
   EXPECT_EQ(T("CHAR"), LogicalType::Char(1));
   EXPECT_EQ(T("CHAR(5)"), LogicalType::Char(5));
-  EXPECT_EQ(T("VARCHAR"), LogicalType::VarChar(1));
+  // Flink's SQL (not its Table API type strings) makes a VARCHAR without length the longest one.
+  EXPECT_EQ(T("VARCHAR"), LogicalType::String());
+  EXPECT_EQ(T("VARBINARY"), LogicalType::Bytes());
   EXPECT_EQ(T("VARCHAR(20)"), LogicalType::VarChar(20));
   EXPECT_EQ(T("STRING"), LogicalType::String());
   EXPECT_EQ(T("BINARY"), LogicalType::Binary(1));
+  EXPECT_FALSE(ParseDataType("VARCHAR(0)").ok());
+  EXPECT_FALSE(ParseDataType("FOO").ok());
+  EXPECT_FALSE(ParseDataType("INT extra").ok());
   EXPECT_EQ(T("VARBINARY(8)"), LogicalType::VarBinary(8));
   EXPECT_EQ(T("BYTES"), LogicalType::Bytes());
   EXPECT_EQ(T("DATE"), LogicalType::Date());

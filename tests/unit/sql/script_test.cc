@@ -148,7 +148,9 @@ TEST(ParseErrorTest, SpecificMessages) {
   EXPECT_NE(ErrorOf("SELECT CAST(a AS) FROM t").find("<DATA TYPE>"), std::string::npos);
   EXPECT_NE(ErrorOf("SELECT EXTRACT(FORTNIGHT FROM ts)").find("<TIME UNIT>"), std::string::npos);
   EXPECT_NE(ErrorOf("SELECT 1 2").find("Encountered \"2\" at line 1, column 10."), std::string::npos);
-  EXPECT_NE(ErrorOf("SELECT * FROM t /*+ OPTIONS('a'='b') SELECT 1").find("\"*/\""), std::string::npos);
+  EXPECT_NE(ErrorOf("SELECT * FROM t /*+ OPTIONS('a'='b') SELECT 1").find("Unterminated hint /*+ starting at line 1"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("SELECT * FROM t /*+ OPTIONS('a'='b') x */").find("\"*/\""), std::string::npos);
   EXPECT_NE(ErrorOf("EXECUTE STATEMENT SET BEGIN SELECT 1; END").find("\"INSERT\""), std::string::npos);
   EXPECT_NE(ErrorOf("CREATE TABLE t (a INT PRIMARY KEY ENFORCE)").find("\"NOT\""), std::string::npos);
   auto fn = ParseStatement("CREATE FUNCTION f AS 'x'");
