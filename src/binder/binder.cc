@@ -5,6 +5,7 @@
 
 #include "common/config.h"
 #include "common/time_util.h"
+#include "function/aggregate/aggregate_function.h"
 #include "function/cast.h"
 #include "function/evaluator.h"
 #include "function/function_registry.h"
@@ -70,6 +71,62 @@ void Uniquify(std::vector<std::string>* names) {
       }
     }
   }
+}
+
+// Calls `fn` on every direct sub-expression of `e` (not into subqueries).
+template <typename Fn>
+void ForEachChild(const ast::Expr& e, Fn&& fn) {
+  using K = ast::ExprKind;
+  auto one = [&](const ast::ExprPtr& p) {
+    if (p) fn(*p);
+  };
+  switch (e.kind) {
+    case K::kUnary: one(e.As<ast::Unary>().operand); break;
+    case K::kBinary: one(e.As<ast::Binary>().left); one(e.As<ast::Binary>().right); break;
+    case K::kIs: one(e.As<ast::IsExpr>().operand); break;
+    case K::kIsDistinctFrom: one(e.As<ast::IsDistinctFrom>().left); one(e.As<ast::IsDistinctFrom>().right); break;
+    case K::kBetween: one(e.As<ast::Between>().operand); one(e.As<ast::Between>().low); one(e.As<ast::Between>().high); break;
+    case K::kIn: one(e.As<ast::In>().operand); for (const auto& x : e.As<ast::In>().list) one(x); break;
+    case K::kLike: one(e.As<ast::Like>().operand); one(e.As<ast::Like>().pattern); one(e.As<ast::Like>().escape); break;
+    case K::kCall: for (const auto& x : e.As<ast::Call>().args) one(x); one(e.As<ast::Call>().filter); break;
+    case K::kCast: one(e.As<ast::Cast>().operand); break;
+    case K::kCase:
+      one(e.As<ast::Case>().operand);
+      for (const auto& [w, t] : e.As<ast::Case>().when_then) { one(w); one(t); }
+      one(e.As<ast::Case>().else_expr);
+      break;
+    case K::kExtract: one(e.As<ast::Extract>().operand); break;
+    case K::kFloorCeil: one(e.As<ast::FloorCeil>().operand); break;
+    case K::kTrim: one(e.As<ast::Trim>().chars); one(e.As<ast::Trim>().operand); break;
+    case K::kArrayCtor: for (const auto& x : e.As<ast::ArrayCtor>().elements) one(x); break;
+    case K::kMapCtor: for (const auto& x : e.As<ast::MapCtor>().elements) one(x); break;
+    case K::kRowCtor: for (const auto& x : e.As<ast::RowCtor>().fields) one(x); break;
+    case K::kSubscript: one(e.As<ast::Subscript>().base); one(e.As<ast::Subscript>().index); break;
+    case K::kFieldAccess: one(e.As<ast::FieldAccess>().base); break;
+    default: break;
+  }
+}
+
+bool IsAggregateCall(const ast::Expr& e) {
+  if (e.kind != ast::ExprKind::kCall) return false;
+  const auto& c = e.As<ast::Call>();
+  return !c.over && c.over_window.empty() && IsAggregateFunction(c.name.back());
+}
+
+void CollectAggregates(const ast::Expr& e, std::vector<const ast::Call*>* out) {
+  if (IsAggregateCall(e)) {
+    out->push_back(&e.As<ast::Call>());
+    return;
+  }
+  ForEachChild(e, [&](const ast::Expr& c) { CollectAggregates(c, out); });
+}
+
+bool IsRowNumberOver(const ast::Expr& e) {
+  if (e.kind != ast::ExprKind::kCall) return false;
+  const auto& c = e.As<ast::Call>();
+  std::string n = c.name.back();
+  for (char& ch : n) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return c.over != nullptr && n == "ROW_NUMBER";
 }
 
 // Literal rows need a plain constant; this evaluates constant expressions for VALUES.
@@ -401,10 +458,13 @@ Result<ExprPtr> Binder::BindCase(const ast::Case& c, const Scope& scope) {
 
 Result<ExprPtr> Binder::BindCall(const ast::Call& call, const Scope& scope) {
   std::string name = Upper(call.name.back());
+  if (call.over && name == "ROW_NUMBER") {
+    return Error(call.pos, "ROW_NUMBER() OVER (...) must be a SELECT item of a subquery whose outer query filters it (Top-N: WHERE rn <= N)");
+  }
   if (call.over) return NotSupported(call.pos, "OVER aggregation (" + name + " ... OVER)");
   if (!call.over_window.empty()) return NotSupported(call.pos, "OVER aggregation (" + name + " OVER " + call.over_window + ")");
   if (IsAggregateFunction(name) || call.star || call.distinct || call.filter) {
-    return NotSupported(call.pos, "Aggregate function " + name + " (GROUP BY and aggregates are planned in the updating-queries work)");
+    return Error(call.pos, "Aggregate function " + name + " is not allowed here (only in a SELECT list or HAVING of a query)");
   }
   std::vector<ExprPtr> args;
   for (const auto& a : call.args) {
@@ -447,6 +507,12 @@ Result<ExprPtr> Binder::BindCall(const ast::Call& call, const Scope& scope) {
 }
 
 Result<ExprPtr> Binder::BindExpr(const ast::Expr& expr, const Scope& scope) {
+  auto rep = replacements_.find(&expr);
+  if (rep != replacements_.end()) return rep->second;
+  if (agg_) {
+    ASSIGN_OR_RETURN(ExprPtr resolved, ResolveInAggregate(expr));
+    if (resolved) return resolved;
+  }
   switch (expr.kind) {
     case ast::ExprKind::kLiteral: return BindLiteral(expr.As<ast::Literal>());
     case ast::ExprKind::kIntervalLiteral: return BindInterval(expr.As<ast::IntervalLiteral>());
@@ -848,7 +914,98 @@ Result<Binder::Relation> Binder::BindJoin(const ast::Join& join) {
     return BindUnnest(std::move(left), right.As<ast::Unnest>(), left_outer);
   }
   if (right.kind == ast::TableRefKind::kTableFunction) return NotSupported(right.pos, "LATERAL TABLE function joins");
-  return NotSupported(join.pos, "Regular joins (JOIN ... ON) — planned in the updating-queries work —");
+  if (join.natural) return NotSupported(join.pos, "NATURAL JOIN");
+  if (right.kind == ast::TableRefKind::kTable && right.As<ast::TableName>().for_system_time) {
+    return NotSupported(right.pos, "FOR SYSTEM_TIME AS OF (temporal join)");
+  }
+  ASSIGN_OR_RETURN(Relation left, BindTableRef(*join.left));
+  ASSIGN_OR_RETURN(Relation rightrel, BindTableRef(right));
+  JoinType type = JoinType::kInner;
+  switch (join.join_type) {
+    case ast::JoinType::kLeft: type = JoinType::kLeft; break;
+    case ast::JoinType::kRight: type = JoinType::kRight; break;
+    case ast::JoinType::kFull: type = JoinType::kFull; break;
+    default: type = JoinType::kInner; break;
+  }
+  const size_t nl = left.node->schema.size();
+  bool left_nullable = type == JoinType::kRight || type == JoinType::kFull;
+  bool right_nullable = type == JoinType::kLeft || type == JoinType::kFull;
+  // Regular joins materialize time attributes (they are plain timestamps afterwards, as in Flink).
+  Scope combined;
+  for (const auto& c : left.scope.columns) {
+    LogicalType t = c.type.WithTimeAttribute(TimeAttribute::kNone);
+    combined.columns.push_back({c.qualifier, c.name, left_nullable ? t.WithNullable(true) : t});
+  }
+  for (const auto& c : rightrel.scope.columns) {
+    LogicalType t = c.type.WithTimeAttribute(TimeAttribute::kNone);
+    combined.columns.push_back({c.qualifier, c.name, right_nullable ? t.WithNullable(true) : t});
+  }
+  auto node = std::make_shared<JoinNode>();
+  node->join_type = type;
+  ExprPtr cond;
+  if (join.on) {
+    ASSIGN_OR_RETURN(cond, BindExpr(*join.on, combined));
+    if (cond->type.id() != TypeId::kBoolean) return Error(join.on->pos, "JOIN condition must be a BOOLEAN expression");
+  } else if (!join.using_columns.empty()) {
+    std::vector<ExprPtr> eqs;
+    for (const auto& u : join.using_columns) {
+      auto li = left.node->schema.IndexOf(u);
+      auto ri = rightrel.node->schema.IndexOf(u);
+      if (!li || !ri) return Error(join.pos, "Column '" + u + "' in USING clause not found on both sides of the join");
+      ASSIGN_OR_RETURN(ExprPtr eq, MakeFunctionCall("=", {MakeColumnRef(static_cast<int>(*li), combined.columns[*li].type),
+                                                             MakeColumnRef(static_cast<int>(nl + *ri), combined.columns[nl + *ri].type)},
+                                                    join.pos));
+      eqs.push_back(eq);
+    }
+    cond = eqs.size() == 1 ? eqs[0] : MakeSpecial(ExprKind::kAnd, LogicalType::Boolean(), eqs);
+  } else if (type != JoinType::kInner) {
+    return Error(join.pos, "An outer join needs an ON or USING condition");
+  }
+  // Split the condition into equi-key pairs (left column = right column) and a residual.
+  std::vector<ExprPtr> conjuncts;
+  if (cond) {
+    if (cond->kind == ExprKind::kAnd) conjuncts = cond->args;
+    else conjuncts = {cond};
+  }
+  std::vector<ExprPtr> residual;
+  for (const auto& c : conjuncts) {
+    bool taken = false;
+    if (c->kind == ExprKind::kCall && c->function && c->function->name == "=" && c->args.size() == 2) {
+      const Expr* a = c->args[0].get();
+      const Expr* b = c->args[1].get();
+      if (a->kind == ExprKind::kColumnRef && b->kind == ExprKind::kColumnRef &&
+          a->type.EqualsIgnoringNullability(b->type)) {
+        int ai = a->column_index, bi = b->column_index;
+        if (ai >= static_cast<int>(nl) && bi < static_cast<int>(nl)) std::swap(ai, bi);
+        if (ai < static_cast<int>(nl) && bi >= static_cast<int>(nl)) {
+          node->left_keys.push_back(ai);
+          node->right_keys.push_back(bi - static_cast<int>(nl));
+          taken = true;
+        }
+      }
+    }
+    if (!taken) residual.push_back(c);
+  }
+  node->condition = cond;
+  if (residual.size() == 1) node->residual = residual[0];
+  else if (residual.size() > 1) node->residual = MakeSpecial(ExprKind::kAnd, LogicalType::Boolean(), residual);
+  auto lx = std::make_shared<ExchangeNode>();
+  lx->inputs = {left.node};
+  lx->schema = left.node->schema;
+  lx->keys = node->left_keys;
+  auto rx = std::make_shared<ExchangeNode>();
+  rx->inputs = {rightrel.node};
+  rx->schema = rightrel.node->schema;
+  rx->keys = node->right_keys;
+  node->inputs = {lx, rx};
+  std::vector<std::string> names;
+  for (const auto& c : combined.columns) names.push_back(c.name);
+  Uniquify(&names);
+  for (size_t i = 0; i < names.size(); ++i) node->schema.Add(names[i], combined.columns[i].type);
+  Relation out;
+  out.node = node;
+  out.scope = combined;
+  return out;
 }
 
 Result<Binder::Relation> Binder::BindTableRef(const ast::TableRef& ref) {
@@ -896,61 +1053,325 @@ Result<Binder::Relation> Binder::BindSelect(const ast::Select& select) {
     values->rows.push_back({});
     input.node = values;
   }
-  if (!select.hints.empty()) {
-    // Query hints (STATE_TTL and friends) matter to stateful operators, which come with those issues.
-  }
-  if (!select.group_by.empty()) return NotSupported(select.group_by[0].pos, "GROUP BY");
-  if (select.having) return NotSupported(select.having->pos, "HAVING");
-  if (select.distinct) return NotSupported(select.pos, "SELECT DISTINCT");
   if (!select.windows.empty()) return NotSupported(select.windows[0].pos, "The WINDOW clause");
-  PlanNodePtr node = input.node;
   if (select.where) {
+    std::vector<const ast::Call*> aggs;
+    CollectAggregates(*select.where, &aggs);
+    if (!aggs.empty()) return Error(aggs[0]->pos, "Aggregate functions are not allowed in WHERE; use HAVING");
     ASSIGN_OR_RETURN(ExprPtr cond, BindExpr(*select.where, input.scope));
     if (cond->type.id() != TypeId::kBoolean && cond->type.id() != TypeId::kNull) {
       return Error(select.where->pos, "WHERE clause must be a BOOLEAN expression, but is " + cond->type.ToString());
     }
     auto filter = std::make_shared<CalcNode>();
-    filter->inputs = {node};
-    filter->projections = IdentityProjections(node->schema);
+    filter->inputs = {input.node};
+    filter->projections = IdentityProjections(input.node->schema);
     filter->condition = cond;
-    filter->schema = node->schema;
-    node = filter;
+    filter->schema = input.node->schema;
+    input.node = filter;
   }
+  std::vector<const ast::Call*> aggs;
+  for (const auto& item : select.items) CollectAggregates(*item.expr, &aggs);
+  if (select.having) CollectAggregates(*select.having, &aggs);
+  Relation out;
+  if (!select.group_by.empty() || !aggs.empty()) {
+    ASSIGN_OR_RETURN(out, BindAggregate(select, std::move(input)));
+  } else {
+    if (select.having) return Error(select.having->pos, "HAVING requires GROUP BY or an aggregate function");
+    std::vector<int> rn_items;
+    bool has_rn = false;
+    for (const auto& item : select.items) has_rn |= IsRowNumberOver(*item.expr);
+    if (has_rn) {
+      ASSIGN_OR_RETURN(input, BindRowNumber(select, std::move(input), &rn_items));
+    }
+    auto calc = std::make_shared<CalcNode>();
+    calc->inputs = {input.node};
+    std::vector<std::string> names;
+    std::vector<ExprPtr> exprs;
+    for (size_t i = 0; i < select.items.size(); ++i) {
+      const auto& item = select.items[i];
+      if (item.expr->kind == ast::ExprKind::kStar) {
+        const auto& star = item.expr->As<ast::Star>();
+        bool any = false;
+        for (size_t c = 0; c < input.scope.columns.size(); ++c) {
+          const auto& col = input.scope.columns[c];
+          if (col.qualifier == "$rank") continue;  // the row number column is not part of *
+          if (!star.qualifier.empty() && col.qualifier != star.qualifier.back()) continue;
+          exprs.push_back(MakeColumnRef(static_cast<int>(c), col.type));
+          names.push_back(col.name);
+          any = true;
+        }
+        if (!any && !star.qualifier.empty()) return Error(item.pos, "Unknown table '" + JoinName(star.qualifier) + "'");
+        continue;
+      }
+      ASSIGN_OR_RETURN(ExprPtr e, BindExpr(*item.expr, input.scope));
+      // Time attributes survive only plain references (Flink materializes them otherwise).
+      if (e->kind != ExprKind::kColumnRef && e->type.time_attribute() != TimeAttribute::kNone) {
+        auto copy = std::make_shared<Expr>(*e);
+        copy->type = e->type.WithTimeAttribute(TimeAttribute::kNone);
+        e = copy;
+      }
+      exprs.push_back(e);
+      names.push_back(item.alias.empty() ? ImplicitName(*item.expr, i) : item.alias);
+    }
+    replacements_.clear();
+    Uniquify(&names);
+    calc->projections = exprs;
+    for (size_t i = 0; i < exprs.size(); ++i) calc->schema.Add(names[i], exprs[i]->type);
+    out.node = calc;
+    for (const auto& f : calc->schema.fields()) out.scope.columns.push_back({"", f.name, f.type});
+  }
+  if (select.distinct) {
+    // SELECT DISTINCT is a GROUP BY every column without aggregates.
+    auto ex = std::make_shared<ExchangeNode>();
+    ex->inputs = {out.node};
+    ex->schema = out.node->schema;
+    for (size_t i = 0; i < out.node->schema.size(); ++i) ex->keys.push_back(static_cast<int>(i));
+    auto agg = std::make_shared<GroupAggregateNode>();
+    agg->inputs = {ex};
+    agg->group_keys = ex->keys;
+    for (const auto& f : out.node->schema.fields()) agg->schema.Add(f.name, f.type.WithTimeAttribute(TimeAttribute::kNone));
+    out.node = agg;
+    out.scope.columns.clear();
+    for (const auto& f : agg->schema.fields()) out.scope.columns.push_back({"", f.name, f.type});
+  }
+  return out;
+}
+
+Result<ExprPtr> Binder::ResolveInAggregate(const ast::Expr& expr) {
+  AggContext* ctx = agg_;
+  if (IsAggregateCall(expr)) {
+    auto it = ctx->agg_index.find(&expr);
+    if (it == ctx->agg_index.end()) return Error(expr.pos, "aggregate call was not collected");
+    return MakeColumnRef(it->second, ctx->output_types[static_cast<size_t>(it->second)]);
+  }
+  std::vector<const ast::Call*> inner;
+  CollectAggregates(expr, &inner);
+  if (!inner.empty()) return ExprPtr();  // bind structurally; the aggregates inside resolve on their own
+  if (expr.kind == ast::ExprKind::kLiteral || expr.kind == ast::ExprKind::kIntervalLiteral ||
+      expr.kind == ast::ExprKind::kTimeUnit) {
+    return ExprPtr();
+  }
+  // Does the expression (over the FROM clause) equal a group key?
+  agg_ = nullptr;
+  Result<ExprPtr> over_input = BindExpr(expr, ctx->input);
+  agg_ = ctx;
+  if (over_input.ok()) {
+    std::string digest = (*over_input)->ToString();
+    for (size_t k = 0; k < ctx->key_digests.size(); ++k) {
+      if (ctx->key_digests[k] == digest) return MakeColumnRef(static_cast<int>(k), ctx->output_types[k]);
+    }
+    if ((*over_input)->IsConstant()) return ExprPtr();
+  }
+  if (expr.kind == ast::ExprKind::kIdentifier || expr.kind == ast::ExprKind::kFieldAccess) {
+    if (!over_input.ok()) return over_input.status();
+    std::vector<std::string> names;
+    for (const auto& c : ctx->input.columns) names.push_back(c.name);
+    return Error(expr.pos, "Expression '" + (*over_input)->ToString(&names) + "' is not being grouped");
+  }
+  return ExprPtr();
+}
+
+Result<Binder::Relation> Binder::BindAggregate(const ast::Select& select, Relation input) {
+  AggContext ctx;
+  ctx.input = input.scope;
+  // The projection below the aggregate: group keys, then each aggregate's arguments and filter.
+  auto pre = std::make_shared<CalcNode>();
+  pre->inputs = {input.node};
+  std::vector<std::string> key_names;
+  for (const auto& g : select.group_by) {
+    if (g.kind != ast::GroupingElement::Kind::kExpr) {
+      if (g.kind == ast::GroupingElement::Kind::kEmpty) continue;
+      return NotSupported(g.pos, "GROUPING SETS, ROLLUP and CUBE");
+    }
+    ASSIGN_OR_RETURN(ExprPtr k, BindExpr(*g.expr, input.scope));
+    ctx.key_digests.push_back(k->ToString());
+    LogicalType kt = k->type.WithTimeAttribute(TimeAttribute::kNone);
+    std::string kn = g.expr->kind == ast::ExprKind::kIdentifier ? g.expr->As<ast::Identifier>().parts.back()
+                                                                 : "$f" + std::to_string(pre->projections.size());
+    pre->projections.push_back(k);
+    pre->schema.Add(kn, kt);
+    key_names.push_back(kn);
+  }
+  ctx.num_keys = pre->projections.size();
+  for (size_t i = 0; i < ctx.num_keys; ++i) ctx.output_types.push_back(pre->schema.field(i).type);
+  std::vector<const ast::Call*> calls;
+  std::vector<std::string> call_aliases;
+  for (const auto& item : select.items) {
+    size_t before = calls.size();
+    CollectAggregates(*item.expr, &calls);
+    for (size_t i = before; i < calls.size(); ++i) {
+      call_aliases.push_back(calls.size() == before + 1 && item.expr.get() == calls[i] && !item.alias.empty() ? item.alias : "");
+    }
+  }
+  if (select.having) {
+    size_t before = calls.size();
+    CollectAggregates(*select.having, &calls);
+    for (size_t i = before; i < calls.size(); ++i) call_aliases.push_back("");
+  }
+  auto agg = std::make_shared<GroupAggregateNode>();
+  std::vector<std::string> seen_digests;
+  for (size_t ci = 0; ci < calls.size(); ++ci) {
+    const ast::Call& call = *calls[ci];
+    std::string name = Upper(call.name.back());
+    AggregateCall ac;
+    ac.name = name;
+    ac.distinct = call.distinct;
+    std::vector<LogicalType> arg_types;
+    std::vector<const Value*> constants;
+    std::vector<ExprPtr> bound_args;
+    for (const auto& a : call.args) {
+      ASSIGN_OR_RETURN(ExprPtr b, BindExpr(*a, input.scope));
+      bound_args.push_back(b);
+    }
+    // Literal trailing arguments (LISTAGG's separator) stay constants; others are input columns.
+    for (size_t i = 0; i < bound_args.size(); ++i) {
+      const ExprPtr& b = bound_args[i];
+      arg_types.push_back(b->type.WithTimeAttribute(TimeAttribute::kNone));
+      bool constant = i > 0 && b->kind == ExprKind::kLiteral;
+      constants.push_back(constant ? &b->literal : nullptr);
+      if (constant) {
+        ac.constant_args.push_back(b->literal);
+      } else {
+        // Reuse a column already projected for this argument (a key or an earlier aggregate's).
+        int existing = -1;
+        for (size_t p = 0; p < pre->projections.size(); ++p) {
+          if (pre->projections[p]->ToString() == b->ToString()) existing = static_cast<int>(p);
+        }
+        if (existing >= 0) {
+          ac.args.push_back(existing);
+          continue;
+        }
+        ac.args.push_back(static_cast<int>(pre->projections.size()));
+        pre->projections.push_back(b);
+        std::string an = b->kind == ExprKind::kColumnRef ? input.scope.columns[static_cast<size_t>(b->column_index)].name
+                                                         : "$f" + std::to_string(pre->schema.size());
+        if (pre->schema.IndexOf(an)) an = "$f" + std::to_string(pre->schema.size());
+        pre->schema.Add(an, arg_types.back());
+      }
+    }
+    if (call.filter) {
+      ASSIGN_OR_RETURN(ExprPtr f, BindExpr(*call.filter, input.scope));
+      if (f->type.id() != TypeId::kBoolean) return Error(call.filter->pos, "FILTER condition must be BOOLEAN");
+      ac.filter = static_cast<int>(pre->projections.size());
+      pre->projections.push_back(f);
+      pre->schema.Add("$f" + std::to_string(pre->schema.size()), f->type);
+    }
+    auto fn = ResolveAggregate(name, arg_types, constants, false);
+    if (!fn.ok()) return Error(call.pos, fn.status().message());
+    ac.arg_types = arg_types;
+    for (const Value* c : constants) ac.arg_constants.push_back(c ? std::optional<Value>(*c) : std::nullopt);
+    ac.function = *fn;
+    ac.output_name = call_aliases[ci].empty() ? "EXPR$" + std::to_string(ctx.num_keys + ci) : call_aliases[ci];
+    ctx.agg_index[&call] = static_cast<int>(ctx.num_keys + ci);
+    ctx.output_types.push_back((*fn)->result_type);
+    agg->aggs.push_back(std::move(ac));
+  }
+  auto ex = std::make_shared<ExchangeNode>();
+  ex->inputs = {pre};
+  ex->schema = pre->schema;
+  for (size_t i = 0; i < ctx.num_keys; ++i) ex->keys.push_back(static_cast<int>(i));
+  agg->inputs = {ex};
+  agg->group_keys = ex->keys;
+  for (size_t i = 0; i < ctx.num_keys; ++i) agg->schema.Add(key_names[i], ctx.output_types[i]);
+  std::vector<std::string> names = agg->schema.names();
+  for (const auto& a : agg->aggs) names.push_back(a.output_name);
+  Uniquify(&names);
+  for (size_t i = 0; i < agg->aggs.size(); ++i) {
+    agg->aggs[i].output_name = names[ctx.num_keys + i];
+    agg->schema.Add(names[ctx.num_keys + i], ctx.output_types[ctx.num_keys + i]);
+  }
+  // SELECT list and HAVING over the aggregate's output.
+  Scope none;
+  agg_ = &ctx;
   auto calc = std::make_shared<CalcNode>();
-  calc->inputs = {node};
-  std::vector<std::string> names;
-  std::vector<ExprPtr> exprs;
-  for (size_t i = 0; i < select.items.size(); ++i) {
+  calc->inputs = {agg};
+  std::vector<std::string> out_names;
+  Status st;
+  for (size_t i = 0; i < select.items.size() && st.ok(); ++i) {
     const auto& item = select.items[i];
     if (item.expr->kind == ast::ExprKind::kStar) {
-      const auto& star = item.expr->As<ast::Star>();
-      bool any = false;
-      for (size_t c = 0; c < input.scope.columns.size(); ++c) {
-        const auto& col = input.scope.columns[c];
-        if (!star.qualifier.empty() && col.qualifier != star.qualifier.back()) continue;
-        exprs.push_back(MakeColumnRef(static_cast<int>(c), col.type));
-        names.push_back(col.name);
-        any = true;
-      }
-      if (!any && !star.qualifier.empty()) return Error(item.pos, "Unknown table '" + JoinName(star.qualifier) + "'");
-      continue;
+      st = Error(item.pos, "'*' cannot be used with GROUP BY or aggregates");
+      break;
     }
-    ASSIGN_OR_RETURN(ExprPtr e, BindExpr(*item.expr, input.scope));
-    // Time attributes survive only plain references (Flink materializes them otherwise).
-    if (e->kind != ExprKind::kColumnRef && e->type.time_attribute() != TimeAttribute::kNone) {
-      auto copy = std::make_shared<Expr>(*e);
-      copy->type = e->type.WithTimeAttribute(TimeAttribute::kNone);
-      e = copy;
+    Result<ExprPtr> e = BindExpr(*item.expr, none);
+    if (!e.ok()) {
+      st = e.status();
+      break;
     }
-    exprs.push_back(e);
-    names.push_back(item.alias.empty() ? ImplicitName(*item.expr, i) : item.alias);
+    calc->projections.push_back(*e);
+    out_names.push_back(item.alias.empty() ? ImplicitName(*item.expr, i) : item.alias);
   }
-  Uniquify(&names);
-  calc->projections = exprs;
-  for (size_t i = 0; i < exprs.size(); ++i) calc->schema.Add(names[i], exprs[i]->type);
+  if (st.ok() && select.having) {
+    Result<ExprPtr> h = BindExpr(*select.having, none);
+    if (!h.ok()) st = h.status();
+    else if ((*h)->type.id() != TypeId::kBoolean) st = Error(select.having->pos, "HAVING must be a BOOLEAN expression");
+    else calc->condition = *h;
+  }
+  agg_ = nullptr;
+  RETURN_IF_ERROR(st);
+  Uniquify(&out_names);
+  for (size_t i = 0; i < out_names.size(); ++i) calc->schema.Add(out_names[i], calc->projections[i]->type);
   Relation out;
   out.node = calc;
   for (const auto& f : calc->schema.fields()) out.scope.columns.push_back({"", f.name, f.type});
+  return out;
+}
+
+Result<Binder::Relation> Binder::BindRowNumber(const ast::Select& select, Relation input, std::vector<int>* rn_items) {
+  const ast::Call* rn_call = nullptr;
+  for (size_t i = 0; i < select.items.size(); ++i) {
+    if (IsRowNumberOver(*select.items[i].expr)) {
+      if (rn_call) return NotSupported(select.items[i].pos, "Several ROW_NUMBER() OVER items in one SELECT");
+      rn_call = &select.items[i].expr->As<ast::Call>();
+      rn_items->push_back(static_cast<int>(i));
+    }
+  }
+  const ast::WindowSpec& w = *rn_call->over;
+  if (w.frame_unit != ast::WindowSpec::FrameUnit::kNone) return NotSupported(w.pos, "A frame clause on ROW_NUMBER()");
+  // Partition and order keys must be columns; computed ones are projected first.
+  auto pre = std::make_shared<CalcNode>();
+  pre->inputs = {input.node};
+  pre->projections = IdentityProjections(input.node->schema);
+  pre->schema = input.node->schema;
+  auto column_of = [&](const ast::Expr& e) -> Result<int> {
+    ASSIGN_OR_RETURN(ExprPtr b, BindExpr(e, input.scope));
+    if (b->kind == ExprKind::kColumnRef) return b->column_index;
+    pre->projections.push_back(b);
+    pre->schema.Add("$f" + std::to_string(pre->schema.size()), b->type);
+    return static_cast<int>(pre->projections.size() - 1);
+  };
+  auto rank = std::make_shared<RankNode>();
+  for (const auto& p : w.partition_by) {
+    ASSIGN_OR_RETURN(int c, column_of(*p));
+    rank->partition_keys.push_back(c);
+  }
+  if (w.order_by.empty()) return Error(w.pos, "ROW_NUMBER() OVER needs an ORDER BY");
+  for (const auto& o : w.order_by) {
+    ASSIGN_OR_RETURN(int c, column_of(*o.expr));
+    SortKey k;
+    k.column = c;
+    k.ascending = !o.descending;
+    // Flink sorts NULLs first in ascending order and last in descending order by default.
+    k.nulls_first = o.nulls == ast::OrderItem::Nulls::kDefault ? k.ascending : o.nulls == ast::OrderItem::Nulls::kFirst;
+    rank->order.push_back(k);
+  }
+  PlanNodePtr below = input.node;
+  if (pre->projections.size() != input.node->schema.size()) below = pre;
+  auto ex = std::make_shared<ExchangeNode>();
+  ex->inputs = {below};
+  ex->schema = below->schema;
+  ex->keys = rank->partition_keys;
+  rank->inputs = {ex};
+  rank->schema = below->schema;
+  rank->schema.Add("$rn", LogicalType::BigInt().WithNullable(false));
+  Relation out;
+  out.node = rank;
+  out.scope = input.scope;
+  for (size_t i = input.scope.columns.size(); i < below->schema.size(); ++i) {
+    out.scope.columns.push_back({"$rank", below->schema.field(i).name, below->schema.field(i).type});
+  }
+  out.scope.columns.push_back({"$rank", "$rn", LogicalType::BigInt().WithNullable(false)});
+  replacements_[rn_call] = MakeColumnRef(static_cast<int>(rank->schema.size() - 1), LogicalType::BigInt().WithNullable(false));
   return out;
 }
 

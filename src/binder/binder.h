@@ -82,6 +82,21 @@ class Binder {
   Result<ExprPtr> CastTo(ExprPtr e, const LogicalType& type, ast::SourcePos pos);
   Result<ExprPtr> CastAllToCommon(std::vector<ExprPtr>* args, ast::SourcePos pos);
 
+  // GROUP BY / aggregate binding: the SELECT list and HAVING are bound over the aggregate's output.
+  struct AggContext {
+    Scope input;                                    // the FROM clause's columns
+    std::vector<std::string> key_digests;           // bound group keys (Expr::ToString over input)
+    std::map<const ast::Expr*, int> agg_index;      // aggregate call -> output column
+    size_t num_keys = 0;
+    std::vector<LogicalType> output_types;          // keys, then aggregates
+  };
+  Result<Relation> BindAggregate(const ast::Select& select, Relation input);
+  // Called first by BindExpr while an AggContext is active: resolves a group key or an aggregate call
+  // to an output column; returns null to bind the node structurally.
+  Result<ExprPtr> ResolveInAggregate(const ast::Expr& expr);
+  // Plans ROW_NUMBER() OVER (...) select items as a Rank node under the projection.
+  Result<Relation> BindRowNumber(const ast::Select& select, Relation input, std::vector<int>* rn_items);
+
   Status Error(ast::SourcePos pos, const std::string& message) const;
   Status NotSupported(ast::SourcePos pos, const std::string& what) const;
 
@@ -91,6 +106,9 @@ class Binder {
   // Common table expressions in scope, innermost last.
   std::vector<std::map<std::string, const ast::Cte*>> ctes_;
   int view_depth_ = 0;
+  AggContext* agg_ = nullptr;
+  // AST nodes already bound elsewhere (ROW_NUMBER() OVER items -> the rank column).
+  std::map<const ast::Expr*, ExprPtr> replacements_;
 };
 
 // Flink's name for an unnamed select item at position i: EXPR$i.

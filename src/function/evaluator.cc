@@ -173,16 +173,25 @@ Status Evaluation::EvalLogic(const Expr& e, const Chunk& in, Vector* out) {
   sel.reserve(rows);
   for (size_t k = 1; k < e.args.size(); ++k) {
     // Rows still undecided: AND - TRUE or NULL so far; OR - FALSE or NULL so far.
-    sel.clear();
     const uint8_t* cur = out->data<uint8_t>();
-    for (size_t i = 0; i < rows; ++i) {
-      bool decided = out->IsValid(i) && (is_and ? cur[i] == 0 : cur[i] != 0);
-      if (!decided) sel.push_back(static_cast<uint32_t>(i));
+    const uint8_t* valid = out->validity();
+    size_t undecided = 0;
+    if (valid == nullptr) {
+      for (size_t i = 0; i < rows; ++i) undecided += is_and ? (cur[i] != 0) : (cur[i] == 0);
+    } else {
+      for (size_t i = 0; i < rows; ++i) undecided += !valid[i] || (is_and ? (cur[i] != 0) : (cur[i] == 0));
     }
-    if (sel.empty()) break;
+    if (undecided == 0) break;
     // Evaluate on all rows when every row is undecided, or when the operand cannot fail and most rows
     // are undecided (cheaper than gathering); three-valued AND/OR leaves decided rows unchanged.
-    const bool full = sel.size() == rows || (sel.size() * 4 >= rows && CannotFail(*e.args[k]));
+    const bool full = undecided == rows || (undecided * 4 >= rows && CannotFail(*e.args[k]));
+    sel.clear();
+    if (!full) {
+      for (size_t i = 0; i < rows; ++i) {
+        bool decided = out->IsValid(i) && (is_and ? cur[i] == 0 : cur[i] != 0);
+        if (!decided) sel.push_back(static_cast<uint32_t>(i));
+      }
+    }
     Vector v;
     RETURN_IF_ERROR(EvalRows(*e.args[k], in, sel, full, boolean, &v));
     const uint8_t* vd = v.data<uint8_t>();

@@ -221,24 +221,13 @@ bool LikeMatch(std::string_view s, std::string_view p, int escape) {
   return pi == p.size();
 }
 
-// Java's replacement syntax ($1, \$) to RE2's (\1, $).
-std::string JavaReplacementToRe2(std::string_view r) {
+// Flink quotes the replacement (Matcher.quoteReplacement): it is literal text, so RE2's escape
+// character must be escaped.
+std::string LiteralReplacement(std::string_view r) {
   std::string out;
-  for (size_t i = 0; i < r.size(); ++i) {
-    char c = r[i];
-    if (c == '\\' && i + 1 < r.size()) {
-      char n = r[++i];
-      if (n == '\\') {
-        out += "\\\\";
-      } else {
-        out.push_back(n);
-      }
-    } else if (c == '$' && i + 1 < r.size() && std::isdigit(static_cast<unsigned char>(r[i + 1]))) {
-      out.push_back('\\');
-      out.push_back(r[++i]);
-    } else {
-      out.push_back(c);
-    }
+  for (char c : r) {
+    if (c == '\\') out.push_back('\\');
+    out.push_back(c);
   }
   return out;
 }
@@ -585,7 +574,7 @@ Result<FnPtr> ResolveRegexpReplace(const CallInfo& c) {
                       return Status::OK();
                     }
                     buf.assign(args[0]->GetString(i));
-                    RE2::GlobalReplace(&buf, *re, JavaReplacementToRe2(args[2]->GetString(i)));
+                    RE2::GlobalReplace(&buf, *re, LiteralReplacement(args[2]->GetString(i)));
                     out->SetString(i, buf);
                     return Status::OK();
                   });
@@ -601,9 +590,10 @@ Result<FnPtr> ResolveRegexp(const CallInfo& c) {
                   std::shared_ptr<RE2> cache;
                   uint8_t* od = out->data<uint8_t>();
                   return ForEachValidRow(args, n, rows, out, [&](size_t i) {
-                    const RE2* re = holder->Get(args[1]->GetString(i), &cache);
+                    // Flink: an empty or invalid pattern matches nothing (FALSE).
+                    const RE2* re = args[1]->GetString(i).empty() ? nullptr : holder->Get(args[1]->GetString(i), &cache);
                     if (re == nullptr) {
-                      out->SetNull(i, true);
+                      od[i] = 0;
                       return Status::OK();
                     }
                     std::string_view s = args[0]->GetString(i);
@@ -651,7 +641,8 @@ Result<FnPtr> ResolveSimilarTo(const CallInfo& c) {
 }
 
 bool SplitIndex(std::string_view s, std::string_view sep, int32_t index, std::string* out) {
-  if (index < 0 || sep.empty()) return false;
+  // Flink splits with StringUtils.splitByWholeSeparatorPreserveAllTokens: "" has no tokens.
+  if (index < 0 || sep.empty() || s.empty()) return false;
   size_t start = 0;
   for (int32_t k = 0;; ++k) {
     size_t p = s.find(sep, start);
@@ -852,11 +843,11 @@ void RegisterStringFunctions(FunctionTable* t) {
           }});
   t->Add({"CHR", {"CHR(<INTEGER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
             return Simple(c, {AsInt}, LogicalType::String(), StringOut([](const Vector* const* a, size_t i, std::string* buf) {
+                            // Flink: negative -> '', else the character (code & 0xFF).
                             int32_t v = Int(a, 0, i);
-                            if (v < 0) return false;
-                            AppendUtf8(static_cast<uint32_t>(v % 256), buf);
+                            if (v >= 0) AppendUtf8(static_cast<uint32_t>(v) & 0xFF, buf);
                             return true;
-                          }), true);
+                          }));
           }});
   t->Add({"MD5", {"MD5(<CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
             return Simple(c, {AsString}, LogicalType::Char(32), StringOut([](const Vector* const* a, size_t i, std::string* buf) {
@@ -866,7 +857,9 @@ void RegisterStringFunctions(FunctionTable* t) {
           }});
   t->Add({"HASH_CODE", {"HASH_CODE(<CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
             return Simple(c, {AsString}, LogicalType::Integer(), ValueOut<int32_t>([](const Vector* const* a, size_t i, int32_t* r) {
-                            *r = JavaHashCode(Str(a, 0, i));
+                            // Flink: Math.abs(String.hashCode()) (MIN_VALUE stays negative, as in Java).
+                            int32_t h = JavaHashCode(Str(a, 0, i));
+                            *r = h == INT32_MIN ? h : (h < 0 ? -h : h);
                             return true;
                           }));
           }});

@@ -1,10 +1,12 @@
 #include "plan/optimizer.h"
 
 #include <map>
+#include <optional>
 #include <set>
 
 #include "catalog/catalog.h"
 #include "common/check.h"
+#include "function/scalar_function.h"
 
 namespace sluice {
 
@@ -85,6 +87,31 @@ ExprPtr AndOf(ExprPtr a, ExprPtr b) {
   return e;
 }
 
+}  // namespace
+
+PlanNodePtr CopyWithInputs(const PlanNodePtr& node, std::vector<PlanNodePtr> inputs) {
+  if (inputs == node->inputs) return node;
+  PlanNodePtr out;
+  switch (node->kind) {
+    case PlanKind::kTableSourceScan: out = std::make_shared<TableSourceScanNode>(node->As<TableSourceScanNode>()); break;
+    case PlanKind::kValues: out = std::make_shared<ValuesNode>(node->As<ValuesNode>()); break;
+    case PlanKind::kCalc: out = std::make_shared<CalcNode>(node->As<CalcNode>()); break;
+    case PlanKind::kWatermarkAssigner: out = std::make_shared<WatermarkAssignerNode>(node->As<WatermarkAssignerNode>()); break;
+    case PlanKind::kCorrelate: out = std::make_shared<CorrelateNode>(node->As<CorrelateNode>()); break;
+    case PlanKind::kUnion: out = std::make_shared<UnionNode>(node->As<UnionNode>()); break;
+    case PlanKind::kSink: out = std::make_shared<SinkNode>(node->As<SinkNode>()); break;
+    case PlanKind::kExchange: out = std::make_shared<ExchangeNode>(node->As<ExchangeNode>()); break;
+    case PlanKind::kGroupAggregate: out = std::make_shared<GroupAggregateNode>(node->As<GroupAggregateNode>()); break;
+    case PlanKind::kDeduplicate: out = std::make_shared<DeduplicateNode>(node->As<DeduplicateNode>()); break;
+    case PlanKind::kRank: out = std::make_shared<RankNode>(node->As<RankNode>()); break;
+    case PlanKind::kJoin: out = std::make_shared<JoinNode>(node->As<JoinNode>()); break;
+  }
+  out->inputs = std::move(inputs);
+  return out;
+}
+
+namespace {
+
 // Merges Calcs bottom-up and removes pass-through ones (except at the root, whose names matter).
 PlanNodePtr MergeCalcs(const PlanNodePtr& node, bool is_root, std::map<const PlanNode*, PlanNodePtr>* memo) {
   auto found = memo->find(node.get());
@@ -111,20 +138,7 @@ PlanNodePtr MergeCalcs(const PlanNodePtr& node, bool is_root, std::map<const Pla
       out = calc;
     }
   } else {
-    out = node;
-    if (inputs != node->inputs) {
-      // Shallow copy of the node with new inputs.
-      switch (node->kind) {
-        case PlanKind::kTableSourceScan: out = std::make_shared<TableSourceScanNode>(node->As<TableSourceScanNode>()); break;
-        case PlanKind::kValues: out = std::make_shared<ValuesNode>(node->As<ValuesNode>()); break;
-        case PlanKind::kWatermarkAssigner: out = std::make_shared<WatermarkAssignerNode>(node->As<WatermarkAssignerNode>()); break;
-        case PlanKind::kCorrelate: out = std::make_shared<CorrelateNode>(node->As<CorrelateNode>()); break;
-        case PlanKind::kUnion: out = std::make_shared<UnionNode>(node->As<UnionNode>()); break;
-        case PlanKind::kSink: out = std::make_shared<SinkNode>(node->As<SinkNode>()); break;
-        case PlanKind::kCalc: break;
-      }
-      out->inputs = inputs;
-    }
+    out = CopyWithInputs(node, inputs);
   }
   (*memo)[node.get()] = out;
   return out;
@@ -221,11 +235,19 @@ class Pruner {
           for (size_t i = 0; i < n; ++i) in[i] = in[i] || req[i];
         }
         return;
-      case PlanKind::kSink: {
-        auto& in = Req(node->inputs[0]);
-        for (size_t i = 0; i < in.size(); ++i) in[i] = true;
+      case PlanKind::kSink:
+      case PlanKind::kExchange:
+      case PlanKind::kGroupAggregate:
+      case PlanKind::kDeduplicate:
+      case PlanKind::kRank:
+      case PlanKind::kJoin:
+        // Stateful operators (and exchanges, which carry their keys) read every input column; the
+        // projection below them already keeps only what they use.
+        for (const auto& input : node->inputs) {
+          auto& in = Req(input);
+          for (size_t i = 0; i < in.size(); ++i) in[i] = true;
+        }
         return;
-      }
     }
   }
 
@@ -345,11 +367,16 @@ class Pruner {
         out.node = u;
         return out;
       }
-      case PlanKind::kSink: {
-        auto s = std::make_shared<SinkNode>(node->As<SinkNode>());
-        s->inputs = {Input(node->inputs[0]).node};
+      case PlanKind::kSink:
+      case PlanKind::kExchange:
+      case PlanKind::kGroupAggregate:
+      case PlanKind::kDeduplicate:
+      case PlanKind::kRank:
+      case PlanKind::kJoin: {
+        std::vector<PlanNodePtr> inputs;
+        for (const auto& in : node->inputs) inputs.push_back(Input(in).node);
+        out.node = CopyWithInputs(node, std::move(inputs));
         for (size_t i = 0; i < n; ++i) out.mapping[i] = static_cast<int>(i);
-        out.node = s;
         return out;
       }
     }
@@ -387,10 +414,148 @@ PlanNodePtr Dedupe(const PlanNodePtr& node, std::map<std::string, PlanNodePtr>* 
 
 }  // namespace
 
+namespace {
+
+// The integer value of a literal, or of a CAST of a literal.
+std::optional<int64_t> IntConstant(const Expr& e) {
+  const Expr* x = &e;
+  if (x->kind == ExprKind::kCast && x->args[0]->kind == ExprKind::kLiteral) x = x->args[0].get();
+  if (x->kind != ExprKind::kLiteral || x->literal.is_null() || !x->literal.type().IsIntegral()) return std::nullopt;
+  return x->literal.int_value();
+}
+
+// Flink's Top-N and deduplication rules: a filter on ROW_NUMBER() bounds the Rank; a Rank of one row
+// per key ordered by a time attribute is a Deduplicate.
+class RankRules {
+ public:
+  Result<PlanNodePtr> Apply(const PlanNodePtr& node) {
+    auto f = memo_.find(node.get());
+    if (f != memo_.end()) return f->second;
+    std::vector<PlanNodePtr> inputs;
+    for (const auto& in : node->inputs) {
+      ASSIGN_OR_RETURN(PlanNodePtr x, Apply(in));
+      inputs.push_back(x);
+    }
+    PlanNodePtr out = CopyWithInputs(node, inputs);
+    if (out->kind == PlanKind::kCalc && out->inputs[0]->kind == PlanKind::kRank &&
+        out->inputs[0]->As<RankNode>().rank_end < 0) {
+      ASSIGN_OR_RETURN(out, Bound(out->As<CalcNode>()));
+    } else if (out->kind == PlanKind::kRank && out->As<RankNode>().rank_end < 0) {
+      return Status::NotSupported(
+          "ROW_NUMBER() OVER (...) without a filter on the row number in the enclosing query is not supported in "
+          "streaming mode; Top-N needs e.g. WHERE rn <= 3, deduplication WHERE rn = 1");
+    }
+    memo_[node.get()] = out;
+    return out;
+  }
+
+ private:
+  Result<PlanNodePtr> Bound(const CalcNode& calc) {
+    const auto& rank = calc.inputs[0]->As<RankNode>();
+    const int rn = static_cast<int>(rank.schema.size()) - 1;
+    int64_t start = 1, end = -1;
+    std::vector<ExprPtr> rest;
+    std::vector<ExprPtr> conjuncts;
+    if (calc.condition) {
+      if (calc.condition->kind == ExprKind::kAnd) conjuncts = calc.condition->args;
+      else conjuncts = {calc.condition};
+    }
+    for (const auto& c : conjuncts) {
+      bool used = false;
+      if (c->kind == ExprKind::kCall && c->args.size() == 2) {
+        const std::string& op = c->function->name;
+        const Expr* a = c->args[0].get();
+        const Expr* b = c->args[1].get();
+        std::string o = op;
+        if (b->kind == ExprKind::kColumnRef && b->column_index == rn) {
+          std::swap(a, b);
+          if (o == "<") o = ">";
+          else if (o == "<=") o = ">=";
+          else if (o == ">") o = "<";
+          else if (o == ">=") o = "<=";
+        }
+        auto v = IntConstant(*b);
+        if (a->kind == ExprKind::kColumnRef && a->column_index == rn && v) {
+          used = true;
+          if (o == "<=") end = end < 0 ? *v : std::min(end, *v);
+          else if (o == "<") end = end < 0 ? *v - 1 : std::min(end, *v - 1);
+          else if (o == "=") {
+            start = std::max(start, *v);
+            end = end < 0 ? *v : std::min(end, *v);
+          } else if (o == ">=") start = std::max(start, *v);
+          else if (o == ">") start = std::max(start, *v + 1);
+          else used = false;
+        }
+      }
+      if (!used) rest.push_back(c);
+    }
+    if (end < 0) {
+      return Status::NotSupported(
+          "ROW_NUMBER() OVER (...) needs an upper bound on the row number in the enclosing query (Top-N: WHERE rn <= N)");
+    }
+    // Is the row number read by the projection or the remaining condition?
+    std::vector<bool> used(rank.schema.size(), false);
+    for (const auto& p : calc.projections) CollectColumns(*p, &used);
+    for (const auto& r : rest) CollectColumns(*r, &used);
+    const PlanNodePtr& rank_input = rank.inputs[0];
+    PlanNodePtr new_input;
+    std::vector<ExprPtr> subst = [&] {
+      std::vector<ExprPtr> v;
+      for (size_t i = 0; i < rank_input->schema.size(); ++i) v.push_back(MakeColumnRef(static_cast<int>(i), rank_input->schema.field(i).type));
+      return v;
+    }();
+    const Field* time_field = rank.order.size() == 1 ? &rank_input->schema.field(static_cast<size_t>(rank.order[0].column)) : nullptr;
+    bool dedup = start == 1 && end == 1 && time_field && time_field->type.time_attribute() != TimeAttribute::kNone;
+    if (dedup) {
+      auto d = std::make_shared<DeduplicateNode>();
+      d->inputs = rank.inputs;
+      d->schema = rank_input->schema;
+      d->keys = rank.partition_keys;
+      d->time_column = rank.order[0].column;
+      d->keep_last = !rank.order[0].ascending;
+      d->rowtime = time_field->type.time_attribute() == TimeAttribute::kRowtime;
+      new_input = d;
+      subst.push_back(MakeLiteral(Value::Int(LogicalType::BigInt().WithNullable(false), 1)));
+    } else {
+      auto r = std::make_shared<RankNode>(rank);
+      r->rank_start = start;
+      r->rank_end = end;
+      r->output_rank_number = used[static_cast<size_t>(rn)];
+      if (!r->output_rank_number) r->schema = rank_input->schema;
+      new_input = r;
+      subst.push_back(r->output_rank_number ? MakeColumnRef(rn, LogicalType::BigInt().WithNullable(false))
+                                            : MakeLiteral(Value::Int(LogicalType::BigInt().WithNullable(false), 0)));
+    }
+    auto nc = std::make_shared<CalcNode>();
+    nc->inputs = {new_input};
+    nc->schema = calc.schema;
+    for (const auto& p : calc.projections) nc->projections.push_back(SubstituteColumns(p, subst));
+    std::vector<ExprPtr> cond;
+    for (const auto& r : rest) cond.push_back(SubstituteColumns(r, subst));
+    if (cond.size() == 1) nc->condition = cond[0];
+    else if (cond.size() > 1) {
+      auto e = std::make_shared<Expr>();
+      e->kind = ExprKind::kAnd;
+      e->type = LogicalType::Boolean();
+      e->args = cond;
+      nc->condition = e;
+    }
+    return PlanNodePtr(nc);
+  }
+
+  std::map<const PlanNode*, PlanNodePtr> memo_;
+};
+
+}  // namespace
+
 Result<std::vector<PlanNodePtr>> OptimizePlans(const std::vector<PlanNodePtr>& roots) {
   std::map<const PlanNode*, PlanNodePtr> memo;
   std::vector<PlanNodePtr> out;
   for (const auto& r : roots) out.push_back(MergeCalcs(r, true, &memo));
+  RankRules rank_rules;
+  for (auto& r : out) {
+    ASSIGN_OR_RETURN(r, rank_rules.Apply(r));
+  }
   // Share equal sub-plans first, so pruning keeps the union of what every consumer reads.
   ReuseSubPlans(&out);
   Pruner pruner;

@@ -30,6 +30,9 @@ ExprPtr RemapColumns(const ExprPtr& e, const std::vector<int>& mapping);
 // Replaces column references of `e` by `inputs[index]` (substitution through a projection).
 ExprPtr SubstituteColumns(const ExprPtr& e, const std::vector<ExprPtr>& inputs);
 
+// A shallow copy of `node` reading `inputs` (the node itself when they are unchanged).
+PlanNodePtr CopyWithInputs(const PlanNodePtr& node, std::vector<PlanNodePtr> inputs);
+
 // Marks which input columns `e` reads.
 void CollectColumns(const Expr& e, std::vector<bool>* used);
 

@@ -1,6 +1,7 @@
 #include "plan/plan_node.h"
 
 #include "catalog/catalog.h"
+#include "function/aggregate/aggregate_function.h"
 
 namespace sluice {
 
@@ -89,6 +90,67 @@ std::string UnionNode::ExplainAttributes() const { return "all=[true], union=[" 
 std::string SinkNode::ExplainAttributes() const {
   std::string t = table ? table->path.FullName() : "*anonymous_collect$1*";
   return "table=[" + t + "], fields=[" + JoinNames(schema.names()) + "]";
+}
+
+namespace {
+std::string KeyNames(const PlanNode& input, const std::vector<int>& keys) {
+  std::vector<std::string> names;
+  for (int k : keys) names.push_back(input.schema.field(static_cast<size_t>(k)).name);
+  return JoinNames(names);
+}
+}  // namespace
+
+std::string AggregateCall::explain_name() const { return function ? function->explain_name : name; }
+
+std::string ExchangeNode::ExplainAttributes() const {
+  if (keys.empty()) return "distribution=[single]";
+  return "distribution=[hash[" + KeyNames(*inputs[0], keys) + "]]";
+}
+
+std::string GroupAggregateNode::ExplainAttributes() const {
+  const PlanNode& in = *inputs[0];
+  std::vector<std::string> items;
+  for (int k : group_keys) items.push_back(in.schema.field(static_cast<size_t>(k)).name);
+  for (const auto& a : aggs) {
+    std::string call = a.explain_name() + "(";
+    if (a.distinct) call += "DISTINCT ";
+    if (a.args.empty() && a.name == "COUNT") call += "*";
+    for (size_t i = 0; i < a.args.size(); ++i) call += (i ? ", " : "") + in.schema.field(static_cast<size_t>(a.args[i])).name;
+    for (const auto& c : a.constant_args) call += ", " + c.ToString();
+    call += ")";
+    if (a.filter >= 0) call += " FILTER " + in.schema.field(static_cast<size_t>(a.filter)).name;
+    items.push_back(call + " AS " + a.output_name);
+  }
+  std::string s;
+  if (!group_keys.empty()) s = "groupBy=[" + KeyNames(in, group_keys) + "], ";
+  return s + "select=[" + JoinNames(items) + "]";
+}
+
+std::string DeduplicateNode::ExplainAttributes() const {
+  return std::string("keep=[") + (keep_last ? "LastRow" : "FirstRow") + "], key=[" + KeyNames(*inputs[0], keys) +
+         "], order=[" + (rowtime ? "ROWTIME" : "PROCTIME") + "]";
+}
+
+std::string RankNode::ExplainAttributes() const {
+  const PlanNode& in = *inputs[0];
+  std::string strategy = input_has_retractions ? "RetractStrategy" : "AppendFastStrategy";
+  std::vector<std::string> order_items;
+  for (const auto& k : order) {
+    order_items.push_back(in.schema.field(static_cast<size_t>(k.column)).name + (k.ascending ? " ASC" : " DESC"));
+  }
+  return "strategy=[" + strategy + "], rankType=[ROW_NUMBER], rankRange=[rankStart=" + std::to_string(rank_start) +
+         ", rankEnd=" + std::to_string(rank_end) + "], partitionBy=[" + KeyNames(in, partition_keys) + "], orderBy=[" +
+         JoinNames(order_items) + "], select=[" + JoinNames(schema.names()) + "]";
+}
+
+std::string JoinNode::ExplainAttributes() const {
+  static const char* kTypes[] = {"InnerJoin", "LeftOuterJoin", "RightOuterJoin", "FullOuterJoin"};
+  std::vector<std::string> names = inputs[0]->schema.names();
+  for (const auto& n : inputs[1]->schema.names()) names.push_back(n);
+  std::string s = std::string("joinType=[") + kTypes[static_cast<int>(join_type)] + "], where=[" +
+                  (condition ? condition->ToString(&names) : std::string("true")) + "], select=[" +
+                  JoinNames(schema.names()) + "], leftInputSpec=[NoUniqueKey], rightInputSpec=[NoUniqueKey]";
+  return s;
 }
 
 }  // namespace sluice

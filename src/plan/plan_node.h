@@ -32,6 +32,11 @@ enum class PlanKind : uint8_t {
   kCorrelate,
   kUnion,
   kSink,
+  kExchange,
+  kGroupAggregate,
+  kDeduplicate,
+  kRank,
+  kJoin,
 };
 
 struct PlanNode;
@@ -124,6 +129,93 @@ struct SinkNode : PlanNode {
   // What the sink can store (set when the engine creates the sink, before validation).
   ChangelogMode accepted_mode = ChangelogMode::All();
   std::string ExplainName() const override { return "Sink"; }
+  std::string ExplainAttributes() const override;
+};
+
+// Redistributes rows by a hash of key columns (or to a single task). Sluice runs every operator on one
+// task, so it moves nothing; it is kept so EXPLAIN shows the plan Flink users know, and so parallel
+// execution has its cut points.
+struct ExchangeNode : PlanNode {
+  ExchangeNode() : PlanNode(PlanKind::kExchange) {}
+  std::vector<int> keys;  // empty: single
+  std::string ExplainName() const override { return "Exchange"; }
+  std::string ExplainAttributes() const override;
+};
+
+struct AggregateFunction;
+
+// One aggregate call of a GroupAggregate: FUNCTION([DISTINCT] args) [FILTER (WHERE filter)].
+struct AggregateCall {
+  std::string name;                                   // upper-case SQL name
+  std::shared_ptr<const AggregateFunction> function;  // resolved (retracting variant when needed)
+  std::vector<int> args;                              // input columns
+  std::vector<Value> constant_args;                   // literal arguments (LISTAGG separator), after args
+  // Every argument's type and, for literal arguments, its value (for re-resolution with retraction).
+  std::vector<LogicalType> arg_types;
+  std::vector<std::optional<Value>> arg_constants;
+  bool distinct = false;
+  int filter = -1;                                    // input BOOLEAN column, -1 when none
+  std::string output_name;
+  // Flink's EXPLAIN name ("COUNT", "SUM_RETRACT", ...).
+  std::string explain_name() const;
+};
+
+// Non-windowed GROUP BY aggregation with retraction (Flink's GroupAggregate): output = group keys,
+// then one column per aggregate call.
+struct GroupAggregateNode : PlanNode {
+  GroupAggregateNode() : PlanNode(PlanKind::kGroupAggregate) {}
+  std::vector<int> group_keys;
+  std::vector<AggregateCall> aggs;
+  bool input_has_retractions = false;  // set by trait inference
+  bool emit_update_before = false;     // set by trait inference
+  std::string ExplainName() const override { return "GroupAggregate"; }
+  std::string ExplainAttributes() const override;
+};
+
+struct SortKey {
+  int column;
+  bool ascending = true;
+  bool nulls_first = true;
+};
+
+// ROW_NUMBER() OVER (PARTITION BY keys ORDER BY time) = 1: keep the first or last row per key.
+struct DeduplicateNode : PlanNode {
+  DeduplicateNode() : PlanNode(PlanKind::kDeduplicate) {}
+  std::vector<int> keys;
+  int time_column = -1;
+  bool keep_last = false;
+  bool rowtime = false;
+  bool emit_update_before = false;
+  std::string ExplainName() const override { return "Deduplicate"; }
+  std::string ExplainAttributes() const override;
+};
+
+// Top-N: ROW_NUMBER() OVER (PARTITION BY keys ORDER BY ...) filtered to rank_start..rank_end.
+// Output = input columns, plus the row number when output_rank_number.
+struct RankNode : PlanNode {
+  RankNode() : PlanNode(PlanKind::kRank) {}
+  std::vector<int> partition_keys;
+  std::vector<SortKey> order;
+  int64_t rank_start = 1;
+  int64_t rank_end = -1;  // -1 until a filter on the row number bounds it
+  bool output_rank_number = true;
+  bool input_has_retractions = false;
+  bool emit_update_before = false;
+  std::string ExplainName() const override { return "Rank"; }
+  std::string ExplainAttributes() const override;
+};
+
+enum class JoinType : uint8_t { kInner, kLeft, kRight, kFull };
+
+// Regular (non-windowed) join with retraction. Output = left columns, then right columns.
+struct JoinNode : PlanNode {
+  JoinNode() : PlanNode(PlanKind::kJoin) {}
+  JoinType join_type = JoinType::kInner;
+  std::vector<int> left_keys;
+  std::vector<int> right_keys;
+  ExprPtr condition;  // the whole ON condition over left ++ right (for EXPLAIN)
+  ExprPtr residual;   // the non-equi part, null when none
+  std::string ExplainName() const override { return "Join"; }
   std::string ExplainAttributes() const override;
 };
 

@@ -8,6 +8,7 @@
 #include "connectors/connector.h"
 #include "runtime/operators/calc_operator.h"
 #include "runtime/operators/correlate_operator.h"
+#include "runtime/operators/group_aggregate_operator.h"
 #include "runtime/operators/sink_operator.h"
 #include "runtime/operators/source_operator.h"
 
@@ -90,6 +91,21 @@ class Translator {
       }
       case PlanKind::kUnion:
         return Add(std::make_unique<UnionOperator>("Union", static_cast<int>(node->inputs.size())), node->inputs);
+      case PlanKind::kExchange:
+        // One task runs everything, so an exchange passes chunks through unchanged.
+        return Add(std::make_unique<UnionOperator>("Exchange", 1), node->inputs);
+      case PlanKind::kGroupAggregate: {
+        const auto& g = node->As<GroupAggregateNode>();
+        std::vector<GroupAggregateOperator::Agg> aggs;
+        for (const auto& a : g.aggs) aggs.push_back({a.function, a.args, a.distinct, a.filter});
+        return Add(std::make_unique<GroupAggregateOperator>("GroupAggregate", g.inputs[0]->schema.types(), g.group_keys,
+                                                            std::move(aggs), g.schema.types(), g.emit_update_before),
+                   node->inputs);
+      }
+      case PlanKind::kDeduplicate:
+      case PlanKind::kRank:
+      case PlanKind::kJoin:
+        return Status::NotSupported(node->ExplainName() + " is planned but its operator is not built into this binary yet");
       case PlanKind::kSink: {
         const auto& s = node->As<SinkNode>();
         auto it = res_->sinks.find(node.get());

@@ -105,10 +105,12 @@ class Lexer {
 
   void Advance(size_t n) {
     for (size_t i = 0; i < n && pos_ < sql_.size(); ++i) {
-      if (sql_[pos_] == '\n') {
+      unsigned char c = static_cast<unsigned char>(sql_[pos_]);
+      if (c == '\n') {
         ++line_;
         column_ = 1;
-      } else {
+      } else if ((c & 0xC0) != 0x80) {
+        // Columns count characters: a UTF-8 continuation byte does not start one.
         ++column_;
       }
       ++pos_;

@@ -262,6 +262,14 @@ class Parser {
     if (AtKw("EXECUTE")) return ParseExecute();
     if (AtKw("BEGIN")) return ParseBeginStatementSet();
     if (AtKw("EXPLAIN")) return ParseExplain();
+    static constexpr const char* kUnsupported[] = {"ALTER", "USE",    "LOAD",   "UNLOAD", "ADD",    "REMOVE",
+                                                   "ANALYZE", "TRUNCATE", "CALL", "DELETE", "UPDATE", "STOP"};
+    for (const char* word : kUnsupported) {
+      if (TokIsKw(Cur(), word)) {
+        return Status::NotSupported(std::string(word) + " statements are not supported by Sluice yet (at line " +
+                                    std::to_string(Cur().line) + ", column " + std::to_string(Cur().column) + ")");
+      }
+    }
     return ErrorHere();
   }
 
@@ -394,7 +402,8 @@ class Parser {
       ct.watermark = std::move(wm);
       return Status::OK();
     }
-    if ((AtKw("CONSTRAINT") && !PeekIsPunct(1, ",")) || (AtKw("PRIMARY") && PeekIsKw(1, "KEY"))) {
+    if ((AtKw("CONSTRAINT") && TokIsIdentifier(PeekTok(1)) && PeekIsKw(2, "PRIMARY")) ||
+        (AtKw("PRIMARY") && PeekIsKw(1, "KEY"))) {
       PrimaryKeyDef pk;
       pk.pos = Here();
       if (AcceptKw("CONSTRAINT")) {
@@ -608,7 +617,7 @@ class Parser {
   Status ParseStatementSetBody(StatementSet& set) {
     RETURN_IF_ERROR(ExpectKw("BEGIN"));
     while (true) {
-      if (AcceptKw("END")) break;
+      if (!set.inserts.empty() && AcceptKw("END")) break;
       if (!AtKw("INSERT")) return ErrorHere();
       ASSIGN_OR_RETURN(auto ins, ParseInsert());
       set.inserts.push_back(std::move(ins));
@@ -648,7 +657,7 @@ class Parser {
     RETURN_IF_ERROR(ExpectKw("SET"));
     RETURN_IF_ERROR(ExpectPunct(";"));
     while (true) {
-      if (AcceptKw("END")) break;
+      if (!set->inserts.empty() && AcceptKw("END")) break;
       if (!AtKw("INSERT")) return ErrorHere();
       ASSIGN_OR_RETURN(auto ins, ParseInsert());
       set->inserts.push_back(std::move(ins));
@@ -771,6 +780,8 @@ class Parser {
 
   // [WITH ...] set-expression [ORDER BY ...] [LIMIT n] [OFFSET n] [FETCH FIRST n ROWS ONLY]
   Result<QueryPtr> ParseQuery() {
+    DepthGuard guard(this);
+    RETURN_IF_ERROR(CheckDepth());
     SourcePos pos = Here();
     std::vector<Cte> ctes;
     if (AcceptKw("WITH")) {
@@ -1158,6 +1169,10 @@ class Parser {
       }
       ref = std::move(t);
     }
+    if (TokIsKw(Cur(), "MATCH_RECOGNIZE")) {
+      return Status::NotSupported("MATCH_RECOGNIZE is not supported by Sluice yet (at line " +
+                                  std::to_string(Cur().line) + ", column " + std::to_string(Cur().column) + ")");
+    }
     if (allow_alias) {
       ASSIGN_OR_RETURN(ref->alias, ParseOptionalAlias());
       if (!ref->alias.empty() && AtPunct("(")) {
@@ -1244,7 +1259,11 @@ class Parser {
 
   // ------------------------------------------------------------------ expressions
 
-  Result<ExprPtr> ParseExpr() { return ParseOr(); }
+  Result<ExprPtr> ParseExpr() {
+    DepthGuard guard(this);
+    RETURN_IF_ERROR(CheckDepth());
+    return ParseOr();
+  }
 
   static ExprPtr MakeBinary(SourcePos pos, BinaryOp op, ExprPtr l, ExprPtr r) {
     auto b = std::make_unique<Binary>();
@@ -1279,6 +1298,8 @@ class Parser {
     SourcePos pos = Here();
     if (AtKw("NOT")) {
       Advance();
+      DepthGuard guard(this);
+      RETURN_IF_ERROR(CheckDepth());
       ASSIGN_OR_RETURN(ExprPtr operand, ParseNot());
       auto u = std::make_unique<Unary>();
       u->pos = pos;
@@ -1446,6 +1467,8 @@ class Parser {
     bool minus = AtPunct("-");
     if (minus || AtPunct("+")) {
       Advance();
+      DepthGuard guard(this);
+      RETURN_IF_ERROR(CheckDepth());
       ASSIGN_OR_RETURN(ExprPtr operand, ParseUnary());
       auto u = std::make_unique<Unary>();
       u->pos = pos;
@@ -2028,6 +2051,8 @@ class Parser {
   }
 
   Result<LogicalType> ParseType() {
+    DepthGuard guard(this);
+    RETURN_IF_ERROR(CheckDepth());
     ASSIGN_OR_RETURN(LogicalType t, ParseBaseType());
     ASSIGN_OR_RETURN(t, ParseNullability(std::move(t)));
     // T ARRAY, T MULTISET (postfix collection types), each with its own nullability.
@@ -2206,9 +2231,29 @@ class Parser {
     return ErrorAt(t, "Unknown data type \"" + t.text + "\"");
   }
 
+  // Bounds the recursion, so pathological input ("((((...", "- - - ...") fails cleanly instead of
+  // overflowing the stack.
+  static constexpr int kMaxDepth = 150;
+  class DepthGuard {
+   public:
+    explicit DepthGuard(Parser* p) : p_(p) { ++p_->depth_; }
+    ~DepthGuard() { --p_->depth_; }
+    DepthGuard(const DepthGuard&) = delete;
+    DepthGuard& operator=(const DepthGuard&) = delete;
+
+   private:
+    Parser* p_;
+  };
+  Status CheckDepth() const {
+    if (depth_ <= kMaxDepth) return Status::OK();
+    return ErrorAt(Cur(), "Expression or query nested too deeply (more than " + std::to_string(kMaxDepth) +
+                              " levels)");
+  }
+
   std::string_view sql_;
   std::vector<Token> tokens_;
   size_t idx_ = 0;
+  int depth_ = 0;
   std::vector<std::string> expected_;
   size_t expected_idx_ = static_cast<size_t>(-1);
 };

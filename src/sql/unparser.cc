@@ -38,9 +38,56 @@ std::string PropertiesText(const PropertyList& props) {
   return out + ")";
 }
 
+// Binding strength of an expression's top operator, as the parser's precedence climbing sees it:
+// a child prints in parentheses when it binds less tightly than its place requires.
+enum Level : int {
+  kLevelOr = 1,
+  kLevelAnd = 2,
+  kLevelNot = 3,
+  kLevelPredicate = 4,  // comparisons, IS, BETWEEN, IN, LIKE
+  kLevelAdditive = 5,
+  kLevelMultiplicative = 6,
+  kLevelUnary = 7,
+  kLevelPrimary = 8,
+};
+
+int LevelOf(const ast::Expr& e) {
+  switch (e.kind) {
+    case ExprKind::kBinary:
+      switch (e.As<Binary>().op) {
+        case BinaryOp::kOr: return kLevelOr;
+        case BinaryOp::kAnd: return kLevelAnd;
+        case BinaryOp::kAdd:
+        case BinaryOp::kSub: return kLevelAdditive;
+        case BinaryOp::kMul:
+        case BinaryOp::kDiv:
+        case BinaryOp::kMod:
+        case BinaryOp::kConcat: return kLevelMultiplicative;
+        default: return kLevelPredicate;
+      }
+    case ExprKind::kUnary: return e.As<Unary>().op == UnaryOp::kNot ? kLevelNot : kLevelUnary;
+    case ExprKind::kIs:
+    case ExprKind::kIsDistinctFrom:
+    case ExprKind::kBetween:
+    case ExprKind::kIn:
+    case ExprKind::kLike: return kLevelPredicate;
+    default: return kLevelPrimary;
+  }
+}
+
 class Unparser {
  public:
-  std::string Expr(const ast::Expr& e) {
+  explicit Unparser(bool full_parens = false) : full_parens_(full_parens) {}
+
+  // `e` in a place that needs at least `min_level` binding strength.
+  std::string Expr(const ast::Expr& e, int min_level = 0) {
+    int level = LevelOf(e);
+    std::string text = ExprBody(e);
+    if (level < kLevelPrimary && (full_parens_ || level < min_level)) return "(" + text + ")";
+    return text;
+  }
+
+  std::string ExprBody(const ast::Expr& e) {
     switch (e.kind) {
       case ExprKind::kLiteral: return LiteralText(e.As<Literal>());
       case ExprKind::kIntervalLiteral: return IntervalText(e.As<IntervalLiteral>());
@@ -51,45 +98,54 @@ class Unparser {
       }
       case ExprKind::kUnary: {
         const auto& u = e.As<Unary>();
-        const char* op = u.op == UnaryOp::kNot ? "NOT " : u.op == UnaryOp::kMinus ? "-" : "+";
-        return std::string("(") + op + Expr(*u.operand) + ")";
+        if (u.op == UnaryOp::kNot) return "NOT " + Expr(*u.operand, kLevelNot);
+        std::string operand = Expr(*u.operand, kLevelUnary);
+        // "--" would start a comment.
+        std::string op = u.op == UnaryOp::kMinus ? "-" : "+";
+        if (!operand.empty() && (operand[0] == '-' || operand[0] == '+')) op += " ";
+        return op + operand;
       }
       case ExprKind::kBinary: {
         const auto& b = e.As<Binary>();
-        return "(" + Expr(*b.left) + " " + BinaryOpName(b.op) + " " + Expr(*b.right) + ")";
+        int level = LevelOf(e);
+        // Left-associative: the left operand may bind as loosely as this operator, the right one
+        // must bind more tightly (comparisons take an additive right operand).
+        int right_level = level == kLevelAnd ? kLevelNot : level + 1;
+        return Expr(*b.left, level) + " " + BinaryOpName(b.op) + " " + Expr(*b.right, right_level);
       }
       case ExprKind::kIs: {
         const auto& is = e.As<IsExpr>();
         static const char* kNames[] = {"NULL", "TRUE", "FALSE", "UNKNOWN"};
-        return "(" + Expr(*is.operand) + (is.negated ? " IS NOT " : " IS ") +
-               kNames[static_cast<int>(is.is_kind)] + ")";
+        return Expr(*is.operand, kLevelPredicate) + (is.negated ? " IS NOT " : " IS ") +
+               kNames[static_cast<int>(is.is_kind)];
       }
       case ExprKind::kIsDistinctFrom: {
         const auto& d = e.As<IsDistinctFrom>();
-        return "(" + Expr(*d.left) + (d.negated ? " IS NOT DISTINCT FROM " : " IS DISTINCT FROM ") + Expr(*d.right) +
-               ")";
+        return Expr(*d.left, kLevelPredicate) + (d.negated ? " IS NOT DISTINCT FROM " : " IS DISTINCT FROM ") +
+               Expr(*d.right, kLevelAdditive);
       }
       case ExprKind::kBetween: {
         const auto& b = e.As<Between>();
-        return "(" + Expr(*b.operand) + (b.negated ? " NOT" : "") + " BETWEEN " + (b.symmetric ? "SYMMETRIC " : "") +
-               Expr(*b.low) + " AND " + Expr(*b.high) + ")";
+        return Expr(*b.operand, kLevelPredicate) + (b.negated ? " NOT" : "") + " BETWEEN " +
+               (b.symmetric ? "SYMMETRIC " : "") + Expr(*b.low, kLevelAdditive) + " AND " +
+               Expr(*b.high, kLevelAdditive);
       }
       case ExprKind::kIn: {
         const auto& in = e.As<In>();
-        std::string out = "(" + Expr(*in.operand) + (in.negated ? " NOT IN (" : " IN (");
+        std::string out = Expr(*in.operand, kLevelPredicate) + (in.negated ? " NOT IN (" : " IN (");
         if (in.subquery) {
           out += Query(*in.subquery);
         } else {
           out += ExprList(in.list);
         }
-        return out + "))";
+        return out + ")";
       }
       case ExprKind::kLike: {
         const auto& l = e.As<Like>();
-        std::string out = "(" + Expr(*l.operand) + (l.negated ? " NOT" : "") + (l.similar ? " SIMILAR TO " : " LIKE ") +
-                          Expr(*l.pattern);
-        if (l.escape) out += " ESCAPE " + Expr(*l.escape);
-        return out + ")";
+        std::string out = Expr(*l.operand, kLevelPredicate) + (l.negated ? " NOT" : "") +
+                          (l.similar ? " SIMILAR TO " : " LIKE ") + Expr(*l.pattern, kLevelAdditive);
+        if (l.escape) out += " ESCAPE " + Expr(*l.escape, kLevelAdditive);
+        return out;
       }
       case ExprKind::kCall: return CallText(e.As<Call>());
       case ExprKind::kCast: {
@@ -130,11 +186,11 @@ class Unparser {
       }
       case ExprKind::kSubscript: {
         const auto& s = e.As<Subscript>();
-        return Expr(*s.base) + "[" + Expr(*s.index) + "]";
+        return Expr(*s.base, kLevelPrimary) + "[" + Expr(*s.index) + "]";
       }
       case ExprKind::kFieldAccess: {
         const auto& f = e.As<FieldAccess>();
-        std::string base = Expr(*f.base);
+        std::string base = Expr(*f.base, kLevelPrimary);
         // A bare identifier chain would absorb the field into its name; keep it apart.
         if (f.base->kind == ExprKind::kIdentifier) base = "(" + base + ")";
         return base + "." + QuoteIdentifier(f.field);
@@ -152,6 +208,8 @@ class Unparser {
     }
     SLUICE_UNREACHABLE();
   }
+
+  bool full_parens_;
 
   std::string ExprList(const std::vector<ExprPtr>& list) {
     std::string out;
@@ -240,7 +298,7 @@ class Unparser {
     if (c.no_parens) {
       out = c.name.size() == 1 ? c.name[0] : NameText(c.name);
     } else if (upper == "POSITION" && !NeedsQuotedName(upper, c)) {
-      out = CallName(c.name) + "(" + Expr(*c.args[0]) + " IN " + Expr(*c.args[1]) + ")";
+      out = CallName(c.name) + "(" + Expr(*c.args[0], kLevelAdditive) + " IN " + Expr(*c.args[1]) + ")";
     } else if (upper == "OVERLAY" && !NeedsQuotedName(upper, c)) {
       out = CallName(c.name) + "(" + Expr(*c.args[0]) + " PLACING " + Expr(*c.args[1]) + " FROM " + Expr(*c.args[2]);
       if (c.args.size() == 4) out += " FOR " + Expr(*c.args[3]);
@@ -277,9 +335,9 @@ class Unparser {
   std::string BoundText(const FrameBound& b) {
     switch (b.kind) {
       case FrameBound::Kind::kUnboundedPreceding: return "UNBOUNDED PRECEDING";
-      case FrameBound::Kind::kPreceding: return Expr(*b.offset) + " PRECEDING";
+      case FrameBound::Kind::kPreceding: return Expr(*b.offset, kLevelAdditive) + " PRECEDING";
       case FrameBound::Kind::kCurrentRow: return "CURRENT ROW";
-      case FrameBound::Kind::kFollowing: return Expr(*b.offset) + " FOLLOWING";
+      case FrameBound::Kind::kFollowing: return Expr(*b.offset, kLevelAdditive) + " FOLLOWING";
       case FrameBound::Kind::kUnboundedFollowing: return "UNBOUNDED FOLLOWING";
     }
     SLUICE_UNREACHABLE();
@@ -676,6 +734,10 @@ std::string UnparseType(const LogicalType& t) {
 std::string Unparse(const ast::Statement& statement) { return Unparser().Statement(statement); }
 std::string Unparse(const ast::Query& query) { return Unparser().Query(query); }
 std::string Unparse(const ast::Expr& expr) { return Unparser().Expr(expr); }
+std::string UnparseWithParentheses(const ast::Expr& expr) { return Unparser(/*full_parens=*/true).Expr(expr); }
+std::string UnparseWithParentheses(const ast::Statement& statement) {
+  return Unparser(/*full_parens=*/true).Statement(statement);
+}
 std::string Unparse(const ast::TableRef& table_ref) { return Unparser().TableRefText(table_ref); }
 
 }  // namespace sluice::sql

@@ -8,14 +8,15 @@
 #include "common/check.h"
 #include "common/clock.h"
 #include "common/time_util.h"
+#include "common/config.h"
+#include "connectors/connector_options.h"
 #include "connectors/datagen/generator_options.h"
+#include "formats/format.h"
 #include "connectors/nexmark/splittable_random.h"
 #include "types/value.h"
 #include "types/vector.h"
 
 namespace sluice {
-
-namespace go = generator_options;
 
 namespace {
 
@@ -67,7 +68,7 @@ class FieldParser {
  public:
   FieldParser(const std::string& table, const std::map<std::string, std::string>& options,
               std::vector<std::string>* known)
-      : table_(table), options_(options), known_(known) {}
+      : table_(table), options_(options), reader_(table, &options), known_(known) {}
 
   Result<FieldConfig> Parse(const std::string& path, const LogicalType& type) {
     FieldConfig f;
@@ -83,13 +84,13 @@ class FieldParser {
       if (*v == "sequence") {
         f.sequence = true;
       } else if (*v != "random") {
-        return go::InvalidOption(table_, Key(path, "kind"), "'" + *v + "' is not one of 'random', 'sequence'");
+        return reader_.InvalidValue(Key(path, "kind"), "'" + *v + "' is not one of 'random', 'sequence'");
       }
     }
     if (const std::string* v = Get(path, "null-rate")) {
-      ASSIGN_OR_RETURN(f.null_rate, go::ParseDouble(table_, Key(path, "null-rate"), *v));
+      ASSIGN_OR_RETURN(f.null_rate, GetDouble(reader_, Key(path, "null-rate"), 0));
       if (f.null_rate < 0 || f.null_rate > 1) {
-        return go::InvalidOption(table_, Key(path, "null-rate"), "'" + *v + "' is not within [0, 1]");
+        return reader_.InvalidValue(Key(path, "null-rate"), "'" + *v + "' is not within [0, 1]");
       }
     }
     if (f.sequence && !can_sequence) {
@@ -107,15 +108,15 @@ class FieldParser {
         if (seq_capable || is_string) {
           int64_t lo = INT64_MIN, hi = INT64_MAX;
           if (seq_capable) IntegerRange(type, &lo, &hi);
-          ASSIGN_OR_RETURN(f.start_i, go::ParseLong(table_, Key(path, "start"), *start, lo, hi));
-          ASSIGN_OR_RETURN(int64_t e, go::ParseLong(table_, Key(path, "end"), *end, lo, hi));
-          if (e < f.start_i) return go::InvalidOption(table_, Key(path, "end"), "'" + *end + "' is before the start");
+          ASSIGN_OR_RETURN(f.start_i, GetIntInRange(reader_, Key(path, "start"), 0, lo, hi));
+          ASSIGN_OR_RETURN(int64_t e, GetIntInRange(reader_, Key(path, "end"), 0, lo, hi));
+          if (e < f.start_i) return reader_.InvalidValue(Key(path, "end"), "'" + *end + "' is before the start");
           __int128 count = static_cast<__int128>(e) - f.start_i + 1;
           f.count = count > INT64_MAX ? INT64_MAX : static_cast<int64_t>(count);
         } else {
-          ASSIGN_OR_RETURN(f.start_d, go::ParseDouble(table_, Key(path, "start"), *start));
-          ASSIGN_OR_RETURN(double e, go::ParseDouble(table_, Key(path, "end"), *end));
-          if (e < f.start_d) return go::InvalidOption(table_, Key(path, "end"), "'" + *end + "' is before the start");
+          ASSIGN_OR_RETURN(f.start_d, GetDouble(reader_, Key(path, "start"), 0));
+          ASSIGN_OR_RETURN(double e, GetDouble(reader_, Key(path, "end"), 0));
+          if (e < f.start_d) return reader_.InvalidValue(Key(path, "end"), "'" + *end + "' is before the start");
           f.count = static_cast<int64_t>(std::min(std::floor(e - f.start_d) + 1, 9.2e18));
         }
       }
@@ -126,13 +127,13 @@ class FieldParser {
       if (id == TypeId::kIntervalYearMonth) IntegerRange(LogicalType::Integer(), &lo, &hi);
       f.min_i = id == TypeId::kIntervalYearMonth ? 0 : lo;
       f.max_i = id == TypeId::kIntervalYearMonth ? 120000 : hi;
-      if (const std::string* v = Get(path, "min")) {
-        ASSIGN_OR_RETURN(f.min_i, go::ParseLong(table_, Key(path, "min"), *v, lo, hi));
+      if (Get(path, "min")) {
+        ASSIGN_OR_RETURN(f.min_i, GetIntInRange(reader_, Key(path, "min"), 0, lo, hi));
       }
-      if (const std::string* v = Get(path, "max")) {
-        ASSIGN_OR_RETURN(f.max_i, go::ParseLong(table_, Key(path, "max"), *v, lo, hi));
+      if (Get(path, "max")) {
+        ASSIGN_OR_RETURN(f.max_i, GetIntInRange(reader_, Key(path, "max"), 0, lo, hi));
       }
-      if (f.min_i > f.max_i) return go::InvalidOption(table_, Key(path, "max"), "max is smaller than min");
+      if (f.min_i > f.max_i) return reader_.InvalidValue(Key(path, "max"), "max is smaller than min");
     } else if (is_decimal_or_float) {
       // Flink's defaults: the smallest positive value up to the largest (Float/Double.MIN_VALUE,
       // MAX_VALUE); DECIMAL then clamps to what its precision can hold.
@@ -143,18 +144,18 @@ class FieldParser {
         f.min_d = std::numeric_limits<double>::denorm_min();
         f.max_d = DBL_MAX;
       }
-      if (const std::string* v = Get(path, "min")) {
-        ASSIGN_OR_RETURN(f.min_d, go::ParseDouble(table_, Key(path, "min"), *v));
+      if (Get(path, "min")) {
+        ASSIGN_OR_RETURN(f.min_d, GetDouble(reader_, Key(path, "min"), 0));
       }
-      if (const std::string* v = Get(path, "max")) {
-        ASSIGN_OR_RETURN(f.max_d, go::ParseDouble(table_, Key(path, "max"), *v));
+      if (Get(path, "max")) {
+        ASSIGN_OR_RETURN(f.max_d, GetDouble(reader_, Key(path, "max"), 0));
       }
       if (id == TypeId::kDecimal) {
         double limit = std::pow(10.0, type.precision() - type.scale()) - std::pow(10.0, -type.scale());
         f.min_d = std::max(f.min_d, -limit);
         f.max_d = std::min(f.max_d, limit);
       }
-      if (f.min_d > f.max_d) return go::InvalidOption(table_, Key(path, "max"), "max is smaller than min");
+      if (f.min_d > f.max_d) return reader_.InvalidValue(Key(path, "max"), "max is smaller than min");
     } else if (is_string) {
       const bool fixed = id == TypeId::kChar || id == TypeId::kBinary;
       const bool bounded_var = !fixed && type.length() < LogicalType::kMaxVarCharLength;
@@ -164,28 +165,28 @@ class FieldParser {
           return Status::InvalidArgument("Custom length for fixed-length type (CHAR/BINARY) field '" + path +
                                          "' of datagen table '" + table_ + "' is not supported");
         }
-        ASSIGN_OR_RETURN(int64_t n, go::ParseInt(table_, Key(path, "length"), *v, 0));
+        ASSIGN_OR_RETURN(int64_t n, GetIntInRange(reader_, Key(path, "length"), 0, 0, INT32_MAX));
         if (bounded_var && n > type.length()) {
-          return go::InvalidOption(table_, Key(path, "length"),
-                                   "custom length '" + *v + "' for variable-length field '" + path +
-                                       "' should not be longer than the " + std::to_string(type.length()) +
-                                       " defined in the schema");
+          return reader_.InvalidValue(Key(path, "length"),
+                                      "custom length '" + *v + "' for variable-length field '" + path +
+                                          "' should not be longer than the " + std::to_string(type.length()) +
+                                          " defined in the schema");
         }
         f.length = static_cast<int32_t>(n);
       }
       if (!fixed) {
-        if (const std::string* v = Get(path, "var-len")) {
-          ASSIGN_OR_RETURN(f.var_len, go::ParseBool(table_, Key(path, "var-len"), *v));
+        if (Get(path, "var-len")) {
+          ASSIGN_OR_RETURN(f.var_len, reader_.GetBool(Key(path, "var-len"), false));
         }
       }
     } else if (type.IsTimestamp()) {
-      if (const std::string* v = Get(path, "max-past")) {
-        ASSIGN_OR_RETURN(f.max_past_ms, go::ParseDurationMillis(table_, Key(path, "max-past"), *v));
+      if (Get(path, "max-past")) {
+        ASSIGN_OR_RETURN(f.max_past_ms, reader_.GetDurationMillis(Key(path, "max-past"), 0));
       }
     } else if (type.IsList()) {
       f.length = kDefaultCollectionLength;
-      if (const std::string* v = Get(path, "length")) {
-        ASSIGN_OR_RETURN(int64_t n, go::ParseInt(table_, Key(path, "length"), *v, 0, 1 << 20));
+      if (Get(path, "length")) {
+        ASSIGN_OR_RETURN(int64_t n, GetIntInRange(reader_, Key(path, "length"), 0, 0, 1 << 20));
         f.length = static_cast<int32_t>(n);
       }
       if (id == TypeId::kMap) {
@@ -232,6 +233,7 @@ class FieldParser {
 
   const std::string& table_;
   const std::map<std::string, std::string>& options_;
+  const OptionReader reader_;
   std::vector<std::string>* known_;
 };
 
@@ -532,35 +534,49 @@ class DatagenFactory final : public ConnectorFactory {
   bool supports_sink() const override { return false; }
 
   Result<std::unique_ptr<TableSource>> CreateSource(const ConnectorContext& ctx) const override {
+    auto settings = Build(ctx);
+    if (!settings.ok()) return settings.status().WithContext(ConnectorErrorContext(ctx, ConnectorRole::kSource));
+    return std::unique_ptr<TableSource>(new DatagenSource(std::move(settings).value(), timing_));
+  }
+
+  Result<std::unique_ptr<TableSink>> CreateSink(const ConnectorContext& ctx) const override {
+    return Status::NotSupported("Connector 'datagen' can only be used as a source; table '" + ctx.table_name +
+                                "' cannot be written to");
+  }
+
+ private:
+  Result<std::shared_ptr<DatagenSettings>> Build(const ConnectorContext& ctx) const {
     const std::string& table = ctx.table_name;
-    auto settings = std::make_shared<DatagenSettings>();
-    std::vector<std::string> known = {"rows-per-second", "number-of-rows", "sluice.seed"};
+    // Option shapes first ('fields.#.kind', ...), then each field's own keys below.
+    ASSIGN_OR_RETURN(const FormatFactory* format, ValidateConnectorOptions(ctx, *this, ConnectorRole::kSource));
+    if (format != nullptr) return Status::InvalidArgument("the datagen connector takes no 'format' option");
     if (!ctx.metadata.empty()) {
       return Status::InvalidArgument("Connector 'datagen' offers no metadata, but table '" + table +
                                      "' declares metadata column '" + ctx.metadata[0].name + "'");
     }
+    auto settings = std::make_shared<DatagenSettings>();
+    std::vector<std::string> known = {"connector", "rows-per-second", "number-of-rows", "sluice.seed"};
     FieldParser parser(table, ctx.options, &known);
     std::vector<FieldConfig> all;
     for (const Field& field : ctx.physical_schema.fields()) {
       ASSIGN_OR_RETURN(FieldConfig f, parser.Parse(field.name, field.type));
       all.push_back(std::move(f));
     }
-    RETURN_IF_ERROR(go::CheckSupportedOptions(table, "datagen", ctx.options, known));
-    auto get = [&](const char* key) -> const std::string* {
-      auto it = ctx.options.find(key);
-      return it == ctx.options.end() ? nullptr : &it->second;
-    };
-    if (const std::string* v = get("rows-per-second")) {
-      ASSIGN_OR_RETURN(settings->rows_per_second, go::ParseLong(table, "rows-per-second", *v, 1));
+    // As Flink, a 'fields.<name>.<option>' key must name a field and an option that applies to it.
+    for (const auto& [key, value] : ctx.options) {
+      if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+      std::string msg = "Unsupported options found for 'datagen'. Unsupported options: " + key + ".";
+      if (auto near = DidYouMean(key, known)) msg += " Did you mean '" + *near + "'?";
+      return Status::InvalidArgument(msg);
     }
-    if (const std::string* v = get("number-of-rows")) {
-      ASSIGN_OR_RETURN(settings->total_rows, go::ParseLong(table, "number-of-rows", *v, 0));
+    const OptionReader reader(table, &ctx.options);
+    ASSIGN_OR_RETURN(settings->rows_per_second,
+                     GetIntInRange(reader, "rows-per-second", kDefaultRowsPerSecond, 1, INT64_MAX));
+    if (reader.Has("number-of-rows")) {
+      ASSIGN_OR_RETURN(settings->total_rows, GetIntInRange(reader, "number-of-rows", 0, 0, INT64_MAX));
       settings->bounded = true;
     }
-    int64_t seed = 0;
-    if (const std::string* v = get("sluice.seed")) {
-      ASSIGN_OR_RETURN(seed, go::ParseLong(table, "sluice.seed", *v));
-    }
+    ASSIGN_OR_RETURN(int64_t seed, reader.GetInt("sluice.seed", 0));
     for (const FieldConfig& f : all) {
       int64_t count = ShortestSequence(f);
       if (count >= 0) {
@@ -583,15 +599,9 @@ class DatagenFactory final : public ConnectorFactory {
       settings->columns.push_back(all[static_cast<size_t>(i)]);
       settings->column_seeds.push_back(physical_seeds[static_cast<size_t>(i)]);
     }
-    return std::unique_ptr<TableSource>(new DatagenSource(std::move(settings), timing_));
+    return settings;
   }
 
-  Result<std::unique_ptr<TableSink>> CreateSink(const ConnectorContext& ctx) const override {
-    return Status::NotSupported("Connector 'datagen' can only be used as a source; table '" + ctx.table_name +
-                                "' cannot be written to");
-  }
-
- private:
   GeneratorTiming timing_;
 };
 

@@ -33,6 +33,13 @@ bool IsHidden(const fs::path& p) {
   return !name.empty() && (name[0] == '.' || name[0] == '_');
 }
 
+// Flink writes local paths as URIs ('file:///data/x'); both spellings name the same file here.
+std::string LocalPath(const std::string& path) {
+  if (path.rfind("file://", 0) == 0) return path.substr(7);
+  if (path.rfind("file:", 0) == 0) return path.substr(5);
+  return path;
+}
+
 Status ErrnoError(const std::string& what, const std::string& path) {
   return Status::IOError(what + " '" + path + "': " + std::strerror(errno));
 }
@@ -182,7 +189,7 @@ class FileSystemSource final : public TableSource {
 
   Result<std::vector<std::unique_ptr<SourceSplit>>> CreateSplits() override {
     const std::string context = ConnectorErrorContext(ctx_, ConnectorRole::kSource);
-    auto files = ListSourceFiles(ctx_.options.at(kPath));
+    auto files = ListSourceFiles(LocalPath(ctx_.options.at(kPath)));
     if (!files.ok()) return files.status().WithContext(context);
     Schema projected;
     if (ctx_.projection.empty()) {
@@ -236,13 +243,22 @@ class FileWriter final : public SinkWriter {
 
  private:
   std::string FinalName() const {
-    return "part-" + std::to_string(writer_index_) + "-" + std::to_string(file_counter_) + "." + extension_;
+    std::string name = "part-";
+    name.append(std::to_string(writer_index_));
+    name.push_back('-');
+    name.append(std::to_string(file_counter_));
+    name.push_back('.');
+    name.append(extension_);
+    return name;
   }
 
   Status Flush() {
     if (buffer_.empty()) return Status::OK();
     if (file_ == nullptr) {
-      in_progress_ = (fs::path(dir_) / ("." + FinalName() + ".inprogress")).string();
+      std::string hidden = ".";
+      hidden.append(FinalName());
+      hidden.append(".inprogress");
+      in_progress_ = (fs::path(dir_) / hidden).string();
       file_ = std::fopen(in_progress_.c_str(), "wb");
       if (file_ == nullptr) return ErrnoError("Cannot create file", in_progress_);
       bytes_in_file_ = 0;
@@ -289,7 +305,7 @@ class FileSystemSink final : public TableSink {
 
   Result<std::unique_ptr<SinkWriter>> CreateWriter() override {
     const std::string context = ConnectorErrorContext(ctx_, ConnectorRole::kSink);
-    const std::string& dir = ctx_.options.at(kPath);
+    const std::string dir = LocalPath(ctx_.options.at(kPath));
     std::error_code ec;
     if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) {
       return Status::InvalidArgument("the sink path '" + dir +
@@ -300,8 +316,11 @@ class FileSystemSink final : public TableSink {
     if (ec) return Status::IOError("Cannot create directory '" + dir + "': " + ec.message()).WithContext(context);
     const int writer = next_writer_++;
     // Continue the numbering after files of earlier runs, so an INSERT appends instead of overwriting.
-    const std::string prefix = "part-" + std::to_string(writer) + "-";
-    const std::string suffix = "." + format_->file_extension();
+    std::string prefix = "part-";
+    prefix.append(std::to_string(writer));
+    prefix.push_back('-');
+    std::string suffix = ".";
+    suffix.append(format_->file_extension());
     int first = 0;
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
       std::string name = entry.path().filename().string();

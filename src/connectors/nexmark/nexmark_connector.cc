@@ -4,13 +4,14 @@
 
 #include "common/clock.h"
 #include "common/time_util.h"
+#include "common/config.h"
+#include "connectors/connector_options.h"
 #include "connectors/datagen/generator_options.h"
+#include "formats/format.h"
 #include "types/schema.h"
 #include "types/vector.h"
 
 namespace sluice {
-
-namespace go = generator_options;
 
 namespace {
 
@@ -40,12 +41,6 @@ const std::vector<OptionSpec>& NexmarkOptionSpecs() {
        "Event time of the first events, epoch milliseconds or 'yyyy-MM-dd HH:mm:ss[.SSS]' UTC (Sluice addition)."},
   };
   return kSpecs;
-}
-
-std::vector<std::string> SupportedKeys() {
-  std::vector<std::string> keys;
-  for (const auto& s : NexmarkOptionSpecs()) keys.push_back(s.key);
-  return keys;
 }
 
 // Field names of each record, in nexmark_field order, and whether each is a string (else BIGINT or
@@ -102,8 +97,8 @@ Result<NexmarkOutputColumn> ColumnFor(const std::string& table, const Field& fie
   else if (field.name == "bid") kind = NexmarkOutputColumn::kBid;
   else {
     std::string msg = "not a Nexmark column (expected event_type, person, auction or bid).";
-    std::string near = go::ClosestMatch(field.name, {"event_type", "person", "auction", "bid"});
-    if (!near.empty()) msg += " Did you mean '" + near + "'?";
+    auto near = DidYouMean(field.name, {"event_type", "person", "auction", "bid"});
+    if (near) msg += " Did you mean '" + *near + "'?";
     return error(msg);
   }
   const RecordSpec& spec = RecordSpecFor(kind);
@@ -120,8 +115,8 @@ Result<NexmarkOutputColumn> ColumnFor(const std::string& table, const Field& fie
     }
     if (found < 0) {
       std::string msg = "unknown field '" + name + "' of a Nexmark " + spec.column + ".";
-      std::string near = go::ClosestMatch(name, names);
-      if (!near.empty()) msg += " Did you mean '" + near + "'?";
+      auto near = DidYouMean(name, names);
+      if (near) msg += " Did you mean '" + *near + "'?";
       return error(msg);
     }
     bool ok = false;
@@ -203,15 +198,20 @@ class NexmarkFactory final : public ConnectorFactory {
   bool supports_sink() const override { return false; }
 
   Result<std::unique_ptr<TableSource>> CreateSource(const ConnectorContext& ctx) const override {
-    ASSIGN_OR_RETURN(NexmarkConfig config, ParseNexmarkOptions(ctx.table_name, ctx.options));
+    const std::string context = ConnectorErrorContext(ctx, ConnectorRole::kSource);
+    RETURN_IF_ERROR(ValidateConnectorOptions(ctx, *this, ConnectorRole::kSource).status());
+    auto parsed = ParseNexmarkOptions(ctx.table_name, ctx.options);
+    if (!parsed.ok()) return parsed.status().WithContext(context);
+    const NexmarkConfig config = *parsed;
     if (!ctx.metadata.empty()) {
       return Status::InvalidArgument("Connector 'nexmark' offers no metadata, but table '" + ctx.table_name +
                                      "' declares metadata column '" + ctx.metadata[0].name + "'");
     }
     std::vector<NexmarkOutputColumn> all;
     for (const Field& f : ctx.physical_schema.fields()) {
-      ASSIGN_OR_RETURN(NexmarkOutputColumn col, ColumnFor(ctx.table_name, f));
-      all.push_back(std::move(col));
+      auto col = ColumnFor(ctx.table_name, f);
+      if (!col.ok()) return col.status().WithContext(context);
+      all.push_back(std::move(col).value());
     }
     std::vector<NexmarkOutputColumn> columns;
     if (ctx.projection.empty()) {
@@ -240,31 +240,17 @@ class NexmarkFactory final : public ConnectorFactory {
 }  // namespace
 
 Result<NexmarkConfig> ParseNexmarkOptions(const std::string& table, const std::map<std::string, std::string>& options) {
-  RETURN_IF_ERROR(go::CheckSupportedOptions(table, "nexmark", options, SupportedKeys()));
+  const OptionReader reader(table, &options);
   NexmarkConfig c;
-  auto get = [&](const char* key) -> const std::string* {
-    auto it = options.find(key);
-    return it == options.end() ? nullptr : &it->second;
-  };
   auto int_opt = [&](const char* key, int64_t min, int32_t* out) -> Status {
-    if (const std::string* v = get(key)) {
-      ASSIGN_OR_RETURN(int64_t x, go::ParseInt(table, key, *v, min, INT32_MAX));
-      *out = static_cast<int32_t>(x);
-    }
+    ASSIGN_OR_RETURN(int64_t v, GetIntInRange(reader, key, *out, min, INT32_MAX));
+    *out = static_cast<int32_t>(v);
     return Status::OK();
   };
   auto size_opt = [&](const char* key, int32_t* out) -> Status {
-    if (const std::string* v = get(key)) {
-      ASSIGN_OR_RETURN(int64_t x, go::ParseMemorySize(table, key, *v));
-      if (x > INT32_MAX) return go::InvalidOption(table, key, "'" + *v + "' is larger than 2 GiB");
-      *out = static_cast<int32_t>(x);
-    }
-    return Status::OK();
-  };
-  auto bool_opt = [&](const char* key, bool* out) -> Status {
-    if (const std::string* v = get(key)) {
-      ASSIGN_OR_RETURN(*out, go::ParseBool(table, key, *v));
-    }
+    ASSIGN_OR_RETURN(int64_t v, reader.GetMemorySize(key, *out));
+    if (v > INT32_MAX) return reader.InvalidValue(key, "'" + reader.GetString(key, "") + "' is larger than 2 GiB");
+    *out = static_cast<int32_t>(v);
     return Status::OK();
   };
   RETURN_IF_ERROR(int_opt("first-event.rate", 1, &c.first_event_rate));
@@ -278,43 +264,30 @@ Result<NexmarkConfig> ParseNexmarkOptions(const std::string& table, const std::m
   RETURN_IF_ERROR(size_opt("person.avg-size", &c.avg_person_byte_size));
   RETURN_IF_ERROR(size_opt("auction.avg-size", &c.avg_auction_byte_size));
   RETURN_IF_ERROR(size_opt("bid.avg-size", &c.avg_bid_byte_size));
-  RETURN_IF_ERROR(bool_opt("rate.limited", &c.rate_limited));
-  RETURN_IF_ERROR(bool_opt("keep-alive", &c.keep_alive));
-  RETURN_IF_ERROR(bool_opt("max-emit-speed", &c.max_emit_speed));
+  ASSIGN_OR_RETURN(c.rate_limited, reader.GetBool("rate.limited", c.rate_limited));
+  ASSIGN_OR_RETURN(c.keep_alive, reader.GetBool("keep-alive", c.keep_alive));
+  ASSIGN_OR_RETURN(c.max_emit_speed, reader.GetBool("max-emit-speed", c.max_emit_speed));
   if (static_cast<int64_t>(c.person_proportion) + c.auction_proportion + c.bid_proportion > INT32_MAX ||
       c.total_proportion() < 1) {
-    return go::InvalidOption(table, "bid.proportion",
-                             "the person, auction and bid proportions must add up to at least 1");
+    return reader.InvalidValue("bid.proportion", "the person, auction and bid proportions must add up to at least 1");
   }
-  if (const std::string* v = get("events.num")) {
-    ASSIGN_OR_RETURN(c.num_events, go::ParseLong(table, "events.num", *v, 0, INT64_MAX));
-  }
-  if (const std::string* v = get("stop-at")) {
-    ASSIGN_OR_RETURN(c.stop_at, go::ParseLong(table, "stop-at", *v, -1, INT64_MAX));
-  }
-  if (const std::string* v = get("rate.shape")) {
-    std::string s = *v;
-    for (char& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-    if (s != "SQUARE" && s != "SINE") {
-      return go::InvalidOption(table, "rate.shape", "'" + *v + "' is not one of SQUARE, SINE");
-    }
-  }
-  if (const std::string* v = get("rate.period")) {
-    ASSIGN_OR_RETURN(int64_t ms, go::ParseDurationMillis(table, "rate.period", *v));
-    (void)ms;
-  }
-  if (const std::string* v = get("sluice.seed")) {
-    ASSIGN_OR_RETURN(c.seed, go::ParseLong(table, "sluice.seed", *v));
-  }
-  if (const std::string* v = get("sluice.base-time")) {
-    auto millis = go::ParseLong(table, "sluice.base-time", *v);
+  ASSIGN_OR_RETURN(c.num_events, GetIntInRange(reader, "events.num", 0, 0, INT64_MAX));
+  ASSIGN_OR_RETURN(c.stop_at, GetIntInRange(reader, "stop-at", -1, -1, INT64_MAX));
+  ASSIGN_OR_RETURN(std::string shape, reader.GetEnum("rate.shape", "SQUARE", {"SQUARE", "SINE"}));
+  (void)shape;  // the Java generator's single inter-event delay ignores the shape
+  ASSIGN_OR_RETURN(int64_t period_ms, reader.GetDurationMillis("rate.period", 600000));
+  (void)period_ms;
+  ASSIGN_OR_RETURN(c.seed, reader.GetInt("sluice.seed", c.seed));
+  if (reader.Has("sluice.base-time")) {
+    const std::string text = reader.GetString("sluice.base-time", "");
+    auto millis = reader.GetInt("sluice.base-time", 0);
     if (millis.ok()) {
       c.base_time_ms = *millis;
-    } else if (auto ts = ParseTimestamp(*v)) {
+    } else if (auto ts = ParseTimestamp(text)) {
       c.base_time_ms = FloorDiv(*ts, kMicrosPerMilli);
     } else {
-      return go::InvalidOption(table, "sluice.base-time",
-                               "'" + *v + "' is neither epoch milliseconds nor a 'yyyy-MM-dd HH:mm:ss' timestamp");
+      return reader.InvalidValue("sluice.base-time",
+                                 "'" + text + "' is neither epoch milliseconds nor a 'yyyy-MM-dd HH:mm:ss' timestamp");
     }
   }
   return c;

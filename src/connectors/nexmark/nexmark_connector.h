@@ -32,8 +32,8 @@ std::unique_ptr<ConnectorFactory> MakeNexmarkConnectorFactory();
 // With an injected clock and sleep (tests; see generator_timing.h).
 std::unique_ptr<ConnectorFactory> MakeNexmarkConnectorFactory(GeneratorTiming timing);
 
-// The generator settings from a table's WITH options (unknown keys and bad values are errors that
-// name the table and key).
+// The generator settings from a table's WITH options; a bad value is an error naming the table and
+// key. (Unknown keys are rejected by CreateSource, through ValidateConnectorOptions.)
 Result<NexmarkConfig> ParseNexmarkOptions(const std::string& table, const std::map<std::string, std::string>& options);
 
 }  // namespace sluice

@@ -324,18 +324,25 @@ class JsonDecoder final : public RecordDecoder {
         if (auto e = value.get_array().get(arr)) return FailJson(e);
         Vector& child = vec.child(0);
         const size_t start = child.size();
+        // Grow the element vector in steps rather than per element (a ROW element vector resizes
+        // all its fields), then trim it to the elements read.
+        size_t n = start;
+        size_t room = start;
         for (auto element_result : arr) {
           od::value element;
           if (auto e = std::move(element_result).get(element)) return FailJson(e);
-          const size_t i = child.size();
-          child.Resize(i + 1);
-          if (!DecodeValue(element, node.children[0], child, i)) {
-            path_.push_back("[" + std::to_string(i - start) + "]");
+          if (n == room) {
+            room = n + std::max<size_t>(8, n - start);
+            child.Resize(room);
+          }
+          if (!DecodeValue(element, node.children[0], child, n)) {
+            path_.push_back("[" + std::to_string(n - start) + "]");
             return false;
           }
+          ++n;
         }
-        vec.data<ListEntry>()[row] =
-            ListEntry{static_cast<uint32_t>(start), static_cast<uint32_t>(child.size() - start)};
+        if (room != n) child.Resize(n);
+        vec.data<ListEntry>()[row] = ListEntry{static_cast<uint32_t>(start), static_cast<uint32_t>(n - start)};
         break;
       }
       case TypeId::kMap: {

@@ -123,6 +123,10 @@ TEST(FilesystemTest, DirectorySplitsAreSortedRecursiveAndSkipHiddenFiles) {
   ASSERT_TRUE(r.status.ok()) << r.status.ToString();
   EXPECT_EQ(r.rows, (std::vector<std::string>{"a,1", "b,2", "c,3"}));
   EXPECT_EQ(r.split_ids, *files);
+  // Flink's URI spelling of a local path reads the same files.
+  ReadResult uri = ReadAll(Context("file://" + dir, "json"));
+  ASSERT_TRUE(uri.status.ok()) << uri.status.ToString();
+  EXPECT_EQ(uri.rows, r.rows);
 }
 
 TEST(FilesystemTest, MissingPathNamesTableAndPath) {

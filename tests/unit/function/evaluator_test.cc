@@ -64,6 +64,30 @@ TEST(EvaluatorTest, AndShortCircuitsDivisionByZero) {
   EXPECT_FALSE(bad.Evaluate(c, &out).ok());
 }
 
+TEST(EvaluatorTest, ThreeValuedLogicOverChunks) {
+  // Covers both the gathering path (few undecided rows) and the full-batch path (many).
+  Chunk c = MakeChunk({kBool, kBool}, {{Value::Boolean(true), Value::Boolean(true)},
+                                       {Value::Boolean(true), Value::Boolean(false)},
+                                       {Value::Boolean(true), Value::Null(kBool)},
+                                       {Value::Boolean(false), Value::Null(kBool)},
+                                       {Value::Null(kBool), Value::Boolean(false)},
+                                       {Value::Null(kBool), Value::Boolean(true)},
+                                       {Value::Null(kBool), Value::Null(kBool)},
+                                       {Value::Boolean(false), Value::Boolean(true)}});
+  EvalContext ctx;
+  Vector out;
+  auto and_ = Special(ExprKind::kAnd, kBool, {Col(0, kBool), Col(1, kBool)});
+  ASSERT_TRUE(EvaluateExpr(*and_, c, ctx, &out).ok());
+  EXPECT_EQ(Texts(out), (std::vector<std::string>{"TRUE", "FALSE", "NULL", "FALSE", "FALSE", "NULL", "NULL", "FALSE"}));
+  auto or_ = Special(ExprKind::kOr, kBool, {Col(0, kBool), Col(1, kBool)});
+  ASSERT_TRUE(EvaluateExpr(*or_, c, ctx, &out).ok());
+  EXPECT_EQ(Texts(out), (std::vector<std::string>{"TRUE", "TRUE", "TRUE", "NULL", "NULL", "TRUE", "NULL", "TRUE"}));
+  // Mostly decided rows: the second operand runs on the gathered undecided rows only.
+  auto few = Special(ExprKind::kAnd, kBool, {Call("IS NULL", {Col(1, kBool)}), Col(0, kBool)});
+  ASSERT_TRUE(EvaluateExpr(*few, c, ctx, &out).ok());
+  EXPECT_EQ(Texts(out), (std::vector<std::string>{"FALSE", "FALSE", "TRUE", "FALSE", "FALSE", "FALSE", "NULL", "FALSE"}));
+}
+
 TEST(EvaluatorTest, ThreeValuedLogic) {
   EvalContext ctx;
   auto null_bool = LitNull(kBool);

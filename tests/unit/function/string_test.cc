@@ -53,6 +53,9 @@ TEST(StringTest, ConcatAndFriends) {
   EXPECT_EQ(S("RIGHT", {LitStr("hello"), LitInt(2)}), "lo");
   EXPECT_EQ(S("ASCII", {LitStr("A")}), "65");
   EXPECT_EQ(S("CHR", {LitInt(97)}), "a");
+  EXPECT_EQ(S("CHR", {LitInt(353)}), "a");  // 353 & 0xFF = 97
+  EXPECT_EQ(S("CHR", {LitInt(-1)}), "");
+  EXPECT_EQ(S("HASH_CODE", {LitStr("hello world")}), "1794106052");
   EXPECT_EQ(S("MD5", {LitStr("abc")}), "900150983cd24fb0d6963f7d28e17f72");
   EXPECT_EQ(S("HASH_CODE", {LitStr("abc")}), "96354");
   EXPECT_EQ(S("TO_BASE64", {LitStr("hello")}), "aGVsbG8=");
@@ -66,6 +69,8 @@ TEST(StringTest, Positions) {
   EXPECT_EQ(S("INSTR", {LitStr("hello"), LitStr("e")}), "2");
   EXPECT_EQ(S("SPLIT_INDEX", {LitStr("a,b,c"), LitStr(","), LitInt(1)}), "b");
   EXPECT_EQ(S("SPLIT_INDEX", {LitStr("a,b,c"), LitStr(","), LitInt(3)}), "NULL");
+  EXPECT_EQ(S("SPLIT_INDEX", {LitStr("a,,c"), LitStr(","), LitInt(1)}), "");
+  EXPECT_EQ(S("SPLIT_INDEX", {LitStr("a,b"), LitStr(","), LitInt(-1)}), "NULL");
 }
 
 TEST(StringTest, Like) {
@@ -85,9 +90,11 @@ TEST(StringTest, Regex) {
   EXPECT_EQ(S("REGEXP_EXTRACT", {LitStr("foothebar"), LitStr("foo(.*?)(bar)")}), "foothebar");
   EXPECT_EQ(S("REGEXP_EXTRACT", {LitStr("xyz"), LitStr("a(b)"), LitInt(1)}), "NULL");
   EXPECT_EQ(S("REGEXP_REPLACE", {LitStr("foobar"), LitStr("oo|ar"), LitStr("")}), "fb");
-  EXPECT_EQ(S("REGEXP_REPLACE", {LitStr("2026-08-15"), LitStr("(\\d+)-(\\d+)-(\\d+)"), LitStr("$3/$2/$1")}), "15/08/2026");
+  // The replacement is literal text, as Flink's Matcher.quoteReplacement.
+  EXPECT_EQ(S("REGEXP_REPLACE", {LitStr("a-b"), LitStr("(a)-(b)"), LitStr("$2\\1")}), "$2\\1");
   EXPECT_EQ(S("REGEXP", {LitStr("abc123"), LitStr("[0-9]+")}), "TRUE");
   EXPECT_EQ(S("REGEXP", {LitStr("abc"), LitStr("^[0-9]+$")}), "FALSE");
+  EXPECT_EQ(S("REGEXP", {LitStr("abc"), LitStr("")}), "FALSE");
 }
 
 TEST(StringTest, VectorizedStringsWithNonConstantPatterns) {

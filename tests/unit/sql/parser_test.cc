@@ -46,7 +46,7 @@ const Statement& S(const std::string& sql) {
 // The canonical (fully parenthesized) text of an expression.
 std::string Canon(const std::string& sql) {
   ExprPtr e = MustParseExpr(sql);
-  return e ? Unparse(*e) : "<error>";
+  return e ? UnparseWithParentheses(*e) : "<error>";
 }
 
 const Select& SelectOf(const Statement& st) {
@@ -362,7 +362,7 @@ TEST(ParserStatementTest, CreateTable) {
   ASSERT_TRUE(ct.columns[5].expr);
   ASSERT_TRUE(ct.watermark.has_value());
   EXPECT_EQ(ct.watermark->column, Name({"ts"}));
-  EXPECT_EQ(Unparse(*ct.watermark->expr), "(`ts` - INTERVAL '5' SECOND)");
+  EXPECT_EQ(Unparse(*ct.watermark->expr), "`ts` - INTERVAL '5' SECOND");
   ASSERT_TRUE(ct.primary_key.has_value());
   EXPECT_EQ(ct.primary_key->columns, std::vector<std::string>({"id"}));
   EXPECT_FALSE(ct.primary_key->enforced);

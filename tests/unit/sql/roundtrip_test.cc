@@ -322,7 +322,33 @@ TEST(RoundTripTest, ParseUnparseParseIsStable) {
     ASSERT_TRUE(second.ok()) << "unparsed text does not parse:\n" << text1 << "\n" << second.status().ToString();
     std::string text2 = Unparse(**second);
     EXPECT_EQ(text1, text2) << "from: " << sql;
+    // The minimal parentheses must keep the tree: the fully parenthesized forms agree too.
+    EXPECT_EQ(UnparseWithParentheses(**first), UnparseWithParentheses(**second)) << "from: " << sql;
   }
+}
+
+TEST(RoundTripTest, ExpressionsKeepTheirGrouping) {
+  const char* kExprs[] = {
+      "(a OR b) AND c",         "a OR b AND c",          "NOT (a AND b)",          "(NOT a) AND b",
+      "(a = b) = c",            "a = (b = c)",           "(a + b) * c",            "a - (b - c)",
+      "a - (-1)",               "-(-a)",                 "-(a + b)",               "(a || b) LIKE (c || d)",
+      "(a BETWEEN 1 AND 2) = TRUE", "a BETWEEN (1 + 2) AND (3 * 4)", "(a IS NULL) IS NOT TRUE",
+      "(a + 1)[2]",             "(a.b).c",               "(f(x)).y",               "NOT (a IN (1, 2))",
+      "(NOT a) = b",            "a * (b / c) % d",       "x IS DISTINCT FROM (y = z)",
+      "(a LIKE b) LIKE c",      "POSITION((a || b) IN c)", "+(-a)",                "a = -b",
+  };
+  for (const char* sql : kExprs) {
+    auto first = ParseExpression(sql);
+    ASSERT_TRUE(first.ok()) << sql << " " << first.status().ToString();
+    std::string text = Unparse(**first);
+    auto second = ParseExpression(text);
+    ASSERT_TRUE(second.ok()) << text << " " << second.status().ToString();
+    EXPECT_EQ(UnparseWithParentheses(**first), UnparseWithParentheses(**second)) << sql << " -> " << text;
+    EXPECT_EQ(Unparse(**second), text);
+  }
+  auto minimal = ParseExpression("((a + b)) * (c) - (d * e)");
+  ASSERT_TRUE(minimal.ok());
+  EXPECT_EQ(Unparse(**minimal), "(`a` + `b`) * `c` - `d` * `e`");
 }
 
 TEST(RoundTripTest, WholeScriptRoundTrips) {

@@ -152,10 +152,42 @@ TEST(ParseErrorTest, SpecificMessages) {
             std::string::npos);
   EXPECT_NE(ErrorOf("SELECT * FROM t /*+ OPTIONS('a'='b') x */").find("\"*/\""), std::string::npos);
   EXPECT_NE(ErrorOf("EXECUTE STATEMENT SET BEGIN SELECT 1; END").find("\"INSERT\""), std::string::npos);
+  EXPECT_EQ(ErrorOf("EXECUTE STATEMENT SET BEGIN END"),
+            "SQL parse failed. Encountered \"END\" at line 1, column 29.\nWas expecting one of:\n    \"INSERT\" ...");
+  EXPECT_NE(ErrorOf("BEGIN STATEMENT SET; END").find("\"INSERT\""), std::string::npos);
+  EXPECT_NE(ErrorOf("SELECT 'ü', ä + FROM t").find("line 1, column 17."), std::string::npos);
   EXPECT_NE(ErrorOf("CREATE TABLE t (a INT PRIMARY KEY ENFORCE)").find("\"NOT\""), std::string::npos);
+  for (const char* sql : {"ALTER TABLE t SET ('a' = 'b')", "USE CATALOG c", "SELECT * FROM t MATCH_RECOGNIZE (x)"}) {
+    auto r = ParseStatement(sql);
+    ASSERT_FALSE(r.ok()) << sql;
+    EXPECT_EQ(r.status().code(), StatusCode::kNotSupported) << sql;
+    EXPECT_NE(r.status().message().find("not supported by Sluice"), std::string::npos) << r.status().message();
+  }
+  auto constraint_column = ParseStatement("CREATE TABLE t (`constraint` INT, CONSTRAINT pk PRIMARY KEY (a) NOT ENFORCED)");
+  ASSERT_TRUE(constraint_column.ok()) << constraint_column.status().ToString();
   auto fn = ParseStatement("CREATE FUNCTION f AS 'x'");
   ASSERT_FALSE(fn.ok());
   EXPECT_EQ(fn.status().code(), StatusCode::kNotSupported);
+}
+
+TEST(ParseErrorTest, DeepNestingFailsCleanly) {
+  std::string deep = "SELECT " + std::string(5000, '(') + "1" + std::string(5000, ')');
+  EXPECT_NE(ErrorOf(deep).find("nested too deeply"), std::string::npos);
+  std::string minus = "SELECT ";
+  for (int i = 0; i < 5000; ++i) minus += "- ";
+  EXPECT_NE(ErrorOf(minus + "1").find("nested too deeply"), std::string::npos);
+  std::string nots = "SELECT ";
+  for (int i = 0; i < 5000; ++i) nots += "NOT ";
+  EXPECT_NE(ErrorOf(nots + "TRUE").find("nested too deeply"), std::string::npos);
+  std::string types = "SELECT CAST(x AS ";
+  for (int i = 0; i < 5000; ++i) types += "ARRAY<";
+  EXPECT_NE(ErrorOf(types + "INT").find("nested too deeply"), std::string::npos);
+  std::string queries = "SELECT * FROM ";
+  for (int i = 0; i < 5000; ++i) queries += "(SELECT * FROM ";
+  EXPECT_NE(ErrorOf(queries + "t").find("nested too deeply"), std::string::npos);
+  // Reasonable nesting parses.
+  std::string ok = "SELECT " + std::string(50, '(') + "1" + std::string(50, ')');
+  EXPECT_TRUE(ParseStatement(ok).ok());
 }
 
 TEST(LexerTest, TokensAndPositions) {
@@ -203,7 +235,7 @@ TEST(UnparseTest, QuotingHelpers) {
   auto e = ParseExpression("`ROW`(1) + `select`(2) + `trim`(3, 4)");
   ASSERT_TRUE(e.ok()) << e.status().ToString();
   std::string text = Unparse(**e);
-  EXPECT_EQ(text, "((`ROW`(1) + `select`(2)) + `trim`(3, 4))");
+  EXPECT_EQ(text, "`ROW`(1) + `select`(2) + `trim`(3, 4)");
   auto again = ParseExpression(text);
   ASSERT_TRUE(again.ok()) << again.status().ToString();
   EXPECT_EQ(Unparse(**again), text);

@@ -1,0 +1,52 @@
+// AggregateFunction: one resolved SQL aggregate call (COUNT, SUM, MIN, MAX, AVG, FIRST_VALUE,
+// LAST_VALUE, LISTAGG, STDDEV/VARIANCE, BOOL_AND/BOOL_OR, SUM0) with Flink's semantics and result
+// types, as a set of callbacks over a fixed-size per-group state slot.
+//
+// Contract with the operator (GroupAggregate, OverAggregate, ...): per group it allocates
+// `state_size` bytes aligned to `state_align`, calls init once, update for every input row
+// (retract = true for -U/-D rows; only when supports_retract), finalize whenever it needs the current
+// result (finalize does not change the state and may be called any number of times), and destroy
+// exactly once when the group is dropped. NULL arguments are skipped by every function except
+// COUNT(*), as in SQL. Append-only variants (needs_retract = false) keep plain values in the slot and
+// never allocate; retract variants of MIN/MAX/FIRST_VALUE/LAST_VALUE/LISTAGG keep an owning pointer
+// to heap memory in the slot (freed by destroy). Strings kept in state are copied, never viewed.
+// Retracting a value that was never accumulated is the caller's bug; functions tolerate it the way
+// Flink's do (counters may go negative, multisets ignore unknown values).
+//
+// Threading: an AggregateFunction is immutable after resolution and may be shared between tasks; a
+// state slot belongs to the task that owns the group.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+#include "common/status.h"
+#include "types/logical_type.h"
+namespace sluice {
+class Vector; class Value;
+// One resolved aggregate call. Per group the operator allocates `state_size` bytes aligned to
+// `state_align`, calls init once, update per input row (retract = true for -U/-D rows), finalize to
+// read the current result, destroy when the group is dropped. State that needs heap memory (MIN/MAX
+// with retraction, LISTAGG, FIRST_VALUE/LAST_VALUE with retraction) keeps an owning pointer in the slot.
+struct AggregateFunction {
+  std::string name;           // upper-case SQL name: COUNT, SUM, MIN, ...
+  std::string explain_name;   // as Flink's EXPLAIN prints it, e.g. "SUM" or "SUM_RETRACT", "COUNT_RETRACT"
+  std::vector<LogicalType> arg_types;
+  LogicalType result_type;
+  bool supports_retract = true;
+  size_t state_size = 0;
+  size_t state_align = 8;
+  std::function<void(uint8_t* state)> init;
+  std::function<void(uint8_t* state)> destroy;
+  // args[i] are the argument vectors (of arg_types[i]); row is the row to (un)accumulate.
+  std::function<void(uint8_t* state, const Vector* const* args, size_t row, bool retract)> update;
+  // Writes the current result into out (of result_type) at out_row; sets NULL when the SQL result is NULL.
+  std::function<void(const uint8_t* state, Vector* out, size_t out_row)> finalize;
+};
+// Resolves NAME(args) for GROUP BY / OVER aggregation. `needs_retract`: the input has -U/-D rows, so the
+// function must support retraction (and explain_name gets Flink's _RETRACT suffix where Flink uses one).
+// `constant_args[i]` is the value of argument i when it is a literal (LISTAGG's separator), else null.
+// Unknown name or bad argument types: Status::BindError with Flink-like wording.
+Result<std::shared_ptr<const AggregateFunction>> ResolveAggregate(const std::string& name,
+    const std::vector<LogicalType>& arg_types, const std::vector<const Value*>& constant_args, bool needs_retract);
+}  // namespace sluice

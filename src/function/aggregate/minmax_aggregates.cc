@@ -1,0 +1,187 @@
+// MIN and MAX. Append-only input keeps the current extreme in the slot (strings in an owned buffer
+// that is rewritten only when the extreme changes). Retracting input keeps a sorted multiset
+// value -> count on the heap, as Flink's Min/MaxWithRetractAggFunction keep a map view: deleting the
+// current extreme reveals the next one. A retraction of a value never accumulated leaves a negative
+// count that a later accumulation cancels; only positive counts take part in the result.
+#include <map>
+
+#include "function/aggregate/aggregate_util.h"
+
+namespace sluice::aggregate_internal {
+namespace {
+
+template <typename T>
+struct ExtremeState {
+  T value;
+  bool has_value;
+};
+
+struct StringExtremeState {
+  OwnedString value;
+  bool has_value;
+};
+
+template <typename T>
+struct MultisetState {
+  std::map<OwnedKey<T>, int64_t, KeyLess>* counts;
+};
+
+template <typename T, bool kIsMax>
+inline bool Better(const T& candidate, const T& current) {
+  if constexpr (kIsMax) {
+    return candidate > current;
+  } else {
+    return candidate < current;
+  }
+}
+
+template <typename T, bool kIsMax>
+void MakeAppendOnly(AggregateFunction* f) {
+  f->supports_retract = false;
+  if constexpr (kIsString<T>) {
+    SetStateLayout<StringExtremeState>(f);
+    f->init = [](uint8_t* s) {
+      auto* st = StateOf<StringExtremeState>(s);
+      st->value.Init();
+      st->has_value = false;
+    };
+    f->destroy = [](uint8_t* s) { StateOf<StringExtremeState>(s)->value.Free(); };
+    f->update = [](uint8_t* s, const Vector* const* args, size_t row, bool retract) {
+      SLUICE_CHECK(!retract);
+      const Vector* v = args[0];
+      if (v->IsNull(row)) return;
+      auto* st = StateOf<StringExtremeState>(s);
+      const std::string_view x = v->GetString(row);
+      if (!st->has_value || Better<std::string_view, kIsMax>(x, st->value.view())) {
+        st->value.Assign(x);
+        st->has_value = true;
+      }
+    };
+    f->finalize = [](const uint8_t* s, Vector* out, size_t row) {
+      const auto* st = StateOf<StringExtremeState>(s);
+      if (!st->has_value) return WriteNull(out, row);
+      Write<std::string_view>(out, row, st->value.view());
+    };
+  } else {
+    SetStateLayout<ExtremeState<T>>(f);
+    f->init = [](uint8_t* s) {
+      auto* st = StateOf<ExtremeState<T>>(s);
+      st->value = T{};
+      st->has_value = false;
+    };
+    f->destroy = [](uint8_t*) {};
+    f->update = [](uint8_t* s, const Vector* const* args, size_t row, bool retract) {
+      SLUICE_CHECK(!retract);
+      const Vector* v = args[0];
+      if (v->IsNull(row)) return;
+      auto* st = StateOf<ExtremeState<T>>(s);
+      const T x = Read<T>(v, row);
+      if (!st->has_value || Better<T, kIsMax>(x, st->value)) {
+        st->value = x;
+        st->has_value = true;
+      }
+    };
+    f->finalize = [](const uint8_t* s, Vector* out, size_t row) {
+      const auto* st = StateOf<ExtremeState<T>>(s);
+      if (!st->has_value) return WriteNull(out, row);
+      Write<T>(out, row, st->value);
+    };
+  }
+}
+
+template <typename T, bool kIsMax>
+void MakeRetracting(AggregateFunction* f) {
+  using Key = OwnedKey<T>;
+  using Map = std::map<Key, int64_t, KeyLess>;
+  using State = MultisetState<T>;
+  f->supports_retract = true;
+  SetStateLayout<State>(f);
+  f->init = [](uint8_t* s) { StateOf<State>(s)->counts = nullptr; };
+  f->destroy = [](uint8_t* s) {
+    auto* st = StateOf<State>(s);
+    delete st->counts;
+    st->counts = nullptr;
+  };
+  f->update = [](uint8_t* s, const Vector* const* args, size_t row, bool retract) {
+    const Vector* v = args[0];
+    if (v->IsNull(row)) return;
+    auto* st = StateOf<State>(s);
+    if (st->counts == nullptr) st->counts = new Map();
+    Map& counts = *st->counts;
+    const T x = Read<T>(v, row);
+    // Look up without building an owned key when the value is already present.
+    auto it = counts.find(x);
+    if (it == counts.end()) {
+      counts.emplace(Key(x), retract ? -1 : 1);
+      return;
+    }
+    it->second += retract ? -1 : 1;
+    if (it->second == 0) counts.erase(it);
+  };
+  f->finalize = [](const uint8_t* s, Vector* out, size_t row) {
+    const auto* st = StateOf<State>(s);
+    if (st->counts != nullptr) {
+      if constexpr (kIsMax) {
+        for (auto it = st->counts->rbegin(); it != st->counts->rend(); ++it) {
+          if (it->second > 0) return Write<Key>(out, row, it->first);
+        }
+      } else {
+        for (auto it = st->counts->begin(); it != st->counts->end(); ++it) {
+          if (it->second > 0) return Write<Key>(out, row, it->first);
+        }
+      }
+    }
+    WriteNull(out, row);
+  };
+}
+
+// Flink's AggFunctionFactory accepts these argument types for MIN/MAX.
+bool IsMinMaxType(const LogicalType& t) {
+  switch (t.id()) {
+    case TypeId::kBoolean:
+    case TypeId::kTinyInt:
+    case TypeId::kSmallInt:
+    case TypeId::kInteger:
+    case TypeId::kBigInt:
+    case TypeId::kFloat:
+    case TypeId::kDouble:
+    case TypeId::kDecimal:
+    case TypeId::kChar:
+    case TypeId::kVarChar:
+    case TypeId::kDate:
+    case TypeId::kTime:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampLtz:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+Status MakeMinMax(AggregateFunction* f, bool is_max, bool needs_retract) {
+  const LogicalType& t = f->arg_types[0];
+  if (!IsMinMaxType(t)) {
+    return Status::BindError(std::string(is_max ? "Max" : "Min") + " aggregate function does not support type: '" +
+                             t.WithNullable(true).ToString() + "'.\nPlease re-check the data type.");
+  }
+  f->result_type = t.WithNullable(true).WithTimeAttribute(TimeAttribute::kNone);
+  DispatchScalar(t.id(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if (needs_retract) {
+      if (is_max) {
+        MakeRetracting<T, true>(f);
+      } else {
+        MakeRetracting<T, false>(f);
+      }
+    } else if (is_max) {
+      MakeAppendOnly<T, true>(f);
+    } else {
+      MakeAppendOnly<T, false>(f);
+    }
+  });
+  return Status::OK();
+}
+
+}  // namespace sluice::aggregate_internal

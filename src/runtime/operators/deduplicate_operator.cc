@@ -1,0 +1,323 @@
+#include "runtime/operators/deduplicate_operator.h"
+
+#include <xxhash.h>
+
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <unordered_map>
+
+#include "common/check.h"
+#include "runtime/job.h"
+#include "state/key_encoder.h"
+#include "state/row_arena.h"
+#include "state/sort_key.h"
+
+namespace sluice {
+
+namespace {
+
+constexpr uint32_t kNoRow = std::numeric_limits<uint32_t>::max();
+constexpr int32_t kNoLocal = -1;
+// Compaction threshold: rebuild the arena once this many released rows outnumber the live ones.
+constexpr size_t kMinDeadRowsToCompact = 1 << 16;
+
+struct StringHash {
+  size_t operator()(const std::string& s) const { return static_cast<size_t>(XXH3_64bits(s.data(), s.size())); }
+};
+
+// A row waiting for the watermark (rowtime keep-first); a min-heap on (rowtime, seq).
+struct Timer {
+  int64_t rowtime;
+  uint64_t seq;
+  uint32_t key;
+};
+struct TimerLater {
+  bool operator()(const Timer& a, const Timer& b) const {
+    return a.rowtime != b.rowtime ? a.rowtime > b.rowtime : a.seq > b.seq;
+  }
+};
+
+}  // namespace
+
+struct DeduplicateOperator::State {
+  explicit State(const std::vector<LogicalType>& types) : arena(types) {}
+
+  std::unordered_map<std::string, uint32_t, StringHash> key_index;
+  // Per key, by index: the kept (or waiting) row, its rowtime, whether it was emitted (keep-first),
+  // and the sequence number of the waiting row (to recognise stale timers).
+  std::vector<uint32_t> row;
+  std::vector<int64_t> rowtime;
+  std::vector<uint8_t> done;
+  std::vector<uint64_t> seq;
+  RowArena arena;
+  size_t live_rows = 0;
+  size_t dead_rows = 0;
+  std::vector<Timer> timers;
+  uint64_t next_seq = 0;
+
+  // Scratch, reused across chunks.
+  std::vector<std::string> encoded;
+  std::vector<uint32_t> key_of_row;
+  std::vector<uint32_t> sel;
+  std::vector<int32_t> local_best;  // per key: input row that won within the current chunk
+  std::vector<uint32_t> touched;
+  std::vector<uint32_t> out_ids;
+  std::vector<RowKind> out_kinds;
+
+  uint32_t KeyIndex(std::string& key) {
+    auto [it, inserted] = key_index.try_emplace(std::move(key), static_cast<uint32_t>(row.size()));
+    if (inserted) {
+      row.push_back(kNoRow);
+      rowtime.push_back(0);
+      done.push_back(0);
+      seq.push_back(0);
+      local_best.push_back(kNoLocal);
+    }
+    return it->second;
+  }
+};
+
+DeduplicateOperator::DeduplicateOperator(std::string name, std::vector<LogicalType> types, std::vector<int> keys,
+                                         int time_column, bool keep_last, bool rowtime, bool emit_update_before)
+    : Operator(std::move(name), 1),
+      types_(std::move(types)),
+      keys_(std::move(keys)),
+      time_column_(time_column),
+      keep_last_(keep_last),
+      rowtime_(rowtime),
+      emit_update_before_(emit_update_before),
+      state_(std::make_unique<State>(types_)) {}
+
+DeduplicateOperator::~DeduplicateOperator() = default;
+
+size_t DeduplicateOperator::num_keys() const { return state_->key_index.size(); }
+size_t DeduplicateOperator::state_rows() const { return state_->live_rows; }
+
+Status DeduplicateOperator::Open(JobContext* ctx) {
+  RETURN_IF_ERROR(Operator::Open(ctx));
+  const int width = static_cast<int>(types_.size());
+  for (int k : keys_) {
+    if (k < 0 || k >= width) {
+      return Status::InvalidArgument("Deduplicate '" + name() + "': PARTITION BY column " + std::to_string(k) +
+                                     " is outside the " + std::to_string(width) + " input columns");
+    }
+  }
+  if (rowtime_) {
+    if (time_column_ < 0 || time_column_ >= width || !types_[static_cast<size_t>(time_column_)].IsTimestamp()) {
+      return Status::InvalidArgument("Deduplicate '" + name() + "': the ORDER BY column " +
+                                     std::to_string(time_column_) +
+                                     " must be a TIMESTAMP or TIMESTAMP_LTZ event-time attribute");
+    }
+  }
+  return Status::OK();
+}
+
+Status DeduplicateOperator::CheckInput(const Chunk& chunk) const {
+  if (!chunk.AllInserts()) {
+    for (size_t i = 0; i < chunk.size(); ++i) {
+      if (chunk.kind(i) != RowKind::kInsert) {
+        return Status::InvalidArgument("Deduplicate '" + name() + "' received a " +
+                                       std::string(RowKindShortString(chunk.kind(i))) +
+                                       " change, but deduplication (ROW_NUMBER() ... = 1) requires an insert-only "
+                                       "input, as in Flink; deduplicate before the updating operator instead");
+      }
+    }
+  }
+  if (rowtime_) {
+    const Vector& t = chunk.column(static_cast<size_t>(time_column_));
+    if (t.MayHaveNulls()) {
+      for (size_t i = 0; i < chunk.size(); ++i) {
+        if (t.IsNull(i)) {
+          return Status::InvalidArgument("Deduplicate '" + name() +
+                                         "': the event-time attribute of an input row is NULL; a rowtime "
+                                         "attribute must not be NULL");
+        }
+      }
+    }
+  }
+  return Status::OK();
+}
+
+Status DeduplicateOperator::Process(int, Chunk& chunk) {
+  const size_t n = chunk.size();
+  if (n == 0) return Status::OK();
+  metrics_.rows_in += static_cast<int64_t>(n);
+  RETURN_IF_ERROR(CheckInput(chunk));
+  State& s = *state_;
+  EncodeKeys(chunk, keys_, &s.encoded);
+  s.key_of_row.resize(n);
+  for (size_t i = 0; i < n; ++i) s.key_of_row[i] = s.KeyIndex(s.encoded[i]);
+  if (keep_last_) return ProcessKeepLast(chunk);
+  if (!rowtime_) return ProcessKeepFirstProctime(chunk);
+  return ProcessKeepFirstRowtime(chunk);
+}
+
+Status DeduplicateOperator::ProcessKeepFirstProctime(Chunk& chunk) {
+  State& s = *state_;
+  const size_t n = chunk.size();
+  s.sel.clear();
+  for (size_t i = 0; i < n; ++i) {
+    uint8_t& seen = s.done[s.key_of_row[i]];
+    if (!seen) {
+      seen = 1;
+      s.sel.push_back(static_cast<uint32_t>(i));
+    }
+  }
+  if (s.sel.size() == n) return Emit(chunk);
+  Chunk out(types_);
+  out.AppendFrom(chunk, s.sel.data(), 0, s.sel.size());
+  return Emit(out);
+}
+
+Status DeduplicateOperator::ProcessKeepLast(Chunk& chunk) {
+  State& s = *state_;
+  const size_t n = chunk.size();
+  // Every row may become the kept one, so the whole chunk goes to the arena in one columnar append;
+  // rows that lose are released at once.
+  const uint32_t base = s.arena.AppendMany(chunk, nullptr, n);
+  const Chunk& rows = s.arena.rows();
+  const int64_t* times =
+      rowtime_ ? rows.column(static_cast<size_t>(time_column_)).data<int64_t>() : nullptr;
+  s.out_ids.clear();
+  s.out_kinds.clear();
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t k = s.key_of_row[i];
+    const uint32_t id = base + static_cast<uint32_t>(i);
+    const uint32_t prev = s.row[k];
+    if (prev == kNoRow) {
+      s.row[k] = id;
+      ++s.live_rows;
+      s.out_ids.push_back(id);
+      s.out_kinds.push_back(RowKind::kInsert);
+      continue;
+    }
+    // Rowtime: a newer-or-equal rowtime replaces (Flink's shouldKeepCurrentRow with keepLastRow).
+    // Proctime: every later row replaces, except one equal to the kept row, which changes nothing.
+    const bool replace = rowtime_ ? times[prev] <= times[id] : !RowsEqual(rows, prev, rows, id);
+    if (!replace) {
+      s.arena.Release(id);
+      ++s.dead_rows;
+      continue;
+    }
+    if (emit_update_before_) {
+      s.out_ids.push_back(prev);
+      s.out_kinds.push_back(RowKind::kUpdateBefore);
+    }
+    s.out_ids.push_back(id);
+    s.out_kinds.push_back(RowKind::kUpdateAfter);
+    s.arena.Release(prev);
+    ++s.dead_rows;
+    s.row[k] = id;
+  }
+  RETURN_IF_ERROR(EmitGathered());
+  MaybeCompact();
+  return Status::OK();
+}
+
+Status DeduplicateOperator::ProcessKeepFirstRowtime(const Chunk& chunk) {
+  State& s = *state_;
+  const size_t n = chunk.size();
+  const int64_t* times = chunk.column(static_cast<size_t>(time_column_)).data<int64_t>();
+  const int64_t watermark = current_watermark();
+  // Pass 1: the earliest row per key within this chunk that beats the key's waiting row.
+  s.touched.clear();
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t t = times[i];
+    if (t < watermark) {
+      ++metrics_.late_rows_dropped;
+      continue;
+    }
+    const uint32_t k = s.key_of_row[i];
+    if (s.done[k]) continue;  // already emitted: nothing different can be emitted any more
+    const int32_t local = s.local_best[k];
+    if (local != kNoLocal) {
+      if (t < times[local]) s.local_best[k] = static_cast<int32_t>(i);
+      continue;
+    }
+    if (s.row[k] != kNoRow && t >= s.rowtime[k]) continue;
+    s.local_best[k] = static_cast<int32_t>(i);
+    s.touched.push_back(k);
+  }
+  if (s.touched.empty()) return Status::OK();
+  // Pass 2: store the winners (in arrival order, which also orders their timers) in one append.
+  s.sel.clear();
+  for (uint32_t k : s.touched) s.sel.push_back(static_cast<uint32_t>(s.local_best[k]));
+  std::sort(s.sel.begin(), s.sel.end());
+  const uint32_t base = s.arena.AppendMany(chunk, s.sel.data(), s.sel.size());
+  for (size_t j = 0; j < s.sel.size(); ++j) {
+    const uint32_t i = s.sel[j];
+    const uint32_t k = s.key_of_row[i];
+    s.local_best[k] = kNoLocal;
+    if (s.row[k] != kNoRow) {
+      s.arena.Release(s.row[k]);
+      ++s.dead_rows;
+    } else {
+      ++s.live_rows;
+    }
+    s.row[k] = base + static_cast<uint32_t>(j);
+    s.rowtime[k] = times[i];
+    s.seq[k] = s.next_seq++;
+    s.timers.push_back(Timer{times[i], s.seq[k], k});
+    std::push_heap(s.timers.begin(), s.timers.end(), TimerLater());
+  }
+  MaybeCompact();
+  return Status::OK();
+}
+
+Status DeduplicateOperator::OnWatermark(int64_t watermark) {
+  if (rowtime_ && !keep_last_) {
+    State& s = *state_;
+    const size_t chunk_size = ctx_ && ctx_->chunk_size > 0 ? ctx_->chunk_size : Chunk::kDefaultCapacity;
+    s.out_ids.clear();
+    s.out_kinds.clear();
+    while (!s.timers.empty() && s.timers.front().rowtime <= watermark) {
+      const Timer t = s.timers.front();
+      std::pop_heap(s.timers.begin(), s.timers.end(), TimerLater());
+      s.timers.pop_back();
+      // A timer is stale when a row with a smaller rowtime replaced the one it was set for.
+      if (s.done[t.key] || s.seq[t.key] != t.seq || s.row[t.key] == kNoRow) continue;
+      s.out_ids.push_back(s.row[t.key]);
+      s.out_kinds.push_back(RowKind::kInsert);
+      s.arena.Release(s.row[t.key]);
+      s.row[t.key] = kNoRow;
+      s.done[t.key] = 1;
+      --s.live_rows;
+      ++s.dead_rows;
+      if (s.out_ids.size() >= chunk_size) RETURN_IF_ERROR(EmitGathered());
+    }
+    RETURN_IF_ERROR(EmitGathered());
+    MaybeCompact();
+  }
+  return EmitWatermark(watermark);
+}
+
+Status DeduplicateOperator::EmitGathered() {
+  State& s = *state_;
+  if (s.out_ids.empty()) return Status::OK();
+  Chunk out(types_);
+  s.arena.Gather(s.out_ids.data(), s.out_ids.size(), RowKind::kInsert, &out);
+  std::copy(s.out_kinds.begin(), s.out_kinds.end(), out.kinds());
+  s.out_ids.clear();
+  s.out_kinds.clear();
+  return Emit(out);
+}
+
+void DeduplicateOperator::MaybeCompact() {
+  State& s = *state_;
+  if (s.dead_rows < kMinDeadRowsToCompact || s.dead_rows < s.live_rows) return;
+  std::vector<uint32_t> live;
+  live.reserve(s.live_rows);
+  for (uint32_t& id : s.row) {
+    if (id == kNoRow) continue;
+    live.push_back(id);
+    id = static_cast<uint32_t>(live.size() - 1);
+  }
+  RowArena fresh(types_);
+  if (!live.empty()) fresh.AppendMany(s.arena.rows(), live.data(), live.size());
+  s.arena = std::move(fresh);
+  SLUICE_CHECK_EQ(live.size(), s.live_rows);
+  s.dead_rows = 0;
+}
+
+}  // namespace sluice

@@ -1,0 +1,156 @@
+#include "runtime/operators/group_aggregate_operator.h"
+
+#include <map>
+
+#include "function/aggregate/aggregate_function.h"
+#include "state/key_encoder.h"
+
+namespace sluice {
+
+struct GroupAggregateOperator::Group {
+  uint32_t key_id = 0;
+  int64_t count = 0;
+  std::unique_ptr<uint8_t[]> states;
+  // Per aggregate: counts of distinct values seen (only for DISTINCT aggregates).
+  std::vector<std::map<std::string, int64_t>> distinct;
+};
+
+GroupAggregateOperator::GroupAggregateOperator(std::string name, std::vector<LogicalType> input_types,
+                                               std::vector<int> keys, std::vector<Agg> aggs,
+                                               std::vector<LogicalType> output_types, bool emit_update_before)
+    : Operator(std::move(name), 1),
+      input_types_(std::move(input_types)),
+      keys_(std::move(keys)),
+      aggs_(std::move(aggs)),
+      output_types_(std::move(output_types)),
+      emit_update_before_(emit_update_before) {
+  for (const auto& a : aggs_) {
+    size_t align = std::max<size_t>(a.function->state_align, 1);
+    state_bytes_ = (state_bytes_ + align - 1) / align * align;
+    offsets_.push_back(state_bytes_);
+    state_bytes_ += a.function->state_size;
+  }
+  std::vector<LogicalType> key_types;
+  for (int k : keys_) key_types.push_back(input_types_[static_cast<size_t>(k)]);
+  key_store_ = Chunk(key_types);
+}
+
+GroupAggregateOperator::~GroupAggregateOperator() {
+  for (auto& [k, g] : groups_) DestroyGroup(g.get());
+}
+
+GroupAggregateOperator::Group* GroupAggregateOperator::NewGroup(const Chunk& chunk, size_t row) {
+  auto g = std::make_unique<Group>();
+  g->key_id = static_cast<uint32_t>(key_store_.size());
+  for (size_t k = 0; k < keys_.size(); ++k) key_store_.column(k).AppendRow(chunk.column(static_cast<size_t>(keys_[k])), row);
+  key_store_.kind_vector().push_back(RowKind::kInsert);
+  // 16-byte aligned by operator new[] on this platform, enough for DECIMAL slots.
+  g->states.reset(new uint8_t[std::max<size_t>(state_bytes_, 1)]);
+  for (size_t a = 0; a < aggs_.size(); ++a) aggs_[a].function->init(g->states.get() + offsets_[a]);
+  g->distinct.resize(aggs_.size());
+  Group* raw = g.get();
+  groups_.emplace(encoded_[row], std::move(g));
+  return raw;
+}
+
+void GroupAggregateOperator::DestroyGroup(Group* g) {
+  for (size_t a = 0; a < aggs_.size(); ++a) {
+    if (aggs_[a].function->destroy) aggs_[a].function->destroy(g->states.get() + offsets_[a]);
+  }
+}
+
+void GroupAggregateOperator::Update(Group* g, const Chunk& chunk, size_t row, bool retract) {
+  const Vector* args[8];
+  for (size_t a = 0; a < aggs_.size(); ++a) {
+    const Agg& agg = aggs_[a];
+    if (agg.filter >= 0) {
+      const Vector& f = chunk.column(static_cast<size_t>(agg.filter));
+      if (f.IsNull(row) || f.data<uint8_t>()[row] == 0) continue;
+    }
+    if (agg.distinct) {
+      std::string v;
+      for (int c : agg.args) EncodeKeyValue(chunk.column(static_cast<size_t>(c)), row, &v);
+      auto& counts = g->distinct[a];
+      if (!retract) {
+        if (++counts[v] > 1) continue;
+      } else {
+        auto it = counts.find(v);
+        if (it == counts.end()) continue;
+        if (--it->second > 0) continue;
+        counts.erase(it);
+      }
+    }
+    size_t n = std::min<size_t>(agg.args.size(), 8);
+    for (size_t i = 0; i < n; ++i) args[i] = &chunk.column(static_cast<size_t>(agg.args[i]));
+    agg.function->update(g->states.get() + offsets_[a], args, row, retract);
+  }
+  g->count += retract ? -1 : 1;
+}
+
+void GroupAggregateOperator::AppendResult(const Group& g, RowKind kind, Chunk* out) {
+  const size_t nk = keys_.size();
+  for (size_t k = 0; k < nk; ++k) out->column(k).AppendRow(key_store_.column(k), g.key_id);
+  for (size_t a = 0; a < aggs_.size(); ++a) {
+    Vector& v = out->column(nk + a);
+    size_t row = v.size();
+    v.Resize(row + 1);
+    aggs_[a].function->finalize(g.states.get() + offsets_[a], &v, row);
+  }
+  out->kind_vector().push_back(kind);
+}
+
+bool GroupAggregateOperator::SameResult(const Chunk& a, size_t ra, const Chunk& b, size_t rb) const {
+  std::string x, y;
+  for (size_t c = keys_.size(); c < a.num_columns(); ++c) {
+    x.clear();
+    y.clear();
+    EncodeKeyValue(a.column(c), ra, &x);
+    EncodeKeyValue(b.column(c), rb, &y);
+    if (x != y) return false;
+  }
+  return true;
+}
+
+Status GroupAggregateOperator::Process(int, Chunk& chunk) {
+  const size_t n = chunk.size();
+  metrics_.rows_in += static_cast<int64_t>(n);
+  EncodeKeys(chunk, keys_, &encoded_);
+  Chunk out(output_types_);
+  // Scratch rows for the result before and after each update (new per chunk, so string bytes the
+  // finalizers write do not pile up across chunks).
+  Chunk prev(output_types_);
+  Chunk now(output_types_);
+  for (size_t r = 0; r < n; ++r) {
+    bool retract = !IsAccumulate(chunk.kind(r));
+    auto it = groups_.find(encoded_[r]);
+    if (it == groups_.end()) {
+      if (retract) {
+        ++retractions_without_state_;
+        continue;
+      }
+      Group* g = NewGroup(chunk, r);
+      Update(g, chunk, r, false);
+      AppendResult(*g, RowKind::kInsert, &out);
+      continue;
+    }
+    Group* g = it->second.get();
+    prev.Resize(0);
+    AppendResult(*g, RowKind::kUpdateBefore, &prev);
+    Update(g, chunk, r, retract);
+    if (g->count <= 0) {
+      out.AppendFrom(prev, nullptr, 0, 1);
+      out.kind_vector().back() = RowKind::kDelete;
+      DestroyGroup(g);
+      groups_.erase(it);
+      continue;
+    }
+    now.Resize(0);
+    AppendResult(*g, RowKind::kUpdateAfter, &now);
+    if (SameResult(prev, 0, now, 0)) continue;
+    if (emit_update_before_) out.AppendFrom(prev, nullptr, 0, 1);
+    out.AppendFrom(now, nullptr, 0, 1);
+  }
+  return Emit(out);
+}
+
+}  // namespace sluice

@@ -1,0 +1,63 @@
+// GroupAggregateOperator: Flink's GroupAggregate — non-windowed GROUP BY with retraction.
+//
+// Per group key it keeps the aggregate states (fixed-size slots laid out once per group, see
+// function/aggregate/aggregate_function.h), the net number of accumulated rows, and for each
+// DISTINCT aggregate a count per distinct value. Each input row updates its group and emits at once,
+// as Flink's GroupAggFunction without mini-batch: +I for a new group; -U old (when downstream needs
+// update-before) and +U new when the result changed; nothing when it did not change; -D when
+// retractions empty the group. A retraction for a group with no state is counted (a retraction that
+// found its state expired or never seen), never silently dropped from the books.
+//
+// Threading: the job's task thread.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "runtime/operator.h"
+
+namespace sluice {
+
+struct AggregateFunction;
+
+class GroupAggregateOperator final : public Operator {
+ public:
+  struct Agg {
+    std::shared_ptr<const AggregateFunction> function;
+    std::vector<int> args;  // input columns
+    bool distinct = false;
+    int filter = -1;        // input BOOLEAN column, -1 when none
+  };
+  GroupAggregateOperator(std::string name, std::vector<LogicalType> input_types, std::vector<int> keys,
+                         std::vector<Agg> aggs, std::vector<LogicalType> output_types, bool emit_update_before);
+  ~GroupAggregateOperator() override;
+  Status Process(int input, Chunk& chunk) override;
+
+  int64_t retractions_without_state() const { return retractions_without_state_; }
+  size_t num_groups() const { return groups_.size(); }
+
+ private:
+  struct Group;
+  Group* NewGroup(const Chunk& chunk, size_t row);
+  void DestroyGroup(Group* g);
+  void Update(Group* g, const Chunk& chunk, size_t row, bool retract);
+  // Appends the group's current result to `out` with `kind`.
+  void AppendResult(const Group& g, RowKind kind, Chunk* out);
+  bool SameResult(const Chunk& a, size_t ra, const Chunk& b, size_t rb) const;
+
+  std::vector<LogicalType> input_types_;
+  std::vector<int> keys_;
+  std::vector<Agg> aggs_;
+  std::vector<LogicalType> output_types_;
+  bool emit_update_before_;
+  std::vector<size_t> offsets_;  // state slot offset per aggregate
+  size_t state_bytes_ = 0;
+  Chunk key_store_;              // one row per group: its key columns
+  std::unordered_map<std::string, std::unique_ptr<Group>> groups_;
+  std::vector<std::string> encoded_;
+  int64_t retractions_without_state_ = 0;
+};
+
+}  // namespace sluice

@@ -1,0 +1,126 @@
+// JoinOperator: Flink's regular (non-windowed) streaming join, StreamingJoinOperator, for INNER, LEFT,
+// RIGHT and FULL OUTER joins on equi-keys with an optional residual condition, over append-only or
+// updating inputs.
+//
+// State per side: the rows seen so far, grouped by join key, in arrival order. Identical rows share one
+// entry with a count; rows of an outer side also carry numOfAssociations, the number of rows on the
+// other side they currently join with, which decides when their NULL-padded row is emitted (no match),
+// retracted (-D when the first match arrives) and re-emitted (+I when the last match goes away).
+// +I/+U rows accumulate, -U/-D rows retract one equal stored row (or, when the side has a unique key,
+// the row with the same unique key).
+//
+// Output follows Flink's StreamingJoinOperator.processElement exactly, in kinds and order. For each
+// input row, the matching rows of the other side are visited in the order they were stored:
+//   accumulate: [-D[null-padded other] if it had no match], +I[joined]    (per matching row)
+//               (+I/+U of the input's kind when both sides are inner), or +I[row, nulls] when an
+//               outer input row matches nothing;
+//   retract:    -D[joined] (-U/-D of the input's kind when the input side is inner),
+//               [+I[null-padded other] if this was its last match]        (per matching row),
+//               or -D[row, nulls] when an outer input row matches nothing.
+// Join keys compare with SQL equality: a NULL key never matches (the row is still padded on an outer
+// side), unless the key position is null-safe (IS NOT DISTINCT FROM).
+//
+// Execution is chunk-wise: keys are encoded for the whole input chunk, candidate pairs of the chunk
+// (input row x stored rows of its key) are filtered by the residual condition in batches, and output
+// chunks are assembled column-wise from the input chunk and the other side's RowArena. A -U/+U pair is
+// never split across output chunks.
+//
+// Threading: the job's task thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "function/expression.h"
+#include "runtime/operator.h"
+
+namespace sluice {
+
+class ExprEvaluator;
+
+enum class JoinKind { kInner, kLeft, kRight, kFull };
+
+// Optional facts the planner knows about the join (Flink's JoinInputSideSpec and filterNullKeys).
+struct JoinOptions {
+  // Whether downstream needs -U rows. When false, -U rows are not emitted (the downstream is keyed on
+  // an upsert key and takes +U alone).
+  bool emit_update_before = true;
+  // A unique key of each input (column indexes of that input), empty when unknown. With a unique key,
+  // an accumulate message replaces the stored row of the same key (upsert input) and a retraction
+  // removes it, whatever its other columns.
+  std::vector<int> left_unique_key;
+  std::vector<int> right_unique_key;
+  // Per join key position: true when the key compares with IS NOT DISTINCT FROM (NULL matches NULL).
+  // Empty means SQL equality for every key.
+  std::vector<bool> null_safe_keys;
+};
+
+class JoinOperator final : public Operator {
+ public:
+  // Input 0 is the left side, 1 the right. Output columns: all left columns, then all right columns.
+  // `left_keys[i]` = `right_keys[i]` are the equi-join keys (may be empty: every row matches every row,
+  // subject to `residual`). `residual`: an optional BOOLEAN Expr over the concatenated left++right row
+  // (column i < left_types.size() is left column i).
+  JoinOperator(std::string name, JoinKind kind, std::vector<LogicalType> left_types, std::vector<LogicalType> right_types,
+               std::vector<int> left_keys, std::vector<int> right_keys, ExprPtr residual, JoinOptions options = {});
+  ~JoinOperator() override;
+
+  Status Open(JobContext* ctx) override;
+  Status Process(int input, Chunk& chunk) override;
+
+  // Retractions that found no equal row in state (upstream inconsistency, or expired state); Flink
+  // still emits their joined retractions, and so do we, but counts them here.
+  int64_t retractions_without_state() const { return retractions_without_state_; }
+  // Rows currently stored for side `input` (counting duplicates).
+  int64_t stored_rows(int input) const;
+  // Approximate bytes held by the state of both sides.
+  size_t StateMemoryUsage() const;
+
+ private:
+  struct Side;
+
+  // Collects the matches (after the residual) of rows [begin, *end) of `chunk`, choosing *end so the
+  // slice's candidate pairs stay bounded.
+  Status CollectMatches(int input, const Chunk& chunk, size_t begin, size_t* end);
+  // Applies rows [begin, end) to state in order and queues their output.
+  Status ProcessSlice(int input, const Chunk& chunk, size_t begin, size_t end);
+  // Queues one output row (input_row / other_row are kNoRow for the NULL-padded side), flushing a full
+  // output chunk first unless that would split an update.
+  Status QueueOutput(int input, const Chunk& chunk, RowKind kind, uint32_t input_row, uint32_t other_row);
+  Status FlushOutput(int input, const Chunk& chunk);
+
+  JoinKind kind_;
+  std::vector<LogicalType> left_types_;
+  std::vector<LogicalType> right_types_;
+  ExprPtr residual_;
+  JoinOptions options_;
+  std::unique_ptr<Side> sides_[2];
+  std::unique_ptr<ExprEvaluator> residual_eval_;
+  size_t chunk_size_ = 1024;
+  int64_t retractions_without_state_ = 0;
+
+  // Per input chunk (reused buffers).
+  std::vector<std::string> keys_;        // encoded join key per row
+  std::vector<std::string> identities_;  // encoded row identity per row (when the side is indexed)
+  std::vector<uint8_t> key_matchable_;   // 0 when a non-null-safe key column is NULL
+  // Matches of the rows of the current slice: entries of the other side, per row in [offsets_[i],
+  // offsets_[i+1]).
+  std::vector<uint32_t> match_entries_;
+  std::vector<uint32_t> match_offsets_;
+  std::vector<uint32_t> cand_rows_;
+  std::vector<uint32_t> cand_entries_;
+  std::vector<uint32_t> cand_other_rows_;
+  std::vector<uint32_t> sel_;
+  // Rows of the input chunk to append to the input side's arena at the end of the slice.
+  std::vector<uint32_t> pending_store_;
+  // Output being assembled: kind, input chunk row and other-side arena row per output row (kNoRow =
+  // NULL padding).
+  std::vector<RowKind> out_kinds_;
+  std::vector<uint32_t> out_input_rows_;
+  std::vector<uint32_t> out_other_rows_;
+  RowKind last_kind_ = RowKind::kInsert;  // kind of the last queued output row
+};
+
+}  // namespace sluice

@@ -1,0 +1,44 @@
+#include "state/row_arena.h"
+
+#include "state/key_encoder.h"
+
+namespace sluice {
+
+RowArena::RowArena(const Schema& schema) : rows_(schema) {}
+RowArena::RowArena(const std::vector<LogicalType>& types) : rows_(types) {}
+
+uint32_t RowArena::Append(const Chunk& chunk, size_t row) {
+  uint32_t id = static_cast<uint32_t>(rows_.size());
+  rows_.AppendFrom(chunk, nullptr, row, 1);
+  return id;
+}
+
+uint32_t RowArena::AppendMany(const Chunk& chunk, const uint32_t* rows, size_t count) {
+  uint32_t id = static_cast<uint32_t>(rows_.size());
+  rows_.AppendFrom(chunk, rows, 0, count);
+  return id;
+}
+
+void RowArena::Gather(const uint32_t* ids, size_t count, RowKind kind, Chunk* out) const {
+  size_t before = out->size();
+  for (size_t c = 0; c < rows_.num_columns(); ++c) out->column(c).AppendFrom(rows_.column(c), ids, 0, count);
+  out->kind_vector().resize(before + count, kind);
+}
+
+void RowArena::GatherColumns(const uint32_t* ids, size_t count, size_t first_column, Chunk* out) const {
+  for (size_t c = 0; c < rows_.num_columns(); ++c) out->column(first_column + c).AppendFrom(rows_.column(c), ids, 0, count);
+}
+
+bool RowArena::Equals(uint32_t id, const Chunk& chunk, size_t row) const {
+  std::string a, b;
+  for (size_t c = 0; c < rows_.num_columns(); ++c) {
+    a.clear();
+    b.clear();
+    EncodeKeyValue(rows_.column(c), id, &a);
+    EncodeKeyValue(chunk.column(c), row, &b);
+    if (a != b) return false;
+  }
+  return true;
+}
+
+}  // namespace sluice

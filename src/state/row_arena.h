@@ -1,0 +1,47 @@
+// RowArena: rows kept in operator state, stored column-wise in one growing Chunk and named by a
+// 32-bit id. Appending copies a row's values (string bytes are shared with the input's heaps, not
+// copied); Gather appends stored rows to an output chunk with one selection vector per column, so
+// emitting state never boxes values.
+//
+// Released rows are counted but their slots stay until the arena is dropped (live() counts the
+// rest); operators whose state churns should size their arenas per key or rebuild them.
+//
+// Threading: owned by one operator on one task thread.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "types/schema.h"
+#include "types/vector.h"
+
+namespace sluice {
+
+class RowArena {
+ public:
+  explicit RowArena(const Schema& schema);
+  explicit RowArena(const std::vector<LogicalType>& types);
+
+  uint32_t Append(const Chunk& chunk, size_t row);
+  // Appends rows[i] of `chunk` for every i (columnar), returning the first id; ids are consecutive.
+  uint32_t AppendMany(const Chunk& chunk, const uint32_t* rows, size_t count);
+  void Release(uint32_t id) { ++released_; (void)id; }
+  size_t live() const { return rows_.size() - released_; }
+
+  // Appends the stored rows `ids` to `out` (whose columns match the arena's), with RowKind `kind`.
+  void Gather(const uint32_t* ids, size_t count, RowKind kind, Chunk* out) const;
+  // Appends the stored row's columns to `out` starting at column `first_column` (for joins, which
+  // concatenate two sides); no RowKind is written.
+  void GatherColumns(const uint32_t* ids, size_t count, size_t first_column, Chunk* out) const;
+
+  const Chunk& rows() const { return rows_; }
+  bool Equals(uint32_t id, const Chunk& chunk, size_t row) const;
+
+  size_t MemoryUsage() const { return rows_.MemoryUsage(); }
+
+ private:
+  Chunk rows_;
+  size_t released_ = 0;
+};
+
+}  // namespace sluice
