@@ -32,21 +32,28 @@ T WrapMul(T a, T b) {
   return static_cast<T>(static_cast<U>(static_cast<W>(static_cast<U>(a)) * static_cast<W>(static_cast<U>(b))));
 }
 
-bool AnyZeroDivisor(const Vector& b, size_t rows, const Vector& a) {
+template <typename T>
+bool AnyZeroDivisorT(const Vector& b, size_t rows, const Vector& a) {
+  const T* d = b.data<T>();
+  size_t zeros = 0;
+  for (size_t i = 0; i < rows; ++i) zeros += d[i] == 0;
+  if (zeros == 0) return false;
   // A zero divisor counts only on rows where both operands are valid (null in, null out first).
   for (size_t i = 0; i < rows; ++i) {
-    bool zero = false;
-    switch (b.type().id()) {
-      case TypeId::kTinyInt: zero = b.data<int8_t>()[i] == 0; break;
-      case TypeId::kSmallInt: zero = b.data<int16_t>()[i] == 0; break;
-      case TypeId::kInteger: zero = b.data<int32_t>()[i] == 0; break;
-      case TypeId::kBigInt: zero = b.data<int64_t>()[i] == 0; break;
-      case TypeId::kDecimal: zero = b.data<__int128>()[i] == 0; break;
-      default: break;
-    }
-    if (zero && b.IsValid(i) && a.IsValid(i)) return true;
+    if (d[i] == 0 && b.IsValid(i) && a.IsValid(i)) return true;
   }
   return false;
+}
+
+bool AnyZeroDivisor(const Vector& b, size_t rows, const Vector& a) {
+  switch (b.type().id()) {
+    case TypeId::kTinyInt: return AnyZeroDivisorT<int8_t>(b, rows, a);
+    case TypeId::kSmallInt: return AnyZeroDivisorT<int16_t>(b, rows, a);
+    case TypeId::kInteger: return AnyZeroDivisorT<int32_t>(b, rows, a);
+    case TypeId::kBigInt: return AnyZeroDivisorT<int64_t>(b, rows, a);
+    case TypeId::kDecimal: return AnyZeroDivisorT<__int128>(b, rows, a);
+    default: return false;
+  }
 }
 
 template <typename T>

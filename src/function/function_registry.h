@@ -27,6 +27,17 @@
 //                   "$FIELD"(row, i) field access with i a constant INT (0-based field index)
 // Everything else is called by its SQL name (UPPER, SUBSTR, DATE_FORMAT, CURRENT_TIMESTAMP, ...).
 //
+// Notes for the binder:
+//   - IF(c, a, b) resolves here (type: CommonType of a and b) but a kCall evaluates all arguments
+//     eagerly; Flink evaluates IF lazily, so lower IF to a kCase (WHEN c THEN a ELSE b) to keep
+//     IF(x <> 0, 10 / x, 0) from dividing by zero. COALESCE and CASE are special forms (kCoalesce,
+//     kCase) whose type is CommonType (cast.h) of their value arguments; the evaluator casts a branch
+//     whose type differs (ignoring nullability) to the node's type.
+//   - A constant argument is passed in `constant_args` as the literal's Value (before the binder's
+//     casts); units ('HOUR'), TRIM modes, regexes and formats must be constants of a character type.
+//   - Nondeterministic functions (ResolvedCall::deterministic() false) must not be constant-folded.
+//   - CAST/TRY_CAST are kCast nodes (cast.h), not calls.
+//
 // Threading: the registry is built once and immutable; resolution is thread-safe.
 #pragma once
 

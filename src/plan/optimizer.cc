@@ -431,19 +431,26 @@ class RankRules {
   Result<PlanNodePtr> Apply(const PlanNodePtr& node) {
     auto f = memo_.find(node.get());
     if (f != memo_.end()) return f->second;
-    std::vector<PlanNodePtr> inputs;
-    for (const auto& in : node->inputs) {
-      ASSIGN_OR_RETURN(PlanNodePtr x, Apply(in));
-      inputs.push_back(x);
-    }
-    PlanNodePtr out = CopyWithInputs(node, inputs);
-    if (out->kind == PlanKind::kCalc && out->inputs[0]->kind == PlanKind::kRank &&
-        out->inputs[0]->As<RankNode>().rank_end < 0) {
-      ASSIGN_OR_RETURN(out, Bound(out->As<CalcNode>()));
-    } else if (out->kind == PlanKind::kRank && out->As<RankNode>().rank_end < 0) {
+    PlanNodePtr out;
+    if (node->kind == PlanKind::kCalc && node->inputs[0]->kind == PlanKind::kRank &&
+        node->inputs[0]->As<RankNode>().rank_end < 0) {
+      // Rewrite the Rank's input first, then bound the Rank by this Calc's filter.
+      const PlanNodePtr& rank = node->inputs[0];
+      ASSIGN_OR_RETURN(PlanNodePtr rank_input, Apply(rank->inputs[0]));
+      PlanNodePtr new_rank = CopyWithInputs(rank, {rank_input});
+      PlanNodePtr calc = CopyWithInputs(node, {new_rank});
+      ASSIGN_OR_RETURN(out, Bound(calc->As<CalcNode>()));
+    } else if (node->kind == PlanKind::kRank && node->As<RankNode>().rank_end < 0) {
       return Status::NotSupported(
           "ROW_NUMBER() OVER (...) without a filter on the row number in the enclosing query is not supported in "
           "streaming mode; Top-N needs e.g. WHERE rn <= 3, deduplication WHERE rn = 1");
+    } else {
+      std::vector<PlanNodePtr> inputs;
+      for (const auto& in : node->inputs) {
+        ASSIGN_OR_RETURN(PlanNodePtr x, Apply(in));
+        inputs.push_back(x);
+      }
+      out = CopyWithInputs(node, inputs);
     }
     memo_[node.get()] = out;
     return out;

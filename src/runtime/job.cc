@@ -8,7 +8,10 @@
 #include "connectors/connector.h"
 #include "runtime/operators/calc_operator.h"
 #include "runtime/operators/correlate_operator.h"
+#include "runtime/operators/deduplicate_operator.h"
 #include "runtime/operators/group_aggregate_operator.h"
+#include "runtime/operators/join_operator.h"
+#include "runtime/operators/rank_operator.h"
 #include "runtime/operators/sink_operator.h"
 #include "runtime/operators/source_operator.h"
 
@@ -102,10 +105,28 @@ class Translator {
                                                             std::move(aggs), g.schema.types(), g.emit_update_before),
                    node->inputs);
       }
-      case PlanKind::kDeduplicate:
-      case PlanKind::kRank:
-      case PlanKind::kJoin:
-        return Status::NotSupported(node->ExplainName() + " is planned but its operator is not built into this binary yet");
+      case PlanKind::kDeduplicate: {
+        const auto& d = node->As<DeduplicateNode>();
+        return Add(std::make_unique<DeduplicateOperator>("Deduplicate", d.inputs[0]->schema.types(), d.keys, d.time_column,
+                                                         d.keep_last, d.rowtime, d.emit_update_before),
+                   node->inputs);
+      }
+      case PlanKind::kRank: {
+        const auto& r = node->As<RankNode>();
+        std::vector<RankOperator::SortKey> order;
+        for (const auto& k : r.order) order.push_back({k.column, k.ascending, k.nulls_first});
+        return Add(std::make_unique<RankOperator>("Rank", r.inputs[0]->schema.types(), r.partition_keys, std::move(order),
+                                                  r.rank_start, r.rank_end, r.output_rank_number, r.input_has_retractions,
+                                                  r.emit_update_before),
+                   node->inputs);
+      }
+      case PlanKind::kJoin: {
+        const auto& j = node->As<JoinNode>();
+        static constexpr JoinKind kKinds[] = {JoinKind::kInner, JoinKind::kLeft, JoinKind::kRight, JoinKind::kFull};
+        return Add(std::make_unique<JoinOperator>("Join", kKinds[static_cast<int>(j.join_type)], j.inputs[0]->schema.types(),
+                                                  j.inputs[1]->schema.types(), j.left_keys, j.right_keys, j.residual),
+                   node->inputs);
+      }
       case PlanKind::kSink: {
         const auto& s = node->As<SinkNode>();
         auto it = res_->sinks.find(node.get());

@@ -1091,6 +1091,8 @@ class Parser {
   }
 
   Result<TableRefPtr> ParseTablePrimary() {
+    DepthGuard guard(this);
+    RETURN_IF_ERROR(CheckDepth());
     SourcePos pos = Here();
     TableRefPtr ref;
     bool allow_alias = true;

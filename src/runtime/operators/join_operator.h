@@ -17,8 +17,12 @@
 //   retract:    -D[joined] (-U/-D of the input's kind when the input side is inner),
 //               [+I[null-padded other] if this was its last match]        (per matching row),
 //               or -D[row, nulls] when an outer input row matches nothing.
+// numOfAssociations counts every matching row of the other side, identical rows included, so the
+// padded row comes back exactly when the last of them is retracted. (Recent Flink increments it only
+// for a row not yet in state, Flink's isAdditionalMatch; we apply that rule only to sides with a
+// unique key, where an accumulate message for a stored key replaces the row.)
 // Join keys compare with SQL equality: a NULL key never matches (the row is still padded on an outer
-// side), unless the key position is null-safe (IS NOT DISTINCT FROM).
+// side, and needs no state), unless the key position is null-safe (IS NOT DISTINCT FROM).
 //
 // Execution is chunk-wise: keys are encoded for the whole input chunk, candidate pairs of the chunk
 // (input row x stored rows of its key) are filtered by the residual condition in batches, and output

@@ -185,6 +185,7 @@ TEST(ParseErrorTest, DeepNestingFailsCleanly) {
   std::string queries = "SELECT * FROM ";
   for (int i = 0; i < 5000; ++i) queries += "(SELECT * FROM ";
   EXPECT_NE(ErrorOf(queries + "t").find("nested too deeply"), std::string::npos);
+  EXPECT_NE(ErrorOf("SELECT * FROM " + std::string(5000, '(') + "t").find("nested too deeply"), std::string::npos);
   // Reasonable nesting parses.
   std::string ok = "SELECT " + std::string(50, '(') + "1" + std::string(50, ')');
   EXPECT_TRUE(ParseStatement(ok).ok());
