@@ -1,5 +1,7 @@
 #include "engine/session.h"
 
+#include "engine/result_table.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
@@ -36,6 +38,35 @@ class CollectWriter final : public SinkWriter {
 
  private:
   QueryResultHandler* handler_;
+};
+
+// 'execution.runtime-mode' = 'batch': the job runs to its end and the sink receives only the final
+// table, insert-only, as Flink's batch execution of the same SQL.
+class FinalResultWriter final : public SinkWriter {
+ public:
+  FinalResultWriter(std::shared_ptr<SinkWriter> inner, std::vector<LogicalType> types)
+      : inner_(std::move(inner)), types_(std::move(types)) {}
+  Status Write(const Chunk& chunk) override {
+    table_.Apply(chunk);
+    return Status::OK();
+  }
+  Status Finish() override {
+    Chunk out(types_);
+    for (const auto& row : table_.rows()) {
+      out.AppendValues(row, RowKind::kInsert);
+      if (out.size() >= Chunk::kDefaultCapacity) {
+        RETURN_IF_ERROR(inner_->Write(out));
+        out = Chunk(types_);
+      }
+    }
+    if (out.size()) RETURN_IF_ERROR(inner_->Write(out));
+    return inner_->Finish();
+  }
+
+ private:
+  std::shared_ptr<SinkWriter> inner_;
+  std::vector<LogicalType> types_;
+  MaterializedTable table_;
 };
 
 Status EmitStringRows(QueryResultHandler* handler, const std::vector<std::string>& names,
@@ -200,6 +231,7 @@ class Session::Impl {
       scan.source_mode = source->changelog_mode();
       planned.resources.sources[node] = std::move(source);
     }
+    std::map<const PlanNode*, std::unique_ptr<TableSink>> table_sinks;
     for (auto& r : planned.physical) {
       auto& sink = r->As<SinkNode>();
       if (!sink.table) {
@@ -213,15 +245,47 @@ class Session::Impl {
       ConnectorContext ctx = MakeContext(table, sink.hint_options);
       ASSIGN_OR_RETURN(std::unique_ptr<TableSink> tsink, WithTable(factory->CreateSink(ctx), table));
       sink.accepted_mode = tsink->accepted_changelog_mode();
-      if (create_writers) {
-        ASSIGN_OR_RETURN(std::unique_ptr<SinkWriter> writer, WithTable(tsink->CreateWriter(), table));
-        planned.resources.sinks[r.get()] = std::move(writer);
-      }
+      table_sinks[r.get()] = std::move(tsink);
       planned.resources.sink_names[r.get()] = table.path.name;
     }
+    // Writers are created only for a plan that passed validation, so a refused INSERT leaves no files.
+    auto create = [&]() -> Status {
+      if (!create_writers) return Status::OK();
+      for (auto& [node, tsink] : table_sinks) {
+        ASSIGN_OR_RETURN(std::unique_ptr<SinkWriter> writer,
+                         WithTable(tsink->CreateWriter(), *node->As<SinkNode>().table));
+        planned.resources.sinks[node] = std::move(writer);
+      }
+      return Status::OK();
+    };
+    if (batch_mode()) {
+      // Batch sinks fold the changelog, which needs every update's before-image.
+      for (auto& r : planned.physical) r->As<SinkNode>().accepted_mode = ChangelogMode::All();
+    }
     RETURN_IF_ERROR(InferChangelogModes(planned.physical));
-    RETURN_IF_ERROR(ValidateSinks(planned.physical));
+    if (batch_mode()) {
+      for (const auto& [node, source] : planned.resources.sources) {
+        if (!source->bounded()) {
+          return Status::PlanError("Querying an unbounded table '" + node->As<TableSourceScanNode>().table->path.FullName() +
+                                   "' in batch mode is not allowed. The table source is unbounded.");
+        }
+      }
+      RETURN_IF_ERROR(create());
+      // Batch results are final and insert-only, so any sink can store them.
+      for (auto& [node, writer] : planned.resources.sinks) {
+        writer = std::make_shared<FinalResultWriter>(writer, node->schema.types());
+      }
+    } else {
+      RETURN_IF_ERROR(ValidateSinks(planned.physical));
+      RETURN_IF_ERROR(create());
+    }
     return planned;
+  }
+
+  bool batch_mode() const {
+    std::string m = config_.GetString(kRuntimeModeKey);
+    for (char& c : m) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return m == "batch";
   }
 
   template <typename T>

@@ -207,9 +207,73 @@ Result<FnPtr> ResolveElement(const CallInfo& c) {
                       });
 }
 
+// STR_TO_MAP(text[, list_delimiter, key_value_delimiter]): 'a=1,b=2' -> {a=1, b=2}; a pair without
+// the key-value delimiter maps to NULL; later duplicate keys win (Java HashMap.put). Delimiters are
+// literal text here (Flink splits by regex; plain delimiters behave the same).
+Result<FnPtr> ResolveStrToMap(const CallInfo& c) {
+  if (c.size() != 1 && c.size() != 3) return FnPtr();
+  std::vector<LogicalType> casts(c.size());
+  for (size_t i = 0; i < c.size(); ++i) {
+    if (!AsString(c.type(i), &casts[i])) return FnPtr();
+  }
+  LogicalType ret = LogicalType::Map(LogicalType::String(), LogicalType::String()).WithNullable(c.AnyNullable());
+  return MakeFunction(c.name, casts, ret, [](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) {
+    Vector& keys = out->child(0);
+    Vector& values = out->child(1);
+    return ForEachValidRow(args, n, rows, out, [&](size_t i) {
+      std::string_view text = args[0]->GetString(i);
+      std::string_view list_delim = n == 3 ? args[1]->GetString(i) : ",";
+      std::string_view kv_delim = n == 3 ? args[2]->GetString(i) : "=";
+      uint32_t offset = static_cast<uint32_t>(keys.size());
+      uint32_t len = 0;
+      auto put = [&](std::string_view k, const std::string_view* v) {
+        for (uint32_t q = 0; q < len; ++q) {
+          if (keys.GetString(offset + q) == k) {
+            if (v != nullptr) {
+              values.SetNull(offset + q, false);
+              values.SetString(offset + q, *v);
+            } else {
+              values.SetNull(offset + q, true);
+            }
+            return;
+          }
+        }
+        keys.Resize(keys.size() + 1);
+        keys.SetString(keys.size() - 1, k);
+        values.Resize(values.size() + 1);
+        if (v != nullptr) {
+          values.SetString(values.size() - 1, *v);
+        } else {
+          values.SetNull(values.size() - 1, true);
+        }
+        ++len;
+      };
+      if (!text.empty() && !list_delim.empty() && !kv_delim.empty()) {
+        size_t start = 0;
+        for (;;) {
+          size_t p = text.find(list_delim, start);
+          std::string_view pair = text.substr(start, p == std::string_view::npos ? std::string_view::npos : p - start);
+          size_t kv = pair.find(kv_delim);
+          if (kv == std::string_view::npos) {
+            put(pair, nullptr);
+          } else {
+            std::string_view v = pair.substr(kv + kv_delim.size());
+            put(pair.substr(0, kv), &v);
+          }
+          if (p == std::string_view::npos) break;
+          start = p + list_delim.size();
+        }
+      }
+      out->data<ListEntry>()[i] = ListEntry{offset, len};
+      return Status::OK();
+    });
+  });
+}
+
 }  // namespace
 
 void RegisterCollectionFunctions(FunctionTable* t) {
+  t->Add({"STR_TO_MAP", {"STR_TO_MAP(<CHARACTER>)", "STR_TO_MAP(<CHARACTER>, <CHARACTER>, <CHARACTER>)"}, ResolveStrToMap});
   t->Add({"ARRAY", {"ARRAY[<ANY>, ...]"}, ResolveArray, false});
   t->Add({"MAP", {"MAP[<ANY>, <ANY>, ...]"}, ResolveMap, false});
   t->Add({"ROW", {"ROW(<ANY>, ...)"}, ResolveRow, false});

@@ -180,6 +180,10 @@ class Parser {
           }
         }
         if (!best.empty()) msg += "\nDid you mean \"" + best + "\"?";
+        bool name_expected = std::find(expected_.begin(), expected_.end(), "<IDENTIFIER>") != expected_.end();
+        if (best.empty() && name_expected && IsReservedWord(t.text)) {
+          msg += "\n\"" + t.text + "\" is a reserved keyword; write `" + t.text + "` to use it as a name.";
+        }
       }
     }
     return Status::ParseError(msg);

@@ -42,6 +42,19 @@ struct AggregateFunction {
   std::function<void(uint8_t* state, const Vector* const* args, size_t row, bool retract)> update;
   // Writes the current result into out (of result_type) at out_row; sets NULL when the SQL result is NULL.
   std::function<void(const uint8_t* state, Vector* out, size_t out_row)> finalize;
+
+  // Additions beyond the interface above (may be empty; callers check before calling).
+  //
+  // Folds `other` (an initialized state of the same function, left unchanged) into `state`, for
+  // local/global (two-phase) aggregation: `other` must hold rows that arrived after those in `state`
+  // (FIRST_VALUE/LAST_VALUE/LISTAGG depend on it). Retractions that `other` saw without a matching
+  // accumulation cancel against `state` (negative counts, pending removals), as Flink's merge does.
+  // Empty when the function cannot merge (FIRST_VALUE/LAST_VALUE with retraction, as in Flink);
+  // then the planner must not split the aggregate into local and global phases.
+  std::function<void(uint8_t* state, const uint8_t* other)> merge;
+  // Heap bytes owned by the state beyond its `state_size` slot (an estimate for memory accounting and
+  // EXPLAIN's state-size reporting). Empty when the function never owns heap memory.
+  std::function<size_t(const uint8_t* state)> heap_bytes;
 };
 // Resolves NAME(args) for GROUP BY / OVER aggregation. `needs_retract`: the input has -U/-D rows, so the
 // function must support retraction (and explain_name gets Flink's _RETRACT suffix where Flink uses one).

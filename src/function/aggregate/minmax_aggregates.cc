@@ -57,6 +57,15 @@ void MakeAppendOnly(AggregateFunction* f) {
         st->has_value = true;
       }
     };
+    f->merge = [](uint8_t* s, const uint8_t* other) {
+      auto* st = StateOf<StringExtremeState>(s);
+      const auto* ot = StateOf<StringExtremeState>(other);
+      if (ot->has_value && (!st->has_value || Better<std::string_view, kIsMax>(ot->value.view(), st->value.view()))) {
+        st->value.Assign(ot->value.view());
+        st->has_value = true;
+      }
+    };
+    f->heap_bytes = [](const uint8_t* s) -> size_t { return StateOf<StringExtremeState>(s)->value.capacity; };
     f->finalize = [](const uint8_t* s, Vector* out, size_t row) {
       const auto* st = StateOf<StringExtremeState>(s);
       if (!st->has_value) return WriteNull(out, row);
@@ -80,6 +89,11 @@ void MakeAppendOnly(AggregateFunction* f) {
         st->value = x;
         st->has_value = true;
       }
+    };
+    f->merge = [](uint8_t* s, const uint8_t* other) {
+      auto* st = StateOf<ExtremeState<T>>(s);
+      const auto* ot = StateOf<ExtremeState<T>>(other);
+      if (ot->has_value && (!st->has_value || Better<T, kIsMax>(ot->value, st->value))) *st = *ot;
     };
     f->finalize = [](const uint8_t* s, Vector* out, size_t row) {
       const auto* st = StateOf<ExtremeState<T>>(s);
@@ -117,6 +131,30 @@ void MakeRetracting(AggregateFunction* f) {
     }
     it->second += retract ? -1 : 1;
     if (it->second == 0) counts.erase(it);
+  };
+  f->merge = [](uint8_t* s, const uint8_t* other) {
+    const auto* ot = StateOf<State>(other);
+    if (ot->counts == nullptr || ot->counts->empty()) return;
+    auto* st = StateOf<State>(s);
+    if (st->counts == nullptr) st->counts = new Map();
+    for (const auto& [key, count] : *ot->counts) {
+      auto [it, inserted] = st->counts->emplace(key, count);
+      if (inserted) continue;
+      it->second += count;
+      if (it->second == 0) st->counts->erase(it);
+    }
+  };
+  f->heap_bytes = [](const uint8_t* s) -> size_t {
+    const auto* st = StateOf<State>(s);
+    if (st->counts == nullptr) return 0;
+    // A red-black tree node: three pointers and a color next to the key and count.
+    size_t bytes = sizeof(Map) + st->counts->size() * (4 * sizeof(void*) + sizeof(typename Map::value_type));
+    if constexpr (kIsString<T>) {
+      for (const auto& entry : *st->counts) {
+        if (entry.first.capacity() > 15) bytes += entry.first.capacity() + 1;
+      }
+    }
+    return bytes;
   };
   f->finalize = [](const uint8_t* s, Vector* out, size_t row) {
     const auto* st = StateOf<State>(s);

@@ -67,6 +67,7 @@ Status MakeCount(AggregateFunction* f) {
     };
   }
   f->finalize = [](const uint8_t* s, Vector* out, size_t row) { Write<int64_t>(out, row, StateOf<CountState>(s)->count); };
+  f->merge = [](uint8_t* s, const uint8_t* other) { StateOf<CountState>(s)->count += StateOf<CountState>(other)->count; };
   return Status::OK();
 }
 
@@ -83,9 +84,9 @@ struct SumState {
 };
 
 // The accumulator of each input physical type: integral -> int64 (wrapping), FLOAT/DOUBLE -> their
-// own type for SUM (Flink sums FLOAT in float), DECIMAL -> __int128.
+// own type for SUM (Flink sums FLOAT in float), DECIMAL -> __int128 (which gnu++ counts as integral).
 template <typename T>
-using SumAcc = std::conditional_t<std::is_integral_v<T>, int64_t, T>;
+using SumAcc = std::conditional_t<std::is_integral_v<T> && !std::is_same_v<T, __int128>, int64_t, T>;
 
 template <typename T, typename A>
 inline void AddTo(SumState<A>* st, T v, bool retract) {
@@ -110,6 +111,16 @@ void SetSumCallbacks(AggregateFunction* f) {
     const Vector* v = args[0];
     if (v->IsNull(row)) return;
     AddTo<T, A>(StateOf<SumState<A>>(s), Read<T>(v, row), retract);
+  };
+  f->merge = [](uint8_t* s, const uint8_t* other) {
+    auto* st = StateOf<SumState<A>>(s);
+    const auto* ot = StateOf<SumState<A>>(other);
+    if constexpr (std::is_floating_point_v<A>) {
+      st->sum += ot->sum;
+    } else {
+      st->sum = WrapAdd(st->sum, ot->sum, /*subtract=*/false);
+    }
+    st->count += ot->count;
   };
 }
 
@@ -231,6 +242,13 @@ void MakeVarianceTyped(AggregateFunction* f, bool sample, bool sqrt) {
       st->sum_sq += x * x;
       st->count += 1;
     }
+  };
+  f->merge = [](uint8_t* s, const uint8_t* other) {
+    auto* st = StateOf<VarianceState>(s);
+    const auto* ot = StateOf<VarianceState>(other);
+    st->sum += ot->sum;
+    st->sum_sq += ot->sum_sq;
+    st->count += ot->count;
   };
   f->finalize = [sample, sqrt](const uint8_t* s, Vector* out, size_t row) {
     const auto* st = StateOf<VarianceState>(s);

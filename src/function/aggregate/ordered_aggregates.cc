@@ -51,6 +51,15 @@ void MakeAppendOnlyValue(AggregateFunction* f) {
         st->has_value = true;
       }
     };
+    f->merge = [](uint8_t* s, const uint8_t* other) {
+      auto* st = StateOf<StringValueState>(s);
+      const auto* ot = StateOf<StringValueState>(other);
+      if (ot->has_value && (kIsLast || !st->has_value)) {
+        st->value.Assign(ot->value.view());
+        st->has_value = true;
+      }
+    };
+    f->heap_bytes = [](const uint8_t* s) -> size_t { return StateOf<StringValueState>(s)->value.capacity; };
     f->finalize = [](const uint8_t* s, Vector* out, size_t row) {
       const auto* st = StateOf<StringValueState>(s);
       if (!st->has_value) return WriteNull(out, row);
@@ -73,6 +82,11 @@ void MakeAppendOnlyValue(AggregateFunction* f) {
         st->value = Read<T>(v, row);
         st->has_value = true;
       }
+    };
+    f->merge = [](uint8_t* s, const uint8_t* other) {
+      auto* st = StateOf<ValueState<T>>(s);
+      const auto* ot = StateOf<ValueState<T>>(other);
+      if (ot->has_value && (kIsLast || !st->has_value)) *st = *ot;
     };
     f->finalize = [](const uint8_t* s, Vector* out, size_t row) {
       const auto* st = StateOf<ValueState<T>>(s);

@@ -197,6 +197,11 @@ TEST(EvaluatorTest, CollectionsAndRows) {
   EXPECT_EQ(EvalText(Call("$FIELD", {row, LitInt(1)})), "x");
   EXPECT_EQ(EvalText(Call("ELEMENT", {Call("ARRAY", {LitInt(7)})})), "7");
   EXPECT_FALSE(Eval(Call("ELEMENT", {arr})).ok());
+  auto m = Call("STR_TO_MAP", {LitStr("a=1,b=2,c")});
+  EXPECT_EQ(EvalText(Call("ITEM", {m, LitStr("b")})), "2");
+  EXPECT_EQ(EvalText(Call("ITEM", {m, LitStr("c")})), "NULL");
+  EXPECT_EQ(EvalText(Call("CARDINALITY", {m})), "3");
+  EXPECT_EQ(EvalText(Call("STR_TO_MAP", {LitStr("k:v;x:y"), LitStr(";"), LitStr(":")})), "{k=v, x=y}");
 }
 
 TEST(EvaluatorTest, ToStringReadsLikeFlink) {

@@ -132,6 +132,11 @@ TEST(ParseErrorTest, FlinkLikeWordingWithPlaceAndExpectations) {
   EXPECT_NE(msg.find("\"ON\""), std::string::npos) << msg;
   EXPECT_NE(msg.find("\"USING\""), std::string::npos) << msg;
 
+  msg = ErrorOf("SELECT a FROM order");
+  EXPECT_NE(msg.find("Encountered \"order\" at line 1, column 15."), std::string::npos) << msg;
+  EXPECT_NE(msg.find("\"order\" is a reserved keyword; write `order` to use it as a name."), std::string::npos) << msg;
+  EXPECT_TRUE(ParseStatement("SELECT a FROM `order`").ok());
+
   msg = ErrorOf("SELEC 1");
   EXPECT_NE(msg.find("Did you mean \"SELECT\"?"), std::string::npos) << msg;
 }
