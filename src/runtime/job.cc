@@ -171,13 +171,24 @@ Result<JobSummary> Job::Run() {
   auto start = std::chrono::steady_clock::now();
   for (auto& op : operators_) RETURN_IF_ERROR(op->Open(&ctx_));
   while (true) {
-    SourceOperatorBase* next = nullptr;
-    for (SourceOperatorBase* s : sources_) {
-      if (s->finished()) continue;
-      if (next == nullptr || s->NextWatermark() < next->NextWatermark()) next = s;
+    // The source with the lowest watermark goes next (ties: the first declared); it emits until its
+    // watermark passes the next-lowest source's.
+    size_t next = sources_.size();
+    for (size_t i = 0; i < sources_.size(); ++i) {
+      if (sources_[i]->finished()) continue;
+      if (next == sources_.size() || sources_[i]->NextWatermark() < sources_[next]->NextWatermark()) next = i;
     }
-    if (next == nullptr) break;
-    RETURN_IF_ERROR(next->Step());
+    if (next == sources_.size()) break;
+    int64_t bound = kMaxWatermark;
+    size_t bound_index = sources_.size();
+    for (size_t i = 0; i < sources_.size(); ++i) {
+      if (i == next || sources_[i]->finished()) continue;
+      if (sources_[i]->NextWatermark() < bound) {
+        bound = sources_[i]->NextWatermark();
+        bound_index = i;
+      }
+    }
+    RETURN_IF_ERROR(sources_[next]->Step(bound, bound_index < next));
   }
   JobSummary summary;
   for (SourceOperatorBase* s : sources_) {

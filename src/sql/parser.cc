@@ -2265,10 +2265,11 @@ class Parser {
 };
 
 bool IsStatementSetStart(const std::vector<std::string>& words) {
-  // [EXPLAIN [details...]] (EXECUTE STATEMENT SET BEGIN | STATEMENT SET BEGIN | BEGIN STATEMENT SET)
+  // [EXPLAIN [PLAN FOR | details...]] (EXECUTE STATEMENT SET BEGIN | STATEMENT SET BEGIN | BEGIN STATEMENT SET)
   size_t i = 0;
   if (i < words.size() && words[i] == "EXPLAIN") {
     ++i;
+    if (i + 1 < words.size() && words[i] == "PLAN" && words[i + 1] == "FOR") i += 2;
     while (i < words.size() && (words[i] == "CHANGELOG_MODE" || words[i] == "ESTIMATED_COST" ||
                                 words[i] == "PLAN_ADVICE" || words[i] == "JSON_EXECUTION_PLAN")) {
       ++i;

@@ -7,9 +7,9 @@
 // the current first/last value reveals its neighbour and LISTAGG keeps the order of the survivors.
 // Flink orders FIRST/LAST_VALUE by processing-time milliseconds; an arrival counter gives the same
 // order without ties.
-#include <deque>
 #include <list>
 #include <map>
+#include <vector>
 
 #include "function/aggregate/aggregate_util.h"
 
@@ -104,7 +104,7 @@ struct OrderedValues {
   uint64_t next_order = 0;
   std::map<uint64_t, Key> by_order;
   // Arrival numbers of each live value, earliest first.
-  std::map<Key, std::deque<uint64_t>, KeyLess> orders_of;
+  std::map<Key, std::vector<uint64_t>, KeyLess> orders_of;
 };
 
 template <typename T>
@@ -135,14 +135,31 @@ void MakeRetractingValue(AggregateFunction* f) {
     if (retract) {
       if (it == vals.orders_of.end()) return;  // never accumulated: nothing to remove (as Flink)
       vals.by_order.erase(it->second.front());
-      it->second.pop_front();
+      it->second.erase(it->second.begin());
       if (it->second.empty()) vals.orders_of.erase(it);
       return;
     }
     const uint64_t order = vals.next_order++;
-    if (it == vals.orders_of.end()) it = vals.orders_of.emplace(Key(x), std::deque<uint64_t>()).first;
+    if (it == vals.orders_of.end()) it = vals.orders_of.emplace(Key(x), std::vector<uint64_t>()).first;
     it->second.push_back(order);
     vals.by_order.emplace(order, it->first);
+  };
+  // No merge: as Flink's First/LastValueWithRetractAggFunction, this aggregate is not split into
+  // local and global phases.
+  f->heap_bytes = [](const uint8_t* s) -> size_t {
+    const auto* st = StateOf<State>(s);
+    if (st->values == nullptr) return 0;
+    constexpr size_t kNode = 4 * sizeof(void*);
+    size_t bytes = sizeof(OrderedValues<Key>);
+    bytes += st->values->by_order.size() * (kNode + sizeof(uint64_t) + sizeof(Key) + sizeof(uint64_t));
+    bytes += st->values->orders_of.size() * (kNode + sizeof(Key) + sizeof(std::vector<uint64_t>));
+    for (const auto& [key, orders] : st->values->orders_of) bytes += orders.capacity() * sizeof(uint64_t);
+    if constexpr (kIsString<T>) {
+      for (const auto& [order, key] : st->values->by_order) {
+        if (key.capacity() > 15) bytes += key.capacity() + 1;
+      }
+    }
+    return bytes;
   };
   f->finalize = [](const uint8_t* s, Vector* out, size_t row) {
     const auto* st = StateOf<State>(s);
@@ -160,9 +177,29 @@ struct ListAggState {
   bool has_value;
 };
 
-struct ListAggRetractState {
-  std::list<std::string>* values;
+// The live values in arrival order, and retractions that found no equal live value (kept so that a
+// merge with an earlier state can still cancel them, as Flink's retractList).
+struct ListAggValues {
+  std::list<std::string> values;
+  std::vector<std::string> pending_retractions;
 };
+
+struct ListAggRetractState {
+  ListAggValues* lists;
+};
+
+// Removes the earliest live value equal to `x`; false when there is none.
+bool RemoveFirst(std::list<std::string>* values, std::string_view x) {
+  for (auto it = values->begin(); it != values->end(); ++it) {
+    if (*it == x) {
+      values->erase(it);
+      return true;
+    }
+  }
+  return false;
+}
+
+size_t StringHeapBytes(const std::string& s) { return sizeof(std::string) + (s.capacity() > 15 ? s.capacity() + 1 : 0); }
 
 void MakeListAggAppendOnly(AggregateFunction* f, std::string separator) {
   f->supports_retract = false;
@@ -182,6 +219,15 @@ void MakeListAggAppendOnly(AggregateFunction* f, std::string separator) {
     st->joined.Append(v->GetString(row));
     st->has_value = true;
   };
+  f->merge = [separator](uint8_t* s, const uint8_t* other) {
+    auto* st = StateOf<ListAggState>(s);
+    const auto* ot = StateOf<ListAggState>(other);
+    if (!ot->has_value) return;
+    if (st->has_value) st->joined.Append(separator);
+    st->joined.Append(ot->joined.view());
+    st->has_value = true;
+  };
+  f->heap_bytes = [](const uint8_t* s) -> size_t { return StateOf<ListAggState>(s)->joined.capacity; };
   f->finalize = [](const uint8_t* s, Vector* out, size_t row) {
     const auto* st = StateOf<ListAggState>(s);
     if (!st->has_value) return WriteNull(out, row);
@@ -193,35 +239,52 @@ void MakeListAggRetracting(AggregateFunction* f, std::string separator) {
   using State = ListAggRetractState;
   f->supports_retract = true;
   SetStateLayout<State>(f);
-  f->init = [](uint8_t* s) { StateOf<State>(s)->values = nullptr; };
+  f->init = [](uint8_t* s) { StateOf<State>(s)->lists = nullptr; };
   f->destroy = [](uint8_t* s) {
     auto* st = StateOf<State>(s);
-    delete st->values;
-    st->values = nullptr;
+    delete st->lists;
+    st->lists = nullptr;
   };
   f->update = [](uint8_t* s, const Vector* const* args, size_t row, bool retract) {
     const Vector* v = args[0];
     if (v->IsNull(row)) return;
     auto* st = StateOf<State>(s);
-    if (st->values == nullptr) st->values = new std::list<std::string>();
+    if (st->lists == nullptr) st->lists = new ListAggValues();
     const std::string_view x = v->GetString(row);
     if (!retract) {
-      st->values->emplace_back(x);
-      return;
+      st->lists->values.emplace_back(x);
+    } else if (!RemoveFirst(&st->lists->values, x)) {
+      st->lists->pending_retractions.emplace_back(x);
     }
-    for (auto it = st->values->begin(); it != st->values->end(); ++it) {
-      if (*it == x) {
-        st->values->erase(it);
-        return;
-      }
+  };
+  f->merge = [](uint8_t* s, const uint8_t* other) {
+    const auto* ot = StateOf<State>(other);
+    if (ot->lists == nullptr) return;
+    auto* st = StateOf<State>(s);
+    if (st->lists == nullptr) st->lists = new ListAggValues();
+    ListAggValues& mine = *st->lists;
+    mine.values.insert(mine.values.end(), ot->lists->values.begin(), ot->lists->values.end());
+    std::vector<std::string> retractions = std::move(mine.pending_retractions);
+    retractions.insert(retractions.end(), ot->lists->pending_retractions.begin(), ot->lists->pending_retractions.end());
+    mine.pending_retractions.clear();
+    for (std::string& r : retractions) {
+      if (!RemoveFirst(&mine.values, r)) mine.pending_retractions.push_back(std::move(r));
     }
+  };
+  f->heap_bytes = [](const uint8_t* s) -> size_t {
+    const auto* st = StateOf<State>(s);
+    if (st->lists == nullptr) return 0;
+    size_t bytes = sizeof(ListAggValues);
+    for (const std::string& v : st->lists->values) bytes += 2 * sizeof(void*) + StringHeapBytes(v);
+    for (const std::string& v : st->lists->pending_retractions) bytes += StringHeapBytes(v);
+    return bytes;
   };
   f->finalize = [separator](const uint8_t* s, Vector* out, size_t row) {
     const auto* st = StateOf<State>(s);
-    if (st->values == nullptr || st->values->empty()) return WriteNull(out, row);
+    if (st->lists == nullptr || st->lists->values.empty()) return WriteNull(out, row);
     std::string joined;
     bool first = true;
-    for (const std::string& part : *st->values) {
+    for (const std::string& part : st->lists->values) {
       if (!first) joined += separator;
       joined += part;
       first = false;

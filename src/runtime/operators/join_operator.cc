@@ -31,6 +31,7 @@ struct StringHash {
 
 // Appends src[sel[i]] for i < n to `dst`, or NULL where sel[i] == kNoRow, in runs.
 void AppendWithNulls(Vector* dst, const Vector& src, const uint32_t* sel, size_t n) {
+  dst->Reserve(dst->size() + n);
   size_t i = 0;
   while (i < n) {
     size_t j = i;
@@ -198,6 +199,8 @@ JoinOperator::JoinOperator(std::string name, JoinKind kind, std::vector<LogicalT
       residual_(std::move(residual)),
       options_(std::move(options)) {
   SLUICE_CHECK_EQ(left_keys.size(), right_keys.size());
+  out_types_ = left_types_;
+  out_types_.insert(out_types_.end(), right_types_.begin(), right_types_.end());
   if (options_.null_safe_keys.empty()) options_.null_safe_keys.assign(left_keys.size(), false);
   SLUICE_CHECK_EQ(options_.null_safe_keys.size(), left_keys.size());
   for (int k : left_keys) SLUICE_CHECK(k >= 0 && static_cast<size_t>(k) < left_types_.size());
@@ -293,14 +296,12 @@ Status JoinOperator::CollectMatches(int input, const Chunk& chunk, size_t begin,
     return Status::OK();
   }
   // Filter the candidate pairs by the residual condition, in batches of left++right rows.
-  std::vector<LogicalType> pair_types = left_types_;
-  pair_types.insert(pair_types.end(), right_types_.begin(), right_types_.end());
   const size_t input_first = input == 0 ? 0 : left_types_.size();
   const size_t other_first = input == 0 ? left_types_.size() : 0;
   std::vector<uint8_t> keep(cand_rows_.size(), 0);
   for (size_t off = 0; off < cand_rows_.size(); off += kResidualBatch) {
     size_t len = std::min(kResidualBatch, cand_rows_.size() - off);
-    Chunk pairs(pair_types, 0);
+    Chunk pairs(out_types_, 0);
     for (size_t c = 0; c < chunk.num_columns(); ++c) {
       pairs.column(input_first + c).AppendFrom(chunk.column(c), cand_rows_.data() + off, 0, len);
     }
@@ -464,9 +465,7 @@ Status JoinOperator::QueueOutput(int input, const Chunk& chunk, RowKind kind, ui
 Status JoinOperator::FlushOutput(int input, const Chunk& chunk) {
   if (out_kinds_.empty()) return Status::OK();
   const Side& other = *sides_[1 - input];
-  std::vector<LogicalType> out_types = left_types_;
-  out_types.insert(out_types.end(), right_types_.begin(), right_types_.end());
-  Chunk out(out_types, 0);
+  Chunk out(out_types_, 0);
   const size_t input_first = input == 0 ? 0 : left_types_.size();
   const size_t other_first = input == 0 ? left_types_.size() : 0;
   const size_t n = out_kinds_.size();

@@ -98,6 +98,7 @@ class JoinOperator final : public Operator {
   JoinKind kind_;
   std::vector<LogicalType> left_types_;
   std::vector<LogicalType> right_types_;
+  std::vector<LogicalType> out_types_;  // left_types_ ++ right_types_
   ExprPtr residual_;
   JoinOptions options_;
   std::unique_ptr<Side> sides_[2];

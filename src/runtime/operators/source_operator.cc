@@ -96,7 +96,7 @@ Status SourceOperator::Fill(size_t i) {
   return Status::OK();
 }
 
-Status SourceOperator::Step() {
+Status SourceOperator::Step(int64_t bound, bool yield_on_tie) {
   size_t i = PickSplit();
   if (i == splits_.size()) return Status::OK();
   SplitState& st = splits_[i];
@@ -131,6 +131,13 @@ Status SourceOperator::Step() {
       other_index = k;
     }
   }
+  // Another source with a lower watermark (or an equal one that comes first) takes over as well.
+  bool external_first = false;
+  if (bound < others || (bound == others && yield_on_tie)) {
+    external_first = yield_on_tie;
+    others = bound;
+    other_index = splits_.size();
+  }
   const Vector& rt = chunk.column(static_cast<size_t>(rowtime_index_));
   const int64_t* ts = rt.data<int64_t>();
   const Vector& wm = st.pending_wm;
@@ -150,7 +157,10 @@ Status SourceOperator::Step() {
       pending = std::min(others, st.watermark);
     }
     ++j;
-    if (st.watermark > others || (st.watermark == others && other_index < i)) break;
+    if (st.watermark > others ||
+        (st.watermark == others && (other_index == splits_.size() ? external_first : other_index < i))) {
+      break;
+    }
   }
   st.pos = j;
   RETURN_IF_ERROR(EmitRange(chunk, start, j));
@@ -164,7 +174,7 @@ Status SourceOperator::Step() {
 ValuesOperator::ValuesOperator(std::string name, Schema schema, std::vector<std::vector<Value>> rows)
     : SourceOperatorBase(std::move(name), 0), schema_(std::move(schema)), rows_(std::move(rows)) {}
 
-Status ValuesOperator::Step() {
+Status ValuesOperator::Step(int64_t, bool) {
   if (done_) return Status::OK();
   done_ = true;
   Chunk chunk(schema_);

@@ -33,8 +33,10 @@ class SourceOperatorBase : public Operator {
   virtual bool finished() const = 0;
   // The watermark of the split that would be read next (lowest first), for the job's scheduling.
   virtual int64_t NextWatermark() const = 0;
-  // Reads and emits one chunk (and watermarks); emits end of input after the last.
-  virtual Status Step() = 0;
+  // Reads and emits rows (and watermarks); emits end of input after the last. Event-time rows stop
+  // once this source's watermark passes `bound` (the lowest watermark of the job's other sources;
+  // on equality only when `yield_on_tie`), so sources interleave row by row in watermark order.
+  virtual Status Step(int64_t bound = kMaxWatermark, bool yield_on_tie = false) = 0;
   virtual int64_t rows_read() const { return metrics_.rows_out; }
   virtual int64_t records_skipped() const { return 0; }
   virtual const std::string& table_name() const { return name(); }
@@ -50,7 +52,7 @@ class SourceOperator final : public SourceOperatorBase {
   Status Open(JobContext* ctx) override;
   bool finished() const override { return active_ == 0; }
   int64_t NextWatermark() const override;
-  Status Step() override;
+  Status Step(int64_t bound, bool yield_on_tie) override;
   int64_t records_skipped() const override;
 
  private:
@@ -85,7 +87,7 @@ class ValuesOperator final : public SourceOperatorBase {
   ValuesOperator(std::string name, Schema schema, std::vector<std::vector<Value>> rows);
   bool finished() const override { return done_; }
   int64_t NextWatermark() const override { return kMinWatermark; }
-  Status Step() override;
+  Status Step(int64_t bound, bool yield_on_tie) override;
 
  private:
   Schema schema_;

@@ -52,6 +52,14 @@ class Harness {
   Harness& operator=(const Harness&) = delete;
 
   const AggregateFunction& fn() const { return *fn_; }
+  const uint8_t* state() const { return state_; }
+
+  // Folds another harness's state (rows that arrived later) into this one.
+  void MergeFrom(const Harness& other) {
+    ASSERT_TRUE(static_cast<bool>(fn_->merge)) << fn_->name;
+    fn_->merge(state_, other.state_);
+  }
+  size_t HeapBytes() const { return fn_->heap_bytes ? fn_->heap_bytes(state_) : 0; }
 
   // Feeds rows (each a list of argument values) in one batch of vectors; `retract[i]` marks -U/-D.
   void Feed(const std::vector<Row>& rows, const std::vector<bool>& retract) {
@@ -527,6 +535,105 @@ TEST(AggregateResolve, StateLayoutIsSmallForHotAggregates) {
   auto dec = ResolveAggregate("SUM", {LogicalType::Decimal(10, 2)}, {nullptr}, false);
   ASSERT_TRUE(dec.ok());
   EXPECT_EQ((*dec)->state_align, 16u);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Merge (local/global aggregation) and heap accounting
+
+TEST(AggregateMerge, CountSumAvgAddUpIncludingRetractions) {
+  for (const char* name : {"COUNT", "SUM", "AVG"}) {
+    Harness global(name, {LogicalType::BigInt()}, true);
+    Harness local(name, {LogicalType::BigInt()}, true);
+    global.AddAll({{I64(10)}, {I64(20)}});
+    local.Retract(I64(10));  // a retraction of a row only the global side has seen
+    local.AddAll({{I64(5)}, {Value::Null(LogicalType::BigInt())}});
+    global.MergeFrom(local);
+    const std::string expected = std::string(name) == "COUNT" ? "2" : std::string(name) == "SUM" ? "25" : "12";
+    EXPECT_EQ(global.Result(), expected) << name;
+    EXPECT_EQ(local.Result(), std::string(name) == "AVG" ? "-5" : std::string(name) == "SUM" ? "-5" : "0") << name;
+  }
+  Harness v1("VAR_POP", {LogicalType::Double()}, true);
+  Harness v2("VAR_POP", {LogicalType::Double()}, true);
+  v1.AddAll({{Dbl(1)}, {Dbl(3)}});
+  v2.AddAll({{Dbl(5)}, {Dbl(7)}});
+  v1.MergeFrom(v2);
+  EXPECT_EQ(v1.Result(), "5.0");
+}
+
+TEST(AggregateMerge, MinMaxAppendOnlyAndRetracting) {
+  Harness a("MAX", {LogicalType::String()}, false);
+  Harness b("MAX", {LogicalType::String()}, false);
+  a.Add(Str("kiwi"));
+  a.MergeFrom(b);  // an empty partial changes nothing
+  EXPECT_EQ(a.Result(), "kiwi");
+  b.Add(Str("lime"));
+  a.MergeFrom(b);
+  EXPECT_EQ(a.Result(), "lime");
+
+  Harness g("MIN", {LogicalType::Integer()}, true);
+  Harness l("MIN", {LogicalType::Integer()}, true);
+  g.AddAll({{I32(1)}, {I32(4)}});
+  l.Retract(I32(1));  // negative count in the partial cancels the global 1
+  l.Add(I32(3));
+  g.MergeFrom(l);
+  EXPECT_EQ(g.Result(), "3");
+  g.Retract(I32(3));
+  EXPECT_EQ(g.Result(), "4");
+}
+
+TEST(AggregateMerge, FirstLastAppendOnlyTakeArrivalOrder) {
+  Harness first("FIRST_VALUE", {LogicalType::Integer()}, false);
+  Harness last("LAST_VALUE", {LogicalType::Integer()}, false);
+  Harness later_first("FIRST_VALUE", {LogicalType::Integer()}, false);
+  Harness later_last("LAST_VALUE", {LogicalType::Integer()}, false);
+  later_first.Add(I32(9));
+  later_last.Add(I32(9));
+  first.MergeFrom(later_first);
+  EXPECT_EQ(first.Result(), "9");
+  first.Add(I32(1));
+  EXPECT_EQ(first.Result(), "9");
+  last.Add(I32(1));
+  last.MergeFrom(later_last);
+  EXPECT_EQ(last.Result(), "9");
+  auto r = ResolveAggregate("FIRST_VALUE", {LogicalType::Integer()}, {nullptr}, true);
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(static_cast<bool>((*r)->merge));  // as Flink: no two-phase FIRST_VALUE with retraction
+}
+
+TEST(AggregateMerge, ListAggKeepsOrderAndPendingRetractions) {
+  Harness a("LISTAGG", {LogicalType::String()}, false);
+  Harness b("LISTAGG", {LogicalType::String()}, false);
+  a.AddAll({{Str("x")}, {Str("y")}});
+  b.Add(Str("z"));
+  a.MergeFrom(b);
+  EXPECT_EQ(a.Result(), "x,y,z");
+
+  Harness g("LISTAGG", {LogicalType::String()}, true);
+  Harness l("LISTAGG", {LogicalType::String()}, true);
+  g.AddAll({{Str("a")}, {Str("b")}});
+  l.Retract(Str("a"));  // nothing to remove locally: pending until merged
+  l.Add(Str("c"));
+  EXPECT_EQ(l.Result(), "c");
+  g.MergeFrom(l);
+  EXPECT_EQ(g.Result(), "b,c");
+}
+
+TEST(AggregateHeapBytes, OnlyHeapStatesReportBytes) {
+  Harness count("COUNT", {LogicalType::BigInt()}, true);
+  EXPECT_FALSE(static_cast<bool>(count.fn().heap_bytes));
+  Harness mx("MAX", {LogicalType::BigInt()}, true);
+  EXPECT_EQ(mx.HeapBytes(), 0u);
+  mx.AddAll({{I64(1)}, {I64(2)}});
+  const size_t two = mx.HeapBytes();
+  EXPECT_GT(two, 0u);
+  mx.Add(I64(3));
+  EXPECT_GT(mx.HeapBytes(), two);
+  Harness la("LISTAGG", {LogicalType::String()}, true);
+  la.Add(Str(std::string(100, 'q')));
+  EXPECT_GE(la.HeapBytes(), 100u);
+  Harness fv("LAST_VALUE", {LogicalType::String()}, true);
+  fv.Add(Str(std::string(64, 'w')));
+  EXPECT_GE(fv.HeapBytes(), 64u);
 }
 
 }  // namespace

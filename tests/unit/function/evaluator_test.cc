@@ -204,6 +204,26 @@ TEST(EvaluatorTest, CollectionsAndRows) {
   EXPECT_EQ(EvalText(Call("STR_TO_MAP", {LitStr("k:v;x:y"), LitStr(";"), LitStr(":")})), "{k=v, x=y}");
 }
 
+TEST(EvaluatorTest, ResultStringsOutliveInputAndEvaluator) {
+  std::vector<Vector> out;
+  {
+    Chunk c = MakeChunk({LogicalType::String(), kBool}, {{Value::String("first string value"), Value::Boolean(true)},
+                                                         {Value::String("second string value"), Value::Boolean(false)}});
+    EvalContext ctx;
+    auto pick = Special(ExprKind::kCase, LogicalType::String(),
+                        {Col(1, kBool), Col(0, LogicalType::String()), MakeCast(LitStr("literal"), LogicalType::String(), false)},
+                        true);
+    ExprEvaluator ev({Col(0, LogicalType::String()), pick, Call("IF", {Col(1, kBool), LitStr("yes"), LitStr("no")}),
+                      Call("SUBSTRING", {Col(0, LogicalType::String()), LitInt(8)})},
+                     &ctx);
+    ASSERT_TRUE(ev.Evaluate(c, &out).ok());
+  }
+  EXPECT_EQ(Texts(out[0]), (std::vector<std::string>{"first string value", "second string value"}));
+  EXPECT_EQ(Texts(out[1]), (std::vector<std::string>{"first string value", "literal"}));
+  EXPECT_EQ(Texts(out[2]), (std::vector<std::string>{"yes", "no "}));
+  EXPECT_EQ(Texts(out[3]), (std::vector<std::string>{"string value", "string value"}));
+}
+
 TEST(EvaluatorTest, ToStringReadsLikeFlink) {
   std::vector<std::string> names = {"x", "s"};
   auto e = Call("+", {Col(0, kBig), LitInt(1)});

@@ -60,9 +60,10 @@ TEST(SplitStatementsTest, StatementSetBlocksStayWhole) {
       "  INSERT INTO x SELECT 1;\n"
       "END;\n"
       "EXPLAIN CHANGELOG_MODE STATEMENT SET BEGIN INSERT INTO x SELECT 1; END;\n"
-      "SELECT 'end';";
+      "SELECT 'end';\n"
+      "EXPLAIN PLAN FOR STATEMENT SET BEGIN INSERT INTO x SELECT 1; INSERT INTO y SELECT 1; END";
   auto parts = Split(script);
-  ASSERT_EQ(parts.size(), 5u);
+  ASSERT_EQ(parts.size(), 6u);
   EXPECT_EQ(parts[1].line, 2);
   EXPECT_EQ(parts[1].text.substr(0, 21), "EXECUTE STATEMENT SET");
   EXPECT_EQ(parts[1].text.substr(parts[1].text.size() - 3), "END");
@@ -72,7 +73,8 @@ TEST(SplitStatementsTest, StatementSetBlocksStayWhole) {
   EXPECT_EQ(parts[4].text, "SELECT 'end'");
   auto statements = ParseScript(script);
   ASSERT_TRUE(statements.ok()) << statements.status().ToString();
-  ASSERT_EQ(statements->size(), 5u);
+  ASSERT_EQ(statements->size(), 6u);
+  EXPECT_EQ((*statements)[5]->As<ast::Explain>().inner->As<ast::StatementSet>().inserts.size(), 2u);
   EXPECT_EQ((*statements)[1]->As<ast::StatementSet>().inserts.size(), 2u);
   EXPECT_EQ((*statements)[2]->As<ast::StatementSet>().inserts.size(), 1u);
   EXPECT_EQ((*statements)[3]->As<ast::Explain>().inner->kind, ast::StatementKind::kStatementSet);
