@@ -162,7 +162,18 @@ class JsonDecoder final : public RecordDecoder {
     }
     od::json_type jt;
     if (auto e = doc.type().get(jt)) return FailJson(e);
-    if (jt != od::json_type::object) return Fail(std::string("expected a JSON object, got ") + JsonTypeName(jt));
+    if (jt != od::json_type::object) {
+      // type() looks at the first character only: "not json" starts like null. Name real literals
+      // by their type and call anything else malformed.
+      std::string_view tok;
+      if (auto e = doc.raw_json_token().get(tok)) return FailJson(e);
+      tok = TrimJson(tok);
+      bool literal = (jt == od::json_type::null && tok == "null") ||
+                     (jt == od::json_type::boolean && (tok == "true" || tok == "false")) ||
+                     jt == od::json_type::array || jt == od::json_type::string || jt == od::json_type::number;
+      if (!literal) return Fail("malformed JSON (expected a JSON object)");
+      return Fail(std::string("expected a JSON object, got ") + JsonTypeName(jt));
+    }
     od::object obj;
     if (auto e = doc.get_object().get(obj)) return FailJson(e);
     if (!DecodeFields(obj, root_, [out](size_t i) -> Vector& { return out->column(i); }, row)) return false;

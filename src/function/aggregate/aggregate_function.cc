@@ -15,19 +15,32 @@ std::string FamilyName(const LogicalType& t) {
   if (t.IsCharacterString()) return "CHARACTER";
   if (t.IsBinaryString()) return "BINARY";
   switch (t.id()) {
-    case TypeId::kNull: return "NULL";
-    case TypeId::kBoolean: return "BOOLEAN";
-    case TypeId::kDate: return "DATE";
-    case TypeId::kTime: return "TIME";
-    case TypeId::kTimestamp: return "TIMESTAMP";
-    case TypeId::kTimestampLtz: return "TIMESTAMP_WITH_LOCAL_TIME_ZONE";
-    case TypeId::kIntervalDayTime: return "INTERVAL_DAY_TIME";
-    case TypeId::kIntervalYearMonth: return "INTERVAL_YEAR_MONTH";
-    case TypeId::kArray: return "ARRAY";
-    case TypeId::kMap: return "MAP";
-    case TypeId::kMultiset: return "MULTISET";
-    case TypeId::kRow: return "ROW";
-    default: return "ANY";
+    case TypeId::kNull:
+      return "NULL";
+    case TypeId::kBoolean:
+      return "BOOLEAN";
+    case TypeId::kDate:
+      return "DATE";
+    case TypeId::kTime:
+      return "TIME";
+    case TypeId::kTimestamp:
+      return "TIMESTAMP";
+    case TypeId::kTimestampLtz:
+      return "TIMESTAMP_WITH_LOCAL_TIME_ZONE";
+    case TypeId::kIntervalDayTime:
+      return "INTERVAL_DAY_TIME";
+    case TypeId::kIntervalYearMonth:
+      return "INTERVAL_YEAR_MONTH";
+    case TypeId::kArray:
+      return "ARRAY";
+    case TypeId::kMap:
+      return "MAP";
+    case TypeId::kMultiset:
+      return "MULTISET";
+    case TypeId::kRow:
+      return "ROW";
+    default:
+      return "ANY";
   }
 }
 
@@ -82,9 +95,9 @@ Result<std::shared_ptr<const AggregateFunction>> ResolveAggregate(const std::str
   f->explain_name = needs_retract ? upper + "_RETRACT" : upper;
   f->arg_types = arg_types;
 
-  static const char* const kSingleArg[] = {"SUM",        "$SUM0",       "AVG",     "MIN",      "MAX",
-                                           "FIRST_VALUE", "LAST_VALUE", "VAR_POP", "VAR_SAMP", "STDDEV_POP",
-                                           "STDDEV_SAMP"};
+  static const char* const kSingleArg[] = {"SUM",      "$SUM0",       "AVG",        "MIN",
+                                           "MAX",      "FIRST_VALUE", "LAST_VALUE", "VAR_POP",
+                                           "VAR_SAMP", "STDDEV_POP",  "STDDEV_SAMP"};
   bool single_arg = false;
   for (const char* n : kSingleArg) single_arg = single_arg || upper == n;
   const bool known = single_arg || upper == "COUNT" || upper == "LISTAGG";
@@ -92,7 +105,8 @@ Result<std::shared_ptr<const AggregateFunction>> ResolveAggregate(const std::str
   if (single_arg && arg_types.size() != 1) return WrongArgCount(upper, "1");
   if (upper == "LISTAGG" && (arg_types.empty() || arg_types.size() > 2)) return WrongArgCount(upper, "1 or 2");
   for (const LogicalType& t : arg_types) {
-    if (t.id() == TypeId::kNull) return Status::BindError("Illegal use of 'NULL' in " + SignatureString(upper, arg_types));
+    if (t.id() == TypeId::kNull)
+      return Status::BindError("Illegal use of 'NULL' in " + SignatureString(upper, arg_types));
   }
 
   if (upper == "COUNT") {

@@ -1,17 +1,30 @@
-// AggregateFunction: one resolved SQL aggregate call (COUNT, SUM, MIN, MAX, AVG, FIRST_VALUE,
-// LAST_VALUE, LISTAGG, STDDEV/VARIANCE, BOOL_AND/BOOL_OR, SUM0) with Flink's semantics and result
+// AggregateFunction: one resolved SQL aggregate call (COUNT, SUM, $SUM0, AVG, MIN, MAX, FIRST_VALUE,
+// LAST_VALUE, LISTAGG, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP) with Flink's semantics and result
 // types, as a set of callbacks over a fixed-size per-group state slot.
 //
 // Contract with the operator (GroupAggregate, OverAggregate, ...): per group it allocates
-// `state_size` bytes aligned to `state_align`, calls init once, update for every input row
-// (retract = true for -U/-D rows; only when supports_retract), finalize whenever it needs the current
-// result (finalize does not change the state and may be called any number of times), and destroy
-// exactly once when the group is dropped. NULL arguments are skipped by every function except
-// COUNT(*), as in SQL. Append-only variants (needs_retract = false) keep plain values in the slot and
-// never allocate; retract variants of MIN/MAX/FIRST_VALUE/LAST_VALUE/LISTAGG keep an owning pointer
-// to heap memory in the slot (freed by destroy). Strings kept in state are copied, never viewed.
-// Retracting a value that was never accumulated is the caller's bug; functions tolerate it the way
-// Flink's do (counters may go negative, multisets ignore unknown values).
+// `state_size` bytes aligned to `state_align` (8, or 16 for DECIMAL SUM/AVG), calls init once, update
+// for every input row (retract = true for -U/-D rows; only when supports_retract), finalize whenever it
+// needs the current result (finalize does not change the state and may be called any number of
+// times), and destroy exactly once when the group is dropped. NULL arguments are skipped by every
+// function except COUNT(*), as in SQL. Append-only variants (needs_retract = false) keep plain values
+// in the slot and never allocate, except for strings, which they copy into one owned buffer per slot
+// (rewritten only when the kept value changes; LISTAGG's grows). Retract variants of MIN/MAX/
+// FIRST_VALUE/LAST_VALUE/LISTAGG keep an owning pointer to heap memory in the slot (freed by destroy).
+// Retracting a value that was never accumulated is tolerated the way Flink's functions do (counters
+// go negative and a later accumulation cancels them; FIRST_VALUE/LAST_VALUE ignore it; LISTAGG keeps
+// it pending for a merge). An append-only variant (supports_retract = false) CHECK-fails on retract.
+// COUNT(*) reads no argument (args may be null); LISTAGG reads only args[0], its separator comes from
+// constant_args at resolution. Functions resolved with needs_retract = false also accept retract = true
+// where that costs nothing (COUNT, SUM, $SUM0, AVG, variance family always support retraction).
+//
+// Semantics and types (Flink's): COUNT -> BIGINT NOT NULL; SUM of TINYINT..BIGINT/FLOAT/DOUBLE -> the
+// same type (integral sums wrap as Java's), DECIMAL(p,s) -> DECIMAL(38,s), NULL when no non-null value
+// is (still) counted; $SUM0 (alias SUM0) -> same type NOT NULL, 0 when empty; AVG -> the argument type
+// (integral AVG truncates), DECIMAL(p,s) -> DECIMAL(38,max(6,s)) rounded half up; MIN/MAX/FIRST_VALUE/
+// LAST_VALUE -> the argument type (nullable, time attribute dropped); LISTAGG -> the VARCHAR argument
+// type (STRING for CHAR); VAR_POP/VAR_SAMP/STDDEV_POP/STDDEV_SAMP (aliases VARIANCE, STDDEV) -> DOUBLE.
+// A DECIMAL result beyond 38 digits is NULL, as Flink's decimal overflow.
 //
 // Threading: an AggregateFunction is immutable after resolution and may be shared between tasks; a
 // state slot belongs to the task that owns the group.

@@ -35,25 +35,44 @@ struct TypeTag {
 template <typename Fn>
 bool DispatchScalar(TypeId id, Fn&& fn) {
   switch (id) {
-    case TypeId::kBoolean: fn(TypeTag<uint8_t>{}); return true;
-    case TypeId::kTinyInt: fn(TypeTag<int8_t>{}); return true;
-    case TypeId::kSmallInt: fn(TypeTag<int16_t>{}); return true;
+    case TypeId::kBoolean:
+      fn(TypeTag<uint8_t>{});
+      return true;
+    case TypeId::kTinyInt:
+      fn(TypeTag<int8_t>{});
+      return true;
+    case TypeId::kSmallInt:
+      fn(TypeTag<int16_t>{});
+      return true;
     case TypeId::kInteger:
     case TypeId::kDate:
     case TypeId::kTime:
-    case TypeId::kIntervalYearMonth: fn(TypeTag<int32_t>{}); return true;
+    case TypeId::kIntervalYearMonth:
+      fn(TypeTag<int32_t>{});
+      return true;
     case TypeId::kBigInt:
     case TypeId::kTimestamp:
     case TypeId::kTimestampLtz:
-    case TypeId::kIntervalDayTime: fn(TypeTag<int64_t>{}); return true;
-    case TypeId::kFloat: fn(TypeTag<float>{}); return true;
-    case TypeId::kDouble: fn(TypeTag<double>{}); return true;
-    case TypeId::kDecimal: fn(TypeTag<__int128>{}); return true;
+    case TypeId::kIntervalDayTime:
+      fn(TypeTag<int64_t>{});
+      return true;
+    case TypeId::kFloat:
+      fn(TypeTag<float>{});
+      return true;
+    case TypeId::kDouble:
+      fn(TypeTag<double>{});
+      return true;
+    case TypeId::kDecimal:
+      fn(TypeTag<__int128>{});
+      return true;
     case TypeId::kChar:
     case TypeId::kVarChar:
     case TypeId::kBinary:
-    case TypeId::kVarBinary: fn(TypeTag<std::string_view>{}); return true;
-    default: return false;
+    case TypeId::kVarBinary:
+      fn(TypeTag<std::string_view>{});
+      return true;
+    default:
+      return false;
   }
 }
 

@@ -27,7 +27,8 @@ bool FitsDecimal38(__int128 v) {
 // Adds or subtracts with two's complement wrap-around (no signed overflow).
 inline __int128 WrapAdd(__int128 a, __int128 b, bool subtract) {
   using U = unsigned __int128;
-  return static_cast<__int128>(subtract ? static_cast<U>(a) - static_cast<U>(b) : static_cast<U>(a) + static_cast<U>(b));
+  return static_cast<__int128>(subtract ? static_cast<U>(a) - static_cast<U>(b)
+                                        : static_cast<U>(a) + static_cast<U>(b));
 }
 inline int64_t WrapAdd(int64_t a, int64_t b, bool subtract) {
   using U = uint64_t;
@@ -66,8 +67,12 @@ Status MakeCount(AggregateFunction* f) {
       StateOf<CountState>(s)->count += retract ? -1 : 1;
     };
   }
-  f->finalize = [](const uint8_t* s, Vector* out, size_t row) { Write<int64_t>(out, row, StateOf<CountState>(s)->count); };
-  f->merge = [](uint8_t* s, const uint8_t* other) { StateOf<CountState>(s)->count += StateOf<CountState>(other)->count; };
+  f->finalize = [](const uint8_t* s, Vector* out, size_t row) {
+    Write<int64_t>(out, row, StateOf<CountState>(s)->count);
+  };
+  f->merge = [](uint8_t* s, const uint8_t* other) {
+    StateOf<CountState>(s)->count += StateOf<CountState>(other)->count;
+  };
   return Status::OK();
 }
 

@@ -199,7 +199,9 @@ bool RemoveFirst(std::list<std::string>* values, std::string_view x) {
   return false;
 }
 
-size_t StringHeapBytes(const std::string& s) { return sizeof(std::string) + (s.capacity() > 15 ? s.capacity() + 1 : 0); }
+size_t StringHeapBytes(const std::string& s) {
+  return sizeof(std::string) + (s.capacity() > 15 ? s.capacity() + 1 : 0);
+}
 
 void MakeListAggAppendOnly(AggregateFunction* f, std::string separator) {
   f->supports_retract = false;
@@ -324,8 +326,9 @@ Status MakeListAgg(AggregateFunction* f, std::string separator, bool needs_retra
   // Calcite's ARG0_NULLABLE: the result has the argument's type; a fixed-length CHAR(n) cannot hold
   // the concatenation, so that one becomes STRING.
   const LogicalType& t = f->arg_types[0];
-  f->result_type = (t.id() == TypeId::kVarChar ? t : LogicalType::String()).WithNullable(true).WithTimeAttribute(
-      TimeAttribute::kNone);
+  f->result_type = (t.id() == TypeId::kVarChar ? t : LogicalType::String())
+                       .WithNullable(true)
+                       .WithTimeAttribute(TimeAttribute::kNone);
   if (needs_retract) {
     MakeListAggRetracting(f, std::move(separator));
   } else {

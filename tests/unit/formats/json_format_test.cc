@@ -176,6 +176,11 @@ TEST(JsonFormatTest, MalformedRecordNamesFileLineAndReason) {
   Decoded g = DecodeLines(s, {R"({"sku":"a",)"});
   EXPECT_NE(g.status.message().find("/data/orders.json:1: malformed JSON"), std::string::npos)
       << g.status.message();
+  Decoded nj = DecodeLines(s, {"not json"});
+  EXPECT_EQ(nj.status.message(),
+            "Failed to deserialize JSON 'not json' at /data/orders.json:1: malformed JSON (expected a JSON object)");
+  Decoded nl = DecodeLines(s, {"null"});
+  EXPECT_NE(nl.status.message().find("expected a JSON object, got null"), std::string::npos);
   Decoded h = DecodeLines(s, {R"([1,2])"});
   EXPECT_NE(h.status.message().find("expected a JSON object, got array"), std::string::npos);
   Decoded i = DecodeLines(s, {R"({"sku":"a"} {"sku":"b"})"});

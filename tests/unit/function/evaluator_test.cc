@@ -220,8 +220,8 @@ TEST(EvaluatorTest, ResultStringsOutliveInputAndEvaluator) {
   }
   EXPECT_EQ(Texts(out[0]), (std::vector<std::string>{"first string value", "second string value"}));
   EXPECT_EQ(Texts(out[1]), (std::vector<std::string>{"first string value", "literal"}));
-  EXPECT_EQ(Texts(out[2]), (std::vector<std::string>{"yes", "no "}));
-  EXPECT_EQ(Texts(out[3]), (std::vector<std::string>{"string value", "string value"}));
+  EXPECT_EQ(Texts(out[2]), (std::vector<std::string>{"yes", "no"}));
+  EXPECT_EQ(Texts(out[3]), (std::vector<std::string>{"tring value", "string value"}));
 }
 
 TEST(EvaluatorTest, ToStringReadsLikeFlink) {
