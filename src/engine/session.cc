@@ -227,7 +227,7 @@ class Session::Impl {
       ConnectorContext ctx = MakeContext(table, scan.hint_options);
       ctx.projection = scan.projection;
       for (int m : scan.metadata) ctx.metadata.push_back({table.columns[static_cast<size_t>(m)].metadata_key, table.columns[static_cast<size_t>(m)].type});
-      ASSIGN_OR_RETURN(std::unique_ptr<TableSource> source, WithTable(factory->CreateSource(ctx), table));
+      ASSIGN_OR_RETURN(std::unique_ptr<TableSource> source, factory->CreateSource(ctx));
       scan.source_mode = source->changelog_mode();
       planned.resources.sources[node] = std::move(source);
     }
@@ -243,7 +243,7 @@ class Session::Impl {
       const CatalogTable& table = *sink.table;
       ASSIGN_OR_RETURN(const ConnectorFactory* factory, WithTable(registry.Find(table.connector()), table));
       ConnectorContext ctx = MakeContext(table, sink.hint_options);
-      ASSIGN_OR_RETURN(std::unique_ptr<TableSink> tsink, WithTable(factory->CreateSink(ctx), table));
+      ASSIGN_OR_RETURN(std::unique_ptr<TableSink> tsink, factory->CreateSink(ctx));
       sink.accepted_mode = tsink->accepted_changelog_mode();
       table_sinks[r.get()] = std::move(tsink);
       planned.resources.sink_names[r.get()] = table.path.name;
@@ -252,8 +252,7 @@ class Session::Impl {
     auto create = [&]() -> Status {
       if (!create_writers) return Status::OK();
       for (auto& [node, tsink] : table_sinks) {
-        ASSIGN_OR_RETURN(std::unique_ptr<SinkWriter> writer,
-                         WithTable(tsink->CreateWriter(), *node->As<SinkNode>().table));
+        ASSIGN_OR_RETURN(std::unique_ptr<SinkWriter> writer, tsink->CreateWriter());
         planned.resources.sinks[node] = std::move(writer);
       }
       return Status::OK();

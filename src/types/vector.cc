@@ -80,7 +80,9 @@ void Vector::Resize(size_t n) {
   size_t w = type_.PhysicalWidth();
   if (w) {
     EnsureCapacity(n);
+    size_t old_bytes = data_.size();
     data_.resize(n * w);
+    if (n * w > old_bytes) std::memset(data_.data() + old_bytes, 0, n * w - old_bytes);
   }
   if (!validity_.empty()) validity_.resize(n, 1);
   if (type_.id() == TypeId::kRow) {

@@ -29,6 +29,27 @@ namespace sluice {
 
 class Value;
 
+// An allocator that default-initializes (leaves uninitialized) bytes on resize, so buffers that are
+// about to be overwritten (AppendFrom, kernels) are not zero-filled first. Resize() zeroes new rows
+// explicitly where its contract says so.
+template <typename T>
+struct DefaultInitAllocator : std::allocator<T> {
+  template <typename U>
+  struct rebind {
+    using other = DefaultInitAllocator<U>;
+  };
+  using std::allocator<T>::allocator;
+  template <typename U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+using ByteBuffer = std::vector<uint8_t, DefaultInitAllocator<uint8_t>>;
+
 // Append-only arena for string bytes. Blocks never move, so views stay valid for the heap's life.
 class StringHeap {
  public:
@@ -117,8 +138,8 @@ class Vector {
   void EnsureCapacity(size_t n);
   LogicalType type_;
   size_t size_ = 0;
-  std::vector<uint8_t> data_;
-  std::vector<uint8_t> validity_;
+  ByteBuffer data_;
+  ByteBuffer validity_;
   // Heap this vector writes new strings into; created on first use, never shared for writing.
   std::shared_ptr<StringHeap> own_heap_;
   // Heaps of other vectors whose bytes this vector's views may point into.

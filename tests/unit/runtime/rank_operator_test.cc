@@ -45,7 +45,7 @@ std::vector<Row> BaseInput() {
           R("fruit", 4, 33), R("fruit", 3, 44), R("fruit", 5, 22)};
 }
 
-Lines Run(RankOperator& op, const std::vector<Row>& rows) {
+Lines Drive(RankOperator& op, const std::vector<Row>& rows) {
   Harness h(&op);
   EXPECT_TRUE(h.open_status.ok()) << h.open_status.ToString();
   for (const Row& r : rows) {
@@ -64,7 +64,7 @@ TEST(RankOperatorTest, AppendOnlyWithoutRankNumber) {
     auto op = MakeRank(1, 2, true, false, retract);
     std::vector<Row> in = {R("book", 1, 12), R("book", 2, 19), R("book", 4, 11),
                            R("fruit", 4, 33), R("fruit", 3, 44), R("fruit", 5, 22), R("book", 5, 10)};
-    EXPECT_EQ(Run(op, in), (Lines{"+I[book, 1, 12]", "+I[book, 2, 19]", "-D[book, 2, 19]", "+I[book, 4, 11]",
+    EXPECT_EQ(Drive(op, in), (Lines{"+I[book, 1, 12]", "+I[book, 2, 19]", "-D[book, 2, 19]", "+I[book, 4, 11]",
                                   "+I[fruit, 4, 33]", "+I[fruit, 3, 44]", "-D[fruit, 3, 44]", "+I[fruit, 5, 22]",
                                   "-D[book, 1, 12]", "+I[book, 5, 10]"}))
         << "retract=" << retract;
@@ -75,7 +75,7 @@ TEST(RankOperatorTest, AppendOnlyWithRankNumber) {
   // testOutputRankNumberWithConstantRankRange; RetractableTopNFunction gives the same on inserts.
   for (bool retract : {false, true}) {
     auto op = MakeRank(1, 2, true, true, retract);
-    EXPECT_EQ(Run(op, BaseInput()),
+    EXPECT_EQ(Drive(op, BaseInput()),
               (Lines{"+I[book, 1, 12, 1]", "+I[book, 2, 19, 2]", "-U[book, 1, 12, 1]", "+U[book, 4, 11, 1]",
                      "-U[book, 2, 19, 2]", "+U[book, 1, 12, 2]", "-U[book, 1, 12, 2]", "+U[book, 5, 11, 2]",
                      "+I[fruit, 4, 33, 1]", "+I[fruit, 3, 44, 2]", "-U[fruit, 4, 33, 1]", "+U[fruit, 5, 22, 1]",
@@ -87,7 +87,7 @@ TEST(RankOperatorTest, AppendOnlyWithRankNumber) {
 TEST(RankOperatorTest, AppendOnlyWithRankNumberWithoutUpdateBefore) {
   // testDisableGenerateUpdateBeforeAndOutputRankNumber: partition key + rank is a unique key.
   auto op = MakeRank(1, 2, false, true, false);
-  EXPECT_EQ(Run(op, BaseInput()),
+  EXPECT_EQ(Drive(op, BaseInput()),
             (Lines{"+I[book, 1, 12, 1]", "+I[book, 2, 19, 2]", "+U[book, 4, 11, 1]", "+U[book, 1, 12, 2]",
                    "+U[book, 5, 11, 2]", "+I[fruit, 4, 33, 1]", "+I[fruit, 3, 44, 2]", "+U[fruit, 5, 22, 1]",
                    "+U[fruit, 4, 33, 2]"}));
@@ -97,7 +97,7 @@ TEST(RankOperatorTest, AppendOnlyTiesKeepArrivalOrder) {
   // testDisableGenerateUpdateBefore: -D is sent even without update-before; (book, 3, 19) ties with
   // the last row of a full top and stays out.
   auto op = MakeRank(1, 2, false, false, false);
-  EXPECT_EQ(Run(op, {R("book", 1, 12), R("book", 2, 19), R("book", 3, 19), R("book", 4, 11), R("book", 5, 11),
+  EXPECT_EQ(Drive(op, {R("book", 1, 12), R("book", 2, 19), R("book", 3, 19), R("book", 4, 11), R("book", 5, 11),
                      R("fruit", 4, 33), R("fruit", 3, 44), R("fruit", 5, 22)}),
             (Lines{"+I[book, 1, 12]", "+I[book, 2, 19]", "-D[book, 2, 19]", "+I[book, 4, 11]", "-D[book, 1, 12]",
                    "+I[book, 5, 11]", "+I[fruit, 4, 33]", "+I[fruit, 3, 44]", "-D[fruit, 3, 44]",
@@ -108,7 +108,7 @@ TEST(RankOperatorTest, AppendOnlyWithOffset) {
   // testConstantRankRangeWithOffset: ranks 2..2 without the number use -U/+U.
   for (bool retract : {false, true}) {
     auto op = MakeRank(2, 2, true, false, retract);
-    EXPECT_EQ(Run(op, {R("book", 1, 12), R("book", 2, 19), R("book", 4, 11), R("fruit", 4, 33), R("fruit", 3, 44),
+    EXPECT_EQ(Drive(op, {R("book", 1, 12), R("book", 2, 19), R("book", 4, 11), R("fruit", 4, 33), R("fruit", 3, 44),
                        R("fruit", 5, 22)}),
               (Lines{"+I[book, 2, 19]", "-U[book, 2, 19]", "+U[book, 1, 12]", "+I[fruit, 3, 44]",
                      "-U[fruit, 3, 44]", "+U[fruit, 4, 33]"}))
@@ -119,12 +119,12 @@ TEST(RankOperatorTest, AppendOnlyWithOffset) {
 TEST(RankOperatorTest, Top1UsesUpdates) {
   // FastTop1FunctionTest: a better row updates the partition's single row; ties keep the first.
   auto op = MakeRank(1, 1, true, false, false);
-  EXPECT_EQ(Run(op, {R("book", 1, 12), R("book", 2, 19), R("book", 4, 11), R("book", 5, 11), R("fruit", 4, 33),
+  EXPECT_EQ(Drive(op, {R("book", 1, 12), R("book", 2, 19), R("book", 4, 11), R("book", 5, 11), R("fruit", 4, 33),
                      R("fruit", 3, 44), R("fruit", 5, 22), R("book", 5, 10)}),
             (Lines{"+I[book, 1, 12]", "-U[book, 1, 12]", "+U[book, 4, 11]", "+I[fruit, 4, 33]", "-U[fruit, 4, 33]",
                    "+U[fruit, 5, 22]", "-U[book, 4, 11]", "+U[book, 5, 10]"}));
   auto numbered = MakeRank(1, 1, false, true, false);
-  EXPECT_EQ(Run(numbered, BaseInput()), (Lines{"+I[book, 1, 12, 1]", "+U[book, 4, 11, 1]", "+I[fruit, 4, 33, 1]",
+  EXPECT_EQ(Drive(numbered, BaseInput()), (Lines{"+I[book, 1, 12, 1]", "+U[book, 4, 11, 1]", "+I[fruit, 4, 33, 1]",
                                                "+U[fruit, 5, 22, 1]"}));
 }
 
@@ -147,7 +147,7 @@ TEST(RankOperatorTest, RejectsBadRankRange) {
 TEST(RankOperatorTest, RetractWithRankNumberAndUpdateBefore) {
   // RetractableTopNFunctionTest#testProcessRetractMessageWithGenerateUpdateBefore.
   auto op = MakeRank(1, 2, true, true, true);
-  EXPECT_EQ(Run(op, {R("book", 1, 12), R("book", 2, 19), R("book", 4, 11), RUB("book", 1, 12), R("book", 5, 11),
+  EXPECT_EQ(Drive(op, {R("book", 1, 12), R("book", 2, 19), R("book", 4, 11), RUB("book", 1, 12), R("book", 5, 11),
                      R("fruit", 4, 33), R("fruit", 3, 44), R("fruit", 5, 22)}),
             (Lines{"+I[book, 1, 12, 1]", "+I[book, 2, 19, 2]", "-U[book, 1, 12, 1]", "+U[book, 4, 11, 1]",
                    "-U[book, 2, 19, 2]", "+U[book, 1, 12, 2]", "-U[book, 1, 12, 2]", "+U[book, 2, 19, 2]",
@@ -158,7 +158,7 @@ TEST(RankOperatorTest, RetractWithRankNumberAndUpdateBefore) {
 TEST(RankOperatorTest, RetractWithRankNumberWithoutUpdateBefore) {
   // RetractableTopNFunctionTest#testProcessRetractMessageWithNotGenerateUpdateBefore.
   auto op = MakeRank(1, 2, false, true, true);
-  EXPECT_EQ(Run(op, {R("book", 1, 12), R("book", 2, 19), R("book", 4, 11), RUB("book", 1, 12), R("book", 5, 11),
+  EXPECT_EQ(Drive(op, {R("book", 1, 12), R("book", 2, 19), R("book", 4, 11), RUB("book", 1, 12), R("book", 5, 11),
                      R("fruit", 4, 33), R("fruit", 3, 44), R("fruit", 5, 22)}),
             (Lines{"+I[book, 1, 12, 1]", "+I[book, 2, 19, 2]", "+U[book, 4, 11, 1]", "+U[book, 1, 12, 2]",
                    "+U[book, 2, 19, 2]", "+U[book, 5, 11, 2]", "+I[fruit, 4, 33, 1]", "+I[fruit, 3, 44, 2]",
@@ -173,10 +173,10 @@ RankOperator MakeBoard(bool rank_number) {
 
 TEST(RankOperatorTest, Top3BoardOnUpdatingInputWithoutRankNumber) {
   auto op = MakeBoard(false);
-  EXPECT_EQ(Run(op, {R("GB", 1, 100), R("GB", 2, 90), R("GB", 3, 80), R("GB", 4, 70), R("SG", 9, 5)}),
+  EXPECT_EQ(Drive(op, {R("GB", 1, 100), R("GB", 2, 90), R("GB", 3, 80), R("GB", 4, 70), R("SG", 9, 5)}),
             (Lines{"+I[GB, 1, 100]", "+I[GB, 2, 90]", "+I[GB, 3, 80]", "+I[SG, 9, 5]"}));
   auto op2 = MakeBoard(false);
-  Lines out = Run(op2, {R("GB", 1, 100), R("GB", 2, 90), R("GB", 3, 80), R("GB", 4, 70),
+  Lines out = Drive(op2, {R("GB", 1, 100), R("GB", 2, 90), R("GB", 3, 80), R("GB", 4, 70),
                         // store 4 grows past 2 and 3: enters, pushing store 3 out
                         RUB("GB", 4, 70), RUA("GB", 4, 95),
                         // store 1 falls to the bottom: leaves, store 3 comes back
@@ -198,7 +198,7 @@ TEST(RankOperatorTest, Top3BoardOnUpdatingInputWithoutRankNumber) {
 
 TEST(RankOperatorTest, Top3BoardOnUpdatingInputWithRankNumber) {
   auto op = MakeBoard(true);
-  Lines out = Run(op, {R("GB", 1, 100), R("GB", 2, 90), R("GB", 3, 80), R("GB", 4, 70),
+  Lines out = Drive(op, {R("GB", 1, 100), R("GB", 2, 90), R("GB", 3, 80), R("GB", 4, 70),
                        RUB("GB", 4, 70), RUA("GB", 4, 95),
                        RUB("GB", 1, 100), RUA("GB", 1, 60)});
   EXPECT_EQ(out, (Lines{"+I[GB, 1, 100, 1]", "+I[GB, 2, 90, 2]", "+I[GB, 3, 80, 3]",
@@ -210,7 +210,7 @@ TEST(RankOperatorTest, Top3BoardOnUpdatingInputWithRankNumber) {
 
 TEST(RankOperatorTest, RetractionOfUnknownRowIsCounted) {
   auto op = MakeBoard(false);
-  Lines out = Run(op, {R("GB", 1, 100), RUB("GB", 7, 50), D({Str("GB"), Big(1), Int(99)})});
+  Lines out = Drive(op, {R("GB", 1, 100), RUB("GB", 7, 50), D({Str("GB"), Big(1), Int(99)})});
   EXPECT_EQ(out, (Lines{"+I[GB, 1, 100]"}));
   EXPECT_EQ(op.retractions_not_found(), 2);
 }
@@ -218,7 +218,7 @@ TEST(RankOperatorTest, RetractionOfUnknownRowIsCounted) {
 TEST(RankOperatorTest, NullsAndDescendingOrder) {
   // ORDER BY price DESC NULLS FIRST: NULL ranks first, then the highest price.
   RankOperator op("Rank", kTypes, {0}, {{2, false, true}}, 1, 2, true, false, true);
-  Lines out = Run(op, {R("a", 1, 5), R("a", 2, 7), I({Str("a"), Big(3), Value::Null(LogicalType::Integer())})});
+  Lines out = Drive(op, {R("a", 1, 5), R("a", 2, 7), I({Str("a"), Big(3), Value::Null(LogicalType::Integer())})});
   EXPECT_EQ(out, (Lines{"+I[a, 1, 5, 1]", "-U[a, 1, 5, 1]", "+U[a, 2, 7, 1]", "+I[a, 1, 5, 2]",
                         "-U[a, 2, 7, 1]", "+U[a, 3, NULL, 1]", "-U[a, 1, 5, 2]", "+U[a, 2, 7, 2]"}));
 }
