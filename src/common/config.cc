@@ -36,6 +36,13 @@ const std::vector<ConfigOption>& AllConfigOptions() {
       {kMaxColumnWidthKey, OptionType::kInteger, "30",
        "The widest a tableau result column is printed; longer values are cut and end in '...'."},
       {"pipeline.name", OptionType::kString, "", "The job name shown in the job summary."},
+      {"table.exec.mini-batch.enabled", OptionType::kBoolean, "false",
+       "Buffer input rows of group aggregations and apply them per key once per batch, so each key emits at most "
+       "one change per batch: the same final table with fewer changes, for up to allow-latency more delay."},
+      {"table.exec.mini-batch.allow-latency", OptionType::kDuration, "0 ms",
+       "The longest a mini-batch waits (processing time) before it is applied. Must be set when mini-batch is enabled."},
+      {"table.exec.mini-batch.size", OptionType::kInteger, "-1",
+       "The most rows a mini-batch holds before it is applied. Must be positive when mini-batch is enabled."},
       {"table.dml-sync", OptionType::kBoolean, "true",
        "Sluice always runs INSERT statements to completion before the next statement (as Flink with true)."},
   };

@@ -101,8 +101,19 @@ class Translator {
         const auto& g = node->As<GroupAggregateNode>();
         std::vector<GroupAggregateOperator::Agg> aggs;
         for (const auto& a : g.aggs) aggs.push_back({a.function, a.args, a.distinct, a.filter});
+        int64_t batch_size = 0, latency_ms = 0;
+        if (ctx_.config && ctx_.config->GetBool("table.exec.mini-batch.enabled")) {
+          batch_size = ctx_.config->GetInt("table.exec.mini-batch.size");
+          latency_ms = ctx_.config->GetDurationMillis("table.exec.mini-batch.allow-latency");
+          if (batch_size <= 0 || latency_ms <= 0) {
+            return Status::InvalidArgument(
+                "'table.exec.mini-batch.enabled' is true, so 'table.exec.mini-batch.allow-latency' (a duration > 0) and "
+                "'table.exec.mini-batch.size' (> 0) must be set too");
+          }
+        }
         return Add(std::make_unique<GroupAggregateOperator>("GroupAggregate", g.inputs[0]->schema.types(), g.group_keys,
-                                                            std::move(aggs), g.schema.types(), g.emit_update_before),
+                                                            std::move(aggs), g.schema.types(), g.emit_update_before,
+                                                            batch_size, latency_ms),
                    node->inputs);
       }
       case PlanKind::kDeduplicate: {

@@ -1,6 +1,6 @@
 // Differential checks of updating queries: the folded changelog of Sluice's streaming run must equal
 // SQLite's batch answer over the same rows, for aggregates, deduplication, Top-N and joins — and must
-// not change with the chunk size (1 and 1024).
+// not change with the chunk size (1, 5 and 1024) nor with mini-batch on or off.
 #include "differential/fixture.h"
 
 namespace sluice {
@@ -11,9 +11,17 @@ class StatefulTest : public DifferentialTest {
  protected:
   void CheckAllModes(const std::string& flink_sql, const std::string& sqlite_sql) {
     for (const char* chunk : {"1024", "1", "5"}) {
-      config_["sluice.exec.chunk-size"] = chunk;
-      SCOPED_TRACE(std::string("chunk size ") + chunk);
-      Check(flink_sql, sqlite_sql);
+      for (bool mini_batch : {false, true}) {
+        config_.clear();
+        config_["sluice.exec.chunk-size"] = chunk;
+        if (mini_batch) {
+          config_["table.exec.mini-batch.enabled"] = "true";
+          config_["table.exec.mini-batch.size"] = "7";
+          config_["table.exec.mini-batch.allow-latency"] = "5 s";
+        }
+        SCOPED_TRACE(std::string("chunk size ") + chunk + (mini_batch ? ", mini-batch" : ""));
+        Check(flink_sql, sqlite_sql);
+      }
     }
   }
 };

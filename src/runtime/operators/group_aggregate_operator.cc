@@ -1,8 +1,12 @@
 #include "runtime/operators/group_aggregate_operator.h"
 
+#include <algorithm>
 #include <map>
 
+#include "common/clock.h"
 #include "function/aggregate/aggregate_function.h"
+#include "function/evaluator.h"
+#include "runtime/job.h"
 #include "state/key_encoder.h"
 
 namespace sluice {
@@ -17,13 +21,17 @@ struct GroupAggregateOperator::Group {
 
 GroupAggregateOperator::GroupAggregateOperator(std::string name, std::vector<LogicalType> input_types,
                                                std::vector<int> keys, std::vector<Agg> aggs,
-                                               std::vector<LogicalType> output_types, bool emit_update_before)
+                                               std::vector<LogicalType> output_types, bool emit_update_before,
+                                               int64_t mini_batch_size, int64_t mini_batch_latency_ms)
     : Operator(std::move(name), 1),
       input_types_(std::move(input_types)),
       keys_(std::move(keys)),
       aggs_(std::move(aggs)),
       output_types_(std::move(output_types)),
-      emit_update_before_(emit_update_before) {
+      emit_update_before_(emit_update_before),
+      mini_batch_size_(mini_batch_size),
+      mini_batch_latency_micros_(mini_batch_latency_ms * 1000),
+      batch_(input_types_) {
   for (const auto& a : aggs_) {
     size_t align = std::max<size_t>(a.function->state_align, 1);
     state_bytes_ = (state_bytes_ + align - 1) / align * align;
@@ -112,6 +120,85 @@ bool GroupAggregateOperator::SameResult(const Chunk& a, size_t ra, const Chunk& 
 }
 
 Status GroupAggregateOperator::Process(int, Chunk& chunk) {
+  if (mini_batch_size_ <= 0) return ProcessRows(chunk);
+  metrics_.rows_in += static_cast<int64_t>(chunk.size());
+  const Clock* clock = ctx_ && ctx_->eval ? ctx_->eval->clock : nullptr;
+  int64_t now = clock ? clock->NowMicros() : 0;
+  // A batch closes after exactly mini_batch_size rows (as Flink counts elements), so results do not
+  // depend on how the input was chunked; the latency bound closes it early on processing time.
+  size_t pos = 0;
+  while (pos < chunk.size()) {
+    if (batch_.size() == 0) batch_started_micros_ = now;
+    size_t room = static_cast<size_t>(mini_batch_size_) - batch_.size();
+    size_t take = std::min(room, chunk.size() - pos);
+    batch_.AppendFrom(chunk, nullptr, pos, take);
+    pos += take;
+    if (static_cast<int64_t>(batch_.size()) >= mini_batch_size_) RETURN_IF_ERROR(FlushBatch());
+  }
+  bool late = mini_batch_latency_micros_ > 0 && now - batch_started_micros_ >= mini_batch_latency_micros_;
+  if (late && batch_.size() > 0) return FlushBatch();
+  return Status::OK();
+}
+
+Status GroupAggregateOperator::OnEndOfInput() {
+  if (batch_.size() > 0) RETURN_IF_ERROR(FlushBatch());
+  return EmitEndOfInput();
+}
+
+Status GroupAggregateOperator::FlushBatch() {
+  Chunk rows = std::move(batch_);
+  batch_ = Chunk(input_types_);
+  const size_t n = rows.size();
+  EncodeKeys(rows, keys_, &encoded_);
+  // Rows per key, keys in order of first appearance (Flink's buffer is a LinkedHashMap).
+  std::unordered_map<std::string, size_t> slot;
+  std::vector<std::vector<uint32_t>> per_key;
+  for (size_t r = 0; r < n; ++r) {
+    auto [it, inserted] = slot.emplace(encoded_[r], per_key.size());
+    if (inserted) per_key.emplace_back();
+    per_key[it->second].push_back(static_cast<uint32_t>(r));
+  }
+  Chunk out(output_types_);
+  Chunk prev(output_types_);
+  Chunk now(output_types_);
+  for (const auto& key_rows : per_key) {
+    const std::string& key = encoded_[key_rows[0]];
+    auto it = groups_.find(key);
+    bool existed = it != groups_.end();
+    Group* g = existed ? it->second.get() : nullptr;
+    prev.Resize(0);
+    if (existed) AppendResult(*g, RowKind::kUpdateBefore, &prev);
+    for (uint32_t r : key_rows) {
+      bool retract = !IsAccumulate(rows.kind(r));
+      if (g == nullptr) {
+        if (retract) {
+          ++retractions_without_state_;
+          continue;
+        }
+        g = NewGroup(rows, r);
+      }
+      Update(g, rows, r, retract);
+    }
+    if (g == nullptr) continue;
+    if (g->count <= 0) {
+      if (existed) {
+        out.AppendFrom(prev, nullptr, 0, 1);
+        out.kind_vector().back() = RowKind::kDelete;
+      }
+      DestroyGroup(g);
+      groups_.erase(key);
+      continue;
+    }
+    now.Resize(0);
+    AppendResult(*g, existed ? RowKind::kUpdateAfter : RowKind::kInsert, &now);
+    if (existed && SameResult(prev, 0, now, 0)) continue;
+    if (existed && emit_update_before_) out.AppendFrom(prev, nullptr, 0, 1);
+    out.AppendFrom(now, nullptr, 0, 1);
+  }
+  return Emit(out);
+}
+
+Status GroupAggregateOperator::ProcessRows(Chunk& chunk) {
   const size_t n = chunk.size();
   metrics_.rows_in += static_cast<int64_t>(n);
   EncodeKeys(chunk, keys_, &encoded_);
