@@ -1,5 +1,7 @@
 #include "plan/explain.h"
 
+#include "plan/traits.h"
+
 #include <map>
 #include <set>
 
@@ -32,7 +34,19 @@ class TreePrinter {
       reuse_ids_[node] = id;
       line += ", reuse_id=[" + std::to_string(id) + "]";
     }
-    if (changelog_) line += ", changelogMode=[" + node->changelog_mode.ToString() + "]";
+    if (changelog_) {
+      line += ", changelogMode=[" + node->changelog_mode.ToString() + "]";
+      // Beyond Flink: the unique key of an updating result, and operators whose state grows with keys.
+      if (!node->changelog_mode.IsInsertOnly()) {
+        std::vector<std::string> key = UpsertKeyNames(*node);
+        if (!key.empty()) {
+          std::string k;
+          for (const auto& c : key) k += (k.empty() ? "" : ", ") + c;
+          line += ", upsertKey=[[" + k + "]]";
+        }
+      }
+      if (StateGrowsWithKeys(*node)) line += ", state=[grows with keys]";
+    }
     line += ")";
     *out += prefix + line + "\n";
     for (size_t i = 0; i < node->inputs.size(); ++i) {

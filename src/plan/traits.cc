@@ -39,6 +39,8 @@ class Inference {
         m = m.With(RowKind::kUpdateAfter);
       }
       if (k.del) m = m.With(RowKind::kDelete);
+      // A sink emits nothing (Flink prints NONE); its input's mode is what it consumes.
+      if (n->kind == PlanKind::kSink) m = ChangelogMode();
       n->changelog_mode = m;
       Annotate(n);
     }
@@ -220,6 +222,18 @@ std::string JoinStrings(const std::vector<std::string>& v) {
 }
 
 }  // namespace
+
+std::vector<std::string> UpsertKeyNames(const PlanNode& node) { return UpsertKey(&node); }
+
+bool StateGrowsWithKeys(const PlanNode& node) {
+  switch (node.kind) {
+    case PlanKind::kGroupAggregate:
+    case PlanKind::kDeduplicate:
+    case PlanKind::kRank:
+    case PlanKind::kJoin: return true;
+    default: return false;
+  }
+}
 
 Status InferChangelogModes(const std::vector<PlanNodePtr>& roots) {
   Inference inf;

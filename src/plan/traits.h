@@ -18,6 +18,12 @@
 namespace sluice {
 
 Status InferChangelogModes(const std::vector<PlanNodePtr>& roots);
+
+// The unique key of a node's changing result as column names (empty when unknown or append-only).
+std::vector<std::string> UpsertKeyNames(const PlanNode& node);
+// True for operators whose state grows with the number of distinct keys (aggregates, dedup, Top-N,
+// joins): without a state TTL their memory is unbounded on an unbounded key space.
+bool StateGrowsWithKeys(const PlanNode& node);
 Status ValidateSinks(const std::vector<PlanNodePtr>& roots);
 
 }  // namespace sluice

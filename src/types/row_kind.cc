@@ -30,7 +30,7 @@ std::string ChangelogMode::ToString() const {
       out += kNames[i];
     }
   }
-  return out;
+  return out.empty() ? "NONE" : out;
 }
 
 }  // namespace sluice

@@ -123,36 +123,59 @@ struct Record {
   int line = 0;
 };
 
+bool StartsRecord(const std::string& line) {
+  std::string t = Trim(line);
+  for (const char* kw : {"statement", "query", "input", "output", "explain", "file", "#"}) {
+    if (t.rfind(kw, 0) == 0) return true;
+  }
+  return false;
+}
+
 std::vector<Record> ParseFile(const std::string& text) {
+  std::vector<std::string> lines;
+  {
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      lines.push_back(line);
+    }
+  }
   std::vector<Record> out;
-  std::istringstream in(text);
-  std::string line;
-  int lineno = 0;
   Record cur;
   enum { kNone, kSql, kExpected, kInput } state = kNone;
   auto flush = [&]() {
-    if (!cur.kind.empty()) out.push_back(cur);
+    if (!cur.kind.empty()) {
+      // Expected text may contain blank lines (EXPLAIN); trailing ones are not part of it.
+      while (!cur.expected.empty() && Trim(cur.expected.back()).empty()) cur.expected.pop_back();
+      out.push_back(cur);
+    }
     cur = Record();
     state = kNone;
   };
-  while (std::getline(in, line)) {
-    ++lineno;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
     if (state == kNone) {
       std::string t = Trim(line);
       if (t.empty() || t[0] == '#') continue;
       size_t sp = t.find(' ');
       cur.kind = t.substr(0, sp);
       cur.arg = sp == std::string::npos ? "" : Trim(t.substr(sp + 1));
-      cur.line = lineno;
+      cur.line = static_cast<int>(i + 1);
       state = cur.kind == "input" ? kInput : kSql;
       continue;
     }
-    if (Trim(line).empty() && state != kExpected) {
-      flush();
-      continue;
-    }
-    if (state == kExpected && Trim(line).empty()) {
+    if (Trim(line).empty()) {
+      // A blank line ends a record, except inside expected text that goes on after it (the next
+      // non-blank line does not start a record).
+      if (state == kExpected) {
+        size_t j = i + 1;
+        while (j < lines.size() && Trim(lines[j]).empty()) ++j;
+        if (j < lines.size() && !StartsRecord(lines[j])) {
+          cur.expected.push_back("");
+          continue;
+        }
+      }
       flush();
       continue;
     }
@@ -280,6 +303,7 @@ class FileRunner {
         std::istringstream in(text);
         std::string l;
         while (std::getline(in, l)) actual.push_back(l);
+        while (!actual.empty() && Trim(actual.back()).empty()) actual.pop_back();
       } else if (r.arg == "changelog") {
         actual = c.changes_;
       } else if (r.arg == "final") {

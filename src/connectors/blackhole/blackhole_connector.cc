@@ -14,7 +14,8 @@ class BlackholeWriter final : public SinkWriter {
 
 class BlackholeSink final : public TableSink {
  public:
-  ChangelogMode accepted_changelog_mode() const override { return ChangelogMode::All(); }
+  // As Flink's blackhole: every kind except update-before, so updating queries are not asked for -U rows.
+  ChangelogMode accepted_changelog_mode() const override { return ChangelogMode::Upsert(); }
   Result<std::unique_ptr<SinkWriter>> CreateWriter() override { return std::unique_ptr<SinkWriter>(new BlackholeWriter()); }
 };
 
