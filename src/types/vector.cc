@@ -161,6 +161,16 @@ void Vector::AppendFrom(const Vector& src, const uint32_t* sel, size_t begin, si
           case 8:
             for (size_t i = 0; i < count; ++i) reinterpret_cast<uint64_t*>(dst)[i] = reinterpret_cast<const uint64_t*>(s)[sel[i]];
             break;
+          case 16: {
+            // string_view, DECIMAL and list entries: two words per row.
+            auto* d64 = reinterpret_cast<uint64_t*>(dst);
+            const auto* s64 = reinterpret_cast<const uint64_t*>(s);
+            for (size_t i = 0; i < count; ++i) {
+              d64[2 * i] = s64[2 * sel[i]];
+              d64[2 * i + 1] = s64[2 * sel[i] + 1];
+            }
+            break;
+          }
           default:
             for (size_t i = 0; i < count; ++i) std::memcpy(dst + i * w, s + sel[i] * w, w);
         }

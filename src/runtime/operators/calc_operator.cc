@@ -1,9 +1,25 @@
 #include "runtime/operators/calc_operator.h"
 
+#include "function/scalar_function.h"
 #include "plan/optimizer.h"
 #include "runtime/job.h"
 
 namespace sluice {
+
+namespace {
+
+// Whether evaluating `e` on a row could raise an error (a cast of bad text, a division by zero). Such
+// projections must only see the rows the filter kept.
+bool CanFail(const Expr& e) {
+  if (e.kind == ExprKind::kCast && !e.is_try) return true;
+  if (e.kind == ExprKind::kCall && e.function && e.function->can_fail) return true;
+  for (const auto& a : e.args) {
+    if (CanFail(*a)) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 CalcOperator::CalcOperator(std::string name, std::vector<ExprPtr> projections, ExprPtr condition)
     : Operator(std::move(name), 1), projections_(std::move(projections)), condition_(std::move(condition)) {}
@@ -11,6 +27,8 @@ CalcOperator::CalcOperator(std::string name, std::vector<ExprPtr> projections, E
 Status CalcOperator::Open(JobContext* ctx) {
   RETURN_IF_ERROR(Operator::Open(ctx));
   projection_eval_ = std::make_unique<ExprEvaluator>(projections_, ctx->eval);
+  projections_can_fail_ = false;
+  for (const auto& p : projections_) projections_can_fail_ |= CanFail(*p);
   if (condition_) filter_eval_ = std::make_unique<ExprEvaluator>(std::vector<ExprPtr>{condition_}, ctx->eval);
   return Status::OK();
 }
@@ -39,6 +57,20 @@ Status CalcOperator::Process(int, Chunk& chunk) {
   if (filter_eval_) {
     RETURN_IF_ERROR(filter_eval_->Filter(chunk, &sel_));
     if (sel_.empty()) return Status::OK();
+    if (sel_.size() < n && !projections_can_fail_ && sel_.size() * 4 >= n * 3) {
+      // Most rows pass and no projection can fail: project the whole chunk, then keep the selected
+      // rows of the (usually narrower) output instead of gathering every input column first.
+      Chunk full;
+      full.columns().resize(projections_.size());
+      for (size_t i = 0; i < projections_.size(); ++i) {
+        RETURN_IF_ERROR(projection_eval_->EvaluateOne(i, chunk, &full.column(i)));
+      }
+      full.kind_vector() = chunk.kind_vector();
+      Chunk out;
+      for (const auto& col : full.columns()) out.AddColumn(Vector(col.type()));
+      out.AppendFrom(full, sel_.data(), 0, sel_.size());
+      return Emit(out);
+    }
     if (sel_.size() < n) {
       for (size_t c = 0; c < chunk.num_columns(); ++c) {
         Vector v(chunk.column(c).type());

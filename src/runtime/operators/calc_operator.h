@@ -30,6 +30,7 @@ class CalcOperator final : public Operator {
   // How many projections reference each input column directly (a column referenced once is moved).
   std::vector<int> direct_refs_;
   std::vector<uint32_t> sel_;
+  bool projections_can_fail_ = true;
 };
 
 }  // namespace sluice

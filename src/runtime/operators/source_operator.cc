@@ -83,10 +83,32 @@ Status SourceOperator::Fill(size_t i) {
     return Status::OK();
   }
   if (computed_eval_) {
-    std::vector<Vector> cols;
-    RETURN_IF_ERROR(computed_eval_->Evaluate(raw, &cols).WithContext("Source '" + name() + "' (" + st.split->id() + ")"));
+    // Computed columns are evaluated first; plain references then move the read columns over
+    // without copying them (a column referenced twice is copied for its second use).
     Chunk chunk;
-    for (auto& c : cols) chunk.AddColumn(std::move(c));
+    chunk.columns().resize(computed_.size());
+    for (size_t c = 0; c < computed_.size(); ++c) {
+      if (computed_[c]->kind == ExprKind::kColumnRef) continue;
+      RETURN_IF_ERROR(computed_eval_->EvaluateOne(c, raw, &chunk.column(c))
+                          .WithContext("Source '" + name() + "' (" + st.split->id() + ")"));
+    }
+    std::vector<bool> moved(raw.num_columns(), false);
+    for (size_t c = 0; c < computed_.size(); ++c) {
+      if (computed_[c]->kind != ExprKind::kColumnRef) continue;
+      size_t from = static_cast<size_t>(computed_[c]->column_index);
+      if (!moved[from]) {
+        chunk.column(c) = std::move(raw.column(from));
+        moved[from] = true;
+      } else {
+        // Copy from the column's first destination (the source slot was moved away).
+        for (size_t d = 0; d < c; ++d) {
+          if (computed_[d]->kind == ExprKind::kColumnRef && static_cast<size_t>(computed_[d]->column_index) == from) {
+            chunk.column(c) = chunk.column(d);
+            break;
+          }
+        }
+      }
+    }
     chunk.kind_vector() = std::move(raw.kind_vector());
     st.pending = std::move(chunk);
   } else {
