@@ -36,6 +36,10 @@ const std::vector<ConfigOption>& AllConfigOptions() {
       {kMaxColumnWidthKey, OptionType::kInteger, "30",
        "The widest a tableau result column is printed; longer values are cut and end in '...'."},
       {"pipeline.name", OptionType::kString, "", "The job name shown in the job summary."},
+      {"table.exec.state.ttl", OptionType::kDuration, "0 ms",
+       "How long (processing time) the state of a key is kept after its last row; 0 keeps it forever. Applies to "
+       "group aggregations. A retraction that finds its state expired is counted in the job summary "
+       "(retractions_without_state), never silently dropped from the books."},
       {"table.exec.mini-batch.enabled", OptionType::kBoolean, "false",
        "Buffer input rows of group aggregations and apply them per key once per batch, so each key emits at most "
        "one change per batch: the same final table with fewer changes, for up to allow-latency more delay."},

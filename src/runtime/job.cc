@@ -111,9 +111,10 @@ class Translator {
                 "'table.exec.mini-batch.size' (> 0) must be set too");
           }
         }
+        int64_t ttl_ms = ctx_.config ? ctx_.config->GetDurationMillis("table.exec.state.ttl") : 0;
         return Add(std::make_unique<GroupAggregateOperator>("GroupAggregate", g.inputs[0]->schema.types(), g.group_keys,
                                                             std::move(aggs), g.schema.types(), g.emit_update_before,
-                                                            batch_size, latency_ms),
+                                                            batch_size, latency_ms, ttl_ms),
                    node->inputs);
       }
       case PlanKind::kDeduplicate: {
@@ -207,7 +208,11 @@ Result<JobSummary> Job::Run() {
     summary.sources.push_back({s->table_name(), s->rows_read(), s->records_skipped()});
   }
   for (SinkOperator* s : sinks_) summary.sinks.push_back(s->stats());
-  for (const auto& op : operators_) summary.late_rows_dropped += op->metrics().late_rows_dropped;
+  for (const auto& op : operators_) {
+    summary.late_rows_dropped += op->metrics().late_rows_dropped;
+    summary.retractions_without_state += op->metrics().retractions_without_state;
+    summary.expired_states += op->metrics().expired_states;
+  }
   summary.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   summary.peak_rss_bytes = PeakRssBytes();
   return summary;

@@ -21,6 +21,8 @@ std::string JobSummary::ToString() const {
     if (snk.dropped_not_null) s += ", dropped_not_null=" + std::to_string(snk.dropped_not_null);
     s += ")";
   }
+  if (retractions_without_state) s += " retractions_without_state=" + std::to_string(retractions_without_state);
+  if (expired_states) s += " expired_states=" + std::to_string(expired_states);
   char buf[96];
   std::snprintf(buf, sizeof(buf), " late_dropped=%lld elapsed=%.3fs peak_rss=%lld", static_cast<long long>(late_rows_dropped),
                 elapsed_seconds, static_cast<long long>(peak_rss_bytes));

@@ -23,6 +23,8 @@ struct JobSummary {
   std::vector<SourceStats> sources;
   std::vector<SinkStats> sinks;
   int64_t late_rows_dropped = 0;
+  int64_t retractions_without_state = 0;
+  int64_t expired_states = 0;
   double elapsed_seconds = 0;
   int64_t peak_rss_bytes = 0;
   // "job finished: source pos(rows=22276) -> sink lines(+I=58119) late_dropped=0 elapsed=0.412s peak_rss=52428800"

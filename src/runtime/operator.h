@@ -37,6 +37,10 @@ struct OperatorMetrics {
   int64_t rows_in = 0;
   int64_t rows_out = 0;
   int64_t late_rows_dropped = 0;
+  // Retractions that found no state to retract from (never seen, or expired by the state TTL).
+  int64_t retractions_without_state = 0;
+  // Keys whose state the TTL expired.
+  int64_t expired_states = 0;
 };
 
 class Operator {

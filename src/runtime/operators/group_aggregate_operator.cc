@@ -13,6 +13,7 @@ namespace sluice {
 
 struct GroupAggregateOperator::Group {
   uint32_t key_id = 0;
+  int64_t last_access = 0;  // processing time of the last row (state TTL)
   int64_t count = 0;
   std::unique_ptr<uint8_t[]> states;
   // Per aggregate: counts of distinct values seen (only for DISTINCT aggregates).
@@ -22,13 +23,15 @@ struct GroupAggregateOperator::Group {
 GroupAggregateOperator::GroupAggregateOperator(std::string name, std::vector<LogicalType> input_types,
                                                std::vector<int> keys, std::vector<Agg> aggs,
                                                std::vector<LogicalType> output_types, bool emit_update_before,
-                                               int64_t mini_batch_size, int64_t mini_batch_latency_ms)
+                                               int64_t mini_batch_size, int64_t mini_batch_latency_ms,
+                                               int64_t state_ttl_ms)
     : Operator(std::move(name), 1),
       input_types_(std::move(input_types)),
       keys_(std::move(keys)),
       aggs_(std::move(aggs)),
       output_types_(std::move(output_types)),
       emit_update_before_(emit_update_before),
+      state_ttl_micros_(state_ttl_ms * 1000),
       mini_batch_size_(mini_batch_size),
       mini_batch_latency_micros_(mini_batch_latency_ms * 1000),
       batch_(input_types_) {
@@ -56,9 +59,38 @@ GroupAggregateOperator::Group* GroupAggregateOperator::NewGroup(const Chunk& chu
   g->states.reset(new uint8_t[std::max<size_t>(state_bytes_, 1)]);
   for (size_t a = 0; a < aggs_.size(); ++a) aggs_[a].function->init(g->states.get() + offsets_[a]);
   g->distinct.resize(aggs_.size());
+  g->last_access = now_micros_;
   Group* raw = g.get();
   groups_.emplace(encoded_[row], std::move(g));
   return raw;
+}
+
+GroupAggregateOperator::Group* GroupAggregateOperator::Lookup(const std::string& key) {
+  auto it = groups_.find(key);
+  if (it == groups_.end()) return nullptr;
+  Group* g = it->second.get();
+  if (state_ttl_micros_ > 0 && now_micros_ - g->last_access > state_ttl_micros_) {
+    ++metrics_.expired_states;
+    DestroyGroup(g);
+    groups_.erase(it);
+    return nullptr;
+  }
+  g->last_access = now_micros_;
+  return g;
+}
+
+void GroupAggregateOperator::SweepExpired() {
+  if (state_ttl_micros_ <= 0 || now_micros_ - last_sweep_micros_ < state_ttl_micros_) return;
+  last_sweep_micros_ = now_micros_;
+  for (auto it = groups_.begin(); it != groups_.end();) {
+    if (now_micros_ - it->second->last_access > state_ttl_micros_) {
+      ++metrics_.expired_states;
+      DestroyGroup(it->second.get());
+      it = groups_.erase(it);
+    } else {
+      ++it;
+    }
+  }
 }
 
 void GroupAggregateOperator::DestroyGroup(Group* g) {
@@ -120,10 +152,12 @@ bool GroupAggregateOperator::SameResult(const Chunk& a, size_t ra, const Chunk& 
 }
 
 Status GroupAggregateOperator::Process(int, Chunk& chunk) {
-  if (mini_batch_size_ <= 0) return ProcessRows(chunk);
-  metrics_.rows_in += static_cast<int64_t>(chunk.size());
   const Clock* clock = ctx_ && ctx_->eval ? ctx_->eval->clock : nullptr;
   int64_t now = clock ? clock->NowMicros() : 0;
+  now_micros_ = now;
+  SweepExpired();
+  if (mini_batch_size_ <= 0) return ProcessRows(chunk);
+  metrics_.rows_in += static_cast<int64_t>(chunk.size());
   // A batch closes after exactly mini_batch_size rows (as Flink counts elements), so results do not
   // depend on how the input was chunked; the latency bound closes it early on processing time.
   size_t pos = 0;
@@ -163,16 +197,15 @@ Status GroupAggregateOperator::FlushBatch() {
   Chunk now(output_types_);
   for (const auto& key_rows : per_key) {
     const std::string& key = encoded_[key_rows[0]];
-    auto it = groups_.find(key);
-    bool existed = it != groups_.end();
-    Group* g = existed ? it->second.get() : nullptr;
+    Group* g = Lookup(key);
+    bool existed = g != nullptr;
     prev.Resize(0);
     if (existed) AppendResult(*g, RowKind::kUpdateBefore, &prev);
     for (uint32_t r : key_rows) {
       bool retract = !IsAccumulate(rows.kind(r));
       if (g == nullptr) {
         if (retract) {
-          ++retractions_without_state_;
+          ++metrics_.retractions_without_state;
           continue;
         }
         g = NewGroup(rows, r);
@@ -209,18 +242,17 @@ Status GroupAggregateOperator::ProcessRows(Chunk& chunk) {
   Chunk now(output_types_);
   for (size_t r = 0; r < n; ++r) {
     bool retract = !IsAccumulate(chunk.kind(r));
-    auto it = groups_.find(encoded_[r]);
-    if (it == groups_.end()) {
+    Group* g = Lookup(encoded_[r]);
+    if (g == nullptr) {
       if (retract) {
-        ++retractions_without_state_;
+        ++metrics_.retractions_without_state;
         continue;
       }
-      Group* g = NewGroup(chunk, r);
+      g = NewGroup(chunk, r);
       Update(g, chunk, r, false);
       AppendResult(*g, RowKind::kInsert, &out);
       continue;
     }
-    Group* g = it->second.get();
     prev.Resize(0);
     AppendResult(*g, RowKind::kUpdateBefore, &prev);
     Update(g, chunk, r, retract);
@@ -228,7 +260,7 @@ Status GroupAggregateOperator::ProcessRows(Chunk& chunk) {
       out.AppendFrom(prev, nullptr, 0, 1);
       out.kind_vector().back() = RowKind::kDelete;
       DestroyGroup(g);
-      groups_.erase(it);
+      groups_.erase(encoded_[r]);
       continue;
     }
     now.Resize(0);

@@ -36,15 +36,15 @@ class GroupAggregateOperator final : public Operator {
   // change per batch. The folded result is the same; there are fewer changes.
   GroupAggregateOperator(std::string name, std::vector<LogicalType> input_types, std::vector<int> keys,
                          std::vector<Agg> aggs, std::vector<LogicalType> output_types, bool emit_update_before,
-                         int64_t mini_batch_size = 0, int64_t mini_batch_latency_ms = 0);
+                         int64_t mini_batch_size = 0, int64_t mini_batch_latency_ms = 0, int64_t state_ttl_ms = 0);
   ~GroupAggregateOperator() override;
   Status Process(int input, Chunk& chunk) override;
 
+  int64_t retractions_without_state() const { return metrics_.retractions_without_state; }
+  size_t num_groups() const { return groups_.size(); }
+
  protected:
   Status OnEndOfInput() override;
-
-  int64_t retractions_without_state() const { return retractions_without_state_; }
-  size_t num_groups() const { return groups_.size(); }
 
  private:
   struct Group;
@@ -68,7 +68,14 @@ class GroupAggregateOperator final : public Operator {
   Chunk key_store_;              // one row per group: its key columns
   std::unordered_map<std::string, std::unique_ptr<Group>> groups_;
   std::vector<std::string> encoded_;
-  int64_t retractions_without_state_ = 0;
+  // 'table.exec.state.ttl' on processing time: a group not touched for this long is forgotten (its next
+  // row starts it afresh, a retraction for it is counted). 0 disables.
+  int64_t state_ttl_micros_;
+  int64_t last_sweep_micros_ = 0;
+  int64_t now_micros_ = 0;
+  // The group of `key` if present and not expired (an expired one is dropped here).
+  Group* Lookup(const std::string& key);
+  void SweepExpired();
   int64_t mini_batch_size_;
   int64_t mini_batch_latency_micros_;
   Chunk batch_;                    // buffered input rows of the current mini-batch
