@@ -9,13 +9,13 @@ RowArena::RowArena(const std::vector<LogicalType>& types) : rows_(types) {}
 
 uint32_t RowArena::Append(const Chunk& chunk, size_t row) {
   uint32_t id = static_cast<uint32_t>(rows_.size());
-  rows_.AppendFrom(chunk, nullptr, row, 1);
+  rows_.AppendFrom(chunk, nullptr, row, 1, /*copy_strings=*/true);
   return id;
 }
 
 uint32_t RowArena::AppendMany(const Chunk& chunk, const uint32_t* rows, size_t count) {
   uint32_t id = static_cast<uint32_t>(rows_.size());
-  rows_.AppendFrom(chunk, rows, 0, count);
+  rows_.AppendFrom(chunk, rows, 0, count, /*copy_strings=*/true);
   return id;
 }
 

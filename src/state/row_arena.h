@@ -1,6 +1,6 @@
 // RowArena: rows kept in operator state, stored column-wise in one growing Chunk and named by a
-// 32-bit id. Appending copies a row's values (string bytes are shared with the input's heaps, not
-// copied); Gather appends stored rows to an output chunk with one selection vector per column, so
+// 32-bit id. Appending copies a row's values, string bytes included, into the arena's own heap (so a
+// stored row never pins its input chunk's memory, and outputs gathered from the arena share one heap); Gather appends stored rows to an output chunk with one selection vector per column, so
 // emitting state never boxes values.
 //
 // Released rows are counted but their slots stay until the arena is dropped (live() counts the

@@ -113,8 +113,9 @@ void Vector::SetString(size_t i, std::string_view s) { data<std::string_view>()[
 
 void Vector::AddHeap(std::shared_ptr<StringHeap> h) {
   if (!h || h == own_heap_) return;
-  for (const auto& x : shared_heaps_) {
-    if (x == h) return;
+  // Most appends come from the chunk appended last; check from the back.
+  for (auto it = shared_heaps_.rbegin(); it != shared_heaps_.rend(); ++it) {
+    if (*it == h) return;
   }
   shared_heaps_.push_back(std::move(h));
 }
@@ -124,7 +125,7 @@ void Vector::ShareHeapsWith(const Vector& other) {
   for (const auto& h : other.shared_heaps_) AddHeap(h);
 }
 
-void Vector::AppendFrom(const Vector& src, const uint32_t* sel, size_t begin, size_t count) {
+void Vector::AppendFrom(const Vector& src, const uint32_t* sel, size_t begin, size_t count, bool copy_strings) {
   if (count == 0) return;
   const size_t old = size_;
   const size_t w = type_.PhysicalWidth();
@@ -136,13 +137,15 @@ void Vector::AppendFrom(const Vector& src, const uint32_t* sel, size_t begin, si
       size_t r = sel ? sel[i] : begin + i;
       const ListEntry& e = src.list_entry(r);
       dst[i] = ListEntry{static_cast<uint32_t>(children_[0].size()), e.length};
-      for (size_t c = 0; c < children_.size(); ++c) children_[c].AppendFrom(src.children_[c], nullptr, e.offset, e.length);
+      for (size_t c = 0; c < children_.size(); ++c) {
+        children_[c].AppendFrom(src.children_[c], nullptr, e.offset, e.length, copy_strings);
+      }
       dst = data<ListEntry>() + old;  // children appends never move this buffer, but stay safe
     }
   } else {
     if (w) EnsureCapacity(old + count);
     if (type_.id() == TypeId::kRow) {
-      for (size_t c = 0; c < children_.size(); ++c) children_[c].AppendFrom(src.children_[c], sel, begin, count);
+      for (size_t c = 0; c < children_.size(); ++c) children_[c].AppendFrom(src.children_[c], sel, begin, count, copy_strings);
     }
     if (w) {
       data_.resize((old + count) * w);
@@ -178,7 +181,14 @@ void Vector::AppendFrom(const Vector& src, const uint32_t* sel, size_t begin, si
     }
     size_ = old + count;
   }
-  if (type_.IsStringLike()) ShareHeapsWith(src);
+  if (type_.IsStringLike()) {
+    if (copy_strings) {
+      auto* views = data<std::string_view>() + old;
+      for (size_t i = 0; i < count; ++i) views[i] = heap().Add(views[i]);
+    } else {
+      ShareHeapsWith(src);
+    }
+  }
   if (track_nulls) {
     validity_.resize(old, 1);
     validity_.resize(old + count, 1);
@@ -324,9 +334,9 @@ void Chunk::SetSizeFromColumns() {
   kinds_.resize(n, RowKind::kInsert);
 }
 
-void Chunk::AppendFrom(const Chunk& src, const uint32_t* sel, size_t begin, size_t count) {
+void Chunk::AppendFrom(const Chunk& src, const uint32_t* sel, size_t begin, size_t count, bool copy_strings) {
   SLUICE_CHECK_EQ(columns_.size(), src.columns_.size());
-  for (size_t c = 0; c < columns_.size(); ++c) columns_[c].AppendFrom(src.columns_[c], sel, begin, count);
+  for (size_t c = 0; c < columns_.size(); ++c) columns_[c].AppendFrom(src.columns_[c], sel, begin, count, copy_strings);
   for (size_t i = 0; i < count; ++i) kinds_.push_back(src.kinds_[sel ? sel[i] : begin + i]);
 }
 

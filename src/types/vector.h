@@ -123,8 +123,10 @@ class Vector {
   void AppendValue(const Value& v);
 
   // Appends rows src[sel[0..count)] (or src[begin..begin+count) when sel is null) to this vector.
-  // Types must be equal ignoring nullability. Strings are shared, not copied.
-  void AppendFrom(const Vector& src, const uint32_t* sel, size_t begin, size_t count);
+  // Types must be equal ignoring nullability. Strings are shared, not copied — unless `copy_strings`,
+  // which copies their bytes into this vector's own heap (for state that outlives its input: keeping
+  // views would pin every input chunk's heap while one of its rows is stored).
+  void AppendFrom(const Vector& src, const uint32_t* sel, size_t begin, size_t count, bool copy_strings = false);
   // Appends one row of src.
   void AppendRow(const Vector& src, size_t row) { AppendFrom(src, nullptr, row, 1); }
 
@@ -174,8 +176,8 @@ class Chunk {
   // Sets the row count from the columns after they were filled directly (kinds become +I).
   void SetSizeFromColumns();
 
-  // Appends rows (all columns and kinds) from `src`, selected or contiguous.
-  void AppendFrom(const Chunk& src, const uint32_t* sel, size_t begin, size_t count);
+  // Appends rows (all columns and kinds) from `src`, selected or contiguous (see Vector::AppendFrom).
+  void AppendFrom(const Chunk& src, const uint32_t* sel, size_t begin, size_t count, bool copy_strings = false);
   void AppendRow(const Chunk& src, size_t row) { AppendFrom(src, nullptr, row, 1); }
   // Appends a row given as boxed values.
   void AppendValues(const std::vector<Value>& row, RowKind kind);

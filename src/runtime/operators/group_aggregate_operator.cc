@@ -53,7 +53,9 @@ GroupAggregateOperator::~GroupAggregateOperator() {
 GroupAggregateOperator::Group* GroupAggregateOperator::NewGroup(const Chunk& chunk, size_t row) {
   auto g = std::make_unique<Group>();
   g->key_id = static_cast<uint32_t>(key_store_.size());
-  for (size_t k = 0; k < keys_.size(); ++k) key_store_.column(k).AppendRow(chunk.column(static_cast<size_t>(keys_[k])), row);
+  for (size_t k = 0; k < keys_.size(); ++k) {
+    key_store_.column(k).AppendFrom(chunk.column(static_cast<size_t>(keys_[k])), nullptr, row, 1, /*copy_strings=*/true);
+  }
   key_store_.kind_vector().push_back(RowKind::kInsert);
   // 16-byte aligned by operator new[] on this platform, enough for DECIMAL slots.
   g->states.reset(new uint8_t[std::max<size_t>(state_bytes_, 1)]);
