@@ -239,6 +239,41 @@ Status Evaluation::EvalCase(const Expr& e, const Chunk& in, Vector* out) {
   if (rows == 0) return Status::OK();
   fn::SetAllNull(out, rows);
   const size_t num_when = (e.args.size() - (e.has_else ? 1 : 0)) / 2;
+  bool all_safe = true;
+  for (const auto& a : e.args) all_safe = all_safe && CannotFail(*a);
+  if (all_safe) {
+    // No branch can fail, so evaluate every branch over the whole batch and pick per row: cheaper
+    // than gathering the undecided rows' inputs (e.g. whole ROW columns) before each WHEN.
+    const LogicalType boolean = LogicalType::Boolean();
+    std::vector<std::vector<uint32_t>> picks(num_when + 1);
+    std::vector<uint8_t> decided(rows, 0);
+    for (size_t w = 0; w < num_when; ++w) {
+      Vector cond;
+      RETURN_IF_ERROR(EvalRows(*e.args[2 * w], in, {}, true, boolean, &cond));
+      const uint8_t* cd = cond.data<uint8_t>();
+      for (size_t i = 0; i < rows; ++i) {
+        if (!decided[i] && cond.IsValid(i) && cd[i]) {
+          decided[i] = 1;
+          picks[w].push_back(static_cast<uint32_t>(i));
+        }
+      }
+    }
+    if (e.has_else) {
+      for (size_t i = 0; i < rows; ++i) {
+        if (!decided[i]) picks[num_when].push_back(static_cast<uint32_t>(i));
+      }
+    }
+    for (size_t b = 0; b <= num_when; ++b) {
+      if (picks[b].empty()) continue;
+      const Expr& value = b < num_when ? *e.args[2 * b + 1] : *e.args.back();
+      Vector v;
+      RETURN_IF_ERROR(EvalRows(value, in, {}, true, e.type, &v));
+      Vector picked(v.type(), 0);
+      picked.AppendFrom(v, picks[b].data(), 0, picks[b].size());
+      fn::ScatterRows(picked, picks[b].data(), picks[b].size(), out);
+    }
+    return Status::OK();
+  }
   // `remaining` maps rows of `cur` (the chunk of still-undecided rows) to rows of `in`.
   std::vector<uint32_t> remaining(rows);
   for (size_t i = 0; i < rows; ++i) remaining[i] = static_cast<uint32_t>(i);
