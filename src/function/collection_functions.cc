@@ -277,7 +277,11 @@ void RegisterCollectionFunctions(FunctionTable* t) {
   t->Add({"ARRAY", {"ARRAY[<ANY>, ...]"}, ResolveArray, false});
   t->Add({"MAP", {"MAP[<ANY>, <ANY>, ...]"}, ResolveMap, false});
   t->Add({"ROW", {"ROW(<ANY>, ...)"}, ResolveRow, false});
-  t->Add({"$FIELD", {"<ROW>.<FIELD>"}, ResolveField, false});
+  // Reading a field never fails, so filters may let it run on every row (see ScalarFunction::can_fail).
+  t->Add({"$FIELD", {"<ROW>.<FIELD>"}, [](const CallInfo& c) -> Result<FnPtr> {
+            ASSIGN_OR_RETURN(FnPtr f, ResolveField(c));
+            return NeverFails(f);
+          }, false});
   t->Add({"ITEM", {"<ARRAY>[<INTEGER>]", "<MAP>[<ANY>]"}, ResolveItem, false});
   t->Add({"CARDINALITY", {"CARDINALITY(<ARRAY>)", "CARDINALITY(<MAP>)"}, ResolveCardinality});
   t->Add({"ELEMENT", {"ELEMENT(<ARRAY>)"}, ResolveElement});

@@ -408,4 +408,6 @@ Result<Value> EvaluateConstant(const Expr& expr, EvalContext& ctx) {
   return v.WithType(expr.type);
 }
 
+bool ExprCannotFail(const Expr& expr) { return CannotFail(expr); }
+
 }  // namespace sluice

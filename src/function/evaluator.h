@@ -100,6 +100,10 @@ class ExprEvaluator {
 // uses recursively; operators should prefer ExprEvaluator).
 [[nodiscard]] Status EvaluateExpr(const Expr& expr, const Chunk& input, EvalContext& ctx, Vector* out);
 
+// True when evaluating `expr` can never return an error (no division, no CAST that can fail, ...), so
+// it may safely run on rows that a filter or a short-circuit would skip.
+bool ExprCannotFail(const Expr& expr);
+
 // Evaluates an expression without column references to one Value (constant folding). Runtime errors
 // (1 / 0) are returned as Status.
 [[nodiscard]] Result<Value> EvaluateConstant(const Expr& expr, EvalContext& ctx);

@@ -1,25 +1,9 @@
 #include "runtime/operators/calc_operator.h"
 
-#include "function/scalar_function.h"
 #include "plan/optimizer.h"
 #include "runtime/job.h"
 
 namespace sluice {
-
-namespace {
-
-// Whether evaluating `e` on a row could raise an error (a cast of bad text, a division by zero). Such
-// projections must only see the rows the filter kept.
-bool CanFail(const Expr& e) {
-  if (e.kind == ExprKind::kCast && !e.is_try) return true;
-  if (e.kind == ExprKind::kCall && e.function && e.function->can_fail) return true;
-  for (const auto& a : e.args) {
-    if (CanFail(*a)) return true;
-  }
-  return false;
-}
-
-}  // namespace
 
 CalcOperator::CalcOperator(std::string name, std::vector<ExprPtr> projections, ExprPtr condition)
     : Operator(std::move(name), 1), projections_(std::move(projections)), condition_(std::move(condition)) {}
@@ -28,7 +12,7 @@ Status CalcOperator::Open(JobContext* ctx) {
   RETURN_IF_ERROR(Operator::Open(ctx));
   projection_eval_ = std::make_unique<ExprEvaluator>(projections_, ctx->eval);
   projections_can_fail_ = false;
-  for (const auto& p : projections_) projections_can_fail_ |= CanFail(*p);
+  for (const auto& p : projections_) projections_can_fail_ |= !ExprCannotFail(*p);
   if (condition_) filter_eval_ = std::make_unique<ExprEvaluator>(std::vector<ExprPtr>{condition_}, ctx->eval);
   return Status::OK();
 }
