@@ -134,8 +134,9 @@ bool IsPlainLiteral(const Expr& e) { return e.kind == ExprKind::kLiteral; }
 
 }  // namespace
 
-Binder::Binder(const Catalog* catalog, const Configuration* config, EvalContext* eval_context)
-    : catalog_(catalog), config_(config), eval_context_(eval_context) {}
+Binder::Binder(const Catalog* catalog, const Configuration* config, EvalContext* eval_context,
+               const std::map<std::string, std::string>* function_aliases)
+    : catalog_(catalog), function_aliases_(function_aliases), config_(config), eval_context_(eval_context) {}
 
 Status Binder::Error(ast::SourcePos pos, const std::string& message) const {
   if (pos.line > 0) {
@@ -458,6 +459,10 @@ Result<ExprPtr> Binder::BindCase(const ast::Case& c, const Scope& scope) {
 
 Result<ExprPtr> Binder::BindCall(const ast::Call& call, const Scope& scope) {
   std::string name = Upper(call.name.back());
+  if (function_aliases_) {
+    auto alias = function_aliases_->find(name);
+    if (alias != function_aliases_->end()) name = alias->second;
+  }
   if (call.over && name == "ROW_NUMBER") {
     return Error(call.pos, "ROW_NUMBER() OVER (...) must be a SELECT item of a subquery whose outer query filters it (Top-N: WHERE rn <= N)");
   }

@@ -43,7 +43,9 @@ struct Scope {
 
 class Binder {
  public:
-  Binder(const Catalog* catalog, const Configuration* config, EvalContext* eval_context);
+  // `function_aliases` maps upper-case names declared with CREATE FUNCTION to the built-in they run.
+  Binder(const Catalog* catalog, const Configuration* config, EvalContext* eval_context,
+         const std::map<std::string, std::string>* function_aliases = nullptr);
 
   // A query's logical plan; the root's schema names the result columns.
   Result<PlanNodePtr> BindQuery(const ast::Query& query);
@@ -101,6 +103,7 @@ class Binder {
   Status NotSupported(ast::SourcePos pos, const std::string& what) const;
 
   const Catalog* catalog_;
+  const std::map<std::string, std::string>* function_aliases_;
   const Configuration* config_;
   EvalContext* eval_context_;
   // Common table expressions in scope, innermost last.

@@ -138,7 +138,7 @@ class Session::Impl {
     StatementResult result;
     result.text = kOkMessage;
     ASSIGN_OR_RETURN(auto eval, MakeEvalContext());
-    Binder binder(&catalog_, &config_, eval.get());
+    Binder binder(&catalog_, &config_, eval.get(), &function_aliases_);
     switch (stmt->kind) {
       case ast::StatementKind::kCreateTable: {
         auto ddl = std::static_pointer_cast<const ast::CreateTable>(std::shared_ptr<const ast::Statement>(stmt));
@@ -201,6 +201,28 @@ class Session::Impl {
         return Run(roots, roots, handler, eval.get());
       }
       case ast::StatementKind::kExplain: return Explain(stmt->As<ast::Explain>(), &binder);
+      case ast::StatementKind::kCreateFunction: {
+        // Sluice runs no JVM: a CREATE FUNCTION names a class it implements natively.
+        static const std::map<std::string, std::string> kNativeClasses = {
+            {"com.github.nexmark.flink.udf.CountChar", "COUNT_CHAR"},
+        };
+        const auto& f = stmt->As<ast::CreateFunction>();
+        std::string name = f.name.back();
+        for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        auto native = kNativeClasses.find(f.class_name);
+        if (native == kNativeClasses.end()) {
+          std::string known;
+          for (const auto& [cls, fn] : kNativeClasses) known += (known.empty() ? "" : ", ") + cls + " (" + fn + ")";
+          return Status::NotSupported("Cannot create function '" + f.name.back() + "': Sluice runs no JVM and cannot load class '" +
+                                      f.class_name + "'. Classes with native implementations: " + known);
+        }
+        if (function_aliases_.count(name)) {
+          if (f.if_not_exists) return result;
+          return Status::BindError("Could not execute CREATE FUNCTION: function '" + f.name.back() + "' already exists");
+        }
+        function_aliases_[name] = native->second;
+        return result;
+      }
     }
     return Status::Internal("unknown statement");
   }
@@ -493,6 +515,8 @@ class Session::Impl {
   Configuration config_;
   Catalog catalog_;
   ValuesDataRegistry values_;
+  // Functions declared with CREATE FUNCTION (upper-case name -> the native built-in it runs).
+  std::map<std::string, std::string> function_aliases_;
 };
 
 Session::Session(SessionOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {

@@ -834,6 +834,22 @@ void RegisterStringFunctions(FunctionTable* t) {
                             }));
             }});
   }
+  // The Nexmark benchmark's Java UDF com.github.nexmark.flink.udf.CountChar, implemented natively
+  // (CREATE FUNCTION maps that class here): how often the first character of `ch` occurs in `s`.
+  t->Add({"COUNT_CHAR", {"COUNT_CHAR(<CHARACTER>, <CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
+            return Simple(c, {AsString, AsString}, LogicalType::BigInt(), ValueOut<int64_t>([](const Vector* const* a, size_t i, int64_t* r) {
+                            std::string_view s = Str(a, 0, i);
+                            std::string_view ch = Str(a, 1, i);
+                            int64_t n = 0;
+                            if (ch.size() == 1) {
+                              for (char x : s) n += x == ch[0];
+                            } else if (!ch.empty()) {
+                              for (size_t p = s.find(ch); p != std::string_view::npos; p = s.find(ch, p + ch.size())) ++n;
+                            }
+                            *r = n;
+                            return true;
+                          }));
+          }});
   t->Add({"ASCII", {"ASCII(<CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
             return Simple(c, {AsString}, LogicalType::Integer(), ValueOut<int32_t>([](const Vector* const* a, size_t i, int32_t* r) {
                             std::string_view s = Str(a, 0, i);

@@ -603,6 +603,7 @@ enum class StatementKind : uint8_t {
   kInsert,        // Insert
   kStatementSet,  // StatementSet
   kExplain,       // Explain
+  kCreateFunction,  // CreateFunction
 };
 
 struct Statement {
@@ -695,6 +696,18 @@ struct CreateView : Statement {
   std::optional<std::string> comment;
   QueryPtr query;
   std::string query_text;  // the query exactly as written in the script (for SHOW CREATE VIEW)
+};
+
+// CREATE [TEMPORARY] [SYSTEM] FUNCTION [IF NOT EXISTS] name AS 'class' [LANGUAGE JAVA|SCALA|PYTHON]
+struct CreateFunction : Statement {
+  static constexpr StatementKind kKind = StatementKind::kCreateFunction;
+  CreateFunction() : Statement(kKind) {}
+  Name name;
+  bool temporary = false;
+  bool system = false;
+  bool if_not_exists = false;
+  std::string class_name;
+  std::string language;  // as written (upper case); empty when not written
 };
 
 enum class ObjectKind : uint8_t { kTable, kView };

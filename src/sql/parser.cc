@@ -298,7 +298,31 @@ class Parser {
     bool temporary = AcceptKw("TEMPORARY");
     if (AcceptKw("TABLE")) return ParseCreateTable(pos, temporary);
     if (AcceptKw("VIEW")) return ParseCreateView(pos, temporary);
-    if (AtKw("FUNCTION") || AtKw("CATALOG") || AtKw("DATABASE") || AtKw("SYSTEM")) {
+    bool system = false;
+    if (AtKw("SYSTEM") && Upper(PeekTok(1).text) == "FUNCTION") {
+      AcceptKw("SYSTEM");
+      system = true;
+    }
+    if (AcceptKw("FUNCTION")) {
+      auto fn = std::make_unique<CreateFunction>();
+      fn->pos = pos;
+      fn->temporary = temporary;
+      fn->system = system;
+      if (AcceptKw("IF")) {
+        RETURN_IF_ERROR(ExpectKw("NOT"));
+        RETURN_IF_ERROR(ExpectKw("EXISTS"));
+        fn->if_not_exists = true;
+      }
+      ASSIGN_OR_RETURN(fn->name, ParseCompoundName());
+      RETURN_IF_ERROR(ExpectKw("AS"));
+      ASSIGN_OR_RETURN(fn->class_name, ParseStringLiteral());
+      if (AcceptKw("LANGUAGE")) {
+        fn->language = Upper(Cur().text);
+        Advance();
+      }
+      return StatementPtr(std::move(fn));
+    }
+    if (AtKw("CATALOG") || AtKw("DATABASE") || AtKw("SYSTEM")) {
       return Status::NotSupported("CREATE " + Upper(Cur().text) + " is not supported by Sluice (at line " +
                                   std::to_string(Cur().line) + ", column " + std::to_string(Cur().column) + ")");
     }

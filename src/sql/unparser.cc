@@ -602,6 +602,14 @@ class Unparser {
         const auto& s = st.As<StatementSet>();
         return StatementSetBody(s, s.execute_form ? "EXECUTE STATEMENT SET BEGIN\n" : "BEGIN STATEMENT SET;\n");
       }
+      case StatementKind::kCreateFunction: {
+        const auto& f = st.As<CreateFunction>();
+        std::string out = std::string("CREATE ") + (f.temporary ? "TEMPORARY " : "") + (f.system ? "SYSTEM " : "") +
+                          "FUNCTION " + (f.if_not_exists ? "IF NOT EXISTS " : "") + NameText(f.name) + " AS " +
+                          QuoteString(f.class_name);
+        if (!f.language.empty()) out += " LANGUAGE " + f.language;
+        return out;
+      }
       case StatementKind::kExplain: {
         const auto& e = st.As<Explain>();
         static const char* kDetails[] = {"CHANGELOG_MODE", "ESTIMATED_COST", "PLAN_ADVICE", "JSON_EXECUTION_PLAN"};
