@@ -50,6 +50,31 @@ void CollectColumns(const Expr& e, std::vector<bool>* used) {
 
 namespace {
 
+std::vector<ExprPtr> Conjuncts(const ExprPtr& e) {
+  if (!e) return {};
+  if (e->kind == ExprKind::kAnd) return e->args;
+  return {e};
+}
+
+// The conjunction of `parts` (null parts skipped), flattened; null when nothing is left.
+ExprPtr AndAll(const std::vector<ExprPtr>& parts) {
+  std::vector<ExprPtr> args;
+  bool nullable = false;
+  for (const auto& p : parts) {
+    for (const auto& c : Conjuncts(p)) {
+      args.push_back(c);
+      nullable = nullable || c->type.nullable();
+    }
+  }
+  if (args.empty()) return nullptr;
+  if (args.size() == 1) return args[0];
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::kAnd;
+  e->type = LogicalType::Boolean().WithNullable(nullable);
+  e->args = std::move(args);
+  return e;
+}
+
 // Parent counts during the final merge: a Calc with several parents is not merged into them, so the
 // work it does stays shared.
 const std::map<const PlanNode*, int>* shared_ = nullptr;
@@ -71,21 +96,6 @@ bool IsIdentityCalc(const CalcNode& calc) {
   return true;
 }
 
-ExprPtr AndOf(ExprPtr a, ExprPtr b) {
-  if (!a) return b;
-  if (!b) return a;
-  auto e = std::make_shared<Expr>();
-  e->kind = ExprKind::kAnd;
-  e->type = LogicalType::Boolean().WithNullable(a->type.nullable() || b->type.nullable());
-  for (const ExprPtr& x : {a, b}) {
-    if (x->kind == ExprKind::kAnd) {
-      for (const auto& y : x->args) e->args.push_back(y);
-    } else {
-      e->args.push_back(x);
-    }
-  }
-  return e;
-}
 
 }  // namespace
 
@@ -129,7 +139,7 @@ PlanNodePtr MergeCalcs(const PlanNodePtr& node, bool is_root, std::map<const Pla
       merged->schema = calc->schema;
       for (const auto& p : calc->projections) merged->projections.push_back(SubstituteColumns(p, below.projections));
       ExprPtr upper = calc->condition ? SubstituteColumns(calc->condition, below.projections) : nullptr;
-      merged->condition = AndOf(below.condition, upper);
+      merged->condition = AndAll({below.condition, upper});
       calc = merged;
     }
     if (!is_root && IsIdentityCalc(*calc)) {
@@ -539,14 +549,7 @@ class RankRules {
     for (const auto& p : calc.projections) nc->projections.push_back(SubstituteColumns(p, subst));
     std::vector<ExprPtr> cond;
     for (const auto& r : rest) cond.push_back(SubstituteColumns(r, subst));
-    if (cond.size() == 1) nc->condition = cond[0];
-    else if (cond.size() > 1) {
-      auto e = std::make_shared<Expr>();
-      e->kind = ExprKind::kAnd;
-      e->type = LogicalType::Boolean();
-      e->args = cond;
-      nc->condition = e;
-    }
+    nc->condition = AndAll(cond);
     return PlanNodePtr(nc);
   }
 
@@ -556,24 +559,6 @@ class RankRules {
 }  // namespace
 
 namespace {
-
-std::vector<ExprPtr> Conjuncts(const ExprPtr& e) {
-  if (!e) return {};
-  if (e->kind == ExprKind::kAnd) return e->args;
-  return {e};
-}
-
-ExprPtr AndAll(const std::vector<ExprPtr>& parts) {
-  if (parts.empty()) return nullptr;
-  if (parts.size() == 1) return parts[0];
-  auto e = std::make_shared<Expr>();
-  e->kind = ExprKind::kAnd;
-  e->type = LogicalType::Boolean();
-  for (const auto& p : parts) {
-    for (const auto& c : Conjuncts(p)) e->args.push_back(c);
-  }
-  return e;
-}
 
 // Flink's filter-into-join rules for inner joins: a WHERE over a join (comma joins and JOIN ... ON
 // alike) gives its equalities between the two sides to the join as keys, its one-sided conditions to
