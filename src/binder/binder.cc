@@ -1,6 +1,9 @@
 #include "binder/binder.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <limits>
 #include <set>
 
 #include "common/config.h"
@@ -947,6 +950,16 @@ Result<Binder::Relation> Binder::BindJoin(const ast::Join& join) {
   }
   auto node = std::make_shared<JoinNode>();
   node->join_type = type;
+  for (const auto& c : left.scope.columns) {
+    if (!c.qualifier.empty() && std::find(node->left_names.begin(), node->left_names.end(), c.qualifier) == node->left_names.end()) {
+      node->left_names.push_back(c.qualifier);
+    }
+  }
+  for (const auto& c : rightrel.scope.columns) {
+    if (!c.qualifier.empty() && std::find(node->right_names.begin(), node->right_names.end(), c.qualifier) == node->right_names.end()) {
+      node->right_names.push_back(c.qualifier);
+    }
+  }
   ExprPtr cond;
   if (join.on) {
     ASSIGN_OR_RETURN(cond, BindExpr(*join.on, combined));
@@ -1013,6 +1026,65 @@ Result<Binder::Relation> Binder::BindJoin(const ast::Join& join) {
   return out;
 }
 
+Status Binder::ApplyStateTtlHints(const ast::Select& select, const Relation& from) {
+  std::vector<std::pair<std::string, int64_t>> ttls;
+  ast::SourcePos pos;
+  for (const auto& h : select.hints) {
+    if (Upper(h.name) != "STATE_TTL") continue;
+    pos = h.pos;
+    if (h.kv_options.empty()) return Error(h.pos, "STATE_TTL needs 'table' = 'duration' options, e.g. STATE_TTL('orders' = '1d')");
+    for (const auto& [key, value] : h.kv_options) {
+      auto ms = ParseDurationMillis(value);
+      if (!ms.ok() || *ms < 0) return Error(h.pos, "STATE_TTL('" + key + "' = '" + value + "'): '" + value + "' is not a duration (e.g. '1d', '12 h', '30 min')");
+      ttls.push_back({key, *ms});
+    }
+  }
+  if (ttls.empty()) return Status::OK();
+  std::vector<bool> used(ttls.size(), false);
+  auto match = [&](const std::vector<std::string>& names, int64_t* ttl) {
+    for (size_t i = 0; i < ttls.size(); ++i) {
+      for (const auto& n : names) {
+        if (n == ttls[i].first) {
+          *ttl = ttls[i].second;
+          used[i] = true;
+        }
+      }
+    }
+  };
+  // The joins of the FROM clause (through the projections and exchanges the binder puts between them).
+  std::vector<PlanNode*> stack = {from.node.get()};
+  bool any_join = false;
+  while (!stack.empty()) {
+    PlanNode* n = stack.back();
+    stack.pop_back();
+    if (n->kind == PlanKind::kJoin) {
+      any_join = true;
+      auto& j = n->As<JoinNode>();
+      match(j.left_names, &j.left_ttl_ms);
+      match(j.right_names, &j.right_ttl_ms);
+    }
+    if (n->kind == PlanKind::kJoin || n->kind == PlanKind::kCalc || n->kind == PlanKind::kExchange) {
+      for (const auto& in : n->inputs) stack.push_back(in.get());
+    }
+  }
+  if (!any_join) {
+    std::vector<std::string> names;
+    for (const auto& c : from.scope.columns) {
+      if (!c.qualifier.empty() && std::find(names.begin(), names.end(), c.qualifier) == names.end()) names.push_back(c.qualifier);
+    }
+    match(names, &aggregate_ttl_ms_);
+  }
+  std::string unmatched;
+  for (size_t i = 0; i < ttls.size(); ++i) {
+    if (!used[i]) unmatched += (unmatched.empty() ? "`" : ", `") + ttls[i].first + "`";
+  }
+  if (!unmatched.empty()) {
+    return Error(pos, "The options of following hints cannot match the name of input tables or views: " + unmatched +
+                          " in `STATE_TTL` (name a table or alias of this SELECT's FROM clause)");
+  }
+  return Status::OK();
+}
+
 Result<Binder::Relation> Binder::BindTableRef(const ast::TableRef& ref) {
   switch (ref.kind) {
     case ast::TableRefKind::kTable: return BindTable(ref.As<ast::TableName>());
@@ -1036,7 +1108,7 @@ Result<Binder::Relation> Binder::BindTableRef(const ast::TableRef& ref) {
       return rel;
     }
     case ast::TableRefKind::kJoin: return BindJoin(ref.As<ast::Join>());
-    case ast::TableRefKind::kTableFunction: return NotSupported(ref.pos, "Table functions (window TVFs TUMBLE/HOP/CUMULATE/SESSION)");
+    case ast::TableRefKind::kTableFunction: return BindWindowTvf(ref.As<ast::TableFunctionRef>());
     case ast::TableRefKind::kUnnest: {
       // FROM UNNEST(...) alone: unnest over a single empty row.
       Relation one;
@@ -1059,6 +1131,8 @@ Result<Binder::Relation> Binder::BindSelect(const ast::Select& select) {
     input.node = values;
   }
   if (!select.windows.empty()) return NotSupported(select.windows[0].pos, "The WINDOW clause");
+  aggregate_ttl_ms_ = -1;
+  RETURN_IF_ERROR(ApplyStateTtlHints(select, input));
   if (select.where) {
     std::vector<const ast::Call*> aggs;
     CollectAggregates(*select.where, &aggs);
@@ -1124,14 +1198,18 @@ Result<Binder::Relation> Binder::BindSelect(const ast::Select& select) {
     for (size_t i = 0; i < exprs.size(); ++i) calc->schema.Add(names[i], exprs[i]->type);
     out.node = calc;
     for (const auto& f : calc->schema.fields()) out.scope.columns.push_back({"", f.name, f.type});
+    out.select_calc = calc;
+    out.from_scope = input.scope;
   }
   if (select.distinct) {
+    out.select_calc = nullptr;
     // SELECT DISTINCT is a GROUP BY every column without aggregates.
     auto ex = std::make_shared<ExchangeNode>();
     ex->inputs = {out.node};
     ex->schema = out.node->schema;
     for (size_t i = 0; i < out.node->schema.size(); ++i) ex->keys.push_back(static_cast<int>(i));
     auto agg = std::make_shared<GroupAggregateNode>();
+    agg->state_ttl_ms = aggregate_ttl_ms_;
     agg->inputs = {ex};
     agg->group_keys = ex->keys;
     for (const auto& f : out.node->schema.fields()) agg->schema.Add(f.name, f.type.WithTimeAttribute(TimeAttribute::kNone));
@@ -1148,6 +1226,10 @@ Result<ExprPtr> Binder::ResolveInAggregate(const ast::Expr& expr) {
     auto it = ctx->agg_index.find(&expr);
     if (it == ctx->agg_index.end()) return Error(expr.pos, "aggregate call was not collected");
     return MakeColumnRef(it->second, ctx->output_types[static_cast<size_t>(it->second)]);
+  }
+  if (ctx->group_window_key >= 0) {
+    ASSIGN_OR_RETURN(ExprPtr property, ResolveGroupWindowProperty(expr, *ctx));
+    if (property) return property;
   }
   std::vector<const ast::Call*> inner;
   CollectAggregates(expr, &inner);
@@ -1178,6 +1260,7 @@ Result<ExprPtr> Binder::ResolveInAggregate(const ast::Expr& expr) {
 
 Result<Binder::Relation> Binder::BindAggregate(const ast::Select& select, Relation input) {
   AggContext ctx;
+  ASSIGN_OR_RETURN(const ast::Call* group_window, PrepareGroupWindow(select, &input));
   ctx.input = input.scope;
   // The projection below the aggregate: group keys, then each aggregate's arguments and filter.
   auto pre = std::make_shared<CalcNode>();
@@ -1187,6 +1270,20 @@ Result<Binder::Relation> Binder::BindAggregate(const ast::Select& select, Relati
     if (g.kind != ast::GroupingElement::Kind::kExpr) {
       if (g.kind == ast::GroupingElement::Kind::kEmpty) continue;
       return NotSupported(g.pos, "GROUPING SETS, ROLLUP and CUBE");
+    }
+    if (g.expr.get() == group_window) {
+      // The legacy group window groups by its three window columns (the last in the scope).
+      ctx.group_window = Upper(group_window->name.back());
+      ctx.group_window_key = static_cast<int>(pre->projections.size());
+      for (size_t c = input.scope.columns.size() - 3; c < input.scope.columns.size(); ++c) {
+        const ScopeColumn& col = input.scope.columns[c];
+        ExprPtr k = MakeColumnRef(static_cast<int>(c), col.type);
+        ctx.key_digests.push_back(k->ToString());
+        pre->projections.push_back(k);
+        pre->schema.Add(col.name, col.type.WithTimeAttribute(TimeAttribute::kNone));
+        key_names.push_back(col.name);
+      }
+      continue;
     }
     ASSIGN_OR_RETURN(ExprPtr k, BindExpr(*g.expr, input.scope));
     ctx.key_digests.push_back(k->ToString());
@@ -1214,6 +1311,7 @@ Result<Binder::Relation> Binder::BindAggregate(const ast::Select& select, Relati
     for (size_t i = before; i < calls.size(); ++i) call_aliases.push_back("");
   }
   auto agg = std::make_shared<GroupAggregateNode>();
+  agg->state_ttl_ms = aggregate_ttl_ms_;
   std::vector<std::string> seen_digests;
   for (size_t ci = 0; ci < calls.size(); ++ci) {
     const ast::Call& call = *calls[ci];
@@ -1470,7 +1568,7 @@ Result<Binder::Relation> Binder::BindValues(const ast::Values& values) {
   return out;
 }
 
-Result<Binder::Relation> Binder::BindQueryBody(const ast::Query& query) {
+Result<Binder::Relation> Binder::BindQueryBody(const ast::Query& query, bool top) {
   if (!query.with.empty()) {
     std::map<std::string, const ast::Cte*> level;
     ctes_.push_back({});
@@ -1483,19 +1581,214 @@ Result<Binder::Relation> Binder::BindQueryBody(const ast::Query& query) {
       if (active) b->ctes_.pop_back();
     }
   } pop{this, !query.with.empty()};
-  if (!query.order_by.empty()) return NotSupported(query.order_by[0].pos, "ORDER BY");
-  if (query.limit) return NotSupported(query.limit->pos, "LIMIT");
-  if (query.offset) return NotSupported(query.offset->pos, "OFFSET");
+  Relation body;
   switch (query.kind) {
-    case ast::QueryKind::kSelect: return BindSelect(query.As<ast::Select>());
-    case ast::QueryKind::kSetOp: return BindSetOp(query.As<ast::SetOp>());
-    case ast::QueryKind::kValues: return BindValues(query.As<ast::Values>());
+    case ast::QueryKind::kSelect: {
+      ASSIGN_OR_RETURN(body, BindSelect(query.As<ast::Select>()));
+      break;
+    }
+    case ast::QueryKind::kSetOp: {
+      ASSIGN_OR_RETURN(body, BindSetOp(query.As<ast::SetOp>()));
+      break;
+    }
+    case ast::QueryKind::kValues: {
+      ASSIGN_OR_RETURN(body, BindValues(query.As<ast::Values>()));
+      break;
+    }
   }
-  return Error(query.pos, "unknown query");
+  if (!body.node) return Error(query.pos, "unknown query");
+  if (query.order_by.empty() && !query.limit && !query.offset) {
+    body.select_calc = nullptr;
+    return body;
+  }
+  return BindOrderLimit(query, std::move(body), top);
+}
+
+namespace {
+
+// The value of a LIMIT / OFFSET / FETCH operand: a non-negative integer literal, as Flink requires.
+Result<int64_t> LimitValue(const ast::Expr& e, const char* clause) {
+  if (e.kind == ast::ExprKind::kLiteral) {
+    const auto& lit = e.As<ast::Literal>();
+    if (lit.literal_kind == ast::LiteralKind::kExactNumeric && !lit.text.empty() &&
+        lit.text.find_first_not_of("0123456789") == std::string::npos) {
+      errno = 0;
+      char* end = nullptr;
+      unsigned long long v = std::strtoull(lit.text.c_str(), &end, 10);
+      if (errno == 0 && *end == '\0' && v <= static_cast<unsigned long long>(std::numeric_limits<int64_t>::max())) {
+        return static_cast<int64_t>(v);
+      }
+    }
+  }
+  return Status::InvalidArgument(std::string(clause) + " must be a non-negative integer literal (a BIGINT), e.g. " + clause +
+                                 " 10");
+}
+
+}  // namespace
+
+Result<Binder::Relation> Binder::BindOrderLimit(const ast::Query& query, Relation body, bool top) {
+  int64_t offset = 0;
+  int64_t fetch = -1;
+  if (query.offset) {
+    auto v = LimitValue(*query.offset, "OFFSET");
+    if (!v.ok()) return Error(query.offset->pos, v.status().message());
+    offset = *v;
+  }
+  if (query.limit) {
+    auto v = LimitValue(*query.limit, "LIMIT");
+    if (!v.ok()) return Error(query.limit->pos, v.status().message());
+    fetch = *v;
+  }
+  const size_t width = body.node->schema.size();
+  std::shared_ptr<CalcNode> select_calc = body.select_calc;
+  body.select_calc = nullptr;
+  // Calcite (SqlToRelConverter's removeSortInSubQuery, on in Flink) drops an ORDER BY without LIMIT
+  // or a non-zero OFFSET below the top query, since it orders nothing there; OFFSET 0 without LIMIT
+  // and ORDER BY is no Sort at all.
+  const bool no_slice = fetch < 0 && offset == 0;
+  if (no_slice && (query.order_by.empty() || !top)) return body;
+  // Sort keys must be columns. A key is an output column (by alias, name or 1-based ordinal, as
+  // Flink's conformance allows), an expression over the output (computed on top), or, for a plain
+  // SELECT, an expression over its FROM clause (kept as a hidden column of the projection).
+  std::vector<SortKey> keys;
+  std::vector<ExprPtr> over_output;
+  std::vector<size_t> over_output_key;
+  // A hidden key column is named as Calcite names it: the column it reads, else EXPR$i (unique).
+  auto hidden_name = [](const Schema& schema, const ExprPtr& e, const Scope& scope) {
+    std::string name = e->kind == ExprKind::kColumnRef ? scope.columns[static_cast<size_t>(e->column_index)].name
+                                                       : ExprColumnName(schema.size());
+    std::vector<std::string> names = schema.names();
+    names.push_back(name);
+    Uniquify(&names);
+    return names.back();
+  };
+  for (const auto& o : query.order_by) {
+    SortKey k;
+    k.ascending = !o.descending;
+    // Flink sorts NULLs first in ascending order and last in descending order by default.
+    k.nulls_first = o.nulls == ast::OrderItem::Nulls::kDefault ? k.ascending : o.nulls == ast::OrderItem::Nulls::kFirst;
+    k.column = -1;
+    if (o.expr->kind == ast::ExprKind::kLiteral && o.expr->As<ast::Literal>().literal_kind == ast::LiteralKind::kExactNumeric) {
+      auto ordinal = LimitValue(*o.expr, "ORDER BY ordinal");
+      if (!ordinal.ok() || *ordinal < 1 || *ordinal > static_cast<int64_t>(width)) {
+        return Error(o.pos, "Ordinal out of range");
+      }
+      k.column = static_cast<int>(*ordinal - 1);
+      keys.push_back(k);
+      continue;
+    }
+    std::vector<const ast::Call*> aggs;
+    CollectAggregates(*o.expr, &aggs);
+    if (!aggs.empty()) return NotSupported(o.pos, "An aggregate function in ORDER BY (name it in the SELECT list and sort by its alias)");
+    Result<ExprPtr> e = BindExpr(*o.expr, body.scope);
+    if (e.ok()) {
+      if ((*e)->kind == ExprKind::kColumnRef) {
+        k.column = (*e)->column_index;
+      } else if ((*e)->IsConstant()) {
+        continue;  // a constant orders nothing (Calcite drops it too)
+      } else {
+        over_output_key.push_back(keys.size());
+        over_output.push_back(*e);
+      }
+      keys.push_back(k);
+      continue;
+    }
+    if (!select_calc) return e.status();
+    Result<ExprPtr> f = BindExpr(*o.expr, body.from_scope);
+    if (!f.ok()) return e.status();
+    if ((*f)->IsConstant()) continue;
+    // A hidden column of the SELECT's projection, dropped again after the sort.
+    ExprPtr hidden = *f;
+    if (hidden->kind != ExprKind::kColumnRef && hidden->type.time_attribute() != TimeAttribute::kNone) {
+      auto copy = std::make_shared<Expr>(*hidden);
+      copy->type = hidden->type.WithTimeAttribute(TimeAttribute::kNone);
+      hidden = copy;
+    }
+    k.column = static_cast<int>(select_calc->projections.size());
+    select_calc->projections.push_back(hidden);
+    select_calc->schema.Add(hidden_name(select_calc->schema, hidden, body.from_scope), hidden->type);
+    keys.push_back(k);
+  }
+  if (keys.empty() && no_slice) return body;  // only constant keys: nothing to do
+  PlanNodePtr below = body.node;
+  if (!over_output.empty()) {
+    auto calc = std::make_shared<CalcNode>();
+    calc->inputs = {below};
+    calc->projections = IdentityProjections(below->schema);
+    calc->schema = below->schema;
+    for (size_t i = 0; i < over_output.size(); ++i) {
+      ExprPtr e = over_output[i];
+      if (e->type.time_attribute() != TimeAttribute::kNone) {
+        auto copy = std::make_shared<Expr>(*e);
+        copy->type = e->type.WithTimeAttribute(TimeAttribute::kNone);
+        e = copy;
+      }
+      keys[over_output_key[i]].column = static_cast<int>(calc->projections.size());
+      calc->projections.push_back(e);
+      calc->schema.Add(hidden_name(calc->schema, e, body.scope), e->type);
+    }
+    below = calc;
+  }
+  Relation out;
+  out.scope = body.scope;
+  PlanNodePtr result;
+  if (fetch == 0) {
+    // LIMIT 0: no row at all (Calcite prunes such a Sort to an empty result).
+    auto none = std::make_shared<CalcNode>();
+    none->inputs = {below};
+    none->projections = IdentityProjections(below->schema);
+    none->schema = below->schema;
+    none->condition = MakeLiteral(Value::Boolean(false));
+    result = none;
+  } else {
+    auto sort = std::make_shared<SortNode>();
+    sort->order = keys;
+    sort->offset = offset;
+    sort->fetch = fetch;
+    if (config_ && IsBatchRuntimeMode(*config_)) {
+      sort->variant = SortNode::Variant::kBatchSort;
+    } else if (keys.empty()) {
+      sort->variant = SortNode::Variant::kLimit;  // Flink's StreamPhysicalLimitRule
+    } else if (query.limit || query.offset) {
+      sort->variant = SortNode::Variant::kSortLimit;  // StreamPhysicalSortLimitRule
+    } else {
+      // StreamPhysicalTemporalSortRule: the first key must be a time attribute, ascending.
+      const LogicalType& first = below->schema.field(static_cast<size_t>(keys[0].column)).type;
+      if (first.time_attribute() == TimeAttribute::kNone || !keys[0].ascending) {
+        const ast::SourcePos& pos = query.order_by[0].pos;
+        return Status::PlanError(
+            "Sort on a non-time-attribute field is not supported.\nSluice: in streaming mode ORDER BY (line " +
+            std::to_string(pos.line) + ", column " + std::to_string(pos.column) +
+            ") must start with a time attribute in ascending order (rows leave as the watermark passes them), or "
+            "come with a LIMIT (a Top-N over the whole input); to sort a bounded result, SET "
+            "'execution.runtime-mode' = 'batch'.");
+      }
+      sort->variant = SortNode::Variant::kTemporalSort;
+    }
+    // Every sort runs on a single task (Flink's SINGLETON distribution).
+    auto ex = std::make_shared<ExchangeNode>();
+    ex->inputs = {below};
+    ex->schema = below->schema;
+    sort->inputs = {ex};
+    sort->schema = below->schema;
+    result = sort;
+  }
+  if (result->schema.size() != width) {
+    // Drop the hidden sort keys.
+    auto calc = std::make_shared<CalcNode>();
+    calc->inputs = {result};
+    for (size_t i = 0; i < width; ++i) {
+      calc->projections.push_back(MakeColumnRef(static_cast<int>(i), result->schema.field(i).type));
+      calc->schema.Add(result->schema.field(i).name, result->schema.field(i).type);
+    }
+    result = calc;
+  }
+  out.node = result;
+  return out;
 }
 
 Result<PlanNodePtr> Binder::BindQuery(const ast::Query& query) {
-  ASSIGN_OR_RETURN(Relation rel, BindQueryBody(query));
+  ASSIGN_OR_RETURN(Relation rel, BindQueryBody(query, /*top=*/true));
   return rel.node;
 }
 

@@ -62,9 +62,16 @@ class Binder {
   struct Relation {
     PlanNodePtr node;
     Scope scope;
+    // Set for a plain SELECT (no aggregation, no DISTINCT) whose node is its projection: the FROM
+    // clause's scope, so ORDER BY can sort by columns the SELECT list leaves out (as hidden columns).
+    std::shared_ptr<CalcNode> select_calc;
+    Scope from_scope;
   };
 
-  Result<Relation> BindQueryBody(const ast::Query& query);
+  // `top`: the statement's own query (not a subquery, CTE, view or set-operation branch).
+  Result<Relation> BindQueryBody(const ast::Query& query, bool top = false);
+  // ORDER BY / LIMIT / OFFSET over a bound query body: a Sort node chosen as Flink's rules choose.
+  Result<Relation> BindOrderLimit(const ast::Query& query, Relation body, bool top);
   Result<Relation> BindSelect(const ast::Select& select);
   Result<Relation> BindSetOp(const ast::SetOp& op);
   Result<Relation> BindValues(const ast::Values& values);
@@ -72,6 +79,12 @@ class Binder {
   Result<Relation> BindTable(const ast::TableName& ref);
   Result<Relation> BindJoin(const ast::Join& join);
   Result<Relation> BindUnnest(Relation left, const ast::Unnest& unnest, bool left_outer);
+  // FROM TABLE(TUMBLE|HOP|CUMULATE(TABLE t, DESCRIPTOR(ts), ...)) (binder/window_tvf.cc).
+  Result<Relation> BindWindowTvf(const ast::TableFunctionRef& ref);
+  // Legacy GROUP BY TUMBLE/HOP(ts, ...) (binder/window_tvf.cc): when the GROUP BY holds such a call,
+  // puts a WindowTableFunction over `input` (its window columns w$start, w$end, w$rowtime/w$proctime
+  // appended to the scope) and returns the call; else null.
+  Result<const ast::Call*> PrepareGroupWindow(const ast::Select& select, Relation* input);
   Result<Relation> ScanTable(std::shared_ptr<const CatalogTable> table, const ast::TableName* ref);
 
   Result<ExprPtr> BindCall(const ast::Call& call, const Scope& scope);
@@ -91,11 +104,17 @@ class Binder {
     std::map<const ast::Expr*, int> agg_index;      // aggregate call -> output column
     size_t num_keys = 0;
     std::vector<LogicalType> output_types;          // keys, then aggregates
+    // Legacy group window (GROUP BY TUMBLE/HOP(ts, ...)): its name and the output column of its first
+    // key (w$start; w$end and w$rowtime/w$proctime follow), -1 when none.
+    std::string group_window;
+    int group_window_key = -1;
   };
   Result<Relation> BindAggregate(const ast::Select& select, Relation input);
   // Called first by BindExpr while an AggContext is active: resolves a group key or an aggregate call
   // to an output column; returns null to bind the node structurally.
   Result<ExprPtr> ResolveInAggregate(const ast::Expr& expr);
+  // TUMBLE_START(...) and friends over an active legacy group window: the key column they read.
+  Result<ExprPtr> ResolveGroupWindowProperty(const ast::Expr& expr, const AggContext& ctx);
   // Plans ROW_NUMBER() OVER (...) select items as a Rank node under the projection.
   Result<Relation> BindRowNumber(const ast::Select& select, Relation input, std::vector<int>* rn_items);
 
@@ -108,6 +127,11 @@ class Binder {
   EvalContext* eval_context_;
   // Common table expressions in scope, innermost last.
   std::vector<std::map<std::string, const ast::Cte*>> ctes_;
+  // The STATE_TTL hint of the SELECT being bound, for its GroupAggregate (-1: none).
+  int64_t aggregate_ttl_ms_ = -1;
+  // Applies a SELECT's /*+ STATE_TTL('name' = 'duration', ...) */ hints to the joins of its FROM, or to
+  // its aggregate when FROM is one table; a name that matches no input is an error, as in Flink.
+  Status ApplyStateTtlHints(const ast::Select& select, const Relation& from);
   int view_depth_ = 0;
   AggContext* agg_ = nullptr;
   // AST nodes already bound elsewhere (ROW_NUMBER() OVER items -> the rank column).

@@ -33,12 +33,22 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "What to do when a NULL is written to a NOT NULL sink column: 'ERROR' fails the job, 'DROP' drops the row "
        "(counted).",
        {"error", "drop"}},
+      {kSinkUpsertMaterializeKey, OptionType::kEnum, "AUTO",
+       "Whether a SinkUpsertMaterializer runs before a sink with a PRIMARY KEY that receives updates: 'AUTO' "
+       "when no unique key of the query lies within the primary key (EXPLAIN says why), 'FORCE' always, 'NONE' "
+       "never. Sluice's materializer asks its input for update-before rows and keeps only the live rows per "
+       "key, so its state is bounded by the result's size (Flink's keeps each key's history).",
+       {"none", "auto", "force"}},
+      {kCdcEventsDuplicateKey, OptionType::kBoolean, "false",
+       "Whether a source that emits a full changelog (-U rows too) with a PRIMARY KEY may repeat changes; if "
+       "true, a ChangelogNormalize over it keyed by the primary key removes the duplicates."},
       {kMaxColumnWidthKey, OptionType::kInteger, "30",
        "The widest a tableau result column is printed; longer values are cut and end in '...'."},
       {"pipeline.name", OptionType::kString, "", "The job name shown in the job summary."},
       {"table.exec.state.ttl", OptionType::kDuration, "0 ms",
-       "How long (processing time) the state of a key is kept after its last row; 0 keeps it forever. Applies to "
-       "group aggregations. A retraction that finds its state expired is counted in the job summary "
+       "How long (processing time) state is kept after it was last written; 0 keeps it forever. Applies to "
+       "group aggregations (per group key) and regular joins (per stored row); the /*+ STATE_TTL('table' = '1d') */ "
+       "hint sets it per join input or aggregation. A retraction that finds its state expired is counted in the job summary "
        "(retractions_without_state), never silently dropped from the books."},
       {"table.exec.mini-batch.enabled", OptionType::kBoolean, "false",
        "Buffer input rows of group aggregations and apply them per key once per batch, so each key emits at most "
@@ -216,6 +226,12 @@ int64_t Configuration::GetInt(const std::string& key) const {
 int64_t Configuration::GetDurationMillis(const std::string& key) const {
   auto r = ParseDurationMillis(GetString(key));
   return r.ok() ? *r : 0;
+}
+
+bool IsBatchRuntimeMode(const Configuration& config) {
+  std::string m = config.GetString(kRuntimeModeKey);
+  for (char& c : m) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return m == "batch";
 }
 
 }  // namespace sluice

@@ -28,6 +28,11 @@ Result<std::unique_ptr<TableSource>> ConnectorFactory::CreateSource(const Connec
   return Status::InvalidArgument(msg + " (table '" + ctx.table_name + "').");
 }
 
+Result<ChangelogMode> ConnectorFactory::SourceChangelogMode(const ConnectorContext& ctx) const {
+  ASSIGN_OR_RETURN(std::unique_ptr<TableSource> source, CreateSource(ctx));
+  return source->changelog_mode();
+}
+
 Result<std::unique_ptr<TableSink>> ConnectorFactory::CreateSink(const ConnectorContext& ctx) const {
   std::string msg = "Connector '" + identifier() + "' cannot be used as a sink";
   if (supports_source()) msg += "; it can only be used as a source";

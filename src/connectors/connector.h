@@ -112,6 +112,9 @@ class ConnectorFactory {
   virtual bool supports_source() const = 0;
   virtual bool supports_sink() const = 0;
   virtual Result<std::unique_ptr<TableSource>> CreateSource(const ConnectorContext& ctx) const;
+  // What a source on `ctx`'s table emits, for planning (before projections are known). By default
+  // it creates the source and asks it; a connector may answer without creating one.
+  virtual Result<ChangelogMode> SourceChangelogMode(const ConnectorContext& ctx) const;
   virtual Result<std::unique_ptr<TableSink>> CreateSink(const ConnectorContext& ctx) const;
 };
 

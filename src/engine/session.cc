@@ -17,6 +17,7 @@
 #include "function/function_registry.h"
 #include "plan/explain.h"
 #include "plan/optimizer.h"
+#include "plan/source_changelog_rule.h"
 #include "plan/traits.h"
 #include "runtime/job.h"
 #include "sql/parser.h"
@@ -237,11 +238,18 @@ class Session::Impl {
   Result<Planned> PlanRoots(std::vector<PlanNodePtr> roots, QueryResultHandler* handler, bool create_writers) {
     Planned planned;
     planned.logical = roots;
-    ASSIGN_OR_RETURN(planned.physical, OptimizePlans(roots));
+    const auto& registry = ConnectorRegistry::Builtin();
+    SourceModeFn mode_of = [&](const TableSourceScanNode& scan) -> Result<ChangelogMode> {
+      const CatalogTable& table = *scan.table;
+      ASSIGN_OR_RETURN(const ConnectorFactory* factory, WithTable(registry.Find(table.connector()), table));
+      return factory->SourceChangelogMode(MakeContext(table, scan.hint_options));
+    };
+    ASSIGN_OR_RETURN(std::vector<PlanNodePtr> with_sources,
+                     PlaceSourceChangelogNodes(roots, mode_of, config_.GetBool(kCdcEventsDuplicateKey)));
+    ASSIGN_OR_RETURN(planned.physical, OptimizePlans(with_sources));
     std::set<PlanNode*> seen;
     std::vector<PlanNode*> scans;
     for (const auto& r : planned.physical) CollectScans(r, &seen, &scans);
-    const auto& registry = ConnectorRegistry::Builtin();
     for (PlanNode* node : scans) {
       auto& scan = node->As<TableSourceScanNode>();
       const CatalogTable& table = *scan.table;
@@ -267,6 +275,15 @@ class Session::Impl {
       ConnectorContext ctx = MakeContext(table, sink.hint_options);
       ASSIGN_OR_RETURN(std::unique_ptr<TableSink> tsink, factory->CreateSink(ctx));
       sink.accepted_mode = tsink->accepted_changelog_mode();
+      sink.primary_key.clear();
+      for (const auto& k : table.primary_key) {
+        if (auto idx = sink.schema.IndexOf(k)) sink.primary_key.push_back(static_cast<int>(*idx));
+      }
+      std::string materialize = config_.GetString(kSinkUpsertMaterializeKey);
+      for (char& c : materialize) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      sink.upsert_materialize_mode = materialize == "none"    ? SinkNode::UpsertMaterialize::kNone
+                                     : materialize == "force" ? SinkNode::UpsertMaterialize::kForce
+                                                              : SinkNode::UpsertMaterialize::kAuto;
       table_sinks[r.get()] = std::move(tsink);
       planned.resources.sink_names[r.get()] = table.path.name;
     }
@@ -281,7 +298,10 @@ class Session::Impl {
     };
     if (batch_mode()) {
       // Batch sinks fold the changelog, which needs every update's before-image.
-      for (auto& r : planned.physical) r->As<SinkNode>().accepted_mode = ChangelogMode::All();
+      for (auto& r : planned.physical) {
+        r->As<SinkNode>().accepted_mode = ChangelogMode::All();
+        r->As<SinkNode>().upsert_materialize_mode = SinkNode::UpsertMaterialize::kNone;
+      }
     }
     RETURN_IF_ERROR(InferChangelogModes(planned.physical));
     if (batch_mode()) {
@@ -304,9 +324,7 @@ class Session::Impl {
   }
 
   bool batch_mode() const {
-    std::string m = config_.GetString(kRuntimeModeKey);
-    for (char& c : m) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return m == "batch";
+    return IsBatchRuntimeMode(config_);
   }
 
   template <typename T>

@@ -1,6 +1,7 @@
 #include "plan/explain.h"
 
 #include "plan/traits.h"
+#include "plan/window_rules.h"
 
 #include <map>
 #include <set>
@@ -27,27 +28,31 @@ class TreePrinter {
       *out += prefix + "Reused(reference_id=[" + std::to_string(reused->second) + "])\n";
       return;
     }
-    std::string line = node->ExplainName() + "(" + node->ExplainAttributes();
+    std::string attrs = node->ExplainAttributes();
+    auto add = [&attrs](const std::string& a) { attrs += (attrs.empty() ? "" : ", ") + a; };
     auto p = parents_.find(node);
     if (p != parents_.end() && p->second > 1) {
       int id = static_cast<int>(reuse_ids_.size()) + 1;
       reuse_ids_[node] = id;
-      line += ", reuse_id=[" + std::to_string(id) + "]";
+      add("reuse_id=[" + std::to_string(id) + "]");
     }
     if (changelog_) {
-      line += ", changelogMode=[" + node->changelog_mode.ToString() + "]";
+      add("changelogMode=[" + node->changelog_mode.ToString() + "]");
       // Beyond Flink: the unique key of an updating result, and operators whose state grows with keys.
       if (!node->changelog_mode.IsInsertOnly()) {
         std::vector<std::string> key = UpsertKeyNames(*node);
         if (!key.empty()) {
           std::string k;
           for (const auto& c : key) k += (k.empty() ? "" : ", ") + c;
-          line += ", upsertKey=[[" + k + "]]";
+          add("upsertKey=[[" + k + "]]");
         }
       }
-      if (StateGrowsWithKeys(*node)) line += ", state=[grows with keys]";
+      if (StateGrowsWithKeys(*node)) add("state=[grows with keys]");
+      // Beyond Flink: operators that drop rows behind the watermark (counted in the job summary).
+      if (DropsLateRows(*node)) add("lateRows=[dropped and counted]");
     }
-    line += ")";
+    // Flink prints a node without attributes by its name alone (DropUpdateBefore).
+    std::string line = node->ExplainName() + (attrs.empty() ? "" : "(" + attrs + ")");
     *out += prefix + line + "\n";
     for (size_t i = 0; i < node->inputs.size(); ++i) {
       bool last = i + 1 == node->inputs.size();

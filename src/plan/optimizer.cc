@@ -7,6 +7,7 @@
 #include "catalog/catalog.h"
 #include "common/check.h"
 #include "function/scalar_function.h"
+#include "plan/window_rules.h"
 
 namespace sluice {
 
@@ -115,6 +116,15 @@ PlanNodePtr CopyWithInputs(const PlanNodePtr& node, std::vector<PlanNodePtr> inp
     case PlanKind::kDeduplicate: out = std::make_shared<DeduplicateNode>(node->As<DeduplicateNode>()); break;
     case PlanKind::kRank: out = std::make_shared<RankNode>(node->As<RankNode>()); break;
     case PlanKind::kJoin: out = std::make_shared<JoinNode>(node->As<JoinNode>()); break;
+    case PlanKind::kSort: out = std::make_shared<SortNode>(node->As<SortNode>()); break;
+    case PlanKind::kWindowTableFunction:
+      out = std::make_shared<WindowTableFunctionNode>(node->As<WindowTableFunctionNode>());
+      break;
+    case PlanKind::kWindowAggregate: out = std::make_shared<WindowAggregateNode>(node->As<WindowAggregateNode>()); break;
+    case PlanKind::kChangelogNormalize:
+      out = std::make_shared<ChangelogNormalizeNode>(node->As<ChangelogNormalizeNode>());
+      break;
+    case PlanKind::kDropUpdateBefore: out = std::make_shared<DropUpdateBeforeNode>(node->As<DropUpdateBeforeNode>()); break;
   }
   out->inputs = std::move(inputs);
   return out;
@@ -245,12 +255,24 @@ class Pruner {
           for (size_t i = 0; i < n; ++i) in[i] = in[i] || req[i];
         }
         return;
+      case PlanKind::kWindowTableFunction: {
+        // The input columns asked for, and the time attribute the windows come from.
+        const auto& w = node->As<WindowTableFunctionNode>();
+        auto& in = Req(w.inputs[0]);
+        for (size_t i = 0; i < in.size(); ++i) in[i] = in[i] || req[i];
+        in[static_cast<size_t>(w.time_column)] = true;
+        return;
+      }
+      case PlanKind::kWindowAggregate:
       case PlanKind::kSink:
       case PlanKind::kExchange:
       case PlanKind::kGroupAggregate:
       case PlanKind::kDeduplicate:
       case PlanKind::kRank:
       case PlanKind::kJoin:
+      case PlanKind::kSort:
+      case PlanKind::kChangelogNormalize:
+      case PlanKind::kDropUpdateBefore:
         // Stateful operators (and exchanges, which carry their keys) read every input column; the
         // projection below them already keeps only what they use.
         for (const auto& input : node->inputs) {
@@ -362,6 +384,29 @@ class Pruner {
         out.node = nc;
         return out;
       }
+      case PlanKind::kWindowTableFunction: {
+        const auto& w = node->As<WindowTableFunctionNode>();
+        Pruned pin = Input(w.inputs[0]);
+        size_t nin = w.inputs[0]->schema.size();
+        auto nw = std::make_shared<WindowTableFunctionNode>(w);
+        nw->inputs = {pin.node};
+        nw->time_column = pin.mapping[static_cast<size_t>(w.time_column)];
+        nw->schema = pin.node->schema;
+        for (size_t i = 0; i < nin; ++i) out.mapping[i] = pin.mapping[i];
+        for (size_t i = nin; i < n; ++i) {
+          out.mapping[i] = static_cast<int>(nw->schema.size());
+          nw->schema.Add(w.schema.field(i).name, w.schema.field(i).type);
+        }
+        out.node = nw;
+        return out;
+      }
+      case PlanKind::kWindowAggregate: {
+        std::vector<PlanNodePtr> inputs;
+        for (const auto& in : node->inputs) inputs.push_back(Input(in).node);
+        out.node = CopyWithInputs(node, std::move(inputs));
+        for (size_t i = 0; i < n; ++i) out.mapping[i] = static_cast<int>(i);
+        return out;
+      }
       case PlanKind::kUnion: {
         auto u = std::make_shared<UnionNode>();
         for (const auto& in : node->inputs) {
@@ -382,7 +427,10 @@ class Pruner {
       case PlanKind::kGroupAggregate:
       case PlanKind::kDeduplicate:
       case PlanKind::kRank:
-      case PlanKind::kJoin: {
+      case PlanKind::kJoin:
+      case PlanKind::kSort:
+      case PlanKind::kChangelogNormalize:
+      case PlanKind::kDropUpdateBefore: {
         std::vector<PlanNodePtr> inputs;
         for (const auto& in : node->inputs) inputs.push_back(Input(in).node);
         out.node = CopyWithInputs(node, std::move(inputs));
@@ -673,6 +721,10 @@ Result<std::vector<PlanNodePtr>> OptimizePlans(const std::vector<PlanNodePtr>& r
   RankRules rank_rules;
   for (auto& r : out) {
     ASSIGN_OR_RETURN(r, rank_rules.Apply(r));
+  }
+  WindowAggregateRule window_aggregates;
+  for (auto& r : out) {
+    ASSIGN_OR_RETURN(r, window_aggregates.Apply(r));
   }
   // Share equal sub-plans first, so pruning keeps the union of what every consumer reads.
   ReuseSubPlans(&out);

@@ -89,7 +89,9 @@ std::string UnionNode::ExplainAttributes() const { return "all=[true], union=[" 
 
 std::string SinkNode::ExplainAttributes() const {
   std::string t = table ? table->path.FullName() : "*anonymous_collect$1*";
-  return "table=[" + t + "], fields=[" + JoinNames(schema.names()) + "]";
+  std::string s = "table=[" + t + "], fields=[" + JoinNames(schema.names()) + "]";
+  if (upsert_materialize) s += ", upsertMaterialize=[true], upsertMaterializeReason=[" + upsert_materialize_reason + "]";
+  return s;
 }
 
 namespace {
@@ -107,24 +109,28 @@ std::string ExchangeNode::ExplainAttributes() const {
   return "distribution=[hash[" + KeyNames(*inputs[0], keys) + "]]";
 }
 
+std::string ExplainAggregateCall(const PlanNode& in, const AggregateCall& a) {
+  std::string call = a.explain_name() + "(";
+  if (a.distinct) call += "DISTINCT ";
+  if (a.args.empty() && a.name == "COUNT") call += "*";
+  for (size_t i = 0; i < a.args.size(); ++i) call += (i ? ", " : "") + in.schema.field(static_cast<size_t>(a.args[i])).name;
+  for (const auto& c : a.constant_args) call += ", " + c.ToString();
+  call += ")";
+  if (a.filter >= 0) call += " FILTER " + in.schema.field(static_cast<size_t>(a.filter)).name;
+  return call + " AS " + a.output_name;
+}
+
 std::string GroupAggregateNode::ExplainAttributes() const {
   const PlanNode& in = *inputs[0];
   std::vector<std::string> items;
   for (int k : group_keys) items.push_back(in.schema.field(static_cast<size_t>(k)).name);
-  for (const auto& a : aggs) {
-    std::string call = a.explain_name() + "(";
-    if (a.distinct) call += "DISTINCT ";
-    if (a.args.empty() && a.name == "COUNT") call += "*";
-    for (size_t i = 0; i < a.args.size(); ++i) call += (i ? ", " : "") + in.schema.field(static_cast<size_t>(a.args[i])).name;
-    for (const auto& c : a.constant_args) call += ", " + c.ToString();
-    call += ")";
-    if (a.filter >= 0) call += " FILTER " + in.schema.field(static_cast<size_t>(a.filter)).name;
-    items.push_back(call + " AS " + a.output_name);
-  }
+  for (const auto& a : aggs) items.push_back(ExplainAggregateCall(in, a));
   std::string s;
   if (!group_keys.empty()) s = "groupBy=[" + KeyNames(in, group_keys) + "], ";
   return s + "select=[" + JoinNames(items) + "]";
 }
+
+std::string ChangelogNormalizeNode::ExplainAttributes() const { return "key=[" + KeyNames(*inputs[0], keys) + "]"; }
 
 std::string DeduplicateNode::ExplainAttributes() const {
   return std::string("keep=[") + (keep_last ? "LastRow" : "FirstRow") + "], key=[" + KeyNames(*inputs[0], keys) +
@@ -151,6 +157,44 @@ std::string JoinNode::ExplainAttributes() const {
                   (condition ? condition->ToString(&names) : std::string("true")) + "], select=[" +
                   JoinNames(schema.names()) + "], leftInputSpec=[NoUniqueKey], rightInputSpec=[NoUniqueKey]";
   return s;
+}
+
+namespace {
+// Flink's RelExplainUtil.collationToString: "price DESC, ts ASC".
+std::string OrderByText(const PlanNode& input, const std::vector<SortKey>& order) {
+  std::vector<std::string> items;
+  for (const auto& k : order) {
+    items.push_back(input.schema.field(static_cast<size_t>(k.column)).name + (k.ascending ? " ASC" : " DESC"));
+  }
+  return JoinNames(items);
+}
+}  // namespace
+
+std::string SortNode::ExplainName() const {
+  switch (variant) {
+    case Variant::kTemporalSort: return "TemporalSort";
+    case Variant::kSortLimit: return "SortLimit";
+    case Variant::kLimit: return "Limit";
+    case Variant::kBatchSort: break;
+  }
+  if (order.empty()) return "Limit";
+  return fetch >= 0 || offset > 0 ? "SortLimit" : "Sort";
+}
+
+std::string SortNode::ExplainAttributes() const {
+  const PlanNode& in = *inputs[0];
+  std::string limit = "offset=[" + std::to_string(offset) + "], fetch=[" + (fetch < 0 ? std::string("unlimited") : std::to_string(fetch)) + "]";
+  switch (variant) {
+    case Variant::kTemporalSort: return "orderBy=[" + OrderByText(in, order) + "]";
+    case Variant::kSortLimit:
+      return "orderBy=[" + OrderByText(in, order) + "], " + limit + ", strategy=[" +
+             (input_has_retractions ? "RetractStrategy" : "AppendFastStrategy") + "]";
+    case Variant::kLimit: return limit;
+    case Variant::kBatchSort: break;
+  }
+  if (order.empty()) return limit + ", global=[true]";
+  if (fetch < 0 && offset == 0) return "orderBy=[" + OrderByText(in, order) + "]";
+  return "orderBy=[" + OrderByText(in, order) + "], " + limit + ", global=[true]";
 }
 
 }  // namespace sluice

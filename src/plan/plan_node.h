@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "function/expression.h"
+#include "plan/window.h"
 #include "types/row_kind.h"
 #include "types/schema.h"
 #include "types/value.h"
@@ -37,6 +38,11 @@ enum class PlanKind : uint8_t {
   kDeduplicate,
   kRank,
   kJoin,
+  kChangelogNormalize,
+  kDropUpdateBefore,
+  kWindowTableFunction,
+  kWindowAggregate,
+  kSort,
 };
 
 struct PlanNode;
@@ -128,6 +134,15 @@ struct SinkNode : PlanNode {
   std::vector<std::pair<std::string, std::string>> hint_options;
   // What the sink can store (set when the engine creates the sink, before validation).
   ChangelogMode accepted_mode = ChangelogMode::All();
+  // The table's PRIMARY KEY as column indexes of `schema` (empty when none).
+  std::vector<int> primary_key;
+  // 'table.exec.sink.upsert-materialize' (set by the engine before trait inference).
+  enum class UpsertMaterialize : uint8_t { kNone, kAuto, kForce };
+  UpsertMaterialize upsert_materialize_mode = UpsertMaterialize::kAuto;
+  // Set by trait inference: whether a SinkUpsertMaterializer runs before the writer, and why.
+  bool upsert_materialize = false;
+  std::string upsert_materialize_reason;
+  bool materialize_emit_update_before = false;  // the writer stores -U rows too
   std::string ExplainName() const override { return "Sink"; }
   std::string ExplainAttributes() const override;
 };
@@ -168,6 +183,7 @@ struct GroupAggregateNode : PlanNode {
   std::vector<AggregateCall> aggs;
   bool input_has_retractions = false;  // set by trait inference
   bool emit_update_before = false;     // set by trait inference
+  int64_t state_ttl_ms = -1;           // STATE_TTL hint; -1: 'table.exec.state.ttl'
   std::string ExplainName() const override { return "GroupAggregate"; }
   std::string ExplainAttributes() const override;
 };
@@ -215,11 +231,94 @@ struct JoinNode : PlanNode {
   std::vector<int> right_keys;
   ExprPtr condition;  // the whole ON condition over left ++ right (for EXPLAIN)
   ExprPtr residual;   // the non-equi part, null when none
+  // The table names and aliases each side answers to (STATE_TTL hint keys).
+  std::vector<std::string> left_names, right_names;
+  int64_t left_ttl_ms = -1, right_ttl_ms = -1;  // STATE_TTL hint; -1: 'table.exec.state.ttl'
   std::string ExplainName() const override { return "Join"; }
+  std::string ExplainAttributes() const override;
+};
+
+// An upsert (or duplicated CDC) source's changelog made exact (Flink's ChangelogNormalize): keeps the
+// last row per key; +I/+U of a new key -> +I, of a known key -> (-U old) +U new (nothing when equal);
+// -U/-D -> -D of the kept row (nothing for an unknown key). Output = input columns.
+struct ChangelogNormalizeNode : PlanNode {
+  ChangelogNormalizeNode() : PlanNode(PlanKind::kChangelogNormalize) {}
+  std::vector<int> keys;  // the table's PRIMARY KEY columns
+  bool emit_update_before = false;  // set by trait inference
+  std::string ExplainName() const override { return "ChangelogNormalize"; }
+  std::string ExplainAttributes() const override;
+};
+
+// Drops -U rows from a source that emits them when no consumer needs them (Flink's
+// DropUpdateBefore). The planner places one over every source that emits -U and removes it again
+// when a consumer turns out to need the before-images.
+struct DropUpdateBeforeNode : PlanNode {
+  DropUpdateBeforeNode() : PlanNode(PlanKind::kDropUpdateBefore) {}
+  std::string ExplainName() const override { return "DropUpdateBefore"; }
+  std::string ExplainAttributes() const override { return ""; }
+};
+
+// A window TVF alone: TABLE(TUMBLE|HOP|CUMULATE(TABLE t, DESCRIPTOR(time_col), ...)). Each input row
+// is emitted once per window holding it. Output = input columns, window_start, window_end (TIMESTAMP(3)),
+// window_time (window_end - 1 ms, a time attribute of the input's kind). Needs an insert-only input.
+struct WindowTableFunctionNode : PlanNode {
+  WindowTableFunctionNode() : PlanNode(PlanKind::kWindowTableFunction) {}
+  WindowSpec window;
+  int time_column = -1;  // the DESCRIPTOR column (input index)
+  bool proctime = false;  // processing-time windows (the clock's time), else event time
+  bool local_time = false;  // the time attribute is TIMESTAMP_LTZ: windows align to the session time zone
+  // Planned for a legacy GROUP BY TUMBLE/HOP(ts, ...): window columns w$start, w$end, w$rowtime.
+  bool group_window = false;
+  std::string ExplainName() const override { return "WindowTableFunction"; }
+  std::string ExplainAttributes() const override;
+};
+
+// GROUP BY window_start, window_end[, window_time][, keys] over a window TVF (Flink's WindowAggregate):
+// insert-only, each window emitted once when the watermark (or processing time) passes its end; rows
+// behind the watermark whose windows all fired are dropped and counted. Output = group keys, one
+// column per aggregate call, window_start, window_end, then window_time when `with_window_time`.
+struct WindowAggregateNode : PlanNode {
+  WindowAggregateNode() : PlanNode(PlanKind::kWindowAggregate) {}
+  WindowSpec window;
+  int time_column = -1;  // input index of the time attribute
+  bool proctime = false;
+  bool local_time = false;
+  std::vector<int> group_keys;
+  std::vector<AggregateCall> aggs;
+  bool with_window_time = false;
+  // A legacy GROUP BY TUMBLE/HOP(ts, ...): Flink's GroupWindowAggregate name and attributes.
+  bool group_window = false;
+  std::string ExplainName() const override { return group_window ? "GroupWindowAggregate" : "WindowAggregate"; }
+  std::string ExplainAttributes() const override;
+};
+
+// ORDER BY / LIMIT / OFFSET (Flink's Sort), planned per runtime mode as Flink's physical rules do:
+// - kTemporalSort (streaming, ORDER BY <time attribute> ASC [, ...] without LIMIT/OFFSET): rows leave
+//   in order as the watermark passes them (event time) or as they arrive (processing time).
+// - kSortLimit (streaming, ORDER BY ... with LIMIT and/or OFFSET): an updating Top-N over the whole
+//   input (no partition key, no rank number), run by the Rank operator.
+// - kLimit (streaming, LIMIT/OFFSET without ORDER BY): the first rows; insert-only over append-only
+//   input, a retracting Top-N (in arrival order) over updating input.
+// - kBatchSort (batch mode, any of them): the whole input is folded, then emitted sorted at its end;
+//   EXPLAIN names it Sort, SortLimit or Limit as Flink's batch plans do.
+// Output = input columns.
+struct SortNode : PlanNode {
+  enum class Variant : uint8_t { kTemporalSort, kSortLimit, kLimit, kBatchSort };
+  SortNode() : PlanNode(PlanKind::kSort) {}
+  Variant variant = Variant::kBatchSort;
+  std::vector<SortKey> order;
+  int64_t offset = 0;
+  int64_t fetch = -1;  // -1: no LIMIT
+  bool input_has_retractions = false;  // set by trait inference
+  bool emit_update_before = false;     // set by trait inference
+  std::string ExplainName() const override;
   std::string ExplainAttributes() const override;
 };
 
 // Column names of a node's output, for printing expressions over it.
 std::vector<std::string> ColumnNames(const PlanNode& node);
+
+// One aggregate call as Flink's EXPLAIN prints it: "COUNT(DISTINCT c) FILTER $f2 AS uv".
+std::string ExplainAggregateCall(const PlanNode& input, const AggregateCall& call);
 
 }  // namespace sluice

@@ -1,5 +1,6 @@
 #include "plan/traits.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -14,14 +15,120 @@ namespace {
 // D (delete), as Flink's ModifyKindSet.
 struct Kinds {
   bool insert = false, update = false, del = false;
-  Kinds Union(Kinds o) const { return {insert || o.insert, update || o.update, del || o.del}; }
+  // Update-before rows flow whether or not a consumer asks (a source that emits them), until a
+  // DropUpdateBefore or a stateful operator.
+  bool ub_forced = false;
+  Kinds Union(Kinds o) const {
+    return {insert || o.insert, update || o.update, del || o.del, ub_forced || o.ub_forced};
+  }
   bool InsertOnly() const { return !update && !del; }
+  Kinds NoForcedUb() const { return {insert, update, del, false}; }
 };
 
 Kinds FromMode(ChangelogMode m) {
   return {m.Contains(RowKind::kInsert), m.Contains(RowKind::kUpdateAfter) || m.Contains(RowKind::kUpdateBefore),
-          m.Contains(RowKind::kDelete)};
+          m.Contains(RowKind::kDelete), m.Contains(RowKind::kUpdateBefore)};
 }
+
+// The unique key of a node's result (column indexes), when the planner knows one: the columns no two
+// live rows share. Empty when unknown.
+std::vector<int> UpsertKeyColumns(const PlanNode* node);
+
+// Whether the rows of `node` are unique on `columns` (some known key lies within them).
+bool UniqueOn(const PlanNode* node, const std::vector<int>& columns) {
+  std::vector<int> key = UpsertKeyColumns(node);
+  if (key.empty()) return false;
+  for (int k : key) {
+    if (std::find(columns.begin(), columns.end(), k) == columns.end()) return false;
+  }
+  return true;
+}
+
+std::vector<int> UpsertKeyColumns(const PlanNode* node) {
+  switch (node->kind) {
+    case PlanKind::kGroupAggregate: {
+      std::vector<int> k;
+      for (size_t i = 0; i < node->As<GroupAggregateNode>().group_keys.size(); ++i) k.push_back(static_cast<int>(i));
+      return k;
+    }
+    case PlanKind::kDeduplicate: return node->As<DeduplicateNode>().keys;
+    case PlanKind::kChangelogNormalize: return node->As<ChangelogNormalizeNode>().keys;
+    case PlanKind::kRank: {
+      const auto& r = node->As<RankNode>();
+      std::vector<int> k = r.partition_keys;
+      if (r.output_rank_number) k.push_back(static_cast<int>(node->schema.size()) - 1);
+      return k;
+    }
+    case PlanKind::kTableSourceScan: {
+      // A declared PRIMARY KEY, when the scan reads all of its columns.
+      const auto& scan = node->As<TableSourceScanNode>();
+      std::vector<int> k;
+      for (const auto& name : scan.table->primary_key) {
+        auto idx = node->schema.IndexOf(name);
+        if (!idx) return {};
+        k.push_back(static_cast<int>(*idx));
+      }
+      return k;
+    }
+    case PlanKind::kCalc: {
+      // A key survives a projection that keeps its columns by reference.
+      std::vector<int> below = UpsertKeyColumns(node->inputs[0].get());
+      const auto& calc = node->As<CalcNode>();
+      std::vector<int> out;
+      for (int col : below) {
+        bool found = false;
+        for (size_t i = 0; i < calc.projections.size(); ++i) {
+          const Expr& p = *calc.projections[i];
+          if (p.kind == ExprKind::kColumnRef && p.column_index == col) {
+            out.push_back(static_cast<int>(i));
+            found = true;
+            break;
+          }
+        }
+        if (!found) return {};
+      }
+      return out;
+    }
+    case PlanKind::kJoin: {
+      // Each row of one side matches at most one row of the other when the other side is unique on
+      // its join keys; then the first side's key stays a key (of an inner join, or of the side an
+      // outer join preserves). An inner join of two keyed sides is keyed by both keys together.
+      const auto& j = node->As<JoinNode>();
+      const int left_width = static_cast<int>(j.inputs[0]->schema.size());
+      std::vector<int> left = UpsertKeyColumns(j.inputs[0].get());
+      std::vector<int> right = UpsertKeyColumns(j.inputs[1].get());
+      for (int& c : right) c += left_width;
+      const bool right_unique = UniqueOn(j.inputs[1].get(), j.right_keys);
+      const bool left_unique = UniqueOn(j.inputs[0].get(), j.left_keys);
+      if (!left.empty() && right_unique && (j.join_type == JoinType::kInner || j.join_type == JoinType::kLeft)) return left;
+      if (!right.empty() && left_unique && (j.join_type == JoinType::kInner || j.join_type == JoinType::kRight)) return right;
+      if (j.join_type == JoinType::kInner && !left.empty() && !right.empty()) {
+        left.insert(left.end(), right.begin(), right.end());
+        return left;
+      }
+      return {};
+    }
+    case PlanKind::kSort:  // a subset of the input's rows keeps its keys (Flink's upsert keys of a Sort)
+    case PlanKind::kExchange:
+    case PlanKind::kDropUpdateBefore:
+    case PlanKind::kWatermarkAssigner: return UpsertKeyColumns(node->inputs[0].get());
+    default: return {};
+  }
+}
+
+std::vector<std::string> UpsertKey(const PlanNode* node) {
+  std::vector<std::string> names;
+  for (int c : UpsertKeyColumns(node)) names.push_back(node->schema.field(static_cast<size_t>(c)).name);
+  return names;
+}
+
+std::string JoinStrings(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+const PlanNode* Producer(const PlanNode* node, ChangelogMode kinds);
 
 class Inference {
  public:
@@ -35,14 +142,22 @@ class Inference {
       ChangelogMode m;
       if (k.insert) m = m.With(RowKind::kInsert);
       if (k.update) {
-        if (needs_ub_[n]) m = m.With(RowKind::kUpdateBefore);
+        if (needs_ub_[n] || k.ub_forced) m = m.With(RowKind::kUpdateBefore);
         m = m.With(RowKind::kUpdateAfter);
       }
       if (k.del) m = m.With(RowKind::kDelete);
+      // A source emits what its connector says, whatever its consumers ask.
+      if (n->kind == PlanKind::kTableSourceScan) m = n->As<TableSourceScanNode>().source_mode;
       // A sink emits nothing (Flink prints NONE); its input's mode is what it consumes.
       if (n->kind == PlanKind::kSink) m = ChangelogMode();
       n->changelog_mode = m;
       Annotate(n);
+    }
+    // A DropUpdateBefore whose consumers need the before-images has nothing to drop: splice it out.
+    for (PlanNode* n : order_) {
+      for (auto& in : n->inputs) {
+        while (in->kind == PlanKind::kDropUpdateBefore && needs_ub_[in.get()]) in = in->inputs[0];
+      }
     }
   }
 
@@ -64,6 +179,8 @@ class Inference {
       case PlanKind::kCorrelate:
       case PlanKind::kExchange:
       case PlanKind::kSink: return In(n);
+      case PlanKind::kDropUpdateBefore: return In(n).NoForcedUb();
+      case PlanKind::kChangelogNormalize: return {true, true, true};
       case PlanKind::kUnion: {
         Kinds k;
         for (size_t i = 0; i < n->inputs.size(); ++i) k = k.Union(In(n, i));
@@ -78,9 +195,22 @@ class Inference {
         return {true, true, true};
       }
       case PlanKind::kRank: return {true, true, true};
+      case PlanKind::kSort:
+        // As Flink's FlinkChangelogModeInferenceProgram: SortLimit emits any change; Limit inserts only
+        // over insert-only input; TemporalSort and a bounded (batch) Sort emit inserts only.
+        switch (n->As<SortNode>().variant) {
+          case SortNode::Variant::kSortLimit: return {true, true, true};
+          case SortNode::Variant::kLimit: return In(n).InsertOnly() ? Kinds{true, false, false} : Kinds{true, true, true};
+          case SortNode::Variant::kTemporalSort:
+          case SortNode::Variant::kBatchSort: return {true, false, false};
+        }
+        return {true, false, false};
+      case PlanKind::kWindowTableFunction: return In(n);
+      // Each window is emitted once, when it closes.
+      case PlanKind::kWindowAggregate: return {true, false, false};
       case PlanKind::kJoin: {
         const auto& j = n->As<JoinNode>();
-        if (j.join_type == JoinType::kInner) return In(n, 0).Union(In(n, 1));
+        if (j.join_type == JoinType::kInner) return In(n, 0).Union(In(n, 1)).NoForcedUb();
         return {true, true, true};
       }
     }
@@ -91,15 +221,25 @@ class Inference {
   void Require(PlanNode* n) {
     switch (n->kind) {
       case PlanKind::kSink: {
-        const auto& s = n->As<SinkNode>();
-        if (s.accepted_mode.Contains(RowKind::kUpdateBefore)) needs_ub_[n->inputs[0].get()] = true;
+        auto& s = n->As<SinkNode>();
+        DecideUpsertMaterialize(&s, In(n));
+        if (s.upsert_materialize || s.accepted_mode.Contains(RowKind::kUpdateBefore)) {
+          needs_ub_[n->inputs[0].get()] = true;
+        }
         return;
       }
+      case PlanKind::kChangelogNormalize:
+        // Reads upserts by key: a before-image adds nothing.
+        return;
+      case PlanKind::kDropUpdateBefore:
+        // Removed after inference when a consumer needs the before-images; the source emits them anyway.
+        return;
       case PlanKind::kCalc:
       case PlanKind::kWatermarkAssigner:
       case PlanKind::kCorrelate:
       case PlanKind::kExchange:
       case PlanKind::kUnion:
+      case PlanKind::kWindowTableFunction:
         // Stateless: pass the parents' requirement through.
         if (needs_ub_[n]) {
           for (const auto& in : n->inputs) needs_ub_[in.get()] = true;
@@ -109,11 +249,44 @@ class Inference {
       case PlanKind::kRank:
       case PlanKind::kJoin:
       case PlanKind::kDeduplicate:
+      case PlanKind::kSort:
         // Stateful operators retract what they emitted earlier, so they need the before-image.
         for (const auto& in : n->inputs) needs_ub_[in.get()] = true;
         return;
       case PlanKind::kTableSourceScan:
-      case PlanKind::kValues: return;
+      case PlanKind::kValues:
+      case PlanKind::kWindowAggregate:  // insert-only input (checked in Annotate)
+        return;
+    }
+  }
+
+  // Flink's analyzeUpsertMaterializeStrategy: a sink with a PRIMARY KEY fed by an updating query
+  // needs a SinkUpsertMaterializer unless some unique key of the query lies within the primary key
+  // ('table.exec.sink.upsert-materialize' AUTO; FORCE always, NONE never).
+  static void DecideUpsertMaterialize(SinkNode* s, Kinds in) {
+    s->upsert_materialize = false;
+    s->upsert_materialize_reason.clear();
+    s->materialize_emit_update_before = s->accepted_mode.Contains(RowKind::kUpdateBefore);
+    if (in.InsertOnly() || s->primary_key.empty() || s->upsert_materialize_mode == SinkNode::UpsertMaterialize::kNone) return;
+    std::vector<std::string> pk;
+    for (int c : s->primary_key) pk.push_back(s->schema.field(static_cast<size_t>(c)).name);
+    const PlanNode* input = s->inputs[0].get();
+    if (s->upsert_materialize_mode == SinkNode::UpsertMaterialize::kForce) {
+      s->upsert_materialize = true;
+      s->upsert_materialize_reason = "'table.exec.sink.upsert-materialize' is FORCE";
+      return;
+    }
+    // Input column i is written to sink column i.
+    if (UniqueOn(input, s->primary_key)) return;
+    s->upsert_materialize = true;
+    std::vector<std::string> key;
+    for (int c : UpsertKeyColumns(input)) key.push_back(s->schema.field(static_cast<size_t>(c)).name);
+    if (key.empty()) {
+      s->upsert_materialize_reason = "the query has no unique key, so several of its rows may write one PRIMARY KEY (" +
+                                     JoinStrings(pk) + ") value";
+    } else {
+      s->upsert_materialize_reason = "the query's unique key (" + JoinStrings(key) + ") is not within the PRIMARY KEY (" +
+                                     JoinStrings(pk) + "); group by exactly the primary key to need none";
     }
   }
 
@@ -140,10 +313,56 @@ class Inference {
         return;
       }
       case PlanKind::kDeduplicate: n->As<DeduplicateNode>().emit_update_before = ub; return;
+      case PlanKind::kWindowTableFunction:
+      case PlanKind::kWindowAggregate: {
+        // Window operators assign each row to windows once; they cannot take a row back (Flink's
+        // StreamPhysicalWindowAggregate / StreamPhysicalWindowTableFunction consume inserts only).
+        ChangelogMode in = n->inputs[0]->changelog_mode;
+        bool updates = in.Contains(RowKind::kUpdateAfter) || in.Contains(RowKind::kUpdateBefore);
+        bool deletes = in.Contains(RowKind::kDelete);
+        if (!updates && !deletes) return;
+        const PlanNode* producer = Producer(n, in);
+        std::string what = updates && deletes ? "update and delete changes" : (updates ? "update changes" : "delete changes");
+        status_ = Status::PlanError(std::string(n->kind == PlanKind::kWindowAggregate ? "StreamPhysicalWindowAggregate"
+                                                                                       : "StreamPhysicalWindowTableFunction") +
+                                    " doesn't support consuming " + what + " which is produced by node " +
+                                    producer->ExplainName() + "(" + producer->ExplainAttributes() +
+                                    ")\nSluice: window TVFs and window aggregation need an insert-only input.");
+        return;
+      }
+      case PlanKind::kChangelogNormalize: n->As<ChangelogNormalizeNode>().emit_update_before = ub; return;
       case PlanKind::kRank: {
         auto& r = n->As<RankNode>();
         r.emit_update_before = ub;
         r.input_has_retractions = !kinds_[n->inputs[0].get()].InsertOnly();
+        return;
+      }
+      case PlanKind::kSort: {
+        auto& s = n->As<SortNode>();
+        s.emit_update_before = ub;
+        s.input_has_retractions = !kinds_[n->inputs[0].get()].InsertOnly();
+        if (s.variant == SortNode::Variant::kTemporalSort && s.input_has_retractions) {
+          // Flink's message names the node that produces the changes, below stateless ones.
+          const PlanNode* p = n->inputs[0].get();
+          for (bool down = true; down;) {
+            down = false;
+            if (!p->inputs.empty() && (p->kind == PlanKind::kCalc || p->kind == PlanKind::kExchange ||
+                                       p->kind == PlanKind::kWatermarkAssigner || p->kind == PlanKind::kCorrelate ||
+                                       p->kind == PlanKind::kUnion || p->kind == PlanKind::kDropUpdateBefore)) {
+              for (const auto& in : p->inputs) {
+                if (!kinds_[in.get()].InsertOnly()) {
+                  p = in.get();
+                  down = true;
+                  break;
+                }
+              }
+            }
+          }
+          Kinds k = kinds_[p];
+          std::string what = k.update && k.del ? "update and delete" : (k.update ? "update" : "delete");
+          status_ = Status::PlanError("TemporalSort doesn't support consuming " + what + " changes which is produced by node " +
+                                      p->ExplainName() + "(" + p->ExplainAttributes() + ")");
+        }
         return;
       }
       default: return;
@@ -152,7 +371,7 @@ class Inference {
 
   std::set<PlanNode*> seen_;
   std::vector<PlanNode*> order_;
-  std::map<PlanNode*, Kinds> kinds_;
+  std::map<const PlanNode*, Kinds> kinds_;
   std::map<PlanNode*, bool> needs_ub_;
 
  public:
@@ -170,56 +389,6 @@ const PlanNode* Producer(const PlanNode* node, ChangelogMode kinds) {
   return node;
 }
 
-// The unique key of a changing result, as column names, when the planner knows it.
-std::vector<std::string> UpsertKey(const PlanNode* node) {
-  switch (node->kind) {
-    case PlanKind::kGroupAggregate: {
-      std::vector<std::string> k;
-      for (size_t i = 0; i < node->As<GroupAggregateNode>().group_keys.size(); ++i) k.push_back(node->schema.field(i).name);
-      return k;
-    }
-    case PlanKind::kDeduplicate: {
-      std::vector<std::string> k;
-      for (int c : node->As<DeduplicateNode>().keys) k.push_back(node->schema.field(static_cast<size_t>(c)).name);
-      return k;
-    }
-    case PlanKind::kRank: {
-      std::vector<std::string> k;
-      for (int c : node->As<RankNode>().partition_keys) k.push_back(node->schema.field(static_cast<size_t>(c)).name);
-      if (node->As<RankNode>().output_rank_number) k.push_back(node->schema.fields().back().name);
-      return k;
-    }
-    case PlanKind::kCalc: {
-      // A key survives a projection that keeps its columns by reference (same names).
-      std::vector<std::string> below = UpsertKey(node->inputs[0].get());
-      const auto& calc = node->As<CalcNode>();
-      std::vector<std::string> out;
-      for (const auto& name : below) {
-        auto idx = node->inputs[0]->schema.IndexOf(name);
-        bool found = false;
-        for (size_t i = 0; idx && i < calc.projections.size(); ++i) {
-          const Expr& p = *calc.projections[i];
-          if (p.kind == ExprKind::kColumnRef && p.column_index == static_cast<int>(*idx)) {
-            out.push_back(node->schema.field(i).name);
-            found = true;
-            break;
-          }
-        }
-        if (!found) return {};
-      }
-      return out;
-    }
-    case PlanKind::kExchange:
-    case PlanKind::kWatermarkAssigner: return UpsertKey(node->inputs[0].get());
-    default: return {};
-  }
-}
-
-std::string JoinStrings(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
-}
 
 }  // namespace
 
@@ -230,7 +399,9 @@ bool StateGrowsWithKeys(const PlanNode& node) {
     case PlanKind::kGroupAggregate:
     case PlanKind::kDeduplicate:
     case PlanKind::kRank:
+    case PlanKind::kChangelogNormalize:
     case PlanKind::kJoin: return true;
+    case PlanKind::kSink: return node.As<SinkNode>().upsert_materialize;
     default: return false;
   }
 }

@@ -7,6 +7,11 @@
 // updating or deleting input into a sink that only appends, with Flink's message naming the node that
 // produces the changes, followed by Sluice's advice on what would work.
 //
+// The second pass, top-down, asks for update-before rows where a consumer needs them (a retracting
+// sink, a stateful operator, a SinkUpsertMaterializer); a DropUpdateBefore that turns out to sit
+// under such a consumer is removed. It also decides, per sink with a PRIMARY KEY, whether a
+// SinkUpsertMaterializer must run ('table.exec.sink.upsert-materialize'), with the reason EXPLAIN prints.
+//
 // Threading: mutates the traits of the nodes of the plan it is given; plans are not shared yet.
 #pragma once
 

@@ -1,6 +1,8 @@
 #include "runtime/job.h"
 
+#include <algorithm>
 #include <chrono>
+#include <limits>
 
 #include "catalog/catalog.h"
 #include "common/check.h"
@@ -9,11 +11,16 @@
 #include "runtime/operators/calc_operator.h"
 #include "runtime/operators/correlate_operator.h"
 #include "runtime/operators/deduplicate_operator.h"
+#include "runtime/operators/drop_update_before_operator.h"
 #include "runtime/operators/group_aggregate_operator.h"
 #include "runtime/operators/join_operator.h"
 #include "runtime/operators/rank_operator.h"
 #include "runtime/operators/sink_operator.h"
+#include "runtime/operators/sort_operator.h"
+#include "runtime/operators/sink_upsert_materializer.h"
 #include "runtime/operators/source_operator.h"
+#include "runtime/operators/window_aggregate_operator.h"
+#include "runtime/operators/window_table_function_operator.h"
 
 namespace sluice {
 
@@ -111,7 +118,7 @@ class Translator {
                 "'table.exec.mini-batch.size' (> 0) must be set too");
           }
         }
-        int64_t ttl_ms = ctx_.config ? ctx_.config->GetDurationMillis("table.exec.state.ttl") : 0;
+        int64_t ttl_ms = g.state_ttl_ms >= 0 ? g.state_ttl_ms : ConfigTtlMillis();
         return Add(std::make_unique<GroupAggregateOperator>("GroupAggregate", g.inputs[0]->schema.types(), g.group_keys,
                                                             std::move(aggs), g.schema.types(), g.emit_update_before,
                                                             batch_size, latency_ms, ttl_ms),
@@ -132,11 +139,66 @@ class Translator {
                                                   r.emit_update_before),
                    node->inputs);
       }
+      case PlanKind::kWindowTableFunction: {
+        const auto& w = node->As<WindowTableFunctionNode>();
+        return Add(std::make_unique<WindowTableFunctionOperator>("WindowTableFunction", w.schema.types(), w.window,
+                                                                 w.time_column, w.proctime, w.local_time),
+                   node->inputs);
+      }
+      case PlanKind::kWindowAggregate: {
+        const auto& w = node->As<WindowAggregateNode>();
+        std::vector<WindowAggregateOperator::Agg> aggs;
+        for (const auto& a : w.aggs) aggs.push_back({a.function, a.args, a.distinct, a.filter});
+        return Add(std::make_unique<WindowAggregateOperator>("WindowAggregate", w.inputs[0]->schema.types(), w.group_keys,
+                                                             std::move(aggs), w.schema.types(), w.window, w.time_column,
+                                                             w.proctime, w.local_time, w.with_window_time),
+                   node->inputs);
+      }
       case PlanKind::kJoin: {
         const auto& j = node->As<JoinNode>();
         static constexpr JoinKind kKinds[] = {JoinKind::kInner, JoinKind::kLeft, JoinKind::kRight, JoinKind::kFull};
+        JoinOptions options;
+        options.left_ttl_ms = j.left_ttl_ms >= 0 ? j.left_ttl_ms : ConfigTtlMillis();
+        options.right_ttl_ms = j.right_ttl_ms >= 0 ? j.right_ttl_ms : ConfigTtlMillis();
         return Add(std::make_unique<JoinOperator>("Join", kKinds[static_cast<int>(j.join_type)], j.inputs[0]->schema.types(),
-                                                  j.inputs[1]->schema.types(), j.left_keys, j.right_keys, j.residual),
+                                                  j.inputs[1]->schema.types(), j.left_keys, j.right_keys, j.residual,
+                                                  std::move(options)),
+                   node->inputs);
+      }
+      case PlanKind::kChangelogNormalize: {
+        const auto& c = node->As<ChangelogNormalizeNode>();
+        return Add(std::make_unique<DeduplicateOperator>("ChangelogNormalize", c.inputs[0]->schema.types(), c.keys, -1,
+                                                         /*keep_last=*/true, /*rowtime=*/false, c.emit_update_before,
+                                                         /*changelog_input=*/true),
+                   node->inputs);
+      }
+      case PlanKind::kDropUpdateBefore:
+        return Add(std::make_unique<DropUpdateBeforeOperator>("DropUpdateBefore"), node->inputs);
+      case PlanKind::kSort: {
+        const auto& so = node->As<SortNode>();
+        const Schema& in = so.inputs[0]->schema;
+        if (so.variant == SortNode::Variant::kSortLimit || so.variant == SortNode::Variant::kLimit) {
+          // Flink's StreamExecSortLimit / StreamExecLimit are a Rank over the whole input without the
+          // rank number: rows offset+1 .. offset+fetch.
+          std::vector<RankOperator::SortKey> order;
+          for (const auto& k : so.order) order.push_back({k.column, k.ascending, k.nulls_first});
+          constexpr int64_t kUnbounded = std::numeric_limits<int64_t>::max();
+          const int64_t end = so.fetch < 0 || so.fetch > kUnbounded - so.offset ? kUnbounded : so.offset + so.fetch;
+          return Add(std::make_unique<RankOperator>(so.ExplainName(), in.types(), std::vector<int>{}, std::move(order),
+                                                    std::min(so.offset, kUnbounded - 1) + 1, end, /*output_rank_number=*/false,
+                                                    so.input_has_retractions, so.emit_update_before),
+                     node->inputs);
+        }
+        std::vector<SortSpec> order;
+        for (const auto& k : so.order) order.push_back({k.column, k.ascending, k.nulls_first});
+        if (so.variant == SortNode::Variant::kTemporalSort) {
+          const bool rowtime =
+              in.field(static_cast<size_t>(so.order[0].column)).type.time_attribute() == TimeAttribute::kRowtime;
+          return Add(std::make_unique<TemporalSortOperator>("TemporalSort", in.types(), std::move(order), rowtime),
+                     node->inputs);
+        }
+        return Add(std::make_unique<SortOperator>(so.ExplainName(), in.types(), std::move(order), so.offset, so.fetch,
+                                                  so.input_has_retractions),
                    node->inputs);
       }
       case PlanKind::kSink: {
@@ -151,11 +213,23 @@ class Translator {
         }
         auto op = std::make_unique<SinkOperator>(name, it->second, s.schema, drop);
         sinks_->push_back(op.get());
-        return Add(std::move(op), node->inputs);
+        if (!s.upsert_materialize) return Add(std::move(op), node->inputs);
+        // The materializer runs right before the writer, as Flink's sink transformation chains it.
+        ASSIGN_OR_RETURN(Operator * sink, Add(std::move(op), {}));
+        ASSIGN_OR_RETURN(Operator * materializer,
+                         Add(std::make_unique<SinkUpsertMaterializerOperator>("SinkMaterializer", s.schema.types(),
+                                                                              s.primary_key,
+                                                                              s.materialize_emit_update_before),
+                             node->inputs));
+        materializer->AddOutput(sink, 0);
+        return sink;
       }
     }
     return Status::Internal("unknown plan node");
   }
+
+  // 'table.exec.state.ttl' in milliseconds (0: keep state forever).
+  int64_t ConfigTtlMillis() const { return ctx_.config ? ctx_.config->GetDurationMillis("table.exec.state.ttl") : 0; }
 
   JobResources* res_;
   std::vector<std::unique_ptr<Operator>>* ops_;

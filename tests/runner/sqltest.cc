@@ -12,6 +12,9 @@
 //   input <table> [split <n>]     rows for a 'values' table (its 'data-id' must be the table name);
 //   +I 1, 'SG-0042', TIMESTAMP '2026-08-15 05:00:00'     one row per line: a RowKind and SQL
 //   -D 1, 'SG-0042', TIMESTAMP '2026-08-15 05:00:00'     literals, cast to the table's column types
+//   advance 10 s                  a processing-time step: when the source reaches it, the test's
+//                                 clock moves forward (units ms, s, min, h, d); the rows before
+//                                 it are processed at the earlier time
 //
 //   query changelog               a SELECT; every change, in order, as the print sink writes it
 //   <sql>
@@ -32,6 +35,11 @@
 //   <sql>
 //   ----
 //   {"a":1}
+//
+//   sink <table>                  a statement; then every change the 'values' sink <table> received
+//   <sql>                         during it, in order, as the print sink writes them
+//   ----
+//   +I[SG-0042, 1]
 //
 //   explain                       a statement; the text it returns (EXPLAIN ...), exactly
 //   <sql>
@@ -125,7 +133,7 @@ struct Record {
 
 bool StartsRecord(const std::string& line) {
   std::string t = Trim(line);
-  for (const char* kw : {"statement", "query", "input", "output", "explain", "file", "#"}) {
+  for (const char* kw : {"statement", "query", "input", "output", "explain", "file", "sink", "#"}) {
     if (t.rfind(kw, 0) == 0) return true;
   }
   return false;
@@ -205,6 +213,7 @@ class FileRunner {
     opts.clock = &clock_;
     opts.config = config;
     session_ = std::make_unique<Session>(opts);
+    session_->values_registry()->set_clock_advancer([this](int64_t micros) { clock_.Advance(micros); });
   }
 
   // Returns the number of failed records; counts passes in *passed.
@@ -267,6 +276,18 @@ class FileRunner {
       return "unknown statement mode '" + r.arg + "'";
     }
     if (r.kind == "input") return RunInput(r);
+    if (r.kind == "sink") {
+      ValuesDataRegistry* reg = session_->values_registry();
+      reg->ClearResults();
+      Collector c;
+      auto res = session_->Execute(r.sql, &c);
+      if (!res.ok()) return "unexpected error: " + res.status().ToString();
+      std::vector<std::string> actual;
+      std::string name = r.arg.find('.') == std::string::npos ? "default_catalog.default_database." + r.arg : r.arg;
+      for (const auto& row : reg->Results(name)) actual.push_back(ValuesRowToString(row));
+      if (actual != r.expected) return "sink content mismatch" + Diff(r.expected, actual);
+      return "";
+    }
     if (r.kind == "file") {
       Collector c;
       auto res = session_->Execute(r.sql, &c);
@@ -344,7 +365,20 @@ class FileRunner {
     }
     std::vector<RowKind> kinds;
     std::string values;
+    std::vector<std::pair<size_t, int64_t>> steps;  // (rows before it, micros)
     for (const auto& l : r.input_lines) {
+      if (l.rfind("advance ", 0) == 0) {
+        std::istringstream in(l.substr(8));
+        double amount = 0;
+        std::string unit;
+        if (!(in >> amount >> unit) || amount <= 0) return "input: expected 'advance <positive number> <unit>': " + l;
+        static const std::map<std::string, int64_t> kUnits = {
+            {"ms", 1000}, {"s", 1000000}, {"min", 60000000}, {"h", 3600000000LL}, {"d", 86400000000LL}};
+        auto u = kUnits.find(unit);
+        if (u == kUnits.end()) return "input: unknown time unit '" + unit + "' (ms, s, min, h, d): " + l;
+        steps.push_back({kinds.size(), static_cast<int64_t>(amount * static_cast<double>(u->second))});
+        continue;
+      }
       RowKind k;
       if (l.size() < 3 || !ParseRowKind(l.substr(0, 2), &k)) return "input: a row must start with +I, -U, +U or -D: " + l;
       kinds.push_back(k);
@@ -363,8 +397,17 @@ class FileRunner {
       Collector rows;
       auto q = session_->Execute(select, &rows);
       if (!q.ok()) return "input: " + q.status().message();
+      size_t next_step = 0;
       for (size_t i = 0; i < rows.rows_.size(); ++i) {
+        for (; next_step < steps.size() && steps[next_step].first == i; ++next_step) {
+          splits[static_cast<size_t>(split)].push_back(ValuesRow{RowKind::kInsert, {}, steps[next_step].second});
+        }
         splits[static_cast<size_t>(split)].push_back(ValuesRow{kinds[i], rows.rows_[i].values});
+      }
+    }
+    for (size_t i = 0; i < steps.size(); ++i) {
+      if (steps[i].first >= kinds.size()) {
+        splits[static_cast<size_t>(split)].push_back(ValuesRow{RowKind::kInsert, {}, steps[i].second});
       }
     }
     reg->Register(table, std::move(splits));

@@ -12,9 +12,10 @@ constexpr char kDataId[] = "data-id";
 constexpr char kChangelogMode[] = "changelog-mode";
 constexpr char kBounded[] = "bounded";
 constexpr char kSinkInsertOnly[] = "sink-insert-only";
+constexpr char kSinkChangelogModeEnforced[] = "sink-changelog-mode-enforced";
 
-Result<ChangelogMode> ParseChangelogMode(const OptionReader& reader) {
-  std::string text = reader.GetString(kChangelogMode, "I");
+Result<ChangelogMode> ParseChangelogMode(const OptionReader& reader, const char* key = kChangelogMode) {
+  std::string text = reader.GetString(key, "I");
   ChangelogMode mode;
   size_t start = 0;
   while (start <= text.size()) {
@@ -31,7 +32,7 @@ Result<ChangelogMode> ParseChangelogMode(const OptionReader& reader) {
     } else if (token == "D") {
       mode = mode.With(RowKind::kDelete);
     } else {
-      return reader.InvalidValue(kChangelogMode, "'" + token + "' is not a change kind (use I, UB, UA and D)");
+      return reader.InvalidValue(key, "'" + token + "' is not a change kind (use I, UB, UA and D)");
     }
     if (comma == std::string::npos) break;
     start = comma + 1;
@@ -83,15 +84,28 @@ bool Fits(const Value& v, const LogicalType& t) {
 class ValuesSplit final : public SourceSplit {
  public:
   ValuesSplit(std::string id, std::shared_ptr<const ValuesDataRegistry::Splits> data, size_t index,
-              std::vector<int> columns)
-      : id_(std::move(id)), data_(std::move(data)), index_(index), columns_(std::move(columns)) {}
+              std::vector<int> columns, std::function<void(int64_t)> advancer)
+      : id_(std::move(id)), data_(std::move(data)), index_(index), columns_(std::move(columns)),
+        advancer_(std::move(advancer)) {}
 
   std::string id() const override { return id_; }
 
   Result<bool> Read(size_t max_rows, Chunk* out) override {
     const auto& rows = (*data_)[index_];
+    // Processing-time steps at the read position happen now, before the rows after them.
+    while (pos_ < rows.size() && rows[pos_].advance_clock_micros > 0) {
+      if (advancer_) advancer_(rows[pos_].advance_clock_micros);
+      ++pos_;
+    }
     if (pos_ >= rows.size()) return false;
     size_t end = std::min(rows.size(), pos_ + max_rows);
+    // A chunk ends before the next processing-time step.
+    for (size_t i = pos_; i < end; ++i) {
+      if (rows[i].advance_clock_micros > 0) {
+        end = i;
+        break;
+      }
+    }
     // Never split a -U/+U pair across chunks (a chunk of one row takes the pair whole).
     if (end < rows.size() && rows[end - 1].kind == RowKind::kUpdateBefore && rows[end].kind == RowKind::kUpdateAfter) {
       end = end > pos_ + 1 ? end - 1 : end + 1;
@@ -111,15 +125,16 @@ class ValuesSplit final : public SourceSplit {
   std::shared_ptr<const ValuesDataRegistry::Splits> data_;
   size_t index_;
   std::vector<int> columns_;
+  std::function<void(int64_t)> advancer_;
   size_t pos_ = 0;
 };
 
 class ValuesSource final : public TableSource {
  public:
   ValuesSource(std::string data_id, std::shared_ptr<const ValuesDataRegistry::Splits> data, std::vector<int> columns,
-               ChangelogMode mode, bool bounded)
+               ChangelogMode mode, bool bounded, std::function<void(int64_t)> advancer)
       : data_id_(std::move(data_id)), data_(std::move(data)), columns_(std::move(columns)), mode_(mode),
-        bounded_(bounded) {}
+        bounded_(bounded), advancer_(std::move(advancer)) {}
   ChangelogMode changelog_mode() const override { return mode_; }
   bool bounded() const override { return bounded_; }
   Result<std::vector<std::unique_ptr<SourceSplit>>> CreateSplits() override {
@@ -127,7 +142,7 @@ class ValuesSource final : public TableSource {
     if (data_ == nullptr) return splits;
     for (size_t i = 0; i < data_->size(); ++i) {
       splits.push_back(
-          std::make_unique<ValuesSplit>("values " + data_id_ + " split " + std::to_string(i), data_, i, columns_));
+          std::make_unique<ValuesSplit>("values " + data_id_ + " split " + std::to_string(i), data_, i, columns_, advancer_));
     }
     return splits;
   }
@@ -138,6 +153,7 @@ class ValuesSource final : public TableSource {
   std::vector<int> columns_;
   ChangelogMode mode_;
   bool bounded_;
+  std::function<void(int64_t)> advancer_;
 };
 
 class ValuesWriter final : public SinkWriter {
@@ -180,7 +196,11 @@ class ValuesFactory final : public ConnectorFactory {
         {kDataId, false, "", "The id the rows were registered under (no id: an empty table)."},
         {kChangelogMode, false, "I", "The kinds of change the rows carry, e.g. 'I,UB,UA,D'."},
         {kBounded, false, "true", "Whether the source is bounded."},
-        {kSinkInsertOnly, false, "true", "Whether the sink accepts inserts only (false: every kind of change)."},
+        {kSinkInsertOnly, false, "true",
+         "Whether the sink accepts inserts only. With 'false', a sink with a PRIMARY KEY upserts by it (accepts "
+         "I, UA, D, as Flink's test sink) and a sink without one accepts every kind of change."},
+        {kSinkChangelogModeEnforced, false, "",
+         "The kinds of change the sink accepts, e.g. 'I,UA,D', overriding 'sink-insert-only'."},
     };
   }
   bool supports_source() const override { return true; }
@@ -214,7 +234,9 @@ class ValuesFactory final : public ConnectorFactory {
       }
       RETURN_IF_ERROR(CheckRows(*data, ctx.physical_schema, *mode).WithContext(context));
     }
-    return std::unique_ptr<TableSource>(new ValuesSource(data_id, std::move(data), std::move(columns), *mode, *bounded));
+    std::function<void(int64_t)> advancer = ctx.values_registry ? ctx.values_registry->clock_advancer() : nullptr;
+    return std::unique_ptr<TableSource>(
+        new ValuesSource(data_id, std::move(data), std::move(columns), *mode, *bounded, std::move(advancer)));
   }
 
   Result<std::unique_ptr<TableSink>> CreateSink(const ConnectorContext& ctx) const override {
@@ -223,10 +245,18 @@ class ValuesFactory final : public ConnectorFactory {
     if (ctx.values_registry == nullptr) {
       return Status::InvalidArgument("this session has no registry of values data").WithContext(context);
     }
-    auto insert_only = ConnectorOptionReader(ctx).GetBool(kSinkInsertOnly, true);
+    OptionReader reader = ConnectorOptionReader(ctx);
+    auto insert_only = reader.GetBool(kSinkInsertOnly, true);
     if (!insert_only.ok()) return insert_only.status().WithContext(context);
-    return std::unique_ptr<TableSink>(new ValuesSink(ctx.values_registry, ctx.table_name,
-                                                     *insert_only ? ChangelogMode::InsertOnly() : ChangelogMode::All()));
+    ChangelogMode mode = *insert_only ? ChangelogMode::InsertOnly()
+                         : ctx.primary_key.empty() ? ChangelogMode::All()
+                                                   : ChangelogMode::Upsert();
+    if (!reader.GetString(kSinkChangelogModeEnforced, "").empty()) {
+      auto enforced = ParseChangelogMode(reader, kSinkChangelogModeEnforced);
+      if (!enforced.ok()) return enforced.status().WithContext(context);
+      mode = *enforced;
+    }
+    return std::unique_ptr<TableSink>(new ValuesSink(ctx.values_registry, ctx.table_name, mode));
   }
 
  private:
@@ -234,6 +264,7 @@ class ValuesFactory final : public ConnectorFactory {
     for (size_t s = 0; s < data.size(); ++s) {
       for (size_t r = 0; r < data[s].size(); ++r) {
         const ValuesRow& row = data[s][r];
+        if (row.advance_clock_micros > 0) continue;
         std::string where = "row " + std::to_string(r + 1) + " of split " + std::to_string(s);
         if (!mode.Contains(row.kind)) {
           return Status::InvalidArgument(where + " is a " + std::string(RowKindShortString(row.kind)) +
@@ -300,6 +331,16 @@ void ValuesDataRegistry::AppendResults(const std::string& table, std::vector<Val
   std::lock_guard<std::mutex> lock(mu_);
   auto& dst = results_[table];
   for (auto& r : rows) dst.push_back(std::move(r));
+}
+
+void ValuesDataRegistry::set_clock_advancer(std::function<void(int64_t)> advancer) {
+  std::lock_guard<std::mutex> lock(mu_);
+  advancer_ = std::move(advancer);
+}
+
+std::function<void(int64_t)> ValuesDataRegistry::clock_advancer() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return advancer_;
 }
 
 void ValuesDataRegistry::ClearResults() {

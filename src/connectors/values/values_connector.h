@@ -14,6 +14,7 @@
 // Threading: the registry is internally synchronized; splits and writers are used by one thread.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -29,7 +30,12 @@ namespace sluice {
 struct ValuesRow {
   RowKind kind = RowKind::kInsert;
   std::vector<Value> values;  // one per physical column, in declared order
-  bool operator==(const ValuesRow& o) const { return kind == o.kind && values == o.values; }
+  // > 0: not a row but a processing-time step: when the split reaches it, the registry's clock
+  // advancer moves processing time forward by this much (rows before it are emitted first).
+  int64_t advance_clock_micros = 0;
+  bool operator==(const ValuesRow& o) const {
+    return kind == o.kind && values == o.values && advance_clock_micros == o.advance_clock_micros;
+  }
 };
 
 // "+I[a, 1]" as the print sink writes it.
@@ -51,7 +57,12 @@ class ValuesDataRegistry {
   void AppendResults(const std::string& table, std::vector<ValuesRow> rows);
   void ClearResults();
 
+  // What processing-time steps in the rows do (tests pass their ManualClock's Advance).
+  void set_clock_advancer(std::function<void(int64_t micros)> advancer);
+  std::function<void(int64_t micros)> clock_advancer() const;
+
  private:
+  std::function<void(int64_t)> advancer_;
   mutable std::mutex mu_;
   std::map<std::string, std::shared_ptr<const Splits>> data_;
   std::map<std::string, std::vector<ValuesRow>> results_;

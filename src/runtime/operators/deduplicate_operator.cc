@@ -79,7 +79,8 @@ struct DeduplicateOperator::State {
 };
 
 DeduplicateOperator::DeduplicateOperator(std::string name, std::vector<LogicalType> types, std::vector<int> keys,
-                                         int time_column, bool keep_last, bool rowtime, bool emit_update_before)
+                                         int time_column, bool keep_last, bool rowtime, bool emit_update_before,
+                                         bool changelog_input)
     : Operator(std::move(name), 1),
       types_(std::move(types)),
       keys_(std::move(keys)),
@@ -87,6 +88,7 @@ DeduplicateOperator::DeduplicateOperator(std::string name, std::vector<LogicalTy
       keep_last_(keep_last),
       rowtime_(rowtime),
       emit_update_before_(emit_update_before),
+      changelog_input_(changelog_input),
       state_(std::make_unique<State>(types_)) {}
 
 DeduplicateOperator::~DeduplicateOperator() = default;
@@ -114,7 +116,7 @@ Status DeduplicateOperator::Open(JobContext* ctx) {
 }
 
 Status DeduplicateOperator::CheckInput(const Chunk& chunk) const {
-  if (!chunk.AllInserts()) {
+  if (!changelog_input_ && !chunk.AllInserts()) {
     for (size_t i = 0; i < chunk.size(); ++i) {
       if (chunk.kind(i) != RowKind::kInsert) {
         return Status::InvalidArgument("Deduplicate '" + name() + "' received a " +
@@ -185,6 +187,22 @@ Status DeduplicateOperator::ProcessKeepLast(Chunk& chunk) {
     const uint32_t k = s.key_of_row[i];
     const uint32_t id = base + static_cast<uint32_t>(i);
     const uint32_t prev = s.row[k];
+    if (changelog_input_ && !IsAccumulate(chunk.kind(i))) {
+      // ChangelogNormalize: the kept row (full, unlike a tombstone's key-only row) leaves as -D.
+      s.arena.Release(id);
+      ++s.dead_rows;
+      if (prev == kNoRow) {
+        ++metrics_.retractions_without_state;
+        continue;
+      }
+      s.out_ids.push_back(prev);
+      s.out_kinds.push_back(RowKind::kDelete);
+      s.arena.Release(prev);
+      ++s.dead_rows;
+      --s.live_rows;
+      s.row[k] = kNoRow;
+      continue;
+    }
     if (prev == kNoRow) {
       s.row[k] = id;
       ++s.live_rows;

@@ -14,6 +14,10 @@
 // - rowtime, keep last: emits at once; a row whose rowtime is >= the kept row's replaces it (-U/+U),
 //   an older one is ignored (RowTimeDeduplicateFunction, which does not consult the watermark).
 // Flink requires an insert-only input: a -U, +U or -D row is an error naming the operator.
+// - ChangelogNormalize (changelog_input): proctime keep-last over an upsert or CDC changelog keyed by
+//   the primary key: +I/+U behave as a new row (first -> +I, later -> -U/+U, equal -> nothing); -U/-D
+//   emit -D of the kept row and forget the key (an unknown key changes nothing and is counted in
+//   metrics().retractions_without_state), as Flink's ChangelogNormalize.
 //
 // State: one slot per key (an index into flat per-key arrays) and the kept rows in a RowArena, which
 // is compacted when released rows outnumber live ones. Processing time needs no clock: arrival order
@@ -37,7 +41,7 @@ class DeduplicateOperator final : public Operator {
   // rowtime: the order is an event-time attribute (else processing time = arrival order).
   // emit_update_before: downstream needs -U rows.
   DeduplicateOperator(std::string name, std::vector<LogicalType> types, std::vector<int> keys, int time_column,
-                      bool keep_last, bool rowtime, bool emit_update_before);
+                      bool keep_last, bool rowtime, bool emit_update_before, bool changelog_input = false);
   ~DeduplicateOperator() override;
 
   Status Open(JobContext* ctx) override;
@@ -65,6 +69,7 @@ class DeduplicateOperator final : public Operator {
   bool keep_last_;
   bool rowtime_;
   bool emit_update_before_;
+  bool changelog_input_;
   std::unique_ptr<State> state_;
 };
 

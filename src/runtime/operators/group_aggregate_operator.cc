@@ -71,7 +71,7 @@ GroupAggregateOperator::Group* GroupAggregateOperator::Lookup(const std::string&
   auto it = groups_.find(key);
   if (it == groups_.end()) return nullptr;
   Group* g = it->second.get();
-  if (state_ttl_micros_ > 0 && now_micros_ - g->last_access > state_ttl_micros_) {
+  if (state_ttl_micros_ > 0 && now_micros_ - g->last_access >= state_ttl_micros_) {
     ++metrics_.expired_states;
     DestroyGroup(g);
     groups_.erase(it);
@@ -85,7 +85,7 @@ void GroupAggregateOperator::SweepExpired() {
   if (state_ttl_micros_ <= 0 || now_micros_ - last_sweep_micros_ < state_ttl_micros_) return;
   last_sweep_micros_ = now_micros_;
   for (auto it = groups_.begin(); it != groups_.end();) {
-    if (now_micros_ - it->second->last_access > state_ttl_micros_) {
+    if (now_micros_ - it->second->last_access >= state_ttl_micros_) {
       ++metrics_.expired_states;
       DestroyGroup(it->second.get());
       it = groups_.erase(it);

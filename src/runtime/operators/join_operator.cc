@@ -3,9 +3,11 @@
 #include <xxhash.h>
 
 #include <limits>
+#include <deque>
 #include <unordered_map>
 
 #include "common/check.h"
+#include "common/clock.h"
 #include "function/evaluator.h"
 #include "runtime/job.h"
 #include "state/key_encoder.h"
@@ -62,6 +64,7 @@ struct JoinOperator::Side {
     uint32_t next = kNoEntry;
     int32_t count = 0;  // 0 = free
     int64_t assoc = 0;  // numOfAssociations (outer sides only)
+    int64_t written = 0;  // processing time of the last write (state TTL)
   };
   struct Group {
     uint32_t head = kNoEntry;
@@ -127,6 +130,13 @@ struct JoinOperator::Side {
     free_entries.push_back(e);
   }
 
+  // Records a write of entry e at `now` (state TTL: the entry lives until now + ttl).
+  void Touch(uint32_t e, int64_t now) {
+    if (ttl_micros <= 0) return;
+    entries[e].written = now;
+    expiry.push_back({now, e});
+  }
+
   // Builds the identity index over the stored rows, merging entries of equal identity into the first
   // (duplicates add their counts; with a unique key the later row wins, as a map put would).
   void BuildIndex() {
@@ -187,6 +197,9 @@ struct JoinOperator::Side {
   bool indexed = false;
   std::unordered_map<std::string, uint32_t, StringHash> index;
   int64_t stored = 0;  // rows stored, counting duplicates
+  int64_t ttl_micros = 0;
+  // Writes in time order: (time, entry); an entry whose `written` is later was written again since.
+  std::deque<std::pair<int64_t, uint32_t>> expiry;
 };
 
 JoinOperator::JoinOperator(std::string name, JoinKind kind, std::vector<LogicalType> left_types,
@@ -209,6 +222,36 @@ JoinOperator::JoinOperator(std::string name, JoinKind kind, std::vector<LogicalT
   bool right_outer = kind_ == JoinKind::kRight || kind_ == JoinKind::kFull;
   sides_[0] = std::make_unique<Side>(left_types_, std::move(left_keys), options_.left_unique_key, left_outer);
   sides_[1] = std::make_unique<Side>(right_types_, std::move(right_keys), options_.right_unique_key, right_outer);
+  sides_[0]->ttl_micros = options_.left_ttl_ms * 1000;
+  sides_[1]->ttl_micros = options_.right_ttl_ms * 1000;
+}
+
+void JoinOperator::ExpireRows(int s, int64_t now) {
+  Side& side = *sides_[s];
+  std::string key;
+  std::string identity;
+  while (!side.expiry.empty() && side.expiry.front().first + side.ttl_micros <= now) {
+    const auto [written, e] = side.expiry.front();
+    side.expiry.pop_front();
+    Side::Entry& en = side.entries[e];
+    if (en.count == 0 || en.written != written) continue;  // freed, or written again since
+    const Chunk& rows = side.arena.rows();
+    key.clear();
+    for (int c : side.keys) EncodeKeyValue(rows.column(static_cast<size_t>(c)), en.row, &key);
+    if (side.indexed) {
+      identity.clear();
+      for (int c : side.identity_columns) EncodeKeyValue(rows.column(static_cast<size_t>(c)), en.row, &identity);
+      side.index.erase(identity);
+    }
+    metrics_.expired_states += en.count;
+    side.stored -= en.count;
+    auto g = side.groups.find(key);
+    SLUICE_CHECK(g != side.groups.end());
+    side.Unlink(&g->second, e);
+    if (g->second.head == kNoEntry) side.groups.erase(g);
+    side.arena.Release(en.row);
+    side.FreeEntry(e);
+  }
 }
 
 JoinOperator::~JoinOperator() = default;
@@ -239,6 +282,13 @@ Status JoinOperator::Process(int input, Chunk& chunk) {
   if (n == 0) return Status::OK();
   Side& in = *sides_[input];
   SLUICE_CHECK_EQ(chunk.num_columns(), in.types.size());
+  if (in.ttl_micros > 0 || sides_[1 - input]->ttl_micros > 0) {
+    const Clock* clock = ctx_ && ctx_->eval ? ctx_->eval->clock : nullptr;
+    now_micros_ = clock ? clock->NowMicros() : 0;
+    for (int s = 0; s < 2; ++s) {
+      if (sides_[s]->ttl_micros > 0) ExpireRows(s, now_micros_);
+    }
+  }
 
   EncodeKeys(chunk, in.keys, &keys_);
   key_matchable_.assign(n, 1);
@@ -351,16 +401,19 @@ Status JoinOperator::ProcessSlice(int input, const Chunk& chunk, size_t begin, s
           ++in.stored;
         }
         en.assoc = assoc;
+        in.Touch(it->second, now_micros_);
         return;
       }
       uint32_t e = in.NewEntry(arena_base + static_cast<uint32_t>(pending_store_.size()), assoc);
       pending_store_.push_back(static_cast<uint32_t>(i));
       in.Link(&in.groups[keys_[i]], e);
+      in.Touch(e, now_micros_);
       it->second = e;
     } else {
       uint32_t e = in.NewEntry(arena_base + static_cast<uint32_t>(pending_store_.size()), assoc);
       pending_store_.push_back(static_cast<uint32_t>(i));
       in.Link(&in.groups[keys_[i]], e);
+      in.Touch(e, now_micros_);
     }
     ++in.stored;
   };
@@ -372,6 +425,7 @@ Status JoinOperator::ProcessSlice(int input, const Chunk& chunk, size_t begin, s
     auto it = in.index.find(identities_[i]);
     if (it == in.index.end()) {
       ++retractions_without_state_;
+      ++metrics_.retractions_without_state;
       return;
     }
     uint32_t e = it->second;
@@ -379,6 +433,7 @@ Status JoinOperator::ProcessSlice(int input, const Chunk& chunk, size_t begin, s
     if (en.count > 1 && !in.has_unique_key) {
       --en.count;
       --in.stored;
+      in.Touch(e, now_micros_);
       return;
     }
     in.stored -= en.count;
@@ -421,7 +476,10 @@ Status JoinOperator::ProcessSlice(int input, const Chunk& chunk, size_t begin, s
           RETURN_IF_ERROR(QueueOutput(input, chunk, joined_kind, row, en.row));
         }
         associations += en.count;
-        if (other.outer && (old == 0 || additional)) en.assoc = old + 1;
+        if (other.outer && (old == 0 || additional)) {
+          en.assoc = old + 1;
+          other.Touch(*m, now_micros_);
+        }
       }
       if (in.outer) add_record(i, associations);
     } else {
@@ -438,7 +496,10 @@ Status JoinOperator::ProcessSlice(int input, const Chunk& chunk, size_t begin, s
           RETURN_IF_ERROR(QueueOutput(input, chunk, joined_kind, row, en.row));
           if (other.outer && old == 1) RETURN_IF_ERROR(QueueOutput(input, chunk, RowKind::kInsert, kNoRow, en.row));
         }
-        if (other.outer) en.assoc = old - 1;
+        if (other.outer) {
+          en.assoc = old - 1;
+          other.Touch(*m, now_micros_);
+        }
       }
     }
   }

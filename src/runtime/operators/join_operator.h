@@ -59,6 +59,12 @@ struct JoinOptions {
   // Per join key position: true when the key compares with IS NOT DISTINCT FROM (NULL matches NULL).
   // Empty means SQL equality for every key.
   std::vector<bool> null_safe_keys;
+  // State time-to-live per side in milliseconds of processing time ('table.exec.state.ttl', or the
+  // STATE_TTL hint); 0 keeps rows forever. A stored row expires `ttl` after it was last written (stored,
+  // counted again, or its association count changed), as Flink's OnCreateAndWrite state TTL; an expired
+  // row is never matched again, and is counted in metrics().expired_states.
+  int64_t left_ttl_ms = 0;
+  int64_t right_ttl_ms = 0;
 };
 
 class JoinOperator final : public Operator {
@@ -94,6 +100,8 @@ class JoinOperator final : public Operator {
   // output chunk first unless that would split an update.
   Status QueueOutput(int input, const Chunk& chunk, RowKind kind, uint32_t input_row, uint32_t other_row);
   Status FlushOutput(int input, const Chunk& chunk);
+  // Drops the rows of side `s` whose time-to-live passed by `now` (processing time, micros).
+  void ExpireRows(int s, int64_t now);
 
   JoinKind kind_;
   std::vector<LogicalType> left_types_;
@@ -105,6 +113,7 @@ class JoinOperator final : public Operator {
   std::unique_ptr<ExprEvaluator> residual_eval_;
   size_t chunk_size_ = 1024;
   int64_t retractions_without_state_ = 0;
+  int64_t now_micros_ = 0;  // processing time of the chunk being processed (state TTL)
 
   // Per input chunk (reused buffers).
   std::vector<std::string> keys_;        // encoded join key per row

@@ -36,9 +36,12 @@ Status SourceOperator::Open(JobContext* ctx) {
 
 size_t SourceOperator::PickSplit() const {
   size_t best = splits_.size();
-  for (size_t i = 0; i < splits_.size(); ++i) {
-    if (splits_[i].finished) continue;
-    if (best == splits_.size() || splits_[i].watermark < splits_[best].watermark) best = i;
+  // Splits that just came back empty go last (see SplitState::starved).
+  for (int pass = 0; pass < 2 && best == splits_.size(); ++pass) {
+    for (size_t i = 0; i < splits_.size(); ++i) {
+      if (splits_[i].finished || (pass == 0 && splits_[i].starved)) continue;
+      if (best == splits_.size() || splits_[i].watermark < splits_[best].watermark) best = i;
+    }
   }
   return best;
 }
@@ -82,6 +85,12 @@ Status SourceOperator::Fill(size_t i) {
     --active_;
     return Status::OK();
   }
+  if (raw.size() == 0) {
+    st.starved = true;
+  } else {
+    // Progress elsewhere: splits that were empty get another chance.
+    for (auto& s : splits_) s.starved = false;
+  }
   if (computed_eval_) {
     // Computed columns are evaluated first; plain references then move the read columns over
     // without copying them (a column referenced twice is copied for its second use).
@@ -119,6 +128,10 @@ Status SourceOperator::Fill(size_t i) {
 }
 
 Status SourceOperator::Step(int64_t bound, bool yield_on_tie) {
+  // Once every unfinished split came back empty, poll them all again.
+  if (std::all_of(splits_.begin(), splits_.end(), [](const SplitState& s) { return s.finished || s.starved; })) {
+    for (auto& s : splits_) s.starved = false;
+  }
   size_t i = PickSplit();
   if (i == splits_.size()) return Status::OK();
   SplitState& st = splits_[i];

@@ -10,6 +10,9 @@
 // lowest split index) emits rows until its watermark passes another split's, then the next one
 // continues. Chunks are read ahead per split, so the order of rows — and so the changelog — does not
 // depend on the chunk size. Splits of a table without a watermark are read one after the other.
+// A split whose read returns no rows without ending (an unbounded split with nothing new) is passed
+// over until another split has read a chunk or every unfinished split came back empty, so one idle
+// partition never stalls the others.
 //
 // ValuesOperator (literal rows) shares the SourceOperatorBase interface the Job drives.
 //
@@ -63,6 +66,9 @@ class SourceOperator final : public SourceOperatorBase {
     Chunk pending;      // rows read (with computed columns) but not emitted yet
     Vector pending_wm;  // the watermark expression's value per pending row
     size_t pos = 0;     // next pending row to emit
+    // The last read returned no rows but the split goes on (an unbounded split waiting for records):
+    // other splits are read first, until every unfinished split is starved.
+    bool starved = false;
   };
   // Reads the next chunk of split i into its pending rows; marks it finished at its end.
   Status Fill(size_t i);

@@ -1,0 +1,205 @@
+#include "plan/window_rules.h"
+
+#include "function/aggregate/aggregate_function.h"
+#include "plan/optimizer.h"
+
+namespace sluice {
+
+std::string WindowTableFunctionNode::ExplainAttributes() const {
+  return "window=[" + window.Explain(inputs[0]->schema.field(static_cast<size_t>(time_column)).name) + "]";
+}
+
+std::string WindowAggregateNode::ExplainAttributes() const {
+  const PlanNode& in = *inputs[0];
+  std::vector<std::string> items;
+  std::string keys;
+  for (int k : group_keys) {
+    const std::string& name = in.schema.field(static_cast<size_t>(k)).name;
+    items.push_back(name);
+    keys += (keys.empty() ? "" : ", ") + name;
+  }
+  for (const auto& a : aggs) items.push_back(ExplainAggregateCall(in, a));
+  const size_t w = group_keys.size() + aggs.size();
+  items.push_back("start('w$) AS " + schema.field(w).name);
+  items.push_back("end('w$) AS " + schema.field(w + 1).name);
+  if (with_window_time) items.push_back(std::string(proctime ? "proctime" : "rowtime") + "('w$) AS " + schema.field(w + 2).name);
+  std::string select;
+  for (const auto& i : items) select += (select.empty() ? "" : ", ") + i;
+  std::string s = keys.empty() ? "" : "groupBy=[" + keys + "], ";
+  const std::string& time_col = in.schema.field(static_cast<size_t>(time_column)).name;
+  if (group_window) {
+    // Flink's legacy form: window=[TumblingGroupWindow('w$, ts, 10000)], properties=[w$start, ...].
+    std::string win = window.kind == WindowKind::kTumble
+                          ? "TumblingGroupWindow('w$, " + time_col + ", " + std::to_string(window.size_ms) + ")"
+                          : "SlidingGroupWindow('w$, " + time_col + ", " + std::to_string(window.size_ms) + ", " +
+                                std::to_string(window.step_ms) + ")";
+    std::string props;
+    for (size_t p = w; p < schema.size(); ++p) props += (props.empty() ? "" : ", ") + schema.field(p).name;
+    return s + "window=[" + win + "], properties=[" + props + "], select=[" + select + "]";
+  }
+  return s + "window=[" + window.Explain(time_col) + "], select=[" + select + "]";
+}
+
+bool DropsLateRows(const PlanNode& node) {
+  switch (node.kind) {
+    case PlanKind::kWindowAggregate: return !node.As<WindowAggregateNode>().proctime;
+    case PlanKind::kDeduplicate: {
+      const auto& d = node.As<DeduplicateNode>();
+      return d.rowtime && !d.keep_last;
+    }
+    default: return false;
+  }
+}
+
+Result<PlanNodePtr> WindowAggregateRule::Apply(const PlanNodePtr& node) {
+  auto f = memo_.find(node.get());
+  if (f != memo_.end()) return f->second;
+  std::vector<PlanNodePtr> inputs;
+  for (const auto& in : node->inputs) {
+    ASSIGN_OR_RETURN(PlanNodePtr x, Apply(in));
+    inputs.push_back(x);
+  }
+  PlanNodePtr out = CopyWithInputs(node, inputs);
+  if (out->kind == PlanKind::kGroupAggregate) {
+    ASSIGN_OR_RETURN(PlanNodePtr rewritten, Rewrite(out));
+    if (rewritten) out = rewritten;
+  }
+  memo_[node.get()] = out;
+  return out;
+}
+
+Result<PlanNodePtr> WindowAggregateRule::Rewrite(const PlanNodePtr& agg_node) {
+  const auto& agg = agg_node->As<GroupAggregateNode>();
+  const PlanNodePtr& exchange = agg.inputs[0];
+  if (exchange->kind != PlanKind::kExchange) return PlanNodePtr();
+  PlanNodePtr below = exchange->inputs[0];
+  const CalcNode* calc = nullptr;
+  if (below->kind == PlanKind::kCalc) {
+    calc = &below->As<CalcNode>();
+    below = calc->inputs[0];
+  }
+  if (below->kind != PlanKind::kWindowTableFunction) return PlanNodePtr();
+  const auto& tvf = below->As<WindowTableFunctionNode>();
+  const PlanNodePtr& data = tvf.inputs[0];
+  const int nw = static_cast<int>(data->schema.size());
+  std::vector<ExprPtr> projections;
+  if (calc) {
+    projections = calc->projections;
+  } else {
+    for (size_t i = 0; i < tvf.schema.size(); ++i) projections.push_back(MakeColumnRef(static_cast<int>(i), tvf.schema.field(i).type));
+  }
+  // Window property of an aggregate input column: 0 start, 1 end, 2 time; -1 for other columns.
+  auto window_prop = [&](int col) {
+    const Expr& e = *projections[static_cast<size_t>(col)];
+    return e.kind == ExprKind::kColumnRef && e.column_index >= nw ? e.column_index - nw : -1;
+  };
+  int key_of_prop[3] = {-1, -1, -1};
+  std::vector<bool> is_window_key(projections.size(), false);
+  for (size_t i = 0; i < agg.group_keys.size(); ++i) {
+    int p = window_prop(agg.group_keys[i]);
+    if (p < 0) continue;
+    if (key_of_prop[p] >= 0) return PlanNodePtr();  // the same window column grouped twice
+    key_of_prop[p] = static_cast<int>(i);
+    is_window_key[static_cast<size_t>(agg.group_keys[i])] = true;
+  }
+  if (key_of_prop[0] < 0 || key_of_prop[1] < 0) return PlanNodePtr();
+  // Nothing but the window keys may read window columns (Flink keeps the TVF otherwise).
+  std::vector<bool> used(tvf.schema.size(), false);
+  for (size_t i = 0; i < projections.size(); ++i) {
+    if (!is_window_key[i]) CollectColumns(*projections[i], &used);
+  }
+  if (calc && calc->condition) CollectColumns(*calc->condition, &used);
+  for (size_t i = static_cast<size_t>(nw); i < used.size(); ++i) {
+    if (used[i]) return PlanNodePtr();
+  }
+  const WindowSpec& w = tvf.window;
+  if (w.kind == WindowKind::kHop && w.size_ms % w.step_ms != 0) {
+    return Status::PlanError("HOP table function based aggregate requires size must be an integral multiple of slide, but got size " +
+                             std::to_string(w.size_ms) + " ms and slide " + std::to_string(w.step_ms) + " ms");
+  }
+  if (w.kind == WindowKind::kCumulate && w.size_ms % w.step_ms != 0) {
+    return Status::PlanError("CUMULATE table function based aggregate requires maxSize must be an integral multiple of step, but got maxSize " +
+                             std::to_string(w.size_ms) + " ms and step " + std::to_string(w.step_ms) + " ms");
+  }
+  const bool multi_slice = w.kind != WindowKind::kTumble;
+  for (const auto& a : agg.aggs) {
+    if (multi_slice && !a.distinct && !a.function->merge) {
+      return Status::NotSupported(a.name + " in a " + (w.kind == WindowKind::kHop ? "HOP" : "CUMULATE") +
+                                  " window aggregation is not supported by Sluice yet (its slices cannot be merged)");
+    }
+  }
+  // The Calc below the aggregate: keys and arguments over the TVF's input, then the time attribute.
+  auto lower = std::make_shared<CalcNode>();
+  lower->inputs = {data};
+  lower->condition = calc ? calc->condition : nullptr;
+  std::vector<int> mapping(projections.size(), -1);
+  for (size_t i = 0; i < projections.size(); ++i) {
+    if (is_window_key[i]) continue;
+    mapping[i] = static_cast<int>(lower->projections.size());
+    lower->projections.push_back(projections[i]);
+    lower->schema.Add(exchange->schema.field(i).name, exchange->schema.field(i).type);
+  }
+  const Field& time_field = data->schema.field(static_cast<size_t>(tvf.time_column));
+  int time_column = -1;
+  for (size_t i = 0; i < lower->projections.size(); ++i) {
+    const Expr& p = *lower->projections[i];
+    if (p.kind == ExprKind::kColumnRef && p.column_index == tvf.time_column &&
+        p.type.time_attribute() == time_field.type.time_attribute()) {
+      time_column = static_cast<int>(i);
+    }
+  }
+  if (time_column < 0) {
+    time_column = static_cast<int>(lower->projections.size());
+    lower->projections.push_back(MakeColumnRef(tvf.time_column, time_field.type));
+    std::string name = time_field.name;
+    if (lower->schema.IndexOf(name)) name = "$f" + std::to_string(lower->schema.size());
+    lower->schema.Add(name, time_field.type);
+  }
+  auto ex = std::make_shared<ExchangeNode>();
+  ex->inputs = {lower};
+  ex->schema = lower->schema;
+  auto wagg = std::make_shared<WindowAggregateNode>();
+  wagg->inputs = {ex};
+  wagg->window = w;
+  wagg->time_column = time_column;
+  wagg->proctime = tvf.proctime;
+  wagg->local_time = tvf.local_time;
+  wagg->with_window_time = key_of_prop[2] >= 0;
+  wagg->group_window = tvf.group_window;
+  std::vector<int> key_position(agg.group_keys.size(), -1);  // group key -> WindowAggregate output column
+  for (size_t i = 0; i < agg.group_keys.size(); ++i) {
+    if (is_window_key[static_cast<size_t>(agg.group_keys[i])]) continue;
+    key_position[i] = static_cast<int>(wagg->group_keys.size());
+    wagg->group_keys.push_back(mapping[static_cast<size_t>(agg.group_keys[i])]);
+    wagg->schema.Add(agg.schema.field(i).name, agg.schema.field(i).type);
+  }
+  ex->keys = wagg->group_keys;
+  const size_t nk = agg.group_keys.size();
+  for (size_t a = 0; a < agg.aggs.size(); ++a) {
+    AggregateCall call = agg.aggs[a];
+    for (int& c : call.args) c = mapping[static_cast<size_t>(c)];
+    if (call.filter >= 0) call.filter = mapping[static_cast<size_t>(call.filter)];
+    wagg->aggs.push_back(std::move(call));
+    wagg->schema.Add(agg.schema.field(nk + a).name, agg.schema.field(nk + a).type);
+  }
+  const int first_prop = static_cast<int>(wagg->schema.size());
+  for (int p = 0; p < (wagg->with_window_time ? 3 : 2); ++p) {
+    key_position[static_cast<size_t>(key_of_prop[p])] = first_prop + p;
+    wagg->schema.Add(agg.schema.field(static_cast<size_t>(key_of_prop[p])).name, tvf.schema.field(static_cast<size_t>(nw + p)).type);
+  }
+  // The aggregate's column order on top (merged into the projection above by the optimizer).
+  auto upper = std::make_shared<CalcNode>();
+  upper->inputs = {wagg};
+  upper->schema = agg.schema;
+  for (size_t i = 0; i < nk; ++i) {
+    int from = key_position[i];
+    upper->projections.push_back(MakeColumnRef(from, wagg->schema.field(static_cast<size_t>(from)).type));
+  }
+  for (size_t a = 0; a < agg.aggs.size(); ++a) {
+    int from = static_cast<int>(wagg->group_keys.size() + a);
+    upper->projections.push_back(MakeColumnRef(from, wagg->schema.field(static_cast<size_t>(from)).type));
+  }
+  return PlanNodePtr(upper);
+}
+
+}  // namespace sluice

@@ -1,0 +1,37 @@
+// Window planning: Flink's rule that turns GROUP BY window_start, window_end[, window_time][, keys] over
+// a window TVF into a WindowAggregate (the TVF is folded into the aggregate, which assigns rows to
+// windows itself), and the facts about window nodes the rest of the planner asks for.
+//
+// The rewrite applies to GroupAggregate <- Exchange <- [Calc] <- WindowTableFunction when the group
+// keys hold both window_start and window_end as plain references and nothing else reads a window
+// column; otherwise the plan stays a regular (updating) GroupAggregate over the TVF's rows, as Flink
+// falls back too. The result is Calc <- WindowAggregate <- Exchange <- Calc <- (the TVF's input): the
+// lower Calc computes keys and arguments plus the time attribute, the upper one restores the
+// aggregate's column order. HOP needs size to be a multiple of slide and CUMULATE max size a
+// multiple of step (Flink's conditions for slicing).
+//
+// Threading: pure functions over immutable plans.
+#pragma once
+
+#include <map>
+
+#include "common/status.h"
+#include "plan/plan_node.h"
+
+namespace sluice {
+
+class WindowAggregateRule {
+ public:
+  // The plan with every matching GroupAggregate rewritten (shared sub-plans stay shared).
+  Result<PlanNodePtr> Apply(const PlanNodePtr& node);
+
+ private:
+  Result<PlanNodePtr> Rewrite(const PlanNodePtr& agg_node);
+  std::map<const PlanNode*, PlanNodePtr> memo_;
+};
+
+// Whether the node drops rows that arrive behind the watermark (EXPLAIN marks it; the job summary
+// counts the drops): event-time window aggregation.
+bool DropsLateRows(const PlanNode& node);
+
+}  // namespace sluice

@@ -1,0 +1,267 @@
+#include "runtime/operators/window_aggregate_operator.h"
+
+#include <algorithm>
+#include <string_view>
+
+#include "common/clock.h"
+#include "function/aggregate/aggregate_function.h"
+#include "function/evaluator.h"
+#include "runtime/job.h"
+#include "runtime/operators/window_table_function_operator.h"
+#include "state/key_encoder.h"
+
+namespace sluice {
+
+namespace {
+constexpr int64_t kMicrosPerMs = 1000;
+constexpr size_t kMaxArgs = 8;
+}  // namespace
+
+WindowAggregateOperator::WindowAggregateOperator(std::string name, std::vector<LogicalType> input_types,
+                                                 std::vector<int> keys, std::vector<Agg> aggs,
+                                                 std::vector<LogicalType> output_types, WindowSpec window,
+                                                 int time_column, bool proctime, bool local_time, bool with_window_time)
+    : Operator(std::move(name), 1),
+      input_types_(std::move(input_types)),
+      keys_(std::move(keys)),
+      aggs_(std::move(aggs)),
+      output_types_(std::move(output_types)),
+      window_(window),
+      time_column_(time_column),
+      proctime_(proctime),
+      local_time_(local_time),
+      with_window_time_(with_window_time) {
+  for (const auto& a : aggs_) {
+    size_t align = std::max<size_t>(a.function->state_align, 1);
+    state_bytes_ = (state_bytes_ + align - 1) / align * align;
+    offsets_.push_back(state_bytes_);
+    state_bytes_ += a.function->state_size;
+  }
+  for (int k : keys_) key_types_.push_back(input_types_[static_cast<size_t>(k)]);
+}
+
+WindowAggregateOperator::~WindowAggregateOperator() {
+  for (auto& [end, slice] : slices_) FreeSlice(slice);
+}
+
+void WindowAggregateOperator::FreeSlice(Slice& slice) {
+  for (Entry& e : slice.entries) {
+    for (size_t a = 0; a < aggs_.size(); ++a) {
+      if (aggs_[a].function->destroy) aggs_[a].function->destroy(e.states.get() + offsets_[a]);
+    }
+  }
+  slice.entries.clear();
+  slice.index.clear();
+}
+
+bool WindowAggregateOperator::Fired(int64_t window_end, int64_t progress) const {
+  // Flink fires a window once time reaches its last millisecond (window_end - 1 ms).
+  return WindowClockToUtc(window_end, local_time_, ctx_) - kMicrosPerMs <= progress;
+}
+
+WindowAggregateOperator::Slice& WindowAggregateOperator::SliceFor(int64_t slice_end) {
+  auto [it, inserted] = slices_.try_emplace(slice_end);
+  if (inserted) {
+    it->second.keys = Chunk(key_types_);
+    // Every window this slice belongs to and that has not fired yet now holds rows.
+    const int64_t progress = proctime_ ? kMinWatermark : current_watermark();
+    const int64_t step = window_.SliceMicros();
+    const int64_t last = window_.LastWindowEnd(slice_end);
+    for (int64_t e = slice_end; e <= last; e += step) {
+      if (!Fired(e, progress)) pending_ends_.insert(e);
+    }
+  }
+  return it->second;
+}
+
+WindowAggregateOperator::Entry& WindowAggregateOperator::EntryFor(Slice& slice, const Chunk& chunk, size_t row) {
+  auto [it, inserted] = slice.index.try_emplace(encoded_[row], static_cast<uint32_t>(slice.entries.size()));
+  if (inserted) {
+    Entry e;
+    e.key = encoded_[row];
+    // 16-byte aligned by operator new[] on this platform, enough for DECIMAL slots.
+    e.states.reset(new uint8_t[std::max<size_t>(state_bytes_, 1)]);
+    for (size_t a = 0; a < aggs_.size(); ++a) aggs_[a].function->init(e.states.get() + offsets_[a]);
+    e.distinct.resize(aggs_.size());
+    for (size_t a = 0; a < aggs_.size(); ++a) {
+      if (!aggs_[a].distinct) continue;
+      std::vector<LogicalType> types;
+      for (int c : aggs_[a].args) types.push_back(input_types_[static_cast<size_t>(c)]);
+      e.distinct[a].values = Chunk(types);
+    }
+    for (size_t k = 0; k < keys_.size(); ++k) {
+      slice.keys.column(k).AppendFrom(chunk.column(static_cast<size_t>(keys_[k])), nullptr, row, 1, /*copy_strings=*/true);
+    }
+    slice.keys.kind_vector().push_back(RowKind::kInsert);
+    slice.entries.push_back(std::move(e));
+  }
+  return slice.entries[it->second];
+}
+
+void WindowAggregateOperator::Accumulate(Entry& e, const Chunk& chunk, size_t row) {
+  const Vector* args[kMaxArgs];
+  for (size_t a = 0; a < aggs_.size(); ++a) {
+    const Agg& agg = aggs_[a];
+    if (agg.filter >= 0) {
+      const Vector& f = chunk.column(static_cast<size_t>(agg.filter));
+      if (f.IsNull(row) || f.data<uint8_t>()[row] == 0) continue;
+    }
+    if (agg.distinct) {
+      std::string v;
+      for (int c : agg.args) EncodeKeyValue(chunk.column(static_cast<size_t>(c)), row, &v);
+      DistinctValues& d = e.distinct[a];
+      if (!d.seen.insert(std::move(v)).second) continue;
+      for (size_t i = 0; i < agg.args.size(); ++i) {
+        d.values.column(i).AppendFrom(chunk.column(static_cast<size_t>(agg.args[i])), nullptr, row, 1, /*copy_strings=*/true);
+      }
+      d.values.kind_vector().push_back(RowKind::kInsert);
+      continue;
+    }
+    size_t n = std::min(agg.args.size(), kMaxArgs);
+    for (size_t i = 0; i < n; ++i) args[i] = &chunk.column(static_cast<size_t>(agg.args[i]));
+    agg.function->update(e.states.get() + offsets_[a], args, row, false);
+  }
+}
+
+Status WindowAggregateOperator::Process(int, Chunk& chunk) {
+  const size_t n = chunk.size();
+  if (n == 0) return Status::OK();
+  metrics_.rows_in += static_cast<int64_t>(n);
+  RETURN_IF_ERROR(WindowRowTimes(chunk, time_column_, proctime_, local_time_, ctx_, name(), &times_));
+  if (proctime_) RETURN_IF_ERROR(FireUpTo(ProcessingProgress(), false));
+  EncodeKeys(chunk, keys_, &encoded_);
+  const int64_t watermark = current_watermark();
+  Slice* slice = nullptr;
+  int64_t slice_end = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t end = window_.SliceEnd(times_[i]);
+    if (!proctime_ && Fired(window_.LastWindowEnd(end), watermark)) {
+      ++metrics_.late_rows_dropped;
+      continue;
+    }
+    if (slice == nullptr || end != slice_end) {
+      slice = &SliceFor(end);
+      slice_end = end;
+    }
+    Accumulate(EntryFor(*slice, chunk, i), chunk, i);
+  }
+  return Status::OK();
+}
+
+int64_t WindowAggregateOperator::ProcessingProgress() const {
+  const Clock* clock = ctx_ && ctx_->eval ? ctx_->eval->clock : nullptr;
+  // The clock's current millisecond may still receive rows, so windows close once it has passed
+  // their end: rows of the same millisecond as a window's last always count for it.
+  return (clock ? clock->NowMicros() : 0) - kMicrosPerMs;
+}
+
+Status WindowAggregateOperator::OnWatermark(int64_t watermark) {
+  RETURN_IF_ERROR(FireUpTo(proctime_ ? ProcessingProgress() : watermark, false));
+  return EmitWatermark(watermark);
+}
+
+Status WindowAggregateOperator::OnEndOfInput() {
+  RETURN_IF_ERROR(FireUpTo(kMaxWatermark, true));
+  return EmitEndOfInput();
+}
+
+Status WindowAggregateOperator::EmitIfFull(Chunk* out, bool force) {
+  const size_t chunk_size = ctx_ && ctx_->chunk_size > 0 ? ctx_->chunk_size : Chunk::kDefaultCapacity;
+  if (out->size() == 0 || (!force && out->size() < chunk_size)) return Status::OK();
+  Chunk full = std::move(*out);
+  *out = Chunk(output_types_);
+  return Emit(full);
+}
+
+Status WindowAggregateOperator::FireUpTo(int64_t progress, bool all) {
+  Chunk out(output_types_);
+  while (!pending_ends_.empty()) {
+    const int64_t end = *pending_ends_.begin();
+    if (!all && !Fired(end, progress)) break;
+    pending_ends_.erase(pending_ends_.begin());
+    FireWindow(end, &out);
+    // Windows fire in order of their ends, so a slice whose last window ended here is done.
+    while (!slices_.empty() && window_.LastWindowEnd(slices_.begin()->first) <= end) {
+      FreeSlice(slices_.begin()->second);
+      slices_.erase(slices_.begin());
+    }
+    RETURN_IF_ERROR(EmitIfFull(&out, false));
+  }
+  return EmitIfFull(&out, true);
+}
+
+void WindowAggregateOperator::FireWindow(int64_t end, Chunk* out) {
+  const int64_t start = window_.WindowStart(end);
+  std::vector<const Slice*> parts;
+  for (auto it = slices_.upper_bound(start); it != slices_.end() && it->first <= end; ++it) parts.push_back(&it->second);
+  // The window's groups: keys in order of first appearance over its slices.
+  struct Group {
+    const Slice* slice;
+    uint32_t entry;
+    std::vector<const Entry*> parts;
+  };
+  std::vector<Group> groups;
+  if (parts.size() == 1) {
+    for (uint32_t j = 0; j < parts[0]->entries.size(); ++j) groups.push_back({parts[0], j, {&parts[0]->entries[j]}});
+  } else {
+    std::unordered_map<std::string_view, size_t> index;
+    for (const Slice* s : parts) {
+      for (uint32_t j = 0; j < s->entries.size(); ++j) {
+        const Entry& e = s->entries[j];
+        auto [it, inserted] = index.try_emplace(std::string_view(e.key), groups.size());
+        if (inserted) groups.push_back({s, j, {}});
+        groups[it->second].parts.push_back(&e);
+      }
+    }
+  }
+  if (groups.empty()) return;
+  const size_t nk = keys_.size(), na = aggs_.size();
+  std::unique_ptr<uint8_t[]> scratch(new uint8_t[std::max<size_t>(state_bytes_, 1)]);
+  const int64_t window_time = WindowClockToUtc(end, local_time_, ctx_) - kMicrosPerMs;
+  const Vector* args[kMaxArgs];
+  for (const Group& g : groups) {
+    const size_t row = out->size();
+    for (size_t k = 0; k < nk; ++k) out->column(k).AppendRow(g.slice->keys.column(k), g.entry);
+    for (size_t a = 0; a < na; ++a) {
+      const AggregateFunction& fn = *aggs_[a].function;
+      Vector& v = out->column(nk + a);
+      v.Resize(row + 1);
+      if (!aggs_[a].distinct && g.parts.size() == 1) {
+        fn.finalize(g.parts[0]->states.get() + offsets_[a], &v, row);
+        continue;
+      }
+      uint8_t* state = scratch.get() + offsets_[a];
+      fn.init(state);
+      if (!aggs_[a].distinct) {
+        for (const Entry* e : g.parts) fn.merge(state, e->states.get() + offsets_[a]);
+      } else {
+        // The union of the slices' distinct values, each accumulated once.
+        std::unordered_set<std::string> seen;
+        for (const Entry* e : g.parts) {
+          const Chunk& values = e->distinct[a].values;
+          for (size_t i = 0; i < values.num_columns() && i < kMaxArgs; ++i) args[i] = &values.column(i);
+          for (size_t r = 0; r < values.size(); ++r) {
+            if (g.parts.size() > 1) {
+              std::string key;
+              for (size_t i = 0; i < values.num_columns(); ++i) EncodeKeyValue(values.column(i), r, &key);
+              if (!seen.insert(std::move(key)).second) continue;
+            }
+            fn.update(state, args, r, false);
+          }
+        }
+      }
+      fn.finalize(state, &v, row);
+      if (fn.destroy) fn.destroy(state);
+    }
+    const size_t nwc = with_window_time_ ? 3 : 2;
+    const int64_t props[3] = {start, end, window_time};
+    for (size_t p = 0; p < nwc; ++p) {
+      Vector& v = out->column(nk + na + p);
+      v.Resize(row + 1);
+      v.data<int64_t>()[row] = props[p];
+    }
+    out->kind_vector().push_back(RowKind::kInsert);
+  }
+}
+
+}  // namespace sluice

@@ -1,0 +1,111 @@
+// WindowAggregateOperator: Flink's WindowAggregate (SlicingWindowOperator with the TUMBLE, HOP and
+// CUMULATE slice assigners) — GROUP BY window_start, window_end[, keys] over a window TVF, insert-only.
+//
+// State is sliced (plan/window.h): per slice (keyed by its end) and per group key, one accumulator per
+// aggregate call (the GroupAggregate functions of function/aggregate, append-only variants) and, for
+// each DISTINCT call, the distinct argument values seen in that slice. A TUMBLE window is one slice; a
+// HOP or CUMULATE window merges the accumulators of its slices when it fires (AggregateFunction::merge;
+// DISTINCT calls re-aggregate the union of their slices' distinct values), so a row is accumulated
+// once however many windows hold it.
+//
+// Firing: event-time windows fire when the watermark reaches window_end - 1 ms (Flink's
+// isWindowFired); processing-time windows once the injected clock has passed window_end (so rows of
+// the window's last millisecond still count), checked as chunks and watermarks arrive.
+// End of input fires every pending window (the +inf watermark for event time; explicitly for
+// processing time). Each window is emitted once as +I rows, then slices no later window needs are
+// freed. Output order is deterministic: windows by end (ascending), within a window the keys in the
+// order they first appear in the window's slices (earliest slice first, arrival order within a slice).
+//
+// Late rows: a row whose slice's last window has already fired is dropped and counted in
+// metrics().late_rows_dropped. A row whose first windows fired but not its last goes into its slice
+// and counts for the windows still open (Flink's SlicingWindowProcessor does the same).
+//
+// Output columns: the group keys, one per aggregate call, window_start, window_end (TIMESTAMP(3)),
+// then window_time (window_end - 1 ms) when `with_window_time`.
+//
+// Threading: the job's task thread.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "plan/window.h"
+#include "runtime/operator.h"
+
+namespace sluice {
+
+struct AggregateFunction;
+
+class WindowAggregateOperator final : public Operator {
+ public:
+  struct Agg {
+    std::shared_ptr<const AggregateFunction> function;
+    std::vector<int> args;  // input columns
+    bool distinct = false;
+    int filter = -1;        // input BOOLEAN column, -1 when none
+  };
+  WindowAggregateOperator(std::string name, std::vector<LogicalType> input_types, std::vector<int> keys,
+                          std::vector<Agg> aggs, std::vector<LogicalType> output_types, WindowSpec window,
+                          int time_column, bool proctime, bool local_time, bool with_window_time);
+  ~WindowAggregateOperator() override;
+  Status Process(int input, Chunk& chunk) override;
+
+  // Slices held in state (for tests).
+  size_t num_slices() const { return slices_.size(); }
+
+ protected:
+  Status OnWatermark(int64_t watermark) override;
+  Status OnEndOfInput() override;
+
+ private:
+  struct DistinctValues {
+    std::unordered_set<std::string> seen;
+    Chunk values;  // the call's argument columns, one row per distinct value
+  };
+  struct Entry {  // one key's accumulators in one slice
+    std::string key;  // encoded group key
+    std::unique_ptr<uint8_t[]> states;
+    std::vector<DistinctValues> distinct;  // per aggregate call (used by DISTINCT calls)
+  };
+  struct Slice {
+    Chunk keys;  // one row per entry: its key columns
+    std::unordered_map<std::string, uint32_t> index;
+    std::vector<Entry> entries;
+  };
+
+  Slice& SliceFor(int64_t slice_end);
+  Entry& EntryFor(Slice& slice, const Chunk& chunk, size_t row);
+  void Accumulate(Entry& e, const Chunk& chunk, size_t row);
+  bool Fired(int64_t window_end, int64_t progress) const;
+  // Processing time as firing progress: windows close once the clock is past their end.
+  int64_t ProcessingProgress() const;
+  // Fires every pending window whose end `progress` reached (all of them when `all`).
+  Status FireUpTo(int64_t progress, bool all);
+  void FireWindow(int64_t end, Chunk* out);
+  void FreeSlice(Slice& slice);
+  Status EmitIfFull(Chunk* out, bool force);
+
+  std::vector<LogicalType> input_types_;
+  std::vector<int> keys_;
+  std::vector<Agg> aggs_;
+  std::vector<LogicalType> output_types_;
+  std::vector<LogicalType> key_types_;
+  WindowSpec window_;
+  int time_column_;
+  bool proctime_;
+  bool local_time_;
+  bool with_window_time_;
+  std::vector<size_t> offsets_;  // state slot offset per aggregate
+  size_t state_bytes_ = 0;
+  std::map<int64_t, Slice> slices_;  // by slice end
+  std::set<int64_t> pending_ends_;   // window ends that hold rows and have not fired
+  std::vector<std::string> encoded_;
+  std::vector<int64_t> times_;
+};
+
+}  // namespace sluice
