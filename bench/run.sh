@@ -62,5 +62,34 @@ for n in $queries; do
   rm -f "$err"
 done
 
+echo
+echo "== Mini-batch: changes emitted into the sink without and with mini-batch (same final table)"
+printf '%-6s %-10s %14s %12s %10s\n' query mini-batch changes events/s peak_MiB
+for n in 4 17; do
+  q="bench/nexmark/q$n.sql"
+  [ -f "$q" ] && [ -x "$SLUICE" ] || continue
+  events=$(sed -n "s/.*'events.num'[[:space:]]*=[[:space:]]*'\([0-9]*\)'.*/\1/p" "$q" | head -n 1)
+  for mb in off on; do
+    sets=()
+    if [ "$mb" = on ]; then
+      sets=(--set table.exec.mini-batch.enabled=true --set table.exec.mini-batch.allow-latency=1s
+            --set table.exec.mini-batch.size=5000)
+    fi
+    err=$(mktemp)
+    if "$SLUICE" run "${sets[@]}" "$q" > /dev/null 2> "$err"; then
+      summary=$(grep 'elapsed=' "$err" | tail -n 1)
+      # Every change the sinks received: the +I=, -U=, +U= and -D= counts of the summary.
+      changes=$(printf '%s' "$summary" | grep -o '[-+][IUD]=[0-9]*' | cut -d= -f2 | awk '{ s += $1 } END { print s + 0 }')
+      elapsed=$(printf '%s' "$summary" | sed -n 's/.*elapsed=\([0-9.eE+-]*\)s.*/\1/p')
+      rss=$(printf '%s' "$summary" | sed -n 's/.*peak_rss=\([0-9]*\).*/\1/p')
+      awk -v q="q$n" -v m="$mb" -v c="$changes" -v ev="${events:-0}" -v s="$elapsed" -v r="${rss:-0}" 'BEGIN {
+        printf "%-6s %-10s %14d %12.0f %10.1f\n", q, m, c, (s > 0) ? ev / s : 0, r / 1048576 }'
+    else
+      printf '%-6s %-10s not runnable: %s\n' "q$n" "$mb" "$(head -n 1 "$err")"
+    fi
+    rm -f "$err"
+  done
+done
+
 if [ "$micro_ran" = 1 ] && [ "$micro_failed" = 0 ]; then exit 0; fi
 exit 1

@@ -801,7 +801,9 @@ Result<Binder::Relation> Binder::ScanTable(std::shared_ptr<const CatalogTable> t
 }
 
 Result<Binder::Relation> Binder::BindTable(const ast::TableName& ref) {
-  if (ref.for_system_time) return NotSupported(ref.pos, "FOR SYSTEM_TIME AS OF (temporal join)");
+  if (ref.for_system_time && !temporal_right_) {
+    return Error(ref.pos, "FOR SYSTEM_TIME AS OF is only allowed on the right side of a JOIN (a temporal join)");
+  }
   // A CTE by that name?
   if (ref.name.size() == 1) {
     for (auto it = ctes_.rbegin(); it != ctes_.rend(); ++it) {
@@ -923,11 +925,12 @@ Result<Binder::Relation> Binder::BindJoin(const ast::Join& join) {
   }
   if (right.kind == ast::TableRefKind::kTableFunction) return NotSupported(right.pos, "LATERAL TABLE function joins");
   if (join.natural) return NotSupported(join.pos, "NATURAL JOIN");
-  if (right.kind == ast::TableRefKind::kTable && right.As<ast::TableName>().for_system_time) {
-    return NotSupported(right.pos, "FOR SYSTEM_TIME AS OF (temporal join)");
-  }
+  const ast::Expr* as_of = right.kind == ast::TableRefKind::kTable ? right.As<ast::TableName>().for_system_time.get() : nullptr;
   ASSIGN_OR_RETURN(Relation left, BindTableRef(*join.left));
-  ASSIGN_OR_RETURN(Relation rightrel, BindTableRef(right));
+  temporal_right_ = as_of != nullptr;
+  auto bound_right = BindTableRef(right);
+  temporal_right_ = false;
+  ASSIGN_OR_RETURN(Relation rightrel, std::move(bound_right));
   JoinType type = JoinType::kInner;
   switch (join.join_type) {
     case ast::JoinType::kLeft: type = JoinType::kLeft; break;
@@ -938,10 +941,11 @@ Result<Binder::Relation> Binder::BindJoin(const ast::Join& join) {
   const size_t nl = left.node->schema.size();
   bool left_nullable = type == JoinType::kRight || type == JoinType::kFull;
   bool right_nullable = type == JoinType::kLeft || type == JoinType::kFull;
-  // Regular joins materialize time attributes (they are plain timestamps afterwards, as in Flink).
+  // Regular joins materialize time attributes (they are plain timestamps afterwards, as in Flink); a
+  // temporal join keeps the left side's, whose watermark it forwards.
   Scope combined;
   for (const auto& c : left.scope.columns) {
-    LogicalType t = c.type.WithTimeAttribute(TimeAttribute::kNone);
+    LogicalType t = as_of ? c.type : c.type.WithTimeAttribute(TimeAttribute::kNone);
     combined.columns.push_back({c.qualifier, c.name, left_nullable ? t.WithNullable(true) : t});
   }
   for (const auto& c : rightrel.scope.columns) {
@@ -1020,6 +1024,7 @@ Result<Binder::Relation> Binder::BindJoin(const ast::Join& join) {
   for (const auto& c : combined.columns) names.push_back(c.name);
   Uniquify(&names);
   for (size_t i = 0; i < names.size(); ++i) node->schema.Add(names[i], combined.columns[i].type);
+  if (as_of) return FinishTemporalJoin(join, *as_of, std::move(left), std::move(rightrel), *node, std::move(combined));
   Relation out;
   out.node = node;
   out.scope = combined;
@@ -1183,8 +1188,10 @@ Result<Binder::Relation> Binder::BindSelect(const ast::Select& select) {
         continue;
       }
       ASSIGN_OR_RETURN(ExprPtr e, BindExpr(*item.expr, input.scope));
-      // Time attributes survive only plain references (Flink materializes them otherwise).
-      if (e->kind != ExprKind::kColumnRef && e->type.time_attribute() != TimeAttribute::kNone) {
+      // Time attributes survive only plain references (Flink materializes them otherwise), and
+      // PROCTIME() in a SELECT list declares a processing-time attribute, as in Flink.
+      const bool proctime_call = e->kind == ExprKind::kCall && e->function && e->function->name == "PROCTIME";
+      if (e->kind != ExprKind::kColumnRef && !proctime_call && e->type.time_attribute() != TimeAttribute::kNone) {
         auto copy = std::make_shared<Expr>(*e);
         copy->type = e->type.WithTimeAttribute(TimeAttribute::kNone);
         e = copy;
@@ -1294,6 +1301,7 @@ Result<Binder::Relation> Binder::BindAggregate(const ast::Select& select, Relati
     pre->schema.Add(kn, kt);
     key_names.push_back(kn);
   }
+  KeepWindowTimeAttribute(input.node, pre.get());
   ctx.num_keys = pre->projections.size();
   for (size_t i = 0; i < ctx.num_keys; ++i) ctx.output_types.push_back(pre->schema.field(i).type);
   std::vector<const ast::Call*> calls;

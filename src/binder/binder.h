@@ -78,6 +78,10 @@ class Binder {
   Result<Relation> BindTableRef(const ast::TableRef& ref);
   Result<Relation> BindTable(const ast::TableName& ref);
   Result<Relation> BindJoin(const ast::Join& join);
+  // The temporal-join part of BindJoin (src/binder/temporal_join.cc): `regular` holds the join keys and
+  // residual BindJoin split from the ON condition; `combined` the scope of left ++ right.
+  Result<Relation> FinishTemporalJoin(const ast::Join& join, const ast::Expr& as_of, Relation left, Relation right,
+                                      const JoinNode& regular, Scope combined);
   Result<Relation> BindUnnest(Relation left, const ast::Unnest& unnest, bool left_outer);
   // FROM TABLE(TUMBLE|HOP|CUMULATE(TABLE t, DESCRIPTOR(ts), ...)) (binder/window_tvf.cc).
   Result<Relation> BindWindowTvf(const ast::TableFunctionRef& ref);
@@ -85,6 +89,10 @@ class Binder {
   // puts a WindowTableFunction over `input` (its window columns w$start, w$end, w$rowtime/w$proctime
   // appended to the scope) and returns the call; else null.
   Result<const ast::Call*> PrepareGroupWindow(const ast::Select& select, Relation* input);
+  // A window aggregation's window_time stays a time attribute (so windows can cascade, as in Flink):
+  // when the group keys in `pre` (over `input`) are a window TVF's start, end and time, the time key
+  // keeps its *ROWTIME*/*PROCTIME* marker.
+  static void KeepWindowTimeAttribute(const PlanNodePtr& input, CalcNode* pre);
   Result<Relation> ScanTable(std::shared_ptr<const CatalogTable> table, const ast::TableName* ref);
 
   Result<ExprPtr> BindCall(const ast::Call& call, const Scope& scope);
@@ -127,6 +135,8 @@ class Binder {
   EvalContext* eval_context_;
   // Common table expressions in scope, innermost last.
   std::vector<std::map<std::string, const ast::Cte*>> ctes_;
+  // Set while binding the right side of a temporal join, which may carry FOR SYSTEM_TIME AS OF.
+  bool temporal_right_ = false;
   // The STATE_TTL hint of the SELECT being bound, for its GroupAggregate (-1: none).
   int64_t aggregate_ttl_ms_ = -1;
   // Applies a SELECT's /*+ STATE_TTL('name' = 'duration', ...) */ hints to the joins of its FROM, or to

@@ -1,6 +1,7 @@
-// Binding of the window table-valued functions in FROM: TABLE(TUMBLE|HOP|CUMULATE(TABLE t,
-// DESCRIPTOR(time_col), durations...)), positional or with Flink's named arguments (DATA, TIMECOL,
-// SIZE, SLIDE, STEP, OFFSET). The result is a WindowTableFunctionNode over the bound table; the
+// Binding of the window table-valued functions in FROM: TABLE(TUMBLE|HOP|CUMULATE|SESSION(TABLE t
+// [PARTITION BY k], DESCRIPTOR(time_col), durations...)), positional or with Flink's named arguments
+// (DATA, TIMECOL, SIZE, SLIDE, STEP, GAP, OFFSET), and of the legacy GROUP BY TUMBLE/HOP/SESSION(ts,
+// ...) with TUMBLE_START and friends. Both give a WindowTableFunctionNode over the input; the
 // optimizer folds it into a WindowAggregate when a GROUP BY on the window bounds reads it
 // (plan/window_rules.h). Errors use Flink's wording where Flink has one.
 #include <algorithm>
@@ -34,16 +35,20 @@ Result<Binder::Relation> Binder::BindWindowTvf(const ast::TableFunctionRef& ref)
     spec.kind = WindowKind::kCumulate;
     params = {"DATA", "TIMECOL", "STEP", "SIZE", "OFFSET"};
   } else if (fname == "SESSION") {
-    return NotSupported(ref.pos, "The SESSION window table function");
+    spec.kind = WindowKind::kSession;
+    params = {"DATA", "TIMECOL", "GAP"};
   } else {
     return NotSupported(ref.pos, "Table function '" + call.name.back() +
-                                     "' (Sluice runs the window table functions TUMBLE, HOP and CUMULATE)");
+                                     "' (Sluice runs the window table functions TUMBLE, HOP, CUMULATE and SESSION)");
   }
   if (ref.lateral) return NotSupported(ref.pos, "LATERAL TABLE(" + fname + "(...))");
-  const size_t required = params.size() - 1;
+  const bool session = spec.kind == WindowKind::kSession;
+  const size_t required = session ? params.size() : params.size() - 1;  // OFFSET is optional
   auto arity_error = [&]() {
     return Error(call.pos, "Invalid number of arguments to function '" + fname + "'. Was expecting " +
-                               std::to_string(required) + " or " + std::to_string(params.size()) + " arguments");
+                               (session ? std::to_string(required)
+                                        : std::to_string(required) + " or " + std::to_string(params.size())) +
+                               " arguments");
   };
   // Arguments into parameter slots, by position or by name.
   std::vector<const ast::Expr*> slot(params.size(), nullptr);
@@ -76,7 +81,7 @@ Result<Binder::Relation> Binder::BindWindowTvf(const ast::TableFunctionRef& ref)
     return Error(data.pos, "The first argument of " + fname + " must be a table, written TABLE t");
   }
   const auto& table_arg = data.As<ast::TableArg>();
-  if (!table_arg.partition_by.empty()) {
+  if (!table_arg.partition_by.empty() && !session) {
     return Error(data.pos, "PARTITION BY is only allowed in the SESSION window table function, not in " + fname);
   }
   ast::TableName table_ref;
@@ -118,13 +123,13 @@ Result<Binder::Relation> Binder::BindWindowTvf(const ast::TableFunctionRef& ref)
     }
     return ms;
   };
-  if (spec.kind == WindowKind::kTumble) {
+  if (spec.kind == WindowKind::kTumble || session) {
     ASSIGN_OR_RETURN(spec.size_ms, duration(2, false));
   } else {
     ASSIGN_OR_RETURN(spec.step_ms, duration(2, false));
     ASSIGN_OR_RETURN(spec.size_ms, duration(3, false));
   }
-  if (slot.back()) {
+  if (!session && slot.back()) {
     ASSIGN_OR_RETURN(spec.offset_ms, duration(params.size() - 1, true));
   }
   if (spec.kind == WindowKind::kCumulate && spec.size_ms % spec.step_ms != 0) {
@@ -143,6 +148,11 @@ Result<Binder::Relation> Binder::BindWindowTvf(const ast::TableFunctionRef& ref)
   node->time_column = static_cast<int>(*idx);
   node->proctime = time_type.time_attribute() == TimeAttribute::kProctime;
   node->local_time = time_type.id() == TypeId::kTimestampLtz;
+  for (const auto& p : table_arg.partition_by) {
+    ASSIGN_OR_RETURN(ExprPtr k, BindExpr(*p, input.scope));
+    if (k->kind != ExprKind::kColumnRef) return Error(p->pos, "PARTITION BY of SESSION takes columns of the table");
+    node->partition_keys.push_back(k->column_index);
+  }
   node->schema = in_schema;
   LogicalType bound = LogicalType::Timestamp(3).WithNullable(false);
   LogicalType wtime = (node->local_time ? LogicalType::TimestampLtz(3) : LogicalType::Timestamp(3))
@@ -161,6 +171,48 @@ Result<Binder::Relation> Binder::BindWindowTvf(const ast::TableFunctionRef& ref)
   return out;
 }
 
+namespace {
+
+// Which window column (0 start, 1 end, 2 time) of which window TVF column `col` of `node` reads
+// through plain references; -1 when none.
+int WindowColumnOf(const PlanNode* node, int col, const PlanNode** tvf) {
+  while (true) {
+    if (node->kind == PlanKind::kWindowTableFunction) {
+      const int nw = static_cast<int>(node->inputs[0]->schema.size());
+      *tvf = node;
+      return col >= nw ? col - nw : -1;
+    }
+    if (node->kind != PlanKind::kCalc) return -1;
+    const Expr& p = *node->As<CalcNode>().projections[static_cast<size_t>(col)];
+    if (p.kind != ExprKind::kColumnRef) return -1;
+    col = p.column_index;
+    node = node->inputs[0].get();
+  }
+}
+
+}  // namespace
+
+void Binder::KeepWindowTimeAttribute(const PlanNodePtr& input, CalcNode* pre) {
+  int key_of[3] = {-1, -1, -1};
+  const PlanNode* tvf_of[3] = {nullptr, nullptr, nullptr};
+  for (size_t i = 0; i < pre->projections.size(); ++i) {
+    const Expr& p = *pre->projections[i];
+    if (p.kind != ExprKind::kColumnRef) continue;
+    const PlanNode* tvf = nullptr;
+    int w = WindowColumnOf(input.get(), p.column_index, &tvf);
+    if (w < 0) continue;
+    key_of[w] = static_cast<int>(i);
+    tvf_of[w] = tvf;
+  }
+  if (key_of[0] < 0 || key_of[1] < 0 || key_of[2] < 0 || tvf_of[0] != tvf_of[1] || tvf_of[1] != tvf_of[2]) return;
+  Schema schema;
+  for (size_t i = 0; i < pre->schema.size(); ++i) {
+    const Field& f = pre->schema.field(i);
+    schema.Add(f.name, static_cast<int>(i) == key_of[2] ? pre->projections[i]->type : f.type);
+  }
+  pre->schema = schema;
+}
+
 Result<const ast::Call*> Binder::PrepareGroupWindow(const ast::Select& select, Relation* input) {
   const ast::Call* call = nullptr;
   std::string fname;
@@ -174,8 +226,7 @@ Result<const ast::Call*> Binder::PrepareGroupWindow(const ast::Select& select, R
     fname = n;
   }
   if (!call) return call;
-  if (fname == "SESSION") return NotSupported(call->pos, "The SESSION group window (GROUP BY SESSION(...))");
-  const size_t want = fname == "TUMBLE" ? 2 : 3;
+  const size_t want = fname == "HOP" ? 3 : 2;
   if (call->args.size() != want) {
     return Error(call->pos, "Invalid number of arguments to function '" + fname + "'. Was expecting " +
                                 std::to_string(want) + " arguments");
@@ -186,7 +237,7 @@ Result<const ast::Call*> Binder::PrepareGroupWindow(const ast::Select& select, R
                                          time->type.ToString());
   }
   WindowSpec spec;
-  spec.kind = fname == "TUMBLE" ? WindowKind::kTumble : WindowKind::kHop;
+  spec.kind = fname == "TUMBLE" ? WindowKind::kTumble : fname == "HOP" ? WindowKind::kHop : WindowKind::kSession;
   std::vector<int64_t> durations;
   for (size_t i = 1; i < want; ++i) {
     Result<ExprPtr> b = BindExpr(*call->args[i], Scope{});
@@ -196,8 +247,8 @@ Result<const ast::Call*> Binder::PrepareGroupWindow(const ast::Select& select, R
     }
     durations.push_back((*b)->literal.int_value());
   }
-  if (spec.kind == WindowKind::kTumble) {
-    spec.size_ms = durations[0];
+  if (spec.kind != WindowKind::kHop) {
+    spec.size_ms = durations[0];  // TUMBLE size, SESSION gap
   } else {
     spec.step_ms = durations[0];  // HOP(ts, slide, size)
     spec.size_ms = durations[1];

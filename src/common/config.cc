@@ -39,6 +39,11 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "never. Sluice's materializer asks its input for update-before rows and keeps only the live rows per "
        "key, so its state is bounded by the result's size (Flink's keeps each key's history).",
        {"none", "auto", "force"}},
+      {kAggPhaseStrategyKey, OptionType::kEnum, "AUTO",
+       "With mini-batch on, whether group aggregations are planned in two phases (LocalGroupAggregate, then "
+       "GlobalGroupAggregate over the Exchange) when every aggregate function can merge: 'AUTO' and 'TWO_PHASE' "
+       "do, 'ONE_PHASE' does not. One task runs both phases as one mini-batch aggregate, so results are the same.",
+       {"auto", "one_phase", "two_phase"}},
       {kCdcEventsDuplicateKey, OptionType::kBoolean, "false",
        "Whether a source that emits a full changelog (-U rows too) with a PRIMARY KEY may repeat changes; if "
        "true, a ChangelogNormalize over it keyed by the primary key removes the duplicates."},

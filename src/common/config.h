@@ -72,6 +72,7 @@ inline constexpr char kParallelismKey[] = "parallelism.default";
 inline constexpr char kSinkNotNullEnforcerKey[] = "table.exec.sink.not-null-enforcer";
 inline constexpr char kMaxColumnWidthKey[] = "table.display.max-column-width";
 inline constexpr char kSinkUpsertMaterializeKey[] = "table.exec.sink.upsert-materialize";
+inline constexpr char kAggPhaseStrategyKey[] = "table.optimizer.agg-phase-strategy";
 inline constexpr char kCdcEventsDuplicateKey[] = "table.exec.source.cdc-events-duplicate";
 
 // 'execution.runtime-mode' is 'batch' (any case); 'streaming' and 'automatic' run as streaming.

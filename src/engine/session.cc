@@ -16,6 +16,7 @@
 #include "function/evaluator.h"
 #include "function/function_registry.h"
 #include "plan/explain.h"
+#include "plan/mini_batch_rule.h"
 #include "plan/optimizer.h"
 #include "plan/source_changelog_rule.h"
 #include "plan/traits.h"
@@ -318,6 +319,12 @@ class Session::Impl {
       }
     } else {
       RETURN_IF_ERROR(ValidateSinks(planned.physical));
+      if (config_.GetBool("table.exec.mini-batch.enabled")) {
+        std::string strategy = config_.GetString(kAggPhaseStrategyKey);
+        for (char& c : strategy) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        ApplyMiniBatchRules(&planned.physical, config_.GetDurationMillis("table.exec.mini-batch.allow-latency"),
+                            strategy != "ONE_PHASE");
+      }
       RETURN_IF_ERROR(create());
     }
     return planned;

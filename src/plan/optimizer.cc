@@ -125,6 +125,10 @@ PlanNodePtr CopyWithInputs(const PlanNodePtr& node, std::vector<PlanNodePtr> inp
       out = std::make_shared<ChangelogNormalizeNode>(node->As<ChangelogNormalizeNode>());
       break;
     case PlanKind::kDropUpdateBefore: out = std::make_shared<DropUpdateBeforeNode>(node->As<DropUpdateBeforeNode>()); break;
+    case PlanKind::kMiniBatchAssigner:
+      out = std::make_shared<MiniBatchAssignerNode>(node->As<MiniBatchAssignerNode>());
+      break;
+    case PlanKind::kTemporalJoin: out = std::make_shared<TemporalJoinNode>(node->As<TemporalJoinNode>()); break;
   }
   out->inputs = std::move(inputs);
   return out;
@@ -261,18 +265,64 @@ class Pruner {
         auto& in = Req(w.inputs[0]);
         for (size_t i = 0; i < in.size(); ++i) in[i] = in[i] || req[i];
         in[static_cast<size_t>(w.time_column)] = true;
+        for (int k : w.partition_keys) in[static_cast<size_t>(k)] = true;
         return;
       }
-      case PlanKind::kWindowAggregate:
+      case PlanKind::kExchange: {
+        // Passes its input's columns through; it needs its hash keys.
+        const auto& ex = node->As<ExchangeNode>();
+        auto& in = Req(ex.inputs[0]);
+        for (size_t i = 0; i < n; ++i) in[i] = in[i] || req[i];
+        for (int k : ex.keys) in[static_cast<size_t>(k)] = true;
+        return;
+      }
+      case PlanKind::kTemporalJoin: {
+        // As a regular join, plus both time attributes.
+        const auto& j = node->As<TemporalJoinNode>();
+        const size_t nl = j.inputs[0]->schema.size();
+        std::vector<bool> combined = req;
+        if (j.condition) CollectColumns(*j.condition, &combined);
+        auto& left = Req(j.inputs[0]);
+        auto& right = Req(j.inputs[1]);
+        for (size_t i = 0; i < n; ++i) {
+          if (!combined[i]) continue;
+          if (i < nl) left[i] = true;
+          else right[i - nl] = true;
+        }
+        for (int k : j.left_keys) left[static_cast<size_t>(k)] = true;
+        for (int k : j.right_keys) right[static_cast<size_t>(k)] = true;
+        left[static_cast<size_t>(j.left_time)] = true;
+        right[static_cast<size_t>(j.right_time)] = true;
+        return;
+      }
+      case PlanKind::kJoin: {
+        // Keeps what its consumers read, its keys and what its residual condition reads, so a join
+        // stores only the columns it needs (Flink pushes projections below joins the same way).
+        const auto& j = node->As<JoinNode>();
+        const size_t nl = j.inputs[0]->schema.size();
+        std::vector<bool> combined = req;
+        if (j.residual) CollectColumns(*j.residual, &combined);
+        if (j.condition) CollectColumns(*j.condition, &combined);
+        auto& left = Req(j.inputs[0]);
+        auto& right = Req(j.inputs[1]);
+        for (size_t i = 0; i < n; ++i) {
+          if (!combined[i]) continue;
+          if (i < nl) left[i] = true;
+          else right[i - nl] = true;
+        }
+        for (int k : j.left_keys) left[static_cast<size_t>(k)] = true;
+        for (int k : j.right_keys) right[static_cast<size_t>(k)] = true;
+        return;
+      }
       case PlanKind::kSink:
-      case PlanKind::kExchange:
+      case PlanKind::kWindowAggregate:
       case PlanKind::kGroupAggregate:
       case PlanKind::kDeduplicate:
       case PlanKind::kRank:
-      case PlanKind::kJoin:
       case PlanKind::kSort:
       case PlanKind::kChangelogNormalize:
       case PlanKind::kDropUpdateBefore:
+      case PlanKind::kMiniBatchAssigner:
         // Stateful operators (and exchanges, which carry their keys) read every input column; the
         // projection below them already keeps only what they use.
         for (const auto& input : node->inputs) {
@@ -391,6 +441,7 @@ class Pruner {
         auto nw = std::make_shared<WindowTableFunctionNode>(w);
         nw->inputs = {pin.node};
         nw->time_column = pin.mapping[static_cast<size_t>(w.time_column)];
+        for (int& k : nw->partition_keys) k = pin.mapping[static_cast<size_t>(k)];
         nw->schema = pin.node->schema;
         for (size_t i = 0; i < nin; ++i) out.mapping[i] = pin.mapping[i];
         for (size_t i = nin; i < n; ++i) {
@@ -422,15 +473,83 @@ class Pruner {
         out.node = u;
         return out;
       }
+      case PlanKind::kExchange: {
+        const auto& ex = node->As<ExchangeNode>();
+        Pruned pin = Input(ex.inputs[0]);
+        auto ne = std::make_shared<ExchangeNode>(ex);
+        ne->inputs = {pin.node};
+        ne->schema = pin.node->schema;
+        ne->keys.clear();
+        for (int k : ex.keys) ne->keys.push_back(pin.mapping[static_cast<size_t>(k)]);
+        out.mapping = pin.mapping;
+        out.node = ne;
+        return out;
+      }
+      case PlanKind::kTemporalJoin: {
+        const auto& j = node->As<TemporalJoinNode>();
+        const size_t nl = j.inputs[0]->schema.size();
+        Pruned pl = Input(j.inputs[0]);
+        Pruned pr = Input(j.inputs[1]);
+        const int new_nl = static_cast<int>(pl.node->schema.size());
+        std::vector<int> combined(n, -1);
+        for (size_t i = 0; i < n; ++i) {
+          if (i < nl) combined[i] = pl.mapping[i];
+          else if (pr.mapping[i - nl] >= 0) combined[i] = new_nl + pr.mapping[i - nl];
+        }
+        auto nj = std::make_shared<TemporalJoinNode>(j);
+        nj->inputs = {pl.node, pr.node};
+        nj->left_keys.clear();
+        nj->right_keys.clear();
+        for (int k : j.left_keys) nj->left_keys.push_back(pl.mapping[static_cast<size_t>(k)]);
+        for (int k : j.right_keys) nj->right_keys.push_back(pr.mapping[static_cast<size_t>(k)]);
+        nj->left_time = pl.mapping[static_cast<size_t>(j.left_time)];
+        nj->right_time = pr.mapping[static_cast<size_t>(j.right_time)];
+        if (j.residual) nj->residual = RemapColumns(j.residual, combined);
+        if (j.condition) nj->condition = RemapColumns(j.condition, combined);
+        nj->schema = Schema();
+        for (size_t i = 0; i < n; ++i) {
+          if (combined[i] >= 0) nj->schema.Add(j.schema.field(i).name, j.schema.field(i).type);
+        }
+        out.mapping = combined;
+        out.node = nj;
+        return out;
+      }
+      case PlanKind::kJoin: {
+        const auto& j = node->As<JoinNode>();
+        const size_t nl = j.inputs[0]->schema.size();
+        Pruned pl = Input(j.inputs[0]);
+        Pruned pr = Input(j.inputs[1]);
+        const int new_nl = static_cast<int>(pl.node->schema.size());
+        std::vector<int> combined(n, -1);
+        for (size_t i = 0; i < n; ++i) {
+          if (i < nl) combined[i] = pl.mapping[i];
+          else if (pr.mapping[i - nl] >= 0) combined[i] = new_nl + pr.mapping[i - nl];
+        }
+        auto nj = std::make_shared<JoinNode>(j);
+        nj->inputs = {pl.node, pr.node};
+        nj->left_keys.clear();
+        nj->right_keys.clear();
+        for (int k : j.left_keys) nj->left_keys.push_back(pl.mapping[static_cast<size_t>(k)]);
+        for (int k : j.right_keys) nj->right_keys.push_back(pr.mapping[static_cast<size_t>(k)]);
+        if (j.residual) nj->residual = RemapColumns(j.residual, combined);
+        // The full ON condition is printed by EXPLAIN; its equi-parts are keys (kept), the rest residual.
+        if (j.condition) nj->condition = RemapColumns(j.condition, combined);
+        nj->schema = Schema();
+        for (size_t i = 0; i < n; ++i) {
+          if (combined[i] >= 0) nj->schema.Add(j.schema.field(i).name, j.schema.field(i).type);
+        }
+        out.mapping = combined;
+        out.node = nj;
+        return out;
+      }
       case PlanKind::kSink:
-      case PlanKind::kExchange:
       case PlanKind::kGroupAggregate:
       case PlanKind::kDeduplicate:
       case PlanKind::kRank:
-      case PlanKind::kJoin:
       case PlanKind::kSort:
       case PlanKind::kChangelogNormalize:
-      case PlanKind::kDropUpdateBefore: {
+      case PlanKind::kDropUpdateBefore:
+      case PlanKind::kMiniBatchAssigner: {
         std::vector<PlanNodePtr> inputs;
         for (const auto& in : node->inputs) inputs.push_back(Input(in).node);
         out.node = CopyWithInputs(node, std::move(inputs));

@@ -121,10 +121,26 @@ std::string ExplainAggregateCall(const PlanNode& in, const AggregateCall& a) {
 }
 
 std::string GroupAggregateNode::ExplainAttributes() const {
+  if (phase == Phase::kGlobal) {
+    // Over the local phase's partial results: keys first, then one partial column per call.
+    const size_t nk = group_keys.size();
+    std::vector<std::string> items(partial_names.begin(), partial_names.begin() + static_cast<std::ptrdiff_t>(nk));
+    std::string s;
+    if (nk > 0) s = "groupBy=[" + JoinNames(items) + "], ";
+    for (size_t a = 0; a < aggs.size(); ++a) {
+      items.push_back(aggs[a].explain_name() + "(" + partial_names[nk + a] + ") AS " + aggs[a].output_name);
+    }
+    return s + "select=[" + JoinNames(items) + "]";
+  }
+  // The local phase reads the original input (below its Exchange, so inputs[0] is that input here).
   const PlanNode& in = *inputs[0];
   std::vector<std::string> items;
   for (int k : group_keys) items.push_back(in.schema.field(static_cast<size_t>(k)).name);
-  for (const auto& a : aggs) items.push_back(ExplainAggregateCall(in, a));
+  for (size_t a = 0; a < aggs.size(); ++a) {
+    std::string call = ExplainAggregateCall(in, aggs[a]);
+    if (phase == Phase::kLocal) call = call.substr(0, call.rfind(" AS ")) + " AS " + partial_names[group_keys.size() + a];
+    items.push_back(call);
+  }
   std::string s;
   if (!group_keys.empty()) s = "groupBy=[" + KeyNames(in, group_keys) + "], ";
   return s + "select=[" + JoinNames(items) + "]";
@@ -147,6 +163,20 @@ std::string RankNode::ExplainAttributes() const {
   return "strategy=[" + strategy + "], rankType=[ROW_NUMBER], rankRange=[rankStart=" + std::to_string(rank_start) +
          ", rankEnd=" + std::to_string(rank_end) + "], partitionBy=[" + KeyNames(in, partition_keys) + "], orderBy=[" +
          JoinNames(order_items) + "], select=[" + JoinNames(schema.names()) + "]";
+}
+
+std::string TemporalJoinNode::ExplainAttributes() const {
+  std::vector<std::string> names = inputs[0]->schema.names();
+  for (const auto& n : inputs[1]->schema.names()) names.push_back(n);
+  std::vector<std::string> lk, rk;
+  for (int k : left_keys) lk.push_back(names[static_cast<size_t>(k)]);
+  for (int k : right_keys) rk.push_back(names[inputs[0]->schema.size() + static_cast<size_t>(k)]);
+  const std::string right_time_name = names[inputs[0]->schema.size() + static_cast<size_t>(right_time)];
+  std::string where = "__TEMPORAL_JOIN_CONDITION(" + names[static_cast<size_t>(left_time)] + ", " + right_time_name +
+                      ", __TEMPORAL_JOIN_LEFT_KEY(" + JoinNames(lk) + "), __TEMPORAL_JOIN_RIGHT_KEY(" + JoinNames(rk) + "))";
+  if (condition) where = "AND(" + condition->ToString(&names) + ", " + where + ")";
+  return std::string("joinType=[") + (left_outer ? "LeftOuterJoin" : "InnerJoin") + "], where=[" + where +
+         "], select=[" + JoinNames(schema.names()) + "]";
 }
 
 std::string JoinNode::ExplainAttributes() const {

@@ -40,6 +40,8 @@ enum class PlanKind : uint8_t {
   kJoin,
   kChangelogNormalize,
   kDropUpdateBefore,
+  kMiniBatchAssigner,
+  kTemporalJoin,
   kWindowTableFunction,
   kWindowAggregate,
   kSort,
@@ -177,14 +179,26 @@ struct AggregateCall {
 
 // Non-windowed GROUP BY aggregation with retraction (Flink's GroupAggregate): output = group keys,
 // then one column per aggregate call.
+//
+// With mini-batch and functions that merge, the planner splits it as Flink does into a
+// LocalGroupAggregate (per batch, partial accumulators) under the Exchange and a GlobalGroupAggregate
+// (merges them into state) over it. Both phases keep the original group_keys/aggs over the original
+// input; a single task runs them fused as one mini-batch aggregate (the local phase exists to cut
+// shuffle volume, which one task does not have).
 struct GroupAggregateNode : PlanNode {
   GroupAggregateNode() : PlanNode(PlanKind::kGroupAggregate) {}
+  enum class Phase : uint8_t { kSingle, kLocal, kGlobal };
+  Phase phase = Phase::kSingle;
+  // The local phase's output column names (keys, then one partial result per call), for EXPLAIN.
+  std::vector<std::string> partial_names;
   std::vector<int> group_keys;
   std::vector<AggregateCall> aggs;
   bool input_has_retractions = false;  // set by trait inference
   bool emit_update_before = false;     // set by trait inference
   int64_t state_ttl_ms = -1;           // STATE_TTL hint; -1: 'table.exec.state.ttl'
-  std::string ExplainName() const override { return "GroupAggregate"; }
+  std::string ExplainName() const override {
+    return phase == Phase::kLocal ? "LocalGroupAggregate" : phase == Phase::kGlobal ? "GlobalGroupAggregate" : "GroupAggregate";
+  }
   std::string ExplainAttributes() const override;
 };
 
@@ -267,8 +281,9 @@ struct WindowTableFunctionNode : PlanNode {
   int time_column = -1;  // the DESCRIPTOR column (input index)
   bool proctime = false;  // processing-time windows (the clock's time), else event time
   bool local_time = false;  // the time attribute is TIMESTAMP_LTZ: windows align to the session time zone
-  // Planned for a legacy GROUP BY TUMBLE/HOP(ts, ...): window columns w$start, w$end, w$rowtime.
+  // Planned for a legacy GROUP BY TUMBLE/HOP/SESSION(ts, ...): window columns w$start, w$end, w$rowtime.
   bool group_window = false;
+  std::vector<int> partition_keys;  // SESSION(TABLE t PARTITION BY ...): sessions are per key
   std::string ExplainName() const override { return "WindowTableFunction"; }
   std::string ExplainAttributes() const override;
 };
@@ -286,7 +301,7 @@ struct WindowAggregateNode : PlanNode {
   std::vector<int> group_keys;
   std::vector<AggregateCall> aggs;
   bool with_window_time = false;
-  // A legacy GROUP BY TUMBLE/HOP(ts, ...): Flink's GroupWindowAggregate name and attributes.
+  // A legacy GROUP BY TUMBLE/HOP/SESSION(ts, ...): Flink's GroupWindowAggregate name and attributes.
   bool group_window = false;
   std::string ExplainName() const override { return group_window ? "GroupWindowAggregate" : "WindowAggregate"; }
   std::string ExplainAttributes() const override;
@@ -313,6 +328,35 @@ struct SortNode : PlanNode {
   bool emit_update_before = false;     // set by trait inference
   std::string ExplainName() const override;
   std::string ExplainAttributes() const override;
+};
+
+// Event-time temporal join (Flink's TemporalJoin, `JOIN versioned FOR SYSTEM_TIME AS OF l.rowtime ON
+// l.k = v.k`): each left row joins the version of the right (versioned) side in force at its event time,
+// once the watermark passes it. Output = left columns, then right columns; insert-only.
+struct TemporalJoinNode : PlanNode {
+  TemporalJoinNode() : PlanNode(PlanKind::kTemporalJoin) {}
+  bool left_outer = false;
+  std::vector<int> left_keys;
+  std::vector<int> right_keys;
+  int left_time = -1;   // the left rowtime column (FOR SYSTEM_TIME AS OF)
+  int right_time = -1;  // the versioned side's rowtime column
+  ExprPtr condition;    // the whole ON condition over left ++ right (for EXPLAIN)
+  ExprPtr residual;     // the non-equi part, null when none
+  std::string right_name;  // the versioned table or view, for messages
+  std::string ExplainName() const override { return "TemporalJoin"; }
+  std::string ExplainAttributes() const override;
+};
+
+// Flink's MiniBatchAssigner over a source when mini-batch is on: marks where batches are cut. Sluice's
+// mini-batch aggregates cut their batches themselves (by size and allow-latency), so it passes rows
+// through unchanged at run time.
+struct MiniBatchAssignerNode : PlanNode {
+  MiniBatchAssignerNode() : PlanNode(PlanKind::kMiniBatchAssigner) {}
+  int64_t interval_ms = 0;
+  std::string ExplainName() const override { return "MiniBatchAssigner"; }
+  std::string ExplainAttributes() const override {
+    return "interval=[" + std::to_string(interval_ms) + "ms], mode=[ProcTime]";
+  }
 };
 
 // Column names of a node's output, for printing expressions over it.

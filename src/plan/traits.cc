@@ -111,6 +111,7 @@ std::vector<int> UpsertKeyColumns(const PlanNode* node) {
     case PlanKind::kSort:  // a subset of the input's rows keeps its keys (Flink's upsert keys of a Sort)
     case PlanKind::kExchange:
     case PlanKind::kDropUpdateBefore:
+    case PlanKind::kMiniBatchAssigner:
     case PlanKind::kWatermarkAssigner: return UpsertKeyColumns(node->inputs[0].get());
     default: return {};
   }
@@ -178,9 +179,11 @@ class Inference {
       case PlanKind::kWatermarkAssigner:
       case PlanKind::kCorrelate:
       case PlanKind::kExchange:
-      case PlanKind::kSink: return In(n);
+      case PlanKind::kSink:
+      case PlanKind::kMiniBatchAssigner: return In(n);
       case PlanKind::kDropUpdateBefore: return In(n).NoForcedUb();
       case PlanKind::kChangelogNormalize: return {true, true, true};
+      case PlanKind::kTemporalJoin: return {true, false, false};
       case PlanKind::kUnion: {
         Kinds k;
         for (size_t i = 0; i < n->inputs.size(); ++i) k = k.Union(In(n, i));
@@ -229,7 +232,8 @@ class Inference {
         return;
       }
       case PlanKind::kChangelogNormalize:
-        // Reads upserts by key: a before-image adds nothing.
+      case PlanKind::kTemporalJoin:
+        // Read upserts (or versions) by key: a before-image adds nothing.
         return;
       case PlanKind::kDropUpdateBefore:
         // Removed after inference when a consumer needs the before-images; the source emits them anyway.
@@ -239,6 +243,7 @@ class Inference {
       case PlanKind::kCorrelate:
       case PlanKind::kExchange:
       case PlanKind::kUnion:
+      case PlanKind::kMiniBatchAssigner:
       case PlanKind::kWindowTableFunction:
         // Stateless: pass the parents' requirement through.
         if (needs_ub_[n]) {
@@ -317,6 +322,12 @@ class Inference {
       case PlanKind::kWindowAggregate: {
         // Window operators assign each row to windows once; they cannot take a row back (Flink's
         // StreamPhysicalWindowAggregate / StreamPhysicalWindowTableFunction consume inserts only).
+        if (n->kind == PlanKind::kWindowTableFunction && n->As<WindowTableFunctionNode>().window.kind == WindowKind::kSession) {
+          status_ = Status::NotSupported(
+              "The SESSION window table function without a window aggregation (GROUP BY window_start, window_end, ...) "
+              "is not supported by Sluice yet");
+          return;
+        }
         ChangelogMode in = n->inputs[0]->changelog_mode;
         bool updates = in.Contains(RowKind::kUpdateAfter) || in.Contains(RowKind::kUpdateBefore);
         bool deletes = in.Contains(RowKind::kDelete);
@@ -331,6 +342,23 @@ class Inference {
         return;
       }
       case PlanKind::kChangelogNormalize: n->As<ChangelogNormalizeNode>().emit_update_before = ub; return;
+      case PlanKind::kTemporalJoin: {
+        const auto& t = n->As<TemporalJoinNode>();
+        if (!kinds_[n->inputs[0].get()].InsertOnly()) {
+          const PlanNode* p = Producer(n, ChangelogMode::All());
+          status_ = Status::PlanError("TemporalJoin doesn't support consuming update and delete changes on its left side, which "
+                                      "are produced by node " + p->ExplainName() + "(" + p->ExplainAttributes() + ")");
+          return;
+        }
+        if (!UniqueOn(n->inputs[1].get(), t.right_keys)) {
+          status_ = Status::PlanError("Event-Time Temporal Table Join requires both primary key and row time attribute in "
+                                      "versioned table, but no primary key can be found. ('" + t.right_name +
+                                      "' must be a table with a PRIMARY KEY, or a view that keeps the last row per key "
+                                      "by event time: ROW_NUMBER() OVER (PARTITION BY key ORDER BY rowtime DESC) = 1, "
+                                      "and the join must cover that key)");
+        }
+        return;
+      }
       case PlanKind::kRank: {
         auto& r = n->As<RankNode>();
         r.emit_update_before = ub;
@@ -397,9 +425,12 @@ std::vector<std::string> UpsertKeyNames(const PlanNode& node) { return UpsertKey
 bool StateGrowsWithKeys(const PlanNode& node) {
   switch (node.kind) {
     case PlanKind::kGroupAggregate:
+      // A local phase keeps only the current batch's partial results.
+      return node.As<GroupAggregateNode>().phase != GroupAggregateNode::Phase::kLocal;
     case PlanKind::kDeduplicate:
     case PlanKind::kRank:
     case PlanKind::kChangelogNormalize:
+    case PlanKind::kTemporalJoin:
     case PlanKind::kJoin: return true;
     case PlanKind::kSink: return node.As<SinkNode>().upsert_materialize;
     default: return false;

@@ -39,6 +39,7 @@ std::string WindowSpec::Explain(const std::string& time_col) const {
       s = "CUMULATE(time_col=[" + time_col + "], max_size=[" + FormatDurationMs(size_ms) + "], step=[" +
           FormatDurationMs(step_ms) + "]";
       break;
+    case WindowKind::kSession: s = "SESSION(time_col=[" + time_col + "], gap=[" + FormatDurationMs(size_ms) + "]"; break;
   }
   if (offset_ms != 0) s += ", offset=[" + FormatDurationMs(offset_ms) + "]";
   return s + ")";
@@ -66,6 +67,7 @@ void WindowSpec::AssignWindows(int64_t ts, std::vector<std::pair<int64_t, int64_
       }
       return;
     }
+    case WindowKind::kSession: windows->push_back({ts, ts + size}); return;  // before merging
   }
 }
 
@@ -86,6 +88,7 @@ int64_t WindowSpec::LastWindowEnd(int64_t slice_end) const {
     case WindowKind::kTumble: return slice_end;
     case WindowKind::kHop: return slice_end + (size_ms - step_ms) * kMicrosPerMs;
     case WindowKind::kCumulate: return WindowStart(slice_end) + size_ms * kMicrosPerMs;
+    case WindowKind::kSession: return slice_end;
   }
   return slice_end;
 }

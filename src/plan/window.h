@@ -13,6 +13,10 @@
 // `step` long, the window ending at slice end e starts at the max-size window start holding e - 1.
 // Every slice end is also the end of a window, so windows fire at slice ends.
 //
+// SESSION windows are not aligned: a row at ts opens [ts, ts + gap), which merges with every session
+// of its key it touches (Flink's TimeWindow.intersects, so adjacent sessions merge too). The slicing
+// functions below do not apply to them.
+//
 // Threading: immutable values and pure functions.
 #pragma once
 
@@ -22,16 +26,17 @@
 
 namespace sluice {
 
-enum class WindowKind : uint8_t { kTumble, kHop, kCumulate };
+enum class WindowKind : uint8_t { kTumble, kHop, kCumulate, kSession };
 
 struct WindowSpec {
   WindowKind kind = WindowKind::kTumble;
-  int64_t size_ms = 0;    // TUMBLE/HOP size; CUMULATE max size
+  int64_t size_ms = 0;    // TUMBLE/HOP size; CUMULATE max size; SESSION gap
   int64_t step_ms = 0;    // HOP slide; CUMULATE step; 0 for TUMBLE
   int64_t offset_ms = 0;  // shifts the window grid (Flink's optional OFFSET argument)
 
   // Flink's summary, e.g. "TUMBLE(time_col=[ts], size=[1 h])", "HOP(time_col=[ts], size=[1 h],
-  // slide=[5 min])", "CUMULATE(time_col=[ts], max_size=[1 d], step=[1 h], offset=[8 h])".
+  // slide=[5 min])", "CUMULATE(time_col=[ts], max_size=[1 d], step=[1 h], offset=[8 h])",
+  // "SESSION(time_col=[ts], gap=[5 min])".
   std::string Explain(const std::string& time_col) const;
 
   // The windows [start, end) holding `ts`, in Flink's assigner order (HOP: latest start first;

@@ -29,10 +29,15 @@ std::string WindowAggregateNode::ExplainAttributes() const {
   const std::string& time_col = in.schema.field(static_cast<size_t>(time_column)).name;
   if (group_window) {
     // Flink's legacy form: window=[TumblingGroupWindow('w$, ts, 10000)], properties=[w$start, ...].
-    std::string win = window.kind == WindowKind::kTumble
-                          ? "TumblingGroupWindow('w$, " + time_col + ", " + std::to_string(window.size_ms) + ")"
-                          : "SlidingGroupWindow('w$, " + time_col + ", " + std::to_string(window.size_ms) + ", " +
-                                std::to_string(window.step_ms) + ")";
+    std::string win;
+    switch (window.kind) {
+      case WindowKind::kTumble: win = "TumblingGroupWindow('w$, " + time_col + ", " + std::to_string(window.size_ms) + ")"; break;
+      case WindowKind::kSession: win = "SessionGroupWindow('w$, " + time_col + ", " + std::to_string(window.size_ms) + ")"; break;
+      default:
+        win = "SlidingGroupWindow('w$, " + time_col + ", " + std::to_string(window.size_ms) + ", " +
+              std::to_string(window.step_ms) + ")";
+        break;
+    }
     std::string props;
     for (size_t p = w; p < schema.size(); ++p) props += (props.empty() ? "" : ", ") + schema.field(p).name;
     return s + "window=[" + win + "], properties=[" + props + "], select=[" + select + "]";
@@ -121,11 +126,24 @@ Result<PlanNodePtr> WindowAggregateRule::Rewrite(const PlanNodePtr& agg_node) {
     return Status::PlanError("CUMULATE table function based aggregate requires maxSize must be an integral multiple of step, but got maxSize " +
                              std::to_string(w.size_ms) + " ms and step " + std::to_string(w.step_ms) + " ms");
   }
-  const bool multi_slice = w.kind != WindowKind::kTumble;
+  static const char* kNames[] = {"TUMBLE", "HOP", "CUMULATE", "SESSION"};
+  const bool merges = w.kind != WindowKind::kTumble;
   for (const auto& a : agg.aggs) {
-    if (multi_slice && !a.distinct && !a.function->merge) {
-      return Status::NotSupported(a.name + " in a " + (w.kind == WindowKind::kHop ? "HOP" : "CUMULATE") +
-                                  " window aggregation is not supported by Sluice yet (its slices cannot be merged)");
+    if (merges && !a.distinct && !a.function->merge) {
+      return Status::NotSupported(a.name + " in a " + kNames[static_cast<int>(w.kind)] +
+                                  " window aggregation is not supported by Sluice yet (its partial results cannot be merged)");
+    }
+  }
+  // Sessions are computed per group key, so the TVF's partition keys must be among the keys.
+  for (int p : tvf.partition_keys) {
+    bool grouped = false;
+    for (int k : agg.group_keys) {
+      const Expr& e = *projections[static_cast<size_t>(k)];
+      grouped |= e.kind == ExprKind::kColumnRef && e.column_index == p;
+    }
+    if (!grouped) {
+      return Status::NotSupported("A SESSION window aggregation that does not group by the partition key '" +
+                                  data->schema.field(static_cast<size_t>(p)).name + "' is not supported by Sluice yet");
     }
   }
   // The Calc below the aggregate: keys and arguments over the TVF's input, then the time attribute.

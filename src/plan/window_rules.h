@@ -8,7 +8,8 @@
 // falls back too. The result is Calc <- WindowAggregate <- Exchange <- Calc <- (the TVF's input): the
 // lower Calc computes keys and arguments plus the time attribute, the upper one restores the
 // aggregate's column order. HOP needs size to be a multiple of slide and CUMULATE max size a
-// multiple of step (Flink's conditions for slicing).
+// multiple of step (Flink's conditions for slicing); HOP, CUMULATE and SESSION need aggregate
+// functions that can merge partial results; SESSION needs its PARTITION BY columns among the keys.
 //
 // Threading: pure functions over immutable plans.
 #pragma once

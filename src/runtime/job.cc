@@ -18,6 +18,7 @@
 #include "runtime/operators/sink_operator.h"
 #include "runtime/operators/sort_operator.h"
 #include "runtime/operators/sink_upsert_materializer.h"
+#include "runtime/operators/temporal_join_operator.h"
 #include "runtime/operators/source_operator.h"
 #include "runtime/operators/window_aggregate_operator.h"
 #include "runtime/operators/window_table_function_operator.h"
@@ -119,10 +120,14 @@ class Translator {
           }
         }
         int64_t ttl_ms = g.state_ttl_ms >= 0 ? g.state_ttl_ms : ConfigTtlMillis();
-        return Add(std::make_unique<GroupAggregateOperator>("GroupAggregate", g.inputs[0]->schema.types(), g.group_keys,
+        // A global phase runs fused with its local phase, over the local phase's input (plan_node.h).
+        std::vector<PlanNodePtr> inputs = node->inputs;
+        if (g.phase == GroupAggregateNode::Phase::kGlobal) inputs = {g.inputs[0]->inputs[0]->inputs[0]};
+        if (g.phase == GroupAggregateNode::Phase::kLocal) return Status::Internal("a LocalGroupAggregate runs with its global phase");
+        return Add(std::make_unique<GroupAggregateOperator>(g.ExplainName(), inputs[0]->schema.types(), g.group_keys,
                                                             std::move(aggs), g.schema.types(), g.emit_update_before,
                                                             batch_size, latency_ms, ttl_ms),
-                   node->inputs);
+                   inputs);
       }
       case PlanKind::kDeduplicate: {
         const auto& d = node->As<DeduplicateNode>();
@@ -174,6 +179,16 @@ class Translator {
       }
       case PlanKind::kDropUpdateBefore:
         return Add(std::make_unique<DropUpdateBeforeOperator>("DropUpdateBefore"), node->inputs);
+      case PlanKind::kTemporalJoin: {
+        const auto& t = node->As<TemporalJoinNode>();
+        return Add(std::make_unique<TemporalJoinOperator>("TemporalJoin", t.inputs[0]->schema.types(),
+                                                          t.inputs[1]->schema.types(), t.left_keys, t.right_keys,
+                                                          t.left_time, t.right_time, t.left_outer, t.residual),
+                   node->inputs);
+      }
+      case PlanKind::kMiniBatchAssigner:
+        // Mini-batch aggregates cut their own batches; the assigner passes rows through.
+        return Add(std::make_unique<UnionOperator>("MiniBatchAssigner", 1), node->inputs);
       case PlanKind::kSort: {
         const auto& so = node->As<SortNode>();
         const Schema& in = so.inputs[0]->schema;

@@ -323,6 +323,24 @@ bool Chunk::AllInserts() const {
   return true;
 }
 
+void AppendSelectedOrNull(Vector* dst, const Vector& src, const uint32_t* sel, size_t n) {
+  dst->Reserve(dst->size() + n);
+  size_t i = 0;
+  while (i < n) {
+    size_t j = i;
+    if (sel[i] == kNullRow) {
+      while (j < n && sel[j] == kNullRow) ++j;
+      size_t old = dst->size();
+      dst->Resize(old + (j - i));
+      for (size_t r = old; r < dst->size(); ++r) dst->SetNull(r, true);
+    } else {
+      while (j < n && sel[j] != kNullRow) ++j;
+      dst->AppendFrom(src, sel + i, 0, j - i);
+    }
+    i = j;
+  }
+}
+
 void Chunk::Resize(size_t n) {
   for (auto& c : columns_) c.Resize(n);
   kinds_.resize(n, RowKind::kInsert);

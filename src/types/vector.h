@@ -149,6 +149,11 @@ class Vector {
   std::vector<Vector> children_;
 };
 
+// Appends src[sel[i]] for i < n to `dst`, or a NULL where sel[i] == kNullRow (outer joins' padding),
+// copying runs of selected rows at once.
+inline constexpr uint32_t kNullRow = 0xFFFFFFFFu;
+void AppendSelectedOrNull(Vector* dst, const Vector& src, const uint32_t* sel, size_t n);
+
 class Chunk {
  public:
   static constexpr size_t kDefaultCapacity = 1024;

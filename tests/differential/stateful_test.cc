@@ -59,6 +59,34 @@ TEST_P(StatefulTest, TopN) {
       "(SELECT id % 20 AS k, COUNT(*) AS c FROM t WHERE a > 0 GROUP BY id % 20)) WHERE rn <= 2");
 }
 
+// ORDER BY ... LIMIT [OFFSET] is a Top-N over the whole input (SortLimit); the keys end with the
+// unique id so the answer is one set. SQLite, like Flink, puts NULLs first ascending, last descending.
+TEST_P(StatefulTest, OrderByLimit) {
+  CheckAllModes("SELECT id, s, a FROM t ORDER BY a DESC, id LIMIT 10", "SELECT id, s, a FROM t ORDER BY a DESC, id LIMIT 10");
+  CheckAllModes("SELECT id, a FROM t ORDER BY a, id DESC LIMIT 7 OFFSET 5",
+                "SELECT id, a FROM t ORDER BY a, id DESC LIMIT 7 OFFSET 5");
+  CheckAllModes("SELECT id AS k, a FROM t WHERE a > 0 ORDER BY a % 10, 1 LIMIT 12",
+                "SELECT id AS k, a FROM t WHERE a > 0 ORDER BY a % 10, 1 LIMIT 12");
+  // Over updating input (retract strategy): counts move rows in and out of the top.
+  CheckAllModes("SELECT s, c FROM (SELECT s, COUNT(*) AS c FROM t GROUP BY s) ORDER BY c DESC, s LIMIT 3",
+                "SELECT s, c FROM (SELECT s, COUNT(*) AS c FROM t GROUP BY s) ORDER BY c DESC, s LIMIT 3");
+  CheckAllModes("SELECT k, m FROM (SELECT id % 40 AS k, MAX(a) AS m FROM t GROUP BY id % 40) ORDER BY m, k LIMIT 5 OFFSET 2",
+                "SELECT k, m FROM (SELECT id % 40 AS k, MAX(a) AS m FROM t GROUP BY id % 40) ORDER BY m, k LIMIT 5 OFFSET 2");
+}
+
+// Batch mode sorts any columns; the final result must equal SQLite's.
+TEST_P(StatefulTest, BatchOrderByLimit) {
+  for (const char* chunk : {"1024", "1", "5"}) {
+    config_.clear();
+    config_["sluice.exec.chunk-size"] = chunk;
+    config_["execution.runtime-mode"] = "batch";
+    SCOPED_TRACE(std::string("batch, chunk size ") + chunk);
+    Check("SELECT s, COUNT(*) AS c, SUM(a) AS x FROM t GROUP BY s ORDER BY x DESC, s LIMIT 4 OFFSET 1",
+          "SELECT s, COUNT(*) AS c, SUM(a) AS x FROM t GROUP BY s ORDER BY x DESC, s LIMIT 4 OFFSET 1");
+    Check("SELECT id, a FROM t ORDER BY a DESC, id LIMIT 9", "SELECT id, a FROM t ORDER BY a DESC, id LIMIT 9");
+  }
+}
+
 TEST_P(StatefulTest, Joins) {
   CheckAllModes("SELECT l.id, r.id FROM t AS l JOIN t AS r ON l.a = r.a WHERE l.id < 200 AND r.id < 300",
                 "SELECT l.id, r.id FROM t AS l JOIN t AS r ON l.a = r.a WHERE l.id < 200 AND r.id < 300");

@@ -1,6 +1,7 @@
 #include "runtime/operators/group_aggregate_operator.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 
 #include "common/clock.h"
@@ -8,6 +9,7 @@
 #include "function/evaluator.h"
 #include "runtime/job.h"
 #include "state/key_encoder.h"
+#include "state/sort_key.h"
 
 namespace sluice {
 
@@ -142,13 +144,9 @@ void GroupAggregateOperator::AppendResult(const Group& g, RowKind kind, Chunk* o
 }
 
 bool GroupAggregateOperator::SameResult(const Chunk& a, size_t ra, const Chunk& b, size_t rb) const {
-  std::string x, y;
+  // Bitwise per value, as Flink's record equaliser compares binary rows.
   for (size_t c = keys_.size(); c < a.num_columns(); ++c) {
-    x.clear();
-    y.clear();
-    EncodeKeyValue(a.column(c), ra, &x);
-    EncodeKeyValue(b.column(c), rb, &y);
-    if (x != y) return false;
+    if (!ValuesEqual(a.column(c), ra, b.column(c), rb)) return false;
   }
   return true;
 }
@@ -233,15 +231,55 @@ Status GroupAggregateOperator::FlushBatch() {
   return Emit(out);
 }
 
+namespace {
+
+// Copies the value at src[sr] over the existing row dst[dr] (types equal ignoring nullability). String
+// views are copied as views (the caller shares the source's heaps with dst) unless `copy_bytes`.
+void CopyValue(const Vector& src, size_t sr, Vector* dst, size_t dr, size_t width, bool copy_bytes) {
+  if (src.IsNull(sr)) {
+    dst->SetNull(dr, true);
+    return;
+  }
+  dst->SetNull(dr, false);
+  const LogicalType& t = src.type();
+  if (t.IsNested()) {
+    dst->SetValue(dr, src.GetValue(sr));
+  } else if (t.IsStringLike()) {
+    if (copy_bytes) dst->SetString(dr, src.GetString(sr));
+    else dst->SetStringView(dr, src.GetString(sr));
+  } else {
+    std::memcpy(dst->raw_data() + dr * width, src.raw_data() + sr * width, width);
+  }
+}
+
+}  // namespace
+
+void GroupAggregateOperator::WriteResult(const Group& g, Chunk* out, size_t row) {
+  const size_t nk = keys_.size();
+  for (size_t k = 0; k < nk; ++k) {
+    CopyValue(key_store_.column(k), g.key_id, &out->column(k), row, out_widths_[k], /*copy_bytes=*/false);
+  }
+  for (size_t a = 0; a < aggs_.size(); ++a) {
+    Vector& v = out->column(nk + a);
+    v.SetNull(row, false);  // the row may hold an earlier, discarded result
+    aggs_[a].function->finalize(g.states.get() + offsets_[a], &v, row);
+  }
+}
+
 Status GroupAggregateOperator::ProcessRows(Chunk& chunk) {
   const size_t n = chunk.size();
   metrics_.rows_in += static_cast<int64_t>(n);
   EncodeKeys(chunk, keys_, &encoded_);
-  Chunk out(output_types_);
-  // Scratch rows for the result before and after each update (new per chunk, so string bytes the
-  // finalizers write do not pile up across chunks).
-  Chunk prev(output_types_);
-  Chunk now(output_types_);
+  if (out_widths_.empty()) {
+    for (const auto& t : output_types_) out_widths_.push_back(t.PhysicalWidth());
+  }
+  // Results are written in place into rows sized up front: each input row emits at most two changes.
+  // Before-images that are not emitted go to `prev` (one row per input row). Both are new per chunk,
+  // so string bytes the finalizers write do not pile up across chunks.
+  Chunk out(output_types_, 2 * n);
+  Chunk prev(output_types_, emit_update_before_ ? 0 : n);
+  RowKind* kinds = out.kinds();
+  size_t pos = 0;
   for (size_t r = 0; r < n; ++r) {
     bool retract = !IsAccumulate(chunk.kind(r));
     Group* g = Lookup(encoded_[r]);
@@ -252,25 +290,34 @@ Status GroupAggregateOperator::ProcessRows(Chunk& chunk) {
       }
       g = NewGroup(chunk, r);
       Update(g, chunk, r, false);
-      AppendResult(*g, RowKind::kInsert, &out);
+      WriteResult(*g, &out, pos);
+      kinds[pos++] = RowKind::kInsert;
       continue;
     }
-    prev.Resize(0);
-    AppendResult(*g, RowKind::kUpdateBefore, &prev);
+    Chunk* before = emit_update_before_ ? &out : &prev;
+    const size_t before_row = emit_update_before_ ? pos : r;
+    WriteResult(*g, before, before_row);
     Update(g, chunk, r, retract);
     if (g->count <= 0) {
-      out.AppendFrom(prev, nullptr, 0, 1);
-      out.kind_vector().back() = RowKind::kDelete;
+      if (!emit_update_before_) {
+        for (size_t c = 0; c < output_types_.size(); ++c) {
+          CopyValue(prev.column(c), r, &out.column(c), pos, out_widths_[c], /*copy_bytes=*/true);
+        }
+      }
+      kinds[pos++] = RowKind::kDelete;
       DestroyGroup(g);
       groups_.erase(encoded_[r]);
       continue;
     }
-    now.Resize(0);
-    AppendResult(*g, RowKind::kUpdateAfter, &now);
-    if (SameResult(prev, 0, now, 0)) continue;
-    if (emit_update_before_) out.AppendFrom(prev, nullptr, 0, 1);
-    out.AppendFrom(now, nullptr, 0, 1);
+    const size_t after_row = emit_update_before_ ? pos + 1 : pos;
+    WriteResult(*g, &out, after_row);
+    if (SameResult(*before, before_row, out, after_row)) continue;
+    if (emit_update_before_) kinds[pos++] = RowKind::kUpdateBefore;
+    kinds[pos++] = RowKind::kUpdateAfter;
   }
+  out.Resize(pos);
+  // Key values are views into the key store's heap.
+  for (size_t k = 0; k < keys_.size(); ++k) out.column(k).ShareHeapsWith(key_store_.column(k));
   return Emit(out);
 }
 

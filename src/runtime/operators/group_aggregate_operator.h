@@ -56,6 +56,8 @@ class GroupAggregateOperator final : public Operator {
   Status FlushBatch();
   // Appends the group's current result to `out` with `kind`.
   void AppendResult(const Group& g, RowKind kind, Chunk* out);
+  // Writes the group's current result over the existing row `row` of `out`.
+  void WriteResult(const Group& g, Chunk* out, size_t row);
   bool SameResult(const Chunk& a, size_t ra, const Chunk& b, size_t rb) const;
 
   std::vector<LogicalType> input_types_;
@@ -66,6 +68,7 @@ class GroupAggregateOperator final : public Operator {
   std::vector<size_t> offsets_;  // state slot offset per aggregate
   size_t state_bytes_ = 0;
   Chunk key_store_;              // one row per group: its key columns
+  std::vector<size_t> out_widths_;  // physical width of each output column
   std::unordered_map<std::string, std::unique_ptr<Group>> groups_;
   std::vector<std::string> encoded_;
   // 'table.exec.state.ttl' on processing time: a group not touched for this long is forgotten (its next

@@ -31,25 +31,6 @@ struct StringHash {
   size_t operator()(const std::string& s) const { return static_cast<size_t>(XXH3_64bits(s.data(), s.size())); }
 };
 
-// Appends src[sel[i]] for i < n to `dst`, or NULL where sel[i] == kNoRow, in runs.
-void AppendWithNulls(Vector* dst, const Vector& src, const uint32_t* sel, size_t n) {
-  dst->Reserve(dst->size() + n);
-  size_t i = 0;
-  while (i < n) {
-    size_t j = i;
-    if (sel[i] == kNoRow) {
-      while (j < n && sel[j] == kNoRow) ++j;
-      size_t old = dst->size();
-      dst->Resize(old + (j - i));
-      for (size_t r = old; r < dst->size(); ++r) dst->SetNull(r, true);
-    } else {
-      while (j < n && sel[j] != kNoRow) ++j;
-      dst->AppendFrom(src, sel + i, 0, j - i);
-    }
-    i = j;
-  }
-}
-
 }  // namespace
 
 // The stored rows of one input. Entries form one doubly linked list per join key in arrival order;
@@ -531,10 +512,10 @@ Status JoinOperator::FlushOutput(int input, const Chunk& chunk) {
   const size_t other_first = input == 0 ? left_types_.size() : 0;
   const size_t n = out_kinds_.size();
   for (size_t c = 0; c < chunk.num_columns(); ++c) {
-    AppendWithNulls(&out.column(input_first + c), chunk.column(c), out_input_rows_.data(), n);
+    AppendSelectedOrNull(&out.column(input_first + c), chunk.column(c), out_input_rows_.data(), n);
   }
   for (size_t c = 0; c < other.types.size(); ++c) {
-    AppendWithNulls(&out.column(other_first + c), other.arena.rows().column(c), out_other_rows_.data(), n);
+    AppendSelectedOrNull(&out.column(other_first + c), other.arena.rows().column(c), out_other_rows_.data(), n);
   }
   out.kind_vector().swap(out_kinds_);
   out_kinds_.clear();

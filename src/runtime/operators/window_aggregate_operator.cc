@@ -1,6 +1,7 @@
 #include "runtime/operators/window_aggregate_operator.h"
 
 #include <algorithm>
+#include <iterator>
 #include <string_view>
 
 #include "common/clock.h"
@@ -38,18 +39,26 @@ WindowAggregateOperator::WindowAggregateOperator(std::string name, std::vector<L
     state_bytes_ += a.function->state_size;
   }
   for (int k : keys_) key_types_.push_back(input_types_[static_cast<size_t>(k)]);
+  for (const auto& a : aggs_) has_distinct_ |= a.distinct;
 }
 
 WindowAggregateOperator::~WindowAggregateOperator() {
   for (auto& [end, slice] : slices_) FreeSlice(slice);
+  for (auto& [key, sk] : session_keys_) {
+    for (auto& [start, session] : sk.sessions) DestroyEntry(session.acc);
+  }
+}
+
+void WindowAggregateOperator::DestroyEntry(Entry& e) const {
+  if (!e.states) return;
+  for (size_t a = 0; a < aggs_.size(); ++a) {
+    if (aggs_[a].function->destroy) aggs_[a].function->destroy(e.states.get() + offsets_[a]);
+  }
+  e.states.reset();
 }
 
 void WindowAggregateOperator::FreeSlice(Slice& slice) {
-  for (Entry& e : slice.entries) {
-    for (size_t a = 0; a < aggs_.size(); ++a) {
-      if (aggs_[a].function->destroy) aggs_[a].function->destroy(e.states.get() + offsets_[a]);
-    }
-  }
+  for (Entry& e : slice.entries) DestroyEntry(e);
   slice.entries.clear();
   slice.index.clear();
 }
@@ -74,21 +83,45 @@ WindowAggregateOperator::Slice& WindowAggregateOperator::SliceFor(int64_t slice_
   return it->second;
 }
 
+WindowAggregateOperator::Entry WindowAggregateOperator::NewEntry() const {
+  Entry e;
+  // 16-byte aligned by operator new[] on this platform, enough for DECIMAL slots.
+  e.states.reset(new uint8_t[std::max<size_t>(state_bytes_, 1)]);
+  for (size_t a = 0; a < aggs_.size(); ++a) aggs_[a].function->init(e.states.get() + offsets_[a]);
+  if (!has_distinct_) return e;  // most entries need no distinct-value sets
+  e.distinct.resize(aggs_.size());
+  for (size_t a = 0; a < aggs_.size(); ++a) {
+    if (!aggs_[a].distinct) continue;
+    std::vector<LogicalType> types;
+    for (int c : aggs_[a].args) types.push_back(input_types_[static_cast<size_t>(c)]);
+    e.distinct[a].values = Chunk(types);
+  }
+  return e;
+}
+
+void WindowAggregateOperator::MergeInto(Entry& dst, Entry& src) const {
+  for (size_t a = 0; a < aggs_.size(); ++a) {
+    if (!aggs_[a].distinct) {
+      aggs_[a].function->merge(dst.states.get() + offsets_[a], src.states.get() + offsets_[a]);
+      continue;
+    }
+    DistinctValues& from = src.distinct[a];
+    DistinctValues& to = dst.distinct[a];
+    for (size_t r = 0; r < from.values.size(); ++r) {
+      std::string v;
+      for (size_t i = 0; i < from.values.num_columns(); ++i) EncodeKeyValue(from.values.column(i), r, &v);
+      if (!to.seen.insert(std::move(v)).second) continue;
+      to.values.AppendFrom(from.values, nullptr, r, 1, /*copy_strings=*/true);
+    }
+  }
+  DestroyEntry(src);
+}
+
 WindowAggregateOperator::Entry& WindowAggregateOperator::EntryFor(Slice& slice, const Chunk& chunk, size_t row) {
   auto [it, inserted] = slice.index.try_emplace(encoded_[row], static_cast<uint32_t>(slice.entries.size()));
   if (inserted) {
-    Entry e;
-    e.key = encoded_[row];
-    // 16-byte aligned by operator new[] on this platform, enough for DECIMAL slots.
-    e.states.reset(new uint8_t[std::max<size_t>(state_bytes_, 1)]);
-    for (size_t a = 0; a < aggs_.size(); ++a) aggs_[a].function->init(e.states.get() + offsets_[a]);
-    e.distinct.resize(aggs_.size());
-    for (size_t a = 0; a < aggs_.size(); ++a) {
-      if (!aggs_[a].distinct) continue;
-      std::vector<LogicalType> types;
-      for (int c : aggs_[a].args) types.push_back(input_types_[static_cast<size_t>(c)]);
-      e.distinct[a].values = Chunk(types);
-    }
+    Entry e = NewEntry();
+    e.key = &it->first;  // unordered_map keys stay put
     for (size_t k = 0; k < keys_.size(); ++k) {
       slice.keys.column(k).AppendFrom(chunk.column(static_cast<size_t>(keys_[k])), nullptr, row, 1, /*copy_strings=*/true);
     }
@@ -130,6 +163,7 @@ Status WindowAggregateOperator::Process(int, Chunk& chunk) {
   RETURN_IF_ERROR(WindowRowTimes(chunk, time_column_, proctime_, local_time_, ctx_, name(), &times_));
   if (proctime_) RETURN_IF_ERROR(FireUpTo(ProcessingProgress(), false));
   EncodeKeys(chunk, keys_, &encoded_);
+  if (window_.kind == WindowKind::kSession) return ProcessSessions(chunk);
   const int64_t watermark = current_watermark();
   Slice* slice = nullptr;
   int64_t slice_end = 0;
@@ -174,6 +208,7 @@ Status WindowAggregateOperator::EmitIfFull(Chunk* out, bool force) {
 }
 
 Status WindowAggregateOperator::FireUpTo(int64_t progress, bool all) {
+  if (window_.kind == WindowKind::kSession) return FireSessions(progress, all);
   Chunk out(output_types_);
   while (!pending_ends_.empty()) {
     const int64_t end = *pending_ends_.begin();
@@ -208,60 +243,155 @@ void WindowAggregateOperator::FireWindow(int64_t end, Chunk* out) {
     for (const Slice* s : parts) {
       for (uint32_t j = 0; j < s->entries.size(); ++j) {
         const Entry& e = s->entries[j];
-        auto [it, inserted] = index.try_emplace(std::string_view(e.key), groups.size());
+        auto [it, inserted] = index.try_emplace(std::string_view(*e.key), groups.size());
         if (inserted) groups.push_back({s, j, {}});
         groups[it->second].parts.push_back(&e);
       }
     }
   }
   if (groups.empty()) return;
-  const size_t nk = keys_.size(), na = aggs_.size();
   std::unique_ptr<uint8_t[]> scratch(new uint8_t[std::max<size_t>(state_bytes_, 1)]);
-  const int64_t window_time = WindowClockToUtc(end, local_time_, ctx_) - kMicrosPerMs;
+  for (const Group& g : groups) AppendResult(g.slice->keys, g.entry, g.parts, start, end, scratch.get(), out);
+}
+
+void WindowAggregateOperator::AppendResult(const Chunk& keys, size_t key_row, const std::vector<const Entry*>& parts,
+                                           int64_t start, int64_t end, uint8_t* scratch, Chunk* out) const {
+  const size_t nk = keys_.size(), na = aggs_.size();
   const Vector* args[kMaxArgs];
-  for (const Group& g : groups) {
-    const size_t row = out->size();
-    for (size_t k = 0; k < nk; ++k) out->column(k).AppendRow(g.slice->keys.column(k), g.entry);
-    for (size_t a = 0; a < na; ++a) {
-      const AggregateFunction& fn = *aggs_[a].function;
-      Vector& v = out->column(nk + a);
-      v.Resize(row + 1);
-      if (!aggs_[a].distinct && g.parts.size() == 1) {
-        fn.finalize(g.parts[0]->states.get() + offsets_[a], &v, row);
-        continue;
-      }
-      uint8_t* state = scratch.get() + offsets_[a];
-      fn.init(state);
-      if (!aggs_[a].distinct) {
-        for (const Entry* e : g.parts) fn.merge(state, e->states.get() + offsets_[a]);
-      } else {
-        // The union of the slices' distinct values, each accumulated once.
-        std::unordered_set<std::string> seen;
-        for (const Entry* e : g.parts) {
-          const Chunk& values = e->distinct[a].values;
-          for (size_t i = 0; i < values.num_columns() && i < kMaxArgs; ++i) args[i] = &values.column(i);
-          for (size_t r = 0; r < values.size(); ++r) {
-            if (g.parts.size() > 1) {
-              std::string key;
-              for (size_t i = 0; i < values.num_columns(); ++i) EncodeKeyValue(values.column(i), r, &key);
-              if (!seen.insert(std::move(key)).second) continue;
-            }
-            fn.update(state, args, r, false);
+  const size_t row = out->size();
+  for (size_t k = 0; k < nk; ++k) out->column(k).AppendRow(keys.column(k), key_row);
+  for (size_t a = 0; a < na; ++a) {
+    const AggregateFunction& fn = *aggs_[a].function;
+    Vector& v = out->column(nk + a);
+    v.Resize(row + 1);
+    if (!aggs_[a].distinct && parts.size() == 1) {
+      fn.finalize(parts[0]->states.get() + offsets_[a], &v, row);
+      continue;
+    }
+    uint8_t* state = scratch + offsets_[a];
+    fn.init(state);
+    if (!aggs_[a].distinct) {
+      for (const Entry* e : parts) fn.merge(state, e->states.get() + offsets_[a]);
+    } else {
+      // The union of the parts' distinct values, each accumulated once.
+      std::unordered_set<std::string> seen;
+      for (const Entry* e : parts) {
+        const Chunk& values = e->distinct[a].values;
+        for (size_t i = 0; i < values.num_columns() && i < kMaxArgs; ++i) args[i] = &values.column(i);
+        for (size_t r = 0; r < values.size(); ++r) {
+          if (parts.size() > 1) {
+            std::string key;
+            for (size_t i = 0; i < values.num_columns(); ++i) EncodeKeyValue(values.column(i), r, &key);
+            if (!seen.insert(std::move(key)).second) continue;
           }
+          fn.update(state, args, r, false);
         }
       }
-      fn.finalize(state, &v, row);
-      if (fn.destroy) fn.destroy(state);
     }
-    const size_t nwc = with_window_time_ ? 3 : 2;
-    const int64_t props[3] = {start, end, window_time};
-    for (size_t p = 0; p < nwc; ++p) {
-      Vector& v = out->column(nk + na + p);
-      v.Resize(row + 1);
-      v.data<int64_t>()[row] = props[p];
-    }
-    out->kind_vector().push_back(RowKind::kInsert);
+    fn.finalize(state, &v, row);
+    if (fn.destroy) fn.destroy(state);
   }
+  const int64_t props[3] = {start, end, WindowClockToUtc(end, local_time_, ctx_) - kMicrosPerMs};
+  for (size_t p = 0; p < (with_window_time_ ? 3u : 2u); ++p) {
+    Vector& v = out->column(nk + na + p);
+    v.Resize(row + 1);
+    v.data<int64_t>()[row] = props[p];
+  }
+  out->kind_vector().push_back(RowKind::kInsert);
+}
+
+Status WindowAggregateOperator::ProcessSessions(const Chunk& chunk) {
+  const int64_t watermark = current_watermark();
+  const int64_t gap = window_.size_ms * kMicrosPerMs;
+  for (size_t i = 0; i < chunk.size(); ++i) {
+    const int64_t ts = times_[i];
+    int64_t start = ts, end = ts + gap;
+    auto kit = session_keys_.find(encoded_[i]);
+    // The open sessions [s, e) that [ts, ts + gap) touches (s <= end && e >= start): a run ending
+    // before the first session starting after `end`.
+    auto& touched = touched_sessions_;
+    touched.clear();
+    if (kit != session_keys_.end()) {
+      auto& sessions = kit->second.sessions;
+      auto it = sessions.upper_bound(end);
+      while (it != sessions.begin()) {
+        auto prev = std::prev(it);
+        if (prev->second.end < start) break;
+        touched.push_back(prev);
+        it = prev;
+      }
+      std::reverse(touched.begin(), touched.end());
+    }
+    if (touched.empty() && !proctime_ && Fired(end, watermark)) {
+      ++metrics_.late_rows_dropped;
+      continue;
+    }
+    if (kit == session_keys_.end()) {
+      SessionKey sk;
+      sk.key = Chunk(key_types_);
+      for (size_t k = 0; k < keys_.size(); ++k) {
+        sk.key.column(k).AppendFrom(chunk.column(static_cast<size_t>(keys_[k])), nullptr, i, 1, /*copy_strings=*/true);
+      }
+      sk.key.kind_vector().push_back(RowKind::kInsert);
+      sk.seq = next_session_seq_++;
+      session_key_of_seq_[sk.seq] = encoded_[i];
+      kit = session_keys_.emplace(encoded_[i], std::move(sk)).first;
+    }
+    SessionKey& sk = kit->second;
+    if (touched.size() == 1 && touched[0]->first <= start) {
+      // The common case: the row extends (or falls into) one session with the same start. Its timer
+      // stays at the old end and is moved on when it comes due (FireSessions).
+      Session& session = touched[0]->second;
+      session.end = std::max(session.end, end);
+      Accumulate(session.acc, chunk, i);
+      continue;
+    }
+    Entry acc;
+    for (auto& t : touched) {
+      start = std::min(start, t->first);
+      end = std::max(end, t->second.end);
+      session_timers_.erase({t->second.timer_end, sk.seq, t->first});
+      if (!acc.states) {
+        acc = std::move(t->second.acc);
+      } else {
+        MergeInto(acc, t->second.acc);
+      }
+      sk.sessions.erase(t);
+    }
+    if (!acc.states) acc = NewEntry();
+    Accumulate(acc, chunk, i);
+    sk.sessions.emplace(start, Session{end, end, std::move(acc)});
+    session_timers_.insert({end, sk.seq, start});
+  }
+  return Status::OK();
+}
+
+Status WindowAggregateOperator::FireSessions(int64_t progress, bool all) {
+  Chunk out(output_types_);
+  std::unique_ptr<uint8_t[]> scratch(new uint8_t[std::max<size_t>(state_bytes_, 1)]);
+  while (!session_timers_.empty()) {
+    const auto [end, seq, start] = *session_timers_.begin();
+    if (!all && !Fired(end, progress)) break;
+    session_timers_.erase(session_timers_.begin());
+    auto kit = session_keys_.find(session_key_of_seq_.at(seq));
+    SessionKey& sk = kit->second;
+    auto it = sk.sessions.find(start);
+    if (it->second.end != end) {
+      // The session grew since its timer was set: wait for its current end.
+      it->second.timer_end = it->second.end;
+      session_timers_.insert({it->second.end, seq, start});
+      continue;
+    }
+    AppendResult(sk.key, 0, {&it->second.acc}, start, end, scratch.get(), &out);
+    DestroyEntry(it->second.acc);
+    sk.sessions.erase(it);
+    if (sk.sessions.empty()) {
+      session_key_of_seq_.erase(seq);
+      session_keys_.erase(kit);
+    }
+    RETURN_IF_ERROR(EmitIfFull(&out, false));
+  }
+  return EmitIfFull(&out, true);
 }
 
 }  // namespace sluice

@@ -1,5 +1,6 @@
 // WindowAggregateOperator: Flink's WindowAggregate (SlicingWindowOperator with the TUMBLE, HOP and
-// CUMULATE slice assigners) — GROUP BY window_start, window_end[, keys] over a window TVF, insert-only.
+// CUMULATE slice assigners, and merging SESSION windows) — GROUP BY window_start, window_end[, keys]
+// over a window TVF, or the legacy GROUP BY TUMBLE/HOP/SESSION(...) — insert-only.
 //
 // State is sliced (plan/window.h): per slice (keyed by its end) and per group key, one accumulator per
 // aggregate call (the GroupAggregate functions of function/aggregate, append-only variants) and, for
@@ -20,6 +21,12 @@
 // metrics().late_rows_dropped. A row whose first windows fired but not its last goes into its slice
 // and counts for the windows still open (Flink's SlicingWindowProcessor does the same).
 //
+// SESSION windows (not sliced): per group key, its open sessions [first row, last row + gap), each with
+// its accumulators. A row opens [ts, ts + gap) and merges every session of its key it touches
+// (adjacent ones too, as Flink's TimeWindow.intersects); a row whose own window has fired and touches
+// no open session is late. A session fires when time reaches its end - 1 ms; sessions that fire
+// together leave by end, then key first-seen order.
+//
 // Output columns: the group keys, one per aggregate call, window_start, window_end (TIMESTAMP(3)),
 // then window_time (window_end - 1 ms) when `with_window_time`.
 //
@@ -30,6 +37,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -68,9 +76,9 @@ class WindowAggregateOperator final : public Operator {
     Chunk values;  // the call's argument columns, one row per distinct value
   };
   struct Entry {  // one key's accumulators in one slice
-    std::string key;  // encoded group key
+    const std::string* key = nullptr;  // encoded group key: the slice index's own key (sliced windows)
     std::unique_ptr<uint8_t[]> states;
-    std::vector<DistinctValues> distinct;  // per aggregate call (used by DISTINCT calls)
+    std::vector<DistinctValues> distinct;  // per aggregate call when any call is DISTINCT, else empty
   };
   struct Slice {
     Chunk keys;  // one row per entry: its key columns
@@ -78,8 +86,30 @@ class WindowAggregateOperator final : public Operator {
     std::vector<Entry> entries;
   };
 
+  // SESSION windows: per key, its open sessions by start, each with its accumulators.
+  struct Session {
+    int64_t end;
+    int64_t timer_end;  // the end its pending timer was set for (<= end; moved on when it fires)
+    Entry acc;
+  };
+  struct SessionKey {
+    Chunk key;      // the key columns (one row)
+    uint64_t seq;   // first-seen order, for a deterministic output order
+    std::map<int64_t, Session> sessions;  // disjoint, by start
+  };
+
   Slice& SliceFor(int64_t slice_end);
+  Entry NewEntry() const;
   Entry& EntryFor(Slice& slice, const Chunk& chunk, size_t row);
+  // Folds `src`'s accumulators (and distinct values) into `dst`, then frees `src`'s.
+  void MergeInto(Entry& dst, Entry& src) const;
+  void DestroyEntry(Entry& e) const;
+  Status ProcessSessions(const Chunk& chunk);
+  Status FireSessions(int64_t progress, bool all);
+  // Appends one result row: the key (row `key_row` of `keys`), the aggregates over `parts` (the
+  // accumulators of the window's slices, merged when several), and the window columns.
+  void AppendResult(const Chunk& keys, size_t key_row, const std::vector<const Entry*>& parts, int64_t start,
+                    int64_t end, uint8_t* scratch, Chunk* out) const;
   void Accumulate(Entry& e, const Chunk& chunk, size_t row);
   bool Fired(int64_t window_end, int64_t progress) const;
   // Processing time as firing progress: windows close once the clock is past their end.
@@ -100,12 +130,19 @@ class WindowAggregateOperator final : public Operator {
   bool proctime_;
   bool local_time_;
   bool with_window_time_;
+  bool has_distinct_ = false;
   std::vector<size_t> offsets_;  // state slot offset per aggregate
   size_t state_bytes_ = 0;
   std::map<int64_t, Slice> slices_;  // by slice end
   std::set<int64_t> pending_ends_;   // window ends that hold rows and have not fired
   std::vector<std::string> encoded_;
   std::vector<int64_t> times_;
+  // SESSION state: keys with open sessions, and the sessions waiting to fire as (end, key seq, start).
+  std::unordered_map<std::string, SessionKey> session_keys_;
+  std::unordered_map<uint64_t, std::string> session_key_of_seq_;
+  std::set<std::tuple<int64_t, uint64_t, int64_t>> session_timers_;
+  uint64_t next_session_seq_ = 0;
+  std::vector<std::map<int64_t, Session>::iterator> touched_sessions_;  // scratch
 };
 
 }  // namespace sluice
