@@ -132,6 +132,21 @@ bool IsRowNumberOver(const ast::Expr& e) {
   return c.over != nullptr && n == "ROW_NUMBER";
 }
 
+}  // namespace
+
+void CollectOverAggregates(const ast::Expr& e, std::vector<const ast::Call*>* out) {
+  if (e.kind == ast::ExprKind::kCall) {
+    const auto& c = e.As<ast::Call>();
+    if ((c.over != nullptr || !c.over_window.empty()) && !IsRowNumberOver(e)) {
+      out->push_back(&c);
+      return;
+    }
+  }
+  ForEachChild(e, [&](const ast::Expr& c) { CollectOverAggregates(c, out); });
+}
+
+namespace {
+
 // Literal rows need a plain constant; this evaluates constant expressions for VALUES.
 bool IsPlainLiteral(const Expr& e) { return e.kind == ExprKind::kLiteral; }
 
@@ -469,8 +484,9 @@ Result<ExprPtr> Binder::BindCall(const ast::Call& call, const Scope& scope) {
   if (call.over && name == "ROW_NUMBER") {
     return Error(call.pos, "ROW_NUMBER() OVER (...) must be a SELECT item of a subquery whose outer query filters it (Top-N: WHERE rn <= N)");
   }
-  if (call.over) return NotSupported(call.pos, "OVER aggregation (" + name + " ... OVER)");
-  if (!call.over_window.empty()) return NotSupported(call.pos, "OVER aggregation (" + name + " OVER " + call.over_window + ")");
+  if (call.over || !call.over_window.empty()) {
+    return Error(call.pos, "OVER aggregation (" + name + " ... OVER) is allowed only in the SELECT list of a query without GROUP BY");
+  }
   if (IsAggregateFunction(name) || call.star || call.distinct || call.filter) {
     return Error(call.pos, "Aggregate function " + name + " is not allowed here (only in a SELECT list or HAVING of a query)");
   }
@@ -1167,6 +1183,12 @@ Result<Binder::Relation> Binder::BindSelect(const ast::Select& select) {
     if (has_rn) {
       ASSIGN_OR_RETURN(input, BindRowNumber(select, std::move(input), &rn_items));
     }
+    std::vector<const ast::Call*> over_calls;
+    for (const auto& item : select.items) CollectOverAggregates(*item.expr, &over_calls);
+    if (!over_calls.empty()) {
+      if (has_rn) return NotSupported(over_calls[0]->pos, "OVER aggregates next to ROW_NUMBER() in one SELECT");
+      ASSIGN_OR_RETURN(input, BindOverAggregates(select, std::move(input)));
+    }
     auto calc = std::make_shared<CalcNode>();
     calc->inputs = {input.node};
     std::vector<std::string> names;
@@ -1178,7 +1200,7 @@ Result<Binder::Relation> Binder::BindSelect(const ast::Select& select) {
         bool any = false;
         for (size_t c = 0; c < input.scope.columns.size(); ++c) {
           const auto& col = input.scope.columns[c];
-          if (col.qualifier == "$rank") continue;  // the row number column is not part of *
+          if (col.qualifier == "$rank" || col.qualifier == "$over") continue;  // helper columns are not part of *
           if (!star.qualifier.empty() && col.qualifier != star.qualifier.back()) continue;
           exprs.push_back(MakeColumnRef(static_cast<int>(c), col.type));
           names.push_back(col.name);
@@ -1320,61 +1342,12 @@ Result<Binder::Relation> Binder::BindAggregate(const ast::Select& select, Relati
   }
   auto agg = std::make_shared<GroupAggregateNode>();
   agg->state_ttl_ms = aggregate_ttl_ms_;
-  std::vector<std::string> seen_digests;
   for (size_t ci = 0; ci < calls.size(); ++ci) {
     const ast::Call& call = *calls[ci];
-    std::string name = Upper(call.name.back());
-    AggregateCall ac;
-    ac.name = name;
-    ac.distinct = call.distinct;
-    std::vector<LogicalType> arg_types;
-    std::vector<const Value*> constants;
-    std::vector<ExprPtr> bound_args;
-    for (const auto& a : call.args) {
-      ASSIGN_OR_RETURN(ExprPtr b, BindExpr(*a, input.scope));
-      bound_args.push_back(b);
-    }
-    // Literal trailing arguments (LISTAGG's separator) stay constants; others are input columns.
-    for (size_t i = 0; i < bound_args.size(); ++i) {
-      const ExprPtr& b = bound_args[i];
-      arg_types.push_back(b->type.WithTimeAttribute(TimeAttribute::kNone));
-      bool constant = i > 0 && b->kind == ExprKind::kLiteral;
-      constants.push_back(constant ? &b->literal : nullptr);
-      if (constant) {
-        ac.constant_args.push_back(b->literal);
-      } else {
-        // Reuse a column already projected for this argument (a key or an earlier aggregate's).
-        int existing = -1;
-        for (size_t p = 0; p < pre->projections.size(); ++p) {
-          if (pre->projections[p]->ToString() == b->ToString()) existing = static_cast<int>(p);
-        }
-        if (existing >= 0) {
-          ac.args.push_back(existing);
-          continue;
-        }
-        ac.args.push_back(static_cast<int>(pre->projections.size()));
-        pre->projections.push_back(b);
-        std::string an = b->kind == ExprKind::kColumnRef ? input.scope.columns[static_cast<size_t>(b->column_index)].name
-                                                         : "$f" + std::to_string(pre->schema.size());
-        if (pre->schema.IndexOf(an)) an = "$f" + std::to_string(pre->schema.size());
-        pre->schema.Add(an, arg_types.back());
-      }
-    }
-    if (call.filter) {
-      ASSIGN_OR_RETURN(ExprPtr f, BindExpr(*call.filter, input.scope));
-      if (f->type.id() != TypeId::kBoolean) return Error(call.filter->pos, "FILTER condition must be BOOLEAN");
-      ac.filter = static_cast<int>(pre->projections.size());
-      pre->projections.push_back(f);
-      pre->schema.Add("$f" + std::to_string(pre->schema.size()), f->type);
-    }
-    auto fn = ResolveAggregate(name, arg_types, constants, false);
-    if (!fn.ok()) return Error(call.pos, fn.status().message());
-    ac.arg_types = arg_types;
-    for (const Value* c : constants) ac.arg_constants.push_back(c ? std::optional<Value>(*c) : std::nullopt);
-    ac.function = *fn;
+    ASSIGN_OR_RETURN(AggregateCall ac, BindAggregateCall(call, input, pre.get(), false));
     ac.output_name = call_aliases[ci].empty() ? "EXPR$" + std::to_string(ctx.num_keys + ci) : call_aliases[ci];
     ctx.agg_index[&call] = static_cast<int>(ctx.num_keys + ci);
-    ctx.output_types.push_back((*fn)->result_type);
+    ctx.output_types.push_back(ac.function->result_type);
     agg->aggs.push_back(std::move(ac));
   }
   auto ex = std::make_shared<ExchangeNode>();
@@ -1426,6 +1399,60 @@ Result<Binder::Relation> Binder::BindAggregate(const ast::Select& select, Relati
   out.node = calc;
   for (const auto& f : calc->schema.fields()) out.scope.columns.push_back({"", f.name, f.type});
   return out;
+}
+
+Result<AggregateCall> Binder::BindAggregateCall(const ast::Call& call, const Relation& input, CalcNode* pre,
+                                                bool needs_retract) {
+  std::string name = Upper(call.name.back());
+  AggregateCall ac;
+  ac.name = name;
+  ac.distinct = call.distinct;
+  std::vector<LogicalType> arg_types;
+  std::vector<const Value*> constants;
+  std::vector<ExprPtr> bound_args;
+  for (const auto& a : call.args) {
+    ASSIGN_OR_RETURN(ExprPtr b, BindExpr(*a, input.scope));
+    bound_args.push_back(b);
+  }
+  // Literal trailing arguments (LISTAGG's separator) stay constants; others are input columns.
+  for (size_t i = 0; i < bound_args.size(); ++i) {
+    const ExprPtr& b = bound_args[i];
+    arg_types.push_back(b->type.WithTimeAttribute(TimeAttribute::kNone));
+    bool constant = i > 0 && b->kind == ExprKind::kLiteral;
+    constants.push_back(constant ? &b->literal : nullptr);
+    if (constant) {
+      ac.constant_args.push_back(b->literal);
+    } else {
+      // Reuse a column already projected for this argument (a key or an earlier aggregate's).
+      int existing = -1;
+      for (size_t p = 0; p < pre->projections.size(); ++p) {
+        if (pre->projections[p]->ToString() == b->ToString()) existing = static_cast<int>(p);
+      }
+      if (existing >= 0) {
+        ac.args.push_back(existing);
+        continue;
+      }
+      ac.args.push_back(static_cast<int>(pre->projections.size()));
+      pre->projections.push_back(b);
+      std::string an = b->kind == ExprKind::kColumnRef ? input.scope.columns[static_cast<size_t>(b->column_index)].name
+                                                       : "$f" + std::to_string(pre->schema.size());
+      if (pre->schema.IndexOf(an)) an = "$f" + std::to_string(pre->schema.size());
+      pre->schema.Add(an, arg_types.back());
+    }
+  }
+  if (call.filter) {
+    ASSIGN_OR_RETURN(ExprPtr f, BindExpr(*call.filter, input.scope));
+    if (f->type.id() != TypeId::kBoolean) return Error(call.filter->pos, "FILTER condition must be BOOLEAN");
+    ac.filter = static_cast<int>(pre->projections.size());
+    pre->projections.push_back(f);
+    pre->schema.Add("$f" + std::to_string(pre->schema.size()), f->type);
+  }
+  auto fn = ResolveAggregate(name, arg_types, constants, needs_retract);
+  if (!fn.ok()) return Error(call.pos, fn.status().message());
+  ac.arg_types = arg_types;
+  for (const Value* c : constants) ac.arg_constants.push_back(c ? std::optional<Value>(*c) : std::nullopt);
+  ac.function = *fn;
+  return ac;
 }
 
 Result<Binder::Relation> Binder::BindRowNumber(const ast::Select& select, Relation input, std::vector<int>* rn_items) {

@@ -28,6 +28,9 @@
 namespace sluice {
 
 class Configuration;
+
+// The OVER aggregate calls (not ROW_NUMBER) in `e`, outermost first.
+void CollectOverAggregates(const ast::Expr& e, std::vector<const ast::Call*>* out);
 struct EvalContext;
 
 // One column visible to expressions: its relation's alias (qualifier) and its name.
@@ -78,6 +81,12 @@ class Binder {
   Result<Relation> BindTableRef(const ast::TableRef& ref);
   Result<Relation> BindTable(const ast::TableName& ref);
   Result<Relation> BindJoin(const ast::Join& join);
+  // One aggregate call over `input`: its arguments and FILTER become columns of `pre` (a projection of
+  // the input, reused when equal); `needs_retract` picks the retracting variant.
+  Result<AggregateCall> BindAggregateCall(const ast::Call& call, const Relation& input, CalcNode* pre, bool needs_retract);
+  // OVER aggregates of a SELECT (src/binder/over_aggregate.cc): an OverAggregate over `input` whose
+  // output columns replace the OVER calls.
+  Result<Relation> BindOverAggregates(const ast::Select& select, Relation input);
   // The temporal-join part of BindJoin (src/binder/temporal_join.cc): `regular` holds the join keys and
   // residual BindJoin split from the ON condition; `combined` the scope of left ++ right.
   Result<Relation> FinishTemporalJoin(const ast::Join& join, const ast::Expr& as_of, Relation left, Relation right,

@@ -129,6 +129,7 @@ PlanNodePtr CopyWithInputs(const PlanNodePtr& node, std::vector<PlanNodePtr> inp
       out = std::make_shared<MiniBatchAssignerNode>(node->As<MiniBatchAssignerNode>());
       break;
     case PlanKind::kTemporalJoin: out = std::make_shared<TemporalJoinNode>(node->As<TemporalJoinNode>()); break;
+    case PlanKind::kOverAggregate: out = std::make_shared<OverAggregateNode>(node->As<OverAggregateNode>()); break;
   }
   out->inputs = std::move(inputs);
   return out;
@@ -316,6 +317,7 @@ class Pruner {
       }
       case PlanKind::kSink:
       case PlanKind::kWindowAggregate:
+      case PlanKind::kOverAggregate:
       case PlanKind::kGroupAggregate:
       case PlanKind::kDeduplicate:
       case PlanKind::kRank:
@@ -544,6 +546,7 @@ class Pruner {
       }
       case PlanKind::kSink:
       case PlanKind::kGroupAggregate:
+      case PlanKind::kOverAggregate:
       case PlanKind::kDeduplicate:
       case PlanKind::kRank:
       case PlanKind::kSort:

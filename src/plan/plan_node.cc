@@ -165,6 +165,18 @@ std::string RankNode::ExplainAttributes() const {
          JoinNames(order_items) + "], select=[" + JoinNames(schema.names()) + "]";
 }
 
+std::string OverAggregateNode::ExplainAttributes() const {
+  const PlanNode& in = *inputs[0];
+  std::string s;
+  if (!partition_keys.empty()) s += "partitionBy=[" + KeyNames(in, partition_keys) + "], ";
+  s += "orderBy=[" + in.schema.field(static_cast<size_t>(order_column)).name + " ASC], window=[ ";
+  s += rows_frame ? "ROWS" : "RANG";
+  s += " BETWEEN " + (preceding < 0 ? std::string("UNBOUNDED") : std::to_string(preceding)) + " PRECEDING AND CURRENT ROW], ";
+  std::vector<std::string> items = in.schema.names();
+  for (const auto& a : aggs) items.push_back(ExplainAggregateCall(in, a));
+  return s + "select=[" + JoinNames(items) + "]";
+}
+
 std::string TemporalJoinNode::ExplainAttributes() const {
   std::vector<std::string> names = inputs[0]->schema.names();
   for (const auto& n : inputs[1]->schema.names()) names.push_back(n);

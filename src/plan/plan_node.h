@@ -42,6 +42,7 @@ enum class PlanKind : uint8_t {
   kDropUpdateBefore,
   kMiniBatchAssigner,
   kTemporalJoin,
+  kOverAggregate,
   kWindowTableFunction,
   kWindowAggregate,
   kSort,
@@ -344,6 +345,21 @@ struct TemporalJoinNode : PlanNode {
   ExprPtr residual;     // the non-equi part, null when none
   std::string right_name;  // the versioned table or view, for messages
   std::string ExplainName() const override { return "TemporalJoin"; }
+  std::string ExplainAttributes() const override;
+};
+
+// OVER aggregation (Flink's OverAggregate): `agg(...) OVER (PARTITION BY k ORDER BY time ROWS|RANGE
+// BETWEEN ... PRECEDING AND CURRENT ROW)`; every OVER call of a SELECT shares one window. Output = input
+// columns, then one column per call; insert-only.
+struct OverAggregateNode : PlanNode {
+  OverAggregateNode() : PlanNode(PlanKind::kOverAggregate) {}
+  std::vector<int> partition_keys;
+  int order_column = -1;  // the time attribute
+  bool rowtime = true;    // event time (else processing time)
+  bool rows_frame = false;  // ROWS (else RANGE)
+  int64_t preceding = -1;   // -1: UNBOUNDED; ROWS: rows; RANGE: milliseconds
+  std::vector<AggregateCall> aggs;
+  std::string ExplainName() const override { return "OverAggregate"; }
   std::string ExplainAttributes() const override;
 };
 

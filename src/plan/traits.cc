@@ -184,6 +184,7 @@ class Inference {
       case PlanKind::kDropUpdateBefore: return In(n).NoForcedUb();
       case PlanKind::kChangelogNormalize: return {true, true, true};
       case PlanKind::kTemporalJoin: return {true, false, false};
+      case PlanKind::kOverAggregate: return {true, false, false};
       case PlanKind::kUnion: {
         Kinds k;
         for (size_t i = 0; i < n->inputs.size(); ++i) k = k.Union(In(n, i));
@@ -233,6 +234,7 @@ class Inference {
       }
       case PlanKind::kChangelogNormalize:
       case PlanKind::kTemporalJoin:
+      case PlanKind::kOverAggregate:  // insert-only input (checked in Annotate)
         // Read upserts (or versions) by key: a before-image adds nothing.
         return;
       case PlanKind::kDropUpdateBefore:
@@ -342,6 +344,13 @@ class Inference {
         return;
       }
       case PlanKind::kChangelogNormalize: n->As<ChangelogNormalizeNode>().emit_update_before = ub; return;
+      case PlanKind::kOverAggregate:
+        if (!kinds_[n->inputs[0].get()].InsertOnly()) {
+          const PlanNode* p = Producer(n, ChangelogMode::All());
+          status_ = Status::PlanError("OverAggregate doesn't support consuming update and delete changes which is produced by node " +
+                                      p->ExplainName() + "(" + p->ExplainAttributes() + ")");
+        }
+        return;
       case PlanKind::kTemporalJoin: {
         const auto& t = n->As<TemporalJoinNode>();
         if (!kinds_[n->inputs[0].get()].InsertOnly()) {
@@ -431,6 +440,7 @@ bool StateGrowsWithKeys(const PlanNode& node) {
     case PlanKind::kRank:
     case PlanKind::kChangelogNormalize:
     case PlanKind::kTemporalJoin:
+    case PlanKind::kOverAggregate:
     case PlanKind::kJoin: return true;
     case PlanKind::kSink: return node.As<SinkNode>().upsert_materialize;
     default: return false;

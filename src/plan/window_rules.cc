@@ -48,6 +48,7 @@ std::string WindowAggregateNode::ExplainAttributes() const {
 bool DropsLateRows(const PlanNode& node) {
   switch (node.kind) {
     case PlanKind::kWindowAggregate: return !node.As<WindowAggregateNode>().proctime;
+    case PlanKind::kOverAggregate: return node.As<OverAggregateNode>().rowtime;
     case PlanKind::kDeduplicate: {
       const auto& d = node.As<DeduplicateNode>();
       return d.rowtime && !d.keep_last;

@@ -18,6 +18,7 @@
 #include "runtime/operators/sink_operator.h"
 #include "runtime/operators/sort_operator.h"
 #include "runtime/operators/sink_upsert_materializer.h"
+#include "runtime/operators/over_aggregate_operator.h"
 #include "runtime/operators/temporal_join_operator.h"
 #include "runtime/operators/source_operator.h"
 #include "runtime/operators/window_aggregate_operator.h"
@@ -179,6 +180,15 @@ class Translator {
       }
       case PlanKind::kDropUpdateBefore:
         return Add(std::make_unique<DropUpdateBeforeOperator>("DropUpdateBefore"), node->inputs);
+      case PlanKind::kOverAggregate: {
+        const auto& o = node->As<OverAggregateNode>();
+        std::vector<AccumulatorCall> calls;
+        for (const auto& a : o.aggs) calls.push_back({a.function, a.args, a.distinct, a.filter});
+        return Add(std::make_unique<OverAggregateOperator>("OverAggregate", o.inputs[0]->schema.types(), o.partition_keys,
+                                                           o.order_column, o.rowtime, o.rows_frame, o.preceding,
+                                                           std::move(calls), o.schema.types()),
+                   node->inputs);
+      }
       case PlanKind::kTemporalJoin: {
         const auto& t = node->As<TemporalJoinNode>();
         return Add(std::make_unique<TemporalJoinOperator>("TemporalJoin", t.inputs[0]->schema.types(),

@@ -10,17 +10,25 @@
 #include "runtime/job.h"
 #include "state/key_encoder.h"
 #include "state/sort_key.h"
+#include "runtime/operators/accumulators.h"
 
 namespace sluice {
 
 struct GroupAggregateOperator::Group {
   uint32_t key_id = 0;
   int64_t last_access = 0;  // processing time of the last row (state TTL)
-  int64_t count = 0;
-  std::unique_ptr<uint8_t[]> states;
-  // Per aggregate: counts of distinct values seen (only for DISTINCT aggregates).
-  std::vector<std::map<std::string, int64_t>> distinct;
+  AccumulatorGroup acc;
 };
+
+namespace {
+
+std::vector<AccumulatorCall> ToCalls(const std::vector<GroupAggregateOperator::Agg>& aggs) {
+  std::vector<AccumulatorCall> calls;
+  for (const auto& a : aggs) calls.push_back({a.function, a.args, a.distinct, a.filter});
+  return calls;
+}
+
+}  // namespace
 
 GroupAggregateOperator::GroupAggregateOperator(std::string name, std::vector<LogicalType> input_types,
                                                std::vector<int> keys, std::vector<Agg> aggs,
@@ -36,13 +44,8 @@ GroupAggregateOperator::GroupAggregateOperator(std::string name, std::vector<Log
       state_ttl_micros_(state_ttl_ms * 1000),
       mini_batch_size_(mini_batch_size),
       mini_batch_latency_micros_(mini_batch_latency_ms * 1000),
-      batch_(input_types_) {
-  for (const auto& a : aggs_) {
-    size_t align = std::max<size_t>(a.function->state_align, 1);
-    state_bytes_ = (state_bytes_ + align - 1) / align * align;
-    offsets_.push_back(state_bytes_);
-    state_bytes_ += a.function->state_size;
-  }
+      batch_(input_types_),
+      layout_(ToCalls(aggs_)) {
   std::vector<LogicalType> key_types;
   for (int k : keys_) key_types.push_back(input_types_[static_cast<size_t>(k)]);
   key_store_ = Chunk(key_types);
@@ -59,10 +62,7 @@ GroupAggregateOperator::Group* GroupAggregateOperator::NewGroup(const Chunk& chu
     key_store_.column(k).AppendFrom(chunk.column(static_cast<size_t>(keys_[k])), nullptr, row, 1, /*copy_strings=*/true);
   }
   key_store_.kind_vector().push_back(RowKind::kInsert);
-  // 16-byte aligned by operator new[] on this platform, enough for DECIMAL slots.
-  g->states.reset(new uint8_t[std::max<size_t>(state_bytes_, 1)]);
-  for (size_t a = 0; a < aggs_.size(); ++a) aggs_[a].function->init(g->states.get() + offsets_[a]);
-  g->distinct.resize(aggs_.size());
+  layout_.Init(&g->acc);
   g->last_access = now_micros_;
   Group* raw = g.get();
   groups_.emplace(encoded_[row], std::move(g));
@@ -97,49 +97,18 @@ void GroupAggregateOperator::SweepExpired() {
   }
 }
 
-void GroupAggregateOperator::DestroyGroup(Group* g) {
-  for (size_t a = 0; a < aggs_.size(); ++a) {
-    if (aggs_[a].function->destroy) aggs_[a].function->destroy(g->states.get() + offsets_[a]);
-  }
-}
+void GroupAggregateOperator::DestroyGroup(Group* g) { layout_.Destroy(&g->acc); }
 
 void GroupAggregateOperator::Update(Group* g, const Chunk& chunk, size_t row, bool retract) {
-  const Vector* args[8];
-  for (size_t a = 0; a < aggs_.size(); ++a) {
-    const Agg& agg = aggs_[a];
-    if (agg.filter >= 0) {
-      const Vector& f = chunk.column(static_cast<size_t>(agg.filter));
-      if (f.IsNull(row) || f.data<uint8_t>()[row] == 0) continue;
-    }
-    if (agg.distinct) {
-      std::string v;
-      for (int c : agg.args) EncodeKeyValue(chunk.column(static_cast<size_t>(c)), row, &v);
-      auto& counts = g->distinct[a];
-      if (!retract) {
-        if (++counts[v] > 1) continue;
-      } else {
-        auto it = counts.find(v);
-        if (it == counts.end()) continue;
-        if (--it->second > 0) continue;
-        counts.erase(it);
-      }
-    }
-    size_t n = std::min<size_t>(agg.args.size(), 8);
-    for (size_t i = 0; i < n; ++i) args[i] = &chunk.column(static_cast<size_t>(agg.args[i]));
-    agg.function->update(g->states.get() + offsets_[a], args, row, retract);
-  }
-  g->count += retract ? -1 : 1;
+  layout_.Update(&g->acc, chunk, row, retract);
 }
 
 void GroupAggregateOperator::AppendResult(const Group& g, RowKind kind, Chunk* out) {
   const size_t nk = keys_.size();
   for (size_t k = 0; k < nk; ++k) out->column(k).AppendRow(key_store_.column(k), g.key_id);
-  for (size_t a = 0; a < aggs_.size(); ++a) {
-    Vector& v = out->column(nk + a);
-    size_t row = v.size();
-    v.Resize(row + 1);
-    aggs_[a].function->finalize(g.states.get() + offsets_[a], &v, row);
-  }
+  const size_t row = out->size();
+  for (size_t a = 0; a < aggs_.size(); ++a) out->column(nk + a).Resize(row + 1);
+  layout_.Finalize(g.acc, out, nk, row);
   out->kind_vector().push_back(kind);
 }
 
@@ -213,7 +182,7 @@ Status GroupAggregateOperator::FlushBatch() {
       Update(g, rows, r, retract);
     }
     if (g == nullptr) continue;
-    if (g->count <= 0) {
+    if (g->acc.count <= 0) {
       if (existed) {
         out.AppendFrom(prev, nullptr, 0, 1);
         out.kind_vector().back() = RowKind::kDelete;
@@ -259,11 +228,8 @@ void GroupAggregateOperator::WriteResult(const Group& g, Chunk* out, size_t row)
   for (size_t k = 0; k < nk; ++k) {
     CopyValue(key_store_.column(k), g.key_id, &out->column(k), row, out_widths_[k], /*copy_bytes=*/false);
   }
-  for (size_t a = 0; a < aggs_.size(); ++a) {
-    Vector& v = out->column(nk + a);
-    v.SetNull(row, false);  // the row may hold an earlier, discarded result
-    aggs_[a].function->finalize(g.states.get() + offsets_[a], &v, row);
-  }
+  // The row may hold an earlier, discarded result; Finalize marks each value valid first.
+  layout_.Finalize(g.acc, out, nk, row);
 }
 
 Status GroupAggregateOperator::ProcessRows(Chunk& chunk) {
@@ -298,7 +264,7 @@ Status GroupAggregateOperator::ProcessRows(Chunk& chunk) {
     const size_t before_row = emit_update_before_ ? pos : r;
     WriteResult(*g, before, before_row);
     Update(g, chunk, r, retract);
-    if (g->count <= 0) {
+    if (g->acc.count <= 0) {
       if (!emit_update_before_) {
         for (size_t c = 0; c < output_types_.size(); ++c) {
           CopyValue(prev.column(c), r, &out.column(c), pos, out_widths_[c], /*copy_bytes=*/true);

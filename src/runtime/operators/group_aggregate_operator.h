@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "runtime/operator.h"
+#include "runtime/operators/accumulators.h"
 
 namespace sluice {
 
@@ -65,8 +66,6 @@ class GroupAggregateOperator final : public Operator {
   std::vector<Agg> aggs_;
   std::vector<LogicalType> output_types_;
   bool emit_update_before_;
-  std::vector<size_t> offsets_;  // state slot offset per aggregate
-  size_t state_bytes_ = 0;
   Chunk key_store_;              // one row per group: its key columns
   std::vector<size_t> out_widths_;  // physical width of each output column
   std::unordered_map<std::string, std::unique_ptr<Group>> groups_;
@@ -83,6 +82,7 @@ class GroupAggregateOperator final : public Operator {
   int64_t mini_batch_latency_micros_;
   Chunk batch_;                    // buffered input rows of the current mini-batch
   int64_t batch_started_micros_ = 0;
+  AccumulatorLayout layout_;       // the aggregate calls' states, FILTER and DISTINCT
 };
 
 }  // namespace sluice
