@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the benchmarks of a release build: first the Google Benchmark micro benchmarks
-# (<build>/bench/*_bench), then every bench/nexmark/qN.sql through `<build>/sluice run`, printing
+# (<build>/bench/*_bench), then every bench/nexmark/qN.sql through
+# `<build>/sluice run -i bench/nexmark/ddl.sql` (the shared Nexmark DDL runs first), printing
 # events per second and peak RSS from the job summary the CLI prints on stderr
 # (`... elapsed=<seconds>s ... peak_rss=<bytes> ...`).
 #
@@ -39,13 +40,13 @@ printf '%-6s %12s %10s %14s %12s\n' query events seconds events/s peak_rss_MiB
 queries=$(ls bench/nexmark/q*.sql 2>/dev/null | sed 's/.*\/q\([0-9]*\)\.sql/\1/' | sort -n)
 for n in $queries; do
   q="bench/nexmark/q$n.sql"
-  events=$(sed -n "s/.*'events.num'[[:space:]]*=[[:space:]]*'\([0-9]*\)'.*/\1/p" "$q" | head -n 1)
+  events=$(sed -n "s/.*'events.num'[[:space:]]*=[[:space:]]*'\([0-9]*\)'.*/\1/p" "$q" bench/nexmark/ddl.sql | head -n 1)
   if [ ! -x "$SLUICE" ]; then
     printf '%-6s not runnable: %s\n' "q$n" "$SLUICE not built"
     continue
   fi
   err=$(mktemp)
-  "$SLUICE" run "$q" > /dev/null 2> "$err"
+  "$SLUICE" run -i bench/nexmark/ddl.sql "$q" > /dev/null 2> "$err"
   rc=$?
   summary=$(grep 'elapsed=' "$err" | tail -n 1)
   elapsed=$(printf '%s' "$summary" | sed -n 's/.*elapsed=\([0-9.eE+-]*\)s.*/\1/p')
@@ -68,7 +69,7 @@ printf '%-6s %-10s %14s %12s %10s\n' query mini-batch changes events/s peak_MiB
 for n in 4 17; do
   q="bench/nexmark/q$n.sql"
   [ -f "$q" ] && [ -x "$SLUICE" ] || continue
-  events=$(sed -n "s/.*'events.num'[[:space:]]*=[[:space:]]*'\([0-9]*\)'.*/\1/p" "$q" | head -n 1)
+  events=$(sed -n "s/.*'events.num'[[:space:]]*=[[:space:]]*'\([0-9]*\)'.*/\1/p" "$q" bench/nexmark/ddl.sql | head -n 1)
   for mb in off on; do
     sets=()
     if [ "$mb" = on ]; then
@@ -76,7 +77,7 @@ for n in 4 17; do
             --set table.exec.mini-batch.size=5000)
     fi
     err=$(mktemp)
-    if "$SLUICE" run "${sets[@]}" "$q" > /dev/null 2> "$err"; then
+    if "$SLUICE" run "${sets[@]}" -i bench/nexmark/ddl.sql "$q" > /dev/null 2> "$err"; then
       summary=$(grep 'elapsed=' "$err" | tail -n 1)
       # Every change the sinks received: the +I=, -U=, +U= and -D= counts of the summary.
       changes=$(printf '%s' "$summary" | grep -o '[-+][IUD]=[0-9]*' | cut -d= -f2 | awk '{ s += $1 } END { print s + 0 }')

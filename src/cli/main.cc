@@ -2,6 +2,7 @@
 //
 //   sluice run [--format tableau|jsonl|csv] [--mode changelog|table] [--set key=value]... FILE.sql
 //   sluice run -e 'SQL'
+//   sluice run -i init.sql [-i more.sql]... FILE.sql   (init scripts run first, in the same session)
 //   sluice explain FILE.sql      (DDL runs; queries, INSERTs and statement sets are explained)
 //   sluice --version | --help
 //
@@ -49,6 +50,7 @@ std::string FirstKeyword(const std::string& text) {
 }
 
 struct RunOptions {
+  std::vector<std::string> init_files;  // -i: run first, in the same session (Flink SQL client's -i)
   std::string file;
   std::string sql;
   std::string format = "tableau";
@@ -63,33 +65,18 @@ int Fail(const std::string& where, const Status& st) {
   return 1;
 }
 
-int RunScript(const RunOptions& opts) {
-  std::string script = opts.sql;
-  std::string where;
-  if (!opts.file.empty()) {
-    std::ifstream in(opts.file);
-    if (!in) {
-      std::cerr << "sluice: error: cannot open script '" << opts.file << "'\n";
-      return 1;
-    }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    script = ss.str();
-    where = opts.file;
-  }
-  SessionOptions sopts;
-  for (const auto& kv : opts.sets) {
-    size_t eq = kv.find('=');
-    if (eq == std::string::npos) {
-      std::cerr << "sluice: error: --set expects key=value, got '" << kv << "'\n";
-      return 2;
-    }
-    sopts.config[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
-  Session session(sopts);
+Result<std::string> ReadScript(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Status::NotFound("cannot open script '" + path + "'");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Runs the statements of one script (`where` names it in errors); returns the exit code.
+int RunStatements(Session& session, const RunOptions& opts, const std::string& script, const std::string& where) {
   auto statements = sql::SplitStatements(script);
   if (!statements.ok()) return Fail(where, statements.status());
-
   OutputFormat format = opts.format == "jsonl" ? OutputFormat::kJsonl
                         : opts.format == "csv" ? OutputFormat::kCsv
                                                : OutputFormat::kTableau;
@@ -122,6 +109,28 @@ int RunScript(const RunOptions& opts) {
     }
   }
   return 0;
+}
+
+int RunScript(const RunOptions& opts) {
+  SessionOptions sopts;
+  for (const auto& kv : opts.sets) {
+    size_t eq = kv.find('=');
+    if (eq == std::string::npos) {
+      std::cerr << "sluice: error: --set expects key=value, got '" << kv << "'\n";
+      return 2;
+    }
+    sopts.config[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  Session session(sopts);
+  for (const auto& init : opts.init_files) {
+    auto text = ReadScript(init);
+    if (!text.ok()) return Fail("", text.status());
+    if (int rc = RunStatements(session, opts, *text, init); rc != 0) return rc;
+  }
+  if (opts.file.empty()) return RunStatements(session, opts, opts.sql, "");
+  auto text = ReadScript(opts.file);
+  if (!text.ok()) return Fail("", text.status());
+  return RunStatements(session, opts, *text, opts.file);
 }
 
 // Markdown reference of every connector, format and configuration option, generated from their
@@ -169,6 +178,8 @@ int main(int argc, char** argv) {
   sluice::RunOptions run_opts;
   auto add_common = [&](CLI::App* cmd) {
     cmd->add_option("FILE", run_opts.file, "A script of ';'-separated Flink SQL statements");
+    cmd->add_option("-i,--init", run_opts.init_files,
+                    "A script run first in the same session, e.g. shared DDL (repeatable, as Flink's SQL client -i)");
     cmd->add_option("-e,--execute", run_opts.sql, "Run this SQL text instead of a file");
     cmd->add_option("--format", run_opts.format, "How SELECT results print: tableau (default), jsonl or csv")
         ->check(CLI::IsMember({"tableau", "jsonl", "csv"}));

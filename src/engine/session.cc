@@ -160,6 +160,10 @@ class Session::Impl {
         RETURN_IF_ERROR(catalog_.Drop(p, d.object == ast::ObjectKind::kView, d.if_exists));
         return result;
       }
+      case ast::StatementKind::kAlterTable: {
+        RETURN_IF_ERROR(AlterTable(stmt->As<ast::AlterTable>()));
+        return result;
+      }
       case ast::StatementKind::kShow: return Show(stmt->As<ast::Show>(), handler);
       case ast::StatementKind::kShowCreate: return ShowCreate(stmt->As<ast::ShowCreate>());
       case ast::StatementKind::kDescribe: return Describe(stmt->As<ast::Describe>(), handler);
@@ -328,6 +332,38 @@ class Session::Impl {
       RETURN_IF_ERROR(create());
     }
     return planned;
+  }
+
+  // ALTER TABLE ... SET/RESET: a copy of the table with its WITH options changed replaces it. Views
+  // are bound where they are read, so they see the new options.
+  Status AlterTable(const ast::AlterTable& a) {
+    ASSIGN_OR_RETURN(ObjectPath p, ResolvePath(a.name));
+    auto entry = catalog_.Lookup(p);
+    if (!entry.ok() || !entry->table) {
+      if (a.if_exists && !entry.ok()) return Status::OK();
+      return Status::InvalidArgument("Table `" + p.catalog + "`.`" + p.database + "`.`" + p.name +
+                                     "` doesn't exist" + (entry.ok() ? " (it is a view; ALTER TABLE changes tables)" : "") +
+                                     " (at line " + std::to_string(a.pos.line) + ", column " + std::to_string(a.pos.column) + ")");
+    }
+    auto t = std::make_shared<CatalogTable>(*entry->table);
+    for (const auto& [k, v] : a.set_options) {
+      t->options[k] = v;
+      bool found = false;
+      for (auto& o : t->ordered_options) {
+        if (o.first == k) {
+          o.second = v;
+          found = true;
+        }
+      }
+      if (!found) t->ordered_options.push_back({k, v});
+    }
+    for (const auto& k : a.reset_keys) {
+      if (k == "connector") return Status::InvalidArgument("ALTER TABLE RESET does not support changing 'connector'");
+      t->options.erase(k);
+      std::erase_if(t->ordered_options, [&](const auto& o) { return o.first == k; });
+    }
+    RETURN_IF_ERROR(catalog_.Drop(p, false, false));
+    return catalog_.CreateTable(t, false);
   }
 
   bool batch_mode() const {

@@ -604,6 +604,7 @@ enum class StatementKind : uint8_t {
   kStatementSet,  // StatementSet
   kExplain,       // Explain
   kCreateFunction,  // CreateFunction
+  kAlterTable,    // AlterTable
 };
 
 struct Statement {
@@ -708,6 +709,16 @@ struct CreateFunction : Statement {
   bool if_not_exists = false;
   std::string class_name;
   std::string language;  // as written (upper case); empty when not written
+};
+
+// ALTER TABLE [IF EXISTS] t SET ('k' = 'v', ...) | RESET ('k', ...): changes a table's WITH options.
+struct AlterTable : Statement {
+  static constexpr StatementKind kKind = StatementKind::kAlterTable;
+  AlterTable() : Statement(kKind) {}
+  Name name;
+  bool if_exists = false;
+  PropertyList set_options;         // SET
+  std::vector<std::string> reset_keys;  // RESET
 };
 
 enum class ObjectKind : uint8_t { kTable, kView };

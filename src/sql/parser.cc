@@ -266,7 +266,8 @@ class Parser {
     if (AtKw("EXECUTE")) return ParseExecute();
     if (AtKw("BEGIN")) return ParseBeginStatementSet();
     if (AtKw("EXPLAIN")) return ParseExplain();
-    static constexpr const char* kUnsupported[] = {"ALTER", "USE",    "LOAD",   "UNLOAD", "ADD",    "REMOVE",
+    if (AtKw("ALTER")) return ParseAlter();
+    static constexpr const char* kUnsupported[] = {"USE",    "LOAD",   "UNLOAD", "ADD",    "REMOVE",
                                                    "ANALYZE", "TRUNCATE", "CALL", "DELETE", "UPDATE", "STOP"};
     for (const char* word : kUnsupported) {
       if (TokIsKw(Cur(), word)) {
@@ -324,6 +325,44 @@ class Parser {
     }
     if (AtKw("CATALOG") || AtKw("DATABASE") || AtKw("SYSTEM")) {
       return Status::NotSupported("CREATE " + Upper(Cur().text) + " is not supported by Sluice (at line " +
+                                  std::to_string(Cur().line) + ", column " + std::to_string(Cur().column) + ")");
+    }
+    return ErrorHere();
+  }
+
+  // ALTER TABLE [IF EXISTS] name SET (props) | RESET ('key', ...).
+  Result<StatementPtr> ParseAlter() {
+    auto a = std::make_unique<AlterTable>();
+    a->pos = Here();
+    RETURN_IF_ERROR(ExpectKw("ALTER"));
+    if (!AtKw("TABLE")) {
+      return Status::NotSupported("ALTER " + Cur().text + " statements are not supported by Sluice yet (at line " +
+                                  std::to_string(Cur().line) + ", column " + std::to_string(Cur().column) + ")");
+    }
+    RETURN_IF_ERROR(ExpectKw("TABLE"));
+    if (AcceptKw("IF")) {
+      RETURN_IF_ERROR(ExpectKw("EXISTS"));
+      a->if_exists = true;
+    }
+    ASSIGN_OR_RETURN(a->name, ParseCompoundName());
+    if (AcceptKw("SET")) {
+      ASSIGN_OR_RETURN(a->set_options, ParsePropertyList());
+      return StatementPtr(std::move(a));
+    }
+    if (AtKw("RESET")) {
+      RETURN_IF_ERROR(ExpectKw("RESET"));
+      RETURN_IF_ERROR(ExpectPunct("("));
+      do {
+        ASSIGN_OR_RETURN(std::string key, ParseStringLiteral());
+        a->reset_keys.push_back(std::move(key));
+      } while (AcceptPunct(","));
+      RETURN_IF_ERROR(ExpectPunct(")"));
+      return StatementPtr(std::move(a));
+    }
+    Expect("SET");
+    Expect("RESET");
+    if (AtKw("RENAME") || AtKw("ADD") || AtKw("MODIFY") || AtKw("DROP")) {
+      return Status::NotSupported("ALTER TABLE ... " + Cur().text + " is not supported by Sluice yet (at line " +
                                   std::to_string(Cur().line) + ", column " + std::to_string(Cur().column) + ")");
     }
     return ErrorHere();

@@ -602,6 +602,16 @@ class Unparser {
         const auto& s = st.As<StatementSet>();
         return StatementSetBody(s, s.execute_form ? "EXECUTE STATEMENT SET BEGIN\n" : "BEGIN STATEMENT SET;\n");
       }
+      case StatementKind::kAlterTable: {
+        const auto& a = st.As<AlterTable>();
+        std::string out = std::string("ALTER TABLE ") + (a.if_exists ? "IF EXISTS " : "") + NameText(a.name);
+        if (!a.reset_keys.empty()) {
+          out += " RESET (";
+          for (size_t i = 0; i < a.reset_keys.size(); ++i) out += (i ? ", " : "") + QuoteString(a.reset_keys[i]);
+          return out + ")";
+        }
+        return out + " SET " + PropertiesText(a.set_options);
+      }
       case StatementKind::kCreateFunction: {
         const auto& f = st.As<CreateFunction>();
         std::string out = std::string("CREATE ") + (f.temporary ? "TEMPORARY " : "") + (f.system ? "SYSTEM " : "") +

@@ -280,6 +280,8 @@ FROM Orders WINDOW w AS (PARTITION BY product ORDER BY order_time ROWS BETWEEN 5
       "INSERT INTO t PARTITION (dt = '2024-01-01') (a, b) SELECT a, b FROM s",
       "INSERT INTO t /*+ OPTIONS('sink.parallelism' = '2') */ SELECT * FROM s",
       "EXECUTE INSERT INTO t SELECT * FROM s",
+      "ALTER TABLE t SET ('first-event.rate' = '100000', 'next-event.rate' = '100000')",
+      "ALTER TABLE IF EXISTS cat.db.t RESET ('k', 'j')",
       "EXPLAIN SELECT * FROM t",
       "EXPLAIN CHANGELOG_MODE, ESTIMATED_COST SELECT a, COUNT(*) FROM t GROUP BY a",
       "EXPLAIN PLAN_ADVICE INSERT INTO s SELECT * FROM t",
