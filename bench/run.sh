@@ -64,6 +64,23 @@ for n in $queries; do
 done
 
 echo
+echo "== The design drill: COUNT(DISTINCT) OVER a 10 s RANGE per auction (bench/nexmark/over_drill.sql)"
+if [ -x "$SLUICE" ]; then
+  events=$(sed -n "s/.*'events.num'[[:space:]]*=[[:space:]]*'\([0-9]*\)'.*/\1/p" bench/nexmark/ddl.sql | head -n 1)
+  err=$(mktemp)
+  if "$SLUICE" run -i bench/nexmark/ddl.sql bench/nexmark/over_drill.sql > /dev/null 2> "$err"; then
+    summary=$(grep 'elapsed=' "$err" | tail -n 1)
+    elapsed=$(printf '%s' "$summary" | sed -n 's/.*elapsed=\([0-9.eE+-]*\)s.*/\1/p')
+    rss=$(printf '%s' "$summary" | sed -n 's/.*peak_rss=\([0-9]*\).*/\1/p')
+    awk -v ev="${events:-0}" -v s="$elapsed" -v r="${rss:-0}" 'BEGIN {
+      printf "over_drill %12d %10.3f %14.0f %12.1f\n", ev, s, (s > 0) ? ev / s : 0, r / 1048576 }'
+  else
+    printf 'over_drill not runnable: %s\n' "$(head -n 1 "$err")"
+  fi
+  rm -f "$err"
+fi
+
+echo
 echo "== Mini-batch: changes emitted into the sink without and with mini-batch (same final table)"
 printf '%-6s %-10s %14s %12s %10s\n' query mini-batch changes events/s peak_MiB
 for n in 4 17; do

@@ -179,7 +179,8 @@ int main(int argc, char** argv) {
   auto add_common = [&](CLI::App* cmd) {
     cmd->add_option("FILE", run_opts.file, "A script of ';'-separated Flink SQL statements");
     cmd->add_option("-i,--init", run_opts.init_files,
-                    "A script run first in the same session, e.g. shared DDL (repeatable, as Flink's SQL client -i)");
+                    "A script run first in the same session, e.g. shared DDL (repeatable, as Flink's SQL client -i)")
+        ->allow_extra_args(false);
     cmd->add_option("-e,--execute", run_opts.sql, "Run this SQL text instead of a file");
     cmd->add_option("--format", run_opts.format, "How SELECT results print: tableau (default), jsonl or csv")
         ->check(CLI::IsMember({"tableau", "jsonl", "csv"}));
