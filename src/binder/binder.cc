@@ -13,6 +13,7 @@
 #include "function/evaluator.h"
 #include "function/function_registry.h"
 #include "function/scalar_function.h"
+#include "plan/interval_join_rule.h"
 #include "types/value_format.h"
 
 namespace sluice {
@@ -1023,6 +1024,19 @@ Result<Binder::Relation> Binder::BindJoin(const ast::Join& join) {
       }
     }
     if (!taken) residual.push_back(c);
+  }
+  // An interval join keeps its inputs' time attributes, as Flink's RelTimeIndicatorConverter does, so
+  // event-time operators can follow it (a processing-time one keeps processing time only); the
+  // optimizer plans it (plan/interval_join_rule.h).
+  if (!as_of && !(config_ && IsBatchRuntimeMode(*config_))) {
+    if (auto bounds = ExtractIntervalBounds(cond, left.node->schema, rightrel.node->schema)) {
+      const size_t nls = left.scope.columns.size();
+      for (size_t i = 0; i < combined.columns.size(); ++i) {
+        const LogicalType& in = i < nls ? left.scope.columns[i].type : rightrel.scope.columns[i - nls].type;
+        if (in.time_attribute() == TimeAttribute::kRowtime && !bounds->rowtime) continue;
+        combined.columns[i].type = combined.columns[i].type.WithTimeAttribute(in.time_attribute());
+      }
+    }
   }
   node->condition = cond;
   if (residual.size() == 1) node->residual = residual[0];

@@ -16,12 +16,23 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "to text and local fields, and drives CURRENT_DATE, LOCALTIMESTAMP and friends. 'default' means the "
        "machine's zone (the TZ environment variable, else UTC)."},
       {kIdleTimeoutKey, OptionType::kDuration, "0 ms",
-       "When a source split receives no rows for this long (processing time) it is marked idle and stops "
-       "holding back the watermark. 0 disables idleness detection."},
+       "When a source split has produced no row for this long in processing time (a live split whose reads come "
+       "back empty; a scripted 'values' split whose next `advance` step waits at least this long) it is marked idle "
+       "and stops holding back the watermark until it produces again; a source whose splits are all idle does not "
+       "hold back its consumers. A table's 'scan.watermark.idle-timeout' overrides it. 0 disables idleness detection."},
       {kResultModeKey, OptionType::kEnum, "tableau",
        "How the CLI shows SELECT results: 'tableau' prints changes as a table as they come, 'changelog' the "
        "same as plain +I/-U/+U/-D rows, 'table' only the final materialized result.",
        {"tableau", "changelog", "table"}},
+      {kLateRowsTableKey, OptionType::kString, "",
+       "Sluice: the table that receives the rows event-time operators drop behind the watermark (window "
+       "aggregations, rowtime OVER aggregations, rowtime keep-first deduplication, rowtime ORDER BY, interval "
+       "joins), instead of only counting them. A table declared in the script with any sink connector and exactly "
+       "the columns operator STRING (the operator as EXPLAIN names it, '#n' appended when the job has several), "
+       "watermark TIMESTAMP(3) (the operator's watermark when it dropped the row, NULL when none yet), row STRING "
+       "(the dropped row as a JSON object named by the operator's input columns) and optionally event_time "
+       "TIMESTAMP(3) (the row's time attribute), in any order. Checked when a job that can drop late rows is "
+       "planned; the job summary counts the rows written there. Empty: late rows are dropped and counted."},
       {kChunkSizeKey, OptionType::kInteger, "1024",
        "Sluice: rows per columnar chunk read from sources. Results never depend on it; tests vary it."},
       {kParallelismKey, OptionType::kInteger, "1",
@@ -52,7 +63,8 @@ const std::vector<ConfigOption>& AllConfigOptions() {
       {"pipeline.name", OptionType::kString, "", "The job name shown in the job summary."},
       {"table.exec.state.ttl", OptionType::kDuration, "0 ms",
        "How long (processing time) state is kept after it was last written; 0 keeps it forever. Applies to "
-       "group aggregations (per group key) and regular joins (per stored row); the /*+ STATE_TTL('table' = '1d') */ "
+       "group aggregations (per group key), regular joins (per stored row) and deduplication (per key: a re-sent "
+       "row is emitted again once its key expired); the /*+ STATE_TTL('table' = '1d') */ "
        "hint sets it per join input or aggregation. A retraction that finds its state expired is counted in the job summary "
        "(retractions_without_state), never silently dropped from the books."},
       {"table.exec.mini-batch.enabled", OptionType::kBoolean, "false",

@@ -74,6 +74,10 @@ inline constexpr char kMaxColumnWidthKey[] = "table.display.max-column-width";
 inline constexpr char kSinkUpsertMaterializeKey[] = "table.exec.sink.upsert-materialize";
 inline constexpr char kAggPhaseStrategyKey[] = "table.optimizer.agg-phase-strategy";
 inline constexpr char kCdcEventsDuplicateKey[] = "table.exec.source.cdc-events-duplicate";
+inline constexpr char kLateRowsTableKey[] = "sluice.exec.late-rows.table";
+// A table option every connector accepts (Flink 1.17's source watermark option): the table's own
+// idle timeout, overriding 'table.exec.source.idle-timeout' (runtime/operators/source_operator.h).
+inline constexpr char kScanIdleTimeoutOption[] = "scan.watermark.idle-timeout";
 
 // 'execution.runtime-mode' is 'batch' (any case); 'streaming' and 'automatic' run as streaming.
 bool IsBatchRuntimeMode(const Configuration& config);

@@ -73,6 +73,11 @@ class SourceSplit {
   // (file, line) and reason, unless the format is told to skip; skipped records are counted.
   virtual Result<bool> Read(size_t max_rows, Chunk* out) = 0;
   virtual int64_t records_skipped() const { return 0; }
+  // How long (processing time, microseconds) the split will wait before its next row or its end,
+  // when it knows ahead: a scripted split whose next step advances the clock ('values' rows with
+  // `advance` steps). 0 when a row is ready or the wait is unknown. The source's idle timeout uses
+  // it (runtime/operators/source_operator.h).
+  virtual int64_t PendingDelayMicros() const { return 0; }
 };
 
 class TableSource {

@@ -49,6 +49,8 @@ Result<const FormatFactory*> ValidateConnectorOptions(const ConnectorContext& ct
                                                       ConnectorRole role) {
   const std::string context = ConnectorErrorContext(ctx, role);
   std::vector<std::string> allowed = {"connector"};
+  // The runtime reads 'scan.watermark.idle-timeout' for any source (common/config.h).
+  if (factory.supports_source()) allowed.push_back(kScanIdleTimeoutOption);
   std::vector<std::string> required;
   bool declares_format = false;
   for (const OptionSpec& spec : factory.options()) {

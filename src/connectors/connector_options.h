@@ -1,8 +1,9 @@
 // Validation of a table's WITH options against a connector's declared options and its format's:
 // the one code path every connector uses (house rule 5).
 //
-// Allowed keys are 'connector', 'format', the factory's OptionSpec keys and, when the table names a
-// format, that format's keys ('json.ignore-parse-errors'). A spec key may contain '#' standing for
+// Allowed keys are 'connector', 'format', 'scan.watermark.idle-timeout' for connectors that can read
+// (the runtime reads it for any source), the factory's OptionSpec keys and, when the table names a format, that format's keys
+// ('json.ignore-parse-errors'). A spec key may contain '#' standing for
 // any non-empty text ('fields.#.kind', 'properties.#'). Unknown keys are rejected with Flink's
 // wording and a did-you-mean; missing required keys are listed. Typed values are read with
 // OptionReader (formats/format.h), whose errors name the table and key.

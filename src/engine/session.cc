@@ -20,6 +20,7 @@
 #include "plan/optimizer.h"
 #include "plan/source_changelog_rule.h"
 #include "plan/traits.h"
+#include "plan/window_rules.h"
 #include "runtime/job.h"
 #include "sql/parser.h"
 #include "sql/unparser.h"
@@ -91,6 +92,16 @@ void CollectScans(const PlanNodePtr& node, std::set<PlanNode*>* seen, std::vecto
   if (!seen->insert(node.get()).second) return;
   if (node->kind == PlanKind::kTableSourceScan) scans->push_back(node.get());
   for (const auto& in : node->inputs) CollectScans(in, seen, scans);
+}
+
+// Whether any node of the plan drops rows behind the watermark (and so may write late rows).
+bool AnyDropsLateRows(const PlanNodePtr& node, std::set<const PlanNode*>* seen) {
+  if (!seen->insert(node.get()).second) return false;
+  if (DropsLateRows(*node)) return true;
+  for (const auto& in : node->inputs) {
+    if (AnyDropsLateRows(in, seen)) return true;
+  }
+  return false;
 }
 
 std::map<std::string, std::string> MergedOptions(const CatalogTable& table,
@@ -292,12 +303,17 @@ class Session::Impl {
       table_sinks[r.get()] = std::move(tsink);
       planned.resources.sink_names[r.get()] = table.path.name;
     }
+    ASSIGN_OR_RETURN(std::unique_ptr<TableSink> late_rows_sink, PlanLateRowsTable(&planned));
     // Writers are created only for a plan that passed validation, so a refused INSERT leaves no files.
     auto create = [&]() -> Status {
       if (!create_writers) return Status::OK();
       for (auto& [node, tsink] : table_sinks) {
         ASSIGN_OR_RETURN(std::unique_ptr<SinkWriter> writer, tsink->CreateWriter());
         planned.resources.sinks[node] = std::move(writer);
+      }
+      if (late_rows_sink) {
+        ASSIGN_OR_RETURN(std::unique_ptr<SinkWriter> writer, late_rows_sink->CreateWriter());
+        planned.resources.late_rows_writer = std::move(writer);
       }
       return Status::OK();
     };
@@ -368,6 +384,43 @@ class Session::Impl {
 
   bool batch_mode() const {
     return IsBatchRuntimeMode(config_);
+  }
+
+  // The late-rows table ('sluice.exec.late-rows.table') of a plan that can drop late rows: checked
+  // (a table with a sink connector and the columns runtime/late_rows.h lists) and its sink created;
+  // null when the option is empty or nothing in the plan drops late rows.
+  Result<std::unique_ptr<TableSink>> PlanLateRowsTable(Planned* planned) {
+    const std::string name = config_.GetString(kLateRowsTableKey);
+    if (name.empty()) return std::unique_ptr<TableSink>();
+    std::set<const PlanNode*> seen;
+    bool drops = false;
+    for (const auto& r : planned->physical) drops = drops || AnyDropsLateRows(r, &seen);
+    if (!drops) return std::unique_ptr<TableSink>();
+    const std::string context = "Invalid '" + std::string(kLateRowsTableKey) + "' = '" + name + "'";
+    ast::Name parts;
+    for (size_t b = 0;;) {
+      size_t e = name.find('.', b);
+      parts.push_back(name.substr(b, e == std::string::npos ? std::string::npos : e - b));
+      if (e == std::string::npos) break;
+      b = e + 1;
+    }
+    auto path = ResolvePath(parts);
+    if (!path.ok()) return path.status().WithContext(context);
+    auto entry = catalog_.Lookup(*path);
+    if (!entry.ok()) return entry.status().WithContext(context);
+    if (!entry->table) {
+      return Status::PlanError(context + ": '" + name + "' is a view; late rows need a table with a sink connector");
+    }
+    const CatalogTable& table = *entry->table;
+    ASSIGN_OR_RETURN(planned->resources.late_rows_columns, ValidateLateRowsTable(table.path.name, table.physical_schema()));
+    const auto& registry = ConnectorRegistry::Builtin();
+    ASSIGN_OR_RETURN(const ConnectorFactory* factory, WithTable(registry.Find(table.connector()), table));
+    ASSIGN_OR_RETURN(std::unique_ptr<TableSink> sink, WithTable(factory->CreateSink(MakeContext(table, {})), table));
+    if (!sink->accepted_changelog_mode().Contains(RowKind::kInsert)) {
+      return Status::PlanError(context + ": table '" + table.path.name + "' does not accept inserts");
+    }
+    planned->resources.late_rows_table = table.path.name;
+    return sink;
   }
 
   template <typename T>
@@ -454,6 +507,7 @@ class Session::Impl {
     }
     StatementResult result;
     result.kind = StatementResult::Kind::kText;
+    opts.late_rows_table = planned.resources.late_rows_table;
     result.text = ExplainPlan(logical, physical, opts);
     return result;
   }

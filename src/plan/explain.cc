@@ -20,7 +20,8 @@ void CountParents(const PlanNode* node, std::map<const PlanNode*, int>* parents,
 
 class TreePrinter {
  public:
-  TreePrinter(bool changelog, const std::map<const PlanNode*, int>& parents) : changelog_(changelog), parents_(parents) {}
+  TreePrinter(bool changelog, const std::map<const PlanNode*, int>& parents, std::string late_rows_table)
+      : changelog_(changelog), parents_(parents), late_rows_table_(std::move(late_rows_table)) {}
 
   void Print(const PlanNode* node, const std::string& prefix, const std::string& child_prefix, std::string* out) {
     auto reused = reuse_ids_.find(node);
@@ -48,8 +49,11 @@ class TreePrinter {
         }
       }
       if (StateGrowsWithKeys(*node)) add("state=[grows with keys]");
-      // Beyond Flink: operators that drop rows behind the watermark (counted in the job summary).
-      if (DropsLateRows(*node)) add("lateRows=[dropped and counted]");
+      // Beyond Flink: operators that drop rows behind the watermark (counted in the job summary, and
+      // written to the late-rows table when one is set).
+      if (DropsLateRows(*node)) {
+        add(late_rows_table_.empty() ? "lateRows=[dropped and counted]" : "lateRows=[to " + late_rows_table_ + "]");
+      }
     }
     // Flink prints a node without attributes by its name alone (DropUpdateBefore).
     std::string line = node->ExplainName() + (attrs.empty() ? "" : "(" + attrs + ")");
@@ -63,16 +67,18 @@ class TreePrinter {
  private:
   bool changelog_;
   const std::map<const PlanNode*, int>& parents_;
+  std::string late_rows_table_;
   std::map<const PlanNode*, int> reuse_ids_;
 };
 
 }  // namespace
 
-std::string ExplainTree(const std::vector<PlanNodePtr>& roots, bool with_changelog_mode) {
+std::string ExplainTree(const std::vector<PlanNodePtr>& roots, bool with_changelog_mode,
+                        const std::string& late_rows_table) {
   std::map<const PlanNode*, int> parents;
   std::set<const PlanNode*> seen;
   for (const auto& r : roots) CountParents(r.get(), &parents, &seen);
-  TreePrinter printer(with_changelog_mode, parents);
+  TreePrinter printer(with_changelog_mode, parents, late_rows_table);
   std::string out;
   for (size_t i = 0; i < roots.size(); ++i) {
     if (i) out += "\n";
@@ -86,7 +92,7 @@ std::string ExplainPlan(const std::vector<PlanNodePtr>& logical, const std::vect
   std::string out = "== Abstract Syntax Tree ==\n";
   out += ExplainTree(logical, false);
   out += "\n== Optimized Physical Plan ==\n";
-  out += ExplainTree(physical, options.changelog_mode);
+  out += ExplainTree(physical, options.changelog_mode, options.late_rows_table);
   out += "\n== Optimized Execution Plan ==\n";
   out += ExplainTree(physical, false);
   return out + "\n";

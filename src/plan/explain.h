@@ -19,6 +19,9 @@ namespace sluice {
 
 struct ExplainOptions {
   bool changelog_mode = false;
+  // The late-rows table ('sluice.exec.late-rows.table'): operators that drop late rows say they go
+  // there (lateRows=[to late_rows]) instead of lateRows=[dropped and counted].
+  std::string late_rows_table;
 };
 
 // `logical` are the binder's trees (the AST section), `physical` the optimized ones.
@@ -26,6 +29,7 @@ std::string ExplainPlan(const std::vector<PlanNodePtr>& logical, const std::vect
                         const ExplainOptions& options);
 
 // One tree in Flink's format, without a section header.
-std::string ExplainTree(const std::vector<PlanNodePtr>& roots, bool with_changelog_mode);
+std::string ExplainTree(const std::vector<PlanNodePtr>& roots, bool with_changelog_mode,
+                        const std::string& late_rows_table = "");
 
 }  // namespace sluice

@@ -7,6 +7,7 @@
 #include "catalog/catalog.h"
 #include "common/check.h"
 #include "function/scalar_function.h"
+#include "plan/interval_join_rule.h"
 #include "plan/window_rules.h"
 
 namespace sluice {
@@ -129,6 +130,7 @@ PlanNodePtr CopyWithInputs(const PlanNodePtr& node, std::vector<PlanNodePtr> inp
       out = std::make_shared<MiniBatchAssignerNode>(node->As<MiniBatchAssignerNode>());
       break;
     case PlanKind::kTemporalJoin: out = std::make_shared<TemporalJoinNode>(node->As<TemporalJoinNode>()); break;
+    case PlanKind::kIntervalJoin: out = std::make_shared<IntervalJoinNode>(node->As<IntervalJoinNode>()); break;
     case PlanKind::kOverAggregate: out = std::make_shared<OverAggregateNode>(node->As<OverAggregateNode>()); break;
   }
   out->inputs = std::move(inputs);
@@ -280,39 +282,17 @@ class Pruner {
       case PlanKind::kTemporalJoin: {
         // As a regular join, plus both time attributes.
         const auto& j = node->As<TemporalJoinNode>();
-        const size_t nl = j.inputs[0]->schema.size();
-        std::vector<bool> combined = req;
-        if (j.condition) CollectColumns(*j.condition, &combined);
-        auto& left = Req(j.inputs[0]);
-        auto& right = Req(j.inputs[1]);
-        for (size_t i = 0; i < n; ++i) {
-          if (!combined[i]) continue;
-          if (i < nl) left[i] = true;
-          else right[i - nl] = true;
-        }
-        for (int k : j.left_keys) left[static_cast<size_t>(k)] = true;
-        for (int k : j.right_keys) right[static_cast<size_t>(k)] = true;
-        left[static_cast<size_t>(j.left_time)] = true;
-        right[static_cast<size_t>(j.right_time)] = true;
+        PushDownJoin(node, req, j.condition, j.residual, j.left_keys, j.right_keys, j.left_time, j.right_time);
+        return;
+      }
+      case PlanKind::kIntervalJoin: {
+        const auto& j = node->As<IntervalJoinNode>();
+        PushDownJoin(node, req, j.condition, j.residual, j.left_keys, j.right_keys, j.left_time, j.right_time);
         return;
       }
       case PlanKind::kJoin: {
-        // Keeps what its consumers read, its keys and what its residual condition reads, so a join
-        // stores only the columns it needs (Flink pushes projections below joins the same way).
         const auto& j = node->As<JoinNode>();
-        const size_t nl = j.inputs[0]->schema.size();
-        std::vector<bool> combined = req;
-        if (j.residual) CollectColumns(*j.residual, &combined);
-        if (j.condition) CollectColumns(*j.condition, &combined);
-        auto& left = Req(j.inputs[0]);
-        auto& right = Req(j.inputs[1]);
-        for (size_t i = 0; i < n; ++i) {
-          if (!combined[i]) continue;
-          if (i < nl) left[i] = true;
-          else right[i - nl] = true;
-        }
-        for (int k : j.left_keys) left[static_cast<size_t>(k)] = true;
-        for (int k : j.right_keys) right[static_cast<size_t>(k)] = true;
+        PushDownJoin(node, req, j.condition, j.residual, j.left_keys, j.right_keys, -1, -1);
         return;
       }
       case PlanKind::kSink:
@@ -333,6 +313,58 @@ class Pruner {
         }
         return;
     }
+  }
+
+  // Joins keep what their consumers read, their keys, what their condition and residual read and
+  // their time attributes (-1: none), so a join stores only the columns it needs
+  // (Flink pushes projections below joins the same way).
+  void PushDownJoin(const PlanNodePtr& node, const std::vector<bool>& req, const ExprPtr& condition, const ExprPtr& residual,
+                    const std::vector<int>& left_keys, const std::vector<int>& right_keys, int left_time, int right_time) {
+    const size_t nl = node->inputs[0]->schema.size();
+    std::vector<bool> combined = req;
+    if (condition) CollectColumns(*condition, &combined);
+    if (residual) CollectColumns(*residual, &combined);
+    auto& left = Req(node->inputs[0]);
+    auto& right = Req(node->inputs[1]);
+    for (size_t i = 0; i < combined.size(); ++i) {
+      if (!combined[i]) continue;
+      if (i < nl) left[i] = true;
+      else right[i - nl] = true;
+    }
+    for (int k : left_keys) left[static_cast<size_t>(k)] = true;
+    for (int k : right_keys) right[static_cast<size_t>(k)] = true;
+    if (left_time >= 0) left[static_cast<size_t>(left_time)] = true;
+    if (right_time >= 0) right[static_cast<size_t>(right_time)] = true;
+  }
+
+  // A join's pruned inputs, the mapping of its output columns (left ++ right) and its new schema.
+  struct PrunedJoin {
+    Pruned left, right;
+    std::vector<int> mapping;
+    Schema schema;
+    ExprPtr Remap(const ExprPtr& e) const { return e ? RemapColumns(e, mapping) : nullptr; }
+    static std::vector<int> RemapKeys(const std::vector<int>& keys, const Pruned& side) {
+      std::vector<int> out;
+      for (int k : keys) out.push_back(side.mapping[static_cast<size_t>(k)]);
+      return out;
+    }
+  };
+  PrunedJoin PruneJoin(const PlanNode& j) {
+    PrunedJoin out;
+    const size_t nl = j.inputs[0]->schema.size();
+    const size_t n = j.schema.size();
+    out.left = Input(j.inputs[0]);
+    out.right = Input(j.inputs[1]);
+    const int new_nl = static_cast<int>(out.left.node->schema.size());
+    out.mapping.assign(n, -1);
+    for (size_t i = 0; i < n; ++i) {
+      if (i < nl) out.mapping[i] = out.left.mapping[i];
+      else if (out.right.mapping[i - nl] >= 0) out.mapping[i] = new_nl + out.right.mapping[i - nl];
+    }
+    for (size_t i = 0; i < n; ++i) {
+      if (out.mapping[i] >= 0) out.schema.Add(j.schema.field(i).name, j.schema.field(i).type);
+    }
+    return out;
   }
 
   // The pruned node with exactly its required columns (in order), or with extra columns that the
@@ -489,58 +521,48 @@ class Pruner {
       }
       case PlanKind::kTemporalJoin: {
         const auto& j = node->As<TemporalJoinNode>();
-        const size_t nl = j.inputs[0]->schema.size();
-        Pruned pl = Input(j.inputs[0]);
-        Pruned pr = Input(j.inputs[1]);
-        const int new_nl = static_cast<int>(pl.node->schema.size());
-        std::vector<int> combined(n, -1);
-        for (size_t i = 0; i < n; ++i) {
-          if (i < nl) combined[i] = pl.mapping[i];
-          else if (pr.mapping[i - nl] >= 0) combined[i] = new_nl + pr.mapping[i - nl];
-        }
+        PrunedJoin pj = PruneJoin(j);
         auto nj = std::make_shared<TemporalJoinNode>(j);
-        nj->inputs = {pl.node, pr.node};
-        nj->left_keys.clear();
-        nj->right_keys.clear();
-        for (int k : j.left_keys) nj->left_keys.push_back(pl.mapping[static_cast<size_t>(k)]);
-        for (int k : j.right_keys) nj->right_keys.push_back(pr.mapping[static_cast<size_t>(k)]);
-        nj->left_time = pl.mapping[static_cast<size_t>(j.left_time)];
-        nj->right_time = pr.mapping[static_cast<size_t>(j.right_time)];
-        if (j.residual) nj->residual = RemapColumns(j.residual, combined);
-        if (j.condition) nj->condition = RemapColumns(j.condition, combined);
-        nj->schema = Schema();
-        for (size_t i = 0; i < n; ++i) {
-          if (combined[i] >= 0) nj->schema.Add(j.schema.field(i).name, j.schema.field(i).type);
-        }
-        out.mapping = combined;
+        nj->inputs = {pj.left.node, pj.right.node};
+        nj->left_keys = PrunedJoin::RemapKeys(j.left_keys, pj.left);
+        nj->right_keys = PrunedJoin::RemapKeys(j.right_keys, pj.right);
+        nj->left_time = pj.left.mapping[static_cast<size_t>(j.left_time)];
+        nj->right_time = pj.right.mapping[static_cast<size_t>(j.right_time)];
+        nj->residual = pj.Remap(j.residual);
+        nj->condition = pj.Remap(j.condition);
+        nj->schema = pj.schema;
+        out.mapping = pj.mapping;
+        out.node = nj;
+        return out;
+      }
+      case PlanKind::kIntervalJoin: {
+        const auto& j = node->As<IntervalJoinNode>();
+        PrunedJoin pj = PruneJoin(j);
+        auto nj = std::make_shared<IntervalJoinNode>(j);
+        nj->inputs = {pj.left.node, pj.right.node};
+        nj->left_keys = PrunedJoin::RemapKeys(j.left_keys, pj.left);
+        nj->right_keys = PrunedJoin::RemapKeys(j.right_keys, pj.right);
+        nj->left_time = pj.left.mapping[static_cast<size_t>(j.left_time)];
+        nj->right_time = pj.right.mapping[static_cast<size_t>(j.right_time)];
+        nj->residual = pj.Remap(j.residual);
+        nj->condition = pj.Remap(j.condition);
+        nj->schema = pj.schema;
+        out.mapping = pj.mapping;
         out.node = nj;
         return out;
       }
       case PlanKind::kJoin: {
         const auto& j = node->As<JoinNode>();
-        const size_t nl = j.inputs[0]->schema.size();
-        Pruned pl = Input(j.inputs[0]);
-        Pruned pr = Input(j.inputs[1]);
-        const int new_nl = static_cast<int>(pl.node->schema.size());
-        std::vector<int> combined(n, -1);
-        for (size_t i = 0; i < n; ++i) {
-          if (i < nl) combined[i] = pl.mapping[i];
-          else if (pr.mapping[i - nl] >= 0) combined[i] = new_nl + pr.mapping[i - nl];
-        }
+        PrunedJoin pj = PruneJoin(j);
         auto nj = std::make_shared<JoinNode>(j);
-        nj->inputs = {pl.node, pr.node};
-        nj->left_keys.clear();
-        nj->right_keys.clear();
-        for (int k : j.left_keys) nj->left_keys.push_back(pl.mapping[static_cast<size_t>(k)]);
-        for (int k : j.right_keys) nj->right_keys.push_back(pr.mapping[static_cast<size_t>(k)]);
-        if (j.residual) nj->residual = RemapColumns(j.residual, combined);
+        nj->inputs = {pj.left.node, pj.right.node};
+        nj->left_keys = PrunedJoin::RemapKeys(j.left_keys, pj.left);
+        nj->right_keys = PrunedJoin::RemapKeys(j.right_keys, pj.right);
+        nj->residual = pj.Remap(j.residual);
         // The full ON condition is printed by EXPLAIN; its equi-parts are keys (kept), the rest residual.
-        if (j.condition) nj->condition = RemapColumns(j.condition, combined);
-        nj->schema = Schema();
-        for (size_t i = 0; i < n; ++i) {
-          if (combined[i] >= 0) nj->schema.Add(j.schema.field(i).name, j.schema.field(i).type);
-        }
-        out.mapping = combined;
+        nj->condition = pj.Remap(j.condition);
+        nj->schema = pj.schema;
+        out.mapping = pj.mapping;
         out.node = nj;
         return out;
       }
@@ -840,6 +862,9 @@ Result<std::vector<PlanNodePtr>> OptimizePlans(const std::vector<PlanNodePtr>& r
   for (const auto& r : roots) out.push_back(MergeCalcs(r, true, &memo));
   JoinFilterRule join_filters;
   for (auto& r : out) r = join_filters.Apply(r);
+  // After the filter rule, so time bounds written in WHERE over a comma join count too.
+  IntervalJoinRule interval_joins;
+  for (auto& r : out) r = interval_joins.Apply(r);
   RankRules rank_rules;
   for (auto& r : out) {
     ASSIGN_OR_RETURN(r, rank_rules.Apply(r));

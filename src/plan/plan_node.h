@@ -46,6 +46,7 @@ enum class PlanKind : uint8_t {
   kWindowTableFunction,
   kWindowAggregate,
   kSort,
+  kIntervalJoin,
 };
 
 struct PlanNode;
@@ -345,6 +346,28 @@ struct TemporalJoinNode : PlanNode {
   ExprPtr residual;     // the non-equi part, null when none
   std::string right_name;  // the versioned table or view, for messages
   std::string ExplainName() const override { return "TemporalJoin"; }
+  std::string ExplainAttributes() const override;
+};
+
+// Interval join (Flink's IntervalJoin): an equi-join of two insert-only inputs whose condition bounds
+// one side's time attribute by the other's: a left row at l and a right row at r match when
+// lower_ms <= l - r <= upper_ms (Flink's leftLowerBound/leftUpperBound, in ms) and the residual holds.
+// State per side expires as time passes (plan/interval_join_rule.h, runtime/operators/
+// interval_join_operator.h); outer rows that never matched are emitted padded once they expire.
+// Output = left columns, then right columns; insert-only.
+struct IntervalJoinNode : PlanNode {
+  IntervalJoinNode() : PlanNode(PlanKind::kIntervalJoin) {}
+  JoinType join_type = JoinType::kInner;
+  std::vector<int> left_keys;
+  std::vector<int> right_keys;
+  bool rowtime = true;   // event time (else processing time)
+  int64_t lower_ms = 0;  // leftLowerBound
+  int64_t upper_ms = 0;  // leftUpperBound
+  int left_time = -1;    // the time attribute of each input (its column index there)
+  int right_time = -1;
+  ExprPtr condition;  // the whole ON condition over left ++ right (for EXPLAIN)
+  ExprPtr residual;   // what is neither key nor time bound, null when none
+  std::string ExplainName() const override { return "IntervalJoin"; }
   std::string ExplainAttributes() const override;
 };
 

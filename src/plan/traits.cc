@@ -184,6 +184,8 @@ class Inference {
       case PlanKind::kDropUpdateBefore: return In(n).NoForcedUb();
       case PlanKind::kChangelogNormalize: return {true, true, true};
       case PlanKind::kTemporalJoin: return {true, false, false};
+      // Joined rows once, and padded rows once they expire: never retracted.
+      case PlanKind::kIntervalJoin: return {true, false, false};
       case PlanKind::kOverAggregate: return {true, false, false};
       case PlanKind::kUnion: {
         Kinds k;
@@ -234,6 +236,7 @@ class Inference {
       }
       case PlanKind::kChangelogNormalize:
       case PlanKind::kTemporalJoin:
+      case PlanKind::kIntervalJoin:   // insert-only inputs (checked in Annotate)
       case PlanKind::kOverAggregate:  // insert-only input (checked in Annotate)
         // Read upserts (or versions) by key: a before-image adds nothing.
         return;
@@ -349,6 +352,20 @@ class Inference {
           const PlanNode* p = Producer(n, ChangelogMode::All());
           status_ = Status::PlanError("OverAggregate doesn't support consuming update and delete changes which is produced by node " +
                                       p->ExplainName() + "(" + p->ExplainAttributes() + ")");
+        }
+        return;
+      case PlanKind::kIntervalJoin:
+        // Flink's FlinkChangelogModeInferenceProgram: an interval join consumes inserts only.
+        for (const auto& in : n->inputs) {
+          Kinds k = kinds_[in.get()];
+          if (k.InsertOnly()) continue;
+          const PlanNode* p = Producer(n, in->changelog_mode);
+          std::string what = k.update && k.del ? "update and delete changes" : (k.update ? "update changes" : "delete changes");
+          status_ = Status::PlanError("StreamPhysicalIntervalJoin doesn't support consuming " + what +
+                                      " which is produced by node " + p->ExplainName() + "(" + p->ExplainAttributes() +
+                                      ")\nSluice: an interval join needs insert-only inputs; over an updating input, "
+                                      "drop the time bounds for a regular join.");
+          return;
         }
         return;
       case PlanKind::kTemporalJoin: {

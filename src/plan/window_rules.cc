@@ -49,9 +49,17 @@ bool DropsLateRows(const PlanNode& node) {
   switch (node.kind) {
     case PlanKind::kWindowAggregate: return !node.As<WindowAggregateNode>().proctime;
     case PlanKind::kOverAggregate: return node.As<OverAggregateNode>().rowtime;
+    case PlanKind::kIntervalJoin: return node.As<IntervalJoinNode>().rowtime;
     case PlanKind::kDeduplicate: {
       const auto& d = node.As<DeduplicateNode>();
       return d.rowtime && !d.keep_last;
+    }
+    case PlanKind::kSort: {
+      // A TemporalSort on rowtime drops rows behind what it already emitted (and NULL rowtimes).
+      const auto& so = node.As<SortNode>();
+      return so.variant == SortNode::Variant::kTemporalSort && !so.order.empty() &&
+             so.inputs[0]->schema.field(static_cast<size_t>(so.order[0].column)).type.time_attribute() ==
+                 TimeAttribute::kRowtime;
     }
     default: return false;
   }

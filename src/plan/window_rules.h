@@ -32,7 +32,8 @@ class WindowAggregateRule {
 };
 
 // Whether the node drops rows that arrive behind the watermark (EXPLAIN marks it; the job summary
-// counts the drops): event-time window aggregation.
+// counts the drops per operator; runtime/late_rows.h): event-time window aggregation, rowtime OVER
+// aggregation, rowtime keep-first deduplication and rowtime TemporalSort.
 bool DropsLateRows(const PlanNode& node);
 
 }  // namespace sluice

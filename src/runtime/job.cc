@@ -3,16 +3,19 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <optional>
 
 #include "catalog/catalog.h"
 #include "common/check.h"
 #include "common/config.h"
 #include "connectors/connector.h"
+#include "plan/window_rules.h"
 #include "runtime/operators/calc_operator.h"
 #include "runtime/operators/correlate_operator.h"
 #include "runtime/operators/deduplicate_operator.h"
 #include "runtime/operators/drop_update_before_operator.h"
 #include "runtime/operators/group_aggregate_operator.h"
+#include "runtime/operators/interval_join_operator.h"
 #include "runtime/operators/join_operator.h"
 #include "runtime/operators/rank_operator.h"
 #include "runtime/operators/sink_operator.h"
@@ -42,9 +45,29 @@ class Translator {
   Result<Operator*> Translate(const PlanNodePtr& node) {
     auto f = memo_.find(node.get());
     if (f != memo_.end()) return f->second;
+    // Operators that drop late rows, in EXPLAIN's order (a node before its inputs).
+    const bool drops_late = DropsLateRows(*node);
+    const size_t slot = late_droppers_.size();
+    if (drops_late) late_droppers_.emplace_back(node.get(), nullptr);
     ASSIGN_OR_RETURN(Operator * op, Create(node));
     memo_[node.get()] = op;
+    if (drops_late) late_droppers_[slot].second = op;
     return op;
+  }
+
+  // Names each late-dropping operator for late-row reports: EXPLAIN's name, with "#n" when the job
+  // has several of that name, and its inputs' column names for the dropped rows' JSON text.
+  void SetUpLateRowReporting(LateRowRecorder* recorder) {
+    std::map<std::string, int> total, seen;
+    for (const auto& [node, op] : late_droppers_) ++total[node->ExplainName()];
+    for (const auto& [node, op] : late_droppers_) {
+      std::string label = node->ExplainName();
+      if (total[label] > 1) label += "#" + std::to_string(++seen[label]);
+      std::vector<std::vector<std::string>> inputs;
+      for (const auto& in : node->inputs) inputs.push_back(in->schema.names());
+      if (recorder) recorder->RegisterOperator(label);
+      op->SetLateRowReporting(std::move(label), inputs);
+    }
   }
 
  private:
@@ -65,6 +88,8 @@ class Translator {
     ASSIGN_OR_RETURN(auto splits, it->second->CreateSplits());
     auto op = std::make_unique<SourceOperator>(scan.table->path.name, std::move(splits), scan.schema, std::move(computed),
                                                rowtime, std::move(watermark), ctx_.chunk_size);
+    ASSIGN_OR_RETURN(int64_t idle_ms, IdleTimeoutMillis(scan));
+    op->SetIdleTimeout(idle_ms * 1000);
     sources_->push_back(op.get());
     return Add(std::move(op), {});
   }
@@ -133,7 +158,8 @@ class Translator {
       case PlanKind::kDeduplicate: {
         const auto& d = node->As<DeduplicateNode>();
         return Add(std::make_unique<DeduplicateOperator>("Deduplicate", d.inputs[0]->schema.types(), d.keys, d.time_column,
-                                                         d.keep_last, d.rowtime, d.emit_update_before),
+                                                         d.keep_last, d.rowtime, d.emit_update_before,
+                                                         /*changelog_input=*/false, ConfigTtlMillis()),
                    node->inputs);
       }
       case PlanKind::kRank: {
@@ -187,6 +213,23 @@ class Translator {
         return Add(std::make_unique<OverAggregateOperator>("OverAggregate", o.inputs[0]->schema.types(), o.partition_keys,
                                                            o.order_column, o.rowtime, o.rows_frame, o.preceding,
                                                            std::move(calls), o.schema.types()),
+                   node->inputs);
+      }
+      case PlanKind::kIntervalJoin: {
+        const auto& j = node->As<IntervalJoinNode>();
+        IntervalJoinSpec spec;
+        spec.left_outer = j.join_type == JoinType::kLeft || j.join_type == JoinType::kFull;
+        spec.right_outer = j.join_type == JoinType::kRight || j.join_type == JoinType::kFull;
+        spec.left_keys = j.left_keys;
+        spec.right_keys = j.right_keys;
+        spec.rowtime = j.rowtime;
+        spec.left_time = j.left_time;
+        spec.right_time = j.right_time;
+        spec.lower_ms = j.lower_ms;
+        spec.upper_ms = j.upper_ms;
+        spec.residual = j.residual;
+        return Add(std::make_unique<IntervalJoinOperator>("IntervalJoin", j.inputs[0]->schema.types(),
+                                                          j.inputs[1]->schema.types(), std::move(spec)),
                    node->inputs);
       }
       case PlanKind::kTemporalJoin: {
@@ -253,6 +296,25 @@ class Translator {
     return Status::Internal("unknown plan node");
   }
 
+  // The source's idle timeout in milliseconds: the table's 'scan.watermark.idle-timeout' (a hint
+  // overrides the WITH clause), else 'table.exec.source.idle-timeout'; 0 disables it.
+  Result<int64_t> IdleTimeoutMillis(const TableSourceScanNode& scan) const {
+    std::optional<std::string> text;
+    auto it = scan.table->options.find(kScanIdleTimeoutOption);
+    if (it != scan.table->options.end()) text = it->second;
+    for (const auto& [k, v] : scan.hint_options) {
+      if (k == kScanIdleTimeoutOption) text = v;
+    }
+    if (!text) return ctx_.config ? ctx_.config->GetDurationMillis(kIdleTimeoutKey) : 0;
+    auto ms = ParseDurationMillis(*text);
+    if (!ms.ok() || *ms < 0) {
+      return Status::InvalidArgument("Invalid value for option '" + std::string(kScanIdleTimeoutOption) + "' of table '" +
+                                     scan.table->path.FullName() + "': '" + *text +
+                                     "' is not a duration (e.g. '10 s', '1 min', '500 ms')");
+    }
+    return *ms;
+  }
+
   // 'table.exec.state.ttl' in milliseconds (0: keep state forever).
   int64_t ConfigTtlMillis() const { return ctx_.config ? ctx_.config->GetDurationMillis("table.exec.state.ttl") : 0; }
 
@@ -262,6 +324,7 @@ class Translator {
   std::vector<SinkOperator*>* sinks_;
   JobContext ctx_;
   std::map<const PlanNode*, Operator*> memo_;
+  std::vector<std::pair<const PlanNode*, Operator*>> late_droppers_;
 };
 
 }  // namespace
@@ -275,6 +338,12 @@ Result<std::unique_ptr<Job>> BuildJob(const std::vector<PlanNodePtr>& roots, Job
     ASSIGN_OR_RETURN(Operator * op, t.Translate(r));
     (void)op;
   }
+  if (resources->late_rows_writer) {
+    job->late_rows_ = std::make_unique<LateRowRecorder>(resources->late_rows_table, resources->late_rows_columns,
+                                                        resources->late_rows_writer, ctx.chunk_size);
+    job->ctx_.late_rows = job->late_rows_.get();
+  }
+  t.SetUpLateRowReporting(job->late_rows_.get());
   return job;
 }
 
@@ -282,6 +351,10 @@ Result<JobSummary> Job::Run() {
   auto start = std::chrono::steady_clock::now();
   for (auto& op : operators_) RETURN_IF_ERROR(op->Open(&ctx_));
   while (true) {
+    // Idle sources and splits (the idle timeout) first stop holding back the watermark.
+    for (SourceOperatorBase* s : sources_) {
+      if (!s->finished()) RETURN_IF_ERROR(s->UpdateIdleness());
+    }
     // The source with the lowest watermark goes next (ties: the first declared); it emits until its
     // watermark passes the next-lowest source's.
     size_t next = sources_.size();
@@ -307,7 +380,15 @@ Result<JobSummary> Job::Run() {
     summary.sources.push_back({s->table_name(), s->rows_read(), s->records_skipped()});
   }
   for (SinkOperator* s : sinks_) summary.sinks.push_back(s->stats());
+  if (late_rows_) {
+    RETURN_IF_ERROR(late_rows_->Finish());
+    summary.late_rows_table = late_rows_->table_name();
+    summary.late_rows_recorded = late_rows_->rows_recorded();
+  }
   for (const auto& op : operators_) {
+    if (op->metrics().late_rows_dropped > 0) {
+      summary.late_rows_per_operator.push_back({op->late_row_label(), op->metrics().late_rows_dropped});
+    }
     summary.late_rows_dropped += op->metrics().late_rows_dropped;
     summary.retractions_without_state += op->metrics().retractions_without_state;
     summary.expired_states += op->metrics().expired_states;

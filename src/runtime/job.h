@@ -7,7 +7,9 @@
 //
 // Run() drives the sources in a deterministic order: it always advances the source split whose
 // watermark is lowest (ties: the first declared), one chunk at a time, so a replay yields the same
-// changelog byte for byte and state stays small. It returns when every source is exhausted.
+// changelog byte for byte and state stays small. Before each step it lets every source re-evaluate
+// idleness (the idle timeout, runtime/operators/source_operator.h); an idle source goes only when no
+// other can. It returns when every source is exhausted; then it flushes the late-rows table, if any.
 //
 // Threading: a Job runs on the calling thread.
 #pragma once
@@ -20,6 +22,7 @@
 #include "common/status.h"
 #include "plan/plan_node.h"
 #include "runtime/job_summary.h"
+#include "runtime/late_rows.h"
 #include "runtime/operator.h"
 
 namespace sluice {
@@ -35,6 +38,8 @@ struct JobContext {
   EvalContext* eval = nullptr;
   const Configuration* config = nullptr;
   size_t chunk_size = 1024;
+  // Where operators record the late rows they drop; null unless the job has a late-rows table.
+  LateRowRecorder* late_rows = nullptr;
 };
 
 // Connectors the engine created while planning, keyed by the plan node they serve.
@@ -42,6 +47,10 @@ struct JobResources {
   std::map<const PlanNode*, std::shared_ptr<TableSource>> sources;
   std::map<const PlanNode*, std::shared_ptr<SinkWriter>> sinks;
   std::map<const PlanNode*, std::string> sink_names;  // for the summary
+  // The late-rows table ('sluice.exec.late-rows.table'), when set and the job can drop late rows.
+  std::shared_ptr<SinkWriter> late_rows_writer;
+  std::string late_rows_table;
+  std::vector<LateRowsColumn> late_rows_columns;
 };
 
 class Job {
@@ -57,6 +66,7 @@ class Job {
   std::vector<std::unique_ptr<Operator>> operators_;
   std::vector<SourceOperatorBase*> sources_;
   std::vector<SinkOperator*> sinks_;
+  std::unique_ptr<LateRowRecorder> late_rows_;
 };
 
 Result<std::unique_ptr<Job>> BuildJob(const std::vector<PlanNodePtr>& roots, JobResources* resources,

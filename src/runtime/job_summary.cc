@@ -23,9 +23,17 @@ std::string JobSummary::ToString() const {
   }
   if (retractions_without_state) s += " retractions_without_state=" + std::to_string(retractions_without_state);
   if (expired_states) s += " expired_states=" + std::to_string(expired_states);
+  s += " late_dropped=" + std::to_string(late_rows_dropped);
+  if (!late_rows_per_operator.empty()) {
+    s += "(";
+    for (size_t i = 0; i < late_rows_per_operator.size(); ++i) {
+      s += (i ? ", " : "") + late_rows_per_operator[i].first + "=" + std::to_string(late_rows_per_operator[i].second);
+    }
+    s += ")";
+  }
+  if (!late_rows_table.empty()) s += " -> late rows " + late_rows_table + "(+I=" + std::to_string(late_rows_recorded) + ")";
   char buf[96];
-  std::snprintf(buf, sizeof(buf), " late_dropped=%lld elapsed=%.3fs peak_rss=%lld", static_cast<long long>(late_rows_dropped),
-                elapsed_seconds, static_cast<long long>(peak_rss_bytes));
+  std::snprintf(buf, sizeof(buf), " elapsed=%.3fs peak_rss=%lld", elapsed_seconds, static_cast<long long>(peak_rss_bytes));
   return s + buf;
 }
 

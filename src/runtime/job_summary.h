@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sluice {
@@ -23,11 +24,17 @@ struct JobSummary {
   std::vector<SourceStats> sources;
   std::vector<SinkStats> sinks;
   int64_t late_rows_dropped = 0;
+  // Late rows per dropping operator (its late-row label, runtime/late_rows.h), operators that dropped none left out.
+  std::vector<std::pair<std::string, int64_t>> late_rows_per_operator;
+  // The late-rows table ('sluice.exec.late-rows.table') and the rows written to it; empty when none.
+  std::string late_rows_table;
+  int64_t late_rows_recorded = 0;
   int64_t retractions_without_state = 0;
   int64_t expired_states = 0;
   double elapsed_seconds = 0;
   int64_t peak_rss_bytes = 0;
-  // "job finished: source pos(rows=22276) -> sink lines(+I=58119) late_dropped=0 elapsed=0.412s peak_rss=52428800"
+  // "job finished: source pos(rows=22276) -> sink lines(+I=58119) late_dropped=0 elapsed=0.412s peak_rss=52428800";
+  // with late rows "late_dropped=3(WindowAggregate=2, Deduplicate=1) -> late rows late_rows(+I=3)".
   std::string ToString() const;
 };
 

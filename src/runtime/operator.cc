@@ -3,15 +3,48 @@
 #include <algorithm>
 
 #include "common/check.h"
+#include "formats/json/json_format.h"
+#include "runtime/job.h"
+#include "runtime/late_rows.h"
 
 namespace sluice {
 
 Operator::Operator(std::string name, int num_inputs)
     : name_(std::move(name)),
       input_watermarks_(static_cast<size_t>(num_inputs), kMinWatermark),
-      input_ended_(static_cast<size_t>(num_inputs), false) {}
+      input_ended_(static_cast<size_t>(num_inputs), false),
+      input_idle_(static_cast<size_t>(num_inputs), false) {}
 
 void Operator::AddOutput(Operator* downstream, int input_index) { outputs_.push_back({downstream, input_index}); }
+
+void Operator::SetLateRowReporting(std::string label, const std::vector<std::vector<std::string>>& input_columns) {
+  late_label_ = std::move(label);
+  late_row_json_.clear();
+  for (const auto& names : input_columns) late_row_json_.push_back(std::make_shared<const JsonRowWriter>(names));
+}
+
+void Operator::ReportLate(const Chunk& chunk, size_t row, std::optional<int64_t> event_time, int input) {
+  ++metrics_.late_rows_dropped;
+  LateRowRecorder* recorder = ctx_ ? ctx_->late_rows : nullptr;
+  if (recorder == nullptr) return;
+  const auto in = static_cast<size_t>(input);
+  if (in >= late_row_json_.size() || !late_row_json_[in]) {
+    // Reporting was not set up with column names: Flink's default field names f0, f1, ...
+    std::vector<std::string> names;
+    for (size_t c = 0; c < chunk.num_columns(); ++c) names.push_back("f" + std::to_string(c));
+    if (late_row_json_.size() <= in) late_row_json_.resize(in + 1);
+    late_row_json_[in] = std::make_shared<const JsonRowWriter>(std::move(names));
+  }
+  std::string json;
+  Status s = late_row_json_[in]->Append(chunk, row, &json);
+  // A row the json format cannot write (a MAP with a NULL key) is still recorded, with the reason.
+  if (!s.ok()) {
+    json = "{\"error\":";
+    AppendJsonString(s.message(), &json);
+    json += "}";
+  }
+  recorder->Record(late_row_label(), current_watermark_, std::move(json), event_time);
+}
 
 Status Operator::Open(JobContext* ctx) {
   ctx_ = ctx;
@@ -23,15 +56,45 @@ Status Operator::ReceiveWatermark(int input, int64_t watermark) {
   int64_t& w = input_watermarks_[static_cast<size_t>(input)];
   if (watermark <= w) return Status::OK();
   w = watermark;
-  int64_t combined = *std::min_element(input_watermarks_.begin(), input_watermarks_.end());
-  if (combined <= current_watermark_) return Status::OK();
+  return AdvanceCombinedWatermark();
+}
+
+Status Operator::AdvanceCombinedWatermark() {
+  int64_t combined = kMaxWatermark;
+  bool any_active = false;
+  for (size_t i = 0; i < input_watermarks_.size(); ++i) {
+    if (input_idle_[i]) continue;
+    combined = std::min(combined, input_watermarks_[i]);
+    any_active = true;
+  }
+  if (!any_active || combined <= current_watermark_) return Status::OK();
   current_watermark_ = combined;
   return OnWatermark(combined);
+}
+
+Status Operator::ReceiveIdle(int input, bool idle) {
+  SLUICE_CHECK_LT(input, num_inputs());
+  const auto in = static_cast<size_t>(input);
+  if (input_ended_[in] || input_idle_[in] == idle) return Status::OK();
+  input_idle_[in] = idle;
+  const bool all_idle = std::all_of(input_idle_.begin(), input_idle_.end(), [](bool b) { return b; });
+  if (!idle) return all_idle == emitted_idle_ ? Status::OK() : EmitIdle(false);
+  // The other inputs alone may now pass the watermark on; then the output goes idle with them.
+  RETURN_IF_ERROR(AdvanceCombinedWatermark());
+  return all_idle ? EmitIdle(true) : Status::OK();
+}
+
+Status Operator::EmitIdle(bool idle) {
+  if (idle == emitted_idle_) return Status::OK();
+  emitted_idle_ = idle;
+  for (const auto& o : outputs_) RETURN_IF_ERROR(o.op->ReceiveIdle(o.input, idle));
+  return Status::OK();
 }
 
 Status Operator::ReceiveEndOfInput(int input) {
   SLUICE_CHECK_LT(input, num_inputs());
   if (input_ended_[static_cast<size_t>(input)]) return Status::OK();
+  if (input_idle_[static_cast<size_t>(input)]) RETURN_IF_ERROR(ReceiveIdle(input, false));
   // A finished input no longer holds the watermark back.
   RETURN_IF_ERROR(ReceiveWatermark(input, kMaxWatermark));
   input_ended_[static_cast<size_t>(input)] = true;

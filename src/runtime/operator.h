@@ -5,7 +5,10 @@
 // for an input's watermark, ReceiveEndOfInput(input) when an input is exhausted. The base class keeps
 // one watermark per input and calls OnWatermark only when the minimum over inputs advances (Flink's
 // StatusWatermarkValve); likewise OnEndOfInput once every input has ended (after a final watermark of
-// +infinity has been delivered, as Flink's end of a bounded input).
+// +infinity has been delivered, as Flink's end of a bounded input). ReceiveIdle(input, idle) says an
+// input's sources went idle (the idle timeout) or came back: idle inputs do not count in the minimum.
+// Rows dropped behind the watermark are reported with ReportLate (counted; recorded in the job's
+// late-rows table when it has one, runtime/late_rows.h).
 //
 // Outputs: Emit(chunk) hands the chunk to every downstream operator; with several outputs (a sub-plan
 // shared by several INSERTs) all but the last receive a copy (string bytes are shared, not copied).
@@ -19,6 +22,8 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +36,7 @@ constexpr int64_t kMinWatermark = std::numeric_limits<int64_t>::min();
 constexpr int64_t kMaxWatermark = std::numeric_limits<int64_t>::max();
 
 struct JobContext;  // runtime/job.h
+class JsonRowWriter;  // formats/json/json_format.h
 
 // Counters every operator keeps; the job summary adds them up.
 struct OperatorMetrics {
@@ -57,6 +63,12 @@ class Operator {
   // Wires `downstream`'s input `input_index` to this operator's output.
   void AddOutput(Operator* downstream, int input_index);
 
+  // For operators that drop late rows: the name late-row reports give this operator (EXPLAIN's name,
+  // "#n" appended when the job has several) and each input's column names, which name the fields of
+  // a dropped row's JSON text in the late-rows table (runtime/late_rows.h).
+  void SetLateRowReporting(std::string label, const std::vector<std::vector<std::string>>& input_columns);
+  const std::string& late_row_label() const { return late_label_.empty() ? name_ : late_label_; }
+
   // Called once before any message.
   virtual Status Open(JobContext* ctx);
   // A chunk of changes on `input`.
@@ -64,6 +76,11 @@ class Operator {
 
   Status ReceiveWatermark(int input, int64_t watermark);
   Status ReceiveEndOfInput(int input);
+  // The input's sources went idle ('table.exec.source.idle-timeout') or became active again. An idle
+  // input does not hold back the combined watermark; once every input is idle, so is this operator's
+  // output (Flink's WatermarkStatus and StatusWatermarkValve). A returning input's watermark counts
+  // again, but the combined watermark never goes back.
+  Status ReceiveIdle(int input, bool idle);
 
  protected:
   // The combined input watermark advanced to `watermark`. Default: forward it.
@@ -74,7 +91,15 @@ class Operator {
   Status Emit(Chunk& chunk);
   Status EmitWatermark(int64_t watermark);
   Status EmitEndOfInput();
+  // Forwards this operator's idleness (sources call it; other operators derive it from their inputs).
+  Status EmitIdle(bool idle);
   int64_t current_watermark() const { return current_watermark_; }
+
+  // Row `row` of `chunk`, which arrived on `input`, is behind the watermark and is dropped: counts it
+  // (metrics().late_rows_dropped) and, when the job routes late rows to a table, records it there
+  // with the current watermark and `event_time` (the row's time attribute, if known). Every
+  // operator that drops late rows calls this, never counts on its own (DESIGN.md §6).
+  void ReportLate(const Chunk& chunk, size_t row, std::optional<int64_t> event_time = std::nullopt, int input = 0);
 
   JobContext* ctx_ = nullptr;
   OperatorMetrics metrics_;
@@ -88,9 +113,15 @@ class Operator {
   std::vector<Output> outputs_;
   std::vector<int64_t> input_watermarks_;
   std::vector<bool> input_ended_;
+  std::vector<bool> input_idle_;
+  bool emitted_idle_ = false;
   int64_t current_watermark_ = kMinWatermark;
   int64_t emitted_watermark_ = kMinWatermark;
   int ended_inputs_ = 0;
+  // The minimum over the watermarks of inputs that are not idle advanced: OnWatermark.
+  Status AdvanceCombinedWatermark();
+  std::string late_label_;
+  std::vector<std::shared_ptr<const JsonRowWriter>> late_row_json_;  // per input
 };
 
 }  // namespace sluice

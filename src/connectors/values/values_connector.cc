@@ -90,6 +90,13 @@ class ValuesSplit final : public SourceSplit {
 
   std::string id() const override { return id_; }
 
+  int64_t PendingDelayMicros() const override {
+    const auto& rows = (*data_)[index_];
+    int64_t delay = 0;
+    for (size_t i = pos_; i < rows.size() && rows[i].advance_clock_micros > 0; ++i) delay += rows[i].advance_clock_micros;
+    return delay;
+  }
+
   Result<bool> Read(size_t max_rows, Chunk* out) override {
     const auto& rows = (*data_)[index_];
     // Processing-time steps at the read position happen now, before the rows after them.

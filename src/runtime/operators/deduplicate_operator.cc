@@ -3,11 +3,14 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <deque>
 #include <limits>
 #include <string>
 #include <unordered_map>
 
 #include "common/check.h"
+#include "common/clock.h"
+#include "function/evaluator.h"
 #include "runtime/job.h"
 #include "state/key_encoder.h"
 #include "state/row_arena.h"
@@ -50,6 +53,8 @@ struct DeduplicateOperator::State {
   std::vector<int64_t> rowtime;
   std::vector<uint8_t> done;
   std::vector<uint64_t> seq;
+  std::vector<int64_t> written;  // processing time of the key's last write (state TTL)
+  std::deque<std::pair<int64_t, uint32_t>> expiry;  // (time, key) writes in time order
   RowArena arena;
   size_t live_rows = 0;
   size_t dead_rows = 0;
@@ -72,6 +77,7 @@ struct DeduplicateOperator::State {
       rowtime.push_back(0);
       done.push_back(0);
       seq.push_back(0);
+      written.push_back(0);
       local_best.push_back(kNoLocal);
     }
     return it->second;
@@ -80,7 +86,7 @@ struct DeduplicateOperator::State {
 
 DeduplicateOperator::DeduplicateOperator(std::string name, std::vector<LogicalType> types, std::vector<int> keys,
                                          int time_column, bool keep_last, bool rowtime, bool emit_update_before,
-                                         bool changelog_input)
+                                         bool changelog_input, int64_t state_ttl_ms)
     : Operator(std::move(name), 1),
       types_(std::move(types)),
       keys_(std::move(keys)),
@@ -89,6 +95,7 @@ DeduplicateOperator::DeduplicateOperator(std::string name, std::vector<LogicalTy
       rowtime_(rowtime),
       emit_update_before_(emit_update_before),
       changelog_input_(changelog_input),
+      ttl_micros_(state_ttl_ms * 1000),
       state_(std::make_unique<State>(types_)) {}
 
 DeduplicateOperator::~DeduplicateOperator() = default;
@@ -146,6 +153,11 @@ Status DeduplicateOperator::Process(int, Chunk& chunk) {
   if (n == 0) return Status::OK();
   metrics_.rows_in += static_cast<int64_t>(n);
   RETURN_IF_ERROR(CheckInput(chunk));
+  if (ttl_micros_ > 0) {
+    const Clock* clock = ctx_ && ctx_->eval ? ctx_->eval->clock : nullptr;
+    now_micros_ = clock ? clock->NowMicros() : 0;
+    ExpireKeys();
+  }
   State& s = *state_;
   EncodeKeys(chunk, keys_, &s.encoded);
   s.key_of_row.resize(n);
@@ -163,6 +175,7 @@ Status DeduplicateOperator::ProcessKeepFirstProctime(Chunk& chunk) {
     uint8_t& seen = s.done[s.key_of_row[i]];
     if (!seen) {
       seen = 1;
+      Touch(s.key_of_row[i]);
       s.sel.push_back(static_cast<uint32_t>(i));
     }
   }
@@ -205,6 +218,7 @@ Status DeduplicateOperator::ProcessKeepLast(Chunk& chunk) {
     }
     if (prev == kNoRow) {
       s.row[k] = id;
+      Touch(k);
       ++s.live_rows;
       s.out_ids.push_back(id);
       s.out_kinds.push_back(RowKind::kInsert);
@@ -212,7 +226,8 @@ Status DeduplicateOperator::ProcessKeepLast(Chunk& chunk) {
     }
     // Rowtime: a newer-or-equal rowtime replaces (Flink's shouldKeepCurrentRow with keepLastRow).
     // Proctime: every later row replaces, except one equal to the kept row, which changes nothing.
-    const bool replace = rowtime_ ? times[prev] <= times[id] : !RowsEqual(rows, prev, rows, id);
+    // With a state TTL Flink emits equal rows too, so downstream state is refreshed.
+    const bool replace = rowtime_ ? times[prev] <= times[id] : (ttl_micros_ > 0 || !RowsEqual(rows, prev, rows, id));
     if (!replace) {
       s.arena.Release(id);
       ++s.dead_rows;
@@ -227,6 +242,7 @@ Status DeduplicateOperator::ProcessKeepLast(Chunk& chunk) {
     s.arena.Release(prev);
     ++s.dead_rows;
     s.row[k] = id;
+    Touch(k);
   }
   RETURN_IF_ERROR(EmitGathered());
   MaybeCompact();
@@ -243,7 +259,7 @@ Status DeduplicateOperator::ProcessKeepFirstRowtime(const Chunk& chunk) {
   for (size_t i = 0; i < n; ++i) {
     const int64_t t = times[i];
     if (t < watermark) {
-      ++metrics_.late_rows_dropped;
+      ReportLate(chunk, i, t);
       continue;
     }
     const uint32_t k = s.key_of_row[i];
@@ -274,6 +290,7 @@ Status DeduplicateOperator::ProcessKeepFirstRowtime(const Chunk& chunk) {
       ++s.live_rows;
     }
     s.row[k] = base + static_cast<uint32_t>(j);
+    Touch(k);
     s.rowtime[k] = times[i];
     s.seq[k] = s.next_seq++;
     s.timers.push_back(Timer{times[i], s.seq[k], k});
@@ -319,6 +336,31 @@ Status DeduplicateOperator::EmitGathered() {
   s.out_ids.clear();
   s.out_kinds.clear();
   return Emit(out);
+}
+
+void DeduplicateOperator::Touch(uint32_t k) {
+  if (ttl_micros_ <= 0) return;
+  State& s = *state_;
+  s.written[k] = now_micros_;
+  s.expiry.push_back({now_micros_, k});
+}
+
+void DeduplicateOperator::ExpireKeys() {
+  State& s = *state_;
+  while (!s.expiry.empty() && s.expiry.front().first + ttl_micros_ <= now_micros_) {
+    const auto [time, k] = s.expiry.front();
+    s.expiry.pop_front();
+    if (s.written[k] != time) continue;  // written again since
+    if (s.row[k] == kNoRow && !s.done[k]) continue;
+    ++metrics_.expired_states;
+    if (s.row[k] != kNoRow) {
+      s.arena.Release(s.row[k]);
+      s.row[k] = kNoRow;
+      --s.live_rows;
+      ++s.dead_rows;
+    }
+    s.done[k] = 0;
+  }
 }
 
 void DeduplicateOperator::MaybeCompact() {

@@ -9,7 +9,7 @@
 // - rowtime, keep first: insert-only by watermark. The row with the smallest rowtime per key waits
 //   (ties keep the earlier arrival) and is emitted as +I once the watermark reaches its rowtime; later
 //   rows of an emitted key are ignored. A row whose rowtime is below the current watermark is late:
-//   dropped and counted in metrics().late_rows_dropped (RowTimeDeduplicateKeepFirstRowFunction).
+//   dropped and reported with Operator::ReportLate (RowTimeDeduplicateKeepFirstRowFunction).
 //   Rows due at the same watermark leave in (rowtime, arrival) order.
 // - rowtime, keep last: emits at once; a row whose rowtime is >= the kept row's replaces it (-U/+U),
 //   an older one is ignored (RowTimeDeduplicateFunction, which does not consult the watermark).
@@ -41,7 +41,8 @@ class DeduplicateOperator final : public Operator {
   // rowtime: the order is an event-time attribute (else processing time = arrival order).
   // emit_update_before: downstream needs -U rows.
   DeduplicateOperator(std::string name, std::vector<LogicalType> types, std::vector<int> keys, int time_column,
-                      bool keep_last, bool rowtime, bool emit_update_before, bool changelog_input = false);
+                      bool keep_last, bool rowtime, bool emit_update_before, bool changelog_input = false,
+                      int64_t state_ttl_ms = 0);
   ~DeduplicateOperator() override;
 
   Status Open(JobContext* ctx) override;
@@ -62,6 +63,9 @@ class DeduplicateOperator final : public Operator {
   Status ProcessKeepFirstRowtime(const Chunk& chunk);
   Status EmitGathered();
   void MaybeCompact();
+  // State TTL: records a write of key k now; drops the keys whose TTL passed.
+  void Touch(uint32_t k);
+  void ExpireKeys();
 
   std::vector<LogicalType> types_;
   std::vector<int> keys_;
@@ -70,6 +74,8 @@ class DeduplicateOperator final : public Operator {
   bool rowtime_;
   bool emit_update_before_;
   bool changelog_input_;
+  int64_t ttl_micros_;
+  int64_t now_micros_ = 0;
   std::unique_ptr<State> state_;
 };
 

@@ -113,7 +113,7 @@ Status OverAggregateOperator::Process(int, Chunk& chunk) {
     const int64_t t = time.data<int64_t>()[i];
     const bool late = preceding_ < 0 ? t <= watermark : t <= s.parts[parts[i]].last_time;
     if (late) {
-      ++metrics_.late_rows_dropped;
+      ReportLate(chunk, i, t);
       s.rows.Release(id);
       --s.held;
       continue;

@@ -7,7 +7,7 @@
 // time T the aggregate over the rows with time in [T - preceding, T]; ROWS gives each row the aggregate
 // over itself and the `preceding` rows before it. Rows that leave a bounded frame are retracted from
 // the accumulators (so every aggregate, COUNT(DISTINCT) included, stays exact) and freed. A row is
-// late, dropped and counted in metrics().late_rows_dropped, when its time is not after its partition's
+// late, dropped and reported (Operator::ReportLate), when its time is not after its partition's
 // last processed time (bounded frames) or not after the watermark (unbounded), as Flink's functions.
 // Processing time: rows are processed as they arrive, at the injected clock's time.
 //

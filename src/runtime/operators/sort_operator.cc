@@ -124,7 +124,7 @@ Status TemporalSortOperator::Process(int, Chunk& chunk) {
   s.sel.clear();
   for (size_t i = 0; i < n; ++i) {
     if (times.IsNull(i) || (s.fired && t[i] <= s.last_fired)) {
-      ++metrics_.late_rows_dropped;
+      ReportLate(chunk, i, times.IsNull(i) ? std::nullopt : std::optional<int64_t>(t[i]));
       continue;
     }
     s.sel.push_back(static_cast<uint32_t>(i));

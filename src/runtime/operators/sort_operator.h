@@ -5,7 +5,7 @@
 // - Event time (RowTimeSortOperator): rows wait in state until the watermark reaches their rowtime,
 //   then leave in (rowtime, remaining ORDER BY keys, arrival) order. A row whose rowtime is at or
 //   below the largest rowtime already emitted is late: it could no longer be emitted in order, so it
-//   is dropped and counted in metrics().late_rows_dropped (Flink drops it too, against the same
+//   is dropped and reported with Operator::ReportLate (Flink drops it too, against the same
 //   bound). A row with a NULL rowtime has no place in the order and is dropped and counted as well.
 //   Rows behind the watermark but after the last emitted rowtime still sort correctly and leave at
 //   the next watermark.

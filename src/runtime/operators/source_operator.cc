@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/check.h"
+#include "common/clock.h"
 #include "runtime/job.h"
 
 namespace sluice {
@@ -31,15 +32,46 @@ Status SourceOperator::Open(JobContext* ctx) {
   RETURN_IF_ERROR(Operator::Open(ctx));
   if (!computed_.empty()) computed_eval_ = std::make_unique<ExprEvaluator>(computed_, ctx->eval);
   if (watermark_) watermark_eval_ = std::make_unique<ExprEvaluator>(std::vector<ExprPtr>{watermark_}, ctx->eval);
+  for (auto& s : splits_) s.last_rows_micros = NowMicros();
+  return Status::OK();
+}
+
+int64_t SourceOperator::NowMicros() const {
+  const Clock* clock = ctx_ && ctx_->eval ? ctx_->eval->clock : nullptr;
+  return clock ? clock->NowMicros() : 0;
+}
+
+bool SourceOperator::SplitIdle(const SplitState& s) const {
+  if (idle_timeout_micros_ <= 0 || !watermark_eval_ || s.finished || s.pos < s.pending.size()) return false;
+  if (s.split->PendingDelayMicros() >= idle_timeout_micros_) return true;
+  return s.last_read_empty && NowMicros() - s.last_rows_micros >= idle_timeout_micros_;
+}
+
+Status SourceOperator::UpdateIdleness() {
+  if (idle_timeout_micros_ <= 0 || !watermark_eval_ || active_ == 0) return Status::OK();
+  bool any_active = false;
+  for (auto& s : splits_) {
+    if (s.finished) continue;
+    s.idle = SplitIdle(s);
+    any_active = any_active || !s.idle;
+  }
+  if (!any_active) return EmitIdle(true);
+  RETURN_IF_ERROR(EmitIdle(false));
+  // Without its idle splits the source's watermark may move on.
+  const int64_t w = CombinedWatermark();
+  if (w > emitted_watermark_) {
+    emitted_watermark_ = w;
+    return EmitWatermark(w);
+  }
   return Status::OK();
 }
 
 size_t SourceOperator::PickSplit() const {
   size_t best = splits_.size();
-  // Splits that just came back empty go last (see SplitState::starved).
-  for (int pass = 0; pass < 2 && best == splits_.size(); ++pass) {
+  // Splits that just came back empty go after the others (see SplitState::starved), idle splits last.
+  for (int pass = 0; pass < 3 && best == splits_.size(); ++pass) {
     for (size_t i = 0; i < splits_.size(); ++i) {
-      if (splits_[i].finished || (pass == 0 && splits_[i].starved)) continue;
+      if (splits_[i].finished || (pass < 2 && splits_[i].idle) || (pass == 0 && splits_[i].starved)) continue;
       if (best == splits_.size() || splits_[i].watermark < splits_[best].watermark) best = i;
     }
   }
@@ -47,16 +79,27 @@ size_t SourceOperator::PickSplit() const {
 }
 
 int64_t SourceOperator::NextWatermark() const {
+  // An idle source holds back no other source: it goes when nothing else can.
+  const bool all_idle = std::all_of(splits_.begin(), splits_.end(), [](const SplitState& s) { return s.finished || s.idle; });
+  if (all_idle && active_ > 0) return kMaxWatermark;
   size_t i = PickSplit();
   return i == splits_.size() ? kMaxWatermark : splits_[i].watermark;
 }
 
 int64_t SourceOperator::CombinedWatermark() const {
+  // Over the splits that are neither finished nor idle; while every unfinished split is idle the
+  // source has no watermark to give (it is idle itself).
   int64_t w = kMaxWatermark;
+  bool any_idle = false;
   for (const auto& s : splits_) {
-    if (!s.finished) w = std::min(w, s.watermark);
+    if (s.finished) continue;
+    if (s.idle) {
+      any_idle = true;
+      continue;
+    }
+    w = std::min(w, s.watermark);
   }
-  return w;
+  return w == kMaxWatermark && any_idle ? kMinWatermark : w;
 }
 
 int64_t SourceOperator::records_skipped() const {
@@ -85,9 +128,11 @@ Status SourceOperator::Fill(size_t i) {
     --active_;
     return Status::OK();
   }
+  st.last_read_empty = raw.size() == 0;
   if (raw.size() == 0) {
     st.starved = true;
   } else {
+    st.last_rows_micros = NowMicros();
     // Progress elsewhere: splits that were empty get another chance.
     for (auto& s : splits_) s.starved = false;
   }
@@ -160,7 +205,7 @@ Status SourceOperator::Step(int64_t bound, bool yield_on_tie) {
   int64_t others = kMaxWatermark;
   size_t other_index = splits_.size();
   for (size_t k = 0; k < splits_.size(); ++k) {
-    if (k == i || splits_[k].finished) continue;
+    if (k == i || splits_[k].finished || splits_[k].idle) continue;
     if (splits_[k].watermark < others) {
       others = splits_[k].watermark;
       other_index = k;

@@ -14,6 +14,20 @@
 // over until another split has read a chunk or every unfinished split came back empty, so one idle
 // partition never stalls the others.
 //
+// Idle splits ('table.exec.source.idle-timeout', or the table's 'scan.watermark.idle-timeout'): a
+// split with no rows read ahead whose next row is at least the timeout away in processing time is
+// idle. That is a split whose reader knows the wait (SourceSplit::PendingDelayMicros: a scripted
+// 'values' split whose next step is an `advance` of at least the timeout), or a split whose last read
+// came back empty and that has produced no row for the timeout by the injected clock (a live
+// partition). An idle split does not hold back the source's watermark and is read only when no
+// active split or source can go; once it has rows again it is active and counts again (its rows may
+// then be late). A source whose unfinished splits are all idle is idle itself: it tells its
+// consumers (Operator::ReceiveIdle), which then take the minimum over their other inputs, as Flink's
+// WatermarkStatus. The job re-evaluates idleness before every step (UpdateIdleness), so the
+// decision depends only on the script and the clock, never on the chunk size. In a scripted run the
+// clock moves only at `advance` steps, so a split that waits is idle at once: the rows the other
+// sources hold at that moment are read, and the watermark passes the idle split, before the clock moves.
+//
 // ValuesOperator (literal rows) shares the SourceOperatorBase interface the Job drives.
 //
 // Threading: the job's task thread.
@@ -40,6 +54,9 @@ class SourceOperatorBase : public Operator {
   // once this source's watermark passes `bound` (the lowest watermark of the job's other sources;
   // on equality only when `yield_on_tie`), so sources interleave row by row in watermark order.
   virtual Status Step(int64_t bound = kMaxWatermark, bool yield_on_tie = false) = 0;
+  // Marks splits idle or active by the idle timeout and emits the source's idleness and watermark
+  // accordingly; the job calls it before choosing the next step. Default: never idle.
+  virtual Status UpdateIdleness() { return Status::OK(); }
   virtual int64_t rows_read() const { return metrics_.rows_out; }
   virtual int64_t records_skipped() const { return 0; }
   virtual const std::string& table_name() const { return name(); }
@@ -56,7 +73,10 @@ class SourceOperator final : public SourceOperatorBase {
   bool finished() const override { return active_ == 0; }
   int64_t NextWatermark() const override;
   Status Step(int64_t bound, bool yield_on_tie) override;
+  Status UpdateIdleness() override;
   int64_t records_skipped() const override;
+  // The idle timeout in microseconds (0: splits never go idle).
+  void SetIdleTimeout(int64_t micros) { idle_timeout_micros_ = micros; }
 
  private:
   struct SplitState {
@@ -69,7 +89,14 @@ class SourceOperator final : public SourceOperatorBase {
     // The last read returned no rows but the split goes on (an unbounded split waiting for records):
     // other splits are read first, until every unfinished split is starved.
     bool starved = false;
+    // For the idle timeout: the last read came back empty, the clock when the split last produced
+    // rows, and whether UpdateIdleness found it idle.
+    bool last_read_empty = false;
+    int64_t last_rows_micros = 0;
+    bool idle = false;
   };
+  int64_t NowMicros() const;
+  bool SplitIdle(const SplitState& s) const;
   // Reads the next chunk of split i into its pending rows; marks it finished at its end.
   Status Fill(size_t i);
   size_t PickSplit() const;
@@ -86,6 +113,7 @@ class SourceOperator final : public SourceOperatorBase {
   std::unique_ptr<ExprEvaluator> computed_eval_;
   std::unique_ptr<ExprEvaluator> watermark_eval_;
   int64_t emitted_watermark_ = kMinWatermark;
+  int64_t idle_timeout_micros_ = 0;
 };
 
 class ValuesOperator final : public SourceOperatorBase {

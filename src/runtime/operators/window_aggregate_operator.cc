@@ -170,7 +170,7 @@ Status WindowAggregateOperator::Process(int, Chunk& chunk) {
   for (size_t i = 0; i < n; ++i) {
     const int64_t end = window_.SliceEnd(times_[i]);
     if (!proctime_ && Fired(window_.LastWindowEnd(end), watermark)) {
-      ++metrics_.late_rows_dropped;
+      ReportLate(chunk, i, chunk.column(static_cast<size_t>(time_column_)).data<int64_t>()[i]);
       continue;
     }
     if (slice == nullptr || end != slice_end) {
@@ -323,7 +323,7 @@ Status WindowAggregateOperator::ProcessSessions(const Chunk& chunk) {
       std::reverse(touched.begin(), touched.end());
     }
     if (touched.empty() && !proctime_ && Fired(end, watermark)) {
-      ++metrics_.late_rows_dropped;
+      ReportLate(chunk, i, chunk.column(static_cast<size_t>(time_column_)).data<int64_t>()[i]);
       continue;
     }
     if (kit == session_keys_.end()) {

@@ -17,8 +17,8 @@
 // freed. Output order is deterministic: windows by end (ascending), within a window the keys in the
 // order they first appear in the window's slices (earliest slice first, arrival order within a slice).
 //
-// Late rows: a row whose slice's last window has already fired is dropped and counted in
-// metrics().late_rows_dropped. A row whose first windows fired but not its last goes into its slice
+// Late rows: a row whose slice's last window has already fired is dropped and reported with
+// Operator::ReportLate. A row whose first windows fired but not its last goes into its slice
 // and counts for the windows still open (Flink's SlicingWindowProcessor does the same).
 //
 // SESSION windows (not sliced): per group key, its open sessions [first row, last row + gap), each with

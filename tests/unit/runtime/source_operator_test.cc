@@ -45,7 +45,7 @@ TEST(SourceOperatorTest, EmptyReadsOfAnEndlessSplitDoNotStarveTheOthers) {
   auto* idle = static_cast<ScriptedSplit*>(splits[0].get());
   SourceOperator op("t", std::move(splits), OneColumn(), {}, -1, nullptr, 1024);
   Harness h(&op);
-  ASSERT_TRUE(h.open_status.ok());
+  ASSERT_TRUE(h.open_status.ok()) << h.open_status.ToString();
   for (int i = 0; i < 20; ++i) ASSERT_TRUE(op.Step(kMaxWatermark, false).ok());
   EXPECT_EQ(h.sink.Changes(), (std::vector<std::string>{"+I[1]", "+I[2]", "+I[3]"}));
   EXPECT_FALSE(op.finished());  // the idle split goes on
@@ -61,7 +61,7 @@ TEST(SourceOperatorTest, SplitsThatComeBackEmptyStillDeliverAndEnd) {
   splits.push_back(std::make_unique<ScriptedSplit>("b", std::deque<std::vector<int64_t>>{{}, {20}, {}, {21}}, false));
   SourceOperator op("t", std::move(splits), OneColumn(), {}, -1, nullptr, 1024);
   Harness h(&op);
-  ASSERT_TRUE(h.open_status.ok());
+  ASSERT_TRUE(h.open_status.ok()) << h.open_status.ToString();
   for (int i = 0; i < 50 && !op.finished(); ++i) ASSERT_TRUE(op.Step(kMaxWatermark, false).ok());
   EXPECT_TRUE(op.finished());
   EXPECT_TRUE(h.sink.ended);

@@ -1,0 +1,92 @@
+// IntervalJoinOperator: Flink's interval join (RowTimeIntervalJoin / ProcTimeIntervalJoin over
+// TimeIntervalJoin): an equi-join of two insert-only inputs where a left row at time l and a right row
+// at time r match when l - r lies in [lower, upper] (Flink's leftLowerBound/leftUpperBound) and the
+// residual condition holds. INNER, LEFT, RIGHT and FULL; output insert-only.
+//
+// Time is the rowtime column of each side (event time, progress = the combined watermark W: rows at or
+// before W no longer arrive) or the injected clock at arrival (processing time, progress = now - 1 µs:
+// later rows arrive at now or later). Per side, the rows of each join key are kept sorted by (time,
+// arrival). An arriving row joins, in that order, the other side's kept rows of its key within its
+// interval; it is kept while rows of the other side that can match it may still arrive: a left row
+// until progress reaches l - lower, a right row until r + upper. When progress passes that deadline the
+// row expires (its state is freed) and, on an outer side, a row that never matched is emitted padded
+// with NULLs — once, never retracted. Rows expire in (deadline, arrival) order over both sides, so
+// padded rows leave in one order however coarsely the watermark advances. An arriving row whose
+// deadline already passed is not kept; an outer row of that kind that matched nothing is padded at once
+// (as Flink). Which rows match never depends on when watermarks arrive: a kept row that already expired
+// by the true watermark can only be reached by a row behind that watermark, and sources deliver the
+// watermark before such a row (DESIGN.md §6).
+//
+// Late rows: an event-time row every possible match of which has expired or can no longer arrive
+// (l - lower + max(upper, 0) <= W for a left row, r + upper + max(-lower, 0) <= W for a right one) is
+// dropped and reported (Operator::ReportLate). Unlike Flink, which pads such a row of an outer join if
+// its matches were already cleaned up, Sluice drops it on every join type.
+//
+// A NULL join key never matches: an outer row with one is padded at once, an inner one dropped. When
+// lower > upper nothing can match: outer rows are padded at once, nothing is kept (Flink's negative
+// window join). The event-time output watermark is held back by max(-lower, upper) (Flink's
+// KeyedCoProcessOperatorWithWatermarkDelay), so joined rows are not late downstream; padded rows can
+// be, when the watermark jumps past their deadline. End of input expires every kept row.
+//
+// Threading: the job's task thread.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "function/expression.h"
+#include "runtime/operator.h"
+
+namespace sluice {
+
+struct IntervalJoinSpec {
+  bool left_outer = false;
+  bool right_outer = false;
+  std::vector<int> left_keys;
+  std::vector<int> right_keys;
+  bool rowtime = true;
+  int left_time = -1;   // rowtime column of the left input (event time only)
+  int right_time = -1;  // rowtime column of the right input (event time only)
+  int64_t lower_ms = 0;
+  int64_t upper_ms = 0;
+  ExprPtr residual;  // over left ++ right; null when none
+};
+
+class IntervalJoinOperator final : public Operator {
+ public:
+  IntervalJoinOperator(std::string name, std::vector<LogicalType> left_types, std::vector<LogicalType> right_types,
+                       IntervalJoinSpec spec);
+  ~IntervalJoinOperator() override;
+
+  Status Open(JobContext* ctx) override;
+  Status Process(int input, Chunk& chunk) override;
+
+  // Rows kept in state on `side` (0 left, 1 right), and join keys with kept rows.
+  size_t kept_rows(int side) const;
+  size_t kept_keys() const;
+
+ protected:
+  Status OnWatermark(int64_t watermark) override;
+  Status OnEndOfInput() override;
+
+ private:
+  struct State;
+  // Expires every kept row whose deadline is at or before `progress`, emitting outer rows' padding.
+  Status ExpireUpTo(int64_t progress);
+  int64_t ProcessingTime() const;
+  // Emits joined rows: left columns gathered from `left` at `left_sel`, right ones from `right` at
+  // `right_sel` (kNullRow: NULLs), in chunks of the job's chunk size.
+  Status EmitJoined(const Chunk& left, const std::vector<uint32_t>& left_sel, const Chunk& right,
+                    const std::vector<uint32_t>& right_sel);
+  void Compact();
+
+  std::vector<LogicalType> left_types_;
+  std::vector<LogicalType> right_types_;
+  std::vector<LogicalType> output_types_;
+  IntervalJoinSpec spec_;
+  int64_t lower_us_;
+  int64_t upper_us_;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace sluice
