@@ -349,6 +349,25 @@ class Pruner {
       return out;
     }
   };
+  // Temporal and interval joins: a join with one time attribute per side.
+  template <typename N>
+  Pruned RebuildTimeJoin(const N& j) {
+    PrunedJoin pj = PruneJoin(j);
+    auto nj = std::make_shared<N>(j);
+    nj->inputs = {pj.left.node, pj.right.node};
+    nj->left_keys = PrunedJoin::RemapKeys(j.left_keys, pj.left);
+    nj->right_keys = PrunedJoin::RemapKeys(j.right_keys, pj.right);
+    nj->left_time = pj.left.mapping[static_cast<size_t>(j.left_time)];
+    nj->right_time = pj.right.mapping[static_cast<size_t>(j.right_time)];
+    nj->residual = pj.Remap(j.residual);
+    nj->condition = pj.Remap(j.condition);
+    nj->schema = pj.schema;
+    Pruned out;
+    out.mapping = pj.mapping;
+    out.node = nj;
+    return out;
+  }
+
   PrunedJoin PruneJoin(const PlanNode& j) {
     PrunedJoin out;
     const size_t nl = j.inputs[0]->schema.size();
@@ -519,38 +538,8 @@ class Pruner {
         out.node = ne;
         return out;
       }
-      case PlanKind::kTemporalJoin: {
-        const auto& j = node->As<TemporalJoinNode>();
-        PrunedJoin pj = PruneJoin(j);
-        auto nj = std::make_shared<TemporalJoinNode>(j);
-        nj->inputs = {pj.left.node, pj.right.node};
-        nj->left_keys = PrunedJoin::RemapKeys(j.left_keys, pj.left);
-        nj->right_keys = PrunedJoin::RemapKeys(j.right_keys, pj.right);
-        nj->left_time = pj.left.mapping[static_cast<size_t>(j.left_time)];
-        nj->right_time = pj.right.mapping[static_cast<size_t>(j.right_time)];
-        nj->residual = pj.Remap(j.residual);
-        nj->condition = pj.Remap(j.condition);
-        nj->schema = pj.schema;
-        out.mapping = pj.mapping;
-        out.node = nj;
-        return out;
-      }
-      case PlanKind::kIntervalJoin: {
-        const auto& j = node->As<IntervalJoinNode>();
-        PrunedJoin pj = PruneJoin(j);
-        auto nj = std::make_shared<IntervalJoinNode>(j);
-        nj->inputs = {pj.left.node, pj.right.node};
-        nj->left_keys = PrunedJoin::RemapKeys(j.left_keys, pj.left);
-        nj->right_keys = PrunedJoin::RemapKeys(j.right_keys, pj.right);
-        nj->left_time = pj.left.mapping[static_cast<size_t>(j.left_time)];
-        nj->right_time = pj.right.mapping[static_cast<size_t>(j.right_time)];
-        nj->residual = pj.Remap(j.residual);
-        nj->condition = pj.Remap(j.condition);
-        nj->schema = pj.schema;
-        out.mapping = pj.mapping;
-        out.node = nj;
-        return out;
-      }
+      case PlanKind::kTemporalJoin: return RebuildTimeJoin(node->As<TemporalJoinNode>());
+      case PlanKind::kIntervalJoin: return RebuildTimeJoin(node->As<IntervalJoinNode>());
       case PlanKind::kJoin: {
         const auto& j = node->As<JoinNode>();
         PrunedJoin pj = PruneJoin(j);
