@@ -20,15 +20,7 @@ struct GroupAggregateOperator::Group {
   AccumulatorGroup acc;
 };
 
-namespace {
 
-std::vector<AccumulatorCall> ToCalls(const std::vector<GroupAggregateOperator::Agg>& aggs) {
-  std::vector<AccumulatorCall> calls;
-  for (const auto& a : aggs) calls.push_back({a.function, a.args, a.distinct, a.filter});
-  return calls;
-}
-
-}  // namespace
 
 GroupAggregateOperator::GroupAggregateOperator(std::string name, std::vector<LogicalType> input_types,
                                                std::vector<int> keys, std::vector<Agg> aggs,
@@ -45,7 +37,7 @@ GroupAggregateOperator::GroupAggregateOperator(std::string name, std::vector<Log
       mini_batch_size_(mini_batch_size),
       mini_batch_latency_micros_(mini_batch_latency_ms * 1000),
       batch_(input_types_),
-      layout_(ToCalls(aggs_)) {
+      layout_(aggs_) {
   std::vector<LogicalType> key_types;
   for (int k : keys_) key_types.push_back(input_types_[static_cast<size_t>(k)]);
   key_store_ = Chunk(key_types);

@@ -25,12 +25,8 @@ struct AggregateFunction;
 
 class GroupAggregateOperator final : public Operator {
  public:
-  struct Agg {
-    std::shared_ptr<const AggregateFunction> function;
-    std::vector<int> args;  // input columns
-    bool distinct = false;
-    int filter = -1;        // input BOOLEAN column, -1 when none
-  };
+  // One aggregate call: function, input columns, DISTINCT, FILTER column (runtime/operators/accumulators.h).
+  using Agg = AccumulatorCall;
   // Mini-batch (Flink's 'table.exec.mini-batch.*'): when `mini_batch_size` > 0, input rows are
   // buffered and applied per key at the end of each batch (after that many rows, after
   // `mini_batch_latency_ms` of processing time, or at end of input), so each key emits at most one

@@ -44,6 +44,7 @@
 
 #include "plan/window.h"
 #include "runtime/operator.h"
+#include "runtime/operators/accumulators.h"
 
 namespace sluice {
 
@@ -51,12 +52,8 @@ struct AggregateFunction;
 
 class WindowAggregateOperator final : public Operator {
  public:
-  struct Agg {
-    std::shared_ptr<const AggregateFunction> function;
-    std::vector<int> args;  // input columns
-    bool distinct = false;
-    int filter = -1;        // input BOOLEAN column, -1 when none
-  };
+  // One aggregate call: function, input columns, DISTINCT, FILTER column (runtime/operators/accumulators.h).
+  using Agg = AccumulatorCall;
   WindowAggregateOperator(std::string name, std::vector<LogicalType> input_types, std::vector<int> keys,
                           std::vector<Agg> aggs, std::vector<LogicalType> output_types, WindowSpec window,
                           int time_column, bool proctime, bool local_time, bool with_window_time);
