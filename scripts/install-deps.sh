@@ -15,6 +15,7 @@ PACKAGES=(
   libabsl-dev                                  # flat hash maps for keyed state
   libsqlite3-dev sqlite3                       # the independent batch engine of the differential tests
   libzstd-dev                                  # compression of checkpoint files
+  librdkafka-dev                               # the kafka and upsert-kafka connectors (and their mock cluster)
 )
 
 missing=()

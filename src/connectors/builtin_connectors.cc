@@ -1,5 +1,7 @@
 #include "connectors/builtin_connectors.h"
 
+#include "connectors/kafka/kafka_connector.h"
+
 // The generator connectors live in their own folders; they join the list once their sources exist.
 #if __has_include("connectors/datagen/datagen_connector.cc")
 #define SLUICE_HAS_DATAGEN 1
@@ -16,6 +18,8 @@ std::vector<std::unique_ptr<ConnectorFactory>> BuiltinConnectorFactories() {
   out.push_back(MakePrintConnectorFactory());
   out.push_back(MakeBlackholeConnectorFactory());
   out.push_back(MakeValuesConnectorFactory());
+  out.push_back(MakeKafkaConnectorFactory());
+  out.push_back(MakeUpsertKafkaConnectorFactory());
 #ifdef SLUICE_HAS_DATAGEN
   out.push_back(MakeDatagenConnectorFactory());
 #endif

@@ -13,6 +13,7 @@
 #include "common/config.h"
 #include "connectors/connector.h"
 #include "connectors/values/values_connector.h"
+#include "formats/format.h"
 #include "function/evaluator.h"
 #include "function/function_registry.h"
 #include "plan/explain.h"
@@ -616,7 +617,9 @@ class Session::Impl {
     for (size_t i = 0; i < lines.size(); ++i) s += lines[i] + (i + 1 < lines.size() ? ",\n" : "\n");
     s += ") WITH (\n";
     for (size_t i = 0; i < t.ordered_options.size(); ++i) {
-      s += "  " + sql::QuoteString(t.ordered_options[i].first) + " = " + sql::QuoteString(t.ordered_options[i].second) +
+      // Secret-looking values (passwords, sasl.jaas.config, ...) never leave the session.
+      const std::string& value = IsSecretOptionKey(t.ordered_options[i].first) ? std::string("******") : t.ordered_options[i].second;
+      s += "  " + sql::QuoteString(t.ordered_options[i].first) + " = " + sql::QuoteString(value) +
            (i + 1 < t.ordered_options.size() ? ",\n" : "\n");
     }
     s += ")\n";

@@ -411,8 +411,12 @@ class Pruner {
         scan->metadata.clear();
         scan->schema = Schema();
         size_t np = orig.projection.size();
+        // A scan reads at least one column (COUNT(*) needs the row count, and connectors take an empty
+        // projection to mean "every column"); the Calc above drops it.
+        bool none = true;
+        for (size_t i = 0; i < n; ++i) none &= !required[i];
         for (size_t i = 0; i < n; ++i) {
-          if (!required[i]) continue;
+          if (!required[i] && !(none && i == 0)) continue;
           out.mapping[i] = static_cast<int>(scan->schema.size());
           if (i < np) scan->projection.push_back(orig.projection[i]);
           else scan->metadata.push_back(orig.metadata[i - np]);

@@ -1,0 +1,216 @@
+#include "connectors/kafka/kafka_client.h"
+
+#include <librdkafka/rdkafka_mock.h>
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <charconv>
+#include <mutex>
+#include <set>
+
+#include "formats/format.h"
+
+namespace sluice {
+
+namespace {
+
+constexpr char kMockScheme[] = "mock://";
+
+struct MockCluster {
+  rd_kafka_t* host = nullptr;  // the client instance the mock cluster runs in
+  rd_kafka_mock_cluster_t* cluster = nullptr;
+  std::string bootstraps;
+  std::set<std::string> topics;
+};
+
+// Named mock clusters; never destroyed (they serve tables until the process exits).
+struct MockRegistry {
+  std::mutex mu;
+  std::map<std::string, MockCluster> clusters;
+};
+
+MockRegistry& Registry() {
+  static MockRegistry* registry = new MockRegistry();
+  return *registry;
+}
+
+Result<MockCluster*> FindOrCreateMock(const std::string& name) {
+  MockRegistry& reg = Registry();
+  auto it = reg.clusters.find(name);
+  if (it != reg.clusters.end()) return &it->second;
+  char errstr[512];
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  // The hosting instance never connects anywhere; keep it quiet.
+  rd_kafka_conf_set(conf, "log_level", "2", errstr, sizeof(errstr));
+  rd_kafka_t* host = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
+  if (host == nullptr) {
+    rd_kafka_conf_destroy(conf);
+    return Status::RuntimeError(std::string("Cannot create the Kafka mock cluster '") + name + "': " + errstr);
+  }
+  rd_kafka_mock_cluster_t* cluster = rd_kafka_mock_cluster_new(host, 1);
+  if (cluster == nullptr) {
+    rd_kafka_destroy(host);
+    return Status::RuntimeError("Cannot create the Kafka mock cluster '" + name + "'");
+  }
+  MockCluster& mc = reg.clusters[name];
+  mc.host = host;
+  mc.cluster = cluster;
+  mc.bootstraps = rd_kafka_mock_cluster_bootstraps(cluster);
+  return &mc;
+}
+
+Status SetConf(rd_kafka_conf_t* conf, const std::string& key, const std::string& value,
+               const KafkaTableOptions& options) {
+  char errstr[512];
+  if (rd_kafka_conf_set(conf, key.c_str(), value.c_str(), errstr, sizeof(errstr)) == RD_KAFKA_CONF_OK) {
+    return Status::OK();
+  }
+  OptionReader reader(options.table_name, nullptr);
+  // librdkafka's message may quote the value: hide it for secrets.
+  return reader.InvalidValue("properties." + key, std::string("librdkafka rejects it: ") + errstr);
+}
+
+}  // namespace
+
+Result<std::optional<MockClusterAddress>> ParseMockAddress(const std::string& servers) {
+  if (servers.rfind(kMockScheme, 0) != 0) return std::optional<MockClusterAddress>();
+  MockClusterAddress addr;
+  std::string rest = servers.substr(std::string(kMockScheme).size());
+  size_t q = rest.find('?');
+  addr.name = rest.substr(0, q);
+  const Status bad = Status::InvalidArgument(
+      "Invalid value for option 'properties.bootstrap.servers': '" + servers +
+      "' is not a mock cluster address 'mock://<name>' or 'mock://<name>?partitions=<n>'");
+  if (addr.name.empty()) return bad;
+  if (q != std::string::npos) {
+    std::string query = rest.substr(q + 1);
+    if (query.rfind("partitions=", 0) != 0) return bad;
+    std::string n = query.substr(11);
+    auto r = std::from_chars(n.data(), n.data() + n.size(), addr.partitions);
+    if (n.empty() || r.ec != std::errc() || r.ptr != n.data() + n.size() || addr.partitions < 1) return bad;
+  }
+  return std::optional<MockClusterAddress>(addr);
+}
+
+Result<std::string> MockClusterBootstraps(const std::string& name) {
+  std::lock_guard<std::mutex> lock(Registry().mu);
+  ASSIGN_OR_RETURN(MockCluster * mc, FindOrCreateMock(name));
+  return mc->bootstraps;
+}
+
+Status EnsureMockTopic(const std::string& name, const std::string& topic, int partitions) {
+  std::lock_guard<std::mutex> lock(Registry().mu);
+  ASSIGN_OR_RETURN(MockCluster * mc, FindOrCreateMock(name));
+  if (mc->topics.count(topic)) return Status::OK();
+  rd_kafka_resp_err_t err = rd_kafka_mock_topic_create(mc->cluster, topic.c_str(), partitions, 1);
+  if (err != RD_KAFKA_RESP_ERR_NO_ERROR && err != RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS) {
+    return Status::RuntimeError("Cannot create topic '" + topic + "' on the Kafka mock cluster '" + name +
+                                "': " + KafkaErrorText(err));
+  }
+  mc->topics.insert(topic);
+  return Status::OK();
+}
+
+Status ValidateClientProperties(const KafkaTableOptions& options) {
+  ASSIGN_OR_RETURN(auto props, ClientProperties(options));
+  ASSIGN_OR_RETURN(auto mock, ParseMockAddress(props["bootstrap.servers"]));
+  if (mock) props.erase("bootstrap.servers");
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  Status s = Status::OK();
+  for (const auto& [key, value] : props) {
+    s = SetConf(conf, key, value, options);
+    if (!s.ok()) break;
+  }
+  rd_kafka_conf_destroy(conf);
+  return s;
+}
+
+KafkaHandle::~KafkaHandle() {
+  if (rk_ == nullptr) return;
+  if (consumer_) rd_kafka_consumer_close(rk_);
+  rd_kafka_destroy(rk_);
+}
+
+std::string KafkaErrorText(rd_kafka_resp_err_t err) { return std::string("Kafka: ") + rd_kafka_err2str(err); }
+
+Result<std::unique_ptr<KafkaHandle>> CreateKafkaClient(const KafkaTableOptions& options, const KafkaClientSpec& spec) {
+  ASSIGN_OR_RETURN(auto props, ClientProperties(options));
+  ASSIGN_OR_RETURN(auto mock, ParseMockAddress(props["bootstrap.servers"]));
+  if (mock) {
+    ASSIGN_OR_RETURN(props["bootstrap.servers"], MockClusterBootstraps(mock->name));
+    for (const std::string& topic : options.topics) RETURN_IF_ERROR(EnsureMockTopic(mock->name, topic, mock->partitions));
+  }
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  auto apply = [&](const std::map<std::string, std::string>& kv) -> Status {
+    for (const auto& [key, value] : kv) {
+      Status s = SetConf(conf, key, value, options);
+      if (!s.ok()) return s;
+    }
+    return Status::OK();
+  };
+  std::map<std::string, std::string> defaults = spec.defaults;
+  // The mock broker logs every client disconnect; only critical messages are worth showing.
+  if (mock) defaults.emplace("log_level", "2");
+  Status s = apply(defaults);
+  if (s.ok()) s = apply(props);
+  if (s.ok()) s = apply(spec.overrides);
+  if (!s.ok()) {
+    rd_kafka_conf_destroy(conf);
+    return s;
+  }
+  if (spec.dr_msg_cb != nullptr) rd_kafka_conf_set_dr_msg_cb(conf, spec.dr_msg_cb);
+  if (spec.opaque != nullptr) rd_kafka_conf_set_opaque(conf, spec.opaque);
+  char errstr[512];
+  rd_kafka_t* rk = rd_kafka_new(spec.type, conf, errstr, sizeof(errstr));
+  if (rk == nullptr) {
+    rd_kafka_conf_destroy(conf);
+    return Status::RuntimeError(std::string("Cannot create a Kafka client: ") + errstr);
+  }
+  return std::make_unique<KafkaHandle>(rk, spec.type == RD_KAFKA_CONSUMER);
+}
+
+Result<std::vector<TopicPartitions>> DiscoverTopics(rd_kafka_t* rk, const KafkaTableOptions& options) {
+  std::vector<TopicPartitions> out;
+  const std::string servers = options.properties.count("bootstrap.servers") ? options.properties.at("bootstrap.servers") : "";
+  if (!options.topics.empty()) {
+    for (const std::string& topic : options.topics) {
+      rd_kafka_topic_t* rkt = rd_kafka_topic_new(rk, topic.c_str(), nullptr);
+      const rd_kafka_metadata_t* md = nullptr;
+      rd_kafka_resp_err_t err = rd_kafka_metadata(rk, 0, rkt, &md, kKafkaRequestTimeoutMs);
+      rd_kafka_topic_destroy(rkt);
+      if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+        return Status::IOError("Cannot read the metadata of topic '" + topic + "' from '" + servers +
+                               "': " + KafkaErrorText(err));
+      }
+      rd_kafka_resp_err_t terr = md->topic_cnt == 1 ? md->topics[0].err : RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART;
+      int32_t partitions = md->topic_cnt == 1 ? md->topics[0].partition_cnt : 0;
+      rd_kafka_metadata_destroy(md);
+      if (terr != RD_KAFKA_RESP_ERR_NO_ERROR || partitions == 0) {
+        return Status::NotFound("Topic '" + topic + "' does not exist on the Kafka cluster '" + servers +
+                                "'" + (terr != RD_KAFKA_RESP_ERR_NO_ERROR ? " (" + KafkaErrorText(terr) + ")" : ""));
+      }
+      out.push_back({topic, partitions});
+    }
+    return out;
+  }
+  RE2 pattern(options.topic_pattern);
+  if (!pattern.ok()) {
+    return Status::InvalidArgument("Invalid value for option 'topic-pattern' of table '" + options.table_name +
+                                   "': " + pattern.error());
+  }
+  const rd_kafka_metadata_t* md = nullptr;
+  rd_kafka_resp_err_t err = rd_kafka_metadata(rk, 1, nullptr, &md, kKafkaRequestTimeoutMs);
+  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    return Status::IOError("Cannot list the topics of the Kafka cluster '" + servers + "': " + KafkaErrorText(err));
+  }
+  for (int i = 0; i < md->topic_cnt; ++i) {
+    const auto& t = md->topics[i];
+    if (t.err != RD_KAFKA_RESP_ERR_NO_ERROR || t.partition_cnt == 0) continue;
+    if (RE2::FullMatch(t.topic, pattern)) out.push_back({t.topic, t.partition_cnt});
+  }
+  rd_kafka_metadata_destroy(md);
+  std::sort(out.begin(), out.end(), [](const TopicPartitions& a, const TopicPartitions& b) { return a.topic < b.topic; });
+  return out;
+}
+
+}  // namespace sluice
