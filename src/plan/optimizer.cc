@@ -295,9 +295,21 @@ class Pruner {
         PushDownJoin(node, req, j.condition, j.residual, j.left_keys, j.right_keys, -1, -1);
         return;
       }
+      case PlanKind::kOverAggregate: {
+        // Passes its input's columns through, and reads its keys, time column and arguments.
+        const auto& o = node->As<OverAggregateNode>();
+        auto& in = Req(o.inputs[0]);
+        for (size_t i = 0; i < in.size(); ++i) in[i] = in[i] || req[i];
+        for (int k : o.partition_keys) in[static_cast<size_t>(k)] = true;
+        in[static_cast<size_t>(o.order_column)] = true;
+        for (const auto& a : o.aggs) {
+          for (int c : a.args) in[static_cast<size_t>(c)] = true;
+          if (a.filter >= 0) in[static_cast<size_t>(a.filter)] = true;
+        }
+        return;
+      }
       case PlanKind::kSink:
       case PlanKind::kWindowAggregate:
-      case PlanKind::kOverAggregate:
       case PlanKind::kGroupAggregate:
       case PlanKind::kDeduplicate:
       case PlanKind::kRank:
@@ -542,6 +554,28 @@ class Pruner {
         out.node = ne;
         return out;
       }
+      case PlanKind::kOverAggregate: {
+        const auto& o = node->As<OverAggregateNode>();
+        const size_t nin = o.inputs[0]->schema.size();
+        Pruned pin = Input(o.inputs[0]);
+        auto no = std::make_shared<OverAggregateNode>(o);
+        no->inputs = {pin.node};
+        auto at = [&](int c) { return pin.mapping[static_cast<size_t>(c)]; };
+        for (int& k : no->partition_keys) k = at(k);
+        no->order_column = at(o.order_column);
+        for (auto& a : no->aggs) {
+          for (int& c : a.args) c = at(c);
+          if (a.filter >= 0) a.filter = at(a.filter);
+        }
+        no->schema = pin.node->schema;
+        for (size_t i = 0; i < nin; ++i) out.mapping[i] = pin.mapping[i];
+        for (size_t i = nin; i < n; ++i) {
+          out.mapping[i] = static_cast<int>(no->schema.size());
+          no->schema.Add(o.schema.field(i).name, o.schema.field(i).type);
+        }
+        out.node = no;
+        return out;
+      }
       case PlanKind::kTemporalJoin: return RebuildTimeJoin(node->As<TemporalJoinNode>());
       case PlanKind::kIntervalJoin: return RebuildTimeJoin(node->As<IntervalJoinNode>());
       case PlanKind::kJoin: {
@@ -561,7 +595,6 @@ class Pruner {
       }
       case PlanKind::kSink:
       case PlanKind::kGroupAggregate:
-      case PlanKind::kOverAggregate:
       case PlanKind::kDeduplicate:
       case PlanKind::kRank:
       case PlanKind::kSort:
