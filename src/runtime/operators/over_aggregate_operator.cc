@@ -3,7 +3,6 @@
 #include <xxhash.h>
 
 #include <algorithm>
-#include <deque>
 #include <limits>
 #include <string>
 #include <unordered_map>
@@ -40,7 +39,22 @@ struct OverAggregateOperator::State {
   explicit State(const std::vector<LogicalType>& types) : rows(types) {}
   struct Partition {
     AccumulatorGroup acc;
-    std::deque<std::pair<int64_t, uint32_t>> frame;  // (time, row id) of rows inside a bounded frame
+    // (time, row id) of the rows inside a bounded frame, from frame[head] on. A vector with a moving
+    // head costs far less per partition than a deque (whose first block alone is 512 bytes).
+    std::vector<std::pair<int64_t, uint32_t>> frame;
+    size_t head = 0;
+    size_t size() const { return frame.size() - head; }
+    bool empty() const { return head == frame.size(); }
+    const std::pair<int64_t, uint32_t>& front() const { return frame[head]; }
+    void pop_front() {
+      if (++head == frame.size()) {
+        frame.clear();
+        head = 0;
+      } else if (head >= 16 && head * 2 >= frame.size()) {
+        frame.erase(frame.begin(), frame.begin() + static_cast<std::ptrdiff_t>(head));
+        head = 0;
+      }
+    }
     int64_t last_time = kNever;                      // the last time processed
   };
   RowArena rows;
@@ -180,10 +194,10 @@ void OverAggregateOperator::ProcessAt(uint32_t part, int64_t time, const std::ve
       layout_.Update(&p.acc, stored, id, false);
       if (bounded) {
         p.frame.push_back({time, id});
-        while (static_cast<int64_t>(p.frame.size()) > preceding_ + 1) {
-          layout_.Update(&p.acc, stored, p.frame.front().second, true);
-          leave(p.frame.front().second);
-          p.frame.pop_front();
+        while (static_cast<int64_t>(p.size()) > preceding_ + 1) {
+          layout_.Update(&p.acc, stored, p.front().second, true);
+          leave(p.front().second);
+          p.pop_front();
         }
       }
       emit_row(id);
@@ -196,10 +210,10 @@ void OverAggregateOperator::ProcessAt(uint32_t part, int64_t time, const std::ve
     }
     if (bounded) {
       const int64_t lower = time - preceding_ * 1000;
-      while (!p.frame.empty() && p.frame.front().first < lower) {
-        layout_.Update(&p.acc, stored, p.frame.front().second, true);
-        leave(p.frame.front().second);
-        p.frame.pop_front();
+      while (!p.empty() && p.front().first < lower) {
+        layout_.Update(&p.acc, stored, p.front().second, true);
+        leave(p.front().second);
+        p.pop_front();
       }
     }
     for (uint32_t id : rows) emit_row(id);
@@ -227,7 +241,9 @@ Status OverAggregateOperator::Flush() {
     RowArena fresh(input_types_);
     for (Pending& p : s.pending) p.row = fresh.Append(s.rows.rows(), p.row);
     for (auto& part : s.parts) {
-      for (auto& f : part.frame) f.second = fresh.Append(s.rows.rows(), f.second);
+      for (size_t i = part.head; i < part.frame.size(); ++i) {
+        part.frame[i].second = fresh.Append(s.rows.rows(), part.frame[i].second);
+      }
     }
     s.rows = std::move(fresh);
   }
