@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <map>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -54,6 +55,9 @@ struct EvalContext {
   // start of every Evaluate/Filter call.
   int64_t now_micros = 0;
   void RefreshNow();
+  // The watermark of the operator evaluating (CURRENT_WATERMARK); INT64_MIN when it has none yet.
+  // Set by the operator before each evaluation.
+  int64_t current_watermark = std::numeric_limits<int64_t>::min();
 
   // Offset of the session zone from UTC at the UTC instant `utc_micros`, in microseconds.
   int64_t OffsetAtUtc(int64_t utc_micros) const;

@@ -3,6 +3,7 @@
 // TIMESTAMPDIFF, DATE_FORMAT, TO_TIMESTAMP, TO_DATE, TO_TIMESTAMP_LTZ, UNIX_TIMESTAMP, FROM_UNIXTIME,
 // CONVERT_TZ. TIMESTAMP_LTZ values are instants; their local fields come from the session time zone.
 #include <cctype>
+#include <limits>
 
 #include "common/time_util.h"
 #include "function/datetime_format.h"
@@ -626,6 +627,25 @@ void RegisterTemporalFunctions(FunctionTable* t) {
   t->Alias("NOW", "CURRENT_TIMESTAMP");
   t->Alias("CURRENT_ROW_TIMESTAMP", "CURRENT_TIMESTAMP");
   t->Add({"PROCTIME", {"PROCTIME()"}, [](const CallInfo& c) { return ResolveNow(c, Now::kTimestampLtz, TimeAttribute::kProctime); }});
+  // CURRENT_WATERMARK(rowtime): the evaluating operator's watermark, NULL before the first one (Flink).
+  t->Add({"CURRENT_WATERMARK", {"CURRENT_WATERMARK(<rowtime attribute>)"}, [](const CallInfo& c) -> Result<FnPtr> {
+            if (c.size() != 1 || !c.type(0).IsTimestamp()) return FnPtr();
+            if (c.type(0).time_attribute() != TimeAttribute::kRowtime) {
+              return Status::InvalidArgument("The argument of CURRENT_WATERMARK must be a rowtime attribute, but is " +
+                                             c.type(0).ToString() + ".");
+            }
+            const LogicalType ret = c.type(0).WithTimeAttribute(TimeAttribute::kNone).WithNullable(true);
+            return MakeFunction(c.name, {c.type(0)}, ret,
+                                [](EvalContext& ctx, const Vector* const*, size_t, size_t rows, Vector* out) {
+                                  if (ctx.current_watermark == std::numeric_limits<int64_t>::min()) {
+                                    for (size_t i = 0; i < rows; ++i) out->SetNull(i, true);
+                                  } else {
+                                    std::fill_n(out->data<int64_t>(), rows, ctx.current_watermark);
+                                  }
+                                  return Status::OK();
+                                },
+                                /*deterministic=*/false);
+          }});
   t->Add({"LOCALTIMESTAMP", {"LOCALTIMESTAMP"}, [](const CallInfo& c) { return ResolveNow(c, Now::kLocalTimestamp); }});
   t->Add({"CURRENT_DATE", {"CURRENT_DATE"}, [](const CallInfo& c) { return ResolveNow(c, Now::kDate); }});
   t->Add({"CURRENT_TIME", {"CURRENT_TIME"}, [](const CallInfo& c) { return ResolveNow(c, Now::kTime); }});

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <set>
 #include <limits>
 #include <optional>
 
@@ -10,6 +11,7 @@
 #include "common/config.h"
 #include "connectors/connector.h"
 #include "plan/window_rules.h"
+#include "function/scalar_function.h"
 #include "runtime/operators/calc_operator.h"
 #include "runtime/operators/correlate_operator.h"
 #include "runtime/operators/deduplicate_operator.h"
@@ -329,10 +331,44 @@ class Translator {
 
 }  // namespace
 
+namespace {
+
+bool ExprCallsCurrentWatermark(const Expr& e) {
+  if (e.kind == ExprKind::kCall && e.function && e.function->name == "CURRENT_WATERMARK") return true;
+  for (const auto& a : e.args) {
+    if (a && ExprCallsCurrentWatermark(*a)) return true;
+  }
+  return false;
+}
+
+// Whether a Calc of the plan reads CURRENT_WATERMARK.
+bool CallsCurrentWatermark(const std::vector<PlanNodePtr>& roots) {
+  std::vector<const PlanNode*> stack;
+  std::set<const PlanNode*> seen;
+  for (const auto& r : roots) stack.push_back(r.get());
+  while (!stack.empty()) {
+    const PlanNode* n = stack.back();
+    stack.pop_back();
+    if (!seen.insert(n).second) continue;
+    if (n->kind == PlanKind::kCalc) {
+      const auto& c = n->As<CalcNode>();
+      for (const auto& p : c.projections) {
+        if (ExprCallsCurrentWatermark(*p)) return true;
+      }
+      if (c.condition && ExprCallsCurrentWatermark(*c.condition)) return true;
+    }
+    for (const auto& in : n->inputs) stack.push_back(in.get());
+  }
+  return false;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Job>> BuildJob(const std::vector<PlanNodePtr>& roots, JobResources* resources,
                                       const JobContext& ctx) {
   auto job = std::make_unique<Job>();
   job->ctx_ = ctx;
+  job->ctx_.per_row_watermarks = CallsCurrentWatermark(roots);
   Translator t(job.get(), resources, &job->operators_, &job->sources_, &job->sinks_, ctx);
   for (const auto& r : roots) {
     ASSIGN_OR_RETURN(Operator * op, t.Translate(r));

@@ -40,6 +40,9 @@ struct JobContext {
   size_t chunk_size = 1024;
   // Where operators record the late rows they drop; null unless the job has a late-rows table.
   LateRowRecorder* late_rows = nullptr;
+  // Sources emit a watermark before every row it advances (not once per chunk), so CURRENT_WATERMARK
+  // reads the same value whatever the chunk size. Set when a query calls CURRENT_WATERMARK.
+  bool per_row_watermarks = false;
 };
 
 // Connectors the engine created while planning, keyed by the plan node they serve.

@@ -1,5 +1,6 @@
 #include "runtime/operators/calc_operator.h"
 
+#include "function/evaluator.h"
 #include "plan/optimizer.h"
 #include "runtime/job.h"
 
@@ -20,6 +21,8 @@ Status CalcOperator::Open(JobContext* ctx) {
 Status CalcOperator::Process(int, Chunk& chunk) {
   const size_t n = chunk.size();
   metrics_.rows_in += static_cast<int64_t>(n);
+  // CURRENT_WATERMARK() reads this operator's watermark.
+  if (ctx_ && ctx_->eval) ctx_->eval->current_watermark = current_watermark();
   if (used_columns_.size() != chunk.num_columns()) {
     used_columns_.assign(chunk.num_columns(), false);
     direct_refs_.assign(chunk.num_columns(), 0);

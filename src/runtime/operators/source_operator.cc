@@ -226,7 +226,10 @@ Status SourceOperator::Step(int64_t bound, bool yield_on_tie) {
   size_t start = st.pos;
   size_t j = st.pos;
   while (j < n) {
-    if (!rt.IsNull(j) && ts[j] <= pending && pending > emitted_watermark_) {
+    // Before a row the watermark already passes (or, for CURRENT_WATERMARK, before any row once it
+    // advanced), the watermark goes first.
+    const bool per_row = ctx_ != nullptr && ctx_->per_row_watermarks;
+    if ((per_row || (!rt.IsNull(j) && ts[j] <= pending)) && pending > emitted_watermark_) {
       RETURN_IF_ERROR(EmitRange(chunk, start, j));
       emitted_watermark_ = pending;
       RETURN_IF_ERROR(EmitWatermark(pending));
