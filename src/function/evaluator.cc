@@ -89,7 +89,8 @@ const Vector* Evaluation::Literal(const Expr& e, size_t rows, Vector* tmp) {
   auto key = std::make_pair(&e, rows);
   auto it = cache_->find(key);
   if (it != cache_->end()) return &it->second;
-  if (cache_->size() > 256) cache_->clear();
+  // Never cleared here: the caller may still hold a vector this cache returned for another argument
+  // (ExprEvaluator trims the cache between evaluations instead).
   return &cache_->emplace(key, Vector::Constant(e.literal, rows)).first->second;
 }
 
@@ -348,8 +349,14 @@ ExprEvaluator::ExprEvaluator(std::vector<ExprPtr> exprs, EvalContext* ctx) : exp
   SLUICE_CHECK(ctx_ != nullptr);
 }
 
+void ExprEvaluator::TrimLiteralCache() {
+  // Literal vectors are cached per row count; chunks of many sizes (filtered subsets) would grow it.
+  if (literal_cache_.size() > 256) literal_cache_.clear();
+}
+
 Status ExprEvaluator::Evaluate(const Chunk& input, std::vector<Vector>* out) {
   ctx_->RefreshNow();
+  TrimLiteralCache();
   out->resize(exprs_.size());
   Evaluation ev(*ctx_, &literal_cache_);
   for (size_t i = 0; i < exprs_.size(); ++i) RETURN_IF_ERROR(ev.Eval(*exprs_[i], input, &(*out)[i]));
@@ -358,12 +365,14 @@ Status ExprEvaluator::Evaluate(const Chunk& input, std::vector<Vector>* out) {
 
 Status ExprEvaluator::EvaluateOne(size_t i, const Chunk& input, Vector* out) {
   ctx_->RefreshNow();
+  TrimLiteralCache();
   Evaluation ev(*ctx_, &literal_cache_);
   return ev.Eval(*exprs_[i], input, out);
 }
 
 Status ExprEvaluator::Filter(const Chunk& input, std::vector<uint32_t>* sel) {
   ctx_->RefreshNow();
+  TrimLiteralCache();
   Evaluation ev(*ctx_, &literal_cache_);
   Vector tmp;
   const Vector* r;

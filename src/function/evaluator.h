@@ -97,6 +97,8 @@ class ExprEvaluator {
   std::vector<ExprPtr> exprs_;
   EvalContext* ctx_;
   // Constant vectors of literals, per (literal, row count); cleared when it grows large.
+  // Between evaluations only: an evaluation holds pointers into the cache.
+  void TrimLiteralCache();
   std::map<std::pair<const Expr*, size_t>, Vector> literal_cache_;
 };
 

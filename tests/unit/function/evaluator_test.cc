@@ -37,6 +37,22 @@ TEST(EvaluatorTest, ProjectsColumnsLiteralsAndCalls) {
   EXPECT_EQ(Texts(out[2]), (std::vector<std::string>{"10", "0", "NULL", "-4"}));
 }
 
+// Literal vectors are cached per row count; batches of many sizes must not drop a cached literal that
+// an expression still reads (3 is fetched, then (col + 4) adds a new entry). Nexmark q14 crashed on this.
+TEST(EvaluatorTest, LiteralCacheSurvivesManyBatchSizes) {
+  EvalContext ctx;
+  ExprEvaluator ev({Call("*", {LitInt(3), Call("+", {Col(0, kBig), LitInt(4)})})}, &ctx);
+  for (size_t rows = 1; rows <= 600; ++rows) {
+    std::vector<std::vector<Value>> data;
+    for (size_t r = 0; r < rows; ++r) data.push_back({Value::BigInt(static_cast<int64_t>(r))});
+    Chunk c = MakeChunk({kBig}, data);
+    Vector out;
+    ASSERT_TRUE(ev.EvaluateOne(0, c, &out).ok());
+    ASSERT_EQ(out.size(), rows);
+    EXPECT_EQ(out.GetValue(rows - 1).ToString(), std::to_string(3 * (static_cast<int64_t>(rows) - 1 + 4)));
+  }
+}
+
 TEST(EvaluatorTest, FilterSelectsTrueRowsOnly) {
   Chunk c = Numbers();
   EvalContext ctx;
