@@ -208,6 +208,40 @@ class DifferentialTest : public ::testing::TestWithParam<uint32_t> {
     return c.lines;
   }
 
+  // Indexes of rows_ in event-time order (ties keep generation order), for files read in order under a watermark.
+  std::vector<size_t> EventTimeOrder() const {
+    std::vector<size_t> order(rows_.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return rows_[x].ts_micros < rows_[y].ts_micros; });
+    return order;
+  }
+
+  // Runs the `ddl` statements, then `query`, in a fresh session at `chunk_size`: the folded result rows
+  // (sorted) and the job summary's late-row count (-1 when the query failed).
+  struct ScriptResult {
+    std::vector<std::string> lines;
+    int64_t late_rows = -1;
+  };
+  ScriptResult RunScript(const std::vector<std::string>& ddl, const std::string& query, size_t chunk_size) {
+    ManualClock clock(0);
+    SessionOptions opts;
+    opts.clock = &clock;
+    opts.config = {{"sluice.exec.chunk-size", std::to_string(chunk_size)}};
+    Session session(opts);
+    for (const auto& statement : ddl) {
+      auto r = session.Execute(statement, nullptr);
+      EXPECT_TRUE(r.ok()) << r.status().ToString() << "\n" << statement;
+    }
+    Collect c;
+    auto q = session.Execute(query, &c);
+    EXPECT_TRUE(q.ok()) << q.status().ToString() << "\n" << query;
+    ScriptResult out;
+    if (q.ok() && q->summary) out.late_rows = q->summary->late_rows_dropped;
+    std::sort(c.lines.begin(), c.lines.end());
+    out.lines = std::move(c.lines);
+    return out;
+  }
+
   void Check(const std::string& flink_sql, const std::string& sqlite_sql) {
     auto expected = RunSqlite(sqlite_sql);
     auto actual = RunSluice(flink_sql);

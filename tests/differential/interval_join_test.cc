@@ -12,9 +12,7 @@ namespace {
 class IntervalJoinTest : public DifferentialTest {
  protected:
   void WriteFiles() {
-    std::vector<size_t> order(rows_.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return rows_[x].ts_micros < rows_[y].ts_micros; });
+    const std::vector<size_t> order = EventTimeOrder();
     std::ofstream orders(dir_ / "orders.json");
     std::ofstream shipments(dir_ / "shipments.json");
     Exec("CREATE TABLE orders (id INTEGER, k INTEGER, ts INTEGER)");
@@ -32,27 +30,18 @@ class IntervalJoinTest : public DifferentialTest {
   }
 
   std::vector<std::string> RunJoin(const std::string& join, size_t chunk_size) {
-    ManualClock clock(0);
-    SessionOptions opts;
-    opts.clock = &clock;
-    opts.config = {{"sluice.exec.chunk-size", std::to_string(chunk_size)}};
-    Session session(opts);
+    std::vector<std::string> ddl;
     for (const char* table : {"orders", "shipments"}) {
-      auto r = session.Execute(std::string("CREATE TABLE ") + table +
-                                   " (id BIGINT, k BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) "
-                                   "WITH ('connector' = 'filesystem', 'format' = 'json', 'path' = '" +
-                                   (dir_ / (std::string(table) + ".json")).string() + "')",
-                               nullptr);
-      EXPECT_TRUE(r.ok()) << r.status().ToString();
+      ddl.push_back(std::string("CREATE TABLE ") + table +
+                    " (id BIGINT, k BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) "
+                    "WITH ('connector' = 'filesystem', 'format' = 'json', 'path' = '" +
+                    (dir_ / (std::string(table) + ".json")).string() + "')");
     }
-    Collect c;
     std::string sql = "SELECT o.id, s.id FROM orders AS o " + join +
                       " shipments AS s ON o.k = s.k AND s.ts BETWEEN o.ts - INTERVAL '30' MINUTE AND o.ts + INTERVAL '1' HOUR";
-    auto q = session.Execute(sql, &c);
-    EXPECT_TRUE(q.ok()) << q.status().ToString() << "\n" << sql;
-    EXPECT_TRUE(q.ok() && q->summary && q->summary->late_rows_dropped == 0) << sql;
-    std::sort(c.lines.begin(), c.lines.end());
-    return c.lines;
+    ScriptResult r = RunScript(ddl, sql, chunk_size);
+    EXPECT_EQ(r.late_rows, 0) << sql;
+    return r.lines;
   }
 };
 
@@ -82,27 +71,17 @@ TEST_P(IntervalJoinTest, LateRowDroppedAndCounted) {
   std::ofstream(dir / "s.json") << "{\"id\":\"o6\",\"ts\":\"2026-08-15 10:30:00\"}\n{\"id\":\"o7\",\"ts\":\"2026-08-15 10:40:00\"}\n"
                                    "{\"id\":\"o8\",\"ts\":\"2026-08-15 12:50:00\"}\n{\"id\":\"o9\",\"ts\":\"2026-08-15 15:00:00\"}\n";
   for (size_t chunk : {size_t{1}, size_t{1024}}) {
-    ManualClock clock(0);
-    SessionOptions opts;
-    opts.clock = &clock;
-    opts.config = {{"sluice.exec.chunk-size", std::to_string(chunk)}};
-    Session session(opts);
+    std::vector<std::string> ddl;
     for (const char* t : {"o", "s"}) {
-      auto r = session.Execute(std::string("CREATE TABLE ") + t +
-                                   " (id STRING, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '30' MINUTE) WITH "
-                                   "('connector' = 'filesystem', 'format' = 'json', 'path' = '" +
-                                   (dir / (std::string(t) + ".json")).string() + "')",
-                               nullptr);
-      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      ddl.push_back(std::string("CREATE TABLE ") + t +
+                    " (id STRING, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '30' MINUTE) WITH "
+                    "('connector' = 'filesystem', 'format' = 'json', 'path' = '" + (dir / (std::string(t) + ".json")).string() +
+                    "')");
     }
-    Collect c;
-    auto q = session.Execute(
-        "SELECT o.id, s.id FROM o LEFT JOIN s ON o.id = s.id AND s.ts BETWEEN o.ts AND o.ts + INTERVAL '1' HOUR", &c);
-    ASSERT_TRUE(q.ok()) << q.status().ToString();
-    ASSERT_TRUE(q->summary);
-    EXPECT_EQ(q->summary->late_rows_dropped, 1) << "chunk size " << chunk;
-    std::sort(c.lines.begin(), c.lines.end());
-    EXPECT_EQ(c.lines, (std::vector<std::string>{"o6 | o6", "o8 | o8", "o9 | NULL"})) << "chunk size " << chunk;
+    ScriptResult r = RunScript(
+        ddl, "SELECT o.id, s.id FROM o LEFT JOIN s ON o.id = s.id AND s.ts BETWEEN o.ts AND o.ts + INTERVAL '1' HOUR", chunk);
+    EXPECT_EQ(r.late_rows, 1) << "chunk size " << chunk;
+    EXPECT_EQ(r.lines, (std::vector<std::string>{"o6 | o6", "o8 | o8", "o9 | NULL"})) << "chunk size " << chunk;
   }
 }
 

@@ -12,9 +12,7 @@ namespace {
 class OverAggregateTest : public DifferentialTest {
  protected:
   void WriteFile() {
-    std::vector<size_t> order(rows_.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return rows_[x].ts_micros < rows_[y].ts_micros; });
+    const std::vector<size_t> order = EventTimeOrder();
     std::ofstream out(dir_ / "events.json");
     Exec("CREATE TABLE ev (seq INTEGER, id INTEGER, k INTEGER, s TEXT, a INTEGER, ts_ms INTEGER)");
     int64_t seq = 0;
@@ -31,22 +29,12 @@ class OverAggregateTest : public DifferentialTest {
   }
 
   std::vector<std::string> RunOver(const std::string& select, size_t chunk_size) {
-    ManualClock clock(0);
-    SessionOptions opts;
-    opts.clock = &clock;
-    opts.config = {{"sluice.exec.chunk-size", std::to_string(chunk_size)}};
-    Session session(opts);
-    auto r = session.Execute(
-        "CREATE TABLE ev (id BIGINT, k BIGINT, s STRING, a BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) "
-        "WITH ('connector' = 'filesystem', 'format' = 'json', 'path' = '" + (dir_ / "events.json").string() + "')",
-        nullptr);
-    EXPECT_TRUE(r.ok()) << r.status().ToString();
-    Collect c;
-    auto q = session.Execute(select, &c);
-    EXPECT_TRUE(q.ok()) << q.status().ToString() << "\n" << select;
-    EXPECT_EQ(c.lines.size(), rows_.size());
-    std::sort(c.lines.begin(), c.lines.end());
-    return c.lines;
+    ScriptResult r = RunScript(
+        {"CREATE TABLE ev (id BIGINT, k BIGINT, s STRING, a BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) "
+         "WITH ('connector' = 'filesystem', 'format' = 'json', 'path' = '" + (dir_ / "events.json").string() + "')"},
+        select, chunk_size);
+    EXPECT_EQ(r.lines.size(), rows_.size());
+    return r.lines;
   }
 };
 

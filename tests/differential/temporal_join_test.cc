@@ -12,9 +12,7 @@ namespace {
 class TemporalJoinTest : public DifferentialTest {
  protected:
   void WriteFiles() {
-    std::vector<size_t> order(rows_.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return rows_[x].ts_micros < rows_[y].ts_micros; });
+    const std::vector<size_t> order = EventTimeOrder();
     std::ofstream sales(dir_ / "sales.json");
     std::ofstream prices(dir_ / "prices.json");
     prices.precision(17);
@@ -42,28 +40,16 @@ class TemporalJoinTest : public DifferentialTest {
   }
 
   std::vector<std::string> RunJoin(const std::string& join, size_t chunk_size) {
-    ManualClock clock(0);
-    SessionOptions opts;
-    opts.clock = &clock;
-    opts.config = {{"sluice.exec.chunk-size", std::to_string(chunk_size)}};
-    Session session(opts);
-    for (const std::string& ddl : {
-             "CREATE TABLE sales (id BIGINT, k BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) "
-             "WITH ('connector' = 'filesystem', 'format' = 'json', 'path' = '" + (dir_ / "sales.json").string() + "')",
-             "CREATE TABLE prices (k BIGINT, price DOUBLE, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) "
-             "WITH ('connector' = 'filesystem', 'format' = 'json', 'path' = '" + (dir_ / "prices.json").string() + "')",
-             std::string("CREATE VIEW versions AS SELECT k, price, ts FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k "
-                         "ORDER BY ts DESC) AS rn FROM prices) WHERE rn = 1")}) {
-      auto r = session.Execute(ddl, nullptr);
-      EXPECT_TRUE(r.ok()) << r.status().ToString();
-    }
-    Collect c;
-    std::string sql = "SELECT s.id, v.price FROM sales AS s " + join +
-                      " versions FOR SYSTEM_TIME AS OF s.ts AS v ON s.k = v.k";
-    auto q = session.Execute(sql, &c);
-    EXPECT_TRUE(q.ok()) << q.status().ToString() << "\n" << sql;
-    std::sort(c.lines.begin(), c.lines.end());
-    return c.lines;
+    const std::vector<std::string> ddl = {
+        "CREATE TABLE sales (id BIGINT, k BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) "
+        "WITH ('connector' = 'filesystem', 'format' = 'json', 'path' = '" + (dir_ / "sales.json").string() + "')",
+        "CREATE TABLE prices (k BIGINT, price DOUBLE, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) "
+        "WITH ('connector' = 'filesystem', 'format' = 'json', 'path' = '" + (dir_ / "prices.json").string() + "')",
+        "CREATE VIEW versions AS SELECT k, price, ts FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k "
+        "ORDER BY ts DESC) AS rn FROM prices) WHERE rn = 1"};
+    return RunScript(ddl, "SELECT s.id, v.price FROM sales AS s " + join + " versions FOR SYSTEM_TIME AS OF s.ts AS v ON s.k = v.k",
+                     chunk_size)
+        .lines;
   }
 };
 
