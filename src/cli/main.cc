@@ -103,7 +103,10 @@ int RunStatements(Session& session, const RunOptions& opts, const std::string& s
         if (opts.verbose) std::cout << result->text << "\n";
         break;
       case StatementResult::Kind::kJob:
-        if (result->summary) std::cerr << result->summary->ToString() << "\n";
+        if (result->summary) {
+          for (const auto& note : result->summary->notes) std::cerr << "Note: " << note << "\n";
+          std::cerr << result->summary->ToString() << "\n";
+        }
         break;
       case StatementResult::Kind::kRows: break;
     }

@@ -60,7 +60,22 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "true, a ChangelogNormalize over it keyed by the primary key removes the duplicates."},
       {kMaxColumnWidthKey, OptionType::kInteger, "30",
        "The widest a tableau result column is printed; longer values are cut and end in '...'."},
-      {"pipeline.name", OptionType::kString, "", "The job name shown in the job summary."},
+      {"pipeline.name", OptionType::kString, "", "The job name shown in the job summary; with 'state.checkpoints.dir' "
+       "it also names the job's checkpoint folder (default job-<n>, the n-th job the script runs)."},
+      {"execution.checkpointing.interval", OptionType::kDuration, "0 ms",
+       "How often (processing time) a running job takes a checkpoint into 'state.checkpoints.dir'; 0 takes none "
+       "while running. A bounded job with a checkpoint directory always ends with a final checkpoint, which "
+       "commits the last output of its exactly-once sinks."},
+      {"state.checkpoints.dir", OptionType::kString, "",
+       "Directory for checkpoints: <dir>/<job>/chk-<id>/_metadata. When set, a job resumes from its latest "
+       "intact checkpoint there (a corrupt one is skipped with a note), its filesystem sinks write exactly once "
+       "(files become visible when the checkpoint covering them completes), and print/blackhole sinks are "
+       "at-least-once."},
+      {"state.checkpoints.num-retained", OptionType::kInteger, "1",
+       "How many complete checkpoints are kept per job; older ones are deleted after a new one completes."},
+      {"execution.savepoint.path", OptionType::kString, "",
+       "Restore the job from this checkpoint (a chk-<id> directory or its _metadata file) instead of the latest "
+       "one in 'state.checkpoints.dir'."},
       {"table.exec.state.ttl", OptionType::kDuration, "0 ms",
        "How long (processing time) state is kept after it was last written; 0 keeps it forever. Applies to "
        "group aggregations (per group key), regular joins (per stored row) and deduplication (per key: a re-sent "

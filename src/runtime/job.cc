@@ -12,6 +12,9 @@
 #include "connectors/connector.h"
 #include "plan/window_rules.h"
 #include "function/scalar_function.h"
+#include "common/clock.h"
+#include "runtime/checkpoint.h"
+#include "state/state_serde.h"
 #include "runtime/operators/calc_operator.h"
 #include "runtime/operators/correlate_operator.h"
 #include "runtime/operators/deduplicate_operator.h"
@@ -52,6 +55,7 @@ class Translator {
     const size_t slot = late_droppers_.size();
     if (drops_late) late_droppers_.emplace_back(node.get(), nullptr);
     ASSIGN_OR_RETURN(Operator * op, Create(node));
+    op->set_digest(node->ExplainName() + "(" + node->ExplainAttributes() + ")");
     memo_[node.get()] = op;
     if (drops_late) late_droppers_[slot].second = op;
     return op;
@@ -383,10 +387,129 @@ Result<std::unique_ptr<Job>> BuildJob(const std::vector<PlanNodePtr>& roots, Job
   return job;
 }
 
+namespace {
+
+int64_t NowMicros(const JobContext& ctx) {
+  const Clock* clock = ctx.eval ? ctx.eval->clock : nullptr;
+  return clock ? clock->NowMicros() : 0;
+}
+
+}  // namespace
+
+Status Job::CheckCheckpointable() const {
+  if (late_rows_) {
+    return Status::NotSupported("Checkpointing ('state.checkpoints.dir') together with a late-rows table "
+                                "('sluice.exec.late-rows.table') is not supported by Sluice yet");
+  }
+  for (const auto& op : operators_) {
+    if (op->checkpointing() == Operator::Checkpointing::kUnsupported) {
+      return Status::NotSupported("Checkpointing ('state.checkpoints.dir') is not supported by Sluice yet for the "
+                                  "operator " + op->digest() + "; run this job without checkpoints");
+    }
+  }
+  return Status::OK();
+}
+
+Status Job::TakeCheckpoint(bool final) {
+  auto started = std::chrono::steady_clock::now();
+  CheckpointCollector collector;
+  ctx_.checkpoint = &collector;
+  const int64_t id = last_checkpoint_id_ + 1;
+  for (SourceOperatorBase* s : sources_) RETURN_IF_ERROR(s->StartBarrier(id));
+  ctx_.checkpoint = nullptr;
+  CheckpointData data;
+  data.id = id;
+  data.timestamp_micros = NowMicros(ctx_);
+  data.final = final;
+  for (const auto& op : operators_) {
+    auto it = collector.states().find(op.get());
+    SLUICE_CHECK(it != collector.states().end());  // every operator descends from a source
+    data.operators.push_back({op->digest(), std::move(it->second)});
+  }
+  ASSIGN_OR_RETURN(int64_t bytes, storage_->Write(data));
+  last_checkpoint_id_ = id;
+  Failpoint("checkpoint.before-commit");
+  for (const auto& op : operators_) RETURN_IF_ERROR(op->NotifyCheckpointComplete(id));
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  ++checkpoint_stats_.taken;
+  checkpoint_stats_.last_bytes = bytes;
+  checkpoint_stats_.total_bytes += bytes;
+  checkpoint_stats_.total_seconds += secs;
+  checkpoint_stats_.max_seconds = std::max(checkpoint_stats_.max_seconds, secs);
+  // The next interval starts when this checkpoint ends, so a job always gets time to progress between
+  // checkpoints (as Flink's 'execution.checkpointing.min-pause' guarantees).
+  last_checkpoint_micros_ = NowMicros(ctx_);
+  return Status::OK();
+}
+
+Status Job::RestoreFrom(const CheckpointData& data, bool* finished) {
+  const std::string where = "Cannot restore checkpoint chk-" + std::to_string(data.id) + ": ";
+  for (size_t i = 0; i < operators_.size(); ++i) {
+    if (i >= data.operators.size()) {
+      return Status::InvalidArgument(where + "the job's operator #" + std::to_string(i + 1) + " " +
+                                     operators_[i]->digest() +
+                                     " has no state in the checkpoint (the script changed since it was taken)");
+    }
+    if (data.operators[i].digest != operators_[i]->digest()) {
+      return Status::InvalidArgument(where + "the job's operator #" + std::to_string(i + 1) + " " +
+                                     operators_[i]->digest() + " does not match the checkpoint's " +
+                                     data.operators[i].digest +
+                                     " (the script changed since it was taken); use a new 'state.checkpoints.dir' "
+                                     "to start afresh");
+    }
+  }
+  if (data.operators.size() > operators_.size()) {
+    return Status::InvalidArgument(where + "the checkpoint has state for operator #" +
+                                   std::to_string(operators_.size() + 1) + " " +
+                                   data.operators[operators_.size()].digest + ", which the job no longer has");
+  }
+  for (size_t i = 0; i < operators_.size(); ++i) {
+    StateReader r(data.operators[i].bytes, "operator #" + std::to_string(i + 1) + " " + operators_[i]->digest());
+    RETURN_IF_ERROR(operators_[i]->Restore(&r).WithContext(where.substr(0, where.size() - 2)));
+    Failpoint("restore.during");
+  }
+  last_checkpoint_id_ = data.id;
+  last_checkpoint_micros_ = NowMicros(ctx_);
+  checkpoint_stats_.restored_from = data.id;
+  *finished = data.final;
+  return Status::OK();
+}
+
 Result<JobSummary> Job::Run() {
   auto start = std::chrono::steady_clock::now();
   for (auto& op : operators_) RETURN_IF_ERROR(op->Open(&ctx_));
-  while (true) {
+  bool finished = false;
+  const CheckpointConfig& cc = ctx_.checkpoints;
+  if (cc.enabled() || !cc.restore_path.empty()) {
+    RETURN_IF_ERROR(CheckCheckpointable());
+    std::optional<CheckpointData> restore;
+    if (!cc.restore_path.empty()) {
+      ASSIGN_OR_RETURN(CheckpointData d, CheckpointStorage::ReadPath(cc.restore_path));
+      restore = std::move(d);
+    }
+    if (cc.enabled()) {
+      storage_ = std::make_unique<CheckpointStorage>(cc.job_dir, cc.num_retained);
+      if (!restore) {
+        std::vector<std::string> notes;
+        ASSIGN_OR_RETURN(restore, storage_->Latest(&notes));
+        for (const auto& n : notes) checkpoint_notes_.push_back(n);
+      }
+    }
+    if (restore) {
+      RETURN_IF_ERROR(RestoreFrom(*restore, &finished));
+    } else {
+      for (SinkOperator* s : sinks_) RETURN_IF_ERROR(s->StartAfresh());
+    }
+    last_checkpoint_micros_ = NowMicros(ctx_);
+  }
+  if (finished) {
+    // The job had ended and its final checkpoint is durable: only the sinks' commits may be missing.
+    for (const auto& op : operators_) RETURN_IF_ERROR(op->NotifyCheckpointComplete(last_checkpoint_id_));
+  }
+  while (!finished) {
+    if (storage_ && cc.interval_ms > 0 && NowMicros(ctx_) - last_checkpoint_micros_ >= cc.interval_ms * 1000) {
+      RETURN_IF_ERROR(TakeCheckpoint(false));
+    }
     // Idle sources and splits (the idle timeout) first stop holding back the watermark.
     for (SourceOperatorBase* s : sources_) {
       if (!s->finished()) RETURN_IF_ERROR(s->UpdateIdleness());
@@ -410,14 +533,18 @@ Result<JobSummary> Job::Run() {
     }
     RETURN_IF_ERROR(sources_[next]->Step(bound, bound_index < next));
   }
+  if (late_rows_) RETURN_IF_ERROR(late_rows_->Finish());
+  // A bounded job ends with a final checkpoint, which commits the sinks' last output.
+  if (storage_ && !finished) RETURN_IF_ERROR(TakeCheckpoint(true));
   JobSummary summary;
+  summary.checkpoints = checkpoint_stats_;
+  summary.notes = checkpoint_notes_;
   for (SourceOperatorBase* s : sources_) {
     if (dynamic_cast<ValuesOperator*>(s) != nullptr) continue;
     summary.sources.push_back({s->table_name(), s->rows_read(), s->records_skipped()});
   }
   for (SinkOperator* s : sinks_) summary.sinks.push_back(s->stats());
   if (late_rows_) {
-    RETURN_IF_ERROR(late_rows_->Finish());
     summary.late_rows_table = late_rows_->table_name();
     summary.late_rows_recorded = late_rows_->rows_recorded();
   }

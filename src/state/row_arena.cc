@@ -1,5 +1,7 @@
 #include "state/row_arena.h"
 
+#include "state/state_serde.h"
+
 #include "state/key_encoder.h"
 
 namespace sluice {
@@ -39,6 +41,19 @@ bool RowArena::Equals(uint32_t id, const Chunk& chunk, size_t row) const {
     if (a != b) return false;
   }
   return true;
+}
+
+void RowArena::Snapshot(StateWriter* w) const {
+  w->PutChunk(rows_);
+  w->PutVarint(released_);
+}
+
+void RowArena::Restore(StateReader* r) {
+  std::vector<LogicalType> types;
+  for (const auto& c : rows_.columns()) types.push_back(c.type());
+  r->GetChunk(types, &rows_);
+  released_ = r->GetCount(0);
+  if (r->ok() && released_ > rows_.size()) r->Fail("more released rows than rows");
 }
 
 }  // namespace sluice

@@ -17,6 +17,9 @@
 
 namespace sluice {
 
+class StateWriter;
+class StateReader;
+
 class RowArena {
  public:
   explicit RowArena(const Schema& schema);
@@ -38,6 +41,9 @@ class RowArena {
   bool Equals(uint32_t id, const Chunk& chunk, size_t row) const;
 
   size_t MemoryUsage() const { return rows_.MemoryUsage(); }
+  // Checkpoints: writes every slot (ids stay valid after a restore) and the released count.
+  void Snapshot(StateWriter* w) const;
+  void Restore(StateReader* r);
 
  private:
   Chunk rows_;

@@ -241,7 +241,102 @@ class FileWriter final : public SinkWriter {
     return CloseFile();
   }
 
+  // Exactly-once (Flink's FileSink): files stay hidden ('.part-...inprogress') until the checkpoint
+  // that covers them completes. A checkpoint rolls the open file; the committables list the closed
+  // files and the next file number. Leftovers of a crashed attempt (hidden files numbered from the
+  // first file this writer would write) are removed when the job starts afresh or restores.
+  bool EnableTwoPhaseCommit() override {
+    two_phase_ = true;
+    return true;
+  }
+
+  Result<std::string> PreCommit(int64_t) override {
+    RETURN_IF_ERROR(Flush());
+    RETURN_IF_ERROR(CloseFile());
+    std::string out = std::to_string(file_counter_) + "\n";
+    for (const auto& [tmp, final_path] : pending_) out += tmp + "\t" + final_path + "\n";
+    pending_.clear();
+    return out;
+  }
+
+  Status Commit(const std::string& committables) override {
+    int64_t counter = 0;
+    std::vector<std::pair<std::string, std::string>> files;
+    RETURN_IF_ERROR(ParseCommittables(committables, &counter, &files));
+    for (const auto& [tmp, final_path] : files) {
+      std::error_code ec;
+      if (fs::exists(tmp, ec)) {
+        fs::rename(tmp, final_path, ec);
+        if (ec) return Status::IOError("Cannot commit '" + tmp + "' as '" + final_path + "': " + ec.message());
+      } else if (!fs::exists(final_path, ec)) {
+        return Status::IOError("Cannot commit '" + final_path + "': its pending file '" + tmp +
+                               "' is gone (was the sink directory changed after the checkpoint?)");
+      }
+    }
+    return Status::OK();
+  }
+
+  Status RecoverAndCommit(const std::string& committables) override {
+    if (committables.empty()) {
+      // A fresh start: what a crashed attempt left in progress is discarded.
+      RemoveInProgressFrom(file_counter_);
+      return Status::OK();
+    }
+    RETURN_IF_ERROR(Commit(committables));
+    int64_t counter = 0;
+    std::vector<std::pair<std::string, std::string>> files;
+    RETURN_IF_ERROR(ParseCommittables(committables, &counter, &files));
+    file_counter_ = static_cast<int>(counter);
+    // Files written after the restored checkpoint are discarded: the job writes them again.
+    RemoveInProgressFrom(file_counter_);
+    return Status::OK();
+  }
+
  private:
+  Status ParseCommittables(const std::string& text, int64_t* counter,
+                           std::vector<std::pair<std::string, std::string>>* files) const {
+    size_t nl = text.find('\n');
+    const std::string first = text.substr(0, nl);
+    if (nl == std::string::npos || first.empty() || first.size() > 9 ||
+        !std::all_of(first.begin(), first.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return Status::IOError("Corrupt filesystem sink state for '" + dir_ + "'");
+    }
+    *counter = std::stoll(first);
+    size_t pos = nl + 1;
+    while (pos < text.size()) {
+      size_t end = text.find('\n', pos);
+      size_t tab = text.find('\t', pos);
+      if (end == std::string::npos || tab == std::string::npos || tab > end) {
+        return Status::IOError("Corrupt filesystem sink state for '" + dir_ + "'");
+      }
+      files->emplace_back(text.substr(pos, tab - pos), text.substr(tab + 1, end - tab - 1));
+      pos = end + 1;
+    }
+    return Status::OK();
+  }
+
+  // Removes this writer's hidden in-progress files numbered `from` or later.
+  void RemoveInProgressFrom(int from) {
+    const std::string prefix = ".part-" + std::to_string(writer_index_) + "-";
+    const std::string suffix = "." + extension_ + ".inprogress";
+    std::error_code ec;
+    std::vector<fs::path> doomed;
+    for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+      std::string name = entry.path().filename().string();
+      if (name.rfind(prefix, 0) != 0 || name.size() <= prefix.size() + suffix.size() ||
+          name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+        continue;
+      }
+      std::string digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+      if (digits.empty() || digits.size() > 9 ||
+          !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        continue;
+      }
+      if (std::stoi(digits) >= from) doomed.push_back(entry.path());
+    }
+    for (const auto& p : doomed) fs::remove(p, ec);
+  }
+
   std::string FinalName() const {
     std::string name = "part-";
     name.append(std::to_string(writer_index_));
@@ -274,10 +369,18 @@ class FileWriter final : public SinkWriter {
 
   Status CloseFile() {
     if (file_ == nullptr) return Status::OK();
-    int rc = std::fclose(file_);
+    int rc = std::fflush(file_);
+    if (rc == 0 && two_phase_) rc = ::fsync(::fileno(file_));
+    rc |= std::fclose(file_);
     file_ = nullptr;
     if (rc != 0) return ErrnoError("Cannot write file", in_progress_);
     std::string final_path = (fs::path(dir_) / FinalName()).string();
+    if (two_phase_) {
+      // Pending until the checkpoint that covers it completes.
+      pending_.emplace_back(in_progress_, final_path);
+      ++file_counter_;
+      return Status::OK();
+    }
     std::error_code ec;
     fs::rename(in_progress_, final_path, ec);
     if (ec) return Status::IOError("Cannot rename '" + in_progress_ + "' to '" + final_path + "': " + ec.message());
@@ -295,6 +398,8 @@ class FileWriter final : public SinkWriter {
   std::FILE* file_ = nullptr;
   std::string in_progress_;
   int64_t bytes_in_file_ = 0;
+  bool two_phase_ = false;
+  std::vector<std::pair<std::string, std::string>> pending_;  // closed files: hidden path, final path
 };
 
 class FileSystemSink final : public TableSink {

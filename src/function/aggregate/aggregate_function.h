@@ -36,6 +36,9 @@
 #include "common/status.h"
 #include "types/logical_type.h"
 namespace sluice {
+
+class StateWriter;
+class StateReader;
 class Vector; class Value;
 // One resolved aggregate call. Per group the operator allocates `state_size` bytes aligned to
 // `state_align`, calls init once, update per input row (retract = true for -U/-D rows), finalize to
@@ -68,6 +71,10 @@ struct AggregateFunction {
   // Heap bytes owned by the state beyond its `state_size` slot (an estimate for memory accounting and
   // EXPLAIN's state-size reporting). Empty when the function never owns heap memory.
   std::function<size_t(const uint8_t* state)> heap_bytes;
+  // Checkpoints (state/state_serde.h): write the state, and read it back into an initialized state.
+  // Empty for states that are plain bytes (no heap_bytes): those are saved as their state_size bytes.
+  std::function<void(const uint8_t* state, StateWriter* w)> serialize;
+  std::function<void(uint8_t* state, StateReader* r)> deserialize;
 };
 // Resolves NAME(args) for GROUP BY / OVER aggregation. `needs_retract`: the input has -U/-D rows, so the
 // function must support retraction (and explain_name gets Flink's _RETRACT suffix where Flink uses one).

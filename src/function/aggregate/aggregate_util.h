@@ -20,6 +20,7 @@
 
 #include "common/check.h"
 #include "function/aggregate/aggregate_function.h"
+#include "state/state_serde.h"
 #include "types/vector.h"
 
 namespace sluice::aggregate_internal {
@@ -159,6 +160,28 @@ struct OwnedString {
     Init();
   }
 };
+
+// Checkpoint encoding of owned strings and of map keys (state/state_serde.h).
+inline void PutOwned(StateWriter* w, const OwnedString& s) { w->PutString(s.view()); }
+inline void GetOwned(StateReader* r, OwnedString* s) { s->Assign(r->GetStringView()); }
+template <typename T>
+void PutKey(StateWriter* w, const OwnedKey<T>& k) {
+  if constexpr (kIsString<T>) {
+    w->PutString(k);
+  } else {
+    w->PutRaw(&k, sizeof k);
+  }
+}
+template <typename T>
+OwnedKey<T> GetKey(StateReader* r) {
+  if constexpr (kIsString<T>) {
+    return r->GetString();
+  } else {
+    OwnedKey<T> k{};
+    r->GetRaw(&k, sizeof k);
+    return k;
+  }
+}
 
 // Fills the size/alignment fields for state struct S.
 template <typename S>

@@ -66,6 +66,16 @@ void MakeAppendOnly(AggregateFunction* f) {
       }
     };
     f->heap_bytes = [](const uint8_t* s) -> size_t { return StateOf<StringExtremeState>(s)->value.capacity; };
+    f->serialize = [](const uint8_t* s, StateWriter* w) {
+      const auto* st = StateOf<StringExtremeState>(s);
+      w->PutBool(st->has_value);
+      PutOwned(w, st->value);
+    };
+    f->deserialize = [](uint8_t* s, StateReader* r) {
+      auto* st = StateOf<StringExtremeState>(s);
+      st->has_value = r->GetBool();
+      GetOwned(r, &st->value);
+    };
     f->finalize = [](const uint8_t* s, Vector* out, size_t row) {
       const auto* st = StateOf<StringExtremeState>(s);
       if (!st->has_value) return WriteNull(out, row);
@@ -142,6 +152,27 @@ void MakeRetracting(AggregateFunction* f) {
       if (inserted) continue;
       it->second += count;
       if (it->second == 0) st->counts->erase(it);
+    }
+  };
+  f->serialize = [](const uint8_t* s, StateWriter* w) {
+    const auto* st = StateOf<State>(s);
+    const size_t n = st->counts == nullptr ? 0 : st->counts->size();
+    w->PutVarint(n);
+    if (n == 0) return;
+    for (const auto& [key, count] : *st->counts) {
+      PutKey<T>(w, key);
+      w->PutI64(count);
+    }
+  };
+  f->deserialize = [](uint8_t* s, StateReader* r) {
+    auto* st = StateOf<State>(s);
+    const size_t n = r->GetCount(9);
+    if (n == 0) return;
+    st->counts = new Map();
+    for (size_t i = 0; i < n && r->ok(); ++i) {
+      Key key = GetKey<T>(r);
+      const int64_t count = r->GetI64();
+      st->counts->emplace(std::move(key), count);
     }
   };
   f->heap_bytes = [](const uint8_t* s) -> size_t {

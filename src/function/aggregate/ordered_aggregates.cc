@@ -60,6 +60,16 @@ void MakeAppendOnlyValue(AggregateFunction* f) {
       }
     };
     f->heap_bytes = [](const uint8_t* s) -> size_t { return StateOf<StringValueState>(s)->value.capacity; };
+    f->serialize = [](const uint8_t* s, StateWriter* w) {
+      const auto* st = StateOf<StringValueState>(s);
+      w->PutBool(st->has_value);
+      PutOwned(w, st->value);
+    };
+    f->deserialize = [](uint8_t* s, StateReader* r) {
+      auto* st = StateOf<StringValueState>(s);
+      st->has_value = r->GetBool();
+      GetOwned(r, &st->value);
+    };
     f->finalize = [](const uint8_t* s, Vector* out, size_t row) {
       const auto* st = StateOf<StringValueState>(s);
       if (!st->has_value) return WriteNull(out, row);
@@ -146,6 +156,37 @@ void MakeRetractingValue(AggregateFunction* f) {
   };
   // No merge: as Flink's First/LastValueWithRetractAggFunction, this aggregate is not split into
   // local and global phases.
+  f->serialize = [](const uint8_t* s, StateWriter* w) {
+    const auto* st = StateOf<State>(s);
+    if (st->values == nullptr) {
+      w->PutBool(false);
+      return;
+    }
+    w->PutBool(true);
+    w->PutU64(st->values->next_order);
+    w->PutVarint(st->values->by_order.size());
+    for (const auto& [order, key] : st->values->by_order) {
+      w->PutU64(order);
+      PutKey<T>(w, key);
+    }
+  };
+  f->deserialize = [](uint8_t* s, StateReader* r) {
+    auto* st = StateOf<State>(s);
+    if (!r->GetBool()) return;
+    st->values = new OrderedValues<Key>();
+    OrderedValues<Key>& vals = *st->values;
+    vals.next_order = r->GetU64();
+    const size_t n = r->GetCount(9);
+    for (size_t i = 0; i < n && r->ok(); ++i) {
+      const uint64_t order = r->GetU64();
+      Key key = GetKey<T>(r);
+      // by_order is written in increasing order, so each key's orders come back sorted.
+      auto it = vals.orders_of.find(key);
+      if (it == vals.orders_of.end()) it = vals.orders_of.emplace(key, std::vector<uint64_t>()).first;
+      it->second.push_back(order);
+      vals.by_order.emplace(order, it->first);
+    }
+  };
   f->heap_bytes = [](const uint8_t* s) -> size_t {
     const auto* st = StateOf<State>(s);
     if (st->values == nullptr) return 0;
@@ -230,6 +271,16 @@ void MakeListAggAppendOnly(AggregateFunction* f, std::string separator) {
     st->has_value = true;
   };
   f->heap_bytes = [](const uint8_t* s) -> size_t { return StateOf<ListAggState>(s)->joined.capacity; };
+  f->serialize = [](const uint8_t* s, StateWriter* w) {
+    const auto* st = StateOf<ListAggState>(s);
+    w->PutBool(st->has_value);
+    PutOwned(w, st->joined);
+  };
+  f->deserialize = [](uint8_t* s, StateReader* r) {
+    auto* st = StateOf<ListAggState>(s);
+    st->has_value = r->GetBool();
+    GetOwned(r, &st->joined);
+  };
   f->finalize = [](const uint8_t* s, Vector* out, size_t row) {
     const auto* st = StateOf<ListAggState>(s);
     if (!st->has_value) return WriteNull(out, row);
@@ -272,6 +323,27 @@ void MakeListAggRetracting(AggregateFunction* f, std::string separator) {
     for (std::string& r : retractions) {
       if (!RemoveFirst(&mine.values, r)) mine.pending_retractions.push_back(std::move(r));
     }
+  };
+  f->serialize = [](const uint8_t* s, StateWriter* w) {
+    const auto* st = StateOf<State>(s);
+    if (st->lists == nullptr) {
+      w->PutBool(false);
+      return;
+    }
+    w->PutBool(true);
+    w->PutVarint(st->lists->values.size());
+    for (const std::string& v : st->lists->values) w->PutString(v);
+    w->PutVarint(st->lists->pending_retractions.size());
+    for (const std::string& v : st->lists->pending_retractions) w->PutString(v);
+  };
+  f->deserialize = [](uint8_t* s, StateReader* r) {
+    auto* st = StateOf<State>(s);
+    if (!r->GetBool()) return;
+    st->lists = new ListAggValues();
+    size_t n = r->GetCount(1);
+    for (size_t i = 0; i < n && r->ok(); ++i) st->lists->values.push_back(r->GetString());
+    n = r->GetCount(1);
+    for (size_t i = 0; i < n && r->ok(); ++i) st->lists->pending_retractions.push_back(r->GetString());
   };
   f->heap_bytes = [](const uint8_t* s) -> size_t {
     const auto* st = StateOf<State>(s);

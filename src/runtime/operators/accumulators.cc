@@ -4,6 +4,7 @@
 
 #include "function/aggregate/aggregate_function.h"
 #include "state/key_encoder.h"
+#include "state/state_serde.h"
 #include "types/vector.h"
 
 namespace sluice {
@@ -66,6 +67,46 @@ void AccumulatorLayout::Finalize(const AccumulatorGroup& g, Chunk* out, size_t f
     Vector& v = out->column(first_column + a);
     v.SetNull(row, false);
     calls_[a].function->finalize(g.states.get() + offsets_[a], &v, row);
+  }
+}
+
+void AccumulatorLayout::Serialize(const AccumulatorGroup& g, StateWriter* w) const {
+  w->PutI64(g.count);
+  for (size_t a = 0; a < calls_.size(); ++a) {
+    const AggregateFunction& f = *calls_[a].function;
+    const uint8_t* state = g.states.get() + offsets_[a];
+    if (f.serialize) {
+      f.serialize(state, w);
+    } else {
+      w->PutRaw(state, f.state_size);
+    }
+    if (calls_[a].distinct) {
+      w->PutVarint(g.distinct[a].size());
+      for (const auto& [value, count] : g.distinct[a]) {
+        w->PutString(value);
+        w->PutI64(count);
+      }
+    }
+  }
+}
+
+void AccumulatorLayout::Deserialize(AccumulatorGroup* g, StateReader* r) const {
+  g->count = r->GetI64();
+  for (size_t a = 0; a < calls_.size(); ++a) {
+    const AggregateFunction& f = *calls_[a].function;
+    uint8_t* state = g->states.get() + offsets_[a];
+    if (f.deserialize) {
+      f.deserialize(state, r);
+    } else {
+      r->GetRaw(state, f.state_size);
+    }
+    if (calls_[a].distinct) {
+      const size_t n = r->GetCount(9);
+      for (size_t i = 0; i < n && r->ok(); ++i) {
+        std::string value = r->GetString();
+        g->distinct[a][std::move(value)] = r->GetI64();
+      }
+    }
   }
 }
 

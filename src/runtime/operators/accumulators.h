@@ -19,6 +19,8 @@ namespace sluice {
 struct AggregateFunction;
 class Chunk;
 class Vector;
+class StateWriter;
+class StateReader;
 
 struct AccumulatorCall {
   std::shared_ptr<const AggregateFunction> function;
@@ -45,6 +47,10 @@ class AccumulatorLayout {
   void Update(AccumulatorGroup* g, const Chunk& chunk, size_t row, bool retract) const;
   // Writes call i's current result into out[first_column + i] at `row` (the row must exist).
   void Finalize(const AccumulatorGroup& g, Chunk* out, size_t first_column, size_t row) const;
+  // Checkpoints: writes a group's states (each function's, its DISTINCT counts, the row count), and
+  // reads them back into a group Init() prepared.
+  void Serialize(const AccumulatorGroup& g, StateWriter* w) const;
+  void Deserialize(AccumulatorGroup* g, StateReader* r) const;
 
  private:
   std::vector<AccumulatorCall> calls_;

@@ -14,6 +14,7 @@
 #include "runtime/job.h"
 #include "state/key_encoder.h"
 #include "state/row_arena.h"
+#include "state/state_serde.h"
 #include "state/sort_key.h"
 
 namespace sluice {
@@ -99,6 +100,96 @@ DeduplicateOperator::DeduplicateOperator(std::string name, std::vector<LogicalTy
       state_(std::make_unique<State>(types_)) {}
 
 DeduplicateOperator::~DeduplicateOperator() = default;
+
+namespace {
+
+template <typename T>
+void PutPodVector(StateWriter* w, const std::vector<T>& v) {
+  w->PutVarint(v.size());
+  if (!v.empty()) w->PutRaw(v.data(), v.size() * sizeof(T));
+}
+
+template <typename T>
+void GetPodVector(StateReader* r, size_t expected, std::vector<T>* v) {
+  const size_t n = r->GetCount(sizeof(T));
+  if (r->ok() && n != expected) r->Fail("per-key vectors differ in length");
+  if (!r->ok()) return;
+  v->resize(n);
+  if (n > 0) r->GetRaw(v->data(), n * sizeof(T));
+}
+
+}  // namespace
+
+Status DeduplicateOperator::SnapshotState(StateWriter* w) {
+  State& st = *state_;
+  w->PutTag("deduplicate");
+  w->PutVarint(st.row.size());
+  std::vector<const std::string*> keys(st.row.size(), nullptr);
+  for (const auto& [key, idx] : st.key_index) keys[idx] = &key;
+  for (const std::string* k : keys) w->PutString(k ? *k : std::string());
+  PutPodVector(w, st.row);
+  PutPodVector(w, st.rowtime);
+  PutPodVector(w, st.done);
+  PutPodVector(w, st.seq);
+  PutPodVector(w, st.written);
+  w->PutVarint(st.expiry.size());
+  for (const auto& [t, k] : st.expiry) {
+    w->PutI64(t);
+    w->PutU32(k);
+  }
+  st.arena.Snapshot(w);
+  w->PutVarint(st.live_rows);
+  w->PutVarint(st.dead_rows);
+  w->PutVarint(st.timers.size());
+  for (const Timer& t : st.timers) {
+    w->PutI64(t.rowtime);
+    w->PutU64(t.seq);
+    w->PutU32(t.key);
+  }
+  w->PutU64(st.next_seq);
+  return Status::OK();
+}
+
+Status DeduplicateOperator::RestoreState(StateReader* r) {
+  auto fresh = std::make_unique<State>(types_);
+  State& st = *fresh;
+  r->ExpectTag("deduplicate");
+  const size_t nkeys = r->GetCount(1);
+  for (size_t i = 0; i < nkeys && r->ok(); ++i) st.key_index.emplace(r->GetString(), static_cast<uint32_t>(i));
+  if (r->ok() && st.key_index.size() != nkeys) r->Fail("duplicate keys");
+  GetPodVector(r, nkeys, &st.row);
+  GetPodVector(r, nkeys, &st.rowtime);
+  GetPodVector(r, nkeys, &st.done);
+  GetPodVector(r, nkeys, &st.seq);
+  GetPodVector(r, nkeys, &st.written);
+  st.local_best.assign(nkeys, kNoLocal);
+  const size_t nexp = r->GetCount(12);
+  for (size_t i = 0; i < nexp && r->ok(); ++i) {
+    const int64_t t = r->GetI64();
+    const uint32_t k = r->GetU32();
+    if (k >= nkeys) r->Fail("expiry entry for an unknown key");
+    st.expiry.emplace_back(t, k);
+  }
+  st.arena.Restore(r);
+  st.live_rows = r->GetCount(0);
+  st.dead_rows = r->GetCount(0);
+  const size_t ntimers = r->GetCount(20);
+  for (size_t i = 0; i < ntimers && r->ok(); ++i) {
+    Timer t;
+    t.rowtime = r->GetI64();
+    t.seq = r->GetU64();
+    t.key = r->GetU32();
+    if (t.key >= nkeys) r->Fail("timer for an unknown key");
+    st.timers.push_back(t);
+  }
+  st.next_seq = r->GetU64();
+  for (uint32_t id : st.row) {
+    if (r->ok() && id != kNoRow && id >= st.arena.rows().size()) r->Fail("kept row outside the arena");
+  }
+  RETURN_IF_ERROR(r->status());
+  state_ = std::move(fresh);
+  return Status::OK();
+}
 
 size_t DeduplicateOperator::num_keys() const { return state_->key_index.size(); }
 size_t DeduplicateOperator::state_rows() const { return state_->live_rows; }

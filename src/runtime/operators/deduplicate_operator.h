@@ -47,6 +47,7 @@ class DeduplicateOperator final : public Operator {
 
   Status Open(JobContext* ctx) override;
   Status Process(int input, Chunk& chunk) override;
+  Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
 
   // Keys seen so far, and rows held in state (kept rows, or rows waiting for the watermark).
   size_t num_keys() const;
@@ -54,6 +55,8 @@ class DeduplicateOperator final : public Operator {
 
  protected:
   Status OnWatermark(int64_t watermark) override;
+  Status SnapshotState(StateWriter* w) override;
+  Status RestoreState(StateReader* r) override;
 
  private:
   struct State;

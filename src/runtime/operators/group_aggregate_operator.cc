@@ -10,6 +10,7 @@
 #include "runtime/job.h"
 #include "state/key_encoder.h"
 #include "state/sort_key.h"
+#include "state/state_serde.h"
 #include "runtime/operators/accumulators.h"
 
 namespace sluice {
@@ -138,6 +139,55 @@ Status GroupAggregateOperator::Process(int, Chunk& chunk) {
 Status GroupAggregateOperator::OnEndOfInput() {
   if (batch_.size() > 0) RETURN_IF_ERROR(FlushBatch());
   return EmitEndOfInput();
+}
+
+Status GroupAggregateOperator::PrepareSnapshotPreBarrier(int64_t) {
+  return batch_.size() > 0 ? FlushBatch() : Status::OK();
+}
+
+Status GroupAggregateOperator::SnapshotState(StateWriter* w) {
+  w->PutTag("group-aggregate");
+  std::vector<uint32_t> ids;
+  ids.reserve(groups_.size());
+  for (const auto& [key, g] : groups_) ids.push_back(g->key_id);
+  Chunk keys;
+  for (const auto& c : key_store_.columns()) keys.AddColumn(Vector(c.type()));
+  keys.AppendFrom(key_store_, ids.data(), 0, ids.size());
+  w->PutVarint(groups_.size());
+  w->PutChunk(keys);
+  for (const auto& [key, g] : groups_) {
+    w->PutString(key);
+    w->PutI64(g->last_access);
+    layout_.Serialize(g->acc, w);
+  }
+  w->PutI64(last_sweep_micros_);
+  return Status::OK();
+}
+
+Status GroupAggregateOperator::RestoreState(StateReader* r) {
+  r->ExpectTag("group-aggregate");
+  const size_t n = r->GetCount(1);
+  std::vector<LogicalType> key_types;
+  for (const auto& c : key_store_.columns()) key_types.push_back(c.type());
+  r->GetChunk(key_types, &key_store_);
+  if (r->ok() && key_store_.size() != n) r->Fail("group keys and groups differ in number");
+  for (auto& [k, g] : groups_) DestroyGroup(g.get());
+  groups_.clear();
+  for (size_t i = 0; i < n && r->ok(); ++i) {
+    std::string key = r->GetString();
+    auto g = std::make_unique<Group>();
+    g->key_id = static_cast<uint32_t>(i);
+    g->last_access = r->GetI64();
+    layout_.Init(&g->acc);
+    layout_.Deserialize(&g->acc, r);
+    auto [it, inserted] = groups_.emplace(std::move(key), std::move(g));
+    if (!inserted) {
+      r->Fail("duplicate group key");
+      DestroyGroup(it->second.get());
+    }
+  }
+  last_sweep_micros_ = r->GetI64();
+  return r->status();
 }
 
 Status GroupAggregateOperator::FlushBatch() {

@@ -37,11 +37,16 @@ class GroupAggregateOperator final : public Operator {
   ~GroupAggregateOperator() override;
   Status Process(int input, Chunk& chunk) override;
 
+  Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
   int64_t retractions_without_state() const { return metrics_.retractions_without_state; }
   size_t num_groups() const { return groups_.size(); }
 
  protected:
   Status OnEndOfInput() override;
+  // A checkpoint applies the buffered mini-batch first (Flink flushes the bundle before the barrier).
+  Status PrepareSnapshotPreBarrier(int64_t id) override;
+  Status SnapshotState(StateWriter* w) override;
+  Status RestoreState(StateReader* r) override;
 
  private:
   struct Group;

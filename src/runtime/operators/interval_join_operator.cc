@@ -13,6 +13,7 @@
 #include "runtime/job.h"
 #include "state/key_encoder.h"
 #include "state/row_arena.h"
+#include "state/state_serde.h"
 
 namespace sluice {
 
@@ -84,6 +85,80 @@ struct IntervalJoinOperator::State {
   std::vector<uint32_t> out_mine, out_theirs, kept;
   std::vector<uint32_t> pads[2];
 };
+
+Status IntervalJoinOperator::SnapshotState(StateWriter* w) {
+  State& s = *state_;
+  w->PutTag("interval-join");
+  for (int side = 0; side < 2; ++side) s.arenas[side].Snapshot(w);
+  w->PutVarint(s.keys.size());
+  for (const auto& [key, ks] : s.keys) {
+    w->PutString(key);
+    for (int side = 0; side < 2; ++side) {
+      w->PutVarint(ks.Size(side));
+      for (size_t j = ks.head[side]; j < ks.entries[side].size(); ++j) {
+        const Entry& e = ks.entries[side][j];
+        w->PutI64(e.time);
+        w->PutU64(e.seq);
+        w->PutU32(e.row);
+        w->PutBool(e.matched);
+      }
+    }
+  }
+  for (int side = 0; side < 2; ++side) {
+    w->PutVarint(s.heaps[side].size());
+    for (const Expiry& e : s.heaps[side]) {  // heap order is kept as is
+      w->PutI64(e.deadline);
+      w->PutU64(e.seq);
+      w->PutString(e.key->first);
+    }
+  }
+  w->PutU64(s.next_seq);
+  return Status::OK();
+}
+
+Status IntervalJoinOperator::RestoreState(StateReader* r) {
+  auto fresh = std::make_unique<State>(left_types_, right_types_);
+  State& s = *fresh;
+  r->ExpectTag("interval-join");
+  for (int side = 0; side < 2; ++side) s.arenas[side].Restore(r);
+  const size_t nkeys = r->GetCount(3);
+  for (size_t i = 0; i < nkeys && r->ok(); ++i) {
+    std::string key = r->GetString();
+    KeyState& ks = s.keys[key];
+    for (int side = 0; side < 2; ++side) {
+      const size_t n = r->GetCount(21);
+      for (size_t j = 0; j < n && r->ok(); ++j) {
+        Entry e;
+        e.time = r->GetI64();
+        e.seq = r->GetU64();
+        e.row = r->GetU32();
+        e.matched = r->GetBool();
+        if (e.row >= s.arenas[side].rows().size()) r->Fail("kept row outside the arena");
+        ks.entries[side].push_back(e);
+      }
+    }
+  }
+  for (int side = 0; side < 2; ++side) {
+    const size_t n = r->GetCount(17);
+    for (size_t j = 0; j < n && r->ok(); ++j) {
+      Expiry e;
+      e.deadline = r->GetI64();
+      e.seq = r->GetU64();
+      auto it = s.keys.find(r->GetString());
+      if (it == s.keys.end()) {
+        r->Fail("expiry for an unknown key");
+        break;
+      }
+      e.key = &*it;
+      s.heaps[side].push_back(e);
+    }
+  }
+  s.next_seq = r->GetU64();
+  RETURN_IF_ERROR(r->status());
+  fresh->residual = std::move(state_->residual);  // built by Open from the plan
+  state_ = std::move(fresh);
+  return Status::OK();
+}
 
 IntervalJoinOperator::IntervalJoinOperator(std::string name, std::vector<LogicalType> left_types,
                                            std::vector<LogicalType> right_types, IntervalJoinSpec spec)

@@ -64,10 +64,13 @@ class IntervalJoinOperator final : public Operator {
   // Rows kept in state on `side` (0 left, 1 right), and join keys with kept rows.
   size_t kept_rows(int side) const;
   size_t kept_keys() const;
+  Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
 
  protected:
   Status OnWatermark(int64_t watermark) override;
   Status OnEndOfInput() override;
+  Status SnapshotState(StateWriter* w) override;
+  Status RestoreState(StateReader* r) override;
 
  private:
   struct State;

@@ -12,6 +12,7 @@
 #include "runtime/job.h"
 #include "state/key_encoder.h"
 #include "state/row_arena.h"
+#include "state/state_serde.h"
 
 namespace sluice {
 
@@ -166,6 +167,96 @@ struct JoinOperator::Side {
     arena = std::move(fresh);
   }
 
+  void Snapshot(StateWriter* w) const {
+    w->PutVarint(entries.size());
+    for (const Entry& e : entries) {
+      w->PutU32(e.row);
+      w->PutU32(e.prev);
+      w->PutU32(e.next);
+      w->PutU32(static_cast<uint32_t>(e.count));
+      w->PutI64(e.assoc);
+      w->PutI64(e.written);
+    }
+    w->PutVarint(free_entries.size());
+    for (uint32_t e : free_entries) w->PutU32(e);
+    w->PutVarint(groups.size());
+    for (const auto& [key, g] : groups) {
+      w->PutString(key);
+      w->PutU32(g.head);
+      w->PutU32(g.tail);
+    }
+    w->PutBool(indexed);
+    w->PutVarint(index.size());
+    for (const auto& [id, e] : index) {
+      w->PutString(id);
+      w->PutU32(e);
+    }
+    w->PutI64(stored);
+    w->PutVarint(expiry.size());
+    for (const auto& [t, e] : expiry) {
+      w->PutI64(t);
+      w->PutU32(e);
+    }
+    arena.Snapshot(w);
+  }
+
+  void Restore(StateReader* r) {
+    auto valid_entry = [&](uint32_t e, size_t n) {
+      if (e != kNoEntry && e >= n) r->Fail("join entry out of range");
+    };
+    const size_t n = r->GetCount(32);
+    entries.assign(n, Entry());
+    for (size_t i = 0; i < n && r->ok(); ++i) {
+      Entry& e = entries[i];
+      e.row = r->GetU32();
+      e.prev = r->GetU32();
+      e.next = r->GetU32();
+      e.count = static_cast<int32_t>(r->GetU32());
+      e.assoc = r->GetI64();
+      e.written = r->GetI64();
+      valid_entry(e.prev, n);
+      valid_entry(e.next, n);
+    }
+    free_entries.resize(r->GetCount(4));
+    for (auto& e : free_entries) {
+      e = r->GetU32();
+      if (e >= n) r->Fail("free join entry out of range");
+    }
+    groups.clear();
+    const size_t ng = r->GetCount(9);
+    for (size_t i = 0; i < ng && r->ok(); ++i) {
+      std::string key = r->GetString();
+      Group g;
+      g.head = r->GetU32();
+      g.tail = r->GetU32();
+      valid_entry(g.head, n);
+      valid_entry(g.tail, n);
+      groups.emplace(std::move(key), g);
+    }
+    indexed = r->GetBool();
+    index.clear();
+    const size_t ni = r->GetCount(5);
+    for (size_t i = 0; i < ni && r->ok(); ++i) {
+      std::string id = r->GetString();
+      uint32_t e = r->GetU32();
+      if (e >= n) r->Fail("join index entry out of range");
+      index.emplace(std::move(id), e);
+    }
+    stored = r->GetI64();
+    expiry.clear();
+    const size_t ne = r->GetCount(12);
+    for (size_t i = 0; i < ne && r->ok(); ++i) {
+      const int64_t t = r->GetI64();
+      const uint32_t e = r->GetU32();
+      if (e >= n) r->Fail("join expiry entry out of range");
+      expiry.emplace_back(t, e);
+    }
+    arena.Restore(r);
+    for (const Entry& e : entries) {
+      if (r->ok() && e.count != 0 && e.row >= arena.rows().size()) r->Fail("join row outside the arena");
+    }
+  }
+
   std::vector<LogicalType> types;
   std::vector<int> keys;
   std::vector<int> identity_columns;
@@ -182,6 +273,22 @@ struct JoinOperator::Side {
   // Writes in time order: (time, entry); an entry whose `written` is later was written again since.
   std::deque<std::pair<int64_t, uint32_t>> expiry;
 };
+
+Status JoinOperator::SnapshotState(StateWriter* w) {
+  w->PutTag("join");
+  sides_[0]->Snapshot(w);
+  sides_[1]->Snapshot(w);
+  w->PutI64(retractions_without_state_);
+  return Status::OK();
+}
+
+Status JoinOperator::RestoreState(StateReader* r) {
+  r->ExpectTag("join");
+  sides_[0]->Restore(r);
+  sides_[1]->Restore(r);
+  retractions_without_state_ = r->GetI64();
+  return r->status();
+}
 
 JoinOperator::JoinOperator(std::string name, JoinKind kind, std::vector<LogicalType> left_types,
                            std::vector<LogicalType> right_types, std::vector<int> left_keys, std::vector<int> right_keys,

@@ -88,6 +88,13 @@ class JoinOperator final : public Operator {
   // Approximate bytes held by the state of both sides.
   size_t StateMemoryUsage() const;
 
+ public:
+  Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+
+ protected:
+  Status SnapshotState(StateWriter* w) override;
+  Status RestoreState(StateReader* r) override;
+
  private:
   struct Side;
 

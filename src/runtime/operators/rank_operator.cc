@@ -13,6 +13,7 @@
 #include "runtime/job.h"
 #include "state/key_encoder.h"
 #include "state/row_arena.h"
+#include "state/state_serde.h"
 #include "state/sort_key.h"
 
 namespace sluice {
@@ -57,6 +58,62 @@ struct RankOperator::State {
   std::vector<RowKind> out_kinds;
   std::vector<int64_t> out_ranks;
 };
+
+Status RankOperator::SnapshotState(StateWriter* w) {
+  State& st = *state_;
+  w->PutTag("rank");
+  w->PutVarint(st.partitions.size());
+  std::vector<const std::string*> keys(st.partitions.size(), nullptr);
+  for (const auto& [key, idx] : st.partition_index) keys[idx] = &key;
+  for (size_t i = 0; i < st.partitions.size(); ++i) {
+    w->PutString(keys[i] ? *keys[i] : std::string());
+    const Partition& p = st.partitions[i];
+    w->PutVarint(p.rows);
+    w->PutVarint(p.buffer.size());
+    for (const auto& [sort_key, ids] : p.buffer) {
+      w->PutString(sort_key);
+      w->PutVarint(ids.size());
+      for (uint32_t id : ids) w->PutU32(id);
+    }
+  }
+  st.arena.Snapshot(w);
+  w->PutVarint(st.live_rows);
+  w->PutVarint(st.dead_rows);
+  w->PutI64(st.retractions_not_found);
+  return Status::OK();
+}
+
+Status RankOperator::RestoreState(StateReader* r) {
+  auto fresh = std::make_unique<State>(types_);
+  State& st = *fresh;
+  r->ExpectTag("rank");
+  const size_t n = r->GetCount(1);
+  std::vector<uint32_t> ids_seen;
+  for (size_t i = 0; i < n && r->ok(); ++i) {
+    if (!st.partition_index.emplace(r->GetString(), static_cast<uint32_t>(i)).second) r->Fail("duplicate partition");
+    Partition& p = st.partitions.emplace_back();
+    p.rows = r->GetCount(0);
+    const size_t nkeys = r->GetCount(1);
+    for (size_t k = 0; k < nkeys && r->ok(); ++k) {
+      std::string sort_key = r->GetString();
+      const size_t nids = r->GetCount(4);
+      std::vector<uint32_t> ids(nids);
+      for (size_t j = 0; j < nids; ++j) ids[j] = r->GetU32();
+      ids_seen.insert(ids_seen.end(), ids.begin(), ids.end());
+      p.buffer.emplace(std::move(sort_key), std::move(ids));
+    }
+  }
+  st.arena.Restore(r);
+  st.live_rows = r->GetCount(0);
+  st.dead_rows = r->GetCount(0);
+  st.retractions_not_found = r->GetI64();
+  for (uint32_t id : ids_seen) {
+    if (r->ok() && id >= st.arena.rows().size()) r->Fail("ranked row outside the arena");
+  }
+  RETURN_IF_ERROR(r->status());
+  state_ = std::move(fresh);
+  return Status::OK();
+}
 
 RankOperator::RankOperator(std::string name, std::vector<LogicalType> types, std::vector<int> partition_keys,
                            std::vector<SortKey> order, int64_t rank_start, int64_t rank_end,

@@ -58,6 +58,11 @@ class RankOperator final : public Operator {
   size_t state_rows() const;
   size_t num_partitions() const;
   int64_t retractions_not_found() const;
+  Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+
+ protected:
+  Status SnapshotState(StateWriter* w) override;
+  Status RestoreState(StateReader* r) override;
 
  private:
   struct State;

@@ -7,6 +7,7 @@
 
 #include "state/key_encoder.h"
 #include "state/row_arena.h"
+#include "state/state_serde.h"
 #include "state/sort_key.h"
 
 namespace sluice {
@@ -42,6 +43,45 @@ SinkUpsertMaterializerOperator::SinkUpsertMaterializerOperator(std::string name,
 SinkUpsertMaterializerOperator::~SinkUpsertMaterializerOperator() = default;
 
 size_t SinkUpsertMaterializerOperator::state_rows() const { return state_->live; }
+
+Status SinkUpsertMaterializerOperator::SnapshotState(StateWriter* w) {
+  State& s = *state_;
+  w->PutTag("upsert-materializer");
+  w->PutVarint(s.rows.size());
+  for (const auto& [key, ids] : s.rows) {
+    w->PutString(key);
+    w->PutVarint(ids.size());
+    for (uint32_t id : ids) w->PutU32(id);
+  }
+  s.arena.Snapshot(w);
+  w->PutVarint(s.live);
+  w->PutVarint(s.dead);
+  return Status::OK();
+}
+
+Status SinkUpsertMaterializerOperator::RestoreState(StateReader* r) {
+  auto fresh = std::make_unique<State>(types_);
+  State& s = *fresh;
+  r->ExpectTag("upsert-materializer");
+  const size_t n = r->GetCount(2);
+  std::vector<uint32_t> all;
+  for (size_t i = 0; i < n && r->ok(); ++i) {
+    std::string key = r->GetString();
+    std::vector<uint32_t> ids(r->GetCount(4));
+    for (auto& id : ids) id = r->GetU32();
+    all.insert(all.end(), ids.begin(), ids.end());
+    s.rows.emplace(std::move(key), std::move(ids));
+  }
+  s.arena.Restore(r);
+  s.live = r->GetCount(0);
+  s.dead = r->GetCount(0);
+  for (uint32_t id : all) {
+    if (r->ok() && id >= s.arena.rows().size()) r->Fail("materialized row outside the arena");
+  }
+  RETURN_IF_ERROR(r->status());
+  state_ = std::move(fresh);
+  return Status::OK();
+}
 
 Status SinkUpsertMaterializerOperator::Process(int, Chunk& chunk) {
   const size_t n = chunk.size();

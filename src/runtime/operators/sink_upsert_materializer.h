@@ -31,6 +31,11 @@ class SinkUpsertMaterializerOperator final : public Operator {
 
   // Rows held in state (live rows over all keys).
   size_t state_rows() const;
+  Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+
+ protected:
+  Status SnapshotState(StateWriter* w) override;
+  Status RestoreState(StateReader* r) override;
 
  private:
   struct State;

@@ -11,6 +11,7 @@
 #include "runtime/job.h"
 #include "state/key_encoder.h"
 #include "state/row_arena.h"
+#include "state/state_serde.h"
 #include "state/sort_key.h"
 
 namespace sluice {
@@ -86,6 +87,48 @@ struct TemporalSortOperator::State {
   std::vector<uint32_t> out_ids;
   std::string key;
 };
+
+Status TemporalSortOperator::SnapshotState(StateWriter* w) {
+  State& s = *state_;
+  w->PutTag("temporal-sort");
+  w->PutVarint(s.waiting.size());
+  for (const auto& [key, wt] : s.waiting) {  // in key order, equal keys in arrival order
+    w->PutString(key);
+    w->PutI64(wt.rowtime);
+    w->PutU32(wt.id);
+  }
+  s.arena.Snapshot(w);
+  w->PutVarint(s.dead_rows);
+  w->PutBool(s.fired);
+  w->PutI64(s.last_fired);
+  return Status::OK();
+}
+
+Status TemporalSortOperator::RestoreState(StateReader* r) {
+  auto fresh = std::make_unique<State>(types_);
+  State& s = *fresh;
+  r->ExpectTag("temporal-sort");
+  const size_t n = r->GetCount(13);
+  std::vector<uint32_t> ids;
+  for (size_t i = 0; i < n && r->ok(); ++i) {
+    std::string key = r->GetString();
+    State::Waiting wt;
+    wt.rowtime = r->GetI64();
+    wt.id = r->GetU32();
+    ids.push_back(wt.id);
+    s.waiting.emplace_hint(s.waiting.end(), std::move(key), wt);
+  }
+  s.arena.Restore(r);
+  s.dead_rows = r->GetCount(0);
+  s.fired = r->GetBool();
+  s.last_fired = r->GetI64();
+  for (uint32_t id : ids) {
+    if (r->ok() && id >= s.arena.rows().size()) r->Fail("waiting row outside the arena");
+  }
+  RETURN_IF_ERROR(r->status());
+  state_ = std::move(fresh);
+  return Status::OK();
+}
 
 TemporalSortOperator::TemporalSortOperator(std::string name, std::vector<LogicalType> types, std::vector<SortSpec> order,
                                            bool rowtime)

@@ -53,9 +53,12 @@ class TemporalSortOperator final : public Operator {
 
   // Rows waiting for the watermark.
   size_t state_rows() const;
+  Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
 
  protected:
   Status OnWatermark(int64_t watermark) override;
+  Status SnapshotState(StateWriter* w) override;
+  Status RestoreState(StateReader* r) override;
 
  private:
   struct State;

@@ -12,6 +12,7 @@
 #include "runtime/job.h"
 #include "state/key_encoder.h"
 #include "state/row_arena.h"
+#include "state/state_serde.h"
 
 namespace sluice {
 
@@ -66,6 +67,83 @@ struct TemporalJoinOperator::State {
     return it->second;
   }
 };
+
+Status TemporalJoinOperator::SnapshotState(StateWriter* w) {
+  State& s = *state_;
+  w->PutTag("temporal-join");
+  s.left.Snapshot(w);
+  s.right.Snapshot(w);
+  w->PutVarint(s.versions.size());
+  std::vector<const std::string*> keys(s.versions.size(), nullptr);
+  for (const auto& [key, idx] : s.key_index) keys[idx] = &key;
+  for (size_t k = 0; k < s.versions.size(); ++k) {
+    w->PutString(keys[k] ? *keys[k] : std::string());
+    w->PutVarint(s.versions[k].size());
+    for (const Version& v : s.versions[k]) {
+      w->PutI64(v.time);
+      w->PutU32(v.row);
+      w->PutBool(v.retract);
+    }
+  }
+  w->PutVarint(s.pending.size());
+  for (const Pending& p : s.pending) {  // heap order kept as is
+    w->PutI64(p.time);
+    w->PutU64(p.seq);
+    w->PutU32(p.row);
+    w->PutU32(p.key);
+  }
+  std::vector<uint32_t> dirty(s.dirty.begin(), s.dirty.end());
+  std::sort(dirty.begin(), dirty.end());
+  w->PutVarint(dirty.size());
+  for (uint32_t k : dirty) w->PutU32(k);
+  w->PutU64(s.next_seq);
+  w->PutVarint(s.stored_versions);
+  return Status::OK();
+}
+
+Status TemporalJoinOperator::RestoreState(StateReader* r) {
+  auto fresh = std::make_unique<State>(left_types_, right_types_);
+  State& s = *fresh;
+  r->ExpectTag("temporal-join");
+  s.left.Restore(r);
+  s.right.Restore(r);
+  const size_t nkeys = r->GetCount(2);
+  for (size_t k = 0; k < nkeys && r->ok(); ++k) {
+    if (!s.key_index.emplace(r->GetString(), static_cast<uint32_t>(k)).second) r->Fail("duplicate key");
+    std::vector<Version>& vs = s.versions.emplace_back();
+    const size_t n = r->GetCount(13);
+    for (size_t j = 0; j < n && r->ok(); ++j) {
+      Version v;
+      v.time = r->GetI64();
+      v.row = r->GetU32();
+      v.retract = r->GetBool();
+      if (v.row >= s.right.rows().size()) r->Fail("version outside the arena");
+      vs.push_back(v);
+    }
+  }
+  const size_t np = r->GetCount(24);
+  for (size_t j = 0; j < np && r->ok(); ++j) {
+    Pending p;
+    p.time = r->GetI64();
+    p.seq = r->GetU64();
+    p.row = r->GetU32();
+    p.key = r->GetU32();
+    if (p.row >= s.left.rows().size() || (p.key != kNullRow && p.key >= nkeys)) r->Fail("pending row out of range");
+    s.pending.push_back(p);
+  }
+  const size_t nd = r->GetCount(4);
+  for (size_t j = 0; j < nd && r->ok(); ++j) {
+    uint32_t k = r->GetU32();
+    if (k >= nkeys) r->Fail("dirty key out of range");
+    s.dirty.insert(k);
+  }
+  s.next_seq = r->GetU64();
+  s.stored_versions = r->GetCount(0);
+  RETURN_IF_ERROR(r->status());
+  fresh->residual = std::move(state_->residual);  // built by Open from the plan
+  state_ = std::move(fresh);
+  return Status::OK();
+}
 
 TemporalJoinOperator::TemporalJoinOperator(std::string name, std::vector<LogicalType> left_types,
                                            std::vector<LogicalType> right_types, std::vector<int> left_keys,

@@ -37,9 +37,12 @@ class TemporalJoinOperator final : public Operator {
   // Left rows waiting for the watermark, and versions kept, over all keys.
   size_t buffered_left_rows() const;
   size_t stored_versions() const;
+  Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
 
  protected:
   Status OnWatermark(int64_t watermark) override;
+  Status SnapshotState(StateWriter* w) override;
+  Status RestoreState(StateReader* r) override;
 
  private:
   struct State;

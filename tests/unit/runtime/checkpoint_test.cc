@@ -1,0 +1,213 @@
+// Checkpoint encoding and storage: round trips, retention, and refusal of corrupt files (issue 5).
+#include "runtime/checkpoint.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "state/state_serde.h"
+#include "types/value.h"
+#include "types/vector.h"
+
+namespace sluice {
+namespace {
+
+namespace fs = std::filesystem;
+
+Chunk SampleChunk() {
+  std::vector<LogicalType> types = {LogicalType::BigInt(), LogicalType::String(), LogicalType::Double(),
+                                    LogicalType::Array(LogicalType::Integer()),
+                                    LogicalType::Row({"a", "b"}, {LogicalType::Integer(), LogicalType::String()}),
+                                    LogicalType::Decimal(20, 4)};
+  Chunk c(types);
+  for (int i = 0; i < 50; ++i) {
+    std::vector<Value> row;
+    row.push_back(i % 7 == 0 ? Value::Null(types[0]) : Value::BigInt(i * 1000003LL));
+    row.push_back(i % 5 == 0 ? Value::Null(types[1]) : Value::String(std::string(static_cast<size_t>(i), 'x') + "é"));
+    row.push_back(Value::Double(i / 3.0));
+    std::vector<Value> elems;
+    for (int j = 0; j < i % 4; ++j) elems.push_back(Value::Integer(j * i));
+    row.push_back(Value::List(types[3], std::move(elems)));
+    row.push_back(Value::List(types[4], {Value::Integer(i), Value::String("r" + std::to_string(i))}));
+    row.push_back(i % 2 ? Value::Null(types[5]) : Value::Decimal(20, 4, static_cast<__int128>(i) * 12345));
+    c.AppendValues(row, i % 3 == 0 ? RowKind::kUpdateAfter : RowKind::kInsert);
+  }
+  return c;
+}
+
+std::string Dump(const Chunk& c) {
+  std::string s;
+  for (size_t r = 0; r < c.size(); ++r) {
+    s += std::string(RowKindShortString(c.kind(r)));
+    for (size_t k = 0; k < c.num_columns(); ++k) s += "|" + c.column(k).GetValue(r).ToString();
+    s += "\n";
+  }
+  return s;
+}
+
+std::vector<LogicalType> TypesOf(const Chunk& c) {
+  std::vector<LogicalType> t;
+  for (const auto& col : c.columns()) t.push_back(col.type());
+  return t;
+}
+
+TEST(StateSerdeTest, ChunkRoundTripsExactly) {
+  Chunk c = SampleChunk();
+  StateWriter w;
+  w.PutTag("chunk");
+  w.PutChunk(c);
+  w.PutVarint(1ull << 40);
+  StateReader r(w.data(), "test");
+  r.ExpectTag("chunk");
+  Chunk back;
+  r.GetChunk(TypesOf(c), &back);
+  EXPECT_EQ(r.GetVarint(), 1ull << 40);
+  ASSERT_TRUE(r.Finish().ok()) << r.status().ToString();
+  EXPECT_EQ(Dump(back), Dump(c));
+}
+
+TEST(StateSerdeTest, TruncatedAndGarbageInputsFailCleanly) {
+  Chunk c = SampleChunk();
+  StateWriter w;
+  w.PutChunk(c);
+  const std::string bytes = w.data();
+  std::mt19937_64 rng(42);
+  int failures = 0;
+  for (int i = 0; i < 1000; ++i) {
+    std::string bad = bytes;
+    switch (i % 3) {
+      case 0: bad.resize(rng() % bytes.size()); break;
+      case 1:
+        for (int k = 0; k < 4; ++k) bad[rng() % bad.size()] = static_cast<char>(rng());
+        break;
+      default:
+        bad.assign(rng() % 200, '\0');
+        for (char& ch : bad) ch = static_cast<char>(rng());
+        break;
+    }
+    StateReader r(bad, "fuzz");
+    Chunk out;
+    r.GetChunk(TypesOf(c), &out);
+    Status s = r.Finish();
+    if (!s.ok()) {
+      ++failures;
+      EXPECT_NE(s.message().find("Corrupt state of fuzz"), std::string::npos) << s.message();
+    }
+  }
+  // Truncations and garbage are refused; a flipped byte inside a value may still decode.
+  EXPECT_GT(failures, 600);
+}
+
+CheckpointData SampleCheckpoint(int64_t id) {
+  CheckpointData d;
+  d.id = id;
+  d.timestamp_micros = 1700000000000000 + id;
+  d.final = id % 2 == 0;
+  StateWriter w;
+  w.PutChunk(SampleChunk());
+  d.operators.push_back({"TableSourceScan(table=[[default_catalog, default_database, t]])", "offsets"});
+  d.operators.push_back({"GroupAggregate(groupBy=[a], select=[a, COUNT(*) AS c])", w.Release()});
+  d.operators.push_back({"Sink(table=[[default_catalog, default_database, s]])", ""});
+  return d;
+}
+
+TEST(CheckpointTest, EncodeDecodeRoundTrip) {
+  CheckpointData d = SampleCheckpoint(7);
+  auto back = DecodeCheckpoint(EncodeCheckpoint(d), "chk-7/_metadata");
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->id, 7);
+  EXPECT_EQ(back->timestamp_micros, d.timestamp_micros);
+  EXPECT_EQ(back->final, d.final);
+  ASSERT_EQ(back->operators.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(back->operators[i].digest, d.operators[i].digest);
+    EXPECT_EQ(back->operators[i].bytes, d.operators[i].bytes);
+  }
+}
+
+TEST(CheckpointTest, ThousandCorruptFilesAreAllRefused) {
+  const std::string good = EncodeCheckpoint(SampleCheckpoint(3));
+  std::mt19937_64 rng(1234);
+  for (int i = 0; i < 1000; ++i) {
+    std::string bad = good;
+    switch (i % 5) {
+      case 0: bad.resize(rng() % good.size()); break;                          // torn write
+      case 1: bad[rng() % bad.size()] ^= static_cast<char>(1 << (rng() % 8)); break;  // one bit
+      case 2:
+        for (int k = 0; k < 16; ++k) bad[rng() % bad.size()] = static_cast<char>(rng());
+        break;
+      case 3: bad += std::string(1 + rng() % 64, static_cast<char>(rng())); break;  // trailing junk
+      default: {
+        size_t at = rng() % bad.size();
+        bad.erase(at, 1 + rng() % std::min<size_t>(32, bad.size() - at));
+        break;
+      }
+    }
+    if (bad == good) continue;
+    auto r = DecodeCheckpoint(bad, "/ckpt/job-1/chk-3/_metadata");
+    ASSERT_FALSE(r.ok()) << "corruption " << i << " was accepted";
+    EXPECT_NE(r.status().message().find("/ckpt/job-1/chk-3/_metadata"), std::string::npos) << r.status().message();
+  }
+}
+
+class CheckpointStorageTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = (fs::temp_directory_path() / ("sluice-ckpt-test-" + std::to_string(::getpid()))).string();
+    fs::remove_all(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string dir_;
+};
+
+TEST_F(CheckpointStorageTest, KeepsTheRetainedNumberAndFallsBackOverCorruptOnes) {
+  CheckpointStorage storage(dir_ + "/job-1", 2);
+  for (int64_t id = 1; id <= 4; ++id) ASSERT_TRUE(storage.Write(SampleCheckpoint(id)).ok());
+  EXPECT_FALSE(fs::exists(dir_ + "/job-1/chk-2"));
+  EXPECT_TRUE(fs::exists(dir_ + "/job-1/chk-3/_metadata"));
+  EXPECT_TRUE(fs::exists(dir_ + "/job-1/chk-4/_metadata"));
+  // A crash while writing chk-5 leaves an in-progress directory: ignored and removed.
+  fs::create_directories(dir_ + "/job-1/chk-5.inprogress");
+  std::vector<std::string> notes;
+  auto latest = storage.Latest(&notes);
+  ASSERT_TRUE(latest.ok());
+  ASSERT_TRUE(latest->has_value());
+  EXPECT_EQ((*latest)->id, 4);
+  EXPECT_TRUE(notes.empty());
+  EXPECT_FALSE(fs::exists(dir_ + "/job-1/chk-5.inprogress"));
+  // Corrupt the newest: the previous one is used, with a note.
+  {
+    std::fstream f(dir_ + "/job-1/chk-4/_metadata", std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(20);
+    f.put('\x7f');
+  }
+  latest = storage.Latest(&notes);
+  ASSERT_TRUE(latest.ok());
+  EXPECT_EQ((*latest)->id, 3);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("chk-4"), std::string::npos) << notes[0];
+  EXPECT_NE(notes[0].find("previous checkpoint"), std::string::npos) << notes[0];
+  // None intact: a clear error, never a silent fresh start.
+  fs::resize_file(dir_ + "/job-1/chk-3/_metadata", 10);
+  notes.clear();
+  latest = storage.Latest(&notes);
+  ASSERT_FALSE(latest.ok());
+  EXPECT_NE(latest.status().message().find("No intact checkpoint"), std::string::npos) << latest.status().message();
+}
+
+TEST_F(CheckpointStorageTest, NoCheckpointsMeansAFreshStart) {
+  CheckpointStorage storage(dir_ + "/job-1", 1);
+  std::vector<std::string> notes;
+  auto latest = storage.Latest(&notes);
+  ASSERT_TRUE(latest.ok());
+  EXPECT_FALSE(latest->has_value());
+  auto missing = CheckpointStorage::ReadPath(dir_ + "/nope/chk-1");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("does not exist"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sluice
