@@ -190,7 +190,8 @@ int main(int argc, char** argv) {
     cmd->add_option("--mode", run_opts.mode,
                     "changelog (every +I/-U/+U/-D change; default) or table (only the final materialized result)")
         ->check(CLI::IsMember({"changelog", "table", "tableau"}));
-    cmd->add_option("--set", run_opts.sets, "key=value, as SET 'key' = 'value' (repeatable)");
+    cmd->add_option("--set", run_opts.sets, "key=value, as SET 'key' = 'value' (repeatable)")
+        ->allow_extra_args(false);
     cmd->add_flag("-v,--verbose", run_opts.verbose, "Also print [INFO] lines for statements without results");
   };
   CLI::App* run = app.add_subcommand("run", "Execute a script (or -e SQL)");

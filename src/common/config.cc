@@ -73,6 +73,10 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "at-least-once."},
       {"state.checkpoints.num-retained", OptionType::kInteger, "1",
        "How many complete checkpoints are kept per job; older ones are deleted after a new one completes."},
+      {"sluice.exec.checkpoint-roundtrip", OptionType::kBoolean, "false",
+       "Testing aid: after every step of a job whose operators all checkpoint, write each stateful operator's "
+       "state and read it back in place of the live one, so any state a snapshot loses shows up as a wrong "
+       "result. `make test` runs the .test scripts with it on."},
       {"execution.savepoint.path", OptionType::kString, "",
        "Restore the job from this checkpoint (a chk-<id> directory or its _metadata file) instead of the latest "
        "one in 'state.checkpoints.dir'."},

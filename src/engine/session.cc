@@ -453,6 +453,7 @@ class Session::Impl {
     jctx.config = &config_;
     jctx.chunk_size = static_cast<size_t>(std::max<int64_t>(1, config_.GetInt(kChunkSizeKey)));
     ++jobs_run_;
+    jctx.checkpoint_roundtrip = config_.GetBool("sluice.exec.checkpoint-roundtrip");
     jctx.checkpoints.interval_ms = config_.GetDurationMillis("execution.checkpointing.interval");
     jctx.checkpoints.num_retained = static_cast<int>(config_.GetInt("state.checkpoints.num-retained"));
     jctx.checkpoints.restore_path = config_.GetString("execution.savepoint.path");

@@ -410,6 +410,21 @@ Status Job::CheckCheckpointable() const {
   return Status::OK();
 }
 
+Status Job::RoundTripState() {
+  for (const auto& op : operators_) {
+    if (op->checkpointing() == Operator::Checkpointing::kUnsupported) return Status::OK();
+  }
+  for (const auto& op : operators_) {
+    // Sources and sinks restore by re-reading and committing, which an in-place restore must not do.
+    if (op->num_inputs() == 0 || dynamic_cast<SinkOperator*>(op.get()) != nullptr) continue;
+    StateWriter w;
+    RETURN_IF_ERROR(op->WriteSnapshot(&w));
+    StateReader r(w.data(), op->digest());
+    RETURN_IF_ERROR(op->Restore(&r));
+  }
+  return Status::OK();
+}
+
 Status Job::TakeCheckpoint(bool final) {
   auto started = std::chrono::steady_clock::now();
   CheckpointCollector collector;
@@ -532,6 +547,7 @@ Result<JobSummary> Job::Run() {
       }
     }
     RETURN_IF_ERROR(sources_[next]->Step(bound, bound_index < next));
+    if (ctx_.checkpoint_roundtrip) RETURN_IF_ERROR(RoundTripState());
   }
   if (late_rows_) RETURN_IF_ERROR(late_rows_->Finish());
   // A bounded job ends with a final checkpoint, which commits the sinks' last output.

@@ -68,6 +68,8 @@ struct JobContext {
   // The checkpoint in progress (between the barriers' start and the last snapshot); else null.
   CheckpointCollector* checkpoint = nullptr;
   CheckpointConfig checkpoints;
+  // 'sluice.exec.checkpoint-roundtrip': snapshot and restore the stateful operators after every step.
+  bool checkpoint_roundtrip = false;
 };
 
 // Connectors the engine created while planning, keyed by the plan node they serve.
@@ -97,6 +99,8 @@ class Job {
   std::unique_ptr<LateRowRecorder> late_rows_;
   // Checkpointing.
   Status CheckCheckpointable() const;
+  // Writes each stateful operator's snapshot and restores it in place (checkpoint_roundtrip).
+  Status RoundTripState();
   Status TakeCheckpoint(bool final);
   // Restores the job from checkpoint `data`; sets *finished when it was the final checkpoint.
   Status RestoreFrom(const struct CheckpointData& data, bool* finished);

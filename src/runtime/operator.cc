@@ -163,6 +163,14 @@ Status Operator::SnapshotAndForward(int64_t id) {
   RETURN_IF_ERROR(PrepareSnapshotPreBarrier(id));
   SLUICE_CHECK(ctx_ != nullptr && ctx_->checkpoint != nullptr);  // a barrier needs a checkpoint in progress
   StateWriter w;
+  RETURN_IF_ERROR(WriteSnapshot(&w));
+  ctx_->checkpoint->Put(this, w.Release());
+  for (const auto& o : outputs_) RETURN_IF_ERROR(o.op->ReceiveBarrier(o.input, id));
+  return Status::OK();
+}
+
+Status Operator::WriteSnapshot(StateWriter* wp) {
+  StateWriter& w = *wp;
   w.PutTag("operator");
   w.PutVarint(input_watermarks_.size());
   for (size_t i = 0; i < input_watermarks_.size(); ++i) {
@@ -178,10 +186,7 @@ Status Operator::SnapshotAndForward(int64_t id) {
   w.PutI64(metrics_.late_rows_dropped);
   w.PutI64(metrics_.retractions_without_state);
   w.PutI64(metrics_.expired_states);
-  RETURN_IF_ERROR(SnapshotState(&w));
-  ctx_->checkpoint->Put(this, w.Release());
-  for (const auto& o : outputs_) RETURN_IF_ERROR(o.op->ReceiveBarrier(o.input, id));
-  return Status::OK();
+  return SnapshotState(&w);
 }
 
 Status Operator::Restore(StateReader* r) {

@@ -17,8 +17,9 @@
 // Checkpoints (runtime/checkpoint.h): the job starts a checkpoint by calling StartBarrier on every
 // source; a barrier travels the outputs like a watermark. An operator with several inputs waits until
 // the barrier arrived on all of them (alignment: no input may deliver data after its barrier until
-// then); it then flushes buffers that must not be in the snapshot (PrepareSnapshotPreBarrier, e.g.
-// a mini-batch), snapshots its state into the job's checkpoint and forwards the barrier. One task
+// then); it then runs PrepareSnapshotPreBarrier (sinks pre-commit there), snapshots its state into
+// the job's checkpoint and forwards the barrier. Buffers such as a mini-batch are saved as state, so
+// taking a checkpoint never changes what a job emits. One task
 // thread drives the whole DAG synchronously and the job injects the barriers between steps, so every
 // operator snapshots after exactly the records before the barrier. After the checkpoint is durable,
 // the job calls NotifyCheckpointComplete on every operator (sinks commit there). Restore() reads
@@ -97,6 +98,8 @@ class Operator {
   Status StartBarrier(int64_t id);
   // The barrier of checkpoint `id` arrived on `input`.
   Status ReceiveBarrier(int input, int64_t id);
+  // Writes the base part and the operator's state (what a barrier snapshots).
+  Status WriteSnapshot(StateWriter* writer);
   // Restores the base part and the operator's state from what a snapshot wrote.
   Status Restore(StateReader* reader);
   // The checkpoint `id` is durable (sinks make their pre-committed output visible).

@@ -159,6 +159,32 @@ def main():
         if committed(out) != reference:
             sys.exit("restoring from chk-%d did not reproduce the output suffix" % k)
 
+    # A corrupt latest checkpoint is skipped for the previous one, with a note; the output is unchanged.
+    ckpt = os.path.join(work, "corrupt-ckpt")
+    shutil.rmtree(ckpt, ignore_errors=True)
+    shutil.copytree(ref_ckpt, ckpt)
+    newest = os.path.join(ckpt, "crash-pipeline", "chk-%d" % chks[-1], "_metadata")
+    size = os.path.getsize(newest)
+    with open(newest, "r+b") as f:
+        f.truncate(size // 2)
+    out = os.path.join(work, "corrupt-out")
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(full_out, out)
+    sql = os.path.join(work, "corrupt.sql")
+    open(sql, "w").write(script(data, out, ckpt, []))
+    rc, err = run(sluice, sql)
+    if rc != 0 or "falling back to the previous checkpoint" not in err:
+        sys.exit("a corrupt latest checkpoint was not skipped with a note (rc=%d):\n%s" % (rc, err))
+    if committed(out) != reference:
+        sys.exit("restoring the checkpoint before a corrupt one changed the output")
+
+    # A script whose plan changed is refused, naming the operator.
+    sql = os.path.join(work, "changed.sql")
+    open(sql, "w").write(script(data, out, ckpt, []).replace("= c.customer_id", "= c.customer_id AND c.region <> 'R9'"))
+    rc, err = run(sluice, sql)
+    if rc == 0 or "does not match the checkpoint" not in err:
+        sys.exit("a changed plan was not refused at restore (rc=%d):\n%s" % (rc, err))
+
     # Kill at random moments and at failpoints; restart until done.
     kills = 0
     for i in range(args.runs):

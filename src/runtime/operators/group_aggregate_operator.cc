@@ -141,10 +141,6 @@ Status GroupAggregateOperator::OnEndOfInput() {
   return EmitEndOfInput();
 }
 
-Status GroupAggregateOperator::PrepareSnapshotPreBarrier(int64_t) {
-  return batch_.size() > 0 ? FlushBatch() : Status::OK();
-}
-
 Status GroupAggregateOperator::SnapshotState(StateWriter* w) {
   w->PutTag("group-aggregate");
   std::vector<uint32_t> ids;
@@ -161,6 +157,9 @@ Status GroupAggregateOperator::SnapshotState(StateWriter* w) {
     layout_.Serialize(g->acc, w);
   }
   w->PutI64(last_sweep_micros_);
+  // The open mini-batch is part of the state (applying it early would change the changes emitted).
+  w->PutChunk(batch_);
+  w->PutI64(batch_started_micros_);
   return Status::OK();
 }
 
@@ -187,6 +186,8 @@ Status GroupAggregateOperator::RestoreState(StateReader* r) {
     }
   }
   last_sweep_micros_ = r->GetI64();
+  r->GetChunk(input_types_, &batch_);
+  batch_started_micros_ = r->GetI64();
   return r->status();
 }
 

@@ -43,8 +43,6 @@ class GroupAggregateOperator final : public Operator {
 
  protected:
   Status OnEndOfInput() override;
-  // A checkpoint applies the buffered mini-batch first (Flink flushes the bundle before the barrier).
-  Status PrepareSnapshotPreBarrier(int64_t id) override;
   Status SnapshotState(StateWriter* w) override;
   Status RestoreState(StateReader* r) override;
 
