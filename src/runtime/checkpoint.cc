@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 #include <xxhash.h>
+#include <zstd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -24,6 +25,10 @@ namespace {
 
 constexpr char kMagic[] = "SLUICECKPT";
 constexpr uint32_t kFormatVersion = 1;
+// Operator states of at least this many bytes are stored zstd-compressed (level 1: fast).
+constexpr size_t kCompressAbove = 4096;
+constexpr uint8_t kRaw = 0;
+constexpr uint8_t kZstd = 1;
 constexpr char kMetadataFile[] = "_metadata";
 constexpr char kChkPrefix[] = "chk-";
 constexpr char kInProgressSuffix[] = ".inprogress";
@@ -74,10 +79,24 @@ std::string EncodeCheckpoint(const CheckpointData& data) {
   w.PutI64(data.timestamp_micros);
   w.PutBool(data.final);
   w.PutVarint(data.operators.size());
+  std::string packed;
   for (const auto& op : data.operators) {
     w.PutString(op.digest);
-    w.PutString(op.bytes);
-    w.PutU64(XXH64(op.bytes.data(), op.bytes.size(), 0));
+    const std::string* payload = &op.bytes;
+    uint8_t codec = kRaw;
+    if (op.bytes.size() >= kCompressAbove) {
+      packed.resize(ZSTD_compressBound(op.bytes.size()));
+      size_t n = ZSTD_compress(packed.data(), packed.size(), op.bytes.data(), op.bytes.size(), 1);
+      if (!ZSTD_isError(n) && n < op.bytes.size()) {
+        packed.resize(n);
+        payload = &packed;
+        codec = kZstd;
+      }
+    }
+    w.PutU8(codec);
+    w.PutVarint(op.bytes.size());
+    w.PutString(*payload);
+    w.PutU64(XXH64(payload->data(), payload->size(), 0));
   }
   std::string bytes = w.Release();
   uint64_t sum = XXH64(bytes.data(), bytes.size(), 0);
@@ -112,10 +131,23 @@ Result<CheckpointData> DecodeCheckpoint(std::string_view bytes, const std::strin
   for (size_t i = 0; i < n && r.ok(); ++i) {
     CheckpointData::OperatorState op;
     op.digest = r.GetString();
-    op.bytes = r.GetString();
+    const uint8_t codec = r.GetU8();
+    const uint64_t raw_size = r.GetVarint();
+    std::string_view payload = r.GetStringView();
     uint64_t sum = r.GetU64();
-    if (r.ok() && sum != XXH64(op.bytes.data(), op.bytes.size(), 0)) {
-      r.Fail("checksum mismatch in the state of operator #" + std::to_string(i + 1) + " " + op.digest);
+    if (!r.ok()) break;
+    const std::string which = "operator #" + std::to_string(i + 1) + " " + op.digest;
+    if (sum != XXH64(payload.data(), payload.size(), 0)) {
+      r.Fail("checksum mismatch in the state of " + which);
+    } else if (codec == kRaw && raw_size == payload.size()) {
+      op.bytes.assign(payload);
+    } else if (codec == kZstd && raw_size < (uint64_t{1} << 40) &&
+               ZSTD_getFrameContentSize(payload.data(), payload.size()) == raw_size) {
+      op.bytes.resize(raw_size);
+      size_t n = ZSTD_decompress(op.bytes.data(), op.bytes.size(), payload.data(), payload.size());
+      if (ZSTD_isError(n) || n != raw_size) r.Fail("the state of " + which + " does not decompress");
+    } else {
+      r.Fail("unknown encoding of the state of " + which);
     }
     data.operators.push_back(std::move(op));
   }
