@@ -96,6 +96,26 @@ class SinkWriter {
   virtual Status Write(const Chunk& chunk) = 0;
   // End of input: flush and close. No Write follows.
   virtual Status Finish() = 0;
+
+  // Exactly-once output through checkpoints (two-phase commit, runtime/checkpoint.h). A writer that
+  // supports it answers true to EnableTwoPhaseCommit (called before the first Write when the job
+  // checkpoints): from then on, what it writes stays invisible until committed. PreCommit(id) is
+  // called at checkpoint `id`: everything written so far becomes pending, and the returned bytes
+  // (the committables) go into the checkpoint. Commit(committables) makes them visible once the
+  // checkpoint is durable; it must be idempotent. After a restart, RecoverAndCommit(committables)
+  // gets the committables of the checkpoint restored from: it commits them and discards whatever was
+  // written after that checkpoint. Writers that keep the defaults are at-least-once (print,
+  // blackhole): a restart replays what they wrote after the last checkpoint.
+  virtual bool EnableTwoPhaseCommit() { return false; }
+  virtual Result<std::string> PreCommit(int64_t checkpoint_id) {
+    (void)checkpoint_id;
+    return std::string();
+  }
+  virtual Status Commit(const std::string& committables) {
+    (void)committables;
+    return Status::OK();
+  }
+  virtual Status RecoverAndCommit(const std::string& committables) { return Commit(committables); }
 };
 
 class TableSink {

@@ -452,6 +452,25 @@ class Session::Impl {
     jctx.eval = eval;
     jctx.config = &config_;
     jctx.chunk_size = static_cast<size_t>(std::max<int64_t>(1, config_.GetInt(kChunkSizeKey)));
+    ++jobs_run_;
+    jctx.checkpoints.interval_ms = config_.GetDurationMillis("execution.checkpointing.interval");
+    jctx.checkpoints.num_retained = static_cast<int>(config_.GetInt("state.checkpoints.num-retained"));
+    jctx.checkpoints.restore_path = config_.GetString("execution.savepoint.path");
+    if (const std::string dir = config_.GetString("state.checkpoints.dir"); !dir.empty()) {
+      std::string job = config_.GetString("pipeline.name");
+      if (job.empty()) job = "job-" + std::to_string(jobs_run_);
+      for (char& c : job) {
+        if (c == '/' || c == '\\' || c == '\0') c = '_';
+      }
+      jctx.checkpoints.job_dir = dir + "/" + job;
+    } else if (jctx.checkpoints.interval_ms > 0) {
+      return Status::InvalidArgument("'execution.checkpointing.interval' is set but 'state.checkpoints.dir' is not: "
+                                     "Sluice keeps checkpoints in files; set 'state.checkpoints.dir'");
+    }
+    if (jctx.checkpoints.num_retained < 1) {
+      return Status::InvalidArgument("'state.checkpoints.num-retained' must be at least 1, got " +
+                                     std::to_string(jctx.checkpoints.num_retained));
+    }
     ASSIGN_OR_RETURN(auto job, BuildJob(planned.physical, &planned.resources, jctx));
     if (is_query && handler) RETURN_IF_ERROR(handler->Begin(planned.physical[0]->schema));
     ASSIGN_OR_RETURN(JobSummary summary, job->Run());
@@ -631,6 +650,7 @@ class Session::Impl {
   SessionOptions options_;
   std::unique_ptr<SystemClock> system_clock_;
   Configuration config_;
+  int jobs_run_ = 0;  // jobs this session ran (names checkpoint folders job-<n>)
   Catalog catalog_;
   ValuesDataRegistry values_;
   // Functions declared with CREATE FUNCTION (upper-case name -> the native built-in it runs).

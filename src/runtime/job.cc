@@ -12,6 +12,9 @@
 #include "connectors/connector.h"
 #include "plan/window_rules.h"
 #include "function/scalar_function.h"
+#include "common/clock.h"
+#include "runtime/checkpoint.h"
+#include "state/state_serde.h"
 #include "runtime/operators/calc_operator.h"
 #include "runtime/operators/correlate_operator.h"
 #include "runtime/operators/deduplicate_operator.h"
@@ -19,6 +22,7 @@
 #include "runtime/operators/group_aggregate_operator.h"
 #include "runtime/operators/interval_join_operator.h"
 #include "runtime/operators/join_operator.h"
+#include "runtime/operators/lookup_join_operator.h"
 #include "runtime/operators/rank_operator.h"
 #include "runtime/operators/sink_operator.h"
 #include "runtime/operators/sort_operator.h"
@@ -27,6 +31,8 @@
 #include "runtime/operators/temporal_join_operator.h"
 #include "runtime/operators/source_operator.h"
 #include "runtime/operators/window_aggregate_operator.h"
+#include "runtime/operators/window_join_operator.h"
+#include "runtime/operators/window_rank_operator.h"
 #include "runtime/operators/window_table_function_operator.h"
 
 namespace sluice {
@@ -52,6 +58,7 @@ class Translator {
     const size_t slot = late_droppers_.size();
     if (drops_late) late_droppers_.emplace_back(node.get(), nullptr);
     ASSIGN_OR_RETURN(Operator * op, Create(node));
+    op->set_digest(node->ExplainName() + "(" + node->ExplainAttributes() + ")");
     memo_[node.get()] = op;
     if (drops_late) late_droppers_[slot].second = op;
     return op;
@@ -183,10 +190,11 @@ class Translator {
         const auto& w = node->As<WindowAggregateNode>();
         std::vector<WindowAggregateOperator::Agg> aggs;
         for (const auto& a : w.aggs) aggs.push_back({a.function, a.args, a.distinct, a.filter});
-        return Add(std::make_unique<WindowAggregateOperator>("WindowAggregate", w.inputs[0]->schema.types(), w.group_keys,
-                                                             std::move(aggs), w.schema.types(), w.window, w.time_column,
-                                                             w.proctime, w.local_time, w.with_window_time),
-                   node->inputs);
+        auto op = std::make_unique<WindowAggregateOperator>("WindowAggregate", w.inputs[0]->schema.types(), w.group_keys,
+                                                            std::move(aggs), w.schema.types(), w.window, w.time_column,
+                                                            w.proctime, w.local_time, w.with_window_time);
+        if (w.allow_lateness_ms > 0) op->SetLateFiring(w.allow_lateness_ms, w.late_fire_delay_ms, w.emit_update_before);
+        return Add(std::move(op), node->inputs);
       }
       case PlanKind::kJoin: {
         const auto& j = node->As<JoinNode>();
@@ -240,6 +248,64 @@ class Translator {
                                                           t.inputs[1]->schema.types(), t.left_keys, t.right_keys,
                                                           t.left_time, t.right_time, t.left_outer, t.residual),
                    node->inputs);
+      }
+      case PlanKind::kWindowRank: {
+        const auto& r = node->As<WindowRankNode>();
+        WindowRankSpec spec;
+        spec.window_end = r.window.window_end;
+        spec.partition_keys = r.partition_keys;
+        for (const auto& k : r.order) spec.order.push_back({k.column, k.ascending, k.nulls_first});
+        spec.rank_start = r.rank_start;
+        spec.rank_end = r.rank_end;
+        spec.output_rank_number = r.output_rank_number;
+        spec.event_time_column = FirstRowtimeColumn(r.inputs[0]->schema);
+        spec.local_time = r.window.local_time;
+        return Add(std::make_unique<WindowRankOperator>("WindowRank", r.inputs[0]->schema.types(), std::move(spec)),
+                   node->inputs);
+      }
+      case PlanKind::kWindowDeduplicate: {
+        // Keep-first: the earliest rowtime, ties kept in arrival order; keep-last: the latest, a later
+        // row winning ties (runtime/operators/window_rank_operator.h).
+        const auto& d = node->As<WindowDeduplicateNode>();
+        WindowRankSpec spec;
+        spec.window_end = d.window.window_end;
+        spec.partition_keys = d.partition_keys;
+        spec.order.push_back({d.order_key, !d.keep_last, !d.keep_last});
+        spec.later_ties_first = d.keep_last;
+        spec.event_time_column = d.order_key;
+        spec.local_time = d.window.local_time;
+        return Add(std::make_unique<WindowRankOperator>("WindowDeduplicate", d.inputs[0]->schema.types(), std::move(spec)),
+                   node->inputs);
+      }
+      case PlanKind::kWindowJoin: {
+        const auto& j = node->As<WindowJoinNode>();
+        WindowJoinSpec spec;
+        spec.left_outer = j.join_type == JoinType::kLeft || j.join_type == JoinType::kFull;
+        spec.right_outer = j.join_type == JoinType::kRight || j.join_type == JoinType::kFull;
+        spec.right_driven = j.join_type == JoinType::kRight;
+        spec.left_keys = j.left_keys;
+        spec.right_keys = j.right_keys;
+        spec.left_window_end = j.left_window.window_end;
+        spec.right_window_end = j.right_window.window_end;
+        spec.left_event_time = FirstRowtimeColumn(j.inputs[0]->schema);
+        spec.right_event_time = FirstRowtimeColumn(j.inputs[1]->schema);
+        spec.residual = j.residual;
+        spec.local_time = j.left_window.local_time;
+        return Add(std::make_unique<WindowJoinOperator>("WindowJoin", j.inputs[0]->schema.types(),
+                                                        j.inputs[1]->schema.types(), std::move(spec)),
+                   node->inputs);
+      }
+      case PlanKind::kLookupJoin: {
+        const auto& j = node->As<LookupJoinNode>();
+        RETURN_IF_ERROR(CheckBoundedLookupTable(j, *j.inputs[1]));
+        auto join = std::make_unique<LookupJoinOperator>("LookupJoin", j.inputs[0]->schema.types(),
+                                                         j.inputs[1]->schema.types(), j.left_keys, j.right_keys,
+                                                         j.left_outer, j.residual);
+        // The table's pipeline is translated first, so its source is declared (and read) before the probe side.
+        ASSIGN_OR_RETURN(Operator * loader,
+                         Add(std::make_unique<LookupTableLoader>("LookupTableLoader", join.get()), {j.inputs[1]}));
+        (void)loader;
+        return Add(std::move(join), {j.inputs[0]});
       }
       case PlanKind::kMiniBatchAssigner:
         // Mini-batch aggregates cut their own batches; the assigner passes rows through.
@@ -317,6 +383,31 @@ class Translator {
     return *ms;
   }
 
+  // The first rowtime column of a schema (the event time late-row reports give a window operator's
+  // dropped rows), -1 when none.
+  static int FirstRowtimeColumn(const Schema& schema) {
+    for (size_t i = 0; i < schema.size(); ++i) {
+      if (schema.field(i).type.time_attribute() == TimeAttribute::kRowtime) return static_cast<int>(i);
+    }
+    return -1;
+  }
+
+  // A LookupJoin holds its table in memory, loaded when the job starts: every source under it must end.
+  Status CheckBoundedLookupTable(const LookupJoinNode& join, const PlanNode& node) const {
+    if (node.kind == PlanKind::kTableSourceScan) {
+      auto it = res_->sources.find(&node);
+      if (it != res_->sources.end() && !it->second->bounded()) {
+        return Status::NotSupported("A processing-time temporal join against the unbounded table '" + join.table_name +
+                                    "' ('connector' = '" + node.As<TableSourceScanNode>().table->connector() +
+                                    "') is not supported by Sluice yet: Sluice loads the lookup table into memory when "
+                                    "the job starts, so it must be bounded (a 'filesystem' or 'values' table, 'datagen' "
+                                    "with 'number-of-rows')");
+      }
+    }
+    for (const auto& in : node.inputs) RETURN_IF_ERROR(CheckBoundedLookupTable(join, *in));
+    return Status::OK();
+  }
+
   // 'table.exec.state.ttl' in milliseconds (0: keep state forever).
   int64_t ConfigTtlMillis() const { return ctx_.config ? ctx_.config->GetDurationMillis("table.exec.state.ttl") : 0; }
 
@@ -383,10 +474,123 @@ Result<std::unique_ptr<Job>> BuildJob(const std::vector<PlanNodePtr>& roots, Job
   return job;
 }
 
+namespace {
+
+int64_t NowMicros(const JobContext& ctx) {
+  const Clock* clock = ctx.eval ? ctx.eval->clock : nullptr;
+  return clock ? clock->NowMicros() : 0;
+}
+
+}  // namespace
+
+Status Job::CheckCheckpointable() const {
+  if (late_rows_) {
+    return Status::NotSupported("Checkpointing ('state.checkpoints.dir') together with a late-rows table "
+                                "('sluice.exec.late-rows.table') is not supported by Sluice yet");
+  }
+  for (const auto& op : operators_) {
+    if (op->checkpointing() == Operator::Checkpointing::kUnsupported) {
+      return Status::NotSupported("Checkpointing ('state.checkpoints.dir') is not supported by Sluice yet for the "
+                                  "operator " + op->digest() + "; run this job without checkpoints");
+    }
+  }
+  return Status::OK();
+}
+
+Status Job::TakeCheckpoint(bool final) {
+  auto started = std::chrono::steady_clock::now();
+  CheckpointCollector collector;
+  ctx_.checkpoint = &collector;
+  const int64_t id = last_checkpoint_id_ + 1;
+  for (SourceOperatorBase* s : sources_) RETURN_IF_ERROR(s->StartBarrier(id));
+  ctx_.checkpoint = nullptr;
+  CheckpointData data;
+  data.id = id;
+  data.timestamp_micros = NowMicros(ctx_);
+  data.final = final;
+  for (const auto& op : operators_) {
+    auto it = collector.states().find(op.get());
+    SLUICE_CHECK(it != collector.states().end());  // every operator descends from a source
+    data.operators.push_back({op->digest(), std::move(it->second)});
+  }
+  ASSIGN_OR_RETURN(int64_t bytes, storage_->Write(data));
+  last_checkpoint_id_ = id;
+  last_checkpoint_micros_ = data.timestamp_micros;
+  Failpoint("checkpoint.before-commit");
+  for (const auto& op : operators_) RETURN_IF_ERROR(op->NotifyCheckpointComplete(id));
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  ++checkpoint_stats_.taken;
+  checkpoint_stats_.last_bytes = bytes;
+  checkpoint_stats_.total_bytes += bytes;
+  checkpoint_stats_.total_seconds += secs;
+  checkpoint_stats_.max_seconds = std::max(checkpoint_stats_.max_seconds, secs);
+  return Status::OK();
+}
+
+Status Job::RestoreFrom(const CheckpointData& data, bool* finished) {
+  const std::string where = "Cannot restore checkpoint chk-" + std::to_string(data.id) + ": ";
+  for (size_t i = 0; i < operators_.size(); ++i) {
+    if (i >= data.operators.size()) {
+      return Status::InvalidArgument(where + "the job's operator #" + std::to_string(i + 1) + " " +
+                                     operators_[i]->digest() +
+                                     " has no state in the checkpoint (the script changed since it was taken)");
+    }
+    if (data.operators[i].digest != operators_[i]->digest()) {
+      return Status::InvalidArgument(where + "the job's operator #" + std::to_string(i + 1) + " " +
+                                     operators_[i]->digest() + " does not match the checkpoint's " +
+                                     data.operators[i].digest +
+                                     " (the script changed since it was taken); use a new 'state.checkpoints.dir' "
+                                     "to start afresh");
+    }
+  }
+  if (data.operators.size() > operators_.size()) {
+    return Status::InvalidArgument(where + "the checkpoint has state for operator #" +
+                                   std::to_string(operators_.size() + 1) + " " +
+                                   data.operators[operators_.size()].digest + ", which the job no longer has");
+  }
+  for (size_t i = 0; i < operators_.size(); ++i) {
+    StateReader r(data.operators[i].bytes, "operator #" + std::to_string(i + 1) + " " + operators_[i]->digest());
+    RETURN_IF_ERROR(operators_[i]->Restore(&r).WithContext(where.substr(0, where.size() - 2)));
+    Failpoint("restore.during");
+  }
+  last_checkpoint_id_ = data.id;
+  last_checkpoint_micros_ = NowMicros(ctx_);
+  checkpoint_stats_.restored_from = data.id;
+  *finished = data.final;
+  return Status::OK();
+}
+
 Result<JobSummary> Job::Run() {
   auto start = std::chrono::steady_clock::now();
   for (auto& op : operators_) RETURN_IF_ERROR(op->Open(&ctx_));
-  while (true) {
+  bool finished = false;
+  const CheckpointConfig& cc = ctx_.checkpoints;
+  if (cc.enabled() || !cc.restore_path.empty()) {
+    RETURN_IF_ERROR(CheckCheckpointable());
+    std::optional<CheckpointData> restore;
+    if (!cc.restore_path.empty()) {
+      ASSIGN_OR_RETURN(CheckpointData d, CheckpointStorage::ReadPath(cc.restore_path));
+      restore = std::move(d);
+    }
+    if (cc.enabled()) {
+      storage_ = std::make_unique<CheckpointStorage>(cc.job_dir, cc.num_retained);
+      if (!restore) {
+        std::vector<std::string> notes;
+        ASSIGN_OR_RETURN(restore, storage_->Latest(&notes));
+        for (const auto& n : notes) checkpoint_notes_.push_back(n);
+      }
+    }
+    if (restore) RETURN_IF_ERROR(RestoreFrom(*restore, &finished));
+    last_checkpoint_micros_ = NowMicros(ctx_);
+  }
+  if (finished) {
+    // The job had ended and its final checkpoint is durable: only the sinks' commits may be missing.
+    for (const auto& op : operators_) RETURN_IF_ERROR(op->NotifyCheckpointComplete(last_checkpoint_id_));
+  }
+  while (!finished) {
+    if (storage_ && cc.interval_ms > 0 && NowMicros(ctx_) - last_checkpoint_micros_ >= cc.interval_ms * 1000) {
+      RETURN_IF_ERROR(TakeCheckpoint(false));
+    }
     // Idle sources and splits (the idle timeout) first stop holding back the watermark.
     for (SourceOperatorBase* s : sources_) {
       if (!s->finished()) RETURN_IF_ERROR(s->UpdateIdleness());
@@ -410,14 +614,18 @@ Result<JobSummary> Job::Run() {
     }
     RETURN_IF_ERROR(sources_[next]->Step(bound, bound_index < next));
   }
+  if (late_rows_) RETURN_IF_ERROR(late_rows_->Finish());
+  // A bounded job ends with a final checkpoint, which commits the sinks' last output.
+  if (storage_ && !finished) RETURN_IF_ERROR(TakeCheckpoint(true));
   JobSummary summary;
+  summary.checkpoints = checkpoint_stats_;
+  summary.notes = checkpoint_notes_;
   for (SourceOperatorBase* s : sources_) {
     if (dynamic_cast<ValuesOperator*>(s) != nullptr) continue;
     summary.sources.push_back({s->table_name(), s->rows_read(), s->records_skipped()});
   }
   for (SinkOperator* s : sinks_) summary.sinks.push_back(s->stats());
   if (late_rows_) {
-    RETURN_IF_ERROR(late_rows_->Finish());
     summary.late_rows_table = late_rows_->table_name();
     summary.late_rows_recorded = late_rows_->rows_recorded();
   }
@@ -428,6 +636,10 @@ Result<JobSummary> Job::Run() {
     summary.late_rows_dropped += op->metrics().late_rows_dropped;
     summary.retractions_without_state += op->metrics().retractions_without_state;
     summary.expired_states += op->metrics().expired_states;
+    if (op->metrics().peak_state_bytes > 0) {
+      summary.state_per_operator.push_back(
+          {op->late_row_label(), op->metrics().peak_state_bytes, op->metrics().state_rows_at_peak});
+    }
   }
   summary.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   summary.peak_rss_bytes = PeakRssBytes();

@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "common/status.h"
@@ -34,6 +35,27 @@ struct EvalContext;
 class SourceOperatorBase;
 class SinkOperator;
 
+// Collects the operators' snapshots while a checkpoint's barriers travel the job.
+class CheckpointCollector {
+ public:
+  void Put(const Operator* op, std::string bytes) { states_[op] = std::move(bytes); }
+  std::map<const Operator*, std::string>& states() { return states_; }
+
+ private:
+  std::map<const Operator*, std::string> states_;
+};
+
+// Checkpointing of a job (issue 5): 'execution.checkpointing.interval', 'state.checkpoints.dir',
+// 'state.checkpoints.num-retained', 'execution.savepoint.path'. Disabled when interval_ms is 0 and
+// no directory is set.
+struct CheckpointConfig {
+  int64_t interval_ms = 0;
+  std::string job_dir;      // <state.checkpoints.dir>/<job name>; empty: no checkpoints kept
+  int num_retained = 1;
+  std::string restore_path; // 'execution.savepoint.path': restore from this checkpoint first
+  bool enabled() const { return !job_dir.empty(); }
+};
+
 struct JobContext {
   EvalContext* eval = nullptr;
   const Configuration* config = nullptr;
@@ -43,6 +65,9 @@ struct JobContext {
   // Sources emit a watermark before every row it advances (not once per chunk), so CURRENT_WATERMARK
   // reads the same value whatever the chunk size. Set when a query calls CURRENT_WATERMARK.
   bool per_row_watermarks = false;
+  // The checkpoint in progress (between the barriers' start and the last snapshot); else null.
+  CheckpointCollector* checkpoint = nullptr;
+  CheckpointConfig checkpoints;
 };
 
 // Connectors the engine created while planning, keyed by the plan node they serve.
@@ -70,6 +95,16 @@ class Job {
   std::vector<SourceOperatorBase*> sources_;
   std::vector<SinkOperator*> sinks_;
   std::unique_ptr<LateRowRecorder> late_rows_;
+  // Checkpointing.
+  Status CheckCheckpointable() const;
+  Status TakeCheckpoint(bool final);
+  // Restores the job from checkpoint `data`; sets *finished when it was the final checkpoint.
+  Status RestoreFrom(const struct CheckpointData& data, bool* finished);
+  std::unique_ptr<class CheckpointStorage> storage_;
+  int64_t last_checkpoint_id_ = 0;
+  int64_t last_checkpoint_micros_ = 0;
+  JobSummary::CheckpointStats checkpoint_stats_;
+  std::vector<std::string> checkpoint_notes_;  // corrupt checkpoints skipped at restore
 };
 
 Result<std::unique_ptr<Job>> BuildJob(const std::vector<PlanNodePtr>& roots, JobResources* resources,

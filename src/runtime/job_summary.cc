@@ -23,6 +23,9 @@ std::string JobSummary::ToString() const {
   }
   if (retractions_without_state) s += " retractions_without_state=" + std::to_string(retractions_without_state);
   if (expired_states) s += " expired_states=" + std::to_string(expired_states);
+  for (const auto& st : state_per_operator) {
+    s += " state_peak=" + st.op + "(" + std::to_string(st.peak_bytes) + "B, rows=" + std::to_string(st.rows) + ")";
+  }
   s += " late_dropped=" + std::to_string(late_rows_dropped);
   if (!late_rows_per_operator.empty()) {
     s += "(";
@@ -32,6 +35,15 @@ std::string JobSummary::ToString() const {
     s += ")";
   }
   if (!late_rows_table.empty()) s += " -> late rows " + late_rows_table + "(+I=" + std::to_string(late_rows_recorded) + ")";
+  if (checkpoints.restored_from >= 0) s += " restored_from=chk-" + std::to_string(checkpoints.restored_from);
+  if (checkpoints.taken > 0) {
+    char cb[160];
+    std::snprintf(cb, sizeof(cb), " checkpoints=%lld(last=%lldB, avg=%.1fms, max=%.1fms)",
+                  static_cast<long long>(checkpoints.taken), static_cast<long long>(checkpoints.last_bytes),
+                  1000.0 * checkpoints.total_seconds / static_cast<double>(checkpoints.taken),
+                  1000.0 * checkpoints.max_seconds);
+    s += cb;
+  }
   char buf[96];
   std::snprintf(buf, sizeof(buf), " elapsed=%.3fs peak_rss=%lld", elapsed_seconds, static_cast<long long>(peak_rss_bytes));
   return s + buf;

@@ -31,6 +31,25 @@ struct JobSummary {
   int64_t late_rows_recorded = 0;
   int64_t retractions_without_state = 0;
   int64_t expired_states = 0;
+  // Operators that measure their state: label, peak state bytes, rows in its frames at the peak.
+  struct StateStats {
+    std::string op;
+    int64_t peak_bytes = 0;
+    int64_t rows = 0;
+  };
+  std::vector<StateStats> state_per_operator;
+  // Checkpoints taken by this run (and the one restored from, if any).
+  struct CheckpointStats {
+    int64_t taken = 0;
+    int64_t last_bytes = 0;
+    int64_t total_bytes = 0;
+    double max_seconds = 0;
+    double total_seconds = 0;
+    int64_t restored_from = -1;  // checkpoint id, -1 when the job started fresh
+  };
+  CheckpointStats checkpoints;
+  // Warnings for the user (a corrupt checkpoint skipped at restore), printed before the summary.
+  std::vector<std::string> notes;
   double elapsed_seconds = 0;
   int64_t peak_rss_bytes = 0;
   // "job finished: source pos(rows=22276) -> sink lines(+I=58119) late_dropped=0 elapsed=0.412s peak_rss=52428800";

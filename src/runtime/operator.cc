@@ -6,6 +6,7 @@
 #include "formats/json/json_format.h"
 #include "runtime/job.h"
 #include "runtime/late_rows.h"
+#include "state/state_serde.h"
 
 namespace sluice {
 
@@ -13,7 +14,8 @@ Operator::Operator(std::string name, int num_inputs)
     : name_(std::move(name)),
       input_watermarks_(static_cast<size_t>(num_inputs), kMinWatermark),
       input_ended_(static_cast<size_t>(num_inputs), false),
-      input_idle_(static_cast<size_t>(num_inputs), false) {}
+      input_idle_(static_cast<size_t>(num_inputs), false),
+      input_blocked_(static_cast<size_t>(num_inputs), false) {}
 
 void Operator::AddOutput(Operator* downstream, int input_index) { outputs_.push_back({downstream, input_index}); }
 
@@ -108,6 +110,9 @@ Status Operator::OnEndOfInput() { return EmitEndOfInput(); }
 
 Status Operator::Emit(Chunk& chunk) {
   if (chunk.size() == 0) return Status::OK();
+  for (const auto& o : outputs_) {
+    SLUICE_CHECK(!o.op->input_blocked_[static_cast<size_t>(o.input)]);  // no data after a checkpoint barrier
+  }
   metrics_.rows_out += static_cast<int64_t>(chunk.size());
   for (size_t i = 0; i + 1 < outputs_.size(); ++i) {
     Chunk copy = chunk;
@@ -127,6 +132,82 @@ Status Operator::EmitWatermark(int64_t watermark) {
 Status Operator::EmitEndOfInput() {
   for (const auto& o : outputs_) RETURN_IF_ERROR(o.op->ReceiveEndOfInput(o.input));
   return Status::OK();
+}
+
+Status Operator::PrepareSnapshotPreBarrier(int64_t) { return Status::OK(); }
+Status Operator::SnapshotState(StateWriter*) { return Status::OK(); }
+Status Operator::RestoreState(StateReader*) { return Status::OK(); }
+Status Operator::NotifyCheckpointComplete(int64_t) { return Status::OK(); }
+
+Status Operator::StartBarrier(int64_t id) {
+  SLUICE_CHECK_EQ(num_inputs(), 0);
+  return SnapshotAndForward(id);
+}
+
+Status Operator::ReceiveBarrier(int input, int64_t id) {
+  SLUICE_CHECK_LT(input, num_inputs());
+  const auto in = static_cast<size_t>(input);
+  if (barrier_id_ != id) {
+    SLUICE_CHECK_EQ(barriers_received_, 0);  // the previous checkpoint aligned
+    barrier_id_ = id;
+  }
+  SLUICE_CHECK(!input_blocked_[in]);  // one barrier per checkpoint and input
+  input_blocked_[in] = true;
+  if (++barriers_received_ < num_inputs()) return Status::OK();
+  barriers_received_ = 0;
+  std::fill(input_blocked_.begin(), input_blocked_.end(), false);
+  return SnapshotAndForward(id);
+}
+
+Status Operator::SnapshotAndForward(int64_t id) {
+  RETURN_IF_ERROR(PrepareSnapshotPreBarrier(id));
+  SLUICE_CHECK(ctx_ != nullptr && ctx_->checkpoint != nullptr);  // a barrier needs a checkpoint in progress
+  StateWriter w;
+  w.PutTag("operator");
+  w.PutVarint(input_watermarks_.size());
+  for (size_t i = 0; i < input_watermarks_.size(); ++i) {
+    w.PutI64(input_watermarks_[i]);
+    w.PutBool(input_ended_[i]);
+    w.PutBool(input_idle_[i]);
+  }
+  w.PutI64(current_watermark_);
+  w.PutI64(emitted_watermark_);
+  w.PutBool(emitted_idle_);
+  w.PutI64(metrics_.rows_in);
+  w.PutI64(metrics_.rows_out);
+  w.PutI64(metrics_.late_rows_dropped);
+  w.PutI64(metrics_.retractions_without_state);
+  w.PutI64(metrics_.expired_states);
+  RETURN_IF_ERROR(SnapshotState(&w));
+  ctx_->checkpoint->Put(this, w.Release());
+  for (const auto& o : outputs_) RETURN_IF_ERROR(o.op->ReceiveBarrier(o.input, id));
+  return Status::OK();
+}
+
+Status Operator::Restore(StateReader* r) {
+  r->ExpectTag("operator");
+  size_t n = r->GetCount(10);
+  if (r->ok() && n != input_watermarks_.size()) {
+    r->Fail("state for " + std::to_string(n) + " inputs, the operator has " + std::to_string(input_watermarks_.size()));
+  }
+  ended_inputs_ = 0;
+  for (size_t i = 0; i < n && r->ok(); ++i) {
+    input_watermarks_[i] = r->GetI64();
+    input_ended_[i] = r->GetBool();
+    input_idle_[i] = r->GetBool();
+    if (input_ended_[i]) ++ended_inputs_;
+  }
+  current_watermark_ = r->GetI64();
+  emitted_watermark_ = r->GetI64();
+  emitted_idle_ = r->GetBool();
+  metrics_.rows_in = r->GetI64();
+  metrics_.rows_out = r->GetI64();
+  metrics_.late_rows_dropped = r->GetI64();
+  metrics_.retractions_without_state = r->GetI64();
+  metrics_.expired_states = r->GetI64();
+  RETURN_IF_ERROR(r->status());
+  RETURN_IF_ERROR(RestoreState(r));
+  return r->Finish();
 }
 
 }  // namespace sluice

@@ -14,6 +14,17 @@
 // shared by several INSERTs) all but the last receive a copy (string bytes are shared, not copied).
 // A consumer may modify or steal the contents of the chunk it is given.
 //
+// Checkpoints (runtime/checkpoint.h): the job starts a checkpoint by calling StartBarrier on every
+// source; a barrier travels the outputs like a watermark. An operator with several inputs waits until
+// the barrier arrived on all of them (alignment: no input may deliver data after its barrier until
+// then); it then flushes buffers that must not be in the snapshot (PrepareSnapshotPreBarrier, e.g.
+// a mini-batch), snapshots its state into the job's checkpoint and forwards the barrier. One task
+// thread drives the whole DAG synchronously and the job injects the barriers between steps, so every
+// operator snapshots after exactly the records before the barrier. After the checkpoint is durable,
+// the job calls NotifyCheckpointComplete on every operator (sinks commit there). Restore() reads
+// back what the snapshot wrote. The base class saves its own part (watermarks, ended and idle
+// inputs, metrics) first.
+//
 // Watermarks are microseconds since the epoch, like TIMESTAMP values; kMinWatermark means "none yet".
 //
 // Threading: all calls of one operator come from the job's task thread. An operator's definition is
@@ -36,6 +47,8 @@ constexpr int64_t kMinWatermark = std::numeric_limits<int64_t>::min();
 constexpr int64_t kMaxWatermark = std::numeric_limits<int64_t>::max();
 
 struct JobContext;  // runtime/job.h
+class StateWriter;  // state/state_serde.h
+class StateReader;
 class JsonRowWriter;  // formats/json/json_format.h
 
 // Counters every operator keeps; the job summary adds them up.
@@ -47,6 +60,10 @@ struct OperatorMetrics {
   int64_t retractions_without_state = 0;
   // Keys whose state the TTL expired.
   int64_t expired_states = 0;
+  // Operators that measure their state (OverAggregate): the most bytes it held after any watermark
+  // or chunk, and the rows its frames held at that moment; 0 when not measured.
+  int64_t peak_state_bytes = 0;
+  int64_t state_rows_at_peak = 0;
 };
 
 class Operator {
@@ -71,6 +88,23 @@ class Operator {
 
   // Called once before any message.
   virtual Status Open(JobContext* ctx);
+
+  // Checkpointing. kStateless: nothing to save beyond the base part; kSupported: SnapshotState and
+  // RestoreState save and restore the operator's state; kUnsupported (default): a job with
+  // checkpointing enabled is refused, naming this operator.
+  enum class Checkpointing { kStateless, kSupported, kUnsupported };
+  virtual Checkpointing checkpointing() const { return Checkpointing::kUnsupported; }
+  // The plan digest checkpoints record for this operator (EXPLAIN's name and attributes).
+  void set_digest(std::string digest) { digest_ = std::move(digest); }
+  const std::string& digest() const { return digest_.empty() ? name_ : digest_; }
+  // A source starts checkpoint `id` (sources have no inputs to align).
+  Status StartBarrier(int64_t id);
+  // The barrier of checkpoint `id` arrived on `input`.
+  Status ReceiveBarrier(int input, int64_t id);
+  // Restores the base part and the operator's state from what a snapshot wrote.
+  Status Restore(StateReader* reader);
+  // The checkpoint `id` is durable (sinks make their pre-committed output visible).
+  virtual Status NotifyCheckpointComplete(int64_t id);
   // A chunk of changes on `input`.
   virtual Status Process(int input, Chunk& chunk) = 0;
 
@@ -87,6 +121,12 @@ class Operator {
   virtual Status OnWatermark(int64_t watermark);
   // Every input has ended. Default: forward end of input.
   virtual Status OnEndOfInput();
+  // Before the snapshot of checkpoint `id`: emit what must not stay buffered (Flink's
+  // prepareSnapshotPreBarrier). Default: nothing.
+  virtual Status PrepareSnapshotPreBarrier(int64_t id);
+  // Writes / reads the operator's own state (after the base part). Defaults: nothing.
+  virtual Status SnapshotState(StateWriter* writer);
+  virtual Status RestoreState(StateReader* reader);
 
   Status Emit(Chunk& chunk);
   Status EmitWatermark(int64_t watermark);
@@ -118,6 +158,12 @@ class Operator {
   int64_t current_watermark_ = kMinWatermark;
   int64_t emitted_watermark_ = kMinWatermark;
   int ended_inputs_ = 0;
+  // Checkpoint alignment: the barrier being aligned and the inputs that delivered it.
+  int64_t barrier_id_ = -1;
+  std::vector<bool> input_blocked_;
+  int barriers_received_ = 0;
+  std::string digest_;
+  Status SnapshotAndForward(int64_t id);
   // The minimum over the watermarks of inputs that are not idle advanced: OnWatermark.
   Status AdvanceCombinedWatermark();
   std::string late_label_;

@@ -71,8 +71,10 @@ class FileSplit final : public SourceSplit {
     size_t appended = 0;
     while (appended < max_rows) {
       records_.clear();
+      // A changelog format's record may yield two rows (-U, +U): ask for fewer records then.
+      const size_t per_record = decoder_->max_rows_per_record();
       size_t used = decoder_->SplitRecords(std::string_view(buffer_.get() + begin_, end_ - begin_), eof_,
-                                           max_rows - appended, &line_, &records_);
+                                           (max_rows - appended + per_record - 1) / per_record, &line_, &records_);
       begin_ += used;
       if (!records_.empty()) {
         RecordBatch batch{records_.data(), records_.size(), path_, true};
@@ -162,7 +164,7 @@ class FileSplit final : public SourceSplit {
         }
       }
     }
-    out->kind_vector().resize(before + n, RowKind::kInsert);
+    out->kind_vector().insert(out->kind_vector().end(), scratch_.kinds(), scratch_.kinds() + n);
     return n;
   }
 
@@ -186,6 +188,8 @@ class FileSystemSource final : public TableSource {
  public:
   FileSystemSource(ConnectorContext ctx, const FormatFactory* format) : ctx_(std::move(ctx)), format_(format) {}
   bool bounded() const override { return true; }
+  // Changelog formats (debezium-json) make the files a changelog.
+  ChangelogMode changelog_mode() const override { return format_->changelog_mode(); }
 
   Result<std::vector<std::unique_ptr<SourceSplit>>> CreateSplits() override {
     const std::string context = ConnectorErrorContext(ctx_, ConnectorRole::kSource);
@@ -215,8 +219,9 @@ class FileSystemSource final : public TableSource {
 class FileWriter final : public SinkWriter {
  public:
   FileWriter(std::string dir, std::string extension, int writer_index, int first_file, int64_t roll_bytes,
-             std::unique_ptr<RecordEncoder> encoder)
-      : dir_(std::move(dir)),
+             std::unique_ptr<RecordEncoder> encoder, bool append_only = true)
+      : append_only_(append_only),
+        dir_(std::move(dir)),
         extension_(std::move(extension)),
         writer_index_(writer_index),
         file_counter_(first_file),
@@ -227,7 +232,7 @@ class FileWriter final : public SinkWriter {
   }
 
   Status Write(const Chunk& chunk) override {
-    if (!chunk.AllInserts()) {
+    if (append_only_ && !chunk.AllInserts()) {
       return Status::RuntimeError("The filesystem sink writing '" + dir_ +
                                   "' is append-only and cannot store update or delete changes");
     }
@@ -241,7 +246,99 @@ class FileWriter final : public SinkWriter {
     return CloseFile();
   }
 
+  // Exactly-once (Flink's FileSink): files stay hidden ('.part-...inprogress') until the checkpoint
+  // that covers them completes. A checkpoint rolls the open file; the committables list the closed
+  // files and the next file number. Leftovers of a crashed attempt (hidden files numbered from the
+  // first file this writer would write) are removed.
+  bool EnableTwoPhaseCommit() override {
+    two_phase_ = true;
+    RemoveInProgressFrom(file_counter_);
+    return true;
+  }
+
+  Result<std::string> PreCommit(int64_t) override {
+    RETURN_IF_ERROR(Flush());
+    RETURN_IF_ERROR(CloseFile());
+    std::string out = std::to_string(file_counter_) + "\n";
+    for (const auto& [tmp, final_path] : pending_) out += tmp + "\t" + final_path + "\n";
+    pending_.clear();
+    return out;
+  }
+
+  Status Commit(const std::string& committables) override {
+    int64_t counter = 0;
+    std::vector<std::pair<std::string, std::string>> files;
+    RETURN_IF_ERROR(ParseCommittables(committables, &counter, &files));
+    for (const auto& [tmp, final_path] : files) {
+      std::error_code ec;
+      if (fs::exists(tmp, ec)) {
+        fs::rename(tmp, final_path, ec);
+        if (ec) return Status::IOError("Cannot commit '" + tmp + "' as '" + final_path + "': " + ec.message());
+      } else if (!fs::exists(final_path, ec)) {
+        return Status::IOError("Cannot commit '" + final_path + "': its pending file '" + tmp +
+                               "' is gone (was the sink directory changed after the checkpoint?)");
+      }
+    }
+    return Status::OK();
+  }
+
+  Status RecoverAndCommit(const std::string& committables) override {
+    if (committables.empty()) return Status::OK();
+    RETURN_IF_ERROR(Commit(committables));
+    int64_t counter = 0;
+    std::vector<std::pair<std::string, std::string>> files;
+    RETURN_IF_ERROR(ParseCommittables(committables, &counter, &files));
+    file_counter_ = static_cast<int>(counter);
+    // Files written after the restored checkpoint are discarded: the job writes them again.
+    RemoveInProgressFrom(file_counter_);
+    return Status::OK();
+  }
+
  private:
+  Status ParseCommittables(const std::string& text, int64_t* counter,
+                           std::vector<std::pair<std::string, std::string>>* files) const {
+    size_t nl = text.find('\n');
+    const std::string first = text.substr(0, nl);
+    if (nl == std::string::npos || first.empty() || first.size() > 9 ||
+        !std::all_of(first.begin(), first.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return Status::IOError("Corrupt filesystem sink state for '" + dir_ + "'");
+    }
+    *counter = std::stoll(first);
+    size_t pos = nl + 1;
+    while (pos < text.size()) {
+      size_t end = text.find('\n', pos);
+      size_t tab = text.find('\t', pos);
+      if (end == std::string::npos || tab == std::string::npos || tab > end) {
+        return Status::IOError("Corrupt filesystem sink state for '" + dir_ + "'");
+      }
+      files->emplace_back(text.substr(pos, tab - pos), text.substr(tab + 1, end - tab - 1));
+      pos = end + 1;
+    }
+    return Status::OK();
+  }
+
+  // Removes this writer's hidden in-progress files numbered `from` or later.
+  void RemoveInProgressFrom(int from) {
+    const std::string prefix = ".part-" + std::to_string(writer_index_) + "-";
+    const std::string suffix = "." + extension_ + ".inprogress";
+    std::error_code ec;
+    std::vector<fs::path> doomed;
+    for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+      std::string name = entry.path().filename().string();
+      if (name.rfind(prefix, 0) != 0 || name.size() <= prefix.size() + suffix.size() ||
+          name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+        continue;
+      }
+      std::string digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+      if (digits.empty() || digits.size() > 9 ||
+          !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        continue;
+      }
+      if (std::stoi(digits) >= from) doomed.push_back(entry.path());
+    }
+    for (const auto& p : doomed) fs::remove(p, ec);
+  }
+
   std::string FinalName() const {
     std::string name = "part-";
     name.append(std::to_string(writer_index_));
@@ -274,10 +371,18 @@ class FileWriter final : public SinkWriter {
 
   Status CloseFile() {
     if (file_ == nullptr) return Status::OK();
-    int rc = std::fclose(file_);
+    int rc = std::fflush(file_);
+    if (rc == 0 && two_phase_) rc = ::fsync(::fileno(file_));
+    rc |= std::fclose(file_);
     file_ = nullptr;
     if (rc != 0) return ErrnoError("Cannot write file", in_progress_);
     std::string final_path = (fs::path(dir_) / FinalName()).string();
+    if (two_phase_) {
+      // Pending until the checkpoint that covers it completes.
+      pending_.emplace_back(in_progress_, final_path);
+      ++file_counter_;
+      return Status::OK();
+    }
     std::error_code ec;
     fs::rename(in_progress_, final_path, ec);
     if (ec) return Status::IOError("Cannot rename '" + in_progress_ + "' to '" + final_path + "': " + ec.message());
@@ -285,6 +390,7 @@ class FileWriter final : public SinkWriter {
     return Status::OK();
   }
 
+  bool append_only_;  // false for changelog formats, which encode every RowKind
   std::string dir_;
   std::string extension_;
   int writer_index_;
@@ -295,13 +401,16 @@ class FileWriter final : public SinkWriter {
   std::FILE* file_ = nullptr;
   std::string in_progress_;
   int64_t bytes_in_file_ = 0;
+  bool two_phase_ = false;
+  std::vector<std::pair<std::string, std::string>> pending_;  // closed files: hidden path, final path
 };
 
 class FileSystemSink final : public TableSink {
  public:
   FileSystemSink(ConnectorContext ctx, const FormatFactory* format, int64_t roll_bytes)
       : ctx_(std::move(ctx)), format_(format), roll_bytes_(roll_bytes) {}
-  ChangelogMode accepted_changelog_mode() const override { return ChangelogMode::InsertOnly(); }
+  // Append-only, unless the format encodes changes (debezium-json), as Flink's FileSystemTableSink.
+  ChangelogMode accepted_changelog_mode() const override { return format_->changelog_mode(); }
 
   Result<std::unique_ptr<SinkWriter>> CreateWriter() override {
     const std::string context = ConnectorErrorContext(ctx_, ConnectorRole::kSink);
@@ -335,7 +444,8 @@ class FileSystemSink final : public TableSink {
     auto encoder = format_->CreateEncoder(ctx_.physical_schema, ConnectorOptionReader(ctx_));
     if (!encoder.ok()) return encoder.status().WithContext(context);
     return std::unique_ptr<SinkWriter>(
-        new FileWriter(dir, format_->file_extension(), writer, first, roll_bytes_, std::move(encoder).value()));
+        new FileWriter(dir, format_->file_extension(), writer, first, roll_bytes_, std::move(encoder).value(),
+                       format_->changelog_mode().IsInsertOnly()));
   }
 
  private:
@@ -351,7 +461,7 @@ class FileSystemFactory final : public ConnectorFactory {
   std::vector<OptionSpec> options() const override {
     return {
         {kPath, true, "", "A file or a directory (read recursively, hidden files skipped); a directory for sinks."},
-        {kFormat, true, "", "The format of the files: 'json' or 'csv'."},
+        {kFormat, true, "", "The format of the files: 'json', 'csv' or 'debezium-json' (a changelog: read as one, and lets the sink take updating queries)."},
         {kRollingFileSize, false, "128 mb", "A sink starts a new part file once the current one is this large."},
     };
   }

@@ -17,6 +17,7 @@ namespace sluice {
 
 class CalcOperator final : public Operator {
  public:
+  Checkpointing checkpointing() const override { return Checkpointing::kStateless; }
   CalcOperator(std::string name, std::vector<ExprPtr> projections, ExprPtr condition);
   Status Open(JobContext* ctx) override;
   Status Process(int input, Chunk& chunk) override;

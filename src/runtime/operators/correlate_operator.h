@@ -20,6 +20,7 @@ namespace sluice {
 
 class CorrelateOperator final : public Operator {
  public:
+  Checkpointing checkpointing() const override { return Checkpointing::kStateless; }
   CorrelateOperator(std::string name, ExprPtr collection, bool left_outer, bool with_ordinality, Schema output);
   Status Open(JobContext* ctx) override;
   Status Process(int input, Chunk& chunk) override;
@@ -34,6 +35,7 @@ class CorrelateOperator final : public Operator {
 
 class UnionOperator final : public Operator {
  public:
+  Checkpointing checkpointing() const override { return Checkpointing::kStateless; }
   UnionOperator(std::string name, int num_inputs) : Operator(std::move(name), num_inputs) {}
   Status Process(int, Chunk& chunk) override {
     metrics_.rows_in += static_cast<int64_t>(chunk.size());

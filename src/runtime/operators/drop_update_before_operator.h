@@ -10,6 +10,7 @@ namespace sluice {
 
 class DropUpdateBeforeOperator final : public Operator {
  public:
+  Checkpointing checkpointing() const override { return Checkpointing::kStateless; }
   explicit DropUpdateBeforeOperator(std::string name) : Operator(std::move(name), 1) {}
   Status Process(int input, Chunk& chunk) override;
 };

@@ -1,5 +1,9 @@
 #include "runtime/operators/sink_operator.h"
 
+#include "runtime/checkpoint.h"
+#include "runtime/job.h"
+#include "state/state_serde.h"
+
 namespace sluice {
 
 SinkOperator::SinkOperator(std::string table_name, std::shared_ptr<SinkWriter> writer, Schema schema,
@@ -50,6 +54,54 @@ Status SinkOperator::Process(int, Chunk& chunk) {
   return writer_->Write(*out);
 }
 
-Status SinkOperator::OnEndOfInput() { return writer_->Finish(); }
+Status SinkOperator::OnEndOfInput() {
+  finished_ = true;
+  return writer_->Finish();
+}
+
+Status SinkOperator::Open(JobContext* ctx) {
+  RETURN_IF_ERROR(Operator::Open(ctx));
+  if (ctx->checkpoints.enabled()) two_phase_ = writer_->EnableTwoPhaseCommit();
+  return Status::OK();
+}
+
+Status SinkOperator::PrepareSnapshotPreBarrier(int64_t id) {
+  barrier_id_ = id;
+  return Status::OK();
+}
+
+Status SinkOperator::SnapshotState(StateWriter* w) {
+  ASSIGN_OR_RETURN(pending_commit_, writer_->PreCommit(barrier_id_));
+  Failpoint("sink.after-precommit");
+  w->PutTag("sink");
+  w->PutBool(finished_);
+  w->PutString(pending_commit_);
+  w->PutI64(stats_.inserts);
+  w->PutI64(stats_.update_befores);
+  w->PutI64(stats_.update_afters);
+  w->PutI64(stats_.deletes);
+  w->PutI64(stats_.dropped_not_null);
+  return Status::OK();
+}
+
+Status SinkOperator::NotifyCheckpointComplete(int64_t) {
+  if (pending_commit_.empty()) return Status::OK();
+  RETURN_IF_ERROR(writer_->Commit(pending_commit_));
+  pending_commit_.clear();
+  return Status::OK();
+}
+
+Status SinkOperator::RestoreState(StateReader* r) {
+  r->ExpectTag("sink");
+  finished_ = r->GetBool();
+  std::string committables = r->GetString();
+  stats_.inserts = r->GetI64();
+  stats_.update_befores = r->GetI64();
+  stats_.update_afters = r->GetI64();
+  stats_.deletes = r->GetI64();
+  stats_.dropped_not_null = r->GetI64();
+  RETURN_IF_ERROR(r->status());
+  return writer_->RecoverAndCommit(committables);
+}
 
 }  // namespace sluice

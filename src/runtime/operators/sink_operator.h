@@ -2,10 +2,15 @@
 // same interface), enforcing NOT NULL columns as Flink's 'table.exec.sink.not-null-enforcer' and
 // counting the changes written per RowKind for the job summary.
 //
+// Checkpoints: at each barrier the writer pre-commits (SinkWriter::PreCommit) and the committables go
+// into the snapshot; they are committed when the checkpoint is durable, and on restore the restored
+// checkpoint's committables are committed again (idempotent) while later output is discarded.
+//
 // Threading: the job's task thread.
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "connectors/connector.h"
@@ -19,9 +24,15 @@ class SinkOperator final : public Operator {
   SinkOperator(std::string table_name, std::shared_ptr<SinkWriter> writer, Schema schema, bool drop_not_null_violations);
   Status Process(int input, Chunk& chunk) override;
   const JobSummary::SinkStats& stats() const { return stats_; }
+  Status Open(JobContext* ctx) override;
+  Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+  Status NotifyCheckpointComplete(int64_t id) override;
 
  protected:
   Status OnEndOfInput() override;
+  Status PrepareSnapshotPreBarrier(int64_t id) override;
+  Status SnapshotState(StateWriter* w) override;
+  Status RestoreState(StateReader* r) override;
 
  private:
   std::shared_ptr<SinkWriter> writer_;
@@ -29,6 +40,10 @@ class SinkOperator final : public Operator {
   bool drop_;
   std::vector<size_t> not_null_columns_;
   JobSummary::SinkStats stats_;
+  bool two_phase_ = false;
+  bool finished_ = false;
+  int64_t barrier_id_ = 0;
+  std::string pending_commit_;  // committables of the checkpoint in progress
 };
 
 }  // namespace sluice

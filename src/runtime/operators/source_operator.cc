@@ -5,6 +5,7 @@
 #include "common/check.h"
 #include "common/clock.h"
 #include "runtime/job.h"
+#include "state/state_serde.h"
 
 namespace sluice {
 
@@ -122,6 +123,7 @@ Status SourceOperator::Fill(size_t i) {
   Chunk raw(scan_schema_);
   ASSIGN_OR_RETURN(bool more, st.split->Read(chunk_size_, &raw));
   st.pos = 0;
+  st.read += static_cast<int64_t>(raw.size());
   if (!more && raw.size() == 0) {
     st.finished = true;
     st.pending = Chunk();
@@ -252,6 +254,78 @@ Status SourceOperator::Step(int64_t bound, bool yield_on_tie) {
     RETURN_IF_ERROR(EmitWatermark(pending));
   }
   return Status::OK();
+}
+
+Status SourceOperator::SnapshotState(StateWriter* w) {
+  w->PutTag("source");
+  w->PutVarint(splits_.size());
+  for (const auto& s : splits_) {
+    w->PutString(s.split->id());
+    w->PutBool(s.finished);
+    w->PutI64(s.read - static_cast<int64_t>(s.pending.size() - std::min(s.pos, s.pending.size())));
+    w->PutI64(s.watermark);
+  }
+  w->PutI64(emitted_watermark_);
+  return Status::OK();
+}
+
+Status SourceOperator::RestoreState(StateReader* r) {
+  r->ExpectTag("source");
+  size_t n = r->GetCount(10);
+  RETURN_IF_ERROR(r->status());
+  if (n != splits_.size()) {
+    return Status::InvalidArgument("Cannot restore source '" + name() + "': the checkpoint has " + std::to_string(n) +
+                                   " splits, the table now has " + std::to_string(splits_.size()) +
+                                   " (files or partitions changed since the checkpoint)");
+  }
+  for (size_t i = 0; i < n; ++i) {
+    SplitState& st = splits_[i];
+    std::string id = r->GetString();
+    const bool finished = r->GetBool();
+    const int64_t offset = r->GetI64();
+    const int64_t watermark = r->GetI64();
+    RETURN_IF_ERROR(r->status());
+    if (id != st.split->id()) {
+      return Status::InvalidArgument("Cannot restore source '" + name() + "': split " + std::to_string(i + 1) +
+                                     " was '" + id + "' at the checkpoint and is '" + st.split->id() + "' now");
+    }
+    st.watermark = watermark;
+    st.pending = Chunk();
+    st.pos = 0;
+    st.read = 0;
+    if (finished) {
+      if (!st.finished) {
+        st.finished = true;
+        --active_;
+      }
+      continue;
+    }
+    // Skip the rows emitted before the checkpoint.
+    while (st.read < offset) {
+      Chunk raw(scan_schema_);
+      const size_t want = static_cast<size_t>(std::min<int64_t>(offset - st.read, 4096));
+      ASSIGN_OR_RETURN(bool more, st.split->Read(want, &raw));
+      st.read += static_cast<int64_t>(raw.size());
+      if (raw.size() == 0) {
+        return Status::InvalidArgument("Cannot restore source '" + name() + "': split '" + id + "' has " +
+                                       std::to_string(st.read) + " rows, the checkpoint had read " +
+                                       std::to_string(offset) + (more ? " (no more rows available now)" : ""));
+      }
+    }
+    SLUICE_CHECK_EQ(st.read, offset);
+  }
+  emitted_watermark_ = r->GetI64();
+  return r->status();
+}
+
+Status ValuesOperator::SnapshotState(StateWriter* w) {
+  w->PutBool(done_);
+  return Status::OK();
+}
+
+Status ValuesOperator::RestoreState(StateReader* r) {
+  done_ = r->GetBool();
+  return r->status();
 }
 
 ValuesOperator::ValuesOperator(std::string name, Schema schema, std::vector<std::vector<Value>> rows)

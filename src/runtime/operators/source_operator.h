@@ -77,6 +77,13 @@ class SourceOperator final : public SourceOperatorBase {
   int64_t records_skipped() const override;
   // The idle timeout in microseconds (0: splits never go idle).
   void SetIdleTimeout(int64_t micros) { idle_timeout_micros_ = micros; }
+  // Checkpoints save per split the rows emitted so far (the offset), its watermark and whether it
+  // ended; restore re-opens each split and skips the emitted rows (the reader re-reads them).
+  Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+
+ protected:
+  Status SnapshotState(StateWriter* w) override;
+  Status RestoreState(StateReader* r) override;
 
  private:
   struct SplitState {
@@ -94,6 +101,7 @@ class SourceOperator final : public SourceOperatorBase {
     bool last_read_empty = false;
     int64_t last_rows_micros = 0;
     bool idle = false;
+    int64_t read = 0;  // rows read from the split (emitted ones plus the pending ones)
   };
   int64_t NowMicros() const;
   bool SplitIdle(const SplitState& s) const;
@@ -122,6 +130,11 @@ class ValuesOperator final : public SourceOperatorBase {
   bool finished() const override { return done_; }
   int64_t NextWatermark() const override { return kMinWatermark; }
   Status Step(int64_t bound, bool yield_on_tie) override;
+  Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+
+ protected:
+  Status SnapshotState(StateWriter* w) override;
+  Status RestoreState(StateReader* r) override;
 
  private:
   Schema schema_;

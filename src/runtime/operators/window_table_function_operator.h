@@ -22,6 +22,7 @@ namespace sluice {
 
 class WindowTableFunctionOperator final : public Operator {
  public:
+  Checkpointing checkpointing() const override { return Checkpointing::kStateless; }
   // `output_types`: the input columns, then window_start, window_end, window_time.
   WindowTableFunctionOperator(std::string name, std::vector<LogicalType> output_types, WindowSpec window,
                               int time_column, bool proctime, bool local_time);

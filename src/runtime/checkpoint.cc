@@ -1,0 +1,240 @@
+#include "runtime/checkpoint.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "state/state_serde.h"
+
+namespace sluice {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr char kMagic[] = "SLUICECKPT";
+constexpr uint32_t kFormatVersion = 1;
+constexpr char kMetadataFile[] = "_metadata";
+constexpr char kChkPrefix[] = "chk-";
+constexpr char kInProgressSuffix[] = ".inprogress";
+
+Status ErrnoStatus(const std::string& what, const std::string& path) {
+  return Status::IOError(what + " '" + path + "': " + std::strerror(errno));
+}
+
+Status FsyncPath(const std::string& path, bool directory) {
+  int fd = ::open(path.c_str(), (directory ? O_RDONLY | O_DIRECTORY : O_RDONLY) | O_CLOEXEC);
+  if (fd < 0) return ErrnoStatus("Cannot open for fsync", path);
+  int rc = ::fsync(fd);
+  int saved = errno;
+  ::close(fd);
+  if (rc != 0) {
+    errno = saved;
+    return ErrnoStatus("Cannot fsync", path);
+  }
+  return Status::OK();
+}
+
+// chk-<digits> → id; anything else → -1.
+int64_t ParseChkName(const std::string& name) {
+  if (name.rfind(kChkPrefix, 0) != 0) return -1;
+  std::string digits = name.substr(std::strlen(kChkPrefix));
+  if (digits.empty() || digits.size() > 18) return -1;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return -1;
+  }
+  return std::stoll(digits);
+}
+
+Result<std::string> ReadWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::IOError("Cannot read checkpoint file '" + path + "': " + std::strerror(errno));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+std::string EncodeCheckpoint(const CheckpointData& data) {
+  StateWriter w;
+  w.PutRaw(kMagic, std::strlen(kMagic));
+  w.PutU32(kFormatVersion);
+  w.PutI64(data.id);
+  w.PutI64(data.timestamp_micros);
+  w.PutBool(data.final);
+  w.PutVarint(data.operators.size());
+  for (const auto& op : data.operators) {
+    w.PutString(op.digest);
+    w.PutString(op.bytes);
+    w.PutU64(XXH64(op.bytes.data(), op.bytes.size(), 0));
+  }
+  std::string bytes = w.Release();
+  uint64_t sum = XXH64(bytes.data(), bytes.size(), 0);
+  StateWriter tail;
+  tail.PutU64(sum);
+  bytes += tail.data();
+  return bytes;
+}
+
+Result<CheckpointData> DecodeCheckpoint(std::string_view bytes, const std::string& path) {
+  const size_t magic_len = std::strlen(kMagic);
+  if (bytes.size() < magic_len + 4 + 8 || bytes.substr(0, magic_len) != kMagic) {
+    return Status::IOError("Checkpoint '" + path + "' is not a Sluice checkpoint (bad header; " +
+                           std::to_string(bytes.size()) + " bytes)");
+  }
+  std::string_view body = bytes.substr(0, bytes.size() - 8);
+  StateReader tail(bytes.substr(bytes.size() - 8), "checkpoint '" + path + "'");
+  if (tail.GetU64() != XXH64(body.data(), body.size(), 0)) {
+    return Status::IOError("Checkpoint '" + path + "' is corrupt: checksum mismatch (torn or damaged file)");
+  }
+  StateReader r(body.substr(magic_len), "checkpoint '" + path + "'");
+  uint32_t version = r.GetU32();
+  if (r.ok() && version != kFormatVersion) {
+    return Status::IOError("Checkpoint '" + path + "' has format version " + std::to_string(version) +
+                           "; this Sluice reads version " + std::to_string(kFormatVersion));
+  }
+  CheckpointData data;
+  data.id = r.GetI64();
+  data.timestamp_micros = r.GetI64();
+  data.final = r.GetBool();
+  size_t n = r.GetCount(10);
+  for (size_t i = 0; i < n && r.ok(); ++i) {
+    CheckpointData::OperatorState op;
+    op.digest = r.GetString();
+    op.bytes = r.GetString();
+    uint64_t sum = r.GetU64();
+    if (r.ok() && sum != XXH64(op.bytes.data(), op.bytes.size(), 0)) {
+      r.Fail("checksum mismatch in the state of operator #" + std::to_string(i + 1) + " " + op.digest);
+    }
+    data.operators.push_back(std::move(op));
+  }
+  RETURN_IF_ERROR(r.Finish());
+  return data;
+}
+
+CheckpointStorage::CheckpointStorage(std::string job_dir, int num_retained)
+    : dir_(std::move(job_dir)), num_retained_(std::max(1, num_retained)) {}
+
+Result<int64_t> CheckpointStorage::Write(const CheckpointData& data) {
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  if (ec) return Status::IOError("Cannot create checkpoint directory '" + dir_ + "': " + ec.message());
+  const std::string name = kChkPrefix + std::to_string(data.id);
+  const std::string tmp_dir = (fs::path(dir_) / (name + kInProgressSuffix)).string();
+  const std::string final_dir = (fs::path(dir_) / name).string();
+  fs::remove_all(tmp_dir, ec);
+  fs::create_directories(tmp_dir, ec);
+  if (ec) return Status::IOError("Cannot create '" + tmp_dir + "': " + ec.message());
+  const std::string bytes = EncodeCheckpoint(data);
+  const std::string file = (fs::path(tmp_dir) / kMetadataFile).string();
+  int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoStatus("Cannot create checkpoint file", file);
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      int saved = errno;
+      ::close(fd);
+      errno = saved;
+      return ErrnoStatus("Cannot write checkpoint file", file);
+    }
+    done += static_cast<size_t>(n);
+  }
+  Failpoint("checkpoint.before-sync");
+  if (::fsync(fd) != 0) {
+    int saved = errno;
+    ::close(fd);
+    errno = saved;
+    return ErrnoStatus("Cannot fsync checkpoint file", file);
+  }
+  ::close(fd);
+  Failpoint("checkpoint.after-sync");
+  fs::remove_all(final_dir, ec);
+  if (::rename(tmp_dir.c_str(), final_dir.c_str()) != 0) return ErrnoStatus("Cannot rename checkpoint", tmp_dir);
+  RETURN_IF_ERROR(FsyncPath(dir_, true));
+  // Retention: keep the newest num_retained complete checkpoints.
+  std::vector<int64_t> ids;
+  for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+    int64_t id = ParseChkName(entry.path().filename().string());
+    if (id >= 0) ids.push_back(id);
+  }
+  std::sort(ids.begin(), ids.end());
+  for (size_t i = 0; i + static_cast<size_t>(num_retained_) < ids.size(); ++i) {
+    fs::remove_all(fs::path(dir_) / (kChkPrefix + std::to_string(ids[i])), ec);
+  }
+  return static_cast<int64_t>(bytes.size());
+}
+
+Result<CheckpointData> CheckpointStorage::ReadPath(const std::string& path) {
+  std::error_code ec;
+  std::string file = path;
+  if (fs::is_directory(path, ec)) file = (fs::path(path) / kMetadataFile).string();
+  if (!fs::exists(file, ec)) return Status::NotFound("Checkpoint '" + path + "' does not exist (no " + kMetadataFile + ")");
+  ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(file));
+  return DecodeCheckpoint(bytes, file);
+}
+
+Result<std::optional<CheckpointData>> CheckpointStorage::Latest(std::vector<std::string>* notes) {
+  std::error_code ec;
+  if (!fs::is_directory(dir_, ec)) return std::optional<CheckpointData>();
+  std::vector<int64_t> ids;
+  for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() > std::strlen(kInProgressSuffix) &&
+        name.compare(name.size() - std::strlen(kInProgressSuffix), std::string::npos, kInProgressSuffix) == 0) {
+      fs::remove_all(entry.path(), ec);  // a checkpoint a crash interrupted before it completed
+      continue;
+    }
+    int64_t id = ParseChkName(name);
+    if (id >= 0) ids.push_back(id);
+  }
+  std::sort(ids.rbegin(), ids.rend());
+  std::string last_error;
+  for (int64_t id : ids) {
+    const std::string path = (fs::path(dir_) / (kChkPrefix + std::to_string(id))).string();
+    auto data = ReadPath(path);
+    if (data.ok()) {
+      if (data->id != id) {
+        last_error = "Checkpoint '" + path + "' holds checkpoint " + std::to_string(data->id);
+        notes->push_back(last_error + "; skipped");
+        continue;
+      }
+      return std::optional<CheckpointData>(std::move(data).value());
+    }
+    last_error = data.status().message();
+    notes->push_back(last_error + "; falling back to the previous checkpoint");
+  }
+  if (!ids.empty()) {
+    return Status::IOError("No intact checkpoint in '" + dir_ + "' (" + std::to_string(ids.size()) +
+                           " found, none readable; last error: " + last_error +
+                           "). Remove the directory to start the job from scratch.");
+  }
+  return std::optional<CheckpointData>();
+}
+
+void Failpoint(std::string_view point) {
+  static const char* spec = std::getenv("SLUICE_FAILPOINT");
+  if (spec == nullptr || *spec == '\0') return;
+  static int64_t hits = 0;
+  std::string_view s(spec);
+  int64_t target = 1;
+  size_t at = s.find('@');
+  std::string_view name = s.substr(0, at);
+  if (at != std::string_view::npos) target = std::atoll(std::string(s.substr(at + 1)).c_str());
+  if (name != point) return;
+  if (++hits >= target) ::kill(::getpid(), SIGKILL);
+}
+
+}  // namespace sluice

@@ -1,0 +1,76 @@
+// Checkpoints: the durable snapshot of a running job, and where they are kept (issue 5).
+//
+// A checkpoint holds, for every operator of the job in the order BuildJob created them, its state
+// as bytes written through a StateWriter (state/state_serde.h): sources their split offsets and
+// watermarks, stateful operators their keyed state, sinks their pending (pre-committed) files.
+// Each operator's section carries its plan digest (EXPLAIN's name and attributes), so a script whose
+// plan changed is refused naming the operator, and an XXH64 checksum.
+//
+// Storage (CheckpointStorage) follows Flink's layout: <state.checkpoints.dir>/<job>/chk-<id>/_metadata.
+// A checkpoint is written as chk-<id>.inprogress/_metadata, fsynced, and renamed to chk-<id> (then
+// the directory is fsynced), so a crash leaves either a complete checkpoint or an in-progress
+// directory that is ignored and removed. The file ends with a checksum of everything before it; a
+// torn or corrupt file is detected when read, and Latest() then falls back to the previous complete
+// checkpoint, saying so. Only the newest 'state.checkpoints.num-retained' are kept.
+//
+// Failpoints (for the crash harness, tests/crash/): SLUICE_FAILPOINT=<name>[@<n>] in the environment
+// kills the process with SIGKILL the n-th time (default: first) the named point is reached. Points:
+// checkpoint.before-sync, checkpoint.after-sync, sink.after-precommit, checkpoint.before-commit,
+// restore.during.
+//
+// Threading: used by the job's task thread only.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+
+namespace sluice {
+
+struct CheckpointData {
+  struct OperatorState {
+    std::string digest;  // the operator's plan digest, for the restore-time match
+    std::string bytes;   // its StateWriter output
+  };
+  int64_t id = 0;
+  int64_t timestamp_micros = 0;  // processing time when it was triggered
+  // Taken after every source ended: restoring it only completes the sinks' commits.
+  bool final = false;
+  std::vector<OperatorState> operators;
+};
+
+// Encodes/decodes the _metadata file. Decode never crashes on bad bytes: it returns an error that
+// names `path` and what is wrong.
+std::string EncodeCheckpoint(const CheckpointData& data);
+Result<CheckpointData> DecodeCheckpoint(std::string_view bytes, const std::string& path);
+
+class CheckpointStorage {
+ public:
+  // `job_dir` is <state.checkpoints.dir>/<job name>; created on first write.
+  CheckpointStorage(std::string job_dir, int num_retained);
+
+  // Writes checkpoint `data.id` durably (temporary name, fsync, rename, fsync of the directory) and
+  // removes checkpoints beyond the retained count. Returns the size in bytes.
+  Result<int64_t> Write(const CheckpointData& data);
+  // The newest complete checkpoint that reads back intact, or nullopt when there is none. Corrupt
+  // ones are skipped with a note per skipped checkpoint appended to `notes`; when checkpoints exist
+  // but none is intact, an error. Leftover in-progress directories are removed.
+  Result<std::optional<CheckpointData>> Latest(std::vector<std::string>* notes);
+  // Reads one checkpoint directory (chk-<id>) or its _metadata file ('execution.savepoint.path').
+  static Result<CheckpointData> ReadPath(const std::string& path);
+
+  const std::string& dir() const { return dir_; }
+
+ private:
+  std::string dir_;
+  int num_retained_;
+};
+
+// Kills the process (SIGKILL) when SLUICE_FAILPOINT names `point` and its count is reached.
+void Failpoint(std::string_view point);
+
+}  // namespace sluice

@@ -1,0 +1,95 @@
+// StateWriter / StateReader: the one binary encoding of operator state in checkpoints (issue 5).
+//
+// Every stateful operator snapshots through a StateWriter and restores through a StateReader; the
+// checkpoint file (runtime/checkpoint.h) frames each operator's bytes with a length and a checksum.
+// Integers are little-endian fixed width or LEB128 varints; strings and byte runs are length-prefixed;
+// a Vector is written with its type's physical layout (validity, fixed-width slots, string bytes,
+// list entries and children), so a Chunk or a RowArena round-trips exactly.
+//
+// The reader never trusts its input: every read is bounds-checked and a short or malformed buffer
+// gives a Status (never a crash), so a corrupt checkpoint is refused with a message. Reads after the
+// first error return zero values and keep the first error; check status() (or use the Result forms).
+//
+// Threading: one writer/reader per thread; no shared state.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "types/logical_type.h"
+
+namespace sluice {
+
+class Vector;
+class Chunk;
+
+class StateWriter {
+ public:
+  void PutU8(uint8_t v) { buf_.push_back(static_cast<char>(v)); }
+  void PutBool(bool v) { PutU8(v ? 1 : 0); }
+  void PutU32(uint32_t v);
+  void PutU64(uint64_t v);
+  void PutI64(int64_t v) { PutU64(static_cast<uint64_t>(v)); }
+  void PutDouble(double v);
+  void PutVarint(uint64_t v);
+  void PutString(std::string_view s);
+  void PutRaw(const void* data, size_t n) { buf_.append(static_cast<const char*>(data), n); }
+  // A column (any type, nested included) and a whole chunk (types, rows, RowKinds).
+  void PutVector(const Vector& v);
+  void PutChunk(const Chunk& c);
+  // A section tag: readers check it (ExpectTag), so a misread layout fails at once with its name.
+  void PutTag(std::string_view tag) { PutString(tag); }
+
+  const std::string& data() const { return buf_; }
+  std::string Release() { return std::move(buf_); }
+  size_t size() const { return buf_.size(); }
+
+ private:
+  std::string buf_;
+};
+
+class StateReader {
+ public:
+  // `what` names the state for error messages ("operator #3 GroupAggregate").
+  StateReader(std::string_view data, std::string what) : data_(data), what_(std::move(what)) {}
+
+  uint8_t GetU8();
+  bool GetBool() { return GetU8() != 0; }
+  uint32_t GetU32();
+  uint64_t GetU64();
+  int64_t GetI64() { return static_cast<int64_t>(GetU64()); }
+  double GetDouble();
+  uint64_t GetVarint();
+  // A count of items that each take at least `min_bytes` bytes: refused when the rest of the buffer
+  // cannot hold that many, so a corrupt count never drives a huge allocation.
+  size_t GetCount(size_t min_bytes = 1);
+  std::string GetString();
+  std::string_view GetStringView();
+  void GetRaw(void* out, size_t n);
+  // Reads a vector of `type` written by PutVector into `out` (replacing it).
+  void GetVector(const LogicalType& type, Vector* out);
+  // Reads a chunk written by PutChunk whose columns have `types` (checked: count and type ids).
+  void GetChunk(const std::vector<LogicalType>& types, Chunk* out);
+  void ExpectTag(std::string_view tag);
+
+  bool ok() const { return status_.ok(); }
+  const Status& status() const { return status_; }
+  bool at_end() const { return pos_ == data_.size(); }
+  size_t remaining() const { return data_.size() - pos_; }
+  // Records an error found by the caller (a value out of range); the first error wins.
+  void Fail(const std::string& why);
+  // OK when everything was read without error and nothing is left over.
+  Status Finish();
+
+ private:
+  bool Need(size_t n);
+  std::string_view data_;
+  size_t pos_ = 0;
+  std::string what_;
+  Status status_;
+};
+
+}  // namespace sluice
