@@ -33,6 +33,10 @@ if [ "$micro_ran" = 0 ]; then
   echo "no micro benchmark binaries found in $BUILD_DIR/bench (configure with -DSLUICE_BUILD_BENCH=ON)" >&2
 fi
 
+# Nexmark q13's side input, as Nexmark's SideInputGenerator writes it: 10000 lines "i,i".
+SIDE_INPUT=/tmp/sluice-nexmark-side-input.csv
+awk 'BEGIN { for (i = 0; i < 10000; i++) printf "%d,%d\n", i, i }' > "$SIDE_INPUT"
+
 echo
 echo "== Nexmark queries (single thread, source -> blackhole)"
 SLUICE="$BUILD_DIR/sluice"
@@ -65,15 +69,32 @@ done
 
 echo
 echo "== The design drill: COUNT(DISTINCT) OVER a 10 s RANGE per auction (bench/nexmark/over_drill.sql)"
+# State per row in range, two ways (see the header of over_drill.sql):
+#  - measured: the OverAggregate's own count of its state bytes at its peak, divided by the rows its
+#    frames held then (the job summary's `state_peak=OverAggregate(<bytes>B, rows=<rows>)`);
+#  - from RSS: (peak RSS of the drill - peak RSS of the same pipeline without the OVER, run right
+#    before it) / the rows in range, 10 s x 100000 events/s x 46/50 bids = 920000.
+# Both count the rows waiting for the 4 s watermark delay as state too.
 if [ -x "$SLUICE" ]; then
   events=$(sed -n "s/.*'events.num'[[:space:]]*=[[:space:]]*'\([0-9]*\)'.*/\1/p" bench/nexmark/ddl.sql | head -n 1)
+  in_range=920000
+  baseline_sql="ALTER TABLE datagen SET ('first-event.rate' = '100000', 'next-event.rate' = '100000');
+    CREATE TABLE over_drill (auction BIGINT, bidder BIGINT, distinct_bidders BIGINT) WITH ('connector' = 'blackhole');
+    INSERT INTO over_drill SELECT auction, bidder, CAST(0 AS BIGINT) FROM bid"
+  base_rss=$("$SLUICE" run -i bench/nexmark/ddl.sql -e "$baseline_sql" 2>&1 > /dev/null | sed -n 's/.*peak_rss=\([0-9]*\).*/\1/p' | tail -n 1)
   err=$(mktemp)
+  printf '%-10s %12s %10s %14s %12s %12s %12s %14s\n' query events seconds events/s peak_rss_MiB base_MiB rows_in_range state_B/row
   if "$SLUICE" run -i bench/nexmark/ddl.sql bench/nexmark/over_drill.sql > /dev/null 2> "$err"; then
     summary=$(grep 'elapsed=' "$err" | tail -n 1)
     elapsed=$(printf '%s' "$summary" | sed -n 's/.*elapsed=\([0-9.eE+-]*\)s.*/\1/p')
     rss=$(printf '%s' "$summary" | sed -n 's/.*peak_rss=\([0-9]*\).*/\1/p')
-    awk -v ev="${events:-0}" -v s="$elapsed" -v r="${rss:-0}" 'BEGIN {
-      printf "over_drill %12d %10.3f %14.0f %12.1f\n", ev, s, (s > 0) ? ev / s : 0, r / 1048576 }'
+    state=$(printf '%s' "$summary" | sed -n 's/.*state_peak=OverAggregate(\([0-9]*\)B, rows=\([0-9]*\)).*/\1 \2/p')
+    awk -v ev="${events:-0}" -v s="$elapsed" -v r="${rss:-0}" -v b="${base_rss:-0}" -v n="$in_range" -v st="$state" 'BEGIN {
+      split(st, m, " ");
+      printf "over_drill %12d %10.3f %14.0f %12.1f %12.1f %12d %14s\n", ev, s, (s > 0) ? ev / s : 0, r / 1048576,
+        b / 1048576, m[2] + 0, (m[2] > 0) ? sprintf("%.1f", m[1] / m[2]) : "n/a";
+      printf "over_drill state from RSS: (%.1f - %.1f) MiB / %d rows in range = %.1f bytes per row\n",
+        r / 1048576, b / 1048576, n, (b > 0) ? (r - b) / n : 0 }'
   else
     printf 'over_drill not runnable: %s\n' "$(head -n 1 "$err")"
   fi

@@ -130,7 +130,7 @@ bool IsRowNumberOver(const ast::Expr& e) {
   const auto& c = e.As<ast::Call>();
   std::string n = c.name.back();
   for (char& ch : n) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  return c.over != nullptr && n == "ROW_NUMBER";
+  return c.over != nullptr && (n == "ROW_NUMBER" || n == "RANK" || n == "DENSE_RANK");
 }
 
 }  // namespace
@@ -1507,6 +1507,7 @@ Result<Binder::Relation> Binder::BindRowNumber(const ast::Select& select, Relati
     k.nulls_first = o.nulls == ast::OrderItem::Nulls::kDefault ? k.ascending : o.nulls == ast::OrderItem::Nulls::kFirst;
     rank->order.push_back(k);
   }
+  rank->rank_function = Upper(rn_call->name.back());
   PlanNodePtr below = input.node;
   if (pre->projections.size() != input.node->schema.size()) below = pre;
   auto ex = std::make_shared<ExchangeNode>();

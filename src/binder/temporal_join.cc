@@ -1,12 +1,39 @@
-// Binding of event-time temporal joins: `l JOIN v FOR SYSTEM_TIME AS OF l.rowtime [AS a] ON l.k = a.k`
-// and LEFT JOIN. BindJoin binds both sides and splits the ON condition; this checks what Flink checks
+// Binding of temporal joins: `l JOIN v FOR SYSTEM_TIME AS OF l.rowtime [AS a] ON l.k = a.k` and LEFT
+// JOIN on event time, and on processing time (`AS OF l.proctime`: a LookupJoin against a bounded
+// table, plan_node.h). BindJoin binds both sides and splits the ON condition; this checks what Flink checks
 // (the AS OF operand is the left side's event-time attribute, the versioned side has a rowtime
 // attribute, the equi-condition covers its primary key) with Flink's messages, and builds the
 // TemporalJoinNode. A versioned view's key (a rowtime keep-last deduplication) is checked after
 // optimization, in trait inference, where the Deduplicate is known.
 #include "binder/binder.h"
 
+#include "function/scalar_function.h"
+
 namespace sluice {
+
+namespace {
+
+// Whether `e` reads only columns below `limit` (the left side of left ++ right) and at least one.
+bool ReadsOnlyLeft(const Expr& e, int limit, bool* any) {
+  if (e.kind == ExprKind::kColumnRef) {
+    *any = true;
+    return e.column_index < limit;
+  }
+  for (const auto& a : e.args) {
+    if (a && !ReadsOnlyLeft(*a, limit, any)) return false;
+  }
+  return true;
+}
+
+ExprPtr AndOf(std::vector<ExprPtr> args) {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::kAnd;
+  e->type = LogicalType::Boolean();
+  e->args = std::move(args);
+  return e;
+}
+
+}  // namespace
 
 Result<Binder::Relation> Binder::FinishTemporalJoin(const ast::Join& join, const ast::Expr& as_of, Relation left,
                                                     Relation right, const JoinNode& regular, Scope combined) {
@@ -22,7 +49,64 @@ Result<Binder::Relation> Binder::FinishTemporalJoin(const ast::Join& join, const
     return Error(as_of.pos, "Temporal table join only supports FOR SYSTEM_TIME AS OF a time attribute column of the left table");
   }
   if (time->type.time_attribute() == TimeAttribute::kProctime) {
-    return NotSupported(as_of.pos, "A processing-time temporal join (FOR SYSTEM_TIME AS OF a PROCTIME() attribute)");
+    // A processing-time temporal join: Flink's LookupJoin against a bounded table held in memory. The
+    // lookup keys are the ON equalities between a column of the table and an expression over the left
+    // side (Flink computes such an expression in a Calc below the join; Sluice evaluates it in the
+    // join); integer keys of different widths compare through a TRY_CAST to the table column's type.
+    // Everything else in ON stays a residual condition.
+    auto path = ResolvePath(right_table.name);
+    std::shared_ptr<const CatalogTable> table = path.ok() ? catalog_->FindTable(*path) : nullptr;
+    if (table == nullptr) {
+      return NotSupported(right_ref.pos, "A processing-time temporal join against the view '" + right_name +
+                                             "' (Sluice looks up tables only: join a table declared with CREATE TABLE)");
+    }
+    const int nl = static_cast<int>(left.node->schema.size());
+    auto node = std::make_shared<LookupJoinNode>();
+    node->left_outer = regular.join_type == JoinType::kLeft;
+    node->table_name = path->FullName();
+    for (size_t i = 0; i < regular.left_keys.size(); ++i) {
+      const int l = regular.left_keys[i];
+      node->left_keys.push_back(MakeColumnRef(l, left.node->schema.field(static_cast<size_t>(l)).type));
+      node->right_keys.push_back(regular.right_keys[i]);
+    }
+    std::vector<ExprPtr> conjuncts;
+    if (regular.residual) {
+      if (regular.residual->kind == ExprKind::kAnd) conjuncts = regular.residual->args;
+      else conjuncts = {regular.residual};
+    }
+    std::vector<ExprPtr> residual;
+    for (const auto& c : conjuncts) {
+      bool taken = false;
+      if (c->kind == ExprKind::kCall && c->function && c->function->name == "=" && c->args.size() == 2) {
+        for (int side = 0; side < 2 && !taken; ++side) {
+          const ExprPtr& r = c->args[static_cast<size_t>(side)];
+          const ExprPtr& l = c->args[static_cast<size_t>(1 - side)];
+          bool any = false;
+          if (r->kind != ExprKind::kColumnRef || r->column_index < nl || !ReadsOnlyLeft(*l, nl, &any) || !any) continue;
+          const LogicalType& rt = r->type;
+          ExprPtr key = l;
+          if (!l->type.EqualsIgnoringNullability(rt)) {
+            if (!l->type.IsIntegral() || !rt.IsIntegral()) continue;
+            key = MakeCast(l, rt.WithNullable(true), /*is_try=*/true);
+          }
+          node->left_keys.push_back(key);
+          node->right_keys.push_back(r->column_index - nl);
+          taken = true;
+        }
+      }
+      if (!taken) residual.push_back(c);
+    }
+    if (node->left_keys.empty()) {
+      return Error(join.pos, "Temporal table join requires an equality condition on fields of table [" + node->table_name + "].");
+    }
+    if (residual.size() == 1) node->residual = residual[0];
+    else if (residual.size() > 1) node->residual = AndOf(std::move(residual));
+    node->inputs = {left.node, right.node};
+    for (size_t i = 0; i < combined.columns.size(); ++i) node->schema.Add(regular.schema.field(i).name, combined.columns[i].type);
+    Relation out;
+    out.node = node;
+    out.scope = std::move(combined);
+    return out;
   }
   if (time->type.time_attribute() != TimeAttribute::kRowtime) {
     return Error(as_of.pos, "FOR SYSTEM_TIME AS OF must name an event-time attribute of the left table (a column with a "

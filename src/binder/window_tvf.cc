@@ -8,6 +8,7 @@
 #include <cctype>
 
 #include "binder/binder.h"
+#include "plan/window_rules.h"
 
 namespace sluice {
 
@@ -148,6 +149,7 @@ Result<Binder::Relation> Binder::BindWindowTvf(const ast::TableFunctionRef& ref)
   node->time_column = static_cast<int>(*idx);
   node->proctime = time_type.time_attribute() == TimeAttribute::kProctime;
   node->local_time = time_type.id() == TypeId::kTimestampLtz;
+  node->emit = ReadWindowEmitConfig(config_);
   for (const auto& p : table_arg.partition_by) {
     ASSIGN_OR_RETURN(ExprPtr k, BindExpr(*p, input.scope));
     if (k->kind != ExprKind::kColumnRef) return Error(p->pos, "PARTITION BY of SESSION takes columns of the table");
@@ -261,6 +263,7 @@ Result<const ast::Call*> Binder::PrepareGroupWindow(const ast::Select& select, R
   node->proctime = time_type.time_attribute() == TimeAttribute::kProctime;
   node->local_time = time_type.id() == TypeId::kTimestampLtz;
   node->group_window = true;
+  node->emit = ReadWindowEmitConfig(config_);
   node->schema = input->node->schema;
   LogicalType bound = LogicalType::Timestamp(3).WithNullable(false);
   LogicalType wtime = (node->local_time ? LogicalType::TimestampLtz(3) : LogicalType::Timestamp(3))

@@ -86,6 +86,27 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "row is emitted again once its key expired); the /*+ STATE_TTL('table' = '1d') */ "
        "hint sets it per join input or aggregation. A retraction that finds its state expired is counted in the job summary "
        "(retractions_without_state), never silently dropped from the books."},
+      // Flink's experimental WindowEmitStrategy options (window aggregations: window TVF aggregation and
+      // the legacy GROUP BY TUMBLE/HOP; plan/window_rules.cc validates them with Flink's messages).
+      {"table.exec.emit.late-fire.enabled", OptionType::kBoolean, "false",
+       "Experimental (Flink's WindowEmitStrategy): late firing of event-time window aggregations. With it and "
+       "'table.exec.emit.allow-lateness' > 0, a window still fires when the watermark passes its end, keeps its "
+       "state until the watermark passes its end + the allowed lateness, and every late row within that updates "
+       "the window's result (-U/+U, or +I for a group the window did not have); rows later than that are dropped "
+       "and counted as before. The query is then updating: it needs a sink that accepts updates (EXPLAIN "
+       "CHANGELOG_MODE shows it). Needs 'table.exec.emit.late-fire.delay'. SESSION windows refuse it, as Flink's."},
+      {"table.exec.emit.late-fire.delay", OptionType::kDuration, "",
+       "Experimental: with late firing on, how long (processing time) after the first late row of a window and key "
+       "its updated result is emitted: 0 fires on every late row, > 0 at most once per delay (results still pending "
+       "when the window's state expires are emitted then). Must not exceed 'table.exec.emit.allow-lateness'."},
+      {"table.exec.emit.allow-lateness", OptionType::kDuration, "",
+       "Experimental: how late (behind the watermark) a row may be and still update its event-time window when "
+       "'table.exec.emit.late-fire.enabled' is true; later rows are dropped. Unset: 'table.exec.state.ttl', as "
+       "Flink falls back to the idle state retention. 0 disables allowed lateness."},
+      {"table.exec.emit.early-fire.enabled", OptionType::kBoolean, "false",
+       "Experimental in Flink (early firing of windows before the watermark passes their end); Sluice refuses it."},
+      {"table.exec.emit.early-fire.delay", OptionType::kDuration, "",
+       "Experimental in Flink (the early firing interval); Sluice does not support early firing."},
       {"table.exec.mini-batch.enabled", OptionType::kBoolean, "false",
        "Buffer input rows of group aggregations and apply them per key once per batch, so each key emits at most "
        "one change per batch: the same final table with fewer changes, for up to allow-latency more delay."},

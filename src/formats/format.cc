@@ -6,6 +6,7 @@
 
 #include "common/config.h"
 #include "formats/csv/csv_format.h"
+#include "formats/json/debezium_json_format.h"
 #include "formats/json/json_format.h"
 
 namespace sluice {
@@ -139,7 +140,9 @@ Result<const FormatFactory*> FindFormat(const std::string& identifier) {
   return Status::InvalidArgument(msg);
 }
 
-std::vector<const FormatFactory*> AllFormats() { return {&CsvFormatFactory(), &JsonFormatFactory()}; }
+std::vector<const FormatFactory*> AllFormats() {
+  return {&CsvFormatFactory(), &DebeziumJsonFormatFactory(), &JsonFormatFactory()};
+}
 
 Status RecordError(std::string_view format_name, std::string_view record, std::string_view source, int64_t line,
                    std::string_view reason) {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "types/row_kind.h"
 #include "types/schema.h"
 
 namespace sluice {
@@ -87,7 +88,13 @@ class RecordDecoder {
   virtual ~RecordDecoder() = default;
 
   // Appends one row per well-formed record of `batch` to `out` (skipped records append none).
+  // Changelog formats (debezium-json) append up to max_rows_per_record() rows per record and set
+  // their RowKinds; the rows of one record are never split across two Decode calls.
   virtual Status Decode(const RecordBatch& batch, Chunk* out) = 0;
+
+  // The most rows one record can yield (2 for a changelog format's update: -U and +U). Readers cut
+  // batches so a chunk stays near its row budget.
+  virtual size_t max_rows_per_record() const { return 1; }
 
   // Cuts complete records from the front of `data`, at most `max_records`, appending them to `out`.
   // `*line` is the line number of data[0] and is advanced past every consumed line. When `at_end` is
@@ -108,7 +115,8 @@ class RecordEncoder {
  public:
   virtual ~RecordEncoder() = default;
   // Appends every row of `chunk` (columns in the encoder's schema order) to `out`, one record each,
-  // each ending in '\n'. RowKinds are not written (the sink decides which kinds it accepts).
+  // each ending in '\n'. Plain formats do not write RowKinds (their sinks accept inserts only);
+  // changelog formats (debezium-json) encode each row's kind.
   virtual Status Encode(const Chunk& chunk, std::string* out) = 0;
 };
 
@@ -120,6 +128,10 @@ class FormatFactory {
   virtual std::string file_extension() const = 0;
   // The format's options with their full keys ("json.ignore-parse-errors").
   virtual const std::vector<ConfigOption>& options() const = 0;
+  // The changes the format's records carry, as Flink's DecodingFormat/EncodingFormat
+  // getChangelogMode(): insert-only for plain formats; every kind for changelog formats
+  // (debezium-json). A connector's source emits, and its sink accepts, what its format carries.
+  virtual ChangelogMode changelog_mode() const { return ChangelogMode::InsertOnly(); }
   // `physical` is the table's physical schema and `projection` the columns to produce (indexes into
   // it; empty means all). JSON matches fields by name, CSV by position in `physical`.
   virtual Result<std::unique_ptr<RecordDecoder>> CreateDecoder(const Schema& physical,
@@ -129,12 +141,12 @@ class FormatFactory {
                                                                const OptionReader& options) const = 0;
 };
 
-// The built-in formats (json, csv). Unknown identifiers get a did-you-mean.
+// The built-in formats (csv, debezium-json, json). Unknown identifiers get a did-you-mean.
 Result<const FormatFactory*> FindFormat(const std::string& identifier);
 std::vector<const FormatFactory*> AllFormats();
 
 // "Failed to deserialize JSON '<first 100 chars>' at /path/file.json:17: <reason>" (`format_name`
-// is "JSON" or "CSV").
+// is "JSON", "CSV" or "Debezium JSON").
 Status RecordError(std::string_view format_name, std::string_view record, std::string_view source, int64_t line,
                    std::string_view reason);
 

@@ -58,8 +58,10 @@ class TreePrinter {
     // Flink prints a node without attributes by its name alone (DropUpdateBefore).
     std::string line = node->ExplainName() + (attrs.empty() ? "" : "(" + attrs + ")");
     *out += prefix + line + "\n";
-    for (size_t i = 0; i < node->inputs.size(); ++i) {
-      bool last = i + 1 == node->inputs.size();
+    // A LookupJoin reads its table through the connector, as Flink's: only the probe side is printed.
+    const size_t shown = node->kind == PlanKind::kLookupJoin ? 1 : node->inputs.size();
+    for (size_t i = 0; i < shown; ++i) {
+      bool last = i + 1 == shown;
       Print(node->inputs[i].get(), child_prefix + (last ? "+- " : ":- "), child_prefix + (last ? "   " : ":  "), out);
     }
   }

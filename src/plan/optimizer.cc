@@ -8,6 +8,8 @@
 #include "common/check.h"
 #include "function/scalar_function.h"
 #include "plan/interval_join_rule.h"
+#include "plan/window_join_rule.h"
+#include "plan/window_rank_rule.h"
 #include "plan/window_rules.h"
 
 namespace sluice {
@@ -130,8 +132,14 @@ PlanNodePtr CopyWithInputs(const PlanNodePtr& node, std::vector<PlanNodePtr> inp
       out = std::make_shared<MiniBatchAssignerNode>(node->As<MiniBatchAssignerNode>());
       break;
     case PlanKind::kTemporalJoin: out = std::make_shared<TemporalJoinNode>(node->As<TemporalJoinNode>()); break;
+    case PlanKind::kLookupJoin: out = std::make_shared<LookupJoinNode>(node->As<LookupJoinNode>()); break;
     case PlanKind::kIntervalJoin: out = std::make_shared<IntervalJoinNode>(node->As<IntervalJoinNode>()); break;
     case PlanKind::kOverAggregate: out = std::make_shared<OverAggregateNode>(node->As<OverAggregateNode>()); break;
+    case PlanKind::kWindowRank: out = std::make_shared<WindowRankNode>(node->As<WindowRankNode>()); break;
+    case PlanKind::kWindowDeduplicate:
+      out = std::make_shared<WindowDeduplicateNode>(node->As<WindowDeduplicateNode>());
+      break;
+    case PlanKind::kWindowJoin: out = std::make_shared<WindowJoinNode>(node->As<WindowJoinNode>()); break;
   }
   out->inputs = std::move(inputs);
   return out;
@@ -290,9 +298,26 @@ class Pruner {
         PushDownJoin(node, req, j.condition, j.residual, j.left_keys, j.right_keys, j.left_time, j.right_time);
         return;
       }
+      case PlanKind::kLookupJoin: {
+        // As a regular join; the left keys are expressions over the left input.
+        const auto& j = node->As<LookupJoinNode>();
+        PushDownJoin(node, req, nullptr, j.residual, {}, j.right_keys, -1, -1);
+        auto& left = Req(node->inputs[0]);
+        for (const auto& k : j.left_keys) CollectColumns(*k, &left);
+        return;
+      }
       case PlanKind::kJoin: {
         const auto& j = node->As<JoinNode>();
         PushDownJoin(node, req, j.condition, j.residual, j.left_keys, j.right_keys, -1, -1);
+        return;
+      }
+      case PlanKind::kWindowJoin: {
+        // A window join also keeps both window columns of each side (EXPLAIN names them).
+        const auto& j = node->As<WindowJoinNode>();
+        PushDownJoin(node, req, j.remaining, j.residual, j.left_keys, j.right_keys, j.left_window.window_end,
+                     j.right_window.window_end);
+        Req(node->inputs[0])[static_cast<size_t>(j.left_window.window_start)] = true;
+        Req(node->inputs[1])[static_cast<size_t>(j.right_window.window_start)] = true;
         return;
       }
       case PlanKind::kOverAggregate: {
@@ -306,6 +331,30 @@ class Pruner {
           for (int c : a.args) in[static_cast<size_t>(c)] = true;
           if (a.filter >= 0) in[static_cast<size_t>(a.filter)] = true;
         }
+        return;
+      }
+      case PlanKind::kWindowRank:
+      case PlanKind::kWindowDeduplicate: {
+        // Pass their input's columns through (a WindowRank may append the rank): they read their keys,
+        // order and window columns besides what their consumers read.
+        const size_t nin = node->inputs[0]->schema.size();
+        auto& in = Req(node->inputs[0]);
+        for (size_t i = 0; i < nin; ++i) in[i] = in[i] || req[i];
+        std::vector<int> read;
+        if (node->kind == PlanKind::kWindowRank) {
+          const auto& r = node->As<WindowRankNode>();
+          read = r.partition_keys;
+          for (const auto& k : r.order) read.push_back(k.column);
+          read.push_back(r.window.window_start);
+          read.push_back(r.window.window_end);
+        } else {
+          const auto& d = node->As<WindowDeduplicateNode>();
+          read = d.partition_keys;
+          read.push_back(d.order_key);
+          read.push_back(d.window.window_start);
+          read.push_back(d.window.window_end);
+        }
+        for (int c : read) in[static_cast<size_t>(c)] = true;
         return;
       }
       case PlanKind::kSink:
@@ -577,7 +626,70 @@ class Pruner {
         return out;
       }
       case PlanKind::kTemporalJoin: return RebuildTimeJoin(node->As<TemporalJoinNode>());
+      case PlanKind::kLookupJoin: {
+        const auto& j = node->As<LookupJoinNode>();
+        PrunedJoin pj = PruneJoin(j);
+        auto nj = std::make_shared<LookupJoinNode>(j);
+        nj->inputs = {pj.left.node, pj.right.node};
+        for (auto& k : nj->left_keys) k = RemapColumns(k, pj.left.mapping);
+        nj->right_keys = PrunedJoin::RemapKeys(j.right_keys, pj.right);
+        nj->residual = pj.Remap(j.residual);
+        nj->schema = pj.schema;
+        out.mapping = pj.mapping;
+        out.node = nj;
+        return out;
+      }
       case PlanKind::kIntervalJoin: return RebuildTimeJoin(node->As<IntervalJoinNode>());
+      case PlanKind::kWindowRank:
+      case PlanKind::kWindowDeduplicate: {
+        const size_t nin = node->inputs[0]->schema.size();
+        Pruned pin = Input(node->inputs[0]);
+        auto at = [&](int c) { return pin.mapping[static_cast<size_t>(c)]; };
+        PlanNodePtr copy;
+        AttachedWindow* window;
+        if (node->kind == PlanKind::kWindowRank) {
+          auto r = std::make_shared<WindowRankNode>(node->As<WindowRankNode>());
+          for (int& k : r->partition_keys) k = at(k);
+          for (auto& k : r->order) k.column = at(k.column);
+          window = &r->window;
+          copy = r;
+        } else {
+          auto d = std::make_shared<WindowDeduplicateNode>(node->As<WindowDeduplicateNode>());
+          for (int& k : d->partition_keys) k = at(k);
+          d->order_key = at(d->order_key);
+          window = &d->window;
+          copy = d;
+        }
+        window->window_start = at(window->window_start);
+        window->window_end = at(window->window_end);
+        copy->inputs = {pin.node};
+        copy->schema = pin.node->schema;
+        for (size_t i = 0; i < nin; ++i) out.mapping[i] = pin.mapping[i];
+        for (size_t i = nin; i < n; ++i) {
+          out.mapping[i] = static_cast<int>(copy->schema.size());
+          copy->schema.Add(node->schema.field(i).name, node->schema.field(i).type);
+        }
+        out.node = copy;
+        return out;
+      }
+      case PlanKind::kWindowJoin: {
+        const auto& j = node->As<WindowJoinNode>();
+        PrunedJoin pj = PruneJoin(j);
+        auto nj = std::make_shared<WindowJoinNode>(j);
+        nj->inputs = {pj.left.node, pj.right.node};
+        nj->left_keys = PrunedJoin::RemapKeys(j.left_keys, pj.left);
+        nj->right_keys = PrunedJoin::RemapKeys(j.right_keys, pj.right);
+        nj->left_window.window_start = pj.left.mapping[static_cast<size_t>(j.left_window.window_start)];
+        nj->left_window.window_end = pj.left.mapping[static_cast<size_t>(j.left_window.window_end)];
+        nj->right_window.window_start = pj.right.mapping[static_cast<size_t>(j.right_window.window_start)];
+        nj->right_window.window_end = pj.right.mapping[static_cast<size_t>(j.right_window.window_end)];
+        nj->residual = pj.Remap(j.residual);
+        nj->remaining = pj.Remap(j.remaining);
+        nj->schema = pj.schema;
+        out.mapping = pj.mapping;
+        out.node = nj;
+        return out;
+      }
       case PlanKind::kJoin: {
         const auto& j = node->As<JoinNode>();
         PrunedJoin pj = PruneJoin(j);
@@ -697,7 +809,18 @@ class RankRules {
     }
     for (const auto& c : conjuncts) {
       bool used = false;
-      if (c->kind == ExprKind::kCall && c->args.size() == 2) {
+      // rn BETWEEN a AND b (Calcite expands it into rn >= a AND rn <= b for Flink).
+      if (c->kind == ExprKind::kCall && c->function && c->function->name == "BETWEEN" && c->args.size() == 3 &&
+          c->args[0]->kind == ExprKind::kColumnRef && c->args[0]->column_index == rn) {
+        auto lo = IntConstant(*c->args[1]);
+        auto hi = IntConstant(*c->args[2]);
+        if (lo && hi) {
+          used = true;
+          start = std::max(start, *lo);
+          end = end < 0 ? *hi : std::min(end, *hi);
+        }
+      }
+      if (!used && c->kind == ExprKind::kCall && c->args.size() == 2) {
         const std::string& op = c->function->name;
         const Expr* a = c->args[0].get();
         const Expr* b = c->args[1].get();
@@ -740,7 +863,8 @@ class RankRules {
       return v;
     }();
     const Field* time_field = rank.order.size() == 1 ? &rank_input->schema.field(static_cast<size_t>(rank.order[0].column)) : nullptr;
-    bool dedup = start == 1 && end == 1 && time_field && time_field->type.time_attribute() != TimeAttribute::kNone;
+    bool dedup = start == 1 && end == 1 && time_field && time_field->type.time_attribute() != TimeAttribute::kNone &&
+                 rank.rank_function == "ROW_NUMBER";
     if (dedup) {
       auto d = std::make_shared<DeduplicateNode>();
       d->inputs = rank.inputs;
@@ -898,6 +1022,20 @@ Result<std::vector<PlanNodePtr>> OptimizePlans(const std::vector<PlanNodePtr>& r
   WindowAggregateRule window_aggregates;
   for (auto& r : out) {
     ASSIGN_OR_RETURN(r, window_aggregates.Apply(r));
+  }
+  // After the window aggregates, whose windows Top-N, deduplication and joins may follow.
+  WindowRankRule window_ranks;
+  for (auto& r : out) {
+    ASSIGN_OR_RETURN(r, window_ranks.Apply(r));
+  }
+  WindowJoinRule window_joins;
+  for (auto& r : out) {
+    ASSIGN_OR_RETURN(r, window_joins.Apply(r));
+  }
+  // Top-N and deduplication over window joins.
+  WindowRankRule ranks_over_joins;
+  for (auto& r : out) {
+    ASSIGN_OR_RETURN(r, ranks_over_joins.Apply(r));
   }
   // Share equal sub-plans first, so pruning keeps the union of what every consumer reads.
   ReuseSubPlans(&out);

@@ -47,6 +47,10 @@ enum class PlanKind : uint8_t {
   kWindowAggregate,
   kSort,
   kIntervalJoin,
+  kWindowRank,
+  kWindowDeduplicate,
+  kWindowJoin,
+  kLookupJoin,
 };
 
 struct PlanNode;
@@ -230,6 +234,8 @@ struct RankNode : PlanNode {
   std::vector<SortKey> order;
   int64_t rank_start = 1;
   int64_t rank_end = -1;  // -1 until a filter on the row number bounds it
+  // ROW_NUMBER, RANK or DENSE_RANK; only ROW_NUMBER runs in streaming, as in Flink (plan/window_rank_rule.h).
+  std::string rank_function = "ROW_NUMBER";
   bool output_rank_number = true;
   bool input_has_retractions = false;
   bool emit_update_before = false;
@@ -274,6 +280,14 @@ struct DropUpdateBeforeNode : PlanNode {
   std::string ExplainAttributes() const override { return ""; }
 };
 
+// The experimental emit options of Flink's WindowEmitStrategy as set in the session (unset: nullopt).
+struct WindowEmitConfig {
+  bool late_fire_enabled = false;                 // 'table.exec.emit.late-fire.enabled'
+  std::optional<int64_t> late_fire_delay_ms;      // 'table.exec.emit.late-fire.delay'
+  std::optional<int64_t> allow_lateness_ms;       // 'table.exec.emit.allow-lateness'
+  bool early_fire_enabled = false;                // 'table.exec.emit.early-fire.enabled' (refused)
+};
+
 // A window TVF alone: TABLE(TUMBLE|HOP|CUMULATE(TABLE t, DESCRIPTOR(time_col), ...)). Each input row
 // is emitted once per window holding it. Output = input columns, window_start, window_end (TIMESTAMP(3)),
 // window_time (window_end - 1 ms, a time attribute of the input's kind). Needs an insert-only input.
@@ -286,13 +300,17 @@ struct WindowTableFunctionNode : PlanNode {
   // Planned for a legacy GROUP BY TUMBLE/HOP/SESSION(ts, ...): window columns w$start, w$end, w$rowtime.
   bool group_window = false;
   std::vector<int> partition_keys;  // SESSION(TABLE t PARTITION BY ...): sessions are per key
+  // The session's 'table.exec.emit.*' settings when the TVF was bound; a WindowAggregate planned over
+  // it validates and applies them (plan/window_rules.h).
+  WindowEmitConfig emit;
   std::string ExplainName() const override { return "WindowTableFunction"; }
   std::string ExplainAttributes() const override;
 };
 
 // GROUP BY window_start, window_end[, window_time][, keys] over a window TVF (Flink's WindowAggregate):
 // insert-only, each window emitted once when the watermark (or processing time) passes its end; rows
-// behind the watermark whose windows all fired are dropped and counted. Output = group keys, one
+// behind the watermark whose windows all fired are dropped and counted (with late firing, see
+// allow_lateness_ms, fired windows take late rows and update instead). Output = group keys, one
 // column per aggregate call, window_start, window_end, then window_time when `with_window_time`.
 struct WindowAggregateNode : PlanNode {
   WindowAggregateNode() : PlanNode(PlanKind::kWindowAggregate) {}
@@ -305,6 +323,13 @@ struct WindowAggregateNode : PlanNode {
   bool with_window_time = false;
   // A legacy GROUP BY TUMBLE/HOP/SESSION(ts, ...): Flink's GroupWindowAggregate name and attributes.
   bool group_window = false;
+  // Flink's late firing ('table.exec.emit.late-fire.enabled' with 'table.exec.emit.allow-lateness' > 0,
+  // event time only): a fired window keeps its state until the watermark passes its end - 1 ms +
+  // allow_lateness_ms, and late rows within that update its result (-U/+U), after late_fire_delay_ms of
+  // processing time (0: at once). The node is then updating. allow_lateness_ms 0: insert-only.
+  int64_t allow_lateness_ms = 0;
+  int64_t late_fire_delay_ms = 0;
+  bool emit_update_before = false;  // set by trait inference
   std::string ExplainName() const override { return group_window ? "GroupWindowAggregate" : "WindowAggregate"; }
   std::string ExplainAttributes() const override;
 };
@@ -383,6 +408,83 @@ struct OverAggregateNode : PlanNode {
   int64_t preceding = -1;   // -1: UNBOUNDED; ROWS: rows; RANGE: milliseconds
   std::vector<AggregateCall> aggs;
   std::string ExplainName() const override { return "OverAggregate"; }
+  std::string ExplainAttributes() const override;
+};
+
+// Where a node's rows carry their window (Flink's WindowAttachedWindowingStrategy): the window_start
+// and window_end columns of an input, and the window they come from. Set by plan/window_rank_rule.h.
+struct AttachedWindow {
+  WindowSpec window;
+  int window_start = -1;  // input column
+  int window_end = -1;    // input column
+  // The time attribute is TIMESTAMP_LTZ: window bounds are local times in the session time zone.
+  bool local_time = false;
+  // Flink's summary: "TUMBLE(win_start=[window_start], win_end=[window_end], size=[5 s])".
+  std::string Explain(const PlanNode& input) const;
+};
+
+// Window Top-N (Flink's WindowRank): ROW_NUMBER() OVER (PARTITION BY window_start, window_end[, keys]
+// ORDER BY ...) filtered to rank_start..rank_end, over rows that carry their event-time window. Each
+// window's top rows are emitted once, as +I, when the watermark passes the window's end
+// (runtime/operators/window_rank_operator.h). partition_keys are the keys besides the window columns.
+// Output = input columns, plus the row number when output_rank_number.
+struct WindowRankNode : PlanNode {
+  WindowRankNode() : PlanNode(PlanKind::kWindowRank) {}
+  AttachedWindow window;
+  std::vector<int> partition_keys;
+  std::vector<SortKey> order;
+  int64_t rank_start = 1;
+  int64_t rank_end = 1;
+  bool output_rank_number = true;
+  std::string ExplainName() const override { return "WindowRank"; }
+  std::string ExplainAttributes() const override;
+};
+
+// Window deduplication (Flink's WindowDeduplicate): ROW_NUMBER() OVER (PARTITION BY window_start,
+// window_end[, keys] ORDER BY rowtime ASC|DESC) = 1 — the first or last row per window and key, emitted
+// once when the window closes. Output = input columns.
+struct WindowDeduplicateNode : PlanNode {
+  WindowDeduplicateNode() : PlanNode(PlanKind::kWindowDeduplicate) {}
+  AttachedWindow window;
+  std::vector<int> partition_keys;  // besides the window columns
+  int order_key = -1;               // the rowtime column
+  bool keep_last = false;
+  std::string ExplainName() const override { return "WindowDeduplicate"; }
+  std::string ExplainAttributes() const override;
+};
+
+// Window join (Flink's WindowJoin): a join of two inputs carrying the same event-time windows, on
+// L.window_start = R.window_start AND L.window_end = R.window_end [AND keys ...]. Each window's rows
+// are joined once the watermark passes its end, then its state is dropped; insert-only output.
+// left_keys/right_keys are the equi-keys besides the window columns; `remaining` is the rest of the
+// condition (key equalities and residual, as Flink prints it). Output = left columns, right columns.
+struct WindowJoinNode : PlanNode {
+  WindowJoinNode() : PlanNode(PlanKind::kWindowJoin) {}
+  JoinType join_type = JoinType::kInner;
+  AttachedWindow left_window, right_window;
+  std::vector<int> left_keys;
+  std::vector<int> right_keys;
+  ExprPtr remaining;  // over left ++ right, null when none (EXPLAIN's where)
+  ExprPtr residual;   // the non-key part of `remaining`, null when none
+  std::string ExplainName() const override { return "WindowJoin"; }
+  std::string ExplainAttributes() const override;
+};
+
+// Processing-time temporal join against a bounded table (Flink's LookupJoin with a full cache:
+// `JOIN t FOR SYSTEM_TIME AS OF l.proctime [AS] s ON <equalities on t's columns> [AND ...]`). Input 0 is
+// the probe side (insert-only); input 1 is the lookup table's scan, read to its end into memory when
+// the job opens (runtime/operators/lookup_join_operator.h). EXPLAIN prints input 0 only, as Flink's
+// LookupJoin reads its table through the connector. Each probe row joins every table row whose key
+// columns equal its key expressions (NULL never matches) and for which the residual holds; LEFT pads
+// rows without a match. Output = left columns, then the table's columns; insert-only.
+struct LookupJoinNode : PlanNode {
+  LookupJoinNode() : PlanNode(PlanKind::kLookupJoin) {}
+  bool left_outer = false;
+  std::vector<ExprPtr> left_keys;  // over the left input, each of the type of its right key column
+  std::vector<int> right_keys;     // the lookup table's key columns (of input 1)
+  ExprPtr residual;                // over left ++ right, null when none
+  std::string table_name;          // Flink's "default_catalog.default_database.t"
+  std::string ExplainName() const override { return "LookupJoin"; }
   std::string ExplainAttributes() const override;
 };
 

@@ -65,17 +65,35 @@ class SourceChangelogRule {
       return Status::PlanError("Table '" + table.path.FullName() + "' produces a changelog stream that contains UPDATE_AFTER but no UPDATE_BEFORE ([" +
                                mode.ToString() + "]), which requires a primary key constraint on the table: add PRIMARY KEY (...) NOT ENFORCED");
     }
-    if (upsert || (retract && cdc_events_duplicate_ && !table.primary_key.empty())) {
+    // A CDC source (neither insert-only nor upsert: debezium-json, values 'I,UB,UA,D' or 'I,D')
+    // whose events may repeat is normalized by its primary key, which it must then declare.
+    const bool cdc = !mode.IsInsertOnly() && !upsert;
+    if (cdc && cdc_events_duplicate_ && table.primary_key.empty()) {
+      return Status::PlanError("Configuration 'table.exec.source.cdc-events-duplicate' is enabled which requires the "
+                               "changelog sources to define a PRIMARY KEY. However, table '" +
+                               table.path.FullName() + "' doesn't have a primary key.");
+    }
+    if (upsert || (cdc && cdc_events_duplicate_)) {
       std::vector<int> keys;
       for (const auto& name : table.primary_key) {
         auto idx = top->schema.IndexOf(name);
         if (!idx) return Status::Internal("primary key column " + name + " is not in the scan of " + table.path.FullName());
         keys.push_back(static_cast<int>(*idx));
       }
+      PlanNodePtr input = top;
+      if (retract) {
+        // ChangelogNormalize reads upserts by key, so a CDC source's update-before rows are dropped
+        // first (Flink's changelog-mode inference asks its input for ONLY_UPDATE_AFTER); a -U would
+        // otherwise read as a delete of the key.
+        auto drop = std::make_shared<DropUpdateBeforeNode>();
+        drop->schema = top->schema;
+        drop->inputs = {top};
+        input = drop;
+      }
       auto exchange = std::make_shared<ExchangeNode>();
       exchange->keys = keys;
       exchange->schema = top->schema;
-      exchange->inputs = {top};
+      exchange->inputs = {input};
       auto normalize = std::make_shared<ChangelogNormalizeNode>();
       normalize->keys = keys;
       normalize->schema = top->schema;

@@ -52,6 +52,16 @@ std::vector<int> UpsertKeyColumns(const PlanNode* node) {
       return k;
     }
     case PlanKind::kDeduplicate: return node->As<DeduplicateNode>().keys;
+    case PlanKind::kWindowAggregate: {
+      // One row per group key and window (window_start, window_end follow the aggregates).
+      const auto& w = node->As<WindowAggregateNode>();
+      std::vector<int> k;
+      for (size_t i = 0; i < w.group_keys.size(); ++i) k.push_back(static_cast<int>(i));
+      const int start = static_cast<int>(w.group_keys.size() + w.aggs.size());
+      k.push_back(start);
+      k.push_back(start + 1);
+      return k;
+    }
     case PlanKind::kChangelogNormalize: return node->As<ChangelogNormalizeNode>().keys;
     case PlanKind::kRank: {
       const auto& r = node->As<RankNode>();
@@ -184,9 +194,15 @@ class Inference {
       case PlanKind::kDropUpdateBefore: return In(n).NoForcedUb();
       case PlanKind::kChangelogNormalize: return {true, true, true};
       case PlanKind::kTemporalJoin: return {true, false, false};
+      // Each probe row joined once against a table that does not change.
+      case PlanKind::kLookupJoin: return {true, false, false};
       // Joined rows once, and padded rows once they expire: never retracted.
       case PlanKind::kIntervalJoin: return {true, false, false};
       case PlanKind::kOverAggregate: return {true, false, false};
+      // Each window's result once, when the window closes.
+      case PlanKind::kWindowRank:
+      case PlanKind::kWindowDeduplicate:
+      case PlanKind::kWindowJoin: return {true, false, false};
       case PlanKind::kUnion: {
         Kinds k;
         for (size_t i = 0; i < n->inputs.size(); ++i) k = k.Union(In(n, i));
@@ -212,8 +228,9 @@ class Inference {
         }
         return {true, false, false};
       case PlanKind::kWindowTableFunction: return In(n);
-      // Each window is emitted once, when it closes.
-      case PlanKind::kWindowAggregate: return {true, false, false};
+      // Each window is emitted once, when it closes; with late firing, late rows update fired windows.
+      case PlanKind::kWindowAggregate:
+        return n->As<WindowAggregateNode>().allow_lateness_ms > 0 ? Kinds{true, true, false} : Kinds{true, false, false};
       case PlanKind::kJoin: {
         const auto& j = n->As<JoinNode>();
         if (j.join_type == JoinType::kInner) return In(n, 0).Union(In(n, 1)).NoForcedUb();
@@ -236,8 +253,12 @@ class Inference {
       }
       case PlanKind::kChangelogNormalize:
       case PlanKind::kTemporalJoin:
+      case PlanKind::kLookupJoin:     // insert-only inputs (checked in Annotate)
       case PlanKind::kIntervalJoin:   // insert-only inputs (checked in Annotate)
       case PlanKind::kOverAggregate:  // insert-only input (checked in Annotate)
+      case PlanKind::kWindowRank:     // insert-only inputs (checked in Annotate)
+      case PlanKind::kWindowDeduplicate:
+      case PlanKind::kWindowJoin:
         // Read upserts (or versions) by key: a before-image adds nothing.
         return;
       case PlanKind::kDropUpdateBefore:
@@ -327,6 +348,7 @@ class Inference {
       case PlanKind::kWindowAggregate: {
         // Window operators assign each row to windows once; they cannot take a row back (Flink's
         // StreamPhysicalWindowAggregate / StreamPhysicalWindowTableFunction consume inserts only).
+        if (n->kind == PlanKind::kWindowAggregate) n->As<WindowAggregateNode>().emit_update_before = ub;
         if (n->kind == PlanKind::kWindowTableFunction && n->As<WindowTableFunctionNode>().window.kind == WindowKind::kSession) {
           status_ = Status::NotSupported(
               "The SESSION window table function without a window aggregation (GROUP BY window_start, window_end, ...) "
@@ -347,11 +369,41 @@ class Inference {
         return;
       }
       case PlanKind::kChangelogNormalize: n->As<ChangelogNormalizeNode>().emit_update_before = ub; return;
+      case PlanKind::kLookupJoin: {
+        // Sluice's lookup join reads an insert-only probe side against an insert-only bounded table.
+        for (size_t i = 0; i < n->inputs.size(); ++i) {
+          Kinds k = kinds_[n->inputs[i].get()];
+          if (k.InsertOnly()) continue;
+          const PlanNode* p = Producer(n, n->inputs[i]->changelog_mode);
+          std::string what = k.update && k.del ? "update and delete changes" : (k.update ? "update changes" : "delete changes");
+          const std::string side =
+              i == 0 ? " on its left side" : " of its table '" + n->As<LookupJoinNode>().table_name + "'";
+          status_ = Status::NotSupported("A processing-time temporal join (LookupJoin) consuming " + what + side +
+                                         ", which are produced by node " + p->ExplainName() + "(" +
+                                         p->ExplainAttributes() + "), is not supported by Sluice yet");
+          return;
+        }
+        return;
+      }
       case PlanKind::kOverAggregate:
         if (!kinds_[n->inputs[0].get()].InsertOnly()) {
           const PlanNode* p = Producer(n, ChangelogMode::All());
           status_ = Status::PlanError("OverAggregate doesn't support consuming update and delete changes which is produced by node " +
                                       p->ExplainName() + "(" + p->ExplainAttributes() + ")");
+        }
+        return;
+      case PlanKind::kWindowRank:
+      case PlanKind::kWindowDeduplicate:
+      case PlanKind::kWindowJoin:
+        // Flink's FlinkChangelogModeInferenceProgram: window operators consume inserts only.
+        for (const auto& in : n->inputs) {
+          Kinds k = kinds_[in.get()];
+          if (k.InsertOnly()) continue;
+          const PlanNode* p = Producer(n, in->changelog_mode);
+          std::string what = k.update && k.del ? "update and delete changes" : (k.update ? "update changes" : "delete changes");
+          status_ = Status::PlanError("StreamPhysical" + n->ExplainName() + " doesn't support consuming " + what +
+                                      " which is produced by node " + p->ExplainName() + "(" + p->ExplainAttributes() + ")");
+          return;
         }
         return;
       case PlanKind::kIntervalJoin:

@@ -1,9 +1,63 @@
 #include "plan/window_rules.h"
 
+#include "common/config.h"
 #include "function/aggregate/aggregate_function.h"
 #include "plan/optimizer.h"
 
 namespace sluice {
+
+namespace {
+
+// Flink's experimental emit options (declared in common/config.cc).
+constexpr char kEmitEarlyFireEnabledKey[] = "table.exec.emit.early-fire.enabled";
+constexpr char kEmitLateFireEnabledKey[] = "table.exec.emit.late-fire.enabled";
+constexpr char kEmitLateFireDelayKey[] = "table.exec.emit.late-fire.delay";
+constexpr char kEmitAllowLatenessKey[] = "table.exec.emit.allow-lateness";
+
+// Flink's WindowEmitStrategy for a window aggregation: its validation (same messages) and, for event
+// time, the allowed lateness and late-fire delay the operator runs with (0 lateness: no late firing).
+Status ApplyWindowEmit(const WindowEmitConfig& emit, bool event_time, bool session, WindowAggregateNode* node) {
+  if (emit.early_fire_enabled) {
+    return Status::NotSupported("'table.exec.emit.early-fire.enabled' (early firing of windows) is not supported by Sluice yet");
+  }
+  if (!emit.late_fire_enabled) return Status::OK();  // Flink ignores the allowed lateness without late firing
+  if (session) {
+    return Status::PlanError("Session window doesn't support EMIT strategy currently.\nSluice: late firing "
+                             "('table.exec.emit.late-fire.enabled') works with TUMBLE, HOP and CUMULATE windows.");
+  }
+  const int64_t lateness = emit.allow_lateness_ms.value_or(0);
+  if (event_time && lateness <= 0) {
+    return Status::PlanError("The 'AFTER WATERMARK' emit strategy requires set 'allow-lateness' or "
+                             "'minIdleStateRetentionTime' in table config.\nSluice: set 'table.exec.emit.allow-lateness' "
+                             "to a duration > 0.");
+  }
+  if (!emit.late_fire_delay_ms || *emit.late_fire_delay_ms < 0) {
+    return Status::PlanError("Late-fire delay should not be null or negative value when enable late-fire emit strategy.\n"
+                             "Sluice: set 'table.exec.emit.late-fire.delay' ('0 s' fires on every late row).");
+  }
+  if (*emit.late_fire_delay_ms > lateness) {
+    return Status::PlanError("Allow-lateness [" + std::to_string(lateness) + "ms] should not be smaller than Late-fire delay [" +
+                             std::to_string(*emit.late_fire_delay_ms) + "ms] when enable late-fire emit strategy.");
+  }
+  // Processing-time windows have no late rows: Flink ignores the late trigger there.
+  if (!event_time) return Status::OK();
+  node->allow_lateness_ms = lateness;
+  node->late_fire_delay_ms = *emit.late_fire_delay_ms;
+  return Status::OK();
+}
+
+}  // namespace
+
+WindowEmitConfig ReadWindowEmitConfig(const Configuration* config) {
+  WindowEmitConfig emit;
+  if (config == nullptr) return emit;
+  emit.early_fire_enabled = config->GetBool(kEmitEarlyFireEnabledKey);
+  emit.late_fire_enabled = config->GetBool(kEmitLateFireEnabledKey);
+  if (config->IsSet(kEmitLateFireDelayKey)) emit.late_fire_delay_ms = config->GetDurationMillis(kEmitLateFireDelayKey);
+  emit.allow_lateness_ms = config->IsSet(kEmitAllowLatenessKey) ? config->GetDurationMillis(kEmitAllowLatenessKey)
+                                                                : config->GetDurationMillis("table.exec.state.ttl");
+  return emit;
+}
 
 std::string WindowTableFunctionNode::ExplainAttributes() const {
   return "window=[" + window.Explain(inputs[0]->schema.field(static_cast<size_t>(time_column)).name) + "]";
@@ -40,9 +94,16 @@ std::string WindowAggregateNode::ExplainAttributes() const {
     }
     std::string props;
     for (size_t p = w; p < schema.size(); ++p) props += (props.empty() ? "" : ", ") + schema.field(p).name;
-    return s + "window=[" + win + "], properties=[" + props + "], select=[" + select + "]";
+    s += "window=[" + win + "], properties=[" + props + "], select=[" + select + "]";
+  } else {
+    s += "window=[" + window.Explain(time_col) + "], select=[" + select + "]";
   }
-  return s + "window=[" + window.Explain(time_col) + "], select=[" + select + "]";
+  // Flink's WindowEmitStrategy text when late firing is on.
+  if (allow_lateness_ms > 0) {
+    s += late_fire_delay_ms > 0 ? ", emit=[late delay " + std::to_string(late_fire_delay_ms) + " millisecond]"
+                                : std::string(", emit=[late no delay]");
+  }
+  return s;
 }
 
 bool DropsLateRows(const PlanNode& node) {
@@ -50,6 +111,10 @@ bool DropsLateRows(const PlanNode& node) {
     case PlanKind::kWindowAggregate: return !node.As<WindowAggregateNode>().proctime;
     case PlanKind::kOverAggregate: return node.As<OverAggregateNode>().rowtime;
     case PlanKind::kIntervalJoin: return node.As<IntervalJoinNode>().rowtime;
+    // Planned on event time only (plan/window_rank_rule.h, plan/window_join_rule.h).
+    case PlanKind::kWindowRank:
+    case PlanKind::kWindowDeduplicate:
+    case PlanKind::kWindowJoin: return true;
     case PlanKind::kDeduplicate: {
       const auto& d = node.As<DeduplicateNode>();
       return d.rowtime && !d.keep_last;
@@ -193,6 +258,7 @@ Result<PlanNodePtr> WindowAggregateRule::Rewrite(const PlanNodePtr& agg_node) {
   wagg->local_time = tvf.local_time;
   wagg->with_window_time = key_of_prop[2] >= 0;
   wagg->group_window = tvf.group_window;
+  RETURN_IF_ERROR(ApplyWindowEmit(tvf.emit, !tvf.proctime, w.kind == WindowKind::kSession, wagg.get()));
   std::vector<int> key_position(agg.group_keys.size(), -1);  // group key -> WindowAggregate output column
   for (size_t i = 0; i < agg.group_keys.size(); ++i) {
     if (is_window_key[static_cast<size_t>(agg.group_keys[i])]) continue;

@@ -31,9 +31,17 @@ class WindowAggregateRule {
   std::map<const PlanNode*, PlanNodePtr> memo_;
 };
 
+class Configuration;
+
+// The session's 'table.exec.emit.*' options for a window TVF being bound (plan_node.h WindowEmitConfig);
+// an unset 'table.exec.emit.allow-lateness' falls back to 'table.exec.state.ttl', as Flink's
+// WindowEmitStrategy falls back to the idle state retention time. `config` may be null (defaults).
+WindowEmitConfig ReadWindowEmitConfig(const Configuration* config);
+
 // Whether the node drops rows that arrive behind the watermark (EXPLAIN marks it; the job summary
 // counts the drops per operator; runtime/late_rows.h): event-time window aggregation, rowtime OVER
-// aggregation, rowtime keep-first deduplication and rowtime TemporalSort.
+// aggregation, rowtime keep-first deduplication, rowtime TemporalSort, and window Top-N, window
+// deduplication and window joins.
 bool DropsLateRows(const PlanNode& node);
 
 }  // namespace sluice

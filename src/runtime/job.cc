@@ -22,6 +22,7 @@
 #include "runtime/operators/group_aggregate_operator.h"
 #include "runtime/operators/interval_join_operator.h"
 #include "runtime/operators/join_operator.h"
+#include "runtime/operators/lookup_join_operator.h"
 #include "runtime/operators/rank_operator.h"
 #include "runtime/operators/sink_operator.h"
 #include "runtime/operators/sort_operator.h"
@@ -30,6 +31,8 @@
 #include "runtime/operators/temporal_join_operator.h"
 #include "runtime/operators/source_operator.h"
 #include "runtime/operators/window_aggregate_operator.h"
+#include "runtime/operators/window_join_operator.h"
+#include "runtime/operators/window_rank_operator.h"
 #include "runtime/operators/window_table_function_operator.h"
 
 namespace sluice {
@@ -187,10 +190,11 @@ class Translator {
         const auto& w = node->As<WindowAggregateNode>();
         std::vector<WindowAggregateOperator::Agg> aggs;
         for (const auto& a : w.aggs) aggs.push_back({a.function, a.args, a.distinct, a.filter});
-        return Add(std::make_unique<WindowAggregateOperator>("WindowAggregate", w.inputs[0]->schema.types(), w.group_keys,
-                                                             std::move(aggs), w.schema.types(), w.window, w.time_column,
-                                                             w.proctime, w.local_time, w.with_window_time),
-                   node->inputs);
+        auto op = std::make_unique<WindowAggregateOperator>("WindowAggregate", w.inputs[0]->schema.types(), w.group_keys,
+                                                            std::move(aggs), w.schema.types(), w.window, w.time_column,
+                                                            w.proctime, w.local_time, w.with_window_time);
+        if (w.allow_lateness_ms > 0) op->SetLateFiring(w.allow_lateness_ms, w.late_fire_delay_ms, w.emit_update_before);
+        return Add(std::move(op), node->inputs);
       }
       case PlanKind::kJoin: {
         const auto& j = node->As<JoinNode>();
@@ -244,6 +248,64 @@ class Translator {
                                                           t.inputs[1]->schema.types(), t.left_keys, t.right_keys,
                                                           t.left_time, t.right_time, t.left_outer, t.residual),
                    node->inputs);
+      }
+      case PlanKind::kWindowRank: {
+        const auto& r = node->As<WindowRankNode>();
+        WindowRankSpec spec;
+        spec.window_end = r.window.window_end;
+        spec.partition_keys = r.partition_keys;
+        for (const auto& k : r.order) spec.order.push_back({k.column, k.ascending, k.nulls_first});
+        spec.rank_start = r.rank_start;
+        spec.rank_end = r.rank_end;
+        spec.output_rank_number = r.output_rank_number;
+        spec.event_time_column = FirstRowtimeColumn(r.inputs[0]->schema);
+        spec.local_time = r.window.local_time;
+        return Add(std::make_unique<WindowRankOperator>("WindowRank", r.inputs[0]->schema.types(), std::move(spec)),
+                   node->inputs);
+      }
+      case PlanKind::kWindowDeduplicate: {
+        // Keep-first: the earliest rowtime, ties kept in arrival order; keep-last: the latest, a later
+        // row winning ties (runtime/operators/window_rank_operator.h).
+        const auto& d = node->As<WindowDeduplicateNode>();
+        WindowRankSpec spec;
+        spec.window_end = d.window.window_end;
+        spec.partition_keys = d.partition_keys;
+        spec.order.push_back({d.order_key, !d.keep_last, !d.keep_last});
+        spec.later_ties_first = d.keep_last;
+        spec.event_time_column = d.order_key;
+        spec.local_time = d.window.local_time;
+        return Add(std::make_unique<WindowRankOperator>("WindowDeduplicate", d.inputs[0]->schema.types(), std::move(spec)),
+                   node->inputs);
+      }
+      case PlanKind::kWindowJoin: {
+        const auto& j = node->As<WindowJoinNode>();
+        WindowJoinSpec spec;
+        spec.left_outer = j.join_type == JoinType::kLeft || j.join_type == JoinType::kFull;
+        spec.right_outer = j.join_type == JoinType::kRight || j.join_type == JoinType::kFull;
+        spec.right_driven = j.join_type == JoinType::kRight;
+        spec.left_keys = j.left_keys;
+        spec.right_keys = j.right_keys;
+        spec.left_window_end = j.left_window.window_end;
+        spec.right_window_end = j.right_window.window_end;
+        spec.left_event_time = FirstRowtimeColumn(j.inputs[0]->schema);
+        spec.right_event_time = FirstRowtimeColumn(j.inputs[1]->schema);
+        spec.residual = j.residual;
+        spec.local_time = j.left_window.local_time;
+        return Add(std::make_unique<WindowJoinOperator>("WindowJoin", j.inputs[0]->schema.types(),
+                                                        j.inputs[1]->schema.types(), std::move(spec)),
+                   node->inputs);
+      }
+      case PlanKind::kLookupJoin: {
+        const auto& j = node->As<LookupJoinNode>();
+        RETURN_IF_ERROR(CheckBoundedLookupTable(j, *j.inputs[1]));
+        auto join = std::make_unique<LookupJoinOperator>("LookupJoin", j.inputs[0]->schema.types(),
+                                                         j.inputs[1]->schema.types(), j.left_keys, j.right_keys,
+                                                         j.left_outer, j.residual);
+        // The table's pipeline is translated first, so its source is declared (and read) before the probe side.
+        ASSIGN_OR_RETURN(Operator * loader,
+                         Add(std::make_unique<LookupTableLoader>("LookupTableLoader", join.get()), {j.inputs[1]}));
+        (void)loader;
+        return Add(std::move(join), {j.inputs[0]});
       }
       case PlanKind::kMiniBatchAssigner:
         // Mini-batch aggregates cut their own batches; the assigner passes rows through.
@@ -319,6 +381,31 @@ class Translator {
                                      "' is not a duration (e.g. '10 s', '1 min', '500 ms')");
     }
     return *ms;
+  }
+
+  // The first rowtime column of a schema (the event time late-row reports give a window operator's
+  // dropped rows), -1 when none.
+  static int FirstRowtimeColumn(const Schema& schema) {
+    for (size_t i = 0; i < schema.size(); ++i) {
+      if (schema.field(i).type.time_attribute() == TimeAttribute::kRowtime) return static_cast<int>(i);
+    }
+    return -1;
+  }
+
+  // A LookupJoin holds its table in memory, loaded when the job starts: every source under it must end.
+  Status CheckBoundedLookupTable(const LookupJoinNode& join, const PlanNode& node) const {
+    if (node.kind == PlanKind::kTableSourceScan) {
+      auto it = res_->sources.find(&node);
+      if (it != res_->sources.end() && !it->second->bounded()) {
+        return Status::NotSupported("A processing-time temporal join against the unbounded table '" + join.table_name +
+                                    "' ('connector' = '" + node.As<TableSourceScanNode>().table->connector() +
+                                    "') is not supported by Sluice yet: Sluice loads the lookup table into memory when "
+                                    "the job starts, so it must be bounded (a 'filesystem' or 'values' table, 'datagen' "
+                                    "with 'number-of-rows')");
+      }
+    }
+    for (const auto& in : node.inputs) RETURN_IF_ERROR(CheckBoundedLookupTable(join, *in));
+    return Status::OK();
   }
 
   // 'table.exec.state.ttl' in milliseconds (0: keep state forever).
@@ -571,6 +658,10 @@ Result<JobSummary> Job::Run() {
     summary.late_rows_dropped += op->metrics().late_rows_dropped;
     summary.retractions_without_state += op->metrics().retractions_without_state;
     summary.expired_states += op->metrics().expired_states;
+    if (op->metrics().peak_state_bytes > 0) {
+      summary.state_per_operator.push_back(
+          {op->late_row_label(), op->metrics().peak_state_bytes, op->metrics().state_rows_at_peak});
+    }
   }
   summary.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   summary.peak_rss_bytes = PeakRssBytes();

@@ -23,6 +23,9 @@ std::string JobSummary::ToString() const {
   }
   if (retractions_without_state) s += " retractions_without_state=" + std::to_string(retractions_without_state);
   if (expired_states) s += " expired_states=" + std::to_string(expired_states);
+  for (const auto& st : state_per_operator) {
+    s += " state_peak=" + st.op + "(" + std::to_string(st.peak_bytes) + "B, rows=" + std::to_string(st.rows) + ")";
+  }
   s += " late_dropped=" + std::to_string(late_rows_dropped);
   if (!late_rows_per_operator.empty()) {
     s += "(";

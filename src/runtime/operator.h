@@ -61,6 +61,10 @@ struct OperatorMetrics {
   int64_t retractions_without_state = 0;
   // Keys whose state the TTL expired.
   int64_t expired_states = 0;
+  // Operators that measure their state (OverAggregate): the most bytes it held after any watermark
+  // or chunk, and the rows its frames held at that moment; 0 when not measured.
+  int64_t peak_state_bytes = 0;
+  int64_t state_rows_at_peak = 0;
 };
 
 class Operator {

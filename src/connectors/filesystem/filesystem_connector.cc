@@ -71,8 +71,10 @@ class FileSplit final : public SourceSplit {
     size_t appended = 0;
     while (appended < max_rows) {
       records_.clear();
+      // A changelog format's record may yield two rows (-U, +U): ask for fewer records then.
+      const size_t per_record = decoder_->max_rows_per_record();
       size_t used = decoder_->SplitRecords(std::string_view(buffer_.get() + begin_, end_ - begin_), eof_,
-                                           max_rows - appended, &line_, &records_);
+                                           (max_rows - appended + per_record - 1) / per_record, &line_, &records_);
       begin_ += used;
       if (!records_.empty()) {
         RecordBatch batch{records_.data(), records_.size(), path_, true};
@@ -162,7 +164,7 @@ class FileSplit final : public SourceSplit {
         }
       }
     }
-    out->kind_vector().resize(before + n, RowKind::kInsert);
+    out->kind_vector().insert(out->kind_vector().end(), scratch_.kinds(), scratch_.kinds() + n);
     return n;
   }
 
@@ -186,6 +188,8 @@ class FileSystemSource final : public TableSource {
  public:
   FileSystemSource(ConnectorContext ctx, const FormatFactory* format) : ctx_(std::move(ctx)), format_(format) {}
   bool bounded() const override { return true; }
+  // Changelog formats (debezium-json) make the files a changelog.
+  ChangelogMode changelog_mode() const override { return format_->changelog_mode(); }
 
   Result<std::vector<std::unique_ptr<SourceSplit>>> CreateSplits() override {
     const std::string context = ConnectorErrorContext(ctx_, ConnectorRole::kSource);
@@ -215,8 +219,9 @@ class FileSystemSource final : public TableSource {
 class FileWriter final : public SinkWriter {
  public:
   FileWriter(std::string dir, std::string extension, int writer_index, int first_file, int64_t roll_bytes,
-             std::unique_ptr<RecordEncoder> encoder)
-      : dir_(std::move(dir)),
+             std::unique_ptr<RecordEncoder> encoder, bool append_only = true)
+      : append_only_(append_only),
+        dir_(std::move(dir)),
         extension_(std::move(extension)),
         writer_index_(writer_index),
         file_counter_(first_file),
@@ -227,7 +232,7 @@ class FileWriter final : public SinkWriter {
   }
 
   Status Write(const Chunk& chunk) override {
-    if (!chunk.AllInserts()) {
+    if (append_only_ && !chunk.AllInserts()) {
       return Status::RuntimeError("The filesystem sink writing '" + dir_ +
                                   "' is append-only and cannot store update or delete changes");
     }
@@ -388,6 +393,7 @@ class FileWriter final : public SinkWriter {
     return Status::OK();
   }
 
+  bool append_only_;  // false for changelog formats, which encode every RowKind
   std::string dir_;
   std::string extension_;
   int writer_index_;
@@ -406,7 +412,8 @@ class FileSystemSink final : public TableSink {
  public:
   FileSystemSink(ConnectorContext ctx, const FormatFactory* format, int64_t roll_bytes)
       : ctx_(std::move(ctx)), format_(format), roll_bytes_(roll_bytes) {}
-  ChangelogMode accepted_changelog_mode() const override { return ChangelogMode::InsertOnly(); }
+  // Append-only, unless the format encodes changes (debezium-json), as Flink's FileSystemTableSink.
+  ChangelogMode accepted_changelog_mode() const override { return format_->changelog_mode(); }
 
   Result<std::unique_ptr<SinkWriter>> CreateWriter() override {
     const std::string context = ConnectorErrorContext(ctx_, ConnectorRole::kSink);
@@ -440,7 +447,8 @@ class FileSystemSink final : public TableSink {
     auto encoder = format_->CreateEncoder(ctx_.physical_schema, ConnectorOptionReader(ctx_));
     if (!encoder.ok()) return encoder.status().WithContext(context);
     return std::unique_ptr<SinkWriter>(
-        new FileWriter(dir, format_->file_extension(), writer, first, roll_bytes_, std::move(encoder).value()));
+        new FileWriter(dir, format_->file_extension(), writer, first, roll_bytes_, std::move(encoder).value(),
+                       format_->changelog_mode().IsInsertOnly()));
   }
 
  private:
@@ -456,7 +464,7 @@ class FileSystemFactory final : public ConnectorFactory {
   std::vector<OptionSpec> options() const override {
     return {
         {kPath, true, "", "A file or a directory (read recursively, hidden files skipped); a directory for sinks."},
-        {kFormat, true, "", "The format of the files: 'json' or 'csv'."},
+        {kFormat, true, "", "The format of the files: 'json', 'csv' or 'debezium-json' (a changelog: read as one, and lets the sink take updating queries)."},
         {kRollingFileSize, false, "128 mb", "A sink starts a new part file once the current one is this large."},
     };
   }

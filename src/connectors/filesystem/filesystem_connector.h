@@ -1,5 +1,6 @@
-// The 'filesystem' connector (Flink's): reads and writes files of a format ('json', 'csv') under a
-// 'path'.
+// The 'filesystem' connector (Flink's): reads and writes files of a format ('json', 'csv',
+// 'debezium-json') under a 'path'. A changelog format (debezium-json) makes the source a changelog
+// and the sink accept every change, as Flink's FileSystemTableSource/Sink take the format's mode.
 //
 // Source (bounded): 'path' is a file or a directory. A directory's files are found recursively,
 // skipping hidden entries (names starting with '.' or '_', as Flink does), and sorted by their path
@@ -8,7 +9,7 @@
 // without copying them, then decodes whole batches into the chunk. Metadata columns 'file.path',
 // 'file.name' (STRING) and 'file.size' (BIGINT) are offered.
 //
-// Sink (append-only: accepts inserts only): 'path' is a directory, created when missing. Writer i
+// Sink (append-only with 'json' and 'csv': accepts inserts only): 'path' is a directory, created when missing. Writer i
 // writes files part-<i>-0.<ext>, part-<i>-1.<ext>, ... (numbering continues after files already
 // there), each first as a hidden ".part-....inprogress" file renamed when complete, so a reader
 // never sees half a file. 'sink.rolling-policy.file-size' (default 128 MB) starts a new file once

@@ -277,8 +277,10 @@ std::vector<OptionSpec> KafkaOptionSpecs(bool upsert) {
        "appear in messages."},
   };
   if (!upsert) {
-    specs.push_back({kFormat, false, "", "The value format ('json' or 'csv'); the same as 'value.format'."});
-    specs.push_back({kValueFormat, false, "", "The format of the message value ('json' or 'csv')."});
+    specs.push_back({kFormat, false, "", "The value format ('json', 'csv' or 'debezium-json'); the same as 'value.format'."});
+    specs.push_back({kValueFormat, false, "",
+                     "The format of the message value ('json', 'csv' or 'debezium-json': a changelog, read as one and "
+                     "written from updating queries)."});
     specs.push_back({kKeyFormat, false, "", "The format of the message key; requires 'key.fields'."});
     specs.push_back({kKeyFields, false, "",
                      "Physical columns (';'-separated) that make up the message key, in key format order."});
@@ -384,9 +386,22 @@ Result<KafkaTableOptions> ParseKafkaTableOptions(const ConnectorContext& ctx, bo
   } else {
     return fail(Status::InvalidArgument(std::string("Could not find required ") +
                                         (role == ConnectorRole::kSource ? "scan" : "sink") +
-                                        " format 'value.format'. Set 'value.format' (or 'format') to 'json' or 'csv'."));
+                                        " format 'value.format'. Set 'value.format' (or 'format') to 'json', 'csv' or 'debezium-json'."));
   }
   if (o.key_format != nullptr) o.key_format_options = FormatOptions(opts, "key.", *o.key_format);
+  // Changelog formats (debezium-json) only as the value format of 'kafka', as Flink allows them.
+  if (o.key_format != nullptr && !o.key_format->changelog_mode().IsInsertOnly()) {
+    return fail(Status::InvalidArgument(
+        upsert ? "'upsert-kafka' connector doesn't support '" + o.key_format_name + "' as key format, because '" +
+                     o.key_format_name + "' is not in insert-only mode."
+               : "A key format should only deal with INSERT-only records. But " + o.key_format_name +
+                     " has a changelog mode of [" + o.key_format->changelog_mode().ToString() + "]."));
+  }
+  if (upsert && !o.value_format->changelog_mode().IsInsertOnly()) {
+    return fail(Status::InvalidArgument("'upsert-kafka' connector doesn't support '" + o.value_format_name +
+                                        "' as value format, because '" + o.value_format_name +
+                                        "' is not in insert-only mode."));
+  }
 
   OptionReader reader(ctx.table_name, &ctx.options);
   for (const auto& [key, value] : opts) {
@@ -425,7 +440,8 @@ Result<KafkaTableOptions> ParseKafkaTableOptions(const ConnectorContext& ctx, bo
     }
     key_names = ctx.primary_key;
   } else {
-    if (!ctx.primary_key.empty()) {
+    // A changelog value format (debezium-json) may declare the key its changes are about.
+    if (!ctx.primary_key.empty() && o.value_format->changelog_mode().IsInsertOnly()) {
       return fail(Status::InvalidArgument("The Kafka table '" + ctx.table_name + "' with '" + o.value_format_name +
                                           "' format doesn't support defining PRIMARY KEY constraint on the table, "
                                           "because it can't guarantee the semantic of primary key. Use the "

@@ -126,7 +126,7 @@ class KafkaWriter final : public SinkWriter {
     if (chunk.num_columns() != ctx_.physical_schema.size()) {
       return Status::NotSupported("writing Kafka metadata columns (timestamp, headers) is not supported by Sluice yet");
     }
-    if (!options_.upsert && !chunk.AllInserts()) {
+    if (!options_.upsert && options_.value_format->changelog_mode().IsInsertOnly() && !chunk.AllInserts()) {
       return Status::RuntimeError("The 'kafka' sink is append-only and cannot store update or delete changes; use "
                                   "'upsert-kafka' with a PRIMARY KEY for an updating query");
     }
@@ -280,7 +280,8 @@ class KafkaSink final : public TableSink {
  public:
   KafkaSink(ConnectorContext ctx, KafkaTableOptions options) : ctx_(std::move(ctx)), options_(std::move(options)) {}
   ChangelogMode accepted_changelog_mode() const override {
-    return options_.upsert ? ChangelogMode::Upsert() : ChangelogMode::InsertOnly();
+    // 'kafka' accepts what its value format encodes (debezium-json: every change), as Flink's.
+    return options_.upsert ? ChangelogMode::Upsert() : options_.value_format->changelog_mode();
   }
   Result<std::unique_ptr<SinkWriter>> CreateWriter() override {
     auto writer = std::make_unique<KafkaWriter>(ctx_, options_);

@@ -1,4 +1,5 @@
-// The Kafka table sink of 'kafka' (insert-only) and 'upsert-kafka' (upsert by primary key).
+// The Kafka table sink of 'kafka' (insert-only; every change with the 'debezium-json' value format,
+// which encodes the RowKind in the record) and 'upsert-kafka' (upsert by primary key).
 //
 // Each row becomes one record of the table's topic: the key format encodes the key columns
 // ('key.fields', or the primary key for upsert-kafka) into the message key, the value format the

@@ -51,7 +51,8 @@ bool SameTypeFamily(const LogicalType& declared, const LogicalType& offered) {
 // Decodes polled messages into rows of the projected schema plus metadata columns.
 class RowAssembler {
  public:
-  RowAssembler(const ConnectorContext& ctx, const KafkaTableOptions& o) : upsert_(o.upsert), metadata_(ctx.metadata) {
+  RowAssembler(const ConnectorContext& ctx, const KafkaTableOptions& o)
+      : upsert_(o.upsert), changelog_(!o.value_format->changelog_mode().IsInsertOnly()), metadata_(ctx.metadata) {
     const Schema& physical = ctx.physical_schema;
     std::vector<int> projection = ctx.projection;
     if (projection.empty()) {
@@ -106,6 +107,7 @@ class RowAssembler {
     if (kept_.empty()) return Status::OK();
     Chunk keys(key_schema_);
     Chunk values(value_scan_);
+    if (changelog_) return AppendChangelog(source, &keys, &values, out);
     records_.clear();
     if (key_decoder_) {
       for (rd_kafka_message_t* m : kept_) records_.push_back(Record(m->key, m->key_len, m->offset));
@@ -161,6 +163,39 @@ class RowAssembler {
     int key_pos = -1;    // column of the key chunk, or -1
     int value_pos = -1;  // column of the value chunk, or -1
   };
+
+  // A changelog value format (debezium-json) yields 0, 1 or 2 rows per message, with their kinds:
+  // messages are decoded one at a time and each is repeated (key columns, metadata) per row.
+  Status AppendChangelog(const std::string& source, Chunk* keys, Chunk* values, Chunk* out) {
+    std::vector<rd_kafka_message_t*> rows;
+    for (rd_kafka_message_t* m : kept_) {
+      const size_t v0 = values->size();
+      TextRecord r = Record(m->payload, m->len, m->offset);
+      RETURN_IF_ERROR(value_decoder_->Decode(RecordBatch{&r, 1, source, false}, values));
+      const size_t produced = values->size() - v0;
+      if (produced == 0) {
+        ++skipped_;
+        continue;
+      }
+      if (key_decoder_) {
+        Chunk one_key(key_schema_);
+        TextRecord k = Record(m->key, m->key_len, m->offset);
+        RETURN_IF_ERROR(key_decoder_->Decode(RecordBatch{&k, 1, source, false}, &one_key));
+        if (one_key.size() == 0) {
+          values->Resize(v0);
+          ++skipped_;
+          continue;
+        }
+        for (size_t i = 0; i < produced; ++i) keys->AppendFrom(one_key, nullptr, 0, 1);
+      }
+      rows.insert(rows.end(), produced, m);
+    }
+    kept_ = std::move(rows);
+    const size_t base = out->size();
+    Assemble(*keys, *values, out);
+    std::copy(values->kinds(), values->kinds() + values->size(), out->kinds() + base);
+    return Status::OK();
+  }
 
   static TextRecord Record(const void* data, size_t len, int64_t offset) {
     return TextRecord{std::string_view(static_cast<const char*>(data), len), offset};
@@ -272,6 +307,7 @@ class RowAssembler {
   }
 
   bool upsert_;
+  bool changelog_;  // the value format carries RowKinds (debezium-json)
   std::vector<Field> metadata_;
   std::vector<Output> outputs_;
   std::vector<int> value_projection_;  // value format fields decoded, in output order
@@ -466,7 +502,8 @@ class KafkaSource final : public TableSource {
  public:
   KafkaSource(ConnectorContext ctx, KafkaTableOptions options) : ctx_(std::move(ctx)), options_(std::move(options)) {}
   ChangelogMode changelog_mode() const override {
-    return options_.upsert ? ChangelogMode::Upsert() : ChangelogMode::InsertOnly();
+    // 'kafka' emits what its value format carries (debezium-json: a changelog), as Flink's.
+    return options_.upsert ? ChangelogMode::Upsert() : options_.value_format->changelog_mode();
   }
   bool bounded() const override { return options_.bounded_mode != KafkaBoundedMode::kUnbounded; }
 

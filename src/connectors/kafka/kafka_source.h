@@ -1,4 +1,5 @@
-// The Kafka table source of 'kafka' (append-only) and 'upsert-kafka' (an upsert changelog).
+// The Kafka table source of 'kafka' (append-only; a changelog with the 'debezium-json' value
+// format) and 'upsert-kafka' (an upsert changelog).
 //
 // Every partition of every topic the table names is one SourceSplit. All splits of a source share
 // one librdkafka consumer that is assigned every partition at explicit start offsets (resolved
@@ -12,7 +13,9 @@
 // Metadata columns (topic, partition, offset, timestamp, timestamp-type, headers, leader-epoch)
 // follow. 'kafka' skips records without a value (tombstones) and, with a key format, records
 // without a key; 'upsert-kafka' emits +I for a record with a value and -D (key columns set, the
-// rest NULL) for a tombstone, and skips records without a key. Skipped records are counted.
+// rest NULL) for a tombstone, and skips records without a key. Skipped records are counted. A
+// changelog value format yields 0-2 rows per record with their RowKinds (debezium-json: -U and +U
+// for an update); each row repeats the record's key columns and metadata.
 //
 // Reading never spins: a split polls its queue without waiting, and once every active split of the
 // source came back empty in a row, the next poll waits up to kKafkaPollMillis for a record. Read

@@ -3,70 +3,249 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <cstddef>
+#include <deque>
+#include <functional>
 #include <limits>
+#include <memory>
 #include <string>
-#include <unordered_map>
 
+#include "common/check.h"
 #include "common/clock.h"
+#include "function/aggregate/aggregate_function.h"
 #include "function/evaluator.h"
 #include "runtime/job.h"
 #include "state/key_encoder.h"
-#include "state/row_arena.h"
+#include "types/vector.h"
 
 namespace sluice {
 
 namespace {
 
-struct StringHash {
-  size_t operator()(const std::string& s) const { return static_cast<size_t>(XXH3_64bits(s.data(), s.size())); }
-};
-
-struct Pending {
-  int64_t time;
-  uint64_t seq;
-  uint32_t row;
-  uint32_t part;
-};
-struct PendingLater {
-  bool operator()(const Pending& a, const Pending& b) const { return a.time != b.time ? a.time > b.time : a.seq > b.seq; }
-};
-
+constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 constexpr int64_t kNever = std::numeric_limits<int64_t>::min();
+// A DISTINCT counter of a NULL argument carries this bit in its partition field.
+constexpr uint32_t kNullBit = 1u << 31;
+// Rows per block of the RANGE frame queue and of the rows waiting for the watermark.
+constexpr size_t kBlock = 4096;
+
+uint64_t Mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return x;
+}
+
+// Objects in pages that never move, named by 32-bit ids; freed ids are reused first.
+template <typename T>
+class Pool {
+ public:
+  static constexpr size_t kPage = 1024;
+  uint32_t Allocate() {
+    if (!free_.empty()) {
+      const uint32_t id = free_.back();
+      free_.pop_back();
+      return id;
+    }
+    if (size_ == pages_.size() * kPage) pages_.push_back(std::make_unique<T[]>(kPage));
+    SLUICE_CHECK(size_ < (kNullBit - 1));
+    return static_cast<uint32_t>(size_++);
+  }
+  void Free(uint32_t id) { free_.push_back(id); }
+  T& operator[](uint32_t id) { return pages_[id / kPage][id % kPage]; }
+  const T& operator[](uint32_t id) const { return pages_[id / kPage][id % kPage]; }
+  size_t size() const { return size_; }  // ids handed out so far (live or freed)
+  size_t live() const { return size_ - free_.size(); }
+  size_t bytes() const { return pages_.size() * kPage * sizeof(T) + free_.capacity() * sizeof(uint32_t); }
+
+ private:
+  std::vector<std::unique_ptr<T[]>> pages_;
+  std::vector<uint32_t> free_;
+  size_t size_ = 0;
+};
+
+// Open-addressing (linear probing) hash index over ids whose keys the caller keeps; `hash_of(id)`
+// recomputes an id's hash when the index grows or shifts entries back on erase (no tombstones).
+class IdIndex {
+ public:
+  template <typename Eq>
+  uint32_t Find(uint64_t h, Eq eq) const {
+    if (slots_.empty()) return kNone;
+    for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+      const uint32_t id = slots_[i];
+      if (id == kNone || eq(id)) return id;
+    }
+  }
+  template <typename HashOf>
+  void Insert(uint64_t h, uint32_t id, HashOf hash_of) {
+    if ((size_ + 1) * 4 > slots_.size() * 3) Grow(hash_of);
+    size_t i = h & mask_;
+    while (slots_[i] != kNone) i = (i + 1) & mask_;
+    slots_[i] = id;
+    ++size_;
+  }
+  template <typename HashOf>
+  void Erase(uint64_t h, uint32_t id, HashOf hash_of) {
+    size_t i = h & mask_;
+    while (slots_[i] != id) i = (i + 1) & mask_;
+    for (size_t j = (i + 1) & mask_; slots_[j] != kNone; j = (j + 1) & mask_) {
+      const size_t home = hash_of(slots_[j]) & mask_;
+      // The entry at j may fill the hole at i unless its home lies cyclically in (i, j].
+      if (((j - home) & mask_) >= ((j - i) & mask_)) {
+        slots_[i] = slots_[j];
+        i = j;
+      }
+    }
+    slots_[i] = kNone;
+    --size_;
+  }
+  size_t bytes() const { return slots_.capacity() * sizeof(uint32_t); }
+
+ private:
+  template <typename HashOf>
+  void Grow(HashOf hash_of) {
+    const size_t n = slots_.empty() ? 64 : slots_.size() * 2;
+    std::vector<uint32_t> old = std::move(slots_);
+    slots_.assign(n, kNone);
+    mask_ = n - 1;
+    for (uint32_t id : old) {
+      if (id == kNone) continue;
+      size_t i = hash_of(id) & mask_;
+      while (slots_[i] != kNone) i = (i + 1) & mask_;
+      slots_[i] = id;
+    }
+  }
+  std::vector<uint32_t> slots_;
+  size_t mask_ = 0;
+  size_t size_ = 0;
+};
+
+struct Partition {
+  std::string key;  // the encoded partition key
+  uint64_t hash = 0;
+  int64_t last_time = kNever;  // the last time processed
+  uint64_t rows = 0;           // bounded frames: rows accumulated and not yet retracted
+  uint32_t mark = kNone;       // scratch: the partition's place among one time's partitions
+  bool live = false;
+};
+
+// How often (partition, DISTINCT argument) is in the partition's frame. A single integral-like
+// argument is kept inline in `value` (sign-extended); other arguments as their key encoding.
+struct DistinctEntry {
+  int64_t value = 0;  // the argument, or the id of its encoding in DistinctStore::keys
+  uint32_t part = 0;  // partition slot, | kNullBit for a NULL argument
+  uint32_t count = 0;
+};
+
+struct DistinctStore {
+  size_t call = 0;
+  int column = -1;   // inline case: the argument column
+  size_t width = 0;  // inline case: its physical width (1, 2, 4, 8); 0: encoded keys
+  Pool<DistinctEntry> entries;
+  Pool<std::string> keys;
+  IdIndex index;
+  size_t key_heap_bytes = 0;
+};
+
+// The ROWS frame of one partition: ids in the rows store, oldest first from `head`.
+struct RowsFrame {
+  std::vector<uint32_t> ids;
+  size_t head = 0;
+  size_t size() const { return ids.size() - head; }
+  void pop_front() {
+    if (++head == ids.size()) {
+      ids.clear();
+      head = 0;
+    } else if (head >= 16 && head * 2 >= ids.size()) {
+      ids.erase(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(head));
+      head = 0;
+    }
+  }
+};
+
+// A block of the RANGE frame queue: rows in processing (= time) order.
+struct FrameBlock {
+  int64_t base = 0;            // time of the first row
+  std::vector<uint32_t> dt;    // time - base
+  std::vector<uint32_t> part;  // partition slots (unless taken from a DISTINCT counter)
+  std::vector<uint32_t> dref;  // per row, one DISTINCT counter id per DISTINCT call (kNone: filtered out)
+  std::vector<Vector> vals;    // input width; only the columns retraction reads are filled
+  size_t size = 0;
+};
+
+// A block of rows waiting for the watermark (all input columns), in arrival order.
+struct PendingBlock {
+  std::vector<Vector> cols;
+  size_t size = 0;
+  size_t done = 0;  // rows taken for processing
+};
+
+size_t VectorsBytes(const std::vector<Vector>& v) {
+  size_t b = 0;
+  for (const Vector& x : v) b += x.MemoryUsage();
+  return b;
+}
 
 }  // namespace
 
 struct OverAggregateOperator::State {
-  explicit State(const std::vector<LogicalType>& types) : rows(types) {}
-  struct Partition {
-    AccumulatorGroup acc;
-    // (time, row id) of the rows inside a bounded frame, from frame[head] on. A vector with a moving
-    // head costs far less per partition than a deque (whose first block alone is 512 bytes).
-    std::vector<std::pair<int64_t, uint32_t>> frame;
-    size_t head = 0;
-    size_t size() const { return frame.size() - head; }
-    bool empty() const { return head == frame.size(); }
-    const std::pair<int64_t, uint32_t>& front() const { return frame[head]; }
-    void pop_front() {
-      if (++head == frame.size()) {
-        frame.clear();
-        head = 0;
-      } else if (head >= 16 && head * 2 >= frame.size()) {
-        frame.erase(frame.begin(), frame.begin() + static_cast<std::ptrdiff_t>(head));
-        head = 0;
-      }
-    }
-    int64_t last_time = kNever;                      // the last time processed
-  };
-  RowArena rows;
-  std::unordered_map<std::string, uint32_t, StringHash> index;
-  std::vector<Partition> parts;
-  std::vector<Pending> pending;
-  uint64_t next_seq = 0;
-  size_t held = 0;
+  // Partitions and their accumulator states (`stride` bytes per slot, in pages beside the pool's).
+  Pool<Partition> parts;
+  IdIndex part_index;
+  size_t key_heap_bytes = 0;
+  size_t stride = 0;
+  std::vector<std::unique_ptr<std::max_align_t[]>> state_pages;
+  std::vector<size_t> offsets;
+  // DISTINCT calls: distinct_of[a] is call a's store index or -1.
+  std::vector<int> distinct_of;
+  std::vector<DistinctStore> distinct;
+  int part_from_distinct = -1;  // a DISTINCT call without FILTER whose counter names the partition
+  // The input columns that retraction reads from stored rows.
+  std::vector<int> val_columns;
+  // RANGE frames: every row in a frame, in time order.
+  std::deque<FrameBlock> frame;
+  size_t frame_head = 0;
+  // ROWS frames.
+  std::vector<RowsFrame> rows_frames;
+  std::vector<Vector> rows_vals;
+  std::vector<uint32_t> rows_dref;
+  size_t rows_size = 0;
+  size_t rows_released = 0;
+  size_t frame_rows = 0;  // rows in bounded frames
+  // Event time: rows waiting for the watermark. Position p is row (p - pend_first) of the blocks.
+  std::deque<PendingBlock> pend;
+  uint64_t pend_first = 0;
+  uint64_t pend_end = 0;
+  uint64_t in_next = 0;       // the next position of the in-order sequence
+  int64_t in_max = kNever;    // time of the last row appended in order
+  std::vector<std::pair<int64_t, uint64_t>> ooo;  // min-heap of (time, position) of rows that came out of order
+  std::deque<uint64_t> ooo_pos;                    // their positions, increasing
+  size_t pending_rows = 0;
+  int64_t last_proc_time = kNever;
+  // Scratch.
   std::vector<std::string> encoded;
-  // The output being built: input rows (arena ids) and, per row, the aggregate values.
-  std::vector<uint32_t> out_ids;
-  std::unique_ptr<Chunk> out_aggs;
+  std::vector<uint32_t> slots;
+  std::vector<uint32_t> dbuf;
+  std::vector<uint32_t> out_sel;
+  std::vector<uint32_t> group;
+  std::vector<uint32_t> order;
+  std::vector<uint32_t> counts;
+  std::vector<Vector> scratch;  // one row per input column, for retracting inline DISTINCT values
+  std::vector<LogicalType> agg_types;
+  size_t peak_bytes = 0;
+
+  uint8_t* States(uint32_t slot) {
+    return reinterpret_cast<uint8_t*>(state_pages[slot / Pool<Partition>::kPage].get()) +
+           (slot % Pool<Partition>::kPage) * stride;
+  }
+  uint64_t DistinctHash(const DistinctStore& ds, const DistinctEntry& e) const {
+    const uint64_t v = ds.width ? Mix(static_cast<uint64_t>(e.value))
+                                : XXH3_64bits(ds.keys[static_cast<uint32_t>(e.value)].data(),
+                                              ds.keys[static_cast<uint32_t>(e.value)].size());
+    return Mix(v ^ (static_cast<uint64_t>(e.part) * 0x9E3779B97F4A7C15ULL));
+  }
 };
 
 OverAggregateOperator::OverAggregateOperator(std::string name, std::vector<LogicalType> input_types,
@@ -82,13 +261,105 @@ OverAggregateOperator::OverAggregateOperator(std::string name, std::vector<Logic
       preceding_(preceding),
       layout_(std::move(calls)),
       output_types_(std::move(output_types)),
-      state_(std::make_unique<State>(input_types_)) {}
-
-OverAggregateOperator::~OverAggregateOperator() {
-  for (auto& p : state_->parts) layout_.Destroy(&p.acc);
+      state_(std::make_unique<State>()) {
+  State& s = *state_;
+  const auto& cs = layout_.calls();
+  size_t align = 8;
+  for (size_t a = 0; a < cs.size(); ++a) {
+    align = std::max<size_t>(align, cs[a].function->state_align);
+    s.offsets.push_back(layout_.offset(a));
+  }
+  SLUICE_CHECK_LE(align, alignof(std::max_align_t));
+  s.stride = std::max<size_t>((layout_.state_bytes() + align - 1) / align * align, align);
+  const bool bounded = preceding_ >= 0;
+  std::vector<bool> needed(input_types_.size(), false);
+  s.distinct_of.assign(cs.size(), -1);
+  for (size_t a = 0; a < cs.size(); ++a) {
+    const AccumulatorCall& c = cs[a];
+    if (c.distinct) {
+      DistinctStore ds;
+      ds.call = a;
+      if (c.args.size() == 1) {
+        const LogicalType& t = input_types_[static_cast<size_t>(c.args[0])];
+        switch (t.id()) {
+          case TypeId::kBoolean:
+          case TypeId::kTinyInt:
+          case TypeId::kSmallInt:
+          case TypeId::kInteger:
+          case TypeId::kDate:
+          case TypeId::kTime:
+          case TypeId::kIntervalYearMonth:
+          case TypeId::kBigInt:
+          case TypeId::kTimestamp:
+          case TypeId::kTimestampLtz:
+          case TypeId::kIntervalDayTime:
+            ds.column = c.args[0];
+            ds.width = t.PhysicalWidth();
+            break;
+          default: break;
+        }
+      }
+      if (ds.width == 0) {
+        for (int col : c.args) needed[static_cast<size_t>(col)] = true;
+      }
+      if (c.filter < 0 && s.part_from_distinct < 0) s.part_from_distinct = static_cast<int>(s.distinct.size());
+      s.distinct_of[a] = static_cast<int>(s.distinct.size());
+      s.distinct.push_back(std::move(ds));
+    } else {
+      for (int col : c.args) needed[static_cast<size_t>(col)] = true;
+      if (c.filter >= 0) needed[static_cast<size_t>(c.filter)] = true;
+    }
+  }
+  if (bounded) {
+    for (size_t c = 0; c < needed.size(); ++c) {
+      if (needed[c]) s.val_columns.push_back(static_cast<int>(c));
+    }
+  }
+  for (const LogicalType& t : input_types_) s.scratch.emplace_back(t, 1);
+  s.agg_types.assign(output_types_.begin() + static_cast<std::ptrdiff_t>(input_types_.size()), output_types_.end());
+  for (const LogicalType& t : input_types_) s.rows_vals.emplace_back(t);
 }
 
-size_t OverAggregateOperator::state_rows() const { return state_->held; }
+OverAggregateOperator::~OverAggregateOperator() {
+  State& s = *state_;
+  const auto& cs = layout_.calls();
+  for (size_t id = 0; id < s.parts.size(); ++id) {
+    if (!s.parts[static_cast<uint32_t>(id)].live) continue;
+    uint8_t* st = s.States(static_cast<uint32_t>(id));
+    for (size_t a = 0; a < cs.size(); ++a) {
+      if (cs[a].function->destroy) cs[a].function->destroy(st + s.offsets[a]);
+    }
+  }
+}
+
+size_t OverAggregateOperator::state_rows() const { return state_->pending_rows + state_->frame_rows; }
+
+size_t OverAggregateOperator::state_bytes() const {
+  const State& s = *state_;
+  size_t b = s.parts.bytes() + s.part_index.bytes() + s.key_heap_bytes +
+             s.state_pages.size() * Pool<Partition>::kPage * s.stride;
+  for (const DistinctStore& ds : s.distinct) b += ds.entries.bytes() + ds.keys.bytes() + ds.index.bytes() + ds.key_heap_bytes;
+  for (const FrameBlock& f : s.frame) {
+    b += (f.dt.capacity() + f.part.capacity() + f.dref.capacity()) * sizeof(uint32_t) + VectorsBytes(f.vals);
+  }
+  for (const PendingBlock& p : s.pend) b += VectorsBytes(p.cols);
+  b += s.ooo.capacity() * sizeof(s.ooo[0]) + s.ooo_pos.size() * sizeof(uint64_t);
+  if (rows_frame_) {
+    b += VectorsBytes(s.rows_vals) + s.rows_dref.capacity() * sizeof(uint32_t) + s.rows_frames.capacity() * sizeof(RowsFrame);
+    for (const RowsFrame& f : s.rows_frames) b += f.ids.capacity() * sizeof(uint32_t);
+  }
+  return b;
+}
+
+void OverAggregateOperator::MeasureState() {
+  State& s = *state_;
+  const size_t b = state_bytes();
+  if (b > s.peak_bytes) {
+    s.peak_bytes = b;
+    metrics_.peak_state_bytes = static_cast<int64_t>(b);
+    metrics_.state_rows_at_peak = static_cast<int64_t>(s.frame_rows);
+  }
+}
 
 Status OverAggregateOperator::Process(int, Chunk& chunk) {
   State& s = *state_;
@@ -98,156 +369,453 @@ Status OverAggregateOperator::Process(int, Chunk& chunk) {
   if (!chunk.AllInserts()) {
     return Status::InvalidArgument("OverAggregate '" + name() + "' received an update; OVER aggregation needs an insert-only input");
   }
-  EncodeKeys(chunk, partition_keys_, &s.encoded);
-  const uint32_t base = s.rows.AppendMany(chunk, nullptr, n);
-  s.held += n;
-  std::vector<uint32_t> parts(n);
-  for (size_t i = 0; i < n; ++i) {
-    auto [it, inserted] = s.index.try_emplace(std::move(s.encoded[i]), static_cast<uint32_t>(s.parts.size()));
-    if (inserted) {
-      s.parts.emplace_back();
-      layout_.Init(&s.parts.back().acc);
-    }
-    parts[i] = it->second;
-  }
   if (!rowtime_) {
-    // Processing time: every row of the chunk is processed now, one partition group at a time.
+    // Processing time: every row of the chunk is processed now, one at a time.
     const Clock* clock = ctx_ && ctx_->eval ? ctx_->eval->clock : nullptr;
-    const int64_t now = clock ? clock->NowMicros() : 0;
-    for (size_t i = 0; i < n; ++i) ProcessAt(parts[i], now, {base + static_cast<uint32_t>(i)});
-    return Flush();
+    const int64_t now = std::max(clock ? clock->NowMicros() : 0, s.last_proc_time);
+    s.last_proc_time = now;
+    std::vector<int64_t> times(n, now);
+    RETURN_IF_ERROR(ProcessBatch(chunk, times, false));
+    MeasureState();
+    return Status::OK();
   }
   const Vector& time = chunk.column(static_cast<size_t>(order_column_));
   const int64_t watermark = current_watermark();
-  for (size_t i = 0; i < n; ++i) {
-    const uint32_t id = base + static_cast<uint32_t>(i);
+  const bool per_partition_lateness = rows_frame_ && preceding_ >= 0;
+  if (per_partition_lateness) EncodeKeys(chunk, partition_keys_, &s.encoded);
+  for (size_t i = 0; time.MayHaveNulls() && i < n; ++i) {
     if (time.IsNull(i)) {
       return Status::InvalidArgument("OverAggregate '" + name() + "': the event-time attribute of a row is NULL");
     }
+  }
+  std::vector<uint32_t> accepted;
+  accepted.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
     const int64_t t = time.data<int64_t>()[i];
-    const bool late = preceding_ < 0 ? t <= watermark : t <= s.parts[parts[i]].last_time;
+    bool late = t <= watermark;
+    if (per_partition_lateness) {
+      const std::string& key = s.encoded[i];
+      const uint64_t h = XXH3_64bits(key.data(), key.size());
+      const uint32_t slot = s.part_index.Find(h, [&](uint32_t id) { return s.parts[id].hash == h && s.parts[id].key == key; });
+      late = slot != kNone && t <= s.parts[slot].last_time;
+    }
     if (late) {
       ReportLate(chunk, i, t);
-      s.rows.Release(id);
-      --s.held;
       continue;
     }
-    s.pending.push_back(Pending{t, s.next_seq++, id, parts[i]});
-    std::push_heap(s.pending.begin(), s.pending.end(), PendingLater());
+    const uint64_t pos = s.pend_end + accepted.size();
+    if (t >= s.in_max) {
+      s.in_max = t;
+    } else {
+      s.ooo.push_back({t, pos});
+      std::push_heap(s.ooo.begin(), s.ooo.end(), std::greater<>());
+      s.ooo_pos.push_back(pos);
+    }
+    accepted.push_back(static_cast<uint32_t>(i));
   }
+  // Append the accepted rows to the pending blocks, columnar.
+  size_t done = 0;
+  while (done < accepted.size()) {
+    if (s.pend.empty() || s.pend.back().size == kBlock) {
+      PendingBlock& b = s.pend.emplace_back();
+      for (const LogicalType& t : input_types_) {
+        b.cols.emplace_back(t);
+        b.cols.back().Reserve(kBlock);
+      }
+    }
+    PendingBlock& b = s.pend.back();
+    const size_t take = std::min(kBlock - b.size, accepted.size() - done);
+    for (size_t c = 0; c < b.cols.size(); ++c) b.cols[c].AppendFrom(chunk.column(c), accepted.data() + done, 0, take, true);
+    b.size += take;
+    done += take;
+  }
+  s.pend_end += accepted.size();
+  s.pending_rows += accepted.size();
   return Status::OK();
 }
 
 Status OverAggregateOperator::OnWatermark(int64_t watermark) {
   State& s = *state_;
   const size_t chunk_size = ctx_ && ctx_->chunk_size > 0 ? ctx_->chunk_size : Chunk::kDefaultCapacity;
-  std::vector<Pending> batch;
-  std::vector<uint32_t> order;  // partitions in first-appearance order within the batch
-  while (!s.pending.empty() && s.pending.front().time <= watermark) {
-    // All rows of the smallest pending time, in arrival order, grouped by partition.
-    const int64_t t = s.pending.front().time;
-    batch.clear();
-    while (!s.pending.empty() && s.pending.front().time == t) {
-      batch.push_back(s.pending.front());
-      std::pop_heap(s.pending.begin(), s.pending.end(), PendingLater());
-      s.pending.pop_back();
-    }
-    order.clear();
-    for (const Pending& p : batch) {
-      if (std::find(order.begin(), order.end(), p.part) == order.end()) order.push_back(p.part);
-    }
-    for (uint32_t part : order) {
-      std::vector<uint32_t> rows;
-      for (const Pending& p : batch) {
-        if (p.part == part) rows.push_back(p.row);
+  auto time_at = [&](uint64_t pos) {
+    const uint64_t rel = pos - s.pend_first;
+    const PendingBlock& b = s.pend[rel / kBlock];
+    return b.cols[static_cast<size_t>(order_column_)].data<int64_t>()[rel % kBlock];
+  };
+  std::vector<uint64_t> positions;
+  std::vector<int64_t> times;
+  for (;;) {
+    positions.clear();
+    times.clear();
+    // Take rows in (time, arrival) order up to the watermark; a batch ends on a time boundary.
+    for (;;) {
+      while (!s.ooo_pos.empty() && s.ooo_pos.front() == s.in_next) {
+        s.ooo_pos.pop_front();
+        ++s.in_next;
       }
-      ProcessAt(part, t, rows);
+      bool have = false, from_heap = false;
+      int64_t t = 0;
+      uint64_t pos = 0;
+      if (s.in_next < s.pend_end) {
+        have = true;
+        pos = s.in_next;
+        t = time_at(pos);
+      }
+      if (!s.ooo.empty() && (!have || s.ooo.front() < std::make_pair(t, pos))) {
+        have = true;
+        from_heap = true;
+        t = s.ooo.front().first;
+        pos = s.ooo.front().second;
+      }
+      if (!have || t > watermark) break;
+      if (positions.size() >= chunk_size && t != times.back()) break;
+      if (from_heap) {
+        std::pop_heap(s.ooo.begin(), s.ooo.end(), std::greater<>());
+        s.ooo.pop_back();
+      } else {
+        ++s.in_next;
+      }
+      positions.push_back(pos);
+      times.push_back(t);
     }
-    if (s.out_ids.size() >= chunk_size) RETURN_IF_ERROR(Flush());
+    if (positions.empty()) break;
+    // Gather the batch: runs of positions within one block at a time.
+    Chunk batch(input_types_);
+    std::vector<uint32_t> sel;
+    for (size_t i = 0; i < positions.size();) {
+      const size_t blk = (positions[i] - s.pend_first) / kBlock;
+      sel.clear();
+      size_t j = i;
+      while (j < positions.size() && (positions[j] - s.pend_first) / kBlock == blk) {
+        sel.push_back(static_cast<uint32_t>((positions[j] - s.pend_first) % kBlock));
+        ++j;
+      }
+      PendingBlock& b = s.pend[blk];
+      for (size_t c = 0; c < input_types_.size(); ++c) batch.column(c).AppendFrom(b.cols[c], sel.data(), 0, sel.size());
+      b.done += sel.size();
+      i = j;
+    }
+    batch.kind_vector().assign(positions.size(), RowKind::kInsert);
+    s.pending_rows -= positions.size();
+    while (!s.pend.empty() && s.pend.front().done == kBlock) {
+      s.pend.pop_front();
+      s.pend_first += kBlock;
+    }
+    RETURN_IF_ERROR(ProcessBatch(batch, times, true));
   }
-  RETURN_IF_ERROR(Flush());
+  MeasureState();
   return EmitWatermark(watermark);
 }
 
-void OverAggregateOperator::ProcessAt(uint32_t part, int64_t time, const std::vector<uint32_t>& rows) {
+Status OverAggregateOperator::ProcessBatch(const Chunk& batch, const std::vector<int64_t>& times, bool ties_together) {
   State& s = *state_;
-  State::Partition& p = s.parts[part];
-  if (!s.out_aggs) {
-    std::vector<LogicalType> agg_types(output_types_.begin() + static_cast<std::ptrdiff_t>(input_types_.size()),
-                                       output_types_.end());
-    s.out_aggs = std::make_unique<Chunk>(agg_types);
-  }
-  const Chunk& stored = s.rows.rows();
-  auto emit_row = [&](uint32_t id) {
-    const size_t pos = s.out_aggs->size();
-    s.out_aggs->Resize(pos + 1);
-    layout_.Finalize(p.acc, s.out_aggs.get(), 0, pos);
-    s.out_ids.push_back(id);
-  };
-  auto leave = [&](uint32_t id) {
-    s.rows.Release(id);
-    --s.held;
-  };
+  const auto& cs = layout_.calls();
+  const size_t n = batch.size();
+  const size_t nd = s.distinct.size();
   const bool bounded = preceding_ >= 0;
-  if (rows_frame_) {
-    for (uint32_t id : rows) {
-      layout_.Update(&p.acc, stored, id, false);
-      if (bounded) {
-        p.frame.push_back({time, id});
-        while (static_cast<int64_t>(p.size()) > preceding_ + 1) {
-          layout_.Update(&p.acc, stored, p.front().second, true);
-          leave(p.front().second);
-          p.pop_front();
+  const bool range_bounded = bounded && !rows_frame_;
+  EncodeKeys(batch, partition_keys_, &s.encoded);
+  s.slots.resize(n);
+  s.out_sel.clear();
+  s.dbuf.resize(nd);
+  Chunk aggs(s.agg_types, n);
+  size_t k = 0;
+
+  const Vector* args[8];
+  auto set_args = [&](const AccumulatorCall& c, const std::vector<Vector>& cols) {
+    const size_t m = std::min<size_t>(c.args.size(), 8);
+    for (size_t i = 0; i < m; ++i) args[i] = &cols[static_cast<size_t>(c.args[i])];
+  };
+  auto passes = [](const Vector& f, size_t row) { return !f.IsNull(row) && f.data<uint8_t>()[row] != 0; };
+
+  // Accumulates row r of the batch into partition `slot`, writing its DISTINCT counter ids to dref.
+  auto accumulate = [&](uint32_t slot, uint8_t* st, size_t r, uint32_t* dref) {
+    for (size_t a = 0; a < cs.size(); ++a) {
+      const AccumulatorCall& c = cs[a];
+      const int d = s.distinct_of[a];
+      if (c.filter >= 0 && !passes(batch.column(static_cast<size_t>(c.filter)), r)) {
+        if (d >= 0) dref[d] = kNone;
+        continue;
+      }
+      if (d >= 0) {
+        DistinctStore& ds = s.distinct[static_cast<size_t>(d)];
+        DistinctEntry probe;
+        probe.part = slot;
+        std::string key;
+        uint64_t h;
+        if (ds.width) {
+          const Vector& v = batch.column(static_cast<size_t>(ds.column));
+          if (v.IsNull(r)) {
+            probe.part |= kNullBit;
+          } else {
+            switch (ds.width) {
+              case 1: probe.value = v.data<int8_t>()[r]; break;
+              case 2: probe.value = v.data<int16_t>()[r]; break;
+              case 4: probe.value = v.data<int32_t>()[r]; break;
+              default: probe.value = v.data<int64_t>()[r]; break;
+            }
+          }
+          h = Mix(Mix(static_cast<uint64_t>(probe.value)) ^ (static_cast<uint64_t>(probe.part) * 0x9E3779B97F4A7C15ULL));
+        } else {
+          for (int col : c.args) EncodeKeyValue(batch.column(static_cast<size_t>(col)), r, &key);
+          h = Mix(XXH3_64bits(key.data(), key.size()) ^ (static_cast<uint64_t>(probe.part) * 0x9E3779B97F4A7C15ULL));
+        }
+        const uint32_t found = ds.index.Find(h, [&](uint32_t id) {
+          const DistinctEntry& e = ds.entries[id];
+          if (e.part != probe.part) return false;
+          return ds.width ? e.value == probe.value : ds.keys[static_cast<uint32_t>(e.value)] == key;
+        });
+        if (found != kNone) {
+          ++ds.entries[found].count;
+          dref[d] = found;
+          continue;
+        }
+        const uint32_t id = ds.entries.Allocate();
+        DistinctEntry& e = ds.entries[id];
+        e = probe;
+        e.count = 1;
+        if (!ds.width) {
+          const uint32_t kid = ds.keys.Allocate();
+          ds.keys[kid] = std::move(key);
+          if (ds.keys[kid].capacity() > 15) ds.key_heap_bytes += ds.keys[kid].capacity();
+          e.value = kid;
+        }
+        ds.index.Insert(h, id, [&](uint32_t x) { return s.DistinctHash(ds, ds.entries[x]); });
+        dref[d] = id;
+      }
+      set_args(c, batch.columns());
+      c.function->update(st + s.offsets[a], args, r, false);
+    }
+  };
+  // Retracts stored row `r` of `vals` (with DISTINCT counter ids `dref`) from partition `slot`.
+  auto retract = [&](uint8_t* st, const std::vector<Vector>& vals, size_t r, const uint32_t* dref) {
+    for (size_t a = 0; a < cs.size(); ++a) {
+      const AccumulatorCall& c = cs[a];
+      const int d = s.distinct_of[a];
+      if (d >= 0) {
+        const uint32_t id = dref[d];
+        if (id == kNone) continue;
+        DistinctStore& ds = s.distinct[static_cast<size_t>(d)];
+        DistinctEntry& e = ds.entries[id];
+        if (--e.count > 0) continue;
+        // The value's last row leaves the frame.
+        ds.index.Erase(s.DistinctHash(ds, e), id, [&](uint32_t x) { return s.DistinctHash(ds, ds.entries[x]); });
+        if (ds.width) {
+          Vector& v = s.scratch[static_cast<size_t>(ds.column)];
+          v.SetNull(0, (e.part & kNullBit) != 0);
+          switch (ds.width) {
+            case 1: v.data<int8_t>()[0] = static_cast<int8_t>(e.value); break;
+            case 2: v.data<int16_t>()[0] = static_cast<int16_t>(e.value); break;
+            case 4: v.data<int32_t>()[0] = static_cast<int32_t>(e.value); break;
+            default: v.data<int64_t>()[0] = e.value; break;
+          }
+          set_args(c, s.scratch);
+          c.function->update(st + s.offsets[a], args, 0, true);
+        } else {
+          const uint32_t kid = static_cast<uint32_t>(e.value);
+          if (ds.keys[kid].capacity() > 15) ds.key_heap_bytes -= ds.keys[kid].capacity();
+          std::string().swap(ds.keys[kid]);
+          ds.keys.Free(kid);
+          set_args(c, vals);
+          c.function->update(st + s.offsets[a], args, r, true);
+        }
+        ds.entries.Free(id);
+        continue;
+      }
+      if (c.filter >= 0 && !passes(vals[static_cast<size_t>(c.filter)], r)) continue;
+      set_args(c, vals);
+      c.function->update(st + s.offsets[a], args, r, true);
+    }
+  };
+  auto free_partition = [&](uint32_t slot) {
+    Partition& p = s.parts[slot];
+    uint8_t* st = s.States(slot);
+    for (size_t a = 0; a < cs.size(); ++a) {
+      if (cs[a].function->destroy) cs[a].function->destroy(st + s.offsets[a]);
+    }
+    s.part_index.Erase(p.hash, slot, [&](uint32_t x) { return s.parts[x].hash; });
+    if (p.key.capacity() > 15) s.key_heap_bytes -= p.key.capacity();
+    std::string().swap(p.key);
+    p.live = false;
+    s.parts.Free(slot);
+  };
+  auto find_or_create = [&](std::string& key) {
+    const uint64_t h = XXH3_64bits(key.data(), key.size());
+    uint32_t slot = s.part_index.Find(h, [&](uint32_t id) { return s.parts[id].hash == h && s.parts[id].key == key; });
+    if (slot != kNone) return slot;
+    slot = s.parts.Allocate();
+    while (s.state_pages.size() * Pool<Partition>::kPage <= slot) {
+      const size_t words = (Pool<Partition>::kPage * s.stride + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t);
+      s.state_pages.push_back(std::make_unique<std::max_align_t[]>(words));
+    }
+    Partition& p = s.parts[slot];
+    p.key = std::move(key);
+    if (p.key.capacity() > 15) s.key_heap_bytes += p.key.capacity();
+    p.hash = h;
+    p.last_time = kNever;
+    p.rows = 0;
+    p.mark = kNone;
+    p.live = true;
+    uint8_t* st = s.States(slot);
+    for (size_t a = 0; a < cs.size(); ++a) cs[a].function->init(st + s.offsets[a]);
+    s.part_index.Insert(h, slot, [&](uint32_t x) { return s.parts[x].hash; });
+    if (rows_frame_ && bounded && s.rows_frames.size() <= slot) s.rows_frames.resize(slot + 1);
+    return slot;
+  };
+  // Retracts and frees every RANGE frame row with time below `lower`.
+  auto expire = [&](int64_t lower) {
+    while (!s.frame.empty()) {
+      FrameBlock& b = s.frame.front();
+      if (s.frame_head == b.size) {
+        s.frame.pop_front();
+        s.frame_head = 0;
+        continue;
+      }
+      const size_t i = s.frame_head;
+      if (b.base + static_cast<int64_t>(b.dt[i]) >= lower) break;
+      const uint32_t* dref = b.dref.data() + i * nd;
+      const uint32_t slot = s.part_from_distinct >= 0
+                                ? s.distinct[static_cast<size_t>(s.part_from_distinct)].entries[dref[s.part_from_distinct]].part & ~kNullBit
+                                : b.part[i];
+      retract(s.States(slot), b.vals, i, dref);
+      ++s.frame_head;
+      --s.frame_rows;
+      if (--s.parts[slot].rows == 0) free_partition(slot);
+    }
+  };
+  auto append_frame = [&](int64_t t, uint32_t slot, size_t r) {
+    if (s.frame.empty() || s.frame.back().size == kBlock || t - s.frame.back().base > int64_t{0xFFFFFFFF}) {
+      FrameBlock& b = s.frame.emplace_back();
+      b.base = t;
+      b.dt.reserve(kBlock);
+      if (s.part_from_distinct < 0) b.part.reserve(kBlock);
+      b.dref.reserve(kBlock * nd);
+      b.vals.resize(input_types_.size());
+      for (int c : s.val_columns) {
+        b.vals[static_cast<size_t>(c)] = Vector(input_types_[static_cast<size_t>(c)]);
+        b.vals[static_cast<size_t>(c)].Reserve(kBlock);
+      }
+    }
+    FrameBlock& b = s.frame.back();
+    b.dt.push_back(static_cast<uint32_t>(t - b.base));
+    if (s.part_from_distinct < 0) b.part.push_back(slot);
+    b.dref.insert(b.dref.end(), s.dbuf.begin(), s.dbuf.end());
+    for (int c : s.val_columns) b.vals[static_cast<size_t>(c)].AppendFrom(batch.column(static_cast<size_t>(c)), nullptr, r, 1, true);
+    ++b.size;
+    ++s.frame_rows;
+  };
+  // ROWS frames: stores row r (the retracted columns and DISTINCT ids) and returns its id.
+  auto store_row = [&](size_t r) {
+    if (s.rows_size >= (1u << 14) && s.rows_released * 2 > s.rows_size) {
+      std::vector<Vector> fresh;
+      for (const LogicalType& t : input_types_) fresh.emplace_back(t);
+      std::vector<uint32_t> fresh_dref;
+      uint32_t next = 0;
+      for (RowsFrame& f : s.rows_frames) {
+        for (size_t i = f.head; i < f.ids.size(); ++i) {
+          for (int c : s.val_columns) {
+            fresh[static_cast<size_t>(c)].AppendFrom(s.rows_vals[static_cast<size_t>(c)], nullptr, f.ids[i], 1, true);
+          }
+          fresh_dref.insert(fresh_dref.end(), s.rows_dref.begin() + static_cast<std::ptrdiff_t>(f.ids[i] * nd),
+                            s.rows_dref.begin() + static_cast<std::ptrdiff_t>((f.ids[i] + 1) * nd));
+          f.ids[i] = next++;
         }
       }
-      emit_row(id);
-      if (!bounded) leave(id);
+      s.rows_vals = std::move(fresh);
+      s.rows_dref = std::move(fresh_dref);
+      s.rows_size = next;
+      s.rows_released = 0;
     }
-  } else {
-    for (uint32_t id : rows) {
-      layout_.Update(&p.acc, stored, id, false);
-      if (bounded) p.frame.push_back({time, id});
+    for (int c : s.val_columns) s.rows_vals[static_cast<size_t>(c)].AppendFrom(batch.column(static_cast<size_t>(c)), nullptr, r, 1, true);
+    s.rows_dref.insert(s.rows_dref.end(), s.dbuf.begin(), s.dbuf.end());
+    ++s.frame_rows;
+    return static_cast<uint32_t>(s.rows_size++);
+  };
+  auto emit = [&](uint8_t* st, size_t r) {
+    for (size_t a = 0; a < cs.size(); ++a) {
+      Vector& v = aggs.column(a);
+      v.SetNull(k, false);
+      cs[a].function->finalize(st + s.offsets[a], &v, k);
     }
-    if (bounded) {
-      const int64_t lower = time - preceding_ * 1000;
-      while (!p.empty() && p.front().first < lower) {
-        layout_.Update(&p.acc, stored, p.front().second, true);
-        leave(p.front().second);
-        p.pop_front();
+    s.out_sel.push_back(static_cast<uint32_t>(r));
+    ++k;
+  };
+  // Processes rows `rows` (batch row numbers, arrival order) of partition `slot` at time t.
+  auto process = [&](uint32_t slot, int64_t t, const uint32_t* rows, size_t count) {
+    Partition& p = s.parts[slot];
+    uint8_t* st = s.States(slot);
+    if (rows_frame_) {
+      for (size_t i = 0; i < count; ++i) {
+        accumulate(slot, st, rows[i], s.dbuf.data());
+        if (bounded) {
+          RowsFrame& f = s.rows_frames[slot];
+          f.ids.push_back(store_row(rows[i]));
+          while (static_cast<int64_t>(f.size()) > preceding_ + 1) {
+            const uint32_t old = f.ids[f.head];
+            retract(st, s.rows_vals, old, s.rows_dref.data() + static_cast<size_t>(old) * nd);
+            ++s.rows_released;
+            --s.frame_rows;
+            f.pop_front();
+          }
+        }
+        emit(st, rows[i]);
+      }
+    } else {
+      for (size_t i = 0; i < count; ++i) {
+        accumulate(slot, st, rows[i], s.dbuf.data());
+        if (range_bounded) {
+          append_frame(t, slot, rows[i]);
+          ++p.rows;
+        }
+      }
+      for (size_t i = 0; i < count; ++i) emit(st, rows[i]);
+    }
+    p.last_time = t;
+  };
+
+  for (size_t i = 0; i < n;) {
+    size_t j = i + 1;
+    if (ties_together) {
+      while (j < n && times[j] == times[i]) ++j;
+    }
+    const int64_t t = times[i];
+    if (range_bounded) expire(t - preceding_ * 1000);
+    for (size_t r = i; r < j; ++r) s.slots[r] = find_or_create(s.encoded[r]);
+    if (j - i == 1) {
+      const uint32_t r = static_cast<uint32_t>(i);
+      process(s.slots[i], t, &r, 1);
+    } else {
+      // The partitions in first-appearance order, each with its rows in arrival order (counting sort).
+      s.order.clear();
+      for (size_t r = i; r < j; ++r) {
+        Partition& p = s.parts[s.slots[r]];
+        if (p.mark == kNone) {
+          p.mark = static_cast<uint32_t>(s.order.size());
+          s.order.push_back(s.slots[r]);
+        }
+      }
+      s.counts.assign(s.order.size() + 1, 0);
+      for (size_t r = i; r < j; ++r) ++s.counts[s.parts[s.slots[r]].mark + 1];
+      for (size_t m = 1; m < s.counts.size(); ++m) s.counts[m] += s.counts[m - 1];
+      s.group.resize(j - i);
+      for (size_t r = i; r < j; ++r) s.group[s.counts[s.parts[s.slots[r]].mark]++] = static_cast<uint32_t>(r);
+      for (uint32_t slot : s.order) s.parts[slot].mark = kNone;
+      for (size_t g = 0; g < s.group.size();) {
+        size_t h = g + 1;
+        while (h < s.group.size() && s.slots[s.group[h]] == s.slots[s.group[g]]) ++h;
+        process(s.slots[s.group[g]], t, s.group.data() + g, h - g);
+        g = h;
       }
     }
-    for (uint32_t id : rows) emit_row(id);
-    if (!bounded) {
-      for (uint32_t id : rows) leave(id);
-    }
+    i = j;
   }
-  p.last_time = time;
-}
 
-Status OverAggregateOperator::Flush() {
-  State& s = *state_;
-  if (s.out_ids.empty()) return Status::OK();
-  const size_t n = s.out_ids.size();
   const size_t ni = input_types_.size();
   Chunk out(output_types_);
-  for (size_t c = 0; c < ni; ++c) out.column(c).AppendFrom(s.rows.rows().column(c), s.out_ids.data(), 0, n);
-  for (size_t a = 0; a < s.out_aggs->num_columns(); ++a) out.column(ni + a) = std::move(s.out_aggs->column(a));
+  for (size_t c = 0; c < ni; ++c) out.column(c).AppendFrom(batch.column(c), s.out_sel.data(), 0, n);
+  for (size_t a = 0; a < aggs.num_columns(); ++a) out.column(ni + a) = std::move(aggs.column(a));
   out.kind_vector().assign(n, RowKind::kInsert);
-  s.out_ids.clear();
-  s.out_aggs.reset();
-  RETURN_IF_ERROR(Emit(out));
-  // Rebuild the arena once most of its rows left.
-  if (s.rows.rows().size() >= (1u << 14) && s.held * 2 < s.rows.rows().size()) {
-    RowArena fresh(input_types_);
-    for (Pending& p : s.pending) p.row = fresh.Append(s.rows.rows(), p.row);
-    for (auto& part : s.parts) {
-      for (size_t i = part.head; i < part.frame.size(); ++i) {
-        part.frame[i].second = fresh.Append(s.rows.rows(), part.frame[i].second);
-      }
-    }
-    s.rows = std::move(fresh);
-  }
-  return Status::OK();
+  return Emit(out);
 }
 
 }  // namespace sluice

@@ -6,10 +6,22 @@
 // order; rows of one partition with the same time are processed together. RANGE gives every row of a
 // time T the aggregate over the rows with time in [T - preceding, T]; ROWS gives each row the aggregate
 // over itself and the `preceding` rows before it. Rows that leave a bounded frame are retracted from
-// the accumulators (so every aggregate, COUNT(DISTINCT) included, stays exact) and freed. A row is
-// late, dropped and reported (Operator::ReportLate), when its time is not after its partition's
-// last processed time (bounded frames) or not after the watermark (unbounded), as Flink's functions.
-// Processing time: rows are processed as they arrive, at the injected clock's time.
+// the accumulators (so every aggregate, COUNT(DISTINCT) included, stays exact) and freed.
+// Late rows are dropped and reported (Operator::ReportLate): with a ROWS n PRECEDING frame, a row whose
+// time is not after its partition's last processed time (as Flink's function); otherwise (RANGE frames,
+// unbounded frames) a row whose time is not after the watermark. For RANGE ... PRECEDING this is
+// stricter than Flink's per-key check (which also accepts a row behind the watermark when its key has
+// not yet processed a later time): it keeps processing in global time order, so a row leaves every
+// frame once the processed time passes its time + preceding and is freed then, with its partition when
+// that was the partition's last row (bounded state, like Flink's cleanup timers, but exact).
+// Processing time: rows are processed as they arrive, one at a time, at the injected clock's time.
+//
+// State (bounded RANGE frames, the design drill's case): per row in a frame only its time (4 bytes,
+// relative to a block base), its partition and, per DISTINCT call, a reference to a pooled
+// (partition, value) counter; values of other calls' arguments only for the columns they read. Rows
+// waiting for the watermark keep the input columns (they are emitted). Partition keys, accumulator
+// states and DISTINCT counters live in paged pools indexed by open-addressing tables of 32-bit ids.
+// state_bytes() measures it all (not counting heap memory that MIN/MAX-with-retraction states own).
 //
 // Threading: the job's task thread.
 #pragma once
@@ -34,15 +46,21 @@ class OverAggregateOperator final : public Operator {
   Status Process(int input, Chunk& chunk) override;
   // Rows held: waiting for the watermark, or inside a bounded frame.
   size_t state_rows() const;
+  // Bytes of state held now. After every watermark and processing-time chunk the operator records
+  // the most it held in metrics().peak_state_bytes, with the rows its bounded frames held then
+  // (metrics().state_rows_at_peak; rows waiting for the watermark not counted): the job summary's
+  // `state_peak=OverAggregate(<bytes>B, rows=<rows>)`.
+  size_t state_bytes() const;
 
  protected:
   Status OnWatermark(int64_t watermark) override;
 
  private:
   struct State;
-  // Processes the rows `rows` (arena ids, arrival order) of partition `part` at time `time`.
-  void ProcessAt(uint32_t part, int64_t time, const std::vector<uint32_t>& rows);
-  Status Flush();
+  // Processes the rows of `batch` in order: rows with equal `times` together (event time) or one at a
+  // time (processing time), and emits them with their aggregates.
+  Status ProcessBatch(const Chunk& batch, const std::vector<int64_t>& times, bool ties_together);
+  void MeasureState();
 
   std::vector<LogicalType> input_types_;
   std::vector<int> partition_keys_;

@@ -4,6 +4,7 @@
 #include <iterator>
 #include <string_view>
 
+#include "common/check.h"
 #include "common/clock.h"
 #include "function/aggregate/aggregate_function.h"
 #include "function/evaluator.h"
@@ -61,6 +62,23 @@ void WindowAggregateOperator::FreeSlice(Slice& slice) {
   for (Entry& e : slice.entries) DestroyEntry(e);
   slice.entries.clear();
   slice.index.clear();
+}
+
+void WindowAggregateOperator::SetLateFiring(int64_t lateness_ms, int64_t delay_ms, bool emit_update_before) {
+  SLUICE_CHECK(!proctime_);
+  SLUICE_CHECK(window_.kind != WindowKind::kSession);
+  lateness_us_ = lateness_ms * kMicrosPerMs;
+  late_delay_us_ = delay_ms * kMicrosPerMs;
+  emit_update_before_ = emit_update_before;
+}
+
+bool WindowAggregateOperator::Expired(int64_t window_end, int64_t progress) const {
+  return WindowClockToUtc(window_end, local_time_, ctx_) - kMicrosPerMs + lateness_us_ <= progress;
+}
+
+int64_t WindowAggregateOperator::NowMicros() const {
+  const Clock* clock = ctx_ && ctx_->eval ? ctx_->eval->clock : nullptr;
+  return clock ? clock->NowMicros() : 0;
 }
 
 bool WindowAggregateOperator::Fired(int64_t window_end, int64_t progress) const {
@@ -165,11 +183,14 @@ Status WindowAggregateOperator::Process(int, Chunk& chunk) {
   EncodeKeys(chunk, keys_, &encoded_);
   if (window_.kind == WindowKind::kSession) return ProcessSessions(chunk);
   const int64_t watermark = current_watermark();
+  Chunk late_out(output_types_);
+  if (late_delay_us_ > 0 && !late_timers_.empty()) FireDueLateTimers(NowMicros(), &late_out);
   Slice* slice = nullptr;
   int64_t slice_end = 0;
   for (size_t i = 0; i < n; ++i) {
     const int64_t end = window_.SliceEnd(times_[i]);
-    if (!proctime_ && Fired(window_.LastWindowEnd(end), watermark)) {
+    // Expired is Fired when there is no allowed lateness.
+    if (!proctime_ && Expired(window_.LastWindowEnd(end), watermark)) {
       ReportLate(chunk, i, chunk.column(static_cast<size_t>(time_column_)).data<int64_t>()[i]);
       continue;
     }
@@ -178,8 +199,12 @@ Status WindowAggregateOperator::Process(int, Chunk& chunk) {
       slice_end = end;
     }
     Accumulate(EntryFor(*slice, chunk, i), chunk, i);
+    if (lateness_us_ > 0 && Fired(end, watermark)) {
+      LateRow(end, encoded_[i], &late_out);
+      RETURN_IF_ERROR(EmitIfFull(&late_out, false));
+    }
   }
-  return Status::OK();
+  return EmitIfFull(&late_out, true);
 }
 
 int64_t WindowAggregateOperator::ProcessingProgress() const {
@@ -190,6 +215,11 @@ int64_t WindowAggregateOperator::ProcessingProgress() const {
 }
 
 Status WindowAggregateOperator::OnWatermark(int64_t watermark) {
+  if (late_delay_us_ > 0 && !late_timers_.empty()) {
+    Chunk out(output_types_);
+    FireDueLateTimers(NowMicros(), &out);
+    RETURN_IF_ERROR(EmitIfFull(&out, true));
+  }
   RETURN_IF_ERROR(FireUpTo(proctime_ ? ProcessingProgress() : watermark, false));
   return EmitWatermark(watermark);
 }
@@ -210,18 +240,22 @@ Status WindowAggregateOperator::EmitIfFull(Chunk* out, bool force) {
 Status WindowAggregateOperator::FireUpTo(int64_t progress, bool all) {
   if (window_.kind == WindowKind::kSession) return FireSessions(progress, all);
   Chunk out(output_types_);
+  // Late updates due, or of windows that expire now, go before the windows firing now.
+  if (lateness_us_ > 0) RETURN_IF_ERROR(FlushLateTimers(progress, all, &out));
   while (!pending_ends_.empty()) {
     const int64_t end = *pending_ends_.begin();
     if (!all && !Fired(end, progress)) break;
     pending_ends_.erase(pending_ends_.begin());
     FireWindow(end, &out);
-    // Windows fire in order of their ends, so a slice whose last window ended here is done.
-    while (!slices_.empty() && window_.LastWindowEnd(slices_.begin()->first) <= end) {
+    // Windows fire in order of their ends, so a slice whose last window ended here is done (with
+    // late firing, once its last window expires: ExpireLateState).
+    while (lateness_us_ == 0 && !slices_.empty() && window_.LastWindowEnd(slices_.begin()->first) <= end) {
       FreeSlice(slices_.begin()->second);
       slices_.erase(slices_.begin());
     }
     RETURN_IF_ERROR(EmitIfFull(&out, false));
   }
+  if (lateness_us_ > 0) FreeExpired(progress, all);
   return EmitIfFull(&out, true);
 }
 
@@ -251,7 +285,110 @@ void WindowAggregateOperator::FireWindow(int64_t end, Chunk* out) {
   }
   if (groups.empty()) return;
   std::unique_ptr<uint8_t[]> scratch(new uint8_t[std::max<size_t>(state_bytes_, 1)]);
-  for (const Group& g : groups) AppendResult(g.slice->keys, g.entry, g.parts, start, end, scratch.get(), out);
+  for (const Group& g : groups) {
+    AppendResult(g.slice->keys, g.entry, g.parts, start, end, scratch.get(), out);
+    if (lateness_us_ > 0) Remember(end, *g.slice->entries[g.entry].key, *out, out->size() - 1);
+  }
+}
+
+void WindowAggregateOperator::Remember(int64_t end, const std::string& key, const Chunk& chunk, size_t row) {
+  FiredWindow& fw = fired_[end];
+  if (fw.results.num_columns() == 0) fw.results = Chunk(output_types_);
+  fw.index[key] = static_cast<uint32_t>(fw.results.size());
+  fw.results.AppendFrom(chunk, nullptr, row, 1, /*copy_strings=*/true);
+}
+
+void WindowAggregateOperator::LateRow(int64_t slice_end, const std::string& key, Chunk* out) {
+  const int64_t watermark = current_watermark();
+  const int64_t step = window_.SliceMicros();
+  const int64_t last = window_.LastWindowEnd(slice_end);
+  // The windows holding the slice end at slice_end, slice_end + step, ...; they fire in that order.
+  for (int64_t e = slice_end; e <= last && Fired(e, watermark); e += step) {
+    if (Expired(e, watermark)) continue;
+    if (late_delay_us_ == 0) {
+      RefireKey(e, key, out);
+      continue;
+    }
+    if (!late_pending_.insert({e, key}).second) continue;  // an update is already scheduled
+    late_timers_.emplace(std::make_pair(NowMicros() + late_delay_us_, next_late_seq_++), std::make_pair(e, key));
+  }
+}
+
+void WindowAggregateOperator::RefireKey(int64_t end, const std::string& key, Chunk* out) {
+  const int64_t start = window_.WindowStart(end);
+  std::vector<const Entry*> parts;
+  const Slice* key_slice = nullptr;
+  uint32_t key_row = 0;
+  for (auto it = slices_.upper_bound(start); it != slices_.end() && it->first <= end; ++it) {
+    auto f = it->second.index.find(key);
+    if (f == it->second.index.end()) continue;
+    if (key_slice == nullptr) {
+      key_slice = &it->second;
+      key_row = f->second;
+    }
+    parts.push_back(&it->second.entries[f->second]);
+  }
+  SLUICE_CHECK(key_slice != nullptr);  // the late row was accumulated into one of the window's slices
+  Chunk fresh(output_types_);
+  std::unique_ptr<uint8_t[]> scratch(new uint8_t[std::max<size_t>(state_bytes_, 1)]);
+  AppendResult(key_slice->keys, key_row, parts, start, end, scratch.get(), &fresh);
+  FiredWindow& fw = fired_[end];
+  if (fw.results.num_columns() == 0) fw.results = Chunk(output_types_);
+  auto prev = fw.index.find(key);
+  if (prev != fw.index.end()) {
+    std::string before, after;
+    for (size_t c = 0; c < fresh.num_columns(); ++c) {
+      EncodeKeyValue(fw.results.column(c), prev->second, &before);
+      EncodeKeyValue(fresh.column(c), 0, &after);
+    }
+    if (before == after) return;  // Flink emits nothing when the result did not change
+    if (emit_update_before_) {
+      out->AppendRow(fw.results, prev->second);
+      out->kind_vector().back() = RowKind::kUpdateBefore;
+    }
+    out->AppendRow(fresh, 0);
+    out->kind_vector().back() = RowKind::kUpdateAfter;
+    prev->second = static_cast<uint32_t>(fw.results.size());
+  } else {
+    out->AppendRow(fresh, 0);
+    fw.index.emplace(key, static_cast<uint32_t>(fw.results.size()));
+  }
+  fw.results.AppendFrom(fresh, nullptr, 0, 1, /*copy_strings=*/true);
+}
+
+void WindowAggregateOperator::FireDueLateTimers(int64_t now, Chunk* out) {
+  while (!late_timers_.empty() && late_timers_.begin()->first.first <= now) {
+    auto [end, key] = std::move(late_timers_.begin()->second);
+    late_timers_.erase(late_timers_.begin());
+    late_pending_.erase({end, key});
+    RefireKey(end, key, out);
+  }
+}
+
+Status WindowAggregateOperator::FlushLateTimers(int64_t progress, bool all, Chunk* out) {
+  if (late_timers_.empty()) return Status::OK();
+  FireDueLateTimers(NowMicros(), out);
+  // Updates still scheduled for windows that expire now are emitted before their state goes.
+  for (auto it = late_timers_.begin(); it != late_timers_.end();) {
+    const auto [end, key] = it->second;
+    if (!all && !Expired(end, progress)) {
+      ++it;
+      continue;
+    }
+    it = late_timers_.erase(it);
+    late_pending_.erase({end, key});
+    RefireKey(end, key, out);
+    RETURN_IF_ERROR(EmitIfFull(out, false));
+  }
+  return Status::OK();
+}
+
+void WindowAggregateOperator::FreeExpired(int64_t progress, bool all) {
+  while (!fired_.empty() && (all || Expired(fired_.begin()->first, progress))) fired_.erase(fired_.begin());
+  while (!slices_.empty() && (all || Expired(window_.LastWindowEnd(slices_.begin()->first), progress))) {
+    FreeSlice(slices_.begin()->second);
+    slices_.erase(slices_.begin());
+  }
 }
 
 void WindowAggregateOperator::AppendResult(const Chunk& keys, size_t key_row, const std::vector<const Entry*>& parts,

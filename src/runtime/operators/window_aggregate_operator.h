@@ -21,6 +21,17 @@
 // Operator::ReportLate. A row whose first windows fired but not its last goes into its slice
 // and counts for the windows still open (Flink's SlicingWindowProcessor does the same).
 //
+// Late firing (Flink's WindowEmitStrategy with 'table.exec.emit.late-fire.enabled' and
+// 'table.exec.emit.allow-lateness'; SetLateFiring, event time and sliced windows only): a window still
+// fires when the watermark reaches its end - 1 ms, and its result rows are remembered per key. Its slices
+// stay until the watermark reaches window_end - 1 ms + lateness for the last window holding them (only
+// then is a row late and dropped). A row that falls into a fired, unexpired window updates it: the
+// window's result for the row's key is recomputed and, when it changed, emitted as -U (old, only when
+// downstream needs before-images) and +U (new), or +I for a key the window did not have — at once
+// (delay 0, Flink's ElementTriggers.every) or once `delay` of processing time after the first late row
+// of that window and key (Flink's ProcessingTimeTriggers.every, checked as chunks and watermarks
+// arrive). Updates still pending when a window expires are emitted then (Flink would drop them).
+//
 // SESSION windows (not sliced): per group key, its open sessions [first row, last row + gap), each with
 // its accumulators. A row opens [ts, ts + gap) and merges every session of its key it touches
 // (adjacent ones too, as Flink's TimeWindow.intersects); a row whose own window has fired and touches
@@ -62,6 +73,10 @@ class WindowAggregateOperator final : public Operator {
 
   // Slices held in state (for tests).
   size_t num_slices() const { return slices_.size(); }
+
+  // Turns on late firing (see above): rows up to `lateness_ms` behind a window's end update it, after
+  // `delay_ms` of processing time (0: at once); -U rows only when `emit_update_before`.
+  void SetLateFiring(int64_t lateness_ms, int64_t delay_ms, bool emit_update_before);
 
  protected:
   Status OnWatermark(int64_t watermark) override;
@@ -109,6 +124,22 @@ class WindowAggregateOperator final : public Operator {
                     int64_t end, uint8_t* scratch, Chunk* out) const;
   void Accumulate(Entry& e, const Chunk& chunk, size_t row);
   bool Fired(int64_t window_end, int64_t progress) const;
+  // Whether a window's state has expired at `progress`: it fired and its allowed lateness passed.
+  bool Expired(int64_t window_end, int64_t progress) const;
+  // Late firing: a late row of key `key` went into the slice ending at `slice_end`; updates (or
+  // schedules updates of) every fired, unexpired window holding that slice.
+  void LateRow(int64_t slice_end, const std::string& key, Chunk* out);
+  // Recomputes window `end`'s result for `key` and emits the change against the remembered one.
+  void RefireKey(int64_t end, const std::string& key, Chunk* out);
+  // Remembers row `row` of `chunk` as window `end`'s result for `key`.
+  void Remember(int64_t end, const std::string& key, const Chunk& chunk, size_t row);
+  // Fires the scheduled late updates that are due, and those of windows expired at `progress` (all
+  // of them when `all`).
+  Status FlushLateTimers(int64_t progress, bool all, Chunk* out);
+  // Frees the remembered results and the slices of windows expired at `progress` (all when `all`).
+  void FreeExpired(int64_t progress, bool all);
+  void FireDueLateTimers(int64_t now, Chunk* out);
+  int64_t NowMicros() const;
   // Processing time as firing progress: windows close once the clock is past their end.
   int64_t ProcessingProgress() const;
   // Fires every pending window whose end `progress` reached (all of them when `all`).
@@ -140,6 +171,20 @@ class WindowAggregateOperator final : public Operator {
   std::set<std::tuple<int64_t, uint64_t, int64_t>> session_timers_;
   uint64_t next_session_seq_ = 0;
   std::vector<std::map<int64_t, Session>::iterator> touched_sessions_;  // scratch
+  // Late firing: the allowed lateness and delay (microseconds; lateness 0: off), and per fired window
+  // that has not expired, the result row last emitted per key.
+  int64_t lateness_us_ = 0;
+  int64_t late_delay_us_ = 0;
+  bool emit_update_before_ = false;
+  struct FiredWindow {
+    Chunk results;
+    std::unordered_map<std::string, uint32_t> index;  // encoded key -> row of `results`
+  };
+  std::map<int64_t, FiredWindow> fired_;  // by window end
+  // Scheduled late updates (delay > 0) by (due time, sequence), and the (window end, key) pairs they hold.
+  std::map<std::pair<int64_t, uint64_t>, std::pair<int64_t, std::string>> late_timers_;
+  std::set<std::pair<int64_t, std::string>> late_pending_;
+  uint64_t next_late_seq_ = 0;
 };
 
 }  // namespace sluice

@@ -1,0 +1,208 @@
+#include "plan/window_rank_rule.h"
+
+#include "plan/optimizer.h"
+
+namespace sluice {
+
+namespace {
+
+std::string Names(const PlanNode& input, const std::vector<int>& columns) {
+  std::string s;
+  for (int c : columns) s += (s.empty() ? "" : ", ") + input.schema.field(static_cast<size_t>(c)).name;
+  return s;
+}
+
+// A node whose output columns are its input's (the first n of them) with the same window properties.
+bool PassesWindowThrough(PlanKind kind) {
+  return kind == PlanKind::kExchange || kind == PlanKind::kWindowRank || kind == PlanKind::kWindowDeduplicate;
+}
+
+}  // namespace
+
+std::string AttachedWindow::Explain(const PlanNode& input) const {
+  // WindowSpec::Explain names the time column; an attached window names its window columns instead.
+  std::string s = window.Explain("");
+  const std::string from = "time_col=[]";
+  const std::string to = "win_start=[" + input.schema.field(static_cast<size_t>(window_start)).name + "], win_end=[" +
+                         input.schema.field(static_cast<size_t>(window_end)).name + "]";
+  auto at = s.find(from);
+  if (at != std::string::npos) s.replace(at, from.size(), to);
+  return s;
+}
+
+std::string WindowRankNode::ExplainAttributes() const {
+  const PlanNode& in = *inputs[0];
+  std::string order_text;
+  for (const auto& k : order) {
+    order_text += (order_text.empty() ? "" : ", ") + in.schema.field(static_cast<size_t>(k.column)).name +
+                  (k.ascending ? " ASC" : " DESC");
+  }
+  std::string select;
+  for (const auto& n : schema.names()) select += (select.empty() ? "" : ", ") + n;
+  return "window=[" + window.Explain(in) + "], rankType=[ROW_NUMBER], rankRange=[rankStart=" + std::to_string(rank_start) +
+         ", rankEnd=" + std::to_string(rank_end) + "], partitionBy=[" + Names(in, partition_keys) + "], orderBy=[" +
+         order_text + "], select=[" + select + "]";
+}
+
+std::string WindowDeduplicateNode::ExplainAttributes() const {
+  const PlanNode& in = *inputs[0];
+  return "window=[" + window.Explain(in) + "], keep=[" + (keep_last ? "LastRow" : "FirstRow") + "], partitionKeys=[" +
+         Names(in, partition_keys) + "], orderKey=[" + in.schema.field(static_cast<size_t>(order_key)).name +
+         "], order=[ROWTIME]";
+}
+
+std::optional<WindowColumns> FindWindowColumns(const PlanNode& node) {
+  const size_t n = node.schema.size();
+  WindowColumns out;
+  out.start.assign(n, false);
+  out.end.assign(n, false);
+  switch (node.kind) {
+    case PlanKind::kWindowTableFunction: {
+      const auto& w = node.As<WindowTableFunctionNode>();
+      if (w.group_window || w.window.kind == WindowKind::kSession) return std::nullopt;
+      const size_t nin = w.inputs[0]->schema.size();
+      out.window = w.window;
+      out.proctime = w.proctime;
+      out.local_time = w.local_time;
+      out.start[nin] = true;
+      out.end[nin + 1] = true;
+      return out;
+    }
+    case PlanKind::kWindowAggregate: {
+      const auto& w = node.As<WindowAggregateNode>();
+      if (w.group_window || w.window.kind == WindowKind::kSession) return std::nullopt;
+      const size_t first = w.group_keys.size() + w.aggs.size();
+      out.window = w.window;
+      out.proctime = w.proctime;
+      out.local_time = w.local_time;
+      out.start[first] = true;
+      out.end[first + 1] = true;
+      return out;
+    }
+    case PlanKind::kCalc: {
+      auto below = FindWindowColumns(*node.inputs[0]);
+      if (!below) return std::nullopt;
+      const auto& calc = node.As<CalcNode>();
+      bool any_start = false, any_end = false;
+      for (size_t i = 0; i < calc.projections.size(); ++i) {
+        const Expr& p = *calc.projections[i];
+        if (p.kind != ExprKind::kColumnRef) continue;
+        out.start[i] = below->start[static_cast<size_t>(p.column_index)];
+        out.end[i] = below->end[static_cast<size_t>(p.column_index)];
+        any_start |= out.start[i];
+        any_end |= out.end[i];
+      }
+      if (!any_start || !any_end) return std::nullopt;
+      out.window = below->window;
+      out.proctime = below->proctime;
+      out.local_time = below->local_time;
+      return out;
+    }
+    case PlanKind::kWindowJoin: {
+      auto left = FindWindowColumns(*node.inputs[0]);
+      auto right = FindWindowColumns(*node.inputs[1]);
+      if (!left || !right) return std::nullopt;
+      const size_t nl = node.inputs[0]->schema.size();
+      for (size_t i = 0; i < n; ++i) {
+        out.start[i] = i < nl ? left->start[i] : right->start[i - nl];
+        out.end[i] = i < nl ? left->end[i] : right->end[i - nl];
+      }
+      out.window = left->window;
+      out.proctime = left->proctime;
+      out.local_time = left->local_time;
+      return out;
+    }
+    default: break;
+  }
+  if (!PassesWindowThrough(node.kind)) return std::nullopt;
+  auto below = FindWindowColumns(*node.inputs[0]);
+  if (!below) return std::nullopt;
+  below->start.resize(n, false);
+  below->end.resize(n, false);
+  return below;
+}
+
+Result<PlanNodePtr> WindowRankRule::Apply(const PlanNodePtr& node) {
+  auto f = memo_.find(node.get());
+  if (f != memo_.end()) return f->second;
+  std::vector<PlanNodePtr> inputs;
+  for (const auto& in : node->inputs) {
+    ASSIGN_OR_RETURN(PlanNodePtr x, Apply(in));
+    inputs.push_back(x);
+  }
+  PlanNodePtr out = CopyWithInputs(node, inputs);
+  if (out->kind == PlanKind::kRank || out->kind == PlanKind::kDeduplicate) {
+    ASSIGN_OR_RETURN(PlanNodePtr rewritten, Rewrite(out));
+    if (rewritten) out = rewritten;
+  }
+  if (out->kind == PlanKind::kRank && out->As<RankNode>().rank_function != "ROW_NUMBER") {
+    // Flink's StreamExecRank runs ROW_NUMBER only.
+    return Status::PlanError(out->As<RankNode>().rank_function + "() on streaming table is not supported currently");
+  }
+  memo_[node.get()] = out;
+  return out;
+}
+
+Result<PlanNodePtr> WindowRankRule::Rewrite(const PlanNodePtr& node) {
+  const bool dedup = node->kind == PlanKind::kDeduplicate;
+  const std::vector<int>& keys = dedup ? node->As<DeduplicateNode>().keys : node->As<RankNode>().partition_keys;
+  const PlanNodePtr& exchange = node->inputs[0];
+  const PlanNodePtr data = exchange->kind == PlanKind::kExchange ? exchange->inputs[0] : exchange;
+  auto wc = FindWindowColumns(*data);
+  if (!wc) return PlanNodePtr();
+  int start = -1, end = -1;
+  for (int k : keys) {
+    if (start < 0 && wc->start[static_cast<size_t>(k)]) start = k;
+    else if (end < 0 && wc->end[static_cast<size_t>(k)]) end = k;
+  }
+  if (start < 0 || end < 0) return PlanNodePtr();
+  if (wc->proctime) {
+    return Status::PlanError(dedup ? "Processing time Window Deduplication is not supported yet."
+                                   : "Processing time Window TopN is not supported yet.");
+  }
+  std::vector<int> rest;
+  for (int k : keys) {
+    if (k != start && k != end) rest.push_back(k);
+  }
+  auto ex = std::make_shared<ExchangeNode>();
+  ex->inputs = {data};
+  ex->schema = data->schema;
+  ex->keys = rest;
+  AttachedWindow window;
+  window.window = wc->window;
+  window.window_start = start;
+  window.window_end = end;
+  window.local_time = wc->local_time;
+  if (dedup) {
+    const auto& d = node->As<DeduplicateNode>();
+    if (!d.rowtime) {
+      return Status::NotSupported(
+          "Window deduplication ordered by a processing-time attribute is not supported by Sluice yet (order by the "
+          "rowtime attribute)");
+    }
+    auto w = std::make_shared<WindowDeduplicateNode>();
+    w->inputs = {ex};
+    w->schema = d.schema;
+    w->window = window;
+    w->partition_keys = rest;
+    w->order_key = d.time_column;
+    w->keep_last = d.keep_last;
+    return PlanNodePtr(w);
+  }
+  const auto& r = node->As<RankNode>();
+  if (r.rank_function != "ROW_NUMBER") {
+    return Status::PlanError(r.rank_function + "() function is not supported on Window TopN currently, only ROW_NUMBER() is supported.");
+  }
+  auto w = std::make_shared<WindowRankNode>();
+  w->inputs = {ex};
+  w->schema = r.schema;
+  w->window = window;
+  w->partition_keys = rest;
+  w->order = r.order;
+  w->rank_start = r.rank_start;
+  w->rank_end = r.rank_end;
+  w->output_rank_number = r.output_rank_number;
+  return PlanNodePtr(w);
+}
+
+}  // namespace sluice

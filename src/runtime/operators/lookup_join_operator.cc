@@ -1,0 +1,252 @@
+#include "runtime/operators/lookup_join_operator.h"
+
+#include "common/check.h"
+#include "function/evaluator.h"
+#include "runtime/job.h"
+#include "state/key_encoder.h"
+
+namespace sluice {
+
+namespace {
+
+bool IsIndexedIntegral(const LogicalType& t) {
+  switch (t.id()) {
+    case TypeId::kTinyInt:
+    case TypeId::kSmallInt:
+    case TypeId::kInteger:
+    case TypeId::kBigInt: return true;
+    default: return false;
+  }
+}
+
+// Row `row` of an integral vector, widened.
+int64_t IntegralAt(const Vector& v, size_t row) {
+  switch (v.type().id()) {
+    case TypeId::kTinyInt: return v.data<int8_t>()[row];
+    case TypeId::kSmallInt: return v.data<int16_t>()[row];
+    case TypeId::kInteger: return v.data<int32_t>()[row];
+    default: return v.data<int64_t>()[row];
+  }
+}
+
+bool AnyNull(const Chunk& chunk, const std::vector<int>& columns, size_t row) {
+  for (int c : columns) {
+    if (chunk.column(static_cast<size_t>(c)).IsNull(row)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+LookupJoinOperator::LookupJoinOperator(std::string name, std::vector<LogicalType> left_types,
+                                       std::vector<LogicalType> right_types, std::vector<ExprPtr> left_keys,
+                                       std::vector<int> right_keys, bool left_outer, ExprPtr residual)
+    : Operator(std::move(name), 1),
+      left_types_(std::move(left_types)),
+      right_types_(std::move(right_types)),
+      left_keys_(std::move(left_keys)),
+      right_keys_(std::move(right_keys)),
+      left_outer_(left_outer),
+      residual_(std::move(residual)),
+      table_(right_types_) {
+  SLUICE_CHECK_EQ(left_keys_.size(), right_keys_.size());
+  SLUICE_CHECK(!right_keys_.empty());
+  for (const auto& k : left_keys_) {
+    if (k->kind != ExprKind::kColumnRef) keys_are_columns_ = false;
+    left_key_columns_.push_back(k->column_index);
+  }
+  if (!keys_are_columns_) {
+    left_key_columns_.clear();
+    for (size_t i = 0; i < left_keys_.size(); ++i) left_key_columns_.push_back(static_cast<int>(i));
+  }
+  integral_key_ = right_keys_.size() == 1 && IsIndexedIntegral(right_types_[static_cast<size_t>(right_keys_[0])]) &&
+                  left_keys_[0]->type.id() == right_types_[static_cast<size_t>(right_keys_[0])].id();
+}
+
+LookupJoinOperator::~LookupJoinOperator() = default;
+
+Status LookupJoinOperator::Open(JobContext* ctx) {
+  RETURN_IF_ERROR(Operator::Open(ctx));
+  if (!keys_are_columns_) key_eval_ = std::make_unique<ExprEvaluator>(left_keys_, ctx->eval);
+  if (residual_) residual_eval_ = std::make_unique<ExprEvaluator>(std::vector<ExprPtr>{residual_}, ctx->eval);
+  return Status::OK();
+}
+
+Status LookupJoinOperator::LoadTable(const Chunk& chunk) {
+  const size_t n = chunk.size();
+  if (n == 0) return Status::OK();
+  if (!chunk.AllInserts()) {
+    return Status::InvalidArgument("LookupJoin '" + name() + "': the lookup table sent a change other than +I");
+  }
+  const uint32_t base = table_.AppendMany(chunk, nullptr, n);
+  if (integral_key_) {
+    const Vector& key = chunk.column(static_cast<size_t>(right_keys_[0]));
+    for (size_t i = 0; i < n; ++i) {
+      if (key.IsNull(i)) continue;  // a NULL key never matches
+      integral_index_[IntegralAt(key, i)].push_back(base + static_cast<uint32_t>(i));
+    }
+    return Status::OK();
+  }
+  EncodeKeys(chunk, right_keys_, &encoded_);
+  for (size_t i = 0; i < n; ++i) {
+    if (AnyNull(chunk, right_keys_, i)) continue;
+    index_[encoded_[i]].push_back(base + static_cast<uint32_t>(i));
+  }
+  return Status::OK();
+}
+
+Status LookupJoinOperator::TableLoaded() {
+  loaded_ = true;
+  std::vector<Queued> queued = std::move(queued_);
+  queued_.clear();
+  for (Queued& q : queued) {
+    switch (q.kind) {
+      case Queued::Kind::kChunk: RETURN_IF_ERROR(Probe(q.chunk)); break;
+      case Queued::Kind::kWatermark: RETURN_IF_ERROR(EmitWatermark(q.watermark)); break;
+      case Queued::Kind::kEnd: RETURN_IF_ERROR(EmitEndOfInput()); break;
+    }
+  }
+  return Status::OK();
+}
+
+Status LookupJoinOperator::Process(int, Chunk& chunk) {
+  if (chunk.size() == 0) return Status::OK();
+  metrics_.rows_in += static_cast<int64_t>(chunk.size());
+  if (!chunk.AllInserts()) {
+    return Status::InvalidArgument("LookupJoin '" + name() + "' received an update on its left side; it needs insert-only input");
+  }
+  if (!loaded_) {
+    queued_.push_back(Queued{Queued::Kind::kChunk, std::move(chunk), 0});
+    return Status::OK();
+  }
+  return Probe(chunk);
+}
+
+Status LookupJoinOperator::OnWatermark(int64_t watermark) {
+  if (!loaded_) {
+    queued_.push_back(Queued{Queued::Kind::kWatermark, Chunk(), watermark});
+    return Status::OK();
+  }
+  return EmitWatermark(watermark);
+}
+
+Status LookupJoinOperator::OnEndOfInput() {
+  if (!loaded_) {
+    queued_.push_back(Queued{Queued::Kind::kEnd, Chunk(), 0});
+    return Status::OK();
+  }
+  return EmitEndOfInput();
+}
+
+Status LookupJoinOperator::Probe(const Chunk& chunk) {
+  const size_t n = chunk.size();
+  const Chunk* keys = &chunk;
+  Chunk evaluated;
+  if (!keys_are_columns_) {
+    std::vector<Vector> values;
+    RETURN_IF_ERROR(key_eval_->Evaluate(chunk, &values));
+    for (Vector& v : values) evaluated.AddColumn(std::move(v));
+    evaluated.SetSizeFromColumns();
+    keys = &evaluated;
+  }
+  std::vector<uint32_t> left_rows;
+  std::vector<uint32_t> right_rows;
+  left_rows.reserve(n);
+  right_rows.reserve(n);
+  auto add = [&](size_t i, const std::vector<uint32_t>* matches) {
+    if (matches != nullptr) {
+      for (uint32_t r : *matches) {
+        left_rows.push_back(static_cast<uint32_t>(i));
+        right_rows.push_back(r);
+      }
+      return;
+    }
+    if (left_outer_) {
+      left_rows.push_back(static_cast<uint32_t>(i));
+      right_rows.push_back(kNullRow);
+    }
+  };
+  if (integral_key_) {
+    const Vector& key = keys->column(static_cast<size_t>(left_key_columns_[0]));
+    for (size_t i = 0; i < n; ++i) {
+      const std::vector<uint32_t>* matches = nullptr;
+      if (!key.IsNull(i)) {
+        auto it = integral_index_.find(IntegralAt(key, i));
+        if (it != integral_index_.end()) matches = &it->second;
+      }
+      add(i, matches);
+    }
+  } else {
+    EncodeKeys(*keys, left_key_columns_, &encoded_);
+    for (size_t i = 0; i < n; ++i) {
+      const std::vector<uint32_t>* matches = nullptr;
+      if (!AnyNull(*keys, left_key_columns_, i)) {
+        auto it = index_.find(encoded_[i]);
+        if (it != index_.end()) matches = &it->second;
+      }
+      add(i, matches);
+    }
+  }
+  if (left_rows.empty()) return Status::OK();
+  return EmitPairs(chunk, &left_rows, &right_rows);
+}
+
+Status LookupJoinOperator::EmitPairs(const Chunk& chunk, std::vector<uint32_t>* left_rows,
+                                     std::vector<uint32_t>* right_rows) {
+  std::vector<LogicalType> types = left_types_;
+  types.insert(types.end(), right_types_.begin(), right_types_.end());
+  const size_t nl = left_types_.size();
+  auto build = [&](const std::vector<uint32_t>& l, const std::vector<uint32_t>& r) {
+    Chunk out(types);
+    const size_t m = l.size();
+    for (size_t c = 0; c < nl; ++c) out.column(c).AppendFrom(chunk.column(c), l.data(), 0, m);
+    for (size_t c = 0; c < right_types_.size(); ++c) {
+      AppendSelectedOrNull(&out.column(nl + c), table_.rows().column(c), r.data(), m);
+    }
+    out.kind_vector().assign(m, RowKind::kInsert);
+    return out;
+  };
+  Chunk out = build(*left_rows, *right_rows);
+  if (!residual_eval_) return Emit(out);
+  std::vector<uint32_t> pass;
+  RETURN_IF_ERROR(residual_eval_->Filter(out, &pass));
+  if (pass.size() == out.size()) return Emit(out);
+  // The residual is part of the join condition: pairs that fail it are no match; a LEFT join pads a
+  // probe row none of whose pairs counts (its padding row, if any, always counts).
+  std::vector<uint8_t> ok(out.size(), 0);
+  for (uint32_t p : pass) ok[p] = 1;
+  std::vector<uint32_t> kept_left;
+  std::vector<uint32_t> kept_right;
+  const size_t m = left_rows->size();
+  for (size_t b = 0; b < m;) {
+    size_t e = b;
+    bool any = false;
+    while (e < m && (*left_rows)[e] == (*left_rows)[b]) {
+      if ((*right_rows)[e] == kNullRow || ok[e]) {
+        kept_left.push_back((*left_rows)[e]);
+        kept_right.push_back((*right_rows)[e]);
+        any = true;
+      }
+      ++e;
+    }
+    if (!any && left_outer_) {
+      kept_left.push_back((*left_rows)[b]);
+      kept_right.push_back(kNullRow);
+    }
+    b = e;
+  }
+  if (kept_left.empty()) return Status::OK();
+  Chunk filtered = build(kept_left, kept_right);
+  return Emit(filtered);
+}
+
+Status LookupTableLoader::Process(int, Chunk& chunk) {
+  metrics_.rows_in += static_cast<int64_t>(chunk.size());
+  return join_->LoadTable(chunk);
+}
+
+Status LookupTableLoader::OnWatermark(int64_t) { return Status::OK(); }
+
+Status LookupTableLoader::OnEndOfInput() { return join_->TableLoaded(); }
+
+}  // namespace sluice

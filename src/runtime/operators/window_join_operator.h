@@ -1,0 +1,84 @@
+// WindowJoinOperator: Flink's WindowJoin (WindowJoinOperator) — an equi-join of two insert-only inputs
+// whose rows carry the same event-time windows, on L.window_start = R.window_start AND L.window_end =
+// R.window_end [AND keys] [AND residual]. INNER, LEFT, RIGHT and FULL OUTER; output insert-only.
+//
+// State: per window (by window_end; with one window spec on both sides the end names the window) and
+// per join key, the rows of each side in arrival order, stored in the window's per-side arenas. A row
+// with a NULL key is kept alone: it never matches (the key equality is unknown), an outer side pads it.
+//
+// Firing: when the combined watermark reaches window_end - 1 ms (a TIMESTAMP_LTZ window's local
+// window_end taken as its UTC instant, as Flink's shiftTimeZone), the window's keys are joined in the
+// order their first row arrived (either side). Per key, as Flink's join loops: INNER/LEFT/FULL go over
+// the left rows in arrival order and, for each, the right rows in arrival order, emitting the pairs the
+// residual accepts, then (LEFT/FULL) the left row padded with NULLs when it matched nothing; FULL then
+// pads the right rows that matched nothing; RIGHT loops the other way round. Then the window's state is
+// freed. The +inf watermark at the end of a bounded input fires every pending window.
+//
+// Late rows: a row whose window already fired (window_end - 1 ms <= watermark) is dropped and
+// reported (Operator::ReportLate) on its input, with its rowtime column as its event time.
+//
+// Threading: the job's task thread.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "function/expression.h"
+#include "runtime/operator.h"
+
+namespace sluice {
+
+struct WindowJoinSpec {
+  bool left_outer = false;
+  bool right_outer = false;
+  bool right_driven = false;  // RIGHT OUTER: the right side's rows lead the loops
+  std::vector<int> left_keys;
+  std::vector<int> right_keys;
+  int left_window_end = -1;  // input columns holding each side's window_end
+  int right_window_end = -1;
+  int left_event_time = -1;  // rowtime columns late-row reports carry (-1: none)
+  int right_event_time = -1;
+  ExprPtr residual;  // over left ++ right; null when none
+  bool local_time = false;  // window_end is a local time in the session time zone (TIMESTAMP_LTZ windows)
+};
+
+class WindowJoinOperator final : public Operator {
+ public:
+  WindowJoinOperator(std::string name, std::vector<LogicalType> left_types, std::vector<LogicalType> right_types,
+                     WindowJoinSpec spec);
+  ~WindowJoinOperator() override;
+
+  Status Open(JobContext* ctx) override;
+  Status Process(int input, Chunk& chunk) override;
+
+  // Windows held in state (for tests).
+  size_t num_windows() const { return windows_.size(); }
+
+ protected:
+  Status OnWatermark(int64_t watermark) override;
+  Status OnEndOfInput() override;
+
+ private:
+  struct Window;
+  struct State;
+  // Whether the window ending at `window_end` (on the window clock) fired at `watermark`.
+  bool Fired(int64_t window_end, int64_t watermark) const;
+  Status FireUpTo(int64_t watermark);
+  Status FireWindow(Window& w);
+  // Joins and emits the window's keys [first_key, end_key).
+  Status JoinKeys(const Window& w, size_t first_key, size_t end_key);
+  // Emits rows of left columns gathered at `left_sel` and right columns at `right_sel` (kNullRow: NULLs).
+  Status EmitJoined(const Chunk& left, const std::vector<uint32_t>& left_sel, const Chunk& right,
+                    const std::vector<uint32_t>& right_sel);
+
+  std::vector<LogicalType> left_types_;
+  std::vector<LogicalType> right_types_;
+  std::vector<LogicalType> output_types_;
+  WindowJoinSpec spec_;
+  std::map<int64_t, std::unique_ptr<Window>> windows_;  // by window_end
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace sluice

@@ -1,0 +1,82 @@
+// WindowRankOperator: Flink's WindowRank (window Top-N) and WindowDeduplicate over rows that carry
+// their event-time window in a window_end column (a window TVF's, a window aggregation's or a window
+// join's output). Insert-only in, insert-only out.
+//
+// Per window (by window_end) and partition key it keeps only the rows that can still rank 1..rank_end
+// by `order` (sort keys encoded order-preservingly, state/sort_key.h); a row that cannot is never
+// stored, a row pushed below rank_end is released. Ties rank in arrival order (ROW_NUMBER), except
+// with `later_ties_first`, where a later row ranks before the equal rows already kept: window
+// deduplication keeping the last row orders by rowtime DESC with it (Flink's keep-last replaces on
+// rowtime >= kept), keeping the first orders by rowtime ASC without it (replaces on < only).
+//
+// Firing: when the watermark reaches window_end - 1 ms (Flink's isWindowFired; a TIMESTAMP_LTZ window's
+// local window_end is first turned into its UTC instant, as Flink's shiftTimeZone), the window's rows
+// ranked rank_start..rank_end leave as +I (with the rank as a BIGINT last column when
+// output_rank_number), then the window's state is freed. Windows fire in window_end order; within a
+// window, partitions in the order their first row arrived, each partition's rows by rank. The +inf
+// watermark at the end of a bounded input fires every pending window.
+//
+// Late rows: a row whose window already fired (window_end - 1 ms <= watermark) is dropped and
+// reported with Operator::ReportLate, with the row's rowtime column as its event time.
+//
+// Threading: the job's task thread.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/operator.h"
+
+namespace sluice {
+
+struct WindowRankSpec {
+  struct SortKey {
+    int column;
+    bool ascending;
+    bool nulls_first;
+  };
+  int window_end = -1;  // input column holding the row's window_end (TIMESTAMP(3))
+  std::vector<int> partition_keys;  // besides the window
+  std::vector<SortKey> order;
+  int64_t rank_start = 1;
+  int64_t rank_end = 1;
+  bool output_rank_number = false;
+  bool later_ties_first = false;
+  int event_time_column = -1;  // the rowtime column late-row reports carry (-1: none)
+  bool local_time = false;     // window_end is a local time in the session time zone (TIMESTAMP_LTZ windows)
+};
+
+class WindowRankOperator final : public Operator {
+ public:
+  WindowRankOperator(std::string name, std::vector<LogicalType> input_types, WindowRankSpec spec);
+  ~WindowRankOperator() override;
+
+  Status Process(int input, Chunk& chunk) override;
+
+  // Windows held in state, and rows kept over all of them (for tests).
+  size_t num_windows() const;
+  size_t kept_rows() const;
+
+ protected:
+  Status OnWatermark(int64_t watermark) override;
+  Status OnEndOfInput() override;
+
+ private:
+  struct Window;
+  // Whether the window ending at `window_end` (on the window clock) fired at `watermark`.
+  bool Fired(int64_t window_end, int64_t watermark) const;
+  Status FireUpTo(int64_t watermark);
+  Status FireWindow(Window& w);
+
+  std::vector<LogicalType> input_types_;
+  std::vector<LogicalType> output_types_;
+  WindowRankSpec spec_;
+  std::map<int64_t, std::unique_ptr<Window>> windows_;  // by window_end
+  // Scratch reused across chunks.
+  std::vector<std::string> encoded_;
+  std::string sort_key_;
+};
+
+}  // namespace sluice
