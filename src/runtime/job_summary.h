@@ -31,6 +31,13 @@ struct JobSummary {
   int64_t late_rows_recorded = 0;
   int64_t retractions_without_state = 0;
   int64_t expired_states = 0;
+  // Operators that measure their state: label, peak state bytes, rows in its frames at the peak.
+  struct StateStats {
+    std::string op;
+    int64_t peak_bytes = 0;
+    int64_t rows = 0;
+  };
+  std::vector<StateStats> state_per_operator;
   // Checkpoints taken by this run (and the one restored from, if any).
   struct CheckpointStats {
     int64_t taken = 0;

@@ -47,6 +47,10 @@ class AccumulatorLayout {
   void Update(AccumulatorGroup* g, const Chunk& chunk, size_t row, bool retract) const;
   // Writes call i's current result into out[first_column + i] at `row` (the row must exist).
   void Finalize(const AccumulatorGroup& g, Chunk* out, size_t first_column, size_t row) const;
+  // For operators that pool the states of many groups and keep DISTINCT counts themselves (OVER): a
+  // group's states take state_bytes() bytes, call a's at offset(a) (aligned to its function's state_align).
+  size_t state_bytes() const { return state_bytes_; }
+  size_t offset(size_t a) const { return offsets_[a]; }
   // Checkpoints: writes a group's states (each function's, its DISTINCT counts, the row count), and
   // reads them back into a group Init() prepared.
   void Serialize(const AccumulatorGroup& g, StateWriter* w) const;

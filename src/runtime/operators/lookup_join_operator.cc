@@ -3,6 +3,7 @@
 #include "common/check.h"
 #include "function/evaluator.h"
 #include "runtime/job.h"
+#include "state/state_serde.h"
 #include "state/key_encoder.h"
 
 namespace sluice {
@@ -238,6 +239,44 @@ Status LookupJoinOperator::EmitPairs(const Chunk& chunk, std::vector<uint32_t>* 
   if (kept_left.empty()) return Status::OK();
   Chunk filtered = build(kept_left, kept_right);
   return Emit(filtered);
+}
+
+Status LookupJoinOperator::SnapshotState(StateWriter* w) {
+  w->PutTag("lookup-join");
+  w->PutChunk(table_.rows());
+  w->PutBool(loaded_);
+  w->PutVarint(queued_.size());
+  for (const Queued& q : queued_) {
+    w->PutU8(static_cast<uint8_t>(q.kind));
+    w->PutI64(q.watermark);
+    if (q.kind == Queued::Kind::kChunk) w->PutChunk(q.chunk);
+  }
+  return Status::OK();
+}
+
+Status LookupJoinOperator::RestoreState(StateReader* r) {
+  r->ExpectTag("lookup-join");
+  Chunk rows;
+  r->GetChunk(right_types_, &rows);
+  RETURN_IF_ERROR(r->status());
+  table_ = RowArena(right_types_);
+  integral_index_.clear();
+  index_.clear();
+  std::fill(rows.kinds(), rows.kinds() + rows.size(), RowKind::kInsert);
+  RETURN_IF_ERROR(LoadTable(rows));
+  loaded_ = r->GetBool();
+  queued_.clear();
+  const size_t n = r->GetCount(9);
+  for (size_t i = 0; i < n && r->ok(); ++i) {
+    Queued q;
+    const uint8_t kind = r->GetU8();
+    if (kind > static_cast<uint8_t>(Queued::Kind::kEnd)) r->Fail("bad queued message");
+    q.kind = static_cast<Queued::Kind>(kind);
+    q.watermark = r->GetI64();
+    if (q.kind == Queued::Kind::kChunk) r->GetChunk(left_types_, &q.chunk);
+    queued_.push_back(std::move(q));
+  }
+  return r->status();
 }
 
 Status LookupTableLoader::Process(int, Chunk& chunk) {

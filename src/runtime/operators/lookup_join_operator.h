@@ -46,7 +46,11 @@ class LookupJoinOperator final : public Operator {
 
   size_t table_rows() const { return table_.rows().size(); }
 
+  Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+
  protected:
+  Status SnapshotState(StateWriter* w) override;
+  Status RestoreState(StateReader* r) override;
   Status OnWatermark(int64_t watermark) override;
   Status OnEndOfInput() override;
 
@@ -86,6 +90,7 @@ class LookupJoinOperator final : public Operator {
 // watermarks are dropped: the table is not versioned, so only the probe side's time counts.
 class LookupTableLoader final : public Operator {
  public:
+  Checkpointing checkpointing() const override { return Checkpointing::kStateless; }
   LookupTableLoader(std::string name, LookupJoinOperator* join) : Operator(std::move(name), 1), join_(join) {}
   Status Process(int input, Chunk& chunk) override;
 

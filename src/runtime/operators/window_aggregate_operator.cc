@@ -9,6 +9,7 @@
 #include "function/aggregate/aggregate_function.h"
 #include "function/evaluator.h"
 #include "runtime/job.h"
+#include "state/state_serde.h"
 #include "runtime/operators/window_table_function_operator.h"
 #include "state/key_encoder.h"
 
@@ -529,6 +530,191 @@ Status WindowAggregateOperator::FireSessions(int64_t progress, bool all) {
     RETURN_IF_ERROR(EmitIfFull(&out, false));
   }
   return EmitIfFull(&out, true);
+}
+
+void WindowAggregateOperator::WriteEntry(const Entry& e, StateWriter* w) const {
+  for (size_t a = 0; a < aggs_.size(); ++a) {
+    const AggregateFunction& f = *aggs_[a].function;
+    const uint8_t* st = e.states.get() + offsets_[a];
+    if (f.serialize) {
+      f.serialize(st, w);
+    } else {
+      w->PutRaw(st, f.state_size);
+    }
+    if (aggs_[a].distinct) w->PutChunk(e.distinct[a].values);
+  }
+}
+
+WindowAggregateOperator::Entry WindowAggregateOperator::ReadEntry(StateReader* r) const {
+  Entry e = NewEntry();
+  for (size_t a = 0; a < aggs_.size() && r->ok(); ++a) {
+    const AggregateFunction& f = *aggs_[a].function;
+    uint8_t* st = e.states.get() + offsets_[a];
+    if (f.deserialize) {
+      f.deserialize(st, r);
+    } else {
+      r->GetRaw(st, f.state_size);
+    }
+    if (!aggs_[a].distinct) continue;
+    DistinctValues& d = e.distinct[a];
+    std::vector<LogicalType> types;
+    for (int c : aggs_[a].args) types.push_back(input_types_[static_cast<size_t>(c)]);
+    r->GetChunk(types, &d.values);
+    for (size_t i = 0; i < d.values.size() && r->ok(); ++i) {
+      std::string v;
+      for (size_t c = 0; c < d.values.num_columns(); ++c) EncodeKeyValue(d.values.column(c), i, &v);
+      d.seen.insert(std::move(v));
+    }
+  }
+  return e;
+}
+
+Status WindowAggregateOperator::SnapshotState(StateWriter* w) {
+  w->PutTag("window-aggregate");
+  w->PutVarint(slices_.size());
+  for (const auto& [end, slice] : slices_) {
+    w->PutI64(end);
+    w->PutChunk(slice.keys);
+    w->PutVarint(slice.entries.size());
+    for (const Entry& e : slice.entries) {
+      w->PutString(*e.key);
+      WriteEntry(e, w);
+    }
+  }
+  w->PutVarint(pending_ends_.size());
+  for (int64_t end : pending_ends_) w->PutI64(end);
+  // SESSION windows.
+  w->PutVarint(session_keys_.size());
+  for (const auto& [key, sk] : session_keys_) {
+    w->PutString(key);
+    w->PutChunk(sk.key);
+    w->PutU64(sk.seq);
+    w->PutVarint(sk.sessions.size());
+    for (const auto& [start, s] : sk.sessions) {
+      w->PutI64(start);
+      w->PutI64(s.end);
+      w->PutI64(s.timer_end);
+      WriteEntry(s.acc, w);
+    }
+  }
+  w->PutVarint(session_timers_.size());
+  for (const auto& [end, seq, start] : session_timers_) {
+    w->PutI64(end);
+    w->PutU64(seq);
+    w->PutI64(start);
+  }
+  w->PutU64(next_session_seq_);
+  // Late firing.
+  w->PutVarint(fired_.size());
+  for (const auto& [end, fw] : fired_) {
+    w->PutI64(end);
+    w->PutBool(fw.results.num_columns() > 0);
+    if (fw.results.num_columns() > 0) w->PutChunk(fw.results);
+    w->PutVarint(fw.index.size());
+    for (const auto& [key, row] : fw.index) {
+      w->PutString(key);
+      w->PutU32(row);
+    }
+  }
+  w->PutVarint(late_timers_.size());
+  for (const auto& [due, what] : late_timers_) {
+    w->PutI64(due.first);
+    w->PutU64(due.second);
+    w->PutI64(what.first);
+    w->PutString(what.second);
+  }
+  w->PutVarint(late_pending_.size());
+  for (const auto& [end, key] : late_pending_) {
+    w->PutI64(end);
+    w->PutString(key);
+  }
+  w->PutU64(next_late_seq_);
+  return Status::OK();
+}
+
+Status WindowAggregateOperator::RestoreState(StateReader* r) {
+  for (auto& [end, slice] : slices_) FreeSlice(slice);
+  slices_.clear();
+  for (auto& [key, sk] : session_keys_) {
+    for (auto& [start, s] : sk.sessions) DestroyEntry(s.acc);
+  }
+  session_keys_.clear();
+  session_key_of_seq_.clear();
+  session_timers_.clear();
+  pending_ends_.clear();
+  fired_.clear();
+  late_timers_.clear();
+  late_pending_.clear();
+  r->ExpectTag("window-aggregate");
+  const size_t nslices = r->GetCount(9);
+  for (size_t i = 0; i < nslices && r->ok(); ++i) {
+    const int64_t end = r->GetI64();
+    Slice& slice = slices_[end];
+    r->GetChunk(key_types_, &slice.keys);
+    const size_t n = r->GetCount(1);
+    if (r->ok() && n != slice.keys.size()) r->Fail("slice keys and entries differ in number");
+    for (size_t j = 0; j < n && r->ok(); ++j) {
+      auto [it, inserted] = slice.index.try_emplace(r->GetString(), static_cast<uint32_t>(j));
+      if (!inserted) r->Fail("duplicate key in a slice");
+      Entry e = ReadEntry(r);
+      e.key = &it->first;
+      slice.entries.push_back(std::move(e));
+    }
+  }
+  const size_t nends = r->GetCount(8);
+  for (size_t i = 0; i < nends && r->ok(); ++i) pending_ends_.insert(r->GetI64());
+  const size_t nkeys = r->GetCount(2);
+  for (size_t i = 0; i < nkeys && r->ok(); ++i) {
+    std::string key = r->GetString();
+    SessionKey& sk = session_keys_[key];
+    r->GetChunk(key_types_, &sk.key);
+    sk.seq = r->GetU64();
+    session_key_of_seq_[sk.seq] = key;
+    const size_t ns = r->GetCount(24);
+    for (size_t j = 0; j < ns && r->ok(); ++j) {
+      const int64_t start = r->GetI64();
+      Session s;
+      s.end = r->GetI64();
+      s.timer_end = r->GetI64();
+      s.acc = ReadEntry(r);
+      sk.sessions.emplace(start, std::move(s));
+    }
+  }
+  const size_t ntimers = r->GetCount(24);
+  for (size_t i = 0; i < ntimers && r->ok(); ++i) {
+    const int64_t end = r->GetI64();
+    const uint64_t seq = r->GetU64();
+    const int64_t start = r->GetI64();
+    if (session_key_of_seq_.count(seq) == 0) r->Fail("session timer for an unknown key");
+    session_timers_.emplace(end, seq, start);
+  }
+  next_session_seq_ = r->GetU64();
+  const size_t nfired = r->GetCount(9);
+  for (size_t i = 0; i < nfired && r->ok(); ++i) {
+    FiredWindow& fw = fired_[r->GetI64()];
+    if (r->GetBool()) r->GetChunk(output_types_, &fw.results);
+    const size_t n = r->GetCount(5);
+    for (size_t j = 0; j < n && r->ok(); ++j) {
+      std::string key = r->GetString();
+      const uint32_t row = r->GetU32();
+      if (row >= fw.results.size()) r->Fail("remembered result out of range");
+      fw.index.emplace(std::move(key), row);
+    }
+  }
+  const size_t nlate = r->GetCount(25);
+  for (size_t i = 0; i < nlate && r->ok(); ++i) {
+    const int64_t due = r->GetI64();
+    const uint64_t seq = r->GetU64();
+    const int64_t end = r->GetI64();
+    late_timers_.emplace(std::make_pair(due, seq), std::make_pair(end, r->GetString()));
+  }
+  const size_t npending = r->GetCount(9);
+  for (size_t i = 0; i < npending && r->ok(); ++i) {
+    const int64_t end = r->GetI64();
+    late_pending_.emplace(end, r->GetString());
+  }
+  next_late_seq_ = r->GetU64();
+  return r->status();
 }
 
 }  // namespace sluice

@@ -78,7 +78,11 @@ class WindowAggregateOperator final : public Operator {
   // `delay_ms` of processing time (0: at once); -U rows only when `emit_update_before`.
   void SetLateFiring(int64_t lateness_ms, int64_t delay_ms, bool emit_update_before);
 
+  Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+
  protected:
+  Status SnapshotState(StateWriter* w) override;
+  Status RestoreState(StateReader* r) override;
   Status OnWatermark(int64_t watermark) override;
   Status OnEndOfInput() override;
 
@@ -112,6 +116,9 @@ class WindowAggregateOperator final : public Operator {
 
   Slice& SliceFor(int64_t slice_end);
   Entry NewEntry() const;
+  // Checkpoints: one entry's accumulators and distinct values.
+  void WriteEntry(const Entry& e, StateWriter* w) const;
+  Entry ReadEntry(StateReader* r) const;
   Entry& EntryFor(Slice& slice, const Chunk& chunk, size_t row);
   // Folds `src`'s accumulators (and distinct values) into `dst`, then frees `src`'s.
   void MergeInto(Entry& dst, Entry& src) const;

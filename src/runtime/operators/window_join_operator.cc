@@ -8,6 +8,7 @@
 #include "common/check.h"
 #include "function/evaluator.h"
 #include "runtime/job.h"
+#include "state/state_serde.h"
 #include "runtime/operators/window_table_function_operator.h"
 #include "state/key_encoder.h"
 #include "state/row_arena.h"
@@ -255,6 +256,53 @@ Status WindowJoinOperator::OnWatermark(int64_t watermark) {
 Status WindowJoinOperator::OnEndOfInput() {
   RETURN_IF_ERROR(FireUpTo(kMaxWatermark));
   return EmitEndOfInput();
+}
+
+Status WindowJoinOperator::SnapshotState(StateWriter* w) {
+  w->PutTag("window-join");
+  w->PutVarint(windows_.size());
+  for (const auto& [end, win] : windows_) {
+    w->PutI64(end);
+    win->arenas[0].Snapshot(w);
+    win->arenas[1].Snapshot(w);
+    std::vector<const std::string*> keys(win->keys.size(), nullptr);
+    for (const auto& [key, idx] : win->index) keys[idx] = &key;
+    w->PutVarint(win->keys.size());
+    for (size_t i = 0; i < win->keys.size(); ++i) {
+      w->PutString(keys[i] ? *keys[i] : std::string());
+      for (int side = 0; side < 2; ++side) {
+        w->PutVarint(win->keys[i].rows[side].size());
+        for (uint32_t id : win->keys[i].rows[side]) w->PutU32(id);
+      }
+    }
+  }
+  return Status::OK();
+}
+
+Status WindowJoinOperator::RestoreState(StateReader* r) {
+  windows_.clear();
+  r->ExpectTag("window-join");
+  const size_t n = r->GetCount(9);
+  for (size_t i = 0; i < n && r->ok(); ++i) {
+    const int64_t end = r->GetI64();
+    auto win = std::make_unique<Window>(left_types_, right_types_);
+    win->arenas[0].Restore(r);
+    win->arenas[1].Restore(r);
+    const size_t nk = r->GetCount(3);
+    for (size_t k = 0; k < nk && r->ok(); ++k) {
+      if (!win->index.emplace(r->GetString(), static_cast<uint32_t>(k)).second) r->Fail("duplicate join key");
+      KeyRows& kr = win->keys.emplace_back();
+      for (int side = 0; side < 2; ++side) {
+        kr.rows[side].resize(r->GetCount(4));
+        for (uint32_t& id : kr.rows[side]) {
+          id = r->GetU32();
+          if (id >= win->arenas[side].rows().size()) r->Fail("joined row outside the arena");
+        }
+      }
+    }
+    windows_.emplace(end, std::move(win));
+  }
+  return r->status();
 }
 
 }  // namespace sluice

@@ -56,7 +56,11 @@ class WindowJoinOperator final : public Operator {
   // Windows held in state (for tests).
   size_t num_windows() const { return windows_.size(); }
 
+  Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+
  protected:
+  Status SnapshotState(StateWriter* w) override;
+  Status RestoreState(StateReader* r) override;
   Status OnWatermark(int64_t watermark) override;
   Status OnEndOfInput() override;
 

@@ -7,6 +7,7 @@
 
 #include "common/check.h"
 #include "runtime/job.h"
+#include "state/state_serde.h"
 #include "runtime/operators/window_table_function_operator.h"
 #include "state/key_encoder.h"
 #include "state/row_arena.h"
@@ -185,6 +186,55 @@ Status WindowRankOperator::OnWatermark(int64_t watermark) {
 Status WindowRankOperator::OnEndOfInput() {
   RETURN_IF_ERROR(FireUpTo(kMaxWatermark));
   return EmitEndOfInput();
+}
+
+Status WindowRankOperator::SnapshotState(StateWriter* w) {
+  w->PutTag("window-rank");
+  w->PutVarint(windows_.size());
+  for (const auto& [end, win] : windows_) {
+    w->PutI64(end);
+    win->rows.Snapshot(w);
+    std::vector<const std::string*> keys(win->partitions.size(), nullptr);
+    for (const auto& [key, idx] : win->index) keys[idx] = &key;
+    w->PutVarint(win->partitions.size());
+    for (size_t i = 0; i < win->partitions.size(); ++i) {
+      w->PutString(keys[i] ? *keys[i] : std::string());
+      w->PutVarint(win->partitions[i].top.size());
+      for (const Ranked& r : win->partitions[i].top) {
+        w->PutString(r.sort_key);
+        w->PutU32(r.row);
+      }
+    }
+    w->PutVarint(win->live);
+  }
+  return Status::OK();
+}
+
+Status WindowRankOperator::RestoreState(StateReader* r) {
+  windows_.clear();
+  r->ExpectTag("window-rank");
+  const size_t n = r->GetCount(9);
+  for (size_t i = 0; i < n && r->ok(); ++i) {
+    const int64_t end = r->GetI64();
+    auto win = std::make_unique<Window>(input_types_);
+    win->rows.Restore(r);
+    const size_t np = r->GetCount(2);
+    for (size_t p = 0; p < np && r->ok(); ++p) {
+      if (!win->index.emplace(r->GetString(), static_cast<uint32_t>(p)).second) r->Fail("duplicate partition");
+      Partition& part = win->partitions.emplace_back();
+      const size_t nr = r->GetCount(5);
+      for (size_t k = 0; k < nr && r->ok(); ++k) {
+        Ranked ranked;
+        ranked.sort_key = r->GetString();
+        ranked.row = r->GetU32();
+        if (ranked.row >= win->rows.rows().size()) r->Fail("ranked row outside the arena");
+        part.top.push_back(std::move(ranked));
+      }
+    }
+    win->live = r->GetCount(0);
+    windows_.emplace(end, std::move(win));
+  }
+  return r->status();
 }
 
 }  // namespace sluice

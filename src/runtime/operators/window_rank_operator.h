@@ -59,7 +59,11 @@ class WindowRankOperator final : public Operator {
   size_t num_windows() const;
   size_t kept_rows() const;
 
+  Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+
  protected:
+  Status SnapshotState(StateWriter* w) override;
+  Status RestoreState(StateReader* r) override;
   Status OnWatermark(int64_t watermark) override;
   Status OnEndOfInput() override;
 
