@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "cli/result_printer.h"
+#include "cli/gen_larkspur.h"
 #include "connectors/connector.h"
 #include "formats/format.h"
 #include "common/config.h"
@@ -199,6 +200,14 @@ int main(int argc, char** argv) {
   CLI::App* explain = app.add_subcommand("explain", "Run a script's DDL and EXPLAIN its queries and INSERTs");
   add_common(explain);
   CLI::App* reference = app.add_subcommand("reference", "Print every connector, format and option as Markdown");
+  CLI::App* gen = app.add_subcommand("gen", "Generate an example's data set");
+  CLI::App* gen_larkspur = gen->add_subcommand("larkspur", "The Larkspur replay (examples/larkspur): basket uploads, prices, stores, ground truth");
+  gen->require_subcommand(1);
+  sluice::LarkspurOptions larkspur_opts;
+  gen_larkspur->add_option("--out", larkspur_opts.out_dir, "The directory to write")->required();
+  gen_larkspur->add_option("--days", larkspur_opts.days, "UTC upload days around the replay day 2026-08-15 (default 3: the 14th to the 16th)");
+  gen_larkspur->add_option("--seed", larkspur_opts.seed, "The random seed (default 28)");
+  gen_larkspur->add_option("--stores", larkspur_opts.stores, "Stores, split over GB, IN and SG (default 600)");
 
   try {
     app.parse(argc, argv);
@@ -207,6 +216,14 @@ int main(int argc, char** argv) {
   }
   if (version) {
     std::cout << sluice::kVersion << "\n";
+    return 0;
+  }
+  if (gen_larkspur->parsed()) {
+    sluice::Status st = sluice::GenerateLarkspur(larkspur_opts, &std::cerr);
+    if (!st.ok()) {
+      std::cerr << "sluice: error in gen larkspur: " << st.message() << "\n";
+      return 1;
+    }
     return 0;
   }
   if (reference->parsed()) {
