@@ -1,6 +1,7 @@
 -- The crash harness's pipeline (tests/crash/crash_harness.py fills in ${DATA}, ${OUT} and ${CKPT}).
--- One statement set, so one job and one checkpoint stream: dedup and a regular join into an
--- append-only json sink; a group aggregate with Top-N into a changelog sink.
+-- One statement set, so one job and one checkpoint stream: dedup and a regular join, and a window
+-- aggregate, into append-only json sinks; a group aggregate with Top-N into a debezium-json
+-- (changelog) sink.
 SET 'pipeline.name' = 'crash-pipeline';
 SET 'state.checkpoints.dir' = '${CKPT}';
 
@@ -19,6 +20,12 @@ WITH ('connector' = 'filesystem', 'path' = '${DATA}/customers', 'format' = 'json
 CREATE TABLE enriched (order_id BIGINT, region STRING, amount INT, ts TIMESTAMP(3))
 WITH ('connector' = 'filesystem', 'path' = '${OUT}/enriched', 'format' = 'json');
 
+CREATE TABLE per_minute (window_start TIMESTAMP(3), window_end TIMESTAMP(3), customer_id INT, orders BIGINT, amount BIGINT)
+WITH ('connector' = 'filesystem', 'path' = '${OUT}/per_minute', 'format' = 'json');
+
+CREATE TABLE top_customers (region STRING, customer_id INT, total BIGINT)
+WITH ('connector' = 'filesystem', 'path' = '${OUT}/top_customers', 'format' = 'debezium-json');
+
 -- Re-sent orders are dropped: the first copy by arrival wins.
 CREATE VIEW first_orders AS
 SELECT order_id, customer_id, amount, ts FROM (
@@ -29,4 +36,18 @@ EXECUTE STATEMENT SET BEGIN
 INSERT INTO enriched
 SELECT o.order_id, c.region, o.amount, o.ts
 FROM first_orders o JOIN customers c ON o.customer_id = c.customer_id;
+
+INSERT INTO per_minute
+SELECT window_start, window_end, customer_id, COUNT(*), SUM(amount)
+FROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(ts), INTERVAL '1' MINUTE))
+GROUP BY window_start, window_end, customer_id;
+
+INSERT INTO top_customers
+SELECT region, customer_id, total FROM (
+  SELECT region, customer_id, total,
+         ROW_NUMBER() OVER (PARTITION BY region ORDER BY total DESC, customer_id) AS rn
+  FROM (SELECT c.region, o.customer_id, SUM(o.amount) AS total
+        FROM first_orders o JOIN customers c ON o.customer_id = c.customer_id
+        GROUP BY c.region, o.customer_id))
+WHERE rn <= 3;
 END;
