@@ -4,7 +4,7 @@
 --   sluice run --set state.checkpoints.dir=/tmp/ckpt bench/checkpoint_1m.sql
 CREATE TABLE keys_src (k BIGINT, v BIGINT) WITH (
   'connector' = 'datagen',
-  'number-of-rows' = '1000000',
+  'number-of-rows' = '1000000', 'rows-per-second' = '1000000000',
   'fields.k.kind' = 'sequence', 'fields.k.start' = '1', 'fields.k.end' = '1000000',
   'fields.v.min' = '1', 'fields.v.max' = '1000'
 );

@@ -8,6 +8,7 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -73,6 +74,9 @@ Result<std::string> ReadWholeFile(const std::string& path) {
 
 std::string EncodeCheckpoint(const CheckpointData& data) {
   StateWriter w;
+  size_t total = 64;
+  for (const auto& op : data.operators) total += op.bytes.size() + op.digest.size() + 32;
+  w.Reserve(total);
   w.PutRaw(kMagic, std::strlen(kMagic));
   w.PutU32(kFormatVersion);
   w.PutI64(data.id);
@@ -259,7 +263,7 @@ Result<std::optional<CheckpointData>> CheckpointStorage::Latest(std::vector<std:
 void Failpoint(std::string_view point) {
   static const char* spec = std::getenv("SLUICE_FAILPOINT");
   if (spec == nullptr || *spec == '\0') return;
-  static int64_t hits = 0;
+  static std::atomic<int64_t> hits{0};  // points are reached on the task thread and the checkpoint writer
   std::string_view s(spec);
   int64_t target = 1;
   size_t at = s.find('@');

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
 #include <set>
 #include <limits>
 #include <optional>
@@ -513,33 +514,54 @@ Status Job::RoundTripState() {
 }
 
 Status Job::TakeCheckpoint(bool final) {
+  // One checkpoint at a time (Flink's max-concurrent-checkpoints = 1): the previous one completes first.
+  RETURN_IF_ERROR(CompletePendingCheckpoint(/*wait=*/true));
   auto started = std::chrono::steady_clock::now();
   CheckpointCollector collector;
   ctx_.checkpoint = &collector;
   const int64_t id = last_checkpoint_id_ + 1;
   for (SourceOperatorBase* s : sources_) RETURN_IF_ERROR(s->StartBarrier(id));
   ctx_.checkpoint = nullptr;
-  CheckpointData data;
-  data.id = id;
-  data.timestamp_micros = NowMicros(ctx_);
-  data.final = final;
+  auto data = std::make_shared<CheckpointData>();
+  data->id = id;
+  data->timestamp_micros = NowMicros(ctx_);
+  data->final = final;
   for (const auto& op : operators_) {
     auto it = collector.states().find(op.get());
     SLUICE_CHECK(it != collector.states().end());  // every operator descends from a source
-    data.operators.push_back({op->digest(), std::move(it->second)});
+    data->operators.push_back({op->digest(), std::move(it->second)});
   }
-  ASSIGN_OR_RETURN(int64_t bytes, storage_->Write(data));
   last_checkpoint_id_ = id;
+  // The synchronous part ends here; encoding, compression, writing and fsync run on a background
+  // thread while the job goes on (Flink's asynchronous snapshot phase). The sinks commit once the
+  // checkpoint is durable (CompletePendingCheckpoint).
+  const double sync_secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  checkpoint_stats_.sync_seconds += sync_secs;
+  checkpoint_stats_.max_sync_seconds = std::max(checkpoint_stats_.max_sync_seconds, sync_secs);
+  CheckpointStorage* storage = storage_.get();
+  pending_checkpoint_ = std::async(std::launch::async, [storage, data]() { return storage->Write(*data); });
+  pending_checkpoint_id_ = id;
+  pending_checkpoint_started_ = started;
+  if (final) RETURN_IF_ERROR(CompletePendingCheckpoint(/*wait=*/true));
+  return Status::OK();
+}
+
+Status Job::CompletePendingCheckpoint(bool wait) {
+  if (!pending_checkpoint_.valid()) return Status::OK();
+  if (!wait && pending_checkpoint_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return Status::OK();
+  Result<int64_t> bytes = pending_checkpoint_.get();
+  if (!bytes.ok()) return bytes.status();
   Failpoint("checkpoint.before-commit");
-  for (const auto& op : operators_) RETURN_IF_ERROR(op->NotifyCheckpointComplete(id));
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  for (const auto& op : operators_) RETURN_IF_ERROR(op->NotifyCheckpointComplete(pending_checkpoint_id_));
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - pending_checkpoint_started_).count();
   ++checkpoint_stats_.taken;
-  checkpoint_stats_.last_bytes = bytes;
-  checkpoint_stats_.total_bytes += bytes;
+  checkpoint_stats_.last_bytes = *bytes;
+  checkpoint_stats_.total_bytes += *bytes;
   checkpoint_stats_.total_seconds += secs;
   checkpoint_stats_.max_seconds = std::max(checkpoint_stats_.max_seconds, secs);
-  // The next interval starts when this checkpoint ends, so a job always gets time to progress between
-  // checkpoints (as Flink's 'execution.checkpointing.min-pause' guarantees).
+  // The next interval starts when this checkpoint completed, so a job always gets time to progress
+  // between checkpoints (as Flink's 'execution.checkpointing.min-pause' guarantees).
   last_checkpoint_micros_ = NowMicros(ctx_);
   return Status::OK();
 }
@@ -609,8 +631,11 @@ Result<JobSummary> Job::Run() {
     for (const auto& op : operators_) RETURN_IF_ERROR(op->NotifyCheckpointComplete(last_checkpoint_id_));
   }
   while (!finished) {
-    if (storage_ && cc.interval_ms > 0 && NowMicros(ctx_) - last_checkpoint_micros_ >= cc.interval_ms * 1000) {
-      RETURN_IF_ERROR(TakeCheckpoint(false));
+    if (storage_ && cc.interval_ms > 0) {
+      RETURN_IF_ERROR(CompletePendingCheckpoint(/*wait=*/false));
+      if (!pending_checkpoint_.valid() && NowMicros(ctx_) - last_checkpoint_micros_ >= cc.interval_ms * 1000) {
+        RETURN_IF_ERROR(TakeCheckpoint(false));
+      }
     }
     // Idle sources and splits (the idle timeout) first stop holding back the watermark.
     for (SourceOperatorBase* s : sources_) {

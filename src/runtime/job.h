@@ -14,6 +14,8 @@
 // Threading: a Job runs on the calling thread.
 #pragma once
 
+#include <chrono>
+#include <future>
 #include <map>
 #include <memory>
 #include <ostream>
@@ -101,13 +103,20 @@ class Job {
   Status CheckCheckpointable() const;
   // Writes each stateful operator's snapshot and restores it in place (checkpoint_roundtrip).
   Status RoundTripState();
+  // Starts checkpoint (synchronous snapshot; the write runs in the background). A final checkpoint
+  // is waited for.
   Status TakeCheckpoint(bool final);
+  // When the background write finished (or at once when `wait`): notifies the operators (sinks commit).
+  Status CompletePendingCheckpoint(bool wait);
   // Restores the job from checkpoint `data`; sets *finished when it was the final checkpoint.
   Status RestoreFrom(const struct CheckpointData& data, bool* finished);
   std::unique_ptr<class CheckpointStorage> storage_;
   int64_t last_checkpoint_id_ = 0;
   int64_t last_checkpoint_micros_ = 0;
   JobSummary::CheckpointStats checkpoint_stats_;
+  std::future<Result<int64_t>> pending_checkpoint_;  // the checkpoint being written, if any
+  int64_t pending_checkpoint_id_ = 0;
+  std::chrono::steady_clock::time_point pending_checkpoint_started_;
   std::vector<std::string> checkpoint_notes_;  // corrupt checkpoints skipped at restore
 };
 

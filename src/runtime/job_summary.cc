@@ -37,11 +37,13 @@ std::string JobSummary::ToString() const {
   if (!late_rows_table.empty()) s += " -> late rows " + late_rows_table + "(+I=" + std::to_string(late_rows_recorded) + ")";
   if (checkpoints.restored_from >= 0) s += " restored_from=chk-" + std::to_string(checkpoints.restored_from);
   if (checkpoints.taken > 0) {
-    char cb[160];
-    std::snprintf(cb, sizeof(cb), " checkpoints=%lld(last=%lldB, avg=%.1fms, max=%.1fms)",
+    char cb[224];
+    std::snprintf(cb, sizeof(cb), " checkpoints=%lld(last=%lldB, avg=%.1fms, max=%.1fms, sync_avg=%.1fms, sync_max=%.1fms)",
                   static_cast<long long>(checkpoints.taken), static_cast<long long>(checkpoints.last_bytes),
                   1000.0 * checkpoints.total_seconds / static_cast<double>(checkpoints.taken),
-                  1000.0 * checkpoints.max_seconds);
+                  1000.0 * checkpoints.max_seconds,
+                  1000.0 * checkpoints.sync_seconds / static_cast<double>(checkpoints.taken),
+                  1000.0 * checkpoints.max_sync_seconds);
     s += cb;
   }
   char buf[96];

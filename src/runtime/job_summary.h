@@ -43,8 +43,10 @@ struct JobSummary {
     int64_t taken = 0;
     int64_t last_bytes = 0;
     int64_t total_bytes = 0;
-    double max_seconds = 0;
+    double max_seconds = 0;       // trigger to durable
     double total_seconds = 0;
+    double sync_seconds = 0;      // the synchronous part (barriers and snapshots), which stalls the job
+    double max_sync_seconds = 0;
     int64_t restored_from = -1;  // checkpoint id, -1 when the job started fresh
   };
   CheckpointStats checkpoints;

@@ -48,6 +48,14 @@ void RowArena::Snapshot(StateWriter* w) const {
   w->PutVarint(released_);
 }
 
+void RowArena::SnapshotRows(const std::vector<uint32_t>& ids, StateWriter* w) const {
+  Chunk live;
+  for (const auto& c : rows_.columns()) live.AddColumn(Vector(c.type()));
+  live.AppendFrom(rows_, ids.data(), 0, ids.size());
+  w->PutChunk(live);
+  w->PutVarint(0);
+}
+
 void RowArena::Restore(StateReader* r) {
   std::vector<LogicalType> types;
   for (const auto& c : rows_.columns()) types.push_back(c.type());

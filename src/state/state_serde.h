@@ -43,6 +43,8 @@ class StateWriter {
   // A section tag: readers check it (ExpectTag), so a misread layout fails at once with its name.
   void PutTag(std::string_view tag) { PutString(tag); }
 
+  // Room for `n` more bytes (a snapshot that knows its size avoids regrowing a large buffer).
+  void Reserve(size_t n) { buf_.reserve(buf_.size() + n); }
   const std::string& data() const { return buf_; }
   std::string Release() { return std::move(buf_); }
   size_t size() const { return buf_.size(); }

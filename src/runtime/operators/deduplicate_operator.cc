@@ -127,7 +127,15 @@ Status DeduplicateOperator::SnapshotState(StateWriter* w) {
   std::vector<const std::string*> keys(st.row.size(), nullptr);
   for (const auto& [key, idx] : st.key_index) keys[idx] = &key;
   for (const std::string* k : keys) w->PutString(k ? *k : std::string());
-  PutPodVector(w, st.row);
+  // Only the kept rows go into the checkpoint (the arena may hold many released ones).
+  std::vector<uint32_t> live;
+  std::vector<uint32_t> remapped(st.row.size(), kNoRow);
+  for (size_t k = 0; k < st.row.size(); ++k) {
+    if (st.row[k] == kNoRow) continue;
+    remapped[k] = static_cast<uint32_t>(live.size());
+    live.push_back(st.row[k]);
+  }
+  PutPodVector(w, remapped);
   PutPodVector(w, st.rowtime);
   PutPodVector(w, st.done);
   PutPodVector(w, st.seq);
@@ -137,9 +145,9 @@ Status DeduplicateOperator::SnapshotState(StateWriter* w) {
     w->PutI64(t);
     w->PutU32(k);
   }
-  st.arena.Snapshot(w);
-  w->PutVarint(st.live_rows);
-  w->PutVarint(st.dead_rows);
+  st.arena.SnapshotRows(live, w);
+  w->PutVarint(live.size());
+  w->PutVarint(0);
   w->PutVarint(st.timers.size());
   for (const Timer& t : st.timers) {
     w->PutI64(t.rowtime);

@@ -149,6 +149,7 @@ Status GroupAggregateOperator::SnapshotState(StateWriter* w) {
   Chunk keys;
   for (const auto& c : key_store_.columns()) keys.AddColumn(Vector(c.type()));
   keys.AppendFrom(key_store_, ids.data(), 0, ids.size());
+  w->Reserve(groups_.size() * (24 + layout_.state_bytes()) + keys.MemoryUsage());
   w->PutVarint(groups_.size());
   w->PutChunk(keys);
   for (const auto& [key, g] : groups_) {

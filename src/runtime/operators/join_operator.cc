@@ -168,9 +168,17 @@ struct JoinOperator::Side {
   }
 
   void Snapshot(StateWriter* w) const {
+    // Only the rows live entries hold go into the checkpoint, renumbered in entry order.
+    std::vector<uint32_t> live;
+    live.reserve(entries.size());
     w->PutVarint(entries.size());
     for (const Entry& e : entries) {
-      w->PutU32(e.row);
+      uint32_t row = kNoRow;
+      if (e.count != 0) {
+        row = static_cast<uint32_t>(live.size());
+        live.push_back(e.row);
+      }
+      w->PutU32(row);
       w->PutU32(e.prev);
       w->PutU32(e.next);
       w->PutU32(static_cast<uint32_t>(e.count));
@@ -197,7 +205,7 @@ struct JoinOperator::Side {
       w->PutI64(t);
       w->PutU32(e);
     }
-    arena.Snapshot(w);
+    arena.SnapshotRows(live, w);
   }
 
   void Restore(StateReader* r) {
