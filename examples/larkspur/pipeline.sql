@@ -1,8 +1,9 @@
 -- Larkspur: one job, four outputs (run after tables.sql: `sluice run -i tables.sql pipeline.sql`).
 --
--- The append-only results go to JSON-lines folders. The two updating results are declared as upsert
--- tables (PRIMARY KEY ... NOT ENFORCED) on the console ('print'), which shows every change; the
--- upsert-kafka and lake sinks replace them in production (README.md).
+-- The append-only results go to JSON-lines folders. The two updating results are upsert tables
+-- (PRIMARY KEY ... NOT ENFORCED) written as changelogs: folders of Debezium change events
+-- ('format' = 'debezium-json'), which a debezium-json source with the same key reads back as the
+-- table (README.md). The upsert-kafka and lake sinks replace them in production.
 
 -- The rows the event-time operators (here the hourly window) drop behind the watermark.
 CREATE TABLE late_rows (operator STRING, watermark TIMESTAMP(3), `row` STRING, event_time TIMESTAMP(3)) WITH (
@@ -24,12 +25,12 @@ CREATE TABLE store_sales_hourly (
 CREATE TABLE store_sales_daily (
   store_id STRING, business_date DATE, currency STRING, baskets BIGINT, lines BIGINT, units_out BIGINT, net_minor BIGINT,
   PRIMARY KEY (store_id, business_date) NOT ENFORCED
-) WITH ('connector' = 'print', 'print-identifier' = 'store_sales_daily');
+) WITH ('connector' = 'filesystem', 'path' = 'build/larkspur/out/store_sales_daily', 'format' = 'debezium-json');
 
 CREATE TABLE top_stores (
   country STRING, store_id STRING, sales_minor BIGINT, baskets BIGINT,
   PRIMARY KEY (country, store_id) NOT ENFORCED
-) WITH ('connector' = 'print', 'print-identifier' = 'top_stores');
+) WITH ('connector' = 'filesystem', 'path' = 'build/larkspur/out/top_stores', 'format' = 'debezium-json');
 
 EXECUTE STATEMENT SET
 BEGIN

@@ -5,7 +5,10 @@
 #   examples/larkspur/report.sh [--sluice BIN] [--data DIR] [--out DIR] [PART...]
 #
 # PART is one of: run explain errors dedup asof reconcile changelog minibatch (default: all, in this
-# order). Parts that read the pipeline's outputs (asof, reconcile) run it first if they are missing.
+# order). Parts that read the pipeline's outputs (asof, reconcile, changelog, minibatch) run it first
+# if they are missing. The two upsert sinks write Debezium change events ('debezium-json'); the report
+# reads them back by key (a debezium-json source with the sink's PRIMARY KEY, in streaming mode) and as
+# raw events (the same files as plain JSON).
 # The data comes from `sluice gen larkspur --out DIR` (default build/larkspur/data); outputs, the SQL
 # as run (paths substituted) and the job summaries (jobs.log) go to --out (default build/larkspur/out).
 # The report on stdout is the same, byte for byte, for the same replay.
@@ -21,7 +24,7 @@ while [[ $# -gt 0 ]]; do
     --sluice) SLUICE=$2; shift 2 ;;
     --data) DATA=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     run|explain|errors|dedup|asof|reconcile|changelog|minibatch) PARTS+=("$1"); shift ;;
     *) echo "report.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
@@ -63,7 +66,13 @@ q() {
 field() { cut -d, -f"$1" <<<"$2"; }
 section() { printf '\n== %s\n' "$1"; }
 
-# The pipeline's outputs, declared as sources for the report's batch queries.
+# The pipeline's outputs, declared as sources for the report's queries.
+DAILY_COLS="store_id STRING, business_date DATE, currency STRING, baskets BIGINT, lines BIGINT, units_out BIGINT, net_minor BIGINT"
+TOP_COLS="country STRING, store_id STRING, sales_minor BIGINT, baskets BIGINT"
+# events_table NAME PATH COLUMNS: a sink's Debezium files read as plain JSON records.
+events_table() {
+  echo "CREATE TABLE $1 (\`before\` ROW<$3>, \`after\` ROW<$3>, op STRING) WITH ('connector' = 'filesystem', 'path' = '$2', 'format' = 'json');"
+}
 cat >"$SQL/outputs.sql" <<EOF
 CREATE TABLE lines_written (
   event_id STRING, basket_id STRING, store_id STRING, till_id STRING, country STRING, currency STRING,
@@ -77,26 +86,56 @@ CREATE TABLE hourly_written (
 ) WITH ('connector' = 'filesystem', 'path' = '$OUT/store_sales_hourly', 'format' = 'json');
 CREATE TABLE window_late_rows (operator STRING, watermark TIMESTAMP(3), \`row\` STRING, event_time TIMESTAMP(3))
 WITH ('connector' = 'filesystem', 'path' = '$OUT/late_rows', 'format' = 'json');
+-- The two upsert sinks' files read back as changelogs: a debezium-json source with the sink's key.
+CREATE TABLE daily_written ($DAILY_COLS, PRIMARY KEY (store_id, business_date) NOT ENFORCED)
+WITH ('connector' = 'filesystem', 'path' = '$OUT/store_sales_daily', 'format' = 'debezium-json');
+CREATE TABLE top_written ($TOP_COLS, PRIMARY KEY (country, store_id) NOT ENFORCED)
+WITH ('connector' = 'filesystem', 'path' = '$OUT/top_stores', 'format' = 'debezium-json');
+-- The same files as raw Debezium events ({"before": ..., "after": ..., "op": "c" or "d"}).
+$(events_table daily_events "$OUT/store_sales_daily" "$DAILY_COLS")
+$(events_table top_events "$OUT/top_stores" "$TOP_COLS")
+-- Their final tables, folded from the changelogs by the run part (fold, below).
+CREATE TABLE daily_final ($DAILY_COLS) WITH ('connector' = 'filesystem', 'path' = '$OUT/final/store_sales_daily', 'format' = 'json');
+CREATE TABLE top_final ($TOP_COLS) WITH ('connector' = 'filesystem', 'path' = '$OUT/final/top_stores', 'format' = 'json');
 EOF
 
-# The queries of pipeline.sql's INSERTs (3) and (4), for the parts that look at their changelogs.
+# The queries of pipeline.sql's INSERTs (3) and (4).
 DAILY_QUERY="SELECT store_id, business_date, MAX(currency) AS currency, COUNT(DISTINCT basket_id) AS baskets, COUNT(*) AS lines, SUM(qty) AS units_out, SUM(net_minor) AS net_minor FROM sales_lines GROUP BY store_id, business_date"
 TOPN_QUERY="SELECT country, store_id, sales_minor, baskets FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY country ORDER BY sales_minor DESC) AS rn FROM (SELECT country, store_id, SUM(net_minor) AS sales_minor, COUNT(DISTINCT basket_id) AS baskets FROM sales_lines GROUP BY country, store_id)) WHERE rn <= 3"
-# A changelog captured as JSON lines ({"op":"+U",...}) read back as a table.
-changes_table() {  # NAME PATH COLUMNS
-  echo "CREATE TABLE $1 (op STRING, $3) WITH ('connector' = 'filesystem', 'path' = '$2', 'format' = 'json');"
+# sink_ddl TABLE: pipeline.sql's CREATE TABLE of a sink (to write into it again, pointed elsewhere).
+sink_ddl() { sed -n "/^CREATE TABLE $1 /,/;\$/p" "$SQL/pipeline.sql"; }
+
+# fold TABLE DIR [DDL]: the final rows of a changelog table (a streaming query over its debezium-json
+# source, materialized by key as Flink's SQL client shows a table), written as JSON lines into DIR.
+fold() {
+  rm -rf "$2"
+  mkdir -p "$2"
+  "$SLUICE" run --format jsonl --mode table -i "$SQL/tables.sql" -i "$SQL/lake.sql" -i "$SQL/outputs.sql" -e "${3:-} SELECT * FROM $1" 2>>"$LOG" >"$2/final.json"
+}
+# event_counts TABLE: "events,c,d" of a raw Debezium events table.
+event_counts() {
+  q "SELECT COUNT(*), COALESCE(SUM(CASE WHEN op = 'c' THEN 1 ELSE 0 END), 0), COALESCE(SUM(CASE WHEN op = 'd' THEN 1 ELSE 0 END), 0) FROM $1"
 }
 
 part_run() {
   section "run: pipeline.sql, one statement set with four INSERTs, over upload day $DAY"
-  rm -rf "$OUT/pos_sales_lines" "$OUT/store_sales_hourly" "$OUT/late_rows"
-  sl "$SQL/pipeline.sql" >"$OUT/console.changelog"
-  local r
+  rm -rf "$OUT/pos_sales_lines" "$OUT/store_sales_hourly" "$OUT/late_rows" "$OUT/store_sales_daily" "$OUT/top_stores" "$OUT/final"
+  sl "$SQL/pipeline.sql" >/dev/null
+  local r e
   r=$(q "SELECT l.n, h.n, w.n FROM (SELECT COUNT(*) AS n FROM lines_written) AS l JOIN (SELECT COUNT(*) AS n FROM hourly_written) AS h ON TRUE JOIN (SELECT COUNT(*) AS n FROM window_late_rows) AS w ON TRUE")
-  echo "pos_sales_lines     $(field 1 "$r") lines (append-only, $OUT/pos_sales_lines)"
-  echo "store_sales_hourly  $(field 2 "$r") store-hours (append-only, $OUT/store_sales_hourly)"
-  echo "late rows           $(field 3 "$r") lines the hourly window dropped ($OUT/late_rows)"
-  echo "store_sales_daily, top_stores: upsert changelogs on the console ($OUT/console.changelog)"
+  echo "pos_sales_lines     $(field 1 "$r") lines (append-only, JSON, $OUT/pos_sales_lines)"
+  echo "store_sales_hourly  $(field 2 "$r") store-hours (append-only, JSON, $OUT/store_sales_hourly)"
+  echo "late rows           $(field 3 "$r") lines the hourly window dropped (JSON, $OUT/late_rows)"
+  fold daily_written "$OUT/final/store_sales_daily"
+  fold top_written "$OUT/final/top_stores"
+  e=$(event_counts daily_events)
+  r=$(q "SELECT COUNT(*), SUM(lines), SUM(net_minor) FROM daily_final")
+  echo "store_sales_daily   $(field 1 "$e") Debezium events (c $(field 2 "$e"), d $(field 3 "$e")) ($OUT/store_sales_daily)"
+  echo "                    read back by key: $(field 1 "$r") store-days, $(field 2 "$r") lines, net sales $(field 3 "$r") minor units"
+  e=$(event_counts top_events)
+  r=$(q "SELECT COUNT(*) FROM top_final")
+  echo "top_stores          $(field 1 "$e") Debezium events (c $(field 2 "$e"), d $(field 3 "$e")) ($OUT/top_stores)"
+  echo "                    read back by key: $r rows"
 }
 
 # mode_of PATTERN: the changelogMode of the first physical node matching PATTERN in the EXPLAIN on stdin.
@@ -124,7 +163,7 @@ part_explain() {
   row "top 3 stores per country" "Rank" '^[ :|+-]*Rank\(' "$TOPN_QUERY"
   local ins
   ins=$(sed -n '/^CREATE TABLE store_sales_daily/,/;$/p' "$SQL/pipeline.sql")
-  row "running total into the upsert sink" "GroupAggregate -> Sink" '^[ :|+-]*GroupAggregate\(' "INSERT INTO store_sales_daily $DAILY_QUERY" "$ins"
+  row "running total into the debezium-json sink" "GroupAggregate -> Sink" '^[ :|+-]*GroupAggregate\(' "INSERT INTO store_sales_daily $DAILY_QUERY" "$ins"
   # The statement set: which expensive operators run, and how often.
   local plan
   plan=$(sed 's/^EXECUTE STATEMENT SET/EXPLAIN CHANGELOG_MODE EXECUTE STATEMENT SET/' "$SQL/pipeline.sql" | sl /dev/stdin |
@@ -210,7 +249,9 @@ EOF
 }
 
 ensure_run() {
-  if [[ ! -d "$OUT/pos_sales_lines" || ! -d "$OUT/store_sales_hourly" ]]; then part_run >/dev/null; fi
+  if [[ ! -d "$OUT/pos_sales_lines" || ! -d "$OUT/store_sales_hourly" || ! -f "$OUT/final/top_stores/final.json" ]]; then
+    part_run >/dev/null
+  fi
 }
 
 part_asof() {
@@ -233,17 +274,16 @@ part_asof() {
 
 part_reconcile() {
   ensure_run
-  section "reconcile: the daily upsert totals vs batch"
+  section "reconcile: the daily totals the pipeline wrote vs batch"
   local d=$OUT/reconcile
   rm -rf "$d"
-  mkdir -p "$d/stream" "$d/batch"
-  # The upsert sink's final table (the changelog folded by key), and the same query in batch mode.
-  sl --format jsonl --mode table -e "$DAILY_QUERY" >"$d/stream/daily.json"
-  sl --format jsonl --mode table -e "SET 'execution.runtime-mode' = 'batch'; $DAILY_QUERY" >"$d/batch/daily.json"
-  local cols="store_id STRING, business_date DATE, currency STRING, baskets BIGINT, lines BIGINT, units_out BIGINT, net_minor BIGINT"
+  # The same query as INSERT (3), run as a batch job ('execution.runtime-mode' = 'batch') over the same
+  # input into a JSON folder: a batch aggregate writes each store-day once, as an insert.
+  sl -e "SET 'execution.runtime-mode' = 'batch'; CREATE TABLE store_sales_daily_batch ($DAILY_COLS) WITH ('connector' = 'filesystem', 'path' = '$d/batch', 'format' = 'json'); INSERT INTO store_sales_daily_batch $DAILY_QUERY;" >/dev/null
   cat >>"$SQL/outputs.sql" <<EOF
-CREATE TABLE stream_daily ($cols) WITH ('connector' = 'filesystem', 'path' = '$d/stream', 'format' = 'json');
-CREATE TABLE batch_daily ($cols) WITH ('connector' = 'filesystem', 'path' = '$d/batch', 'format' = 'json');
+-- What the pipeline wrote into store_sales_daily, folded by key (the run part), and the batch job.
+CREATE VIEW stream_daily AS SELECT * FROM daily_final;
+CREATE TABLE batch_daily ($DAILY_COLS) WITH ('connector' = 'filesystem', 'path' = '$d/batch', 'format' = 'json');
 -- Part 21's accepted events: the first upload of each basket over every upload day of the lake.
 CREATE VIEW accepted AS
 SELECT * FROM (
@@ -265,7 +305,8 @@ SELECT store_id, COUNT(DISTINCT basket_id) AS baskets, SUM(net_minor) AS net_min
 FROM accepted_lines WHERE business_date = DATE '$DAY' GROUP BY store_id;
 EOF
   local r
-  echo "0. stream vs the same query in batch mode ('execution.runtime-mode' = 'batch'), same input"
+  echo "0. store_sales_daily as the pipeline wrote it (Debezium events folded by key) vs a batch run of its query"
+  echo "   ('execution.runtime-mode' = 'batch') over the same input"
   r=$(q "SELECT COUNT(*), COALESCE(SUM(CASE WHEN s.baskets = b.baskets AND s.lines = b.lines AND s.units_out = b.units_out AND s.net_minor = b.net_minor AND s.currency = b.currency THEN 1 ELSE 0 END), 0), COUNT(s.store_id), COUNT(b.store_id) FROM stream_daily AS s FULL JOIN batch_daily AS b ON s.store_id = b.store_id AND s.business_date = b.business_date")
   echo "   store-days $(field 1 "$r") (stream $(field 3 "$r"), batch $(field 4 "$r")), equal $(field 2 "$r")"
   echo "1. stream vs Part 21's accepted events of upload day $DAY (first upload over every upload day)"
@@ -311,64 +352,84 @@ EOF
   echo "   baskets uploaded more than 5 minutes after the sale: $(field 1 "$r") ($(field 2 "$r") of them within 2 hours)"
 }
 
+# qs SQL: a streaming query's changes as CSV rows without the header, in the order they are emitted
+# (the first field is the change kind Sluice prints, then the query's columns).
+qs() {
+  "$SLUICE" run --format csv -i "$SQL/tables.sql" -i "$SQL/lake.sql" -i "$SQL/outputs.sql" -e "$1" 2>>"$LOG" | tail -n +2
+}
+# The change each Debezium event carries, on stdin as "op,key,..." in the order written: a 'd' directly
+# followed by a 'c' of the same key is an update (-U then +U; Flink's debezium-json writes an update as a
+# delete and a create); any other 'c' is an insert (+I), any other 'd' a delete (-D). Prints
+# "change,op,key,..." per event.
+changes_of_events() {
+  awk -F, '{ op[NR] = $1; key[NR] = $2; line[NR] = $0 }
+    END {
+      for (i = 1; i <= NR; i++) {
+        if (op[i] == "d" && i < NR && op[i + 1] == "c" && key[i + 1] == key[i]) { k[i] = "-U"; k[i + 1] = "+U"; i++ }
+        else k[i] = (op[i] == "c") ? "+I" : "-D"
+      }
+      for (i = 1; i <= NR; i++) print k[i] "," line[i]
+    }'
+}
+
 part_changelog() {
-  section "changelog: a running total and a Top-N as changes"
+  ensure_run
+  section "changelog: a running total and a Top-N as the pipeline wrote them (Debezium events)"
   local d=$OUT/changelog
   rm -rf "$d"
-  mkdir -p "$d/store" "$d/topn"
+  mkdir -p "$d"
   local store=SG-0042
-  local one="SELECT store_id, COUNT(DISTINCT basket_id) AS baskets, SUM(net_minor) AS sales_minor FROM sales_lines WHERE store_id = '$store' AND business_date = DATE '$DAY' GROUP BY store_id"
-  sl --format jsonl -e "$one" >"$d/store/changes.json"
-  sl --format jsonl -e "$TOPN_QUERY" >"$d/topn/changes.json"
-  cat >>"$SQL/outputs.sql" <<EOF
-$(changes_table store_changes "$d/store" "store_id STRING, baskets BIGINT, sales_minor BIGINT")
-$(changes_table topn_changes "$d/topn" "country STRING, store_id STRING, sales_minor BIGINT, baskets BIGINT")
-EOF
+  # SG-0042's events of the replay day's business date, read from store_sales_daily's files in order.
+  qs "SELECT op, COALESCE(\`after\`.store_id, \`before\`.store_id), COALESCE(\`after\`.baskets, \`before\`.baskets), COALESCE(\`after\`.net_minor, \`before\`.net_minor) FROM daily_events WHERE COALESCE(\`after\`.store_id, \`before\`.store_id) = '$store' AND COALESCE(\`after\`.business_date, \`before\`.business_date) = DATE '$DAY'" |
+    cut -d, -f2- | changes_of_events >"$d/store_events.csv"
   local r
-  r=$(q "SELECT COUNT(*), COUNT(DISTINCT sales_minor) FROM store_changes")
-  echo "$store, business date $DAY: $(field 1 "$r") changes (first 5 and the last)"
-  printf '  %-3s %-8s %7s %12s\n' op store_id baskets sales_minor
-  local all
-  all=$(sl --format csv -e "$one" | tail -n +2)
-  { head -5 <<<"$all"; tail -1 <<<"$all"; } | while IFS=, read -r op st b s; do printf '  %-3s %-8s %7s %12s\n' "$op" "$st" "$b" "$s"; done
-  r=$(q "SELECT COUNT(*), COALESCE(SUM(CASE WHEN op = '+I' THEN 1 ELSE 0 END), 0), COALESCE(SUM(CASE WHEN op = '-U' THEN 1 ELSE 0 END), 0), COALESCE(SUM(CASE WHEN op = '+U' THEN 1 ELSE 0 END), 0), COALESCE(SUM(CASE WHEN op = '-D' THEN 1 ELSE 0 END), 0) FROM topn_changes")
-  echo "top 3 stores per country: $(field 1 "$r") changes (+I $(field 2 "$r"), -U $(field 3 "$r"), +U $(field 4 "$r"), -D $(field 5 "$r")); at the end:"
-  sl --format csv --mode table -e "$TOPN_QUERY" | tail -n +2 | sort |
+  r=$(q "SELECT COUNT(*), COALESCE(SUM(CASE WHEN op = 'c' THEN 1 ELSE 0 END), 0), COALESCE(SUM(CASE WHEN op = 'd' THEN 1 ELSE 0 END), 0) FROM daily_events WHERE COALESCE(\`after\`.store_id, \`before\`.store_id) = '$store' AND COALESCE(\`after\`.business_date, \`before\`.business_date) = DATE '$DAY'")
+  echo "$store, business date $DAY, in store_sales_daily: $(field 1 "$r") events (c $(field 2 "$r"), d $(field 3 "$r")); the first 5 and the last:"
+  printf '  %-4s %-6s %-8s %7s %12s\n' op change store_id baskets sales_minor
+  { head -5 "$d/store_events.csv"; tail -1 "$d/store_events.csv"; } |
+    while IFS=, read -r k op st b s; do printf '  %-4s %-6s %-8s %7s %12s\n' "$op" "$k" "$st" "$b" "$s"; done
+  echo "  changes: +I $(grep -c '^+I' "$d/store_events.csv" || true), -U $(grep -c '^-U' "$d/store_events.csv" || true), +U $(grep -c '^+U' "$d/store_events.csv" || true), -D $(grep -c '^-D' "$d/store_events.csv" || true)"
+  r=$(q "SELECT baskets, net_minor FROM daily_final WHERE store_id = '$store' AND business_date = DATE '$DAY'")
+  echo "  read back by key (debezium-json source, PRIMARY KEY (store_id, business_date)): $(field 1 "$r") baskets, sales_minor $(field 2 "$r")"
+  r=$(event_counts top_events)
+  echo "top 3 stores per country, in top_stores: $(field 1 "$r") events (c $(field 2 "$r"), d $(field 3 "$r"))"
+  # The same files through the debezium-json source, as a streaming query reads the changelog.
+  qs "SELECT * FROM top_written" | cut -d, -f1 | sort | uniq -c >"$d/top_kinds.txt"
+  kinds() { awk -v k="$1" '$2 == k { print $1 }' "$d/top_kinds.txt" | grep . || echo 0; }
+  echo "  read back as a changelog: +I $(kinds +I), -U $(kinds -U), +U $(kinds +U), -D $(kinds -D)"
+  echo "  read back by key (debezium-json source, PRIMARY KEY (country, store_id)), at the end:"
+  q "SELECT country, store_id, sales_minor, baskets FROM top_final ORDER BY country, sales_minor DESC, store_id" |
     while IFS=, read -r c st s b; do printf '  %s %s  sales_minor %12s  baskets %4s\n' "$c" "$st" "$s" "$b"; done
 }
 
 # The latency bound is processing (wall-clock) time: a replay reads in well under a minute, so every
 # batch closes after exactly 'size' rows and the report is the same on every run.
 part_minibatch() {
-  section "mini-batch: changes into the daily upsert sink, with and without mini-batch"
-  echo "('table.exec.mini-batch.enabled' = 'true', 'allow-latency' = '1 min', 'size' = '5000'; upsert writes: every change but -U)"
+  ensure_run
+  section "mini-batch: events written to store_sales_daily, without and with mini-batch"
+  echo "('table.exec.mini-batch.enabled' = 'true', 'allow-latency' = '1 min', 'size' = '5000')"
   local d=$OUT/minibatch
   rm -rf "$d"
-  mkdir -p "$d/off/changes" "$d/on/changes" "$d/off/final" "$d/on/final"
+  mkdir -p "$d"
+  # INSERT (3) of pipeline.sql again, into the same sink table pointed at another folder.
   local mb=(--set table.exec.mini-batch.enabled=true --set "table.exec.mini-batch.allow-latency=1 min" --set table.exec.mini-batch.size=5000)
-  sl --format jsonl -e "$DAILY_QUERY" >"$d/off/changes/c.json"
-  sl --format jsonl "${mb[@]}" -e "$DAILY_QUERY" >"$d/on/changes/c.json"
-  sl --format jsonl --mode table -e "$DAILY_QUERY" >"$d/off/final/f.json"
-  sl --format jsonl --mode table "${mb[@]}" -e "$DAILY_QUERY" >"$d/on/final/f.json"
-  local cols="store_id STRING, business_date DATE, currency STRING, baskets BIGINT, lines BIGINT, units_out BIGINT, net_minor BIGINT"
+  sl "${mb[@]}" -e "$(sink_ddl store_sales_daily) ALTER TABLE store_sales_daily SET ('path' = '$d/on'); INSERT INTO store_sales_daily $DAILY_QUERY;" >/dev/null
+  local on_ddl="CREATE TABLE mb_on_written ($DAILY_COLS, PRIMARY KEY (store_id, business_date) NOT ENFORCED) WITH ('connector' = 'filesystem', 'path' = '$d/on', 'format' = 'debezium-json');"
+  fold mb_on_written "$d/on_final" "$on_ddl"
   cat >>"$SQL/outputs.sql" <<EOF
-$(changes_table mb_off "$d/off/changes" "$cols")
-$(changes_table mb_on "$d/on/changes" "$cols")
-CREATE TABLE mb_off_final ($cols) WITH ('connector' = 'filesystem', 'path' = '$d/off/final', 'format' = 'json');
-CREATE TABLE mb_on_final ($cols) WITH ('connector' = 'filesystem', 'path' = '$d/on/final', 'format' = 'json');
+$(events_table mb_on_events "$d/on" "$DAILY_COLS")
+CREATE TABLE mb_on_final ($DAILY_COLS) WITH ('connector' = 'filesystem', 'path' = '$d/on_final', 'format' = 'json');
 EOF
-  printf '%-34s %8s %8s %8s %8s %14s %s\n' "" changes "+I" "-U" "+U" "upsert writes" "live rows"
-  local name
+  printf '%-34s %8s %8s %8s %10s\n' "" events c d "store-days"
+  local name events final label r
   for name in off on; do
-    local r
-    r=$(q "SELECT c.n, c.i, c.ub, c.ua, c.n - c.ub, f.n FROM (SELECT COUNT(*) AS n, COALESCE(SUM(CASE WHEN op = '+I' THEN 1 ELSE 0 END), 0) AS i, COALESCE(SUM(CASE WHEN op = '-U' THEN 1 ELSE 0 END), 0) AS ub, COALESCE(SUM(CASE WHEN op = '+U' THEN 1 ELSE 0 END), 0) AS ua FROM mb_$name) AS c JOIN (SELECT COUNT(*) AS n FROM mb_${name}_final) AS f ON TRUE")
-    local label="without mini-batch"
-    [[ $name == on ]] && label="with mini-batch"
-    printf '%-34s %8s %8s %8s %8s %14s %s\n' "$label" "$(field 1 "$r")" "$(field 2 "$r")" "$(field 3 "$r")" "$(field 4 "$r")" "$(field 5 "$r")" "$(field 6 "$r")"
+    events=daily_events; final=daily_final; label="without mini-batch (the pipeline)"
+    [[ $name == on ]] && { events=mb_on_events; final=mb_on_final; label="with mini-batch"; }
+    r=$(q "SELECT e.n, e.c, e.d, f.n FROM (SELECT COUNT(*) AS n, COALESCE(SUM(CASE WHEN op = 'c' THEN 1 ELSE 0 END), 0) AS c, COALESCE(SUM(CASE WHEN op = 'd' THEN 1 ELSE 0 END), 0) AS d FROM $events) AS e JOIN (SELECT COUNT(*) AS n FROM $final) AS f ON TRUE")
+    printf '%-34s %8s %8s %8s %10s\n' "$label" "$(field 1 "$r")" "$(field 2 "$r")" "$(field 3 "$r")" "$(field 4 "$r")"
   done
-  local r
-  r=$(q "SELECT COUNT(*), COALESCE(SUM(CASE WHEN a.baskets = b.baskets AND a.lines = b.lines AND a.units_out = b.units_out AND a.net_minor = b.net_minor AND a.currency = b.currency THEN 1 ELSE 0 END), 0) FROM mb_off_final AS a FULL JOIN mb_on_final AS b ON a.store_id = b.store_id AND a.business_date = b.business_date")
-  echo "final tables: $(field 1 "$r") store-days, equal $(field 2 "$r")"
+  r=$(q "SELECT COUNT(*), COALESCE(SUM(CASE WHEN a.baskets = b.baskets AND a.lines = b.lines AND a.units_out = b.units_out AND a.net_minor = b.net_minor AND a.currency = b.currency THEN 1 ELSE 0 END), 0) FROM daily_final AS a FULL JOIN mb_on_final AS b ON a.store_id = b.store_id AND a.business_date = b.business_date")
+  echo "final tables (read back by key): $(field 1 "$r") store-days, equal $(field 2 "$r")"
 }
 
 for p in "${PARTS[@]}"; do "part_$p"; done

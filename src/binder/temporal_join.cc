@@ -3,11 +3,16 @@
 // table, plan_node.h). BindJoin binds both sides and splits the ON condition; this checks what Flink checks
 // (the AS OF operand is the left side's event-time attribute, the versioned side has a rowtime
 // attribute, the equi-condition covers its primary key) with Flink's messages, and builds the
-// TemporalJoinNode. A versioned view's key (a rowtime keep-last deduplication) is checked after
-// optimization, in trait inference, where the Deduplicate is known.
+// TemporalJoinNode. An equality between a versioned column and an expression over the left side
+// keys the join on that expression, computed in a Calc below the join as Flink does. A versioned
+// view's key (a rowtime keep-last deduplication) is checked after optimization, in trait inference,
+// where the Deduplicate is known.
 #include "binder/binder.h"
 
+#include <algorithm>
+
 #include "function/scalar_function.h"
+#include "plan/optimizer.h"
 
 namespace sluice {
 
@@ -126,7 +131,49 @@ Result<Binder::Relation> Binder::FinishTemporalJoin(const ast::Join& join, const
                                 "versioned table, but no row time attribute can be found. ('" + right_name +
                                     "' needs a WATERMARK, or must be a view that keeps one)");
   }
-  if (regular.left_keys.empty()) {
+  // Equalities between a column of the versioned side and an expression over the left side (e.g.
+  // `p.k = SUBSTRING(l.k, 1, 2)`) are join keys too: as Flink does, the expression is computed in a
+  // Calc below the join (a new left column `$fN`), the join is keyed on that column, and a Calc above
+  // the join projects it away again.
+  const int nl = static_cast<int>(left.scope.columns.size());
+  std::vector<int> left_keys = regular.left_keys;
+  std::vector<int> right_keys = regular.right_keys;
+  std::vector<ExprPtr> computed;         // the left-side key expressions, appended to the left row
+  std::vector<const Expr*> taken_eqs;    // their conjuncts, replaced in the condition
+  std::vector<ExprPtr> residual;
+  {
+    std::vector<ExprPtr> conjuncts;
+    if (regular.residual) {
+      if (regular.residual->kind == ExprKind::kAnd) conjuncts = regular.residual->args;
+      else conjuncts = {regular.residual};
+    }
+    for (const auto& c : conjuncts) {
+      bool taken = false;
+      if (c->kind == ExprKind::kCall && c->function && c->function->name == "=" && c->args.size() == 2) {
+        for (int side = 0; side < 2 && !taken; ++side) {
+          const ExprPtr& r = c->args[static_cast<size_t>(side)];
+          const ExprPtr& l = c->args[static_cast<size_t>(1 - side)];
+          bool any = false;
+          if (r->kind != ExprKind::kColumnRef || r->column_index < nl || !ReadsOnlyLeft(*l, nl, &any) || !any) continue;
+          const LogicalType& rt = r->type;
+          ExprPtr key = l;
+          if (!l->type.EqualsIgnoringNullability(rt) && !(l->type.IsStringLike() && rt.IsStringLike())) {
+            // Integer keys of different widths compare through a TRY_CAST to the versioned column's
+            // type, as the processing-time join above does.
+            if (!l->type.IsIntegral() || !rt.IsIntegral()) continue;
+            key = MakeCast(l, rt.WithNullable(true), /*is_try=*/true);
+          }
+          left_keys.push_back(nl + static_cast<int>(computed.size()));
+          right_keys.push_back(r->column_index - nl);
+          computed.push_back(key);
+          taken_eqs.push_back(c.get());
+          taken = true;
+        }
+      }
+      if (!taken) residual.push_back(c);
+    }
+  }
+  if (left_keys.empty()) {
     return Error(join.pos, "Temporal table join requires an equality condition on fields of table [" + right_name + "].");
   }
   // A catalog table must declare its primary key, and the join must cover it.
@@ -140,7 +187,7 @@ Result<Binder::Relation> Binder::FinishTemporalJoin(const ast::Join& join, const
     }
     for (const auto& pk : table->primary_key) {
       bool covered = false;
-      for (int k : regular.right_keys) covered |= right.node->schema.field(static_cast<size_t>(k)).name == pk;
+      for (int k : right_keys) covered |= right.node->schema.field(static_cast<size_t>(k)).name == pk;
       if (!covered) {
         std::string keys;
         for (const auto& k : table->primary_key) keys += (keys.empty() ? "" : ", ") + k;
@@ -151,16 +198,57 @@ Result<Binder::Relation> Binder::FinishTemporalJoin(const ast::Join& join, const
   }
   auto node = std::make_shared<TemporalJoinNode>();
   node->left_outer = regular.join_type == JoinType::kLeft;
-  node->left_keys = regular.left_keys;
-  node->right_keys = regular.right_keys;
+  node->left_keys = left_keys;
+  node->right_keys = right_keys;
   node->left_time = time->column_index;
   node->right_time = right_time;
   node->condition = regular.condition;
   node->residual = regular.residual;
   node->right_name = right_name;
+  PlanNodePtr probe = left.node;
+  const int ne = static_cast<int>(computed.size());
+  if (ne > 0) {
+    auto pre = std::make_shared<CalcNode>();
+    pre->inputs = {left.node};
+    for (int i = 0; i < nl; ++i) {
+      const Field& f = left.node->schema.field(static_cast<size_t>(i));
+      pre->projections.push_back(MakeColumnRef(i, f.type));
+      pre->schema.Add(f.name, f.type);
+    }
+    for (const auto& e : computed) {
+      pre->projections.push_back(e);
+      pre->schema.Add("$f" + std::to_string(pre->schema.size()), e->type);
+    }
+    probe = pre;
+    // The conditions now read left ++ computed ++ right: the versioned side's columns move up by `ne`,
+    // and each expression equality becomes an equality with its computed column.
+    std::vector<int> mapping;
+    for (int i = 0; i < nl + static_cast<int>(right.scope.columns.size()); ++i) mapping.push_back(i < nl ? i : i + ne);
+    std::vector<ExprPtr> conds;
+    std::vector<ExprPtr> all;
+    if (regular.condition->kind == ExprKind::kAnd) all = regular.condition->args;
+    else all = {regular.condition};
+    for (const auto& c : all) {
+      auto it = std::find(taken_eqs.begin(), taken_eqs.end(), c.get());
+      if (it == taken_eqs.end()) {
+        conds.push_back(RemapColumns(c, mapping));
+        continue;
+      }
+      const size_t i = static_cast<size_t>(it - taken_eqs.begin());
+      const int lcol = nl + static_cast<int>(i);
+      const int rcol = nl + ne + right_keys[regular.right_keys.size() + i];
+      const LogicalType& rtype = right.node->schema.field(static_cast<size_t>(rcol - nl - ne)).type;
+      ASSIGN_OR_RETURN(ExprPtr eq,
+                       MakeFunctionCall("=", {MakeColumnRef(lcol, computed[i]->type), MakeColumnRef(rcol, rtype)}, join.pos));
+      conds.push_back(eq);
+    }
+    node->condition = conds.size() == 1 ? conds[0] : AndOf(std::move(conds));
+    for (auto& r : residual) r = RemapColumns(r, mapping);
+    node->residual = residual.empty() ? nullptr : residual.size() == 1 ? residual[0] : AndOf(std::move(residual));
+  }
   auto lx = std::make_shared<ExchangeNode>();
-  lx->inputs = {left.node};
-  lx->schema = left.node->schema;
+  lx->inputs = {probe};
+  lx->schema = probe->schema;
   lx->keys = node->left_keys;
   auto rx = std::make_shared<ExchangeNode>();
   rx->inputs = {right.node};
@@ -168,14 +256,30 @@ Result<Binder::Relation> Binder::FinishTemporalJoin(const ast::Join& join, const
   rx->keys = node->right_keys;
   node->inputs = {lx, rx};
   // The right side's time attribute becomes a plain timestamp; the left side's stays.
-  const size_t nl = left.scope.columns.size();
-  combined.columns[nl + static_cast<size_t>(right_time)].type =
-      combined.columns[nl + static_cast<size_t>(right_time)].type.WithTimeAttribute(TimeAttribute::kNone);
+  combined.columns[static_cast<size_t>(nl + right_time)].type =
+      combined.columns[static_cast<size_t>(nl + right_time)].type.WithTimeAttribute(TimeAttribute::kNone);
   for (size_t i = 0; i < combined.columns.size(); ++i) {
+    if (i == static_cast<size_t>(nl)) {
+      for (int e = 0; e < ne; ++e) {
+        node->schema.Add(probe->schema.field(static_cast<size_t>(nl + e)).name, computed[static_cast<size_t>(e)]->type);
+      }
+    }
     node->schema.Add(regular.schema.field(i).name, combined.columns[i].type);
   }
   Relation out;
   out.node = node;
+  if (ne > 0) {
+    // Project the computed key columns away again.
+    auto post = std::make_shared<CalcNode>();
+    post->inputs = {node};
+    for (size_t i = 0; i < combined.columns.size(); ++i) {
+      const size_t from = i < static_cast<size_t>(nl) ? i : i + static_cast<size_t>(ne);
+      const Field& f = node->schema.field(from);
+      post->projections.push_back(MakeColumnRef(static_cast<int>(from), f.type));
+      post->schema.Add(f.name, f.type);
+    }
+    out.node = post;
+  }
   out.scope = std::move(combined);
   return out;
 }

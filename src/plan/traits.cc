@@ -64,10 +64,28 @@ std::vector<int> UpsertKeyColumns(const PlanNode* node) {
     }
     case PlanKind::kChangelogNormalize: return node->As<ChangelogNormalizeNode>().keys;
     case PlanKind::kRank: {
+      // Flink's unique keys of a Rank (FlinkRelMdUniqueKeys.getRankUniqueKeys, with the input's keys
+      // filtered to those containing the partition key as FlinkRelMdUpsertKeys does): a top-1 by
+      // ROW_NUMBER keeps one row per partition, so the partition key is unique; otherwise the
+      // partition key plus the row number is, when the row number is output; else only an input key
+      // that contains the partition key stays unique (several rows share a partition key).
       const auto& r = node->As<RankNode>();
-      std::vector<int> k = r.partition_keys;
-      if (r.output_rank_number) k.push_back(static_cast<int>(node->schema.size()) - 1);
-      return k;
+      const bool row_number = r.rank_function == "ROW_NUMBER";
+      // (Without a partition key a top-1 has at most one row; Sluice's keys cannot say "no columns",
+      // so there the row number, always 1, stands for that key when it is output.)
+      const bool top1 = row_number && r.rank_start == 1 && r.rank_end == 1;
+      if (top1 && !(r.partition_keys.empty() && r.output_rank_number)) return r.partition_keys;
+      if (row_number && r.output_rank_number) {
+        std::vector<int> k = r.partition_keys;
+        k.push_back(static_cast<int>(node->schema.size()) - 1);
+        return k;
+      }
+      std::vector<int> below = UpsertKeyColumns(node->inputs[0].get());
+      if (below.empty()) return {};
+      for (int p : r.partition_keys) {
+        if (std::find(below.begin(), below.end(), p) == below.end()) return {};
+      }
+      return below;
     }
     case PlanKind::kTableSourceScan: {
       // A declared PRIMARY KEY, when the scan reads all of its columns.
@@ -509,8 +527,12 @@ bool StateGrowsWithKeys(const PlanNode& node) {
     case PlanKind::kRank:
     case PlanKind::kChangelogNormalize:
     case PlanKind::kTemporalJoin:
-    case PlanKind::kOverAggregate:
     case PlanKind::kJoin: return true;
+    case PlanKind::kOverAggregate: {
+      // A bounded RANGE frame frees a partition with its last row in the frame.
+      const auto& o = node.As<OverAggregateNode>();
+      return o.rows_frame || o.preceding < 0;
+    }
     case PlanKind::kSink: return node.As<SinkNode>().upsert_materialize;
     default: return false;
   }

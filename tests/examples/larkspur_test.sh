@@ -29,6 +29,16 @@ expect() {
 # num REGEX N: the Nth number on the report's first line matching REGEX.
 num() { grep -m1 -E "$1" "$R" | grep -oE '[0-9]+' | sed -n "${2}p"; }
 
+# run: the two upsert sinks' Debezium files (one c per line, a d per update), read back by key
+expect "store_sales_daily c events (one +I or +U per line)" "$(num '^store_sales_daily ' 2)" "$(truth "day.$D.lines")"
+expect "store_sales_daily d events (one -U per line after a store-day's first)" "$(num '^store_sales_daily ' 3)" \
+  "$(( $(truth "day.$D.lines") - $(truth "day.$D.store_days") ))"
+expect "store_sales_daily store-days read back" "$(num '^                    read back by key: [0-9]+ store-days' 1)" "$(truth "day.$D.store_days")"
+expect "store_sales_daily lines read back" "$(num '^                    read back by key: [0-9]+ store-days' 2)" "$(truth "day.$D.lines")"
+expect "store_sales_daily net sales read back" "$(num '^                    read back by key: [0-9]+ store-days' 3)" "$(truth "day.$D.net_minor")"
+expect "top_stores rows read back" "$(num '^                    read back by key: [0-9]+ rows' 1)" 9
+expect "top_stores c - d = rows" "$(( $(num '^top_stores ' 2) - $(num '^top_stores ' 3) ))" 9
+
 # dedup
 expect "baskets kept by arrival" "$(num '^first copy by arrival' 1)" "$(truth "day.$D.baskets")"
 dropped=$(num '^difference:' 1)
@@ -54,6 +64,7 @@ done < <(sed -n '/^  price version from/,/^joined/p' "$R" | grep -E '^  2026' | 
 
 # reconcile
 expect "stream = batch on every store-day" "$(num '^   store-days .*batch' 4)" "$(num '^   store-days .*batch' 1)"
+expect "store-days in the batch run" "$(num '^   store-days .*batch' 3)" "$(truth "day.$D.store_days")"
 expect "store-days of the upload day" "$(num '^   store-days [0-9]+, equal' 1)" "$(truth "day.$D.store_days")"
 expect "store-days equal to Part 21" "$(num '^   store-days [0-9]+, equal' 2)" \
   "$(( $(truth "day.$D.store_days") - $(truth "day.$D.store_days_with_earlier_first_copy") ))"
@@ -73,11 +84,26 @@ expect "store-hours whose gap is the window's late rows" "$(num 'gap is exactly'
 expect "baskets uploaded > 5 min after the sale" "$(num '^   baskets uploaded more than 5' 2)" "$(truth "day.$D.baskets_uploaded_after_5min")"
 expect "... of them within 2 hours" "$(num '^   baskets uploaded more than 5' 3)" "$(truth "day.$D.baskets_uploaded_after_5min_within_2h")"
 
-# changelog and mini-batch
-expect "top-N rows at the end" "$(sed -n '/^top 3 stores per country/,/^$/p' "$R" | grep -cE '^  (GB|IN|SG) ')" 9
-expect "upsert writes without mini-batch (one per line)" "$(num '^without mini-batch' 5)" "$(truth "day.$D.lines")"
-expect "live rows without mini-batch" "$(num '^without mini-batch' 6)" "$(truth "day.$D.store_days")"
-expect "live rows with mini-batch" "$(num '^with mini-batch' 6)" "$(truth "day.$D.store_days")"
+# changelog: SG-0042's running total (an insert, then a d and a c per further line) and the Top-N
+sg_events=$(num '^SG-0042, business date' 5)
+sg_c=$(num '^SG-0042, business date' 6)
+sg_d=$(num '^SG-0042, business date' 7)
+expect "SG-0042 events = c + d" "$sg_events" "$(( sg_c + sg_d ))"
+expect "SG-0042 changes: one +I" "$(num '^  changes: \+I' 1)" 1
+expect "SG-0042 changes: a -U per d" "$(num '^  changes: \+I' 2)" "$sg_d"
+expect "SG-0042 changes: a +U per d" "$(num '^  changes: \+I' 3)" "$sg_d"
+expect "SG-0042 changes: no -D" "$(num '^  changes: \+I' 4)" 0
+expect "SG-0042 last event = the row read back" "$(sed -n '/^SG-0042, business date/,/^  changes/p' "$R" | tail -2 | head -1 | awk '{print $4, $5}')" \
+  "$(grep -m1 '^  read back by key (debezium-json source, PRIMARY KEY (store_id' "$R" | sed -E 's/.*: ([0-9]+) baskets, sales_minor ([0-9]+)$/\1 \2/')"
+expect "Top-N events read back: +I per c" "$(num '^  read back as a changelog' 1)" "$(num '^top 3 stores per country, in top_stores' 3)"
+expect "Top-N events read back: -D per d" "$(num '^  read back as a changelog' 4)" "$(num '^top 3 stores per country, in top_stores' 4)"
+expect "top-N rows at the end" "$(sed -n '/^top 3 stores per country, in top_stores/,/^$/p' "$R" | grep -cE '^  (GB|IN|SG) ')" 9
+
+# mini-batch
+expect "c events without mini-batch (one per line)" "$(num '^without mini-batch' 2)" "$(truth "day.$D.lines")"
+expect "store-days without mini-batch" "$(num '^without mini-batch' 4)" "$(truth "day.$D.store_days")"
+expect "store-days with mini-batch" "$(num '^with mini-batch' 4)" "$(truth "day.$D.store_days")"
+expect "fewer events with mini-batch" "$(( $(num '^with mini-batch' 1) < $(num '^without mini-batch' 1) ))" 1
 expect "final tables equal" "$(num '^final tables' 2)" "$(truth "day.$D.store_days")"
 
 if [[ $failures -ne 0 ]]; then echo "$failures check(s) failed; report: $R"; exit 1; fi

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "common/clock.h"
+#include "common/config.h"
 #include "function/aggregate/aggregate_function.h"
 #include "function/evaluator.h"
 #include "runtime/job.h"
@@ -138,6 +139,18 @@ Status GroupAggregateOperator::Process(int, Chunk& chunk) {
 
 Status GroupAggregateOperator::OnEndOfInput() {
   if (batch_.size() > 0) RETURN_IF_ERROR(FlushBatch());
+  // A global aggregation (no GROUP BY) in batch mode has exactly one result row, also over an empty
+  // input (COUNT(*) = 0, SUM/MIN/MAX/AVG NULL), as Flink's batch aggregates. A streaming job emits
+  // only on input, so there no row ever arrives (Flink's GroupAggFunction), and neither does here.
+  // Input that was all retracted again leaves no group either, and the batch answer is the same.
+  if (keys_.empty() && groups_.empty() && ctx_ && ctx_->config && IsBatchRuntimeMode(*ctx_->config)) {
+    Group empty;
+    layout_.Init(&empty.acc);
+    Chunk out(output_types_);
+    AppendResult(empty, RowKind::kInsert, &out);
+    layout_.Destroy(&empty.acc);
+    RETURN_IF_ERROR(Emit(out));
+  }
   return EmitEndOfInput();
 }
 
