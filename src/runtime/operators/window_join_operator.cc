@@ -17,7 +17,6 @@ namespace sluice {
 
 namespace {
 
-constexpr int64_t kMicrosPerMilli = 1000;
 // Candidate pairs evaluated by the residual condition at once.
 constexpr size_t kResidualBatch = 4096;
 // Candidate pairs a window's firing joins at once (whole keys; a key with more pairs goes alone).
@@ -229,14 +228,13 @@ Status WindowJoinOperator::EmitJoined(const Chunk& left, const std::vector<uint3
       AppendSelectedOrNull(&out.column(nl + c), right.column(c), right_sel.data() + begin, m);
     }
     out.kind_vector().assign(m, RowKind::kInsert);
-    metrics_.rows_out += static_cast<int64_t>(m);
     RETURN_IF_ERROR(Emit(out));
   }
   return Status::OK();
 }
 
 bool WindowJoinOperator::Fired(int64_t window_end, int64_t watermark) const {
-  return WindowClockToUtc(window_end, spec_.local_time, ctx_) - kMicrosPerMilli <= watermark;
+  return WindowFired(window_end, watermark, spec_.local_time, ctx_);
 }
 
 Status WindowJoinOperator::FireUpTo(int64_t watermark) {

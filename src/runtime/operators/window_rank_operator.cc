@@ -17,7 +17,6 @@ namespace sluice {
 
 namespace {
 
-constexpr int64_t kMicrosPerMilli = 1000;
 // A window's arena is rebuilt once released rows outnumber live ones by this much.
 constexpr size_t kCompactSlack = 1024;
 
@@ -159,14 +158,13 @@ Status WindowRankOperator::FireWindow(Window& w) {
                 ranks.begin() + static_cast<std::ptrdiff_t>(begin + m), rank.data<int64_t>());
     }
     out.kind_vector().assign(m, RowKind::kInsert);
-    metrics_.rows_out += static_cast<int64_t>(m);
     RETURN_IF_ERROR(Emit(out));
   }
   return Status::OK();
 }
 
 bool WindowRankOperator::Fired(int64_t window_end, int64_t watermark) const {
-  return WindowClockToUtc(window_end, spec_.local_time, ctx_) - kMicrosPerMilli <= watermark;
+  return WindowFired(window_end, watermark, spec_.local_time, ctx_);
 }
 
 Status WindowRankOperator::FireUpTo(int64_t watermark) {

@@ -51,6 +51,10 @@ int64_t WindowClockToUtc(int64_t t, bool local_time, const JobContext* ctx) {
   return ctx->eval->LocalToUtc(t);
 }
 
+bool WindowFired(int64_t window_end, int64_t watermark, bool local_time, const JobContext* ctx) {
+  return WindowClockToUtc(window_end, local_time, ctx) - kMicrosPerMs <= watermark;
+}
+
 WindowTableFunctionOperator::WindowTableFunctionOperator(std::string name, std::vector<LogicalType> output_types,
                                                          WindowSpec window, int time_column, bool proctime,
                                                          bool local_time)

@@ -45,5 +45,8 @@ Status WindowRowTimes(const Chunk& chunk, int time_column, bool proctime, bool l
 
 // The UTC instant of a window clock time (undoes the session time zone shift when `local_time`).
 int64_t WindowClockToUtc(int64_t t, bool local_time, const JobContext* ctx);
+// Whether the window ending at `window_end` (on the window clock) fired at `watermark`: the watermark
+// reached its last millisecond (window operators fire and drop late rows by this one rule).
+bool WindowFired(int64_t window_end, int64_t watermark, bool local_time, const JobContext* ctx);
 
 }  // namespace sluice
