@@ -267,7 +267,9 @@ Status WindowJoinOperator::SnapshotState(StateWriter* w) {
     for (const auto& [key, idx] : win->index) keys[idx] = &key;
     w->PutVarint(win->keys.size());
     for (size_t i = 0; i < win->keys.size(); ++i) {
-      w->PutString(keys[i] ? *keys[i] : std::string());
+      // A row with a NULL join key is a group of its own, outside the index.
+      w->PutBool(keys[i] != nullptr);
+      if (keys[i] != nullptr) w->PutString(*keys[i]);
       for (int side = 0; side < 2; ++side) {
         w->PutVarint(win->keys[i].rows[side].size());
         for (uint32_t id : win->keys[i].rows[side]) w->PutU32(id);
@@ -288,7 +290,9 @@ Status WindowJoinOperator::RestoreState(StateReader* r) {
     win->arenas[1].Restore(r);
     const size_t nk = r->GetCount(3);
     for (size_t k = 0; k < nk && r->ok(); ++k) {
-      if (!win->index.emplace(r->GetString(), static_cast<uint32_t>(k)).second) r->Fail("duplicate join key");
+      if (r->GetBool() && !win->index.emplace(r->GetString(), static_cast<uint32_t>(k)).second) {
+        r->Fail("duplicate join key");
+      }
       KeyRows& kr = win->keys.emplace_back();
       for (int side = 0; side < 2; ++side) {
         kr.rows[side].resize(r->GetCount(4));
