@@ -23,6 +23,15 @@
 // states and DISTINCT counters live in paged pools indexed by open-addressing tables of 32-bit ids.
 // state_bytes() measures it all (not counting heap memory that MIN/MAX-with-retraction states own).
 //
+// Checkpoints: SnapshotState writes the pools with their ids and free lists (so restored frames,
+// DISTINCT counters and partitions keep their ids), every live partition's key and accumulator states
+// (each function's serialize hook, or its raw bytes), the DISTINCT counters, the RANGE frame blocks,
+// the ROWS frames with their stored rows, and the rows waiting for the watermark with the
+// out-of-order heap. Hash indexes are rebuilt (same capacity). RestoreState checks every count, id
+// and cross-reference (frame rows against partitions and counters, counters' counts against the
+// rows that reference them), so corrupt state is refused with an error. Nothing of this runs on the
+// processing path.
+//
 // Threading: the job's task thread.
 #pragma once
 
@@ -44,6 +53,7 @@ class OverAggregateOperator final : public Operator {
   ~OverAggregateOperator() override;
 
   Status Process(int input, Chunk& chunk) override;
+  Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
   // Rows held: waiting for the watermark, or inside a bounded frame.
   size_t state_rows() const;
   // Bytes of state held now. After every watermark and processing-time chunk the operator records
@@ -54,6 +64,8 @@ class OverAggregateOperator final : public Operator {
 
  protected:
   Status OnWatermark(int64_t watermark) override;
+  Status SnapshotState(StateWriter* writer) override;
+  Status RestoreState(StateReader* reader) override;
 
  private:
   struct State;
@@ -61,6 +73,10 @@ class OverAggregateOperator final : public Operator {
   // time (processing time), and emits them with their aggregates.
   Status ProcessBatch(const Chunk& batch, const std::vector<int64_t>& times, bool ties_together);
   void MeasureState();
+  // A state with no rows, set up for this operator's calls and columns.
+  std::unique_ptr<State> NewState() const;
+  // Destroys the accumulator states of `s`'s live partitions.
+  void DestroyAccumulators(State& s) const;
 
   std::vector<LogicalType> input_types_;
   std::vector<int> partition_keys_;
