@@ -151,6 +151,7 @@ std::string_view StateReader::GetStringView() {
 std::string StateReader::GetString() { return std::string(GetStringView()); }
 
 void StateReader::GetRaw(void* out, size_t n) {
+  if (n == 0) return;  // `out` may be null then (an empty vector's data())
   if (!Need(n)) {
     std::memset(out, 0, n);
     return;

@@ -36,7 +36,9 @@ class StateWriter {
   void PutDouble(double v);
   void PutVarint(uint64_t v);
   void PutString(std::string_view s);
-  void PutRaw(const void* data, size_t n) { buf_.append(static_cast<const char*>(data), n); }
+  void PutRaw(const void* data, size_t n) {
+    if (n > 0) buf_.append(static_cast<const char*>(data), n);
+  }
   // A column (any type, nested included) and a whole chunk (types, rows, RowKinds).
   void PutVector(const Vector& v);
   void PutChunk(const Chunk& c);
