@@ -78,6 +78,23 @@ class SourceSplit {
   // `advance` steps). 0 when a row is ready or the wait is unknown. The source's idle timeout uses
   // it (runtime/operators/source_operator.h).
   virtual int64_t PendingDelayMicros() const { return 0; }
+
+  // Position checkpoints (optional). A split that can seek (a Kafka partition: its next offset, as
+  // Flink's KafkaSource stores partition offsets) answers CheckpointPosition(n) with an opaque
+  // position just after the first `n` rows its last Read appended (0 <= n <= that Read's rows; before
+  // any Read, n = 0 gives where reading starts), and SeekToPosition(position) — called after the
+  // split is created and before its first Read — makes reading continue from there. The source
+  // operator reads ahead one Read per split, so this lets it checkpoint the position of the last row
+  // it emitted. Empty (the default): not supported; restore then re-reads the split from its start
+  // and skips the rows emitted before the checkpoint (exact for files and generators).
+  virtual std::string CheckpointPosition(size_t rows_of_last_read) const {
+    (void)rows_of_last_read;
+    return {};
+  }
+  virtual Status SeekToPosition(const std::string& position) {
+    (void)position;
+    return Status::Internal("split " + id() + " cannot seek to a checkpointed position");
+  }
 };
 
 class TableSource {

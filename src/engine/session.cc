@@ -332,6 +332,14 @@ class Session::Impl {
           return Status::PlanError("Querying an unbounded table '" + node->As<TableSourceScanNode>().table->path.FullName() +
                                    "' in batch mode is not allowed. The table source is unbounded.");
         }
+        // As Flink's DynamicSourceUtils: a batch job reads only insert-only sources.
+        if (!node->As<TableSourceScanNode>().source_mode.IsInsertOnly()) {
+          return Status::PlanError(
+              "Querying a table in batch mode is currently only possible for INSERT-only table sources. But the source "
+              "for table '" +
+              node->As<TableSourceScanNode>().table->path.FullName() +
+              "' produces other changelog messages than just INSERT.");
+        }
       }
       RETURN_IF_ERROR(create());
       // Batch results are final and insert-only, so any sink can store them.

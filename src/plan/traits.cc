@@ -561,9 +561,29 @@ Status ValidateSinks(const std::vector<PlanNodePtr>& roots) {
     std::vector<std::string> key = UpsertKey(sink.inputs[0].get());
     msg += "\nSluice: the query emits [" + in.ToString() + "] but '" + (sink.table ? sink.table->connector() : std::string("?")) +
            "' only stores [" + sink.accepted_mode.ToString() + "]. ";
-    if (!key.empty()) {
-      msg += "Write it to a sink that upserts by key instead, with PRIMARY KEY (" + JoinStrings(key) +
-             ") NOT ENFORCED (the query's unique key), e.g. 'upsert-kafka', or to 'print'.";
+    // A filesystem or kafka table in a plain record format ('json', 'csv') takes a changelog once it is
+    // written in 'debezium-json': name the format option the table uses.
+    std::string format_key;
+    const std::string connector = sink.table ? sink.table->connector() : std::string();
+    if (connector == "filesystem" || connector == "kafka") {
+      std::map<std::string, std::string> opts = sink.table->options;
+      for (const auto& [k, v] : sink.hint_options) opts[k] = v;
+      for (const char* k : {"format", "value.format"}) {
+        auto it = opts.find(k);
+        if (it == opts.end()) continue;
+        if (it->second == "json" || it->second == "csv") format_key = k;
+      }
+    }
+    std::string changelog_format =
+        format_key.empty() ? std::string()
+                           : "Write it with '" + format_key + "' = 'debezium-json' instead, which stores every change as a Debezium event";
+    const std::string key_clause = "with PRIMARY KEY (" + JoinStrings(key) + ") NOT ENFORCED (the query's unique key)";
+    if (!key.empty() && !changelog_format.empty()) {
+      msg += changelog_format + ", or to a sink that upserts by key, " + key_clause + ", e.g. 'upsert-kafka'.";
+    } else if (!key.empty()) {
+      msg += "Write it to a sink that upserts by key instead, " + key_clause + ", e.g. 'upsert-kafka', or to 'print'.";
+    } else if (!changelog_format.empty()) {
+      msg += changelog_format + ", or to 'print', or make the query append-only.";
     } else {
       msg += "Write it to a sink that accepts a changelog instead, e.g. 'print', or make the query append-only.";
     }

@@ -1,6 +1,7 @@
 #include "connectors/kafka/kafka_source.h"
 
 #include <algorithm>
+#include <charconv>
 
 #include "common/check.h"
 #include "connectors/kafka/kafka_client.h"
@@ -21,10 +22,22 @@ struct ConsumerState {
   std::vector<rd_kafka_queue_t*> queues;
   int active_splits = 0;
   int empty_streak = 0;  // consecutive Reads of any split that found nothing
+  // Every partition with its start offset (element i: split i). The consumer is assigned them at
+  // the first Read of any split, so a restore can move a split's start first (SeekToPosition).
+  rd_kafka_topic_partition_list_t* assignment = nullptr;
+  bool assigned = false;
 
   ~ConsumerState() {
+    if (assignment != nullptr) rd_kafka_topic_partition_list_destroy(assignment);
     for (rd_kafka_queue_t* q : queues) rd_kafka_queue_destroy(q);
     handle.reset();
+  }
+  Status Assign() {
+    if (assigned) return Status::OK();
+    assigned = true;
+    rd_kafka_resp_err_t err = rd_kafka_assign(handle->get(), assignment);
+    if (err != RD_KAFKA_RESP_ERR_NO_ERROR) return Status::IOError("Cannot assign partitions: " + KafkaErrorText(err));
+    return Status::OK();
   }
   // Wait for records only once every active split found nothing: then there is nothing else to do.
   bool ShouldWait() const { return empty_streak >= active_splits; }
@@ -89,6 +102,8 @@ class RowAssembler {
   }
 
   int64_t skipped() const { return skipped_; }
+  // The message of each row the last Append appended, in order.
+  const std::vector<rd_kafka_message_t*>& row_messages() const { return kept_; }
 
   // Appends one row per usable message; `source` names the partition in decode errors.
   Status Append(const std::vector<rd_kafka_message_t*>& msgs, const std::string& source, Chunk* out) {
@@ -326,10 +341,12 @@ class KafkaPartitionSplit final : public SourceSplit {
   // timestamp at or after `start_at_ts`, and the split ends before the first one at or after
   // `stop_at_ts`. That is what Kafka's offsetsForTimes resolves to; checking the records too keeps
   // it exact where a cluster cannot look offsets up by time (librdkafka's mock cluster).
-  KafkaPartitionSplit(std::shared_ptr<ConsumerState> state, rd_kafka_queue_t* queue, std::string topic,
+  KafkaPartitionSplit(std::shared_ptr<ConsumerState> state, int slot, rd_kafka_queue_t* queue, std::string topic,
                       int32_t partition, int64_t start, int64_t stop, int64_t start_at_ts, int64_t stop_at_ts,
                       std::unique_ptr<RowAssembler> assembler)
       : state_(std::move(state)),
+        slot_(slot),
+        initial_start_at_ts_(start_at_ts),
         start_at_ts_(start_at_ts),
         stop_at_ts_(stop_at_ts),
         queue_(queue),
@@ -343,7 +360,56 @@ class KafkaPartitionSplit final : public SourceSplit {
   std::string id() const override { return "topic '" + topic_ + "' partition " + std::to_string(partition_); }
   int64_t records_skipped() const override { return assembler_->skipped(); }
 
+  // The position is "<next offset> <rows of that record already emitted> <end offset or -1>
+  // <start-timestamp filter still on: 0/1> <ended: 0/1>". A record can give two rows (debezium-json
+  // -U/+U), so a checkpoint between them resumes at that record and drops the emitted row. The end
+  // offset is kept, as Flink's split state keeps its stopping offset, so a bounded source ends where
+  // it would have without the restart.
+  std::string CheckpointPosition(size_t rows_of_last_read) const override {
+    int64_t next = next_;
+    size_t skip = 0;
+    bool ts_filter = start_at_ts_ != kNoOffset;
+    bool ended = ended_;
+    if (rows_of_last_read < row_offsets_.size()) {
+      next = row_offsets_[rows_of_last_read];
+      for (size_t k = 0; k < rows_of_last_read; ++k) skip += row_offsets_[k] == next ? 1 : 0;
+      ts_filter = false;  // the record at `next` passed the filter (or the filter was already off)
+      ended = false;
+    } else if (rows_of_last_read == 0 && skip_rows_ > 0) {
+      // Restored in the middle of a record and nothing read since.
+      skip = skip_rows_;
+    }
+    return std::to_string(next) + " " + std::to_string(skip) + " " + std::to_string(stop_) + " " +
+           (ts_filter ? "1" : "0") + " " + (ended ? "1" : "0");
+  }
+
+  Status SeekToPosition(const std::string& position) override {
+    int64_t v[5];
+    const char* p = position.data();
+    const char* end = p + position.size();
+    for (int i = 0; i < 5; ++i) {
+      while (p < end && *p == ' ') ++p;
+      auto [next, ec] = std::from_chars(p, end, v[i]);
+      if (ec != std::errc()) return Status::InvalidArgument("corrupt checkpoint position '" + position + "' of " + id());
+      p = next;
+    }
+    if (p != end || v[0] < 0 || v[1] < 0) {
+      return Status::InvalidArgument("corrupt checkpoint position '" + position + "' of " + id());
+    }
+    if (state_->assigned) return Status::Internal(id() + ": SeekToPosition after the first Read");
+    next_ = v[0];
+    restart_offset_ = next_;
+    skip_rows_ = static_cast<size_t>(v[1]);
+    stop_ = v[2];
+    start_at_ts_ = v[3] != 0 ? initial_start_at_ts_ : kNoOffset;
+    ended_ = v[4] != 0;
+    state_->assignment->elems[slot_].offset = next_;
+    return Status::OK();
+  }
+
   Result<bool> Read(size_t max_rows, Chunk* out) override {
+    RETURN_IF_ERROR(state_->Assign());
+    row_offsets_.clear();
     if (done_) return false;
     if (ended_ || (stop_ != kNoOffset && next_ >= stop_)) return Finish();
     const size_t want = std::max<size_t>(1, std::min(max_rows, kMaxPollBatch));
@@ -394,7 +460,28 @@ class KafkaPartitionSplit final : public SourceSplit {
       batch_.push_back(m);
     }
     const size_t before = out->size();
-    if (status.ok() && !batch_.empty()) status = assembler_->Append(batch_, source_, out);
+    if (status.ok() && !batch_.empty()) {
+      // After a restore in the middle of a record, its rows emitted before the checkpoint go.
+      Chunk first;
+      Chunk* target = out;
+      if (skip_rows_ > 0) {
+        for (const auto& c : out->columns()) first.AddColumn(Vector(c.type()));
+        target = &first;
+      }
+      const size_t base = target->size();
+      status = assembler_->Append(batch_, source_, target);
+      if (status.ok()) {
+        SLUICE_CHECK_EQ(target->size() - base, assembler_->row_messages().size());
+        for (const rd_kafka_message_t* m : assembler_->row_messages()) row_offsets_.push_back(m->offset);
+        if (target == &first && first.size() > 0) {
+          size_t drop = 0;
+          while (drop < first.size() && drop < skip_rows_ && row_offsets_[drop] == restart_offset_) ++drop;
+          out->AppendFrom(first, nullptr, drop, first.size() - drop, /*copy_strings=*/true);
+          row_offsets_.erase(row_offsets_.begin(), row_offsets_.begin() + static_cast<std::ptrdiff_t>(drop));
+          skip_rows_ = 0;
+        }
+      }
+    }
     for (rd_kafka_message_t* m : msgs_) rd_kafka_message_destroy(m);
     msgs_.clear();
     batch_.clear();
@@ -432,6 +519,8 @@ class KafkaPartitionSplit final : public SourceSplit {
   }
 
   std::shared_ptr<ConsumerState> state_;
+  int slot_;  // this partition's element in state_->assignment
+  int64_t initial_start_at_ts_;
   int64_t start_at_ts_;
   int64_t stop_at_ts_;
   rd_kafka_queue_t* queue_;
@@ -445,6 +534,9 @@ class KafkaPartitionSplit final : public SourceSplit {
   bool done_ = false;
   std::vector<rd_kafka_message_t*> msgs_;
   std::vector<rd_kafka_message_t*> batch_;
+  std::vector<int64_t> row_offsets_;  // the record offset of each row the last Read appended
+  size_t skip_rows_ = 0;              // rows of the record at restart_offset_ to drop (restore)
+  int64_t restart_offset_ = kNoOffset;
 };
 
 struct PartitionRange {
@@ -542,33 +634,26 @@ class KafkaSource final : public TableSource {
     RETURN_IF_ERROR(ResolveStart(rk, &parts));
     RETURN_IF_ERROR(ResolveStop(rk, &parts));
 
-    rd_kafka_topic_partition_list_t* assignment = rd_kafka_topic_partition_list_new(static_cast<int>(parts.size()));
+    state->assignment = rd_kafka_topic_partition_list_new(static_cast<int>(parts.size()));
+    rd_kafka_topic_partition_list_t* assignment = state->assignment;
     std::vector<std::unique_ptr<SourceSplit>> splits;
     for (const auto& p : parts) {
       rd_kafka_queue_t* q = rd_kafka_queue_get_partition(rk, p.topic.c_str(), p.partition);
-      if (q == nullptr) {
-        rd_kafka_topic_partition_list_destroy(assignment);
-        return Status::Internal("librdkafka has no queue for " + PartitionName(p));
-      }
+      if (q == nullptr) return Status::Internal("librdkafka has no queue for " + PartitionName(p));
       // Keep the partition's records on its own queue instead of the consumer's.
       rd_kafka_queue_forward(q, nullptr);
       state->queues.push_back(q);
       rd_kafka_topic_partition_list_add(assignment, p.topic.c_str(), p.partition)->offset = p.start;
       auto assembler = std::make_unique<RowAssembler>(ctx_, options_);
-      Status s = assembler->Init(options_);
-      if (!s.ok()) {
-        rd_kafka_topic_partition_list_destroy(assignment);
-        return s;
-      }
+      RETURN_IF_ERROR(assembler->Init(options_));
       int64_t start_ts = options_.startup_mode == KafkaStartupMode::kTimestamp ? options_.startup_timestamp_millis : kNoOffset;
       int64_t stop_ts = options_.bounded_mode == KafkaBoundedMode::kTimestamp ? options_.bounded_timestamp_millis : kNoOffset;
-      splits.push_back(std::make_unique<KafkaPartitionSplit>(state, q, p.topic, p.partition, p.start, p.stop, start_ts,
-                                                             stop_ts, std::move(assembler)));
+      const int slot = static_cast<int>(splits.size());
+      splits.push_back(std::make_unique<KafkaPartitionSplit>(state, slot, q, p.topic, p.partition, p.start, p.stop,
+                                                             start_ts, stop_ts, std::move(assembler)));
     }
     state->active_splits = static_cast<int>(splits.size());
-    rd_kafka_resp_err_t err = rd_kafka_assign(rk, assignment);
-    rd_kafka_topic_partition_list_destroy(assignment);
-    if (err != RD_KAFKA_RESP_ERR_NO_ERROR) return Status::IOError("Cannot assign partitions: " + KafkaErrorText(err));
+    // The consumer is assigned the partitions at the first Read (ConsumerState::Assign).
     return splits;
   }
 

@@ -6,7 +6,14 @@
 // when the splits are created, from 'scan.startup.mode'); each split reads its own partition queue,
 // so the runtime interleaves partitions deterministically. A bounded source ('scan.bounded.mode'
 // other than 'unbounded') resolves each partition's end offset (exclusive) at the same time and the
-// split ends when it gets there; an unbounded split never ends.
+// split ends when it gets there; an unbounded split never ends. The consumer is assigned the
+// partitions at the first Read of any split, so that a restore can first move a split's start.
+//
+// Checkpoints (SourceSplit::CheckpointPosition): a split's position is the next offset of its
+// partition after a given row of its last Read (plus the rows of that record already emitted, the
+// end offset and the start-timestamp filter's state); restore seeks there, as Flink's KafkaSource
+// keeps partition offsets in its checkpoints. So a restored job reads exactly the records after the
+// checkpoint, whatever 'scan.startup.mode' resolves to at the restart (latest-offset, group-offsets).
 //
 // Rows: the key format decodes the message key into the key columns, the value format the value
 // into the value columns ('value.fields-include'); a column that is in both takes the value's.

@@ -257,12 +257,16 @@ Status SourceOperator::Step(int64_t bound, bool yield_on_tie) {
 }
 
 Status SourceOperator::SnapshotState(StateWriter* w) {
-  w->PutTag("source");
+  w->PutTag("source.v2");
   w->PutVarint(splits_.size());
   for (const auto& s : splits_) {
     w->PutString(s.split->id());
     w->PutBool(s.finished);
-    w->PutI64(s.read - static_cast<int64_t>(s.pending.size() - std::min(s.pos, s.pending.size())));
+    const size_t emitted_of_last_read = std::min(s.pos, s.pending.size());
+    w->PutI64(s.read - static_cast<int64_t>(s.pending.size() - emitted_of_last_read));
+    // The pending rows are exactly those of the split's last Read: its position after the rows
+    // emitted from them is the position of the last emitted row (empty: restore skips by count).
+    w->PutString(s.finished ? std::string() : s.split->CheckpointPosition(emitted_of_last_read));
     w->PutI64(s.watermark);
   }
   w->PutI64(emitted_watermark_);
@@ -270,7 +274,7 @@ Status SourceOperator::SnapshotState(StateWriter* w) {
 }
 
 Status SourceOperator::RestoreState(StateReader* r) {
-  r->ExpectTag("source");
+  r->ExpectTag("source.v2");
   size_t n = r->GetCount(10);
   RETURN_IF_ERROR(r->status());
   if (n != splits_.size()) {
@@ -283,6 +287,7 @@ Status SourceOperator::RestoreState(StateReader* r) {
     std::string id = r->GetString();
     const bool finished = r->GetBool();
     const int64_t offset = r->GetI64();
+    const std::string position = r->GetString();
     const int64_t watermark = r->GetI64();
     RETURN_IF_ERROR(r->status());
     if (id != st.split->id()) {
@@ -298,6 +303,12 @@ Status SourceOperator::RestoreState(StateReader* r) {
         st.finished = true;
         --active_;
       }
+      continue;
+    }
+    if (!position.empty()) {
+      // The split seeks to the position of the last emitted row (a Kafka partition's offset).
+      RETURN_IF_ERROR(st.split->SeekToPosition(position).WithContext("Cannot restore source '" + name() + "'"));
+      st.read = offset;
       continue;
     }
     // Skip the rows emitted before the checkpoint.

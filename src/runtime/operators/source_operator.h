@@ -77,8 +77,11 @@ class SourceOperator final : public SourceOperatorBase {
   int64_t records_skipped() const override;
   // The idle timeout in microseconds (0: splits never go idle).
   void SetIdleTimeout(int64_t micros) { idle_timeout_micros_ = micros; }
-  // Checkpoints save per split the rows emitted so far (the offset), its watermark and whether it
-  // ended; restore re-opens each split and skips the emitted rows (the reader re-reads them).
+  // Checkpoints save per split the rows emitted so far (the offset), its watermark, whether it ended
+  // and, for a split that can seek (SourceSplit::CheckpointPosition: a Kafka partition), its position
+  // after the last emitted row: the pending rows are always those of the split's last Read, so that
+  // is the position after its first `pos` rows. Restore seeks such a split to its position; any other
+  // is re-opened and skips the emitted rows (the reader re-reads them).
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
 
  protected:
