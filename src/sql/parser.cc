@@ -1619,10 +1619,14 @@ class Parser {
   }
 
   Result<TimeUnit> ParseIntervalUnit() {
+    // Flink's parser (Calcite) also takes the plural: INTERVAL '10' MINUTES, as Flink's docs write it.
     static const std::pair<const char*, TimeUnit> kUnits[] = {
-        {"YEAR", TimeUnit::kYear}, {"QUARTER", TimeUnit::kQuarter}, {"MONTH", TimeUnit::kMonth},
-        {"WEEK", TimeUnit::kWeek}, {"DAY", TimeUnit::kDay},         {"HOUR", TimeUnit::kHour},
-        {"MINUTE", TimeUnit::kMinute}, {"SECOND", TimeUnit::kSecond},
+        {"YEAR", TimeUnit::kYear},     {"YEARS", TimeUnit::kYear},       {"QUARTER", TimeUnit::kQuarter},
+        {"QUARTERS", TimeUnit::kQuarter}, {"MONTH", TimeUnit::kMonth},   {"MONTHS", TimeUnit::kMonth},
+        {"WEEK", TimeUnit::kWeek},     {"WEEKS", TimeUnit::kWeek},       {"DAY", TimeUnit::kDay},
+        {"DAYS", TimeUnit::kDay},      {"HOUR", TimeUnit::kHour},        {"HOURS", TimeUnit::kHour},
+        {"MINUTE", TimeUnit::kMinute}, {"MINUTES", TimeUnit::kMinute},   {"SECOND", TimeUnit::kSecond},
+        {"SECONDS", TimeUnit::kSecond},
     };
     for (const auto& [word, unit] : kUnits) {
       if (AcceptKw(word)) return unit;

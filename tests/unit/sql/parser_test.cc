@@ -147,6 +147,13 @@ TEST(ParserExprTest, Intervals) {
   EXPECT_EQ(f.fraction_precision, 3);
 }
 
+TEST(ParserExprTest, IntervalUnitsMayBePlural) {
+  EXPECT_EQ(E("INTERVAL '10' MINUTES").As<IntervalLiteral>().start_unit, TimeUnit::kMinute);
+  EXPECT_EQ(E("INTERVAL '2' HOURS").As<IntervalLiteral>().start_unit, TimeUnit::kHour);
+  EXPECT_EQ(E("INTERVAL '3' DAYS").As<IntervalLiteral>().start_unit, TimeUnit::kDay);
+  EXPECT_EQ(E("INTERVAL '1' SECONDS").As<IntervalLiteral>().start_unit, TimeUnit::kSecond);
+}
+
 TEST(ParserExprTest, CallsAndAggregates) {
   const auto& c = E("COUNT(*)").As<Call>();
   EXPECT_TRUE(c.star);
