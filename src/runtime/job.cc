@@ -485,10 +485,6 @@ int64_t NowMicros(const JobContext& ctx) {
 }  // namespace
 
 Status Job::CheckCheckpointable() const {
-  if (late_rows_) {
-    return Status::NotSupported("Checkpointing ('state.checkpoints.dir') together with a late-rows table "
-                                "('sluice.exec.late-rows.table') is not supported by Sluice yet");
-  }
   for (const auto& op : operators_) {
     if (op->checkpointing() == Operator::Checkpointing::kUnsupported) {
       return Status::NotSupported("Checkpointing ('state.checkpoints.dir') is not supported by Sluice yet for the "
@@ -531,6 +527,12 @@ Status Job::TakeCheckpoint(bool final) {
     SLUICE_CHECK(it != collector.states().end());  // every operator descends from a source
     data->operators.push_back({op->digest(), std::move(it->second)});
   }
+  // The late-rows table pre-commits after every operator snapshotted (each reported its late rows
+  // before passing the barrier on); its state follows the operators'.
+  if (late_rows_) {
+    ASSIGN_OR_RETURN(std::string bytes, late_rows_->Snapshot(id));
+    data->operators.push_back({LateRowsDigest(), std::move(bytes)});
+  }
   last_checkpoint_id_ = id;
   // The synchronous part ends here; encoding, compression, writing and fsync run on a background
   // thread while the job goes on (Flink's asynchronous snapshot phase). The sinks commit once the
@@ -553,6 +555,7 @@ Status Job::CompletePendingCheckpoint(bool wait) {
   if (!bytes.ok()) return bytes.status();
   Failpoint("checkpoint.before-commit");
   for (const auto& op : operators_) RETURN_IF_ERROR(op->NotifyCheckpointComplete(pending_checkpoint_id_));
+  if (late_rows_) RETURN_IF_ERROR(late_rows_->NotifyCheckpointComplete());
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - pending_checkpoint_started_).count();
   ++checkpoint_stats_.taken;
@@ -568,6 +571,10 @@ Status Job::CompletePendingCheckpoint(bool wait) {
 
 Status Job::RestoreFrom(const CheckpointData& data, bool* finished) {
   const std::string where = "Cannot restore checkpoint chk-" + std::to_string(data.id) + ": ";
+  // A job with a late-rows table has one more entry, after its operators' (TakeCheckpoint).
+  const size_t expected = operators_.size() + (late_rows_ ? 1 : 0);
+  const bool checkpoint_has_late_rows =
+      data.operators.size() > operators_.size() && data.operators[operators_.size()].digest.rfind("LateRowsTable(", 0) == 0;
   for (size_t i = 0; i < operators_.size(); ++i) {
     if (i >= data.operators.size()) {
       return Status::InvalidArgument(where + "the job's operator #" + std::to_string(i + 1) + " " +
@@ -582,15 +589,35 @@ Status Job::RestoreFrom(const CheckpointData& data, bool* finished) {
                                      "to start afresh");
     }
   }
-  if (data.operators.size() > operators_.size()) {
-    return Status::InvalidArgument(where + "the checkpoint has state for operator #" +
-                                   std::to_string(operators_.size() + 1) + " " +
-                                   data.operators[operators_.size()].digest + ", which the job no longer has");
+  if (late_rows_ && !checkpoint_has_late_rows) {
+    return Status::InvalidArgument(where + "the job writes late rows to table '" + late_rows_->table_name() +
+                                   "' ('sluice.exec.late-rows.table'), which the checkpoint has no state for (the "
+                                   "script changed since it was taken); use a new 'state.checkpoints.dir' to start "
+                                   "afresh");
+  }
+  if (late_rows_ && data.operators[operators_.size()].digest != LateRowsDigest()) {
+    return Status::InvalidArgument(where + "the job's late-rows table " + LateRowsDigest() +
+                                   " does not match the checkpoint's " + data.operators[operators_.size()].digest +
+                                   " (the script changed since it was taken); use a new 'state.checkpoints.dir' to "
+                                   "start afresh");
+  }
+  if (data.operators.size() > expected) {
+    return Status::InvalidArgument(where + "the checkpoint has state for " +
+                                   (checkpoint_has_late_rows && !late_rows_
+                                        ? std::string("a late-rows table ")
+                                        : "operator #" + std::to_string(expected + 1) + " ") +
+                                   data.operators[checkpoint_has_late_rows && !late_rows_ ? operators_.size() : expected]
+                                       .digest +
+                                   ", which the job no longer has");
   }
   for (size_t i = 0; i < operators_.size(); ++i) {
     StateReader r(data.operators[i].bytes, "operator #" + std::to_string(i + 1) + " " + operators_[i]->digest());
     RETURN_IF_ERROR(operators_[i]->Restore(&r).WithContext(where.substr(0, where.size() - 2)));
     Failpoint("restore.during");
+  }
+  if (late_rows_) {
+    RETURN_IF_ERROR(late_rows_->Restore(data.operators[operators_.size()].bytes, LateRowsDigest())
+                        .WithContext(where.substr(0, where.size() - 2)));
   }
   last_checkpoint_id_ = data.id;
   last_checkpoint_micros_ = NowMicros(ctx_);
@@ -606,6 +633,7 @@ Result<JobSummary> Job::Run() {
   const CheckpointConfig& cc = ctx_.checkpoints;
   if (cc.enabled() || !cc.restore_path.empty()) {
     RETURN_IF_ERROR(CheckCheckpointable());
+    if (late_rows_ && cc.enabled()) late_rows_->EnableTwoPhaseCommit();
     std::optional<CheckpointData> restore;
     if (!cc.restore_path.empty()) {
       ASSIGN_OR_RETURN(CheckpointData d, CheckpointStorage::ReadPath(cc.restore_path));
@@ -623,12 +651,14 @@ Result<JobSummary> Job::Run() {
       RETURN_IF_ERROR(RestoreFrom(*restore, &finished));
     } else {
       for (SinkOperator* s : sinks_) RETURN_IF_ERROR(s->StartAfresh());
+      if (late_rows_) RETURN_IF_ERROR(late_rows_->StartAfresh());
     }
     last_checkpoint_micros_ = NowMicros(ctx_);
   }
   if (finished) {
     // The job had ended and its final checkpoint is durable: only the sinks' commits may be missing.
     for (const auto& op : operators_) RETURN_IF_ERROR(op->NotifyCheckpointComplete(last_checkpoint_id_));
+    if (late_rows_) RETURN_IF_ERROR(late_rows_->NotifyCheckpointComplete());
   }
   while (!finished) {
     if (storage_ && cc.interval_ms > 0) {
@@ -661,7 +691,7 @@ Result<JobSummary> Job::Run() {
     RETURN_IF_ERROR(sources_[next]->Step(bound, bound_index < next));
     if (ctx_.checkpoint_roundtrip) RETURN_IF_ERROR(RoundTripState());
   }
-  if (late_rows_) RETURN_IF_ERROR(late_rows_->Finish());
+  if (late_rows_ && !finished) RETURN_IF_ERROR(late_rows_->Finish());
   // A bounded job ends with a final checkpoint, which commits the sinks' last output.
   if (storage_ && !finished) RETURN_IF_ERROR(TakeCheckpoint(true));
   JobSummary summary;

@@ -110,6 +110,8 @@ class Job {
   Status CompletePendingCheckpoint(bool wait);
   // Restores the job from checkpoint `data`; sets *finished when it was the final checkpoint.
   Status RestoreFrom(const struct CheckpointData& data, bool* finished);
+  // The checkpoint entry of the late-rows table, after the operators': "LateRowsTable(<table>)".
+  std::string LateRowsDigest() const { return "LateRowsTable(" + late_rows_->table_name() + ")"; }
   std::unique_ptr<class CheckpointStorage> storage_;
   int64_t last_checkpoint_id_ = 0;
   int64_t last_checkpoint_micros_ = 0;

@@ -2,6 +2,7 @@
 
 #include "connectors/connector.h"
 #include "runtime/operator.h"
+#include "state/state_serde.h"
 #include "types/value.h"
 
 namespace sluice {
@@ -114,5 +115,37 @@ Status LateRowRecorder::Finish() {
   RETURN_IF_ERROR(error_);
   return writer_->Finish().WithContext("Writing late rows to table '" + table_name_ + "'");
 }
+
+Result<std::string> LateRowRecorder::Snapshot(int64_t checkpoint_id) {
+  Flush();
+  RETURN_IF_ERROR(error_);
+  ASSIGN_OR_RETURN(pending_commit_, writer_->PreCommit(checkpoint_id));
+  StateWriter w;
+  w.PutTag("late-rows");
+  w.PutString(pending_commit_);
+  w.PutI64(rows_recorded_);
+  return std::string(w.data());
+}
+
+Status LateRowRecorder::NotifyCheckpointComplete() {
+  if (pending_commit_.empty()) return Status::OK();
+  RETURN_IF_ERROR(writer_->Commit(pending_commit_).WithContext("Committing late rows to table '" + table_name_ + "'"));
+  pending_commit_.clear();
+  return Status::OK();
+}
+
+Status LateRowRecorder::Restore(std::string_view state, const std::string& what) {
+  StateReader r(state, what);
+  r.ExpectTag("late-rows");
+  std::string committables = r.GetString();
+  const int64_t rows = r.GetI64();
+  RETURN_IF_ERROR(r.status());
+  rows_recorded_ = rows;
+  return writer_->RecoverAndCommit(committables).WithContext("Restoring late rows of table '" + table_name_ + "'");
+}
+
+void LateRowRecorder::EnableTwoPhaseCommit() { two_phase_ = writer_->EnableTwoPhaseCommit(); }
+
+Status LateRowRecorder::StartAfresh() { return two_phase_ ? writer_->RecoverAndCommit(std::string()) : Status::OK(); }
 
 }  // namespace sluice

@@ -20,6 +20,11 @@
 // operators' batches may interleave differently. A write error is kept and returned by Finish, so
 // reporting never fails in an operator's loop.
 //
+// Under checkpointing (runtime/checkpoint.h) the table is exactly-once like a sink: at each
+// checkpoint the recorder writes what it buffered and pre-commits it (so each checkpoint ends a
+// batch of every operator's rows), the committables and the count go into the checkpoint, and they
+// are committed when it completes, recovered and committed on restore.
+//
 // Threading: the job's task thread.
 #pragma once
 
@@ -27,6 +32,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -59,6 +65,19 @@ class LateRowRecorder {
   // Writes what is buffered and closes the writer; returns the first write error, if any.
   Status Finish();
 
+  // Checkpointing (two-phase commit through the writer, connectors/connector.h).
+  void EnableTwoPhaseCommit();
+  // At checkpoint `id`: writes the buffered rows and pre-commits them; returns the recorder's state
+  // (the committables and rows_recorded) for the checkpoint.
+  Result<std::string> Snapshot(int64_t checkpoint_id);
+  // The checkpoint Snapshot was taken for is durable: commits its committables.
+  Status NotifyCheckpointComplete();
+  // Restores the state Snapshot returned (`what` names it in errors): commits its committables and
+  // discards what was written after it.
+  Status Restore(std::string_view state, const std::string& what);
+  // A checkpointing job that restored nothing: discards what a crashed attempt left.
+  Status StartAfresh();
+
   const std::string& table_name() const { return table_name_; }
   int64_t rows_recorded() const { return rows_recorded_; }
 
@@ -77,6 +96,8 @@ class LateRowRecorder {
   int64_t buffered_ = 0;
   int64_t rows_recorded_ = 0;
   Status error_;
+  bool two_phase_ = false;
+  std::string pending_commit_;  // committables of the last snapshot, until its checkpoint completes
 };
 
 }  // namespace sluice

@@ -217,8 +217,8 @@ Status ParseSinkOptions(const OptionReader& reader, bool upsert, KafkaTableOptio
                    reader.GetEnum(kDeliveryGuarantee, "at-least-once", {"at-least-once", "exactly-once", "none"}));
   if (guarantee == "exactly-once") {
     return Status::NotSupported(std::string("'") + kDeliveryGuarantee +
-                                "' = 'exactly-once' is not supported by Sluice yet: Kafka transactions commit on "
-                                "checkpoints, which Sluice does not take yet. Use 'at-least-once' (the default) or 'none'.");
+                                "' = 'exactly-once' is not supported by Sluice yet: the Kafka sink does not write "
+                                "transactions yet. Use 'at-least-once' (the default) or 'none'.");
   }
   o->delivery_guarantee = guarantee == "none" ? KafkaDeliveryGuarantee::kNone : KafkaDeliveryGuarantee::kAtLeastOnce;
   if (!upsert) {
@@ -329,9 +329,10 @@ std::vector<OptionSpec> KafkaOptionSpecs(bool upsert) {
                      "(checked when rows arrive) and at the end of input. 0 disables buffering."});
   }
   specs.push_back({kDeliveryGuarantee, false, "at-least-once",
-                   "'at-least-once' or 'none'. Flink tells them apart at checkpoints, which Sluice does not take "
-                   "yet: with either, the sink waits at the end of input until every record is acknowledged and "
-                   "fails on a delivery error. 'exactly-once' is refused (its transactions commit on checkpoints)."});
+                   "'at-least-once' or 'none'. With either, the sink waits at the end of input (and, when the job "
+                   "checkpoints, at every checkpoint) until every record is acknowledged, and fails on a delivery "
+                   "error; after a restart it writes again what followed the last checkpoint. 'exactly-once' "
+                   "(Kafka transactions committed on checkpoints) is not supported by Sluice yet."});
   specs.push_back({kPartitionDiscovery, false, "",
                    "Only '0' (disabled) is supported: a source finds the partitions once, when it starts; "
                    "discovering new ones while running is not supported by Sluice yet."});
