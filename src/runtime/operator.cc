@@ -122,6 +122,26 @@ Status Operator::Emit(Chunk& chunk) {
   return Status::OK();
 }
 
+Status Operator::EmitJoinedRows(const std::vector<LogicalType>& types, const Chunk& left,
+                                const std::vector<uint32_t>& left_sel, const Chunk& right,
+                                const std::vector<uint32_t>& right_sel) {
+  SLUICE_CHECK_EQ(left_sel.size(), right_sel.size());
+  const size_t total = left_sel.size();
+  const size_t chunk_size = ctx_ && ctx_->chunk_size > 0 ? ctx_->chunk_size : Chunk::kDefaultCapacity;
+  const size_t nl = left.num_columns();
+  for (size_t begin = 0; begin < total; begin += chunk_size) {
+    const size_t m = std::min(chunk_size, total - begin);
+    Chunk out(types);
+    for (size_t c = 0; c < nl; ++c) AppendSelectedOrNull(&out.column(c), left.column(c), left_sel.data() + begin, m);
+    for (size_t c = 0; c < right.num_columns(); ++c) {
+      AppendSelectedOrNull(&out.column(nl + c), right.column(c), right_sel.data() + begin, m);
+    }
+    out.kind_vector().assign(m, RowKind::kInsert);
+    RETURN_IF_ERROR(Emit(out));
+  }
+  return Status::OK();
+}
+
 Status Operator::EmitWatermark(int64_t watermark) {
   if (watermark <= emitted_watermark_) return Status::OK();
   emitted_watermark_ = watermark;

@@ -132,6 +132,11 @@ class Operator {
   virtual Status RestoreState(StateReader* reader);
 
   Status Emit(Chunk& chunk);
+  // Emits +I rows of joined pairs (joins that pair stored rows): output columns `types` are the
+  // columns of `left` gathered at `left_sel` followed by those of `right` at `right_sel` (kNullRow:
+  // NULLs, for outer-join padding), in chunks of at most the job's chunk size.
+  Status EmitJoinedRows(const std::vector<LogicalType>& types, const Chunk& left, const std::vector<uint32_t>& left_sel,
+                        const Chunk& right, const std::vector<uint32_t>& right_sel);
   Status EmitWatermark(int64_t watermark);
   Status EmitEndOfInput();
   // Forwards this operator's idleness (sources call it; other operators derive it from their inputs).

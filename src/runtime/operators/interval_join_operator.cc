@@ -214,7 +214,8 @@ Status IntervalJoinOperator::Process(int input, Chunk& chunk) {
   const Chunk& other_rows = s.arenas[other].rows();
   auto emit = [&](const std::vector<uint32_t>& mine, const std::vector<uint32_t>& theirs) -> Status {
     if (mine.empty()) return Status::OK();
-    return side == 0 ? EmitJoined(chunk, mine, other_rows, theirs) : EmitJoined(other_rows, theirs, chunk, mine);
+    return side == 0 ? EmitJoinedRows(output_types_, chunk, mine, other_rows, theirs)
+                     : EmitJoinedRows(output_types_, other_rows, theirs, chunk, mine);
   };
 
   if (spec_.lower_ms > spec_.upper_ms) {
@@ -393,7 +394,7 @@ Status IntervalJoinOperator::ExpireUpTo(int64_t progress) {
     }
   }
   if (!pads[0].empty()) {
-    RETURN_IF_ERROR(EmitJoined(s.arenas[0].rows(), pads[0], s.arenas[1].rows(), pads[1]));
+    RETURN_IF_ERROR(EmitJoinedRows(output_types_, s.arenas[0].rows(), pads[0], s.arenas[1].rows(), pads[1]));
     for (int k = 0; k < 2; ++k) {
       for (uint32_t id : pads[k]) {
         if (id != kNullRow) s.arenas[k].Release(id);
@@ -417,24 +418,6 @@ void IntervalJoinOperator::Compact() {
     }
     arena = std::move(fresh);
   }
-}
-
-Status IntervalJoinOperator::EmitJoined(const Chunk& left, const std::vector<uint32_t>& left_sel, const Chunk& right,
-                                        const std::vector<uint32_t>& right_sel) {
-  const size_t total = left_sel.size();
-  const size_t chunk_size = ctx_ && ctx_->chunk_size > 0 ? ctx_->chunk_size : Chunk::kDefaultCapacity;
-  const size_t nl = left_types_.size();
-  for (size_t begin = 0; begin < total; begin += chunk_size) {
-    const size_t m = std::min(chunk_size, total - begin);
-    Chunk out(output_types_);
-    for (size_t c = 0; c < nl; ++c) AppendSelectedOrNull(&out.column(c), left.column(c), left_sel.data() + begin, m);
-    for (size_t c = 0; c < right_types_.size(); ++c) {
-      AppendSelectedOrNull(&out.column(nl + c), right.column(c), right_sel.data() + begin, m);
-    }
-    out.kind_vector().assign(m, RowKind::kInsert);
-    RETURN_IF_ERROR(Emit(out));
-  }
-  return Status::OK();
 }
 
 Status IntervalJoinOperator::OnWatermark(int64_t watermark) {

@@ -77,10 +77,6 @@ class IntervalJoinOperator final : public Operator {
   // Expires every kept row whose deadline is at or before `progress`, emitting outer rows' padding.
   Status ExpireUpTo(int64_t progress);
   int64_t ProcessingTime() const;
-  // Emits joined rows: left columns gathered from `left` at `left_sel`, right ones from `right` at
-  // `right_sel` (kNullRow: NULLs), in chunks of the job's chunk size.
-  Status EmitJoined(const Chunk& left, const std::vector<uint32_t>& left_sel, const Chunk& right,
-                    const std::vector<uint32_t>& right_sel);
   void Compact();
 
   std::vector<LogicalType> left_types_;

@@ -212,25 +212,7 @@ Status WindowJoinOperator::JoinKeys(const Window& w, size_t first_key, size_t en
     }
   }
   SLUICE_CHECK_EQ(p, total);
-  return EmitJoined(left, out[0], right, out[1]);
-}
-
-Status WindowJoinOperator::EmitJoined(const Chunk& left, const std::vector<uint32_t>& left_sel, const Chunk& right,
-                                      const std::vector<uint32_t>& right_sel) {
-  const size_t total = left_sel.size();
-  const size_t chunk_size = ctx_ && ctx_->chunk_size > 0 ? ctx_->chunk_size : Chunk::kDefaultCapacity;
-  const size_t nl = left_types_.size();
-  for (size_t begin = 0; begin < total; begin += chunk_size) {
-    const size_t m = std::min(chunk_size, total - begin);
-    Chunk out(output_types_);
-    for (size_t c = 0; c < nl; ++c) AppendSelectedOrNull(&out.column(c), left.column(c), left_sel.data() + begin, m);
-    for (size_t c = 0; c < right_types_.size(); ++c) {
-      AppendSelectedOrNull(&out.column(nl + c), right.column(c), right_sel.data() + begin, m);
-    }
-    out.kind_vector().assign(m, RowKind::kInsert);
-    RETURN_IF_ERROR(Emit(out));
-  }
-  return Status::OK();
+  return EmitJoinedRows(output_types_, left, out[0], right, out[1]);
 }
 
 bool WindowJoinOperator::Fired(int64_t window_end, int64_t watermark) const {

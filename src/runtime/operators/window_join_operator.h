@@ -73,9 +73,6 @@ class WindowJoinOperator final : public Operator {
   Status FireWindow(Window& w);
   // Joins and emits the window's keys [first_key, end_key).
   Status JoinKeys(const Window& w, size_t first_key, size_t end_key);
-  // Emits rows of left columns gathered at `left_sel` and right columns at `right_sel` (kNullRow: NULLs).
-  Status EmitJoined(const Chunk& left, const std::vector<uint32_t>& left_sel, const Chunk& right,
-                    const std::vector<uint32_t>& right_sel);
 
   std::vector<LogicalType> left_types_;
   std::vector<LogicalType> right_types_;
