@@ -9,11 +9,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "state/state_serde.h"
@@ -25,7 +27,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kMagic[] = "SLUICECKPT";
-constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kFormatVersion = 2;
 // Operator states of at least this many bytes are stored zstd-compressed (level 1: fast).
 constexpr size_t kCompressAbove = 4096;
 constexpr uint8_t kRaw = 0;
@@ -33,6 +35,8 @@ constexpr uint8_t kZstd = 1;
 constexpr char kMetadataFile[] = "_metadata";
 constexpr char kChkPrefix[] = "chk-";
 constexpr char kInProgressSuffix[] = ".inprogress";
+constexpr char kSharedDir[] = "shared";
+constexpr char kTmpSuffix[] = ".tmp";
 
 Status ErrnoStatus(const std::string& what, const std::string& path) {
   return Status::IOError(what + " '" + path + "': " + std::strerror(errno));
@@ -70,6 +74,72 @@ Result<std::string> ReadWholeFile(const std::string& path) {
   return ss.str();
 }
 
+// State bytes as stored: zstd level 1 when that is smaller for a large state, else raw.
+uint8_t Pack(const std::string& raw, std::string* packed) {
+  if (raw.size() >= kCompressAbove) {
+    packed->resize(ZSTD_compressBound(raw.size()));
+    size_t n = ZSTD_compress(packed->data(), packed->size(), raw.data(), raw.size(), 1);
+    if (!ZSTD_isError(n) && n < raw.size()) {
+      packed->resize(n);
+      return kZstd;
+    }
+  }
+  return kRaw;
+}
+
+// The inverse of Pack; false when the payload does not decode to `raw_size` bytes.
+bool Unpack(uint8_t codec, uint64_t raw_size, std::string_view payload, std::string* out) {
+  if (codec == kRaw && raw_size == payload.size()) {
+    out->assign(payload);
+    return true;
+  }
+  if (codec == kZstd && raw_size < (uint64_t{1} << 40) &&
+      ZSTD_getFrameContentSize(payload.data(), payload.size()) == raw_size) {
+    out->resize(raw_size);
+    size_t n = ZSTD_decompress(out->data(), out->size(), payload.data(), payload.size());
+    return !ZSTD_isError(n) && n == raw_size;
+  }
+  return false;
+}
+
+// Writes `bytes` to `path` and fsyncs it.
+Status WriteFileSynced(const std::string& path, std::string_view a, std::string_view b, const char* failpoint) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoStatus("Cannot create checkpoint file", path);
+  for (std::string_view part : {a, b}) {
+    size_t done = 0;
+    while (done < part.size()) {
+      ssize_t n = ::write(fd, part.data() + done, part.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        int saved = errno;
+        ::close(fd);
+        errno = saved;
+        return ErrnoStatus("Cannot write checkpoint file", path);
+      }
+      done += static_cast<size_t>(n);
+    }
+  }
+  if (failpoint != nullptr) Failpoint(failpoint);
+  if (::fsync(fd) != 0) {
+    int saved = errno;
+    ::close(fd);
+    errno = saved;
+    return ErrnoStatus("Cannot fsync checkpoint file", path);
+  }
+  ::close(fd);
+  return Status::OK();
+}
+
+// A chain file name from _metadata must name a file directly under shared/.
+bool ValidStateFileName(const std::string& name) {
+  if (name.empty() || name.size() > 200 || name[0] == '.') return false;
+  for (char c : name) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_')) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string EncodeCheckpoint(const CheckpointData& data) {
@@ -86,21 +156,20 @@ std::string EncodeCheckpoint(const CheckpointData& data) {
   std::string packed;
   for (const auto& op : data.operators) {
     w.PutString(op.digest);
-    const std::string* payload = &op.bytes;
-    uint8_t codec = kRaw;
-    if (op.bytes.size() >= kCompressAbove) {
-      packed.resize(ZSTD_compressBound(op.bytes.size()));
-      size_t n = ZSTD_compress(packed.data(), packed.size(), op.bytes.data(), op.bytes.size(), 1);
-      if (!ZSTD_isError(n) && n < op.bytes.size()) {
-        packed.resize(n);
-        payload = &packed;
-        codec = kZstd;
-      }
-    }
+    const uint8_t codec = Pack(op.bytes, &packed);
+    const std::string& payload = codec == kRaw ? op.bytes : packed;
     w.PutU8(codec);
     w.PutVarint(op.bytes.size());
-    w.PutString(*payload);
-    w.PutU64(XXH64(payload->data(), payload->size(), 0));
+    w.PutString(payload);
+    w.PutU64(XXH64(payload.data(), payload.size(), 0));
+    w.PutVarint(op.chain.size());
+    for (const auto& f : op.chain) {
+      w.PutString(f.name);
+      w.PutBool(f.delta);
+      w.PutVarint(f.raw_size);
+      w.PutVarint(f.file_size);
+      w.PutU64(f.checksum);
+    }
   }
   std::string bytes = w.Release();
   uint64_t sum = XXH64(bytes.data(), bytes.size(), 0);
@@ -143,16 +212,22 @@ Result<CheckpointData> DecodeCheckpoint(std::string_view bytes, const std::strin
     const std::string which = "operator #" + std::to_string(i + 1) + " " + op.digest;
     if (sum != XXH64(payload.data(), payload.size(), 0)) {
       r.Fail("checksum mismatch in the state of " + which);
-    } else if (codec == kRaw && raw_size == payload.size()) {
-      op.bytes.assign(payload);
-    } else if (codec == kZstd && raw_size < (uint64_t{1} << 40) &&
-               ZSTD_getFrameContentSize(payload.data(), payload.size()) == raw_size) {
-      op.bytes.resize(raw_size);
-      size_t n = ZSTD_decompress(op.bytes.data(), op.bytes.size(), payload.data(), payload.size());
-      if (ZSTD_isError(n) || n != raw_size) r.Fail("the state of " + which + " does not decompress");
-    } else {
-      r.Fail("unknown encoding of the state of " + which);
+    } else if (!Unpack(codec, raw_size, payload, &op.bytes)) {
+      r.Fail("the state of " + which + " does not decode");
     }
+    const size_t nfiles = r.GetCount(12);
+    for (size_t k = 0; k < nfiles && r.ok(); ++k) {
+      CheckpointData::StateFile f;
+      f.name = r.GetString();
+      f.delta = r.GetBool();
+      f.raw_size = r.GetVarint();
+      f.file_size = r.GetVarint();
+      f.checksum = r.GetU64();
+      if (r.ok() && !ValidStateFileName(f.name)) r.Fail("a bad state file name in the chain of " + which);
+      if (r.ok() && f.delta != (k > 0)) r.Fail("the state chain of " + which + " does not start with a full snapshot");
+      op.chain.push_back(std::move(f));
+    }
+    if (r.ok() && !op.chain.empty() && !op.bytes.empty()) r.Fail("both inline state and a state chain for " + which);
     data.operators.push_back(std::move(op));
   }
   RETURN_IF_ERROR(r.Finish());
@@ -162,55 +237,96 @@ Result<CheckpointData> DecodeCheckpoint(std::string_view bytes, const std::strin
 CheckpointStorage::CheckpointStorage(std::string job_dir, int num_retained)
     : dir_(std::move(job_dir)), num_retained_(std::max(1, num_retained)) {}
 
-Result<int64_t> CheckpointStorage::Write(const CheckpointData& data) {
+Result<int64_t> CheckpointStorage::Write(CheckpointData* data) {
   std::error_code ec;
   fs::create_directories(dir_, ec);
   if (ec) return Status::IOError("Cannot create checkpoint directory '" + dir_ + "': " + ec.message());
-  const std::string name = kChkPrefix + std::to_string(data.id);
+  int64_t written = 0;
+  // The new chain files first: a checkpoint's _metadata only ever names files that are durable.
+  const std::string shared = (fs::path(dir_) / kSharedDir).string();
+  bool wrote_shared = false;
+  std::string packed;
+  for (size_t i = 0; i < data->operators.size(); ++i) {
+    for (auto& f : data->operators[i].chain) {
+      if (!f.name.empty()) continue;
+      if (!wrote_shared) {
+        fs::create_directories(shared, ec);
+        if (ec) return Status::IOError("Cannot create checkpoint directory '" + shared + "': " + ec.message());
+        wrote_shared = true;
+      }
+      const uint8_t codec = Pack(f.bytes, &packed);
+      const std::string& payload = codec == kRaw ? f.bytes : packed;
+      StateWriter head;
+      head.PutU8(codec);
+      head.PutVarint(f.bytes.size());
+      XXH64_state_t* h = XXH64_createState();
+      XXH64_reset(h, 0);
+      XXH64_update(h, head.data().data(), head.size());
+      XXH64_update(h, payload.data(), payload.size());
+      f.checksum = XXH64_digest(h);
+      XXH64_freeState(h);
+      f.raw_size = f.bytes.size();
+      f.file_size = head.size() + payload.size();
+      char hex[17];
+      std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(f.checksum));
+      f.name = "op" + std::to_string(i + 1) + "-chk" + std::to_string(data->id) + (f.delta ? "-delta-" : "-full-") + hex;
+      const std::string path = (fs::path(shared) / f.name).string();
+      const std::string tmp = path + kTmpSuffix;
+      RETURN_IF_ERROR(WriteFileSynced(tmp, head.data(), payload, nullptr));
+      if (::rename(tmp.c_str(), path.c_str()) != 0) return ErrnoStatus("Cannot rename checkpoint file", tmp);
+      written += static_cast<int64_t>(f.file_size);
+      std::string().swap(f.bytes);
+    }
+  }
+  if (wrote_shared) RETURN_IF_ERROR(FsyncPath(shared, true));
+  const std::string name = kChkPrefix + std::to_string(data->id);
   const std::string tmp_dir = (fs::path(dir_) / (name + kInProgressSuffix)).string();
   const std::string final_dir = (fs::path(dir_) / name).string();
   fs::remove_all(tmp_dir, ec);
   fs::create_directories(tmp_dir, ec);
   if (ec) return Status::IOError("Cannot create '" + tmp_dir + "': " + ec.message());
-  const std::string bytes = EncodeCheckpoint(data);
+  const std::string bytes = EncodeCheckpoint(*data);
   const std::string file = (fs::path(tmp_dir) / kMetadataFile).string();
-  int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return ErrnoStatus("Cannot create checkpoint file", file);
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      int saved = errno;
-      ::close(fd);
-      errno = saved;
-      return ErrnoStatus("Cannot write checkpoint file", file);
-    }
-    done += static_cast<size_t>(n);
-  }
-  Failpoint("checkpoint.before-sync");
-  if (::fsync(fd) != 0) {
-    int saved = errno;
-    ::close(fd);
-    errno = saved;
-    return ErrnoStatus("Cannot fsync checkpoint file", file);
-  }
-  ::close(fd);
+  RETURN_IF_ERROR(WriteFileSynced(file, bytes, std::string_view(), "checkpoint.before-sync"));
   Failpoint("checkpoint.after-sync");
   fs::remove_all(final_dir, ec);
   if (::rename(tmp_dir.c_str(), final_dir.c_str()) != 0) return ErrnoStatus("Cannot rename checkpoint", tmp_dir);
   RETURN_IF_ERROR(FsyncPath(dir_, true));
-  // Retention: keep the newest num_retained complete checkpoints.
+  written += static_cast<int64_t>(bytes.size());
+  // Retention: keep the newest num_retained complete checkpoints, and the shared files they name.
   std::vector<int64_t> ids;
   for (const auto& entry : fs::directory_iterator(dir_, ec)) {
     int64_t id = ParseChkName(entry.path().filename().string());
     if (id >= 0) ids.push_back(id);
   }
   std::sort(ids.begin(), ids.end());
-  for (size_t i = 0; i + static_cast<size_t>(num_retained_) < ids.size(); ++i) {
-    fs::remove_all(fs::path(dir_) / (kChkPrefix + std::to_string(ids[i])), ec);
+  std::set<std::string> referenced;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const fs::path chk = fs::path(dir_) / (kChkPrefix + std::to_string(ids[i]));
+    if (i + static_cast<size_t>(num_retained_) < ids.size()) {
+      fs::remove_all(chk, ec);
+      continue;
+    }
+    if (ids[i] == data->id) {
+      for (const auto& op : data->operators) {
+        for (const auto& f : op.chain) referenced.insert(f.name);
+      }
+      continue;
+    }
+    auto meta = ReadWholeFile((chk / kMetadataFile).string());
+    if (!meta.ok()) continue;
+    auto decoded = DecodeCheckpoint(*meta, (chk / kMetadataFile).string());
+    if (!decoded.ok()) continue;  // unreadable: restore skips it, so its files need not be kept
+    for (const auto& op : decoded->operators) {
+      for (const auto& f : op.chain) referenced.insert(f.name);
+    }
   }
-  return static_cast<int64_t>(bytes.size());
+  if (fs::is_directory(shared, ec)) {
+    for (const auto& entry : fs::directory_iterator(shared, ec)) {
+      if (referenced.count(entry.path().filename().string()) == 0) fs::remove(entry.path(), ec);
+    }
+  }
+  return written;
 }
 
 Result<CheckpointData> CheckpointStorage::ReadPath(const std::string& path) {
@@ -219,7 +335,34 @@ Result<CheckpointData> CheckpointStorage::ReadPath(const std::string& path) {
   if (fs::is_directory(path, ec)) file = (fs::path(path) / kMetadataFile).string();
   if (!fs::exists(file, ec)) return Status::NotFound("Checkpoint '" + path + "' does not exist (no " + kMetadataFile + ")");
   ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(file));
-  return DecodeCheckpoint(bytes, file);
+  ASSIGN_OR_RETURN(CheckpointData data, DecodeCheckpoint(bytes, file));
+  // Chain files live in <job>/shared/, next to the chk-<id> directory.
+  const fs::path shared = fs::path(file).parent_path().parent_path() / kSharedDir;
+  for (auto& op : data.operators) {
+    for (auto& f : op.chain) {
+      const std::string p = (shared / f.name).string();
+      if (!fs::exists(p, ec)) {
+        return Status::IOError("Checkpoint '" + file + "' names the state file '" + p + "', which is missing");
+      }
+      ASSIGN_OR_RETURN(std::string content, ReadWholeFile(p));
+      if (content.size() != f.file_size || XXH64(content.data(), content.size(), 0) != f.checksum) {
+        return Status::IOError("Checkpoint state file '" + p + "' is corrupt: " +
+                               (content.size() != f.file_size ? "size " + std::to_string(content.size()) +
+                                                                    ", expected " + std::to_string(f.file_size)
+                                                              : std::string("checksum mismatch")) +
+                               " (torn or damaged file)");
+      }
+      StateReader r(content, "checkpoint state file '" + p + "'");
+      const uint8_t codec = r.GetU8();
+      const uint64_t raw_size = r.GetVarint();
+      RETURN_IF_ERROR(r.status());
+      if (raw_size != f.raw_size ||
+          !Unpack(codec, raw_size, std::string_view(content).substr(content.size() - r.remaining()), &f.bytes)) {
+        return Status::IOError("Checkpoint state file '" + p + "' does not decode");
+      }
+    }
+  }
+  return data;
 }
 
 Result<std::optional<CheckpointData>> CheckpointStorage::Latest(std::vector<std::string>* notes) {

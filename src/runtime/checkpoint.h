@@ -13,6 +13,12 @@
 // torn or corrupt file is detected when read, and Latest() then falls back to the previous complete
 // checkpoint, saying so. Only the newest 'state.checkpoints.num-retained' are kept.
 //
+// Incremental checkpoints: an operator's state of at least kSharedStateBytes goes to its own file in
+// <job>/shared/ rather than into _metadata, and a later checkpoint may then store only a delta on
+// it (Operator::WriteDelta): its _metadata lists the operator's chain, the full snapshot and every
+// delta since, by file name, size and checksum. A missing or damaged chain file makes the whole
+// checkpoint unreadable, so Latest() falls back as for a damaged _metadata.
+//
 // Failpoints (for the crash harness, tests/crash/): SLUICE_FAILPOINT=<name>[@<n>] in the environment
 // kills the process with SIGKILL the n-th time (default: first) the named point is reached. Points:
 // checkpoint.before-sync, checkpoint.after-sync, sink.after-precommit, checkpoint.before-commit,
@@ -31,10 +37,28 @@
 
 namespace sluice {
 
+// An operator's state of at least this many bytes is kept in a shared file (so later checkpoints can
+// add deltas to it); smaller states stay in _metadata.
+inline constexpr size_t kSharedStateBytes = 64 * 1024;
+
 struct CheckpointData {
+  // A state file under <job>/shared/: an operator's full snapshot or a delta on it. Checkpoints
+  // share these files (a later checkpoint's chain starts with files an earlier one wrote), as Flink's
+  // incremental checkpoints share state files; retention deletes a file once no retained checkpoint
+  // names it.
+  struct StateFile {
+    std::string name;       // file name under shared/; empty until written
+    bool delta = false;     // Operator::WriteDelta output (else WriteSnapshot)
+    uint64_t raw_size = 0;  // bytes of the state
+    uint64_t file_size = 0;
+    uint64_t checksum = 0;  // XXH64 of the file
+    std::string bytes;      // the state: to write (a new file) or as read back; empty otherwise
+  };
   struct OperatorState {
     std::string digest;  // the operator's plan digest, for the restore-time match
-    std::string bytes;   // its StateWriter output
+    std::string bytes;   // its StateWriter output, kept in _metadata (when `chain` is empty)
+    // Or: its state as a chain of shared files, a full snapshot then the deltas on it, in order.
+    std::vector<StateFile> chain;
   };
   int64_t id = 0;
   int64_t timestamp_micros = 0;  // processing time when it was triggered
@@ -43,8 +67,9 @@ struct CheckpointData {
   std::vector<OperatorState> operators;
 };
 
-// Encodes/decodes the _metadata file. Decode never crashes on bad bytes: it returns an error that
-// names `path` and what is wrong.
+// Encodes/decodes the _metadata file (chain files by name, size and checksum: their bytes are not
+// read or written here). Decode never crashes on bad bytes: it returns an error that names `path`
+// and what is wrong.
 std::string EncodeCheckpoint(const CheckpointData& data);
 Result<CheckpointData> DecodeCheckpoint(std::string_view bytes, const std::string& path);
 
@@ -53,14 +78,18 @@ class CheckpointStorage {
   // `job_dir` is <state.checkpoints.dir>/<job name>; created on first write.
   CheckpointStorage(std::string job_dir, int num_retained);
 
-  // Writes checkpoint `data.id` durably (temporary name, fsync, rename, fsync of the directory) and
-  // removes checkpoints beyond the retained count. Returns the size in bytes.
-  Result<int64_t> Write(const CheckpointData& data);
+  // Writes checkpoint `data.id` durably: first the chain files that have bytes and no name yet
+  // (each to shared/ under a temporary name, fsynced, renamed; their names, sizes and checksums are
+  // filled in and their bytes released), then _metadata (temporary name, fsync, rename, fsync of the
+  // directory). Then removes checkpoints beyond the retained count and shared files no retained
+  // checkpoint names. Returns the bytes written.
+  Result<int64_t> Write(CheckpointData* data);
   // The newest complete checkpoint that reads back intact, or nullopt when there is none. Corrupt
   // ones are skipped with a note per skipped checkpoint appended to `notes`; when checkpoints exist
   // but none is intact, an error. Leftover in-progress directories are removed.
   Result<std::optional<CheckpointData>> Latest(std::vector<std::string>* notes);
-  // Reads one checkpoint directory (chk-<id>) or its _metadata file ('execution.savepoint.path').
+  // Reads one checkpoint directory (chk-<id>) or its _metadata file ('execution.savepoint.path'),
+  // with the bytes of every chain file (from ../shared/, each checked against its size and checksum).
   static Result<CheckpointData> ReadPath(const std::string& path);
 
   const std::string& dir() const { return dir_; }

@@ -498,13 +498,25 @@ Status Job::RoundTripState() {
   for (const auto& op : operators_) {
     if (op->checkpointing() == Operator::Checkpointing::kUnsupported) return Status::OK();
   }
-  for (const auto& op : operators_) {
+  roundtrip_chains_.resize(operators_.size());
+  for (size_t i = 0; i < operators_.size(); ++i) {
+    Operator* op = operators_[i].get();
     // Sources and sinks restore by re-reading and committing, which an in-place restore must not do.
-    if (op->num_inputs() == 0 || dynamic_cast<SinkOperator*>(op.get()) != nullptr) continue;
+    if (op->num_inputs() == 0 || dynamic_cast<SinkOperator*>(op) != nullptr) continue;
+    // As checkpoints do: a full snapshot, then deltas on it (when the operator can write them), and a
+    // restore of the whole chain, as a restart would read it.
+    std::vector<std::string>& chain = roundtrip_chains_[i];
+    const bool delta = !chain.empty() && chain.size() < kRoundTripChainLength && op->CanSnapshotDelta();
     StateWriter w;
-    RETURN_IF_ERROR(op->WriteSnapshot(&w));
-    StateReader r(w.data(), op->digest());
+    RETURN_IF_ERROR(delta ? op->WriteDelta(&w) : op->WriteSnapshot(&w));
+    if (!delta) chain.clear();
+    chain.push_back(w.Release());
+    StateReader r(chain[0], op->digest());
     RETURN_IF_ERROR(op->Restore(&r));
+    for (size_t k = 1; k < chain.size(); ++k) {
+      StateReader d(chain[k], op->digest() + " (delta " + std::to_string(k) + ")");
+      RETURN_IF_ERROR(op->ApplyDelta(&d));
+    }
   }
   return Status::OK();
 }
@@ -516,22 +528,46 @@ Status Job::TakeCheckpoint(bool final) {
   CheckpointCollector collector;
   ctx_.checkpoint = &collector;
   const int64_t id = last_checkpoint_id_ + 1;
+  // Incremental checkpoints: an operator whose chain is short writes a delta on it when it can.
+  chains_.resize(operators_.size());
+  for (size_t i = 0; i < operators_.size(); ++i) {
+    const StateChain& c = chains_[i];
+    operators_[i]->set_snapshot_delta(!ctx_.checkpoint_roundtrip && !c.files.empty() &&
+                                      c.files.size() <= kMaxChainDeltas &&
+                                      c.delta_bytes <= kMaxDeltaBytesRatio * c.base_bytes);
+  }
   for (SourceOperatorBase* s : sources_) RETURN_IF_ERROR(s->StartBarrier(id));
   ctx_.checkpoint = nullptr;
   auto data = std::make_shared<CheckpointData>();
   data->id = id;
   data->timestamp_micros = NowMicros(ctx_);
   data->final = final;
-  for (const auto& op : operators_) {
-    auto it = collector.states().find(op.get());
+  for (size_t i = 0; i < operators_.size(); ++i) {
+    auto it = collector.states().find(operators_[i].get());
     SLUICE_CHECK(it != collector.states().end());  // every operator descends from a source
-    data->operators.push_back({op->digest(), std::move(it->second)});
+    CheckpointCollector::Snapshot& snap = it->second;
+    CheckpointData::OperatorState st;
+    st.digest = operators_[i]->digest();
+    if (snap.delta) {
+      SLUICE_CHECK(!chains_[i].files.empty());
+      st.chain = chains_[i].files;
+      ++checkpoint_stats_.delta_states;
+    }
+    if (snap.delta || snap.bytes.size() >= kSharedStateBytes) {
+      CheckpointData::StateFile f;
+      f.delta = snap.delta;
+      f.bytes = std::move(snap.bytes);
+      st.chain.push_back(std::move(f));
+    } else {
+      st.bytes = std::move(snap.bytes);
+    }
+    data->operators.push_back(std::move(st));
   }
   // The late-rows table pre-commits after every operator snapshotted (each reported its late rows
   // before passing the barrier on); its state follows the operators'.
   if (late_rows_) {
     ASSIGN_OR_RETURN(std::string bytes, late_rows_->Snapshot(id));
-    data->operators.push_back({LateRowsDigest(), std::move(bytes)});
+    data->operators.push_back({LateRowsDigest(), std::move(bytes), {}});
   }
   last_checkpoint_id_ = id;
   // The synchronous part ends here; encoding, compression, writing and fsync run on a background
@@ -541,7 +577,8 @@ Status Job::TakeCheckpoint(bool final) {
   checkpoint_stats_.sync_seconds += sync_secs;
   checkpoint_stats_.max_sync_seconds = std::max(checkpoint_stats_.max_sync_seconds, sync_secs);
   CheckpointStorage* storage = storage_.get();
-  pending_checkpoint_ = std::async(std::launch::async, [storage, data]() { return storage->Write(*data); });
+  pending_checkpoint_ = std::async(std::launch::async, [storage, data]() { return storage->Write(data.get()); });
+  pending_data_ = data;
   pending_checkpoint_id_ = id;
   pending_checkpoint_started_ = started;
   if (final) RETURN_IF_ERROR(CompletePendingCheckpoint(/*wait=*/true));
@@ -553,6 +590,8 @@ Status Job::CompletePendingCheckpoint(bool wait) {
   if (!wait && pending_checkpoint_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return Status::OK();
   Result<int64_t> bytes = pending_checkpoint_.get();
   if (!bytes.ok()) return bytes.status();
+  UpdateChains(*pending_data_);
+  pending_data_.reset();
   Failpoint("checkpoint.before-commit");
   for (const auto& op : operators_) RETURN_IF_ERROR(op->NotifyCheckpointComplete(pending_checkpoint_id_));
   if (late_rows_) RETURN_IF_ERROR(late_rows_->NotifyCheckpointComplete());
@@ -569,7 +608,21 @@ Status Job::CompletePendingCheckpoint(bool wait) {
   return Status::OK();
 }
 
-Status Job::RestoreFrom(const CheckpointData& data, bool* finished) {
+void Job::UpdateChains(const CheckpointData& data) {
+  chains_.assign(operators_.size(), StateChain());
+  for (size_t i = 0; i < operators_.size() && i < data.operators.size(); ++i) {
+    StateChain& c = chains_[i];
+    for (const auto& f : data.operators[i].chain) {
+      CheckpointData::StateFile ref = f;
+      ref.bytes.clear();
+      ref.bytes.shrink_to_fit();
+      (f.delta ? c.delta_bytes : c.base_bytes) += f.raw_size;
+      c.files.push_back(std::move(ref));
+    }
+  }
+}
+
+Status Job::RestoreFrom(const CheckpointData& data, bool keep_chains, bool* finished) {
   const std::string where = "Cannot restore checkpoint chk-" + std::to_string(data.id) + ": ";
   // A job with a late-rows table has one more entry, after its operators' (TakeCheckpoint).
   const size_t expected = operators_.size() + (late_rows_ ? 1 : 0);
@@ -611,9 +664,22 @@ Status Job::RestoreFrom(const CheckpointData& data, bool* finished) {
                                    ", which the job no longer has");
   }
   for (size_t i = 0; i < operators_.size(); ++i) {
-    StateReader r(data.operators[i].bytes, "operator #" + std::to_string(i + 1) + " " + operators_[i]->digest());
+    const CheckpointData::OperatorState& st = data.operators[i];
+    const std::string what = "operator #" + std::to_string(i + 1) + " " + operators_[i]->digest();
+    // A chain: the full snapshot, then each delta on it in order.
+    StateReader r(st.chain.empty() ? std::string_view(st.bytes) : std::string_view(st.chain[0].bytes),
+                  st.chain.empty() ? what : what + " (state file " + st.chain[0].name + ")");
     RETURN_IF_ERROR(operators_[i]->Restore(&r).WithContext(where.substr(0, where.size() - 2)));
+    for (size_t k = 1; k < st.chain.size(); ++k) {
+      StateReader d(st.chain[k].bytes, what + " (state file " + st.chain[k].name + ")");
+      RETURN_IF_ERROR(operators_[i]->ApplyDelta(&d).WithContext(where.substr(0, where.size() - 2)));
+    }
     Failpoint("restore.during");
+  }
+  if (keep_chains) {
+    UpdateChains(data);
+  } else {
+    chains_.clear();
   }
   if (late_rows_) {
     RETURN_IF_ERROR(late_rows_->Restore(data.operators[operators_.size()].bytes, LateRowsDigest())
@@ -635,6 +701,7 @@ Result<JobSummary> Job::Run() {
     RETURN_IF_ERROR(CheckCheckpointable());
     if (late_rows_ && cc.enabled()) late_rows_->EnableTwoPhaseCommit();
     std::optional<CheckpointData> restore;
+    bool restored_from_storage = false;
     if (!cc.restore_path.empty()) {
       ASSIGN_OR_RETURN(CheckpointData d, CheckpointStorage::ReadPath(cc.restore_path));
       restore = std::move(d);
@@ -644,11 +711,12 @@ Result<JobSummary> Job::Run() {
       if (!restore) {
         std::vector<std::string> notes;
         ASSIGN_OR_RETURN(restore, storage_->Latest(&notes));
+        restored_from_storage = restore.has_value();
         for (const auto& n : notes) checkpoint_notes_.push_back(n);
       }
     }
     if (restore) {
-      RETURN_IF_ERROR(RestoreFrom(*restore, &finished));
+      RETURN_IF_ERROR(RestoreFrom(*restore, restored_from_storage, &finished));
     } else {
       for (SinkOperator* s : sinks_) RETURN_IF_ERROR(s->StartAfresh());
       if (late_rows_) RETURN_IF_ERROR(late_rows_->StartAfresh());

@@ -24,6 +24,7 @@
 
 #include "common/status.h"
 #include "plan/plan_node.h"
+#include "runtime/checkpoint.h"
 #include "runtime/job_summary.h"
 #include "runtime/late_rows.h"
 #include "runtime/operator.h"
@@ -40,11 +41,15 @@ class SinkOperator;
 // Collects the operators' snapshots while a checkpoint's barriers travel the job.
 class CheckpointCollector {
  public:
-  void Put(const Operator* op, std::string bytes) { states_[op] = std::move(bytes); }
-  std::map<const Operator*, std::string>& states() { return states_; }
+  struct Snapshot {
+    std::string bytes;
+    bool delta = false;  // written by Operator::WriteDelta
+  };
+  void Put(const Operator* op, std::string bytes, bool delta) { states_[op] = {std::move(bytes), delta}; }
+  std::map<const Operator*, Snapshot>& states() { return states_; }
 
  private:
-  std::map<const Operator*, std::string> states_;
+  std::map<const Operator*, Snapshot> states_;
 };
 
 // Checkpointing of a job (issue 5): 'execution.checkpointing.interval', 'state.checkpoints.dir',
@@ -103,13 +108,33 @@ class Job {
   Status CheckCheckpointable() const;
   // Writes each stateful operator's snapshot and restores it in place (checkpoint_roundtrip).
   Status RoundTripState();
+  // checkpoint_roundtrip: per operator, the snapshot chain restored after every step (a full snapshot
+  // and up to kRoundTripChainLength - 1 deltas).
+  static constexpr size_t kRoundTripChainLength = 4;
+  std::vector<std::vector<std::string>> roundtrip_chains_;
   // Starts checkpoint (synchronous snapshot; the write runs in the background). A final checkpoint
   // is waited for.
   Status TakeCheckpoint(bool final);
   // When the background write finished (or at once when `wait`): notifies the operators (sinks commit).
   Status CompletePendingCheckpoint(bool wait);
   // Restores the job from checkpoint `data`; sets *finished when it was the final checkpoint.
-  Status RestoreFrom(const struct CheckpointData& data, bool* finished);
+  // keep_chains: the checkpoint is in this job's storage, so its shared state files can start the
+  // next checkpoints' chains (else the next checkpoint writes every state in full).
+  Status RestoreFrom(const CheckpointData& data, bool keep_chains, bool* finished);
+  // Incremental checkpoints, per operator: the shared state files of its last durable checkpoint (a
+  // full snapshot, then deltas; no bytes), on which the next checkpoint may write a delta.
+  struct StateChain {
+    std::vector<CheckpointData::StateFile> files;
+    uint64_t base_bytes = 0;   // the full snapshot's size
+    uint64_t delta_bytes = 0;  // the deltas' total size
+  };
+  std::vector<StateChain> chains_;
+  // A chain grows by deltas until it has this many, or its deltas outweigh the full snapshot this
+  // many times; then the next checkpoint writes the operator's state in full (restore time and
+  // storage stay bounded, as compaction bounds RocksDB's incremental checkpoints).
+  static constexpr size_t kMaxChainDeltas = 20;
+  static constexpr uint64_t kMaxDeltaBytesRatio = 8;
+  void UpdateChains(const CheckpointData& data);
   // The checkpoint entry of the late-rows table, after the operators': "LateRowsTable(<table>)".
   std::string LateRowsDigest() const { return "LateRowsTable(" + late_rows_->table_name() + ")"; }
   std::unique_ptr<class CheckpointStorage> storage_;
@@ -117,6 +142,7 @@ class Job {
   int64_t last_checkpoint_micros_ = 0;
   JobSummary::CheckpointStats checkpoint_stats_;
   std::future<Result<int64_t>> pending_checkpoint_;  // the checkpoint being written, if any
+  std::shared_ptr<CheckpointData> pending_data_;
   int64_t pending_checkpoint_id_ = 0;
   std::chrono::steady_clock::time_point pending_checkpoint_started_;
   std::vector<std::string> checkpoint_notes_;  // corrupt checkpoints skipped at restore

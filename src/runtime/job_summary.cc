@@ -45,6 +45,10 @@ std::string JobSummary::ToString() const {
                   1000.0 * checkpoints.sync_seconds / static_cast<double>(checkpoints.taken),
                   1000.0 * checkpoints.max_sync_seconds);
     s += cb;
+    if (checkpoints.delta_states > 0) {
+      // Operator states written as deltas on an earlier checkpoint's (incremental checkpoints).
+      s.insert(s.size() - 1, ", incremental=" + std::to_string(checkpoints.delta_states));
+    }
   }
   char buf[96];
   std::snprintf(buf, sizeof(buf), " elapsed=%.3fs peak_rss=%lld", elapsed_seconds, static_cast<long long>(peak_rss_bytes));

@@ -48,6 +48,7 @@ struct JobSummary {
     double sync_seconds = 0;      // the synchronous part (barriers and snapshots), which stalls the job
     double max_sync_seconds = 0;
     int64_t restored_from = -1;  // checkpoint id, -1 when the job started fresh
+    int64_t delta_states = 0;    // operator states written as deltas (incremental checkpoints)
   };
   CheckpointStats checkpoints;
   // Warnings for the user (a corrupt checkpoint skipped at restore), printed before the summary.

@@ -157,6 +157,12 @@ Status Operator::EmitEndOfInput() {
 Status Operator::PrepareSnapshotPreBarrier(int64_t) { return Status::OK(); }
 Status Operator::SnapshotState(StateWriter*) { return Status::OK(); }
 Status Operator::RestoreState(StateReader*) { return Status::OK(); }
+Status Operator::SnapshotDelta(StateWriter*) {
+  return Status::Internal("operator " + digest() + " cannot write an incremental snapshot");
+}
+Status Operator::RestoreDelta(StateReader*) {
+  return Status::Internal("operator " + digest() + " cannot apply an incremental snapshot");
+}
 Status Operator::NotifyCheckpointComplete(int64_t) { return Status::OK(); }
 
 Status Operator::StartBarrier(int64_t id) {
@@ -183,13 +189,14 @@ Status Operator::SnapshotAndForward(int64_t id) {
   RETURN_IF_ERROR(PrepareSnapshotPreBarrier(id));
   SLUICE_CHECK(ctx_ != nullptr && ctx_->checkpoint != nullptr);  // a barrier needs a checkpoint in progress
   StateWriter w;
-  RETURN_IF_ERROR(WriteSnapshot(&w));
-  ctx_->checkpoint->Put(this, w.Release());
+  const bool delta = snapshot_delta_ && CanSnapshotDelta();
+  RETURN_IF_ERROR(delta ? WriteDelta(&w) : WriteSnapshot(&w));
+  ctx_->checkpoint->Put(this, w.Release(), delta);
   for (const auto& o : outputs_) RETURN_IF_ERROR(o.op->ReceiveBarrier(o.input, id));
   return Status::OK();
 }
 
-Status Operator::WriteSnapshot(StateWriter* wp) {
+void Operator::WriteBase(StateWriter* wp) const {
   StateWriter& w = *wp;
   w.PutTag("operator");
   w.PutVarint(input_watermarks_.size());
@@ -206,10 +213,9 @@ Status Operator::WriteSnapshot(StateWriter* wp) {
   w.PutI64(metrics_.late_rows_dropped);
   w.PutI64(metrics_.retractions_without_state);
   w.PutI64(metrics_.expired_states);
-  return SnapshotState(&w);
 }
 
-Status Operator::Restore(StateReader* r) {
+void Operator::RestoreBase(StateReader* r) {
   r->ExpectTag("operator");
   size_t n = r->GetCount(10);
   if (r->ok() && n != input_watermarks_.size()) {
@@ -230,8 +236,31 @@ Status Operator::Restore(StateReader* r) {
   metrics_.late_rows_dropped = r->GetI64();
   metrics_.retractions_without_state = r->GetI64();
   metrics_.expired_states = r->GetI64();
+}
+
+Status Operator::WriteSnapshot(StateWriter* w) {
+  WriteBase(w);
+  return SnapshotState(w);
+}
+
+Status Operator::WriteDelta(StateWriter* w) {
+  WriteBase(w);
+  w->PutTag("delta");
+  return SnapshotDelta(w);
+}
+
+Status Operator::Restore(StateReader* r) {
+  RestoreBase(r);
   RETURN_IF_ERROR(r->status());
   RETURN_IF_ERROR(RestoreState(r));
+  return r->Finish();
+}
+
+Status Operator::ApplyDelta(StateReader* r) {
+  RestoreBase(r);
+  r->ExpectTag("delta");
+  RETURN_IF_ERROR(r->status());
+  RETURN_IF_ERROR(RestoreDelta(r));
   return r->Finish();
 }
 

@@ -106,6 +106,16 @@ class Operator {
   Status WriteSnapshot(StateWriter* writer);
   // Restores the base part and the operator's state from what a snapshot wrote.
   Status Restore(StateReader* reader);
+  // Incremental checkpoints (state/delta.h). An operator that CanSnapshotDelta() can write its state
+  // as a delta on its last snapshot or restore (WriteDelta); a restore reads the full snapshot a chain
+  // starts with (Restore) and then applies each delta in order (ApplyDelta). Every snapshot and every
+  // restore, full or delta, makes the current state the base of the next delta.
+  // Default: no deltas (every checkpoint writes the operator's full state).
+  virtual bool CanSnapshotDelta() const { return false; }
+  Status WriteDelta(StateWriter* writer);
+  Status ApplyDelta(StateReader* reader);
+  // Whether the next barrier writes a delta (the job decides per checkpoint, only when CanSnapshotDelta()).
+  void set_snapshot_delta(bool delta) { snapshot_delta_ = delta; }
   // The checkpoint `id` is durable (sinks make their pre-committed output visible).
   virtual Status NotifyCheckpointComplete(int64_t id);
   // A chunk of changes on `input`.
@@ -130,6 +140,10 @@ class Operator {
   // Writes / reads the operator's own state (after the base part). Defaults: nothing.
   virtual Status SnapshotState(StateWriter* writer);
   virtual Status RestoreState(StateReader* reader);
+  // The delta of the operator's own state since its last snapshot or restore, and its application
+  // onto the restored state (only called when CanSnapshotDelta() said yes). Defaults: an error.
+  virtual Status SnapshotDelta(StateWriter* writer);
+  virtual Status RestoreDelta(StateReader* reader);
 
   Status Emit(Chunk& chunk);
   // Emits +I rows of joined pairs (joins that pair stored rows): output columns `types` are the
@@ -171,7 +185,10 @@ class Operator {
   std::vector<bool> input_blocked_;
   int barriers_received_ = 0;
   std::string digest_;
+  bool snapshot_delta_ = false;
   Status SnapshotAndForward(int64_t id);
+  void WriteBase(StateWriter* w) const;
+  void RestoreBase(StateReader* r);
   // The minimum over the watermarks of inputs that are not idle advanced: OnWatermark.
   Status AdvanceCombinedWatermark();
   std::string late_label_;

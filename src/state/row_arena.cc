@@ -64,4 +64,29 @@ void RowArena::Restore(StateReader* r) {
   if (r->ok() && released_ > rows_.size()) r->Fail("more released rows than rows");
 }
 
+void RowArena::SnapshotTail(size_t first_id, StateWriter* w) const {
+  w->PutVarint(first_id);
+  Chunk tail;
+  for (const auto& c : rows_.columns()) tail.AddColumn(Vector(c.type()));
+  if (rows_.size() > first_id) tail.AppendFrom(rows_, nullptr, first_id, rows_.size() - first_id);
+  w->PutChunk(tail);
+  w->PutVarint(released_);
+}
+
+void RowArena::RestoreAppend(StateReader* r) {
+  const size_t first = r->GetCount(0);
+  if (r->ok() && first != rows_.size()) {
+    r->Fail("a row delta starts at row " + std::to_string(first) + " but " + std::to_string(rows_.size()) +
+            " rows were restored");
+  }
+  std::vector<LogicalType> types;
+  for (const auto& c : rows_.columns()) types.push_back(c.type());
+  Chunk tail;
+  r->GetChunk(types, &tail);
+  if (!r->ok()) return;
+  if (tail.size() > 0) rows_.AppendFrom(tail, nullptr, 0, tail.size(), /*copy_strings=*/true);
+  released_ = r->GetCount(0);
+  if (r->ok() && released_ > rows_.size()) r->Fail("more released rows than rows");
+}
+
 }  // namespace sluice

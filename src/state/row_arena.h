@@ -47,6 +47,12 @@ class RowArena {
   // row ids[i] has id i. For arenas with many released rows.
   void SnapshotRows(const std::vector<uint32_t>& ids, StateWriter* w) const;
   void Restore(StateReader* r);
+  // Incremental checkpoints (state/delta.h): writes the rows with id >= `first_id` (appended since a
+  // snapshot taken when the arena had `first_id` rows) and the released count; RestoreAppend adds
+  // them after the rows restored so far, refusing a delta that does not start at size().
+  void SnapshotTail(size_t first_id, StateWriter* w) const;
+  void RestoreAppend(StateReader* r);
+  size_t size() const { return rows_.size(); }
 
  private:
   Chunk rows_;

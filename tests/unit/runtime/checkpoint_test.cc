@@ -108,10 +108,10 @@ CheckpointData SampleCheckpoint(int64_t id) {
   d.final = id % 2 == 0;
   StateWriter w;
   w.PutChunk(SampleChunk());
-  d.operators.push_back({"TableSourceScan(table=[[default_catalog, default_database, t]])", "offsets"});
-  d.operators.push_back({"GroupAggregate(groupBy=[a], select=[a, COUNT(*) AS c])", w.Release()});
-  d.operators.push_back({"Deduplicate(keep=[FirstRow], key=[k], order=[PROCTIME])", std::string(100000, 'z')});
-  d.operators.push_back({"Sink(table=[[default_catalog, default_database, s]])", ""});
+  d.operators.push_back({"TableSourceScan(table=[[default_catalog, default_database, t]])", "offsets", {}});
+  d.operators.push_back({"GroupAggregate(groupBy=[a], select=[a, COUNT(*) AS c])", w.Release(), {}});
+  d.operators.push_back({"Deduplicate(keep=[FirstRow], key=[k], order=[PROCTIME])", std::string(100000, 'z'), {}});
+  d.operators.push_back({"Sink(table=[[default_catalog, default_database, s]])", "", {}});
   return d;
 }
 
@@ -168,7 +168,10 @@ class CheckpointStorageTest : public ::testing::Test {
 
 TEST_F(CheckpointStorageTest, KeepsTheRetainedNumberAndFallsBackOverCorruptOnes) {
   CheckpointStorage storage(dir_ + "/job-1", 2);
-  for (int64_t id = 1; id <= 4; ++id) ASSERT_TRUE(storage.Write(SampleCheckpoint(id)).ok());
+  for (int64_t id = 1; id <= 4; ++id) {
+    CheckpointData d = SampleCheckpoint(id);
+    ASSERT_TRUE(storage.Write(&d).ok());
+  }
   EXPECT_FALSE(fs::exists(dir_ + "/job-1/chk-2"));
   EXPECT_TRUE(fs::exists(dir_ + "/job-1/chk-3/_metadata"));
   EXPECT_TRUE(fs::exists(dir_ + "/job-1/chk-4/_metadata"));
@@ -210,6 +213,107 @@ TEST_F(CheckpointStorageTest, NoCheckpointsMeansAFreshStart) {
   auto missing = CheckpointStorage::ReadPath(dir_ + "/nope/chk-1");
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.status().message().find("does not exist"), std::string::npos);
+}
+
+// Incremental checkpoints: an operator's state as a chain of shared files (a full snapshot, then
+// deltas); later checkpoints name earlier files; retention deletes files no retained checkpoint names.
+CheckpointData ChainCheckpoint(int64_t id, const std::vector<CheckpointData::StateFile>& earlier, std::string bytes,
+                               bool delta) {
+  CheckpointData d = SampleCheckpoint(id);
+  d.operators[2].bytes.clear();
+  d.operators[2].chain = earlier;
+  CheckpointData::StateFile f;
+  f.delta = delta;
+  f.bytes = std::move(bytes);
+  d.operators[2].chain.push_back(std::move(f));
+  return d;
+}
+
+std::string Pattern(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::string s(n, '\0');
+  for (size_t i = 0; i < n; ++i) s[i] = static_cast<char>(rng() % 13);  // compressible, not trivially
+  return s;
+}
+
+TEST_F(CheckpointStorageTest, StateChainsAreSharedAcrossCheckpointsAndCollected) {
+  CheckpointStorage storage(dir_ + "/job-1", 1);
+  const std::string full = Pattern(200000, 1);
+  const std::string delta2 = Pattern(5000, 2);
+  const std::string delta3 = Pattern(70000, 3);
+  CheckpointData c1 = ChainCheckpoint(1, {}, full, false);
+  ASSERT_TRUE(storage.Write(&c1).ok());
+  ASSERT_FALSE(c1.operators[2].chain[0].name.empty());
+  EXPECT_TRUE(c1.operators[2].chain[0].bytes.empty());  // released once durable
+  CheckpointData c2 = ChainCheckpoint(2, c1.operators[2].chain, delta2, true);
+  ASSERT_TRUE(storage.Write(&c2).ok());
+  CheckpointData c3 = ChainCheckpoint(3, c2.operators[2].chain, delta3, true);
+  ASSERT_TRUE(storage.Write(&c3).ok());
+  // chk-1 and chk-2 are gone, but their files are still named by chk-3.
+  EXPECT_FALSE(fs::exists(dir_ + "/job-1/chk-2"));
+  size_t files = 0;
+  for (const auto& e : fs::directory_iterator(dir_ + "/job-1/shared")) files += e.is_regular_file() ? 1 : 0;
+  EXPECT_EQ(files, 3u);
+  auto back = CheckpointStorage::ReadPath(dir_ + "/job-1/chk-3");
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  ASSERT_EQ(back->operators[2].chain.size(), 3u);
+  EXPECT_EQ(back->operators[2].chain[0].bytes, full);
+  EXPECT_FALSE(back->operators[2].chain[0].delta);
+  EXPECT_EQ(back->operators[2].chain[1].bytes, delta2);
+  EXPECT_TRUE(back->operators[2].chain[2].delta);
+  EXPECT_EQ(back->operators[2].chain[2].bytes, delta3);
+  EXPECT_EQ(back->operators[1].bytes, c3.operators[1].bytes);  // small states stay inline
+  // A new full snapshot: the old chain's files are deleted once no retained checkpoint names them.
+  CheckpointData c4 = ChainCheckpoint(4, {}, Pattern(100000, 4), false);
+  ASSERT_TRUE(storage.Write(&c4).ok());
+  files = 0;
+  for (const auto& e : fs::directory_iterator(dir_ + "/job-1/shared")) files += e.is_regular_file() ? 1 : 0;
+  EXPECT_EQ(files, 1u);
+}
+
+TEST_F(CheckpointStorageTest, DamagedOrMissingStateFilesAreRefusedAndTheOlderCheckpointUsed) {
+  CheckpointStorage storage(dir_ + "/job-1", 2);
+  CheckpointData c1 = ChainCheckpoint(1, {}, Pattern(150000, 5), false);
+  ASSERT_TRUE(storage.Write(&c1).ok());
+  CheckpointData c2 = ChainCheckpoint(2, c1.operators[2].chain, Pattern(9000, 6), true);
+  ASSERT_TRUE(storage.Write(&c2).ok());
+  const std::string delta_path = dir_ + "/job-1/shared/" + c2.operators[2].chain[1].name;
+  std::string good;
+  {
+    std::ifstream in(delta_path, std::ios::binary);
+    good.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  std::mt19937_64 rng(99);
+  for (int i = 0; i < 300; ++i) {
+    std::string bad = good;
+    switch (i % 4) {
+      case 0: bad.resize(rng() % good.size()); break;
+      case 1: bad[rng() % bad.size()] ^= static_cast<char>(1 << (rng() % 8)); break;
+      case 2: bad += std::string(1 + rng() % 64, static_cast<char>(rng())); break;
+      default:
+        for (int k = 0; k < 8; ++k) bad[rng() % bad.size()] = static_cast<char>(rng());
+        break;
+    }
+    if (bad == good) continue;
+    {
+      std::ofstream out(delta_path, std::ios::binary | std::ios::trunc);
+      out << bad;
+    }
+    auto r = CheckpointStorage::ReadPath(dir_ + "/job-1/chk-2");
+    ASSERT_FALSE(r.ok()) << "corruption " << i << " was accepted";
+    EXPECT_NE(r.status().message().find(delta_path), std::string::npos) << r.status().message();
+    // The previous checkpoint (whose chain is the full snapshot alone) is used instead, with a note.
+    std::vector<std::string> notes;
+    auto latest = storage.Latest(&notes);
+    ASSERT_TRUE(latest.ok()) << latest.status().ToString();
+    ASSERT_TRUE(latest->has_value());
+    EXPECT_EQ((*latest)->id, 1);
+    ASSERT_EQ(notes.size(), 1u);
+  }
+  fs::remove(delta_path);
+  auto r = CheckpointStorage::ReadPath(dir_ + "/job-1/chk-2");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("missing"), std::string::npos) << r.status().message();
 }
 
 }  // namespace

@@ -1,0 +1,121 @@
+// Incremental checkpoints (issue 5): what changed in an operator's keyed state since its last
+// snapshot, so a checkpoint can write only that (a delta) on top of an earlier full snapshot, as
+// Flink's incremental RocksDB checkpoints upload only new files.
+//
+// Keyed state lives in flat per-key vectors indexed by a dense id (state/key_index.h), which only
+// grow. A DeltaTracker remembers the size at the last snapshot (the base) and which ids below it
+// were written since (each once, in first-write order). A column's delta is then its dirty slots plus
+// its new tail: PutColumnDelta / ApplyColumnDelta. A RowArena's delta is its new rows
+// (RowArena::SnapshotTail); an arena that was compacted since has no delta, and the operator says so
+// in CanSnapshotDelta() (runtime/operator.h), so the job writes a full snapshot instead.
+//
+// The rule for an operator: call Mark(id) whenever it writes the state of an id; call Reset(size)
+// after every snapshot and restore (full or delta), which makes the current state the new base.
+//
+// Threading: owned by one operator on one task thread.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "state/state_serde.h"
+
+namespace sluice {
+
+class DeltaTracker {
+ public:
+  // Records a write of `id`'s state (ids at or above base() are new and always in the next delta).
+  void Mark(uint32_t id) {
+    if (id >= base_) return;
+    uint64_t& word = bits_[id >> 6];
+    const uint64_t bit = uint64_t{1} << (id & 63);
+    if ((word & bit) == 0) {
+      word |= bit;
+      dirty_.push_back(id);
+    }
+  }
+  bool IsDirty(uint32_t id) const { return id < base_ && (bits_[id >> 6] >> (id & 63) & 1) != 0; }
+  // The current state (`size` ids) becomes the base of the next delta.
+  void Reset(size_t size) {
+    for (uint32_t id : dirty_) bits_[id >> 6] = 0;
+    dirty_.clear();
+    base_ = size;
+    bits_.resize((size + 63) / 64, 0);
+  }
+  size_t base() const { return base_; }
+  const std::vector<uint32_t>& dirty() const { return dirty_; }
+
+ private:
+  size_t base_ = 0;
+  std::vector<uint64_t> bits_;
+  std::vector<uint32_t> dirty_;
+};
+
+// A column of per-id values (trivially copyable T): its length, the dirty slots (ids then values) and
+// the values of the new ids [base, size).
+template <typename T>
+void PutColumnDelta(StateWriter* w, const std::vector<T>& column, const DeltaTracker& tracker) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  const size_t base = tracker.base();
+  const std::vector<uint32_t>& dirty = tracker.dirty();
+  w->PutVarint(base);
+  w->PutVarint(column.size());
+  w->PutVarint(dirty.size());
+  w->Reserve(dirty.size() * (sizeof(uint32_t) + sizeof(T)) + (column.size() - base) * sizeof(T));
+  if (!dirty.empty()) w->PutRaw(dirty.data(), dirty.size() * sizeof(uint32_t));
+  for (uint32_t id : dirty) w->PutRaw(&column[id], sizeof(T));
+  if (column.size() > base) w->PutRaw(column.data() + base, (column.size() - base) * sizeof(T));
+}
+
+// Applies a PutColumnDelta onto `column`, which must hold exactly the delta's base ids.
+template <typename T>
+void ApplyColumnDelta(StateReader* r, std::vector<T>* column) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  const size_t base = r->GetCount(0);
+  const size_t size = r->GetCount(0);
+  const size_t ndirty = r->GetCount(sizeof(uint32_t) + sizeof(T));
+  if (!r->ok()) return;
+  if (base != column->size() || size < base) {
+    r->Fail("a state delta for " + std::to_string(base) + " entries applied to " + std::to_string(column->size()));
+    return;
+  }
+  if ((size - base) > r->remaining() / sizeof(T)) {
+    r->Fail("a state delta longer than its data");
+    return;
+  }
+  std::vector<uint32_t> ids(ndirty);
+  if (ndirty > 0) r->GetRaw(ids.data(), ndirty * sizeof(uint32_t));
+  for (uint32_t id : ids) {
+    if (!r->ok()) return;
+    if (id >= base) {
+      r->Fail("a state delta writes entry " + std::to_string(id) + " beyond its base");
+      return;
+    }
+    r->GetRaw(&(*column)[id], sizeof(T));
+  }
+  if (!r->ok()) return;
+  column->resize(size);
+  if (size > base) r->GetRaw(column->data() + base, (size - base) * sizeof(T));
+}
+
+// A whole column (full snapshots), in the same raw layout.
+template <typename T>
+void PutColumn(StateWriter* w, const std::vector<T>& column) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  w->PutVarint(column.size());
+  if (!column.empty()) w->PutRaw(column.data(), column.size() * sizeof(T));
+}
+
+template <typename T>
+void GetColumn(StateReader* r, std::vector<T>* column) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  const size_t n = r->GetCount(sizeof(T));
+  if (!r->ok()) return;
+  column->resize(n);
+  if (n > 0) r->GetRaw(column->data(), n * sizeof(T));
+}
+
+}  // namespace sluice

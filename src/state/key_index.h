@@ -1,0 +1,69 @@
+// KeyIndex: the shared key index of keyed state. Maps an encoded key (state/key_encoder.h bytes) to a
+// dense id 0, 1, 2, ... in insertion order, so an operator keeps its per-key state in flat vectors
+// indexed by id (value state: one slot per key; map/list state: a head per key into the operator's
+// own entries) and never boxes a key twice.
+//
+// Invariants: ids are never reused or removed (a key whose state expired keeps its id and an empty
+// slot, as the operators' per-key vectors do); key bytes live in fixed blocks that never move, so
+// key(id) stays valid while the index lives.
+//
+// Checkpoints: Snapshot writes every key; SnapshotSince(n) writes only the keys with id >= n (the
+// keys added since a snapshot taken at size n: an incremental checkpoint's delta), and RestoreAppend
+// adds them back after the keys already restored. Both refuse (through the reader) a delta that does
+// not continue the restored index, or a duplicate key.
+//
+// Threading: owned by one operator on one task thread.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include <absl/container/flat_hash_map.h>
+
+namespace sluice {
+
+class StateWriter;
+class StateReader;
+
+class KeyIndex {
+ public:
+  static constexpr uint32_t kNotFound = std::numeric_limits<uint32_t>::max();
+
+  KeyIndex();
+  ~KeyIndex();
+  KeyIndex(KeyIndex&&) noexcept;
+  KeyIndex& operator=(KeyIndex&&) noexcept;
+
+  // The id of `key`, adding it when new (*inserted tells which).
+  uint32_t Insert(std::string_view key, bool* inserted = nullptr);
+  // The id of `key`, or kNotFound.
+  uint32_t Find(std::string_view key) const;
+  std::string_view key(uint32_t id) const { return keys_[id]; }
+  size_t size() const { return keys_.size(); }
+  void Clear();
+
+  // Approximate bytes held (key bytes, the hash table and the id -> key table).
+  size_t MemoryUsage() const;
+
+  void Snapshot(StateWriter* w) const { SnapshotSince(0, w); }
+  void SnapshotSince(size_t first_id, StateWriter* w) const;
+  // Replaces the index with what Snapshot wrote.
+  void Restore(StateReader* r);
+  // Adds the keys SnapshotSince wrote; its first id must equal size().
+  void RestoreAppend(StateReader* r);
+
+ private:
+  std::string_view Store(std::string_view key);
+
+  absl::flat_hash_map<std::string_view, uint32_t> map_;
+  std::vector<std::string_view> keys_;
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  size_t block_used_ = 0;
+  size_t block_size_ = 0;
+  size_t bytes_ = 0;
+};
+
+}  // namespace sluice
