@@ -71,6 +71,17 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "intact checkpoint there (a corrupt one is skipped with a note), its filesystem sinks write exactly once "
        "(files become visible when the checkpoint covering them completes), and print/blackhole sinks are "
        "at-least-once."},
+      {"execution.checkpointing.incremental", OptionType::kBoolean, "true",
+       "Incremental checkpoints: an operator whose state is kept in a shared state file (see "
+       "'state.storage.fs.memory-threshold') writes, at the next checkpoints, only what changed since (new keys, "
+       "the keys written since, new rows), chained onto that file; every 20 deltas, or once the deltas outweigh "
+       "the full state 8 times, it writes its state in full again. false: every checkpoint writes every state in "
+       "full. Flink's default is false (full snapshots unless the RocksDB backend is incremental); Sluice's "
+       "default is true, and the restored state is the same either way."},
+      {"state.storage.fs.memory-threshold", OptionType::kMemorySize, "20kb",
+       "An operator state smaller than this is stored inside the checkpoint's _metadata file; a larger one goes "
+       "to its own file under <job>/shared/, which later checkpoints share and chain deltas onto. At most 1mb, "
+       "as in Flink; 0 puts every state in a shared file."},
       {"state.checkpoints.num-retained", OptionType::kInteger, "1",
        "How many complete checkpoints are kept per job; older ones are deleted after a new one completes."},
       {"sluice.exec.checkpoint-roundtrip", OptionType::kBoolean, "false",

@@ -465,6 +465,15 @@ class Session::Impl {
     jctx.checkpoints.interval_ms = config_.GetDurationMillis("execution.checkpointing.interval");
     jctx.checkpoints.num_retained = static_cast<int>(config_.GetInt("state.checkpoints.num-retained"));
     jctx.checkpoints.restore_path = config_.GetString("execution.savepoint.path");
+    jctx.checkpoints.incremental = config_.GetBool("execution.checkpointing.incremental");
+    {
+      const std::string threshold = config_.GetString("state.storage.fs.memory-threshold");
+      ASSIGN_OR_RETURN(jctx.checkpoints.memory_threshold_bytes, ParseMemorySize(threshold));
+      if (jctx.checkpoints.memory_threshold_bytes > (int64_t{1} << 20)) {
+        return Status::InvalidArgument("'state.storage.fs.memory-threshold' must be at most 1mb (as in Flink), got '" +
+                                       threshold + "'");
+      }
+    }
     if (const std::string dir = config_.GetString("state.checkpoints.dir"); !dir.empty()) {
       std::string job = config_.GetString("pipeline.name");
       if (job.empty()) job = "job-" + std::to_string(jobs_run_);

@@ -13,7 +13,7 @@
 // torn or corrupt file is detected when read, and Latest() then falls back to the previous complete
 // checkpoint, saying so. Only the newest 'state.checkpoints.num-retained' are kept.
 //
-// Incremental checkpoints: an operator's state of at least kSharedStateBytes goes to its own file in
+// Incremental checkpoints: an operator's state of at least 'state.storage.fs.memory-threshold' goes to its own file in
 // <job>/shared/ rather than into _metadata, and a later checkpoint may then store only a delta on
 // it (Operator::WriteDelta): its _metadata lists the operator's chain, the full snapshot and every
 // delta since, by file name, size and checksum. A missing or damaged chain file makes the whole
@@ -36,10 +36,6 @@
 #include "common/status.h"
 
 namespace sluice {
-
-// An operator's state of at least this many bytes is kept in a shared file (so later checkpoints can
-// add deltas to it); smaller states stay in _metadata.
-inline constexpr size_t kSharedStateBytes = 64 * 1024;
 
 struct CheckpointData {
   // A state file under <job>/shared/: an operator's full snapshot or a delta on it. Checkpoints

@@ -532,7 +532,7 @@ Status Job::TakeCheckpoint(bool final) {
   chains_.resize(operators_.size());
   for (size_t i = 0; i < operators_.size(); ++i) {
     const StateChain& c = chains_[i];
-    operators_[i]->set_snapshot_delta(!ctx_.checkpoint_roundtrip && !c.files.empty() &&
+    operators_[i]->set_snapshot_delta(ctx_.checkpoints.incremental && !ctx_.checkpoint_roundtrip && !c.files.empty() &&
                                       c.files.size() <= kMaxChainDeltas &&
                                       c.delta_bytes <= kMaxDeltaBytesRatio * c.base_bytes);
   }
@@ -553,7 +553,7 @@ Status Job::TakeCheckpoint(bool final) {
       st.chain = chains_[i].files;
       ++checkpoint_stats_.delta_states;
     }
-    if (snap.delta || snap.bytes.size() >= kSharedStateBytes) {
+    if (snap.delta || static_cast<int64_t>(snap.bytes.size()) >= ctx_.checkpoints.memory_threshold_bytes) {
       CheckpointData::StateFile f;
       f.delta = snap.delta;
       f.bytes = std::move(snap.bytes);

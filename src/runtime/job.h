@@ -60,6 +60,9 @@ struct CheckpointConfig {
   std::string job_dir;      // <state.checkpoints.dir>/<job name>; empty: no checkpoints kept
   int num_retained = 1;
   std::string restore_path; // 'execution.savepoint.path': restore from this checkpoint first
+  bool incremental = true;   // 'execution.checkpointing.incremental'
+  // 'state.storage.fs.memory-threshold': smaller states stay in _metadata, larger go to shared files.
+  int64_t memory_threshold_bytes = 20 * 1024;
   bool enabled() const { return !job_dir.empty(); }
 };
 
