@@ -16,7 +16,9 @@
 #pragma once
 
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
+#include <deque>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -100,6 +102,81 @@ void ApplyColumnDelta(StateReader* r, std::vector<T>* column) {
   column->resize(size);
   if (size > base) r->GetRaw(column->data() + base, (size - base) * sizeof(T));
 }
+
+// DeltaQueue: a FIFO of trivially copyable items with deltas, for state kept in write order (a TTL
+// expiry queue of (write time, id), as Flink's state TTL expires the oldest writes first). Its delta
+// is how many items of the base were popped, then the items pushed since that are still queued.
+template <typename T>
+class DeltaQueue {
+ public:
+  static_assert(std::is_trivially_copyable_v<T>);
+  bool empty() const { return items_.empty(); }
+  size_t size() const { return items_.size(); }
+  const T& front() const { return items_.front(); }
+  void push_back(const T& v) {
+    items_.push_back(v);
+    ++pushed_;
+  }
+  void pop_front() {
+    items_.pop_front();
+    ++popped_;
+  }
+  void clear() {
+    popped_ += items_.size();
+    items_.clear();
+  }
+  auto begin() const { return items_.begin(); }
+  auto end() const { return items_.end(); }
+
+  // The whole queue (full snapshots), then Reset.
+  void Put(StateWriter* w) {
+    w->PutVarint(items_.size());
+    for (const T& v : items_) w->PutRaw(&v, sizeof(T));
+    Reset();
+  }
+  void Get(StateReader* r) {
+    items_.clear();
+    const size_t n = r->GetCount(sizeof(T));
+    for (size_t i = 0; i < n && r->ok(); ++i) {
+      T v;
+      r->GetRaw(&v, sizeof(T));
+      items_.push_back(v);
+    }
+    Reset();
+  }
+  void PutDelta(StateWriter* w) {
+    const size_t base_popped = std::min(popped_, base_);
+    const size_t surviving = items_.size() - (base_ - base_popped);  // pushed since, still queued
+    w->PutVarint(base_popped);
+    w->PutVarint(surviving);
+    for (size_t i = items_.size() - surviving; i < items_.size(); ++i) w->PutRaw(&items_[i], sizeof(T));
+    Reset();
+  }
+  void ApplyDelta(StateReader* r) {
+    const size_t popped = r->GetCount(0);
+    const size_t n = r->GetCount(sizeof(T));
+    if (r->ok() && popped > items_.size()) r->Fail("a state delta pops more queued entries than there are");
+    if (!r->ok()) return;
+    items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(popped));
+    for (size_t i = 0; i < n && r->ok(); ++i) {
+      T v;
+      r->GetRaw(&v, sizeof(T));
+      items_.push_back(v);
+    }
+    Reset();
+  }
+
+ private:
+  void Reset() {
+    base_ = items_.size();
+    popped_ = 0;
+    pushed_ = 0;
+  }
+  std::deque<T> items_;
+  size_t base_ = 0;    // items queued at the last snapshot or restore
+  size_t popped_ = 0;  // pops since then
+  size_t pushed_ = 0;  // pushes since then
+};
 
 // A whole column (full snapshots), in the same raw layout.
 template <typename T>

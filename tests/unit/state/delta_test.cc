@@ -128,6 +128,45 @@ TEST(DeltaTrackerTest, CorruptDeltasFailCleanly) {
   }
 }
 
+TEST(DeltaQueueTest, DeltasCarryPopsOfTheBaseAndSurvivingPushes) {
+  struct Item {
+    int64_t time;
+    uint32_t id;
+  };
+  DeltaQueue<Item> q;
+  for (uint32_t i = 0; i < 5; ++i) q.push_back({i * 10, i});
+  StateWriter full;
+  q.Put(&full);
+  // Pop 2 of the base, push 4, pop the remaining 3 base items and 1 pushed one.
+  q.pop_front();
+  q.pop_front();
+  for (uint32_t i = 5; i < 9; ++i) q.push_back({i * 10, i});
+  for (int k = 0; k < 4; ++k) q.pop_front();
+  StateWriter d1;
+  q.PutDelta(&d1);
+  q.push_back({90, 9});
+  StateWriter d2;
+  q.PutDelta(&d2);
+
+  DeltaQueue<Item> back;
+  StateReader r0(full.data(), "full");
+  back.Get(&r0);
+  StateReader r1(d1.data(), "d1");
+  back.ApplyDelta(&r1);
+  StateReader r2(d2.data(), "d2");
+  back.ApplyDelta(&r2);
+  ASSERT_TRUE(r2.Finish().ok());
+  ASSERT_EQ(back.size(), q.size());
+  auto a = back.begin();
+  for (auto b = q.begin(); b != q.end(); ++a, ++b) EXPECT_EQ(a->id, b->id);
+  EXPECT_EQ(back.front().id, 6u);
+  // A delta onto the wrong base: refused when it pops more than there are.
+  DeltaQueue<Item> empty;
+  StateReader bad(d1.data(), "d1");
+  empty.ApplyDelta(&bad);
+  EXPECT_FALSE(bad.ok());
+}
+
 TEST(RowArenaTest, TailDeltaAppendsTheNewRows) {
   std::vector<LogicalType> types = {LogicalType::BigInt(), LogicalType::String()};
   Chunk in(types);
