@@ -75,7 +75,7 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "Incremental checkpoints: an operator whose state is kept in a shared state file (see "
        "'state.storage.fs.memory-threshold') writes, at the next checkpoints, only what changed since (new keys, "
        "the keys written since, new rows), chained onto that file; every 20 deltas, or once the deltas outweigh "
-       "the full state 8 times, it writes its state in full again. false: every checkpoint writes every state in "
+       "the full state 20 times, it writes its state in full again. false: every checkpoint writes every state in "
        "full. Flink's default is false (full snapshots unless the RocksDB backend is incremental); Sluice's "
        "default is true, and the restored state is the same either way."},
       {"state.storage.fs.memory-threshold", OptionType::kMemorySize, "20kb",

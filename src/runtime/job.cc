@@ -530,6 +530,9 @@ Status Job::TakeCheckpoint(bool final) {
   const int64_t id = last_checkpoint_id_ + 1;
   // Incremental checkpoints: an operator whose chain is short writes a delta on it when it can.
   chains_.resize(operators_.size());
+  // The round-trip test mode's chains build on each operator's last snapshot, which this checkpoint
+  // replaces (it writes full snapshots in that mode): they start over.
+  roundtrip_chains_.clear();
   for (size_t i = 0; i < operators_.size(); ++i) {
     const StateChain& c = chains_[i];
     operators_[i]->set_snapshot_delta(ctx_.checkpoints.incremental && !ctx_.checkpoint_roundtrip && !c.files.empty() &&

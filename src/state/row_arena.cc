@@ -66,10 +66,7 @@ void RowArena::Restore(StateReader* r) {
 
 void RowArena::SnapshotTail(size_t first_id, StateWriter* w) const {
   w->PutVarint(first_id);
-  Chunk tail;
-  for (const auto& c : rows_.columns()) tail.AddColumn(Vector(c.type()));
-  if (rows_.size() > first_id) tail.AppendFrom(rows_, nullptr, first_id, rows_.size() - first_id);
-  w->PutChunk(tail);
+  w->PutChunkRange(rows_, first_id, rows_.size() > first_id ? rows_.size() - first_id : 0);
   w->PutVarint(released_);
 }
 

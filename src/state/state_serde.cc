@@ -37,20 +37,40 @@ void StateWriter::PutString(std::string_view s) {
   buf_.append(s.data(), s.size());
 }
 
-void StateWriter::PutVector(const Vector& v) {
+void StateWriter::PutVector(const Vector& v) { PutVectorRange(v, 0, v.size()); }
+
+void StateWriter::PutVectorRange(const Vector& v, size_t begin, size_t n) {
   const LogicalType& t = v.type();
-  const size_t n = v.size();
+  if (t.IsList() && (begin != 0 || n != v.size())) {
+    // A collection's entries point into its children: write a compacted copy of the range.
+    Vector slice(t);
+    slice.AppendFrom(v, nullptr, begin, n);
+    PutVector(slice);
+    return;
+  }
   PutU8(static_cast<uint8_t>(t.id()));
   PutVarint(n);
   const uint8_t* validity = v.validity();
   PutBool(validity != nullptr);
-  if (validity != nullptr) PutRaw(validity, n);
+  if (validity != nullptr) PutRaw(validity + begin, n);
   if (t.IsStringLike()) {
-    for (size_t i = 0; i < n; ++i) PutString(v.IsValid(i) ? v.GetString(i) : std::string_view());
+    // All lengths, then all bytes: two bulk writes rather than one length-prefixed string per row.
+    const std::string_view* strings = v.data<std::string_view>() + begin;
+    std::vector<uint32_t> lengths(n);
+    size_t total = 0;
+    for (size_t i = 0; i < n; ++i) {
+      lengths[i] = validity == nullptr || validity[begin + i] ? static_cast<uint32_t>(strings[i].size()) : 0;
+      total += lengths[i];
+    }
+    Reserve(n * sizeof(uint32_t) + total);
+    PutRaw(lengths.data(), n * sizeof(uint32_t));
+    for (size_t i = 0; i < n; ++i) {
+      if (lengths[i] > 0) buf_.append(strings[i].data(), lengths[i]);
+    }
     return;
   }
   if (t.id() == TypeId::kRow) {
-    for (size_t c = 0; c < v.num_children(); ++c) PutVector(v.child(c));
+    for (size_t c = 0; c < v.num_children(); ++c) PutVectorRange(v.child(c), begin, n);
     return;
   }
   if (t.IsList()) {
@@ -59,14 +79,18 @@ void StateWriter::PutVector(const Vector& v) {
     for (size_t c = 0; c < v.num_children(); ++c) PutVector(v.child(c));
     return;
   }
-  PutRaw(v.raw_data(), n * t.PhysicalWidth());
+  const size_t width = t.PhysicalWidth();
+  PutRaw(v.raw_data() + begin * width, n * width);
 }
 
-void StateWriter::PutChunk(const Chunk& c) {
+void StateWriter::PutChunk(const Chunk& c) { PutChunkRange(c, 0, c.size()); }
+
+void StateWriter::PutChunkRange(const Chunk& c, size_t begin, size_t n) {
   PutVarint(c.num_columns());
-  PutVarint(c.size());
-  for (size_t i = 0; i < c.size(); ++i) PutU8(static_cast<uint8_t>(c.kind(i)));
-  for (const auto& col : c.columns()) PutVector(col);
+  PutVarint(n);
+  static_assert(sizeof(RowKind) == 1);
+  PutRaw(c.kinds() + begin, n);
+  for (const auto& col : c.columns()) PutVectorRange(col, begin, n);
 }
 
 bool StateReader::Need(size_t n) {
@@ -187,7 +211,7 @@ void StateReader::GetVector(const LogicalType& type, Vector* out) {
     Fail("column of " + std::to_string(n) + " rows is truncated");
     return;
   }
-  if (type.IsStringLike() && n > remaining()) {
+  if (type.IsStringLike() && n > remaining() / sizeof(uint32_t)) {
     Fail("string column of " + std::to_string(n) + " rows is truncated");
     return;
   }
@@ -197,11 +221,22 @@ void StateReader::GetVector(const LogicalType& type, Vector* out) {
     GetRaw(v, n);
   }
   if (type.IsStringLike()) {
-    for (size_t i = 0; i < n && status_.ok(); ++i) {
-      std::string_view s = GetStringView();
+    std::vector<uint32_t> lengths(n);
+    GetRaw(lengths.data(), n * sizeof(uint32_t));
+    uint64_t total = 0;
+    for (uint32_t len : lengths) total += len;
+    if (!status_.ok()) return;
+    if (total > remaining()) {
+      Fail("string bytes of " + std::to_string(n) + " rows are truncated");
+      return;
+    }
+    for (size_t i = 0; i < n; ++i) {
+      std::string_view s = data_.substr(pos_, lengths[i]);
+      pos_ += lengths[i];
       if (out->IsValid(i)) {
         out->SetString(i, s);
       } else {
+        if (!s.empty()) Fail("a NULL string with bytes");
         out->SetStringView(i, std::string_view());
       }
     }
@@ -252,14 +287,16 @@ void StateReader::GetChunk(const std::vector<LogicalType>& types, Chunk* out) {
   if (!status_.ok()) return;
   auto& kinds = out->kind_vector();
   kinds.resize(rows);
+  if (!Need(rows)) return;
   for (size_t i = 0; i < rows; ++i) {
-    uint8_t k = GetU8();
+    const uint8_t k = static_cast<uint8_t>(data_[pos_ + i]);
     if (k > static_cast<uint8_t>(RowKind::kDelete)) {
       Fail("bad row kind " + std::to_string(k));
       return;
     }
     kinds[i] = static_cast<RowKind>(k);
   }
+  pos_ += rows;
   for (size_t c = 0; c < cols && status_.ok(); ++c) {
     GetVector(types[c], &out->column(c));
     if (status_.ok() && out->column(c).size() != rows) Fail("chunk column with a different row count");

@@ -3,8 +3,8 @@
 // Every stateful operator snapshots through a StateWriter and restores through a StateReader; the
 // checkpoint file (runtime/checkpoint.h) frames each operator's bytes with a length and a checksum.
 // Integers are little-endian fixed width or LEB128 varints; strings and byte runs are length-prefixed;
-// a Vector is written with its type's physical layout (validity, fixed-width slots, string bytes,
-// list entries and children), so a Chunk or a RowArena round-trips exactly.
+// a Vector is written with its type's physical layout (validity, fixed-width slots, string lengths
+// then string bytes, list entries and children), so a Chunk or a RowArena round-trips exactly.
 //
 // The reader never trusts its input: every read is bounds-checked and a short or malformed buffer
 // gives a Status (never a crash), so a corrupt checkpoint is refused with a message. Reads after the
@@ -42,6 +42,10 @@ class StateWriter {
   // A column (any type, nested included) and a whole chunk (types, rows, RowKinds).
   void PutVector(const Vector& v);
   void PutChunk(const Chunk& c);
+  // Rows [begin, begin + n) of a column or chunk, read back by GetVector / GetChunk as a column or
+  // chunk of n rows (no copy of the range is made first, except for collection columns).
+  void PutVectorRange(const Vector& v, size_t begin, size_t n);
+  void PutChunkRange(const Chunk& c, size_t begin, size_t n);
   // A section tag: readers check it (ExpectTag), so a misread layout fails at once with its name.
   void PutTag(std::string_view tag) { PutString(tag); }
 
