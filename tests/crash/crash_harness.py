@@ -6,10 +6,12 @@ that was never killed -- no duplicate, no missing row, in every run.
   python3 tests/crash/crash_harness.py --sluice build/sluice --runs 30          # what `make test` runs
   python3 tests/crash/crash_harness.py --sluice build/sluice --runs 1000 --rows 200000
 
-The pipeline (pipeline.sql next to this file) reads generated JSON files and writes two filesystem
-sinks: an append-only json sink (dedup, window aggregate and regular join) and a changelog sink
-(group aggregate with Top-N). Outputs are compared after concatenating the committed (visible) files
-in file-number order: byte for byte, so every change appears exactly once and in the same order.
+The pipeline (pipeline.sql next to this file) reads generated JSON files and writes filesystem
+sinks: append-only json sinks (dedup and regular join; window aggregate), a changelog sink (group
+aggregate with Top-N, debezium-json), and the late-rows table ('sluice.exec.late-rows.table') that
+receives the orders the window aggregate drops as late. Outputs are compared after concatenating the
+committed (visible) files in file-number order: byte for byte, so every change and every late row
+appears exactly once and in the same order.
 
 It also checks that restoring from each retained checkpoint k of an uninterrupted run reproduces
 that run's output suffix byte for byte, and that a corrupt latest checkpoint is skipped for the
@@ -32,7 +34,8 @@ FAILPOINTS = ["checkpoint.before-sync", "checkpoint.after-sync", "sink.after-pre
 
 
 def generate(data_dir, rows, seed):
-    """Orders (with re-sent duplicates, out of order within bounds) in 3 files, and a customer table."""
+    """Orders (with re-sent duplicates, out of order within bounds, and ~2% late: over a minute behind,
+    so their TUMBLE window fired already) in 3 files, and a customer table."""
     rng = random.Random(seed)
     os.makedirs(os.path.join(data_dir, "orders"), exist_ok=True)
     os.makedirs(os.path.join(data_dir, "customers"), exist_ok=True)
@@ -41,6 +44,8 @@ def generate(data_dir, rows, seed):
     for i in range(rows):
         order_id = i if rng.random() > 0.1 else max(0, i - rng.randint(1, 50))  # ~10% re-sends
         ts = base + i * 200 + rng.randint(0, 3000)
+        if rng.random() < 0.02:
+            ts -= rng.randint(65_000, 180_000)  # late for the window aggregate: goes to the late-rows table
         rec = {"order_id": order_id, "customer_id": rng.randint(0, 199), "amount": rng.randint(1, 10_000),
                "ts": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(ts // 1000)) + ".%03d" % (ts % 1000)}
         files[i % 3].write(json.dumps(rec) + "\n")
@@ -116,6 +121,9 @@ def main():
     if rc != 0:
         sys.exit("reference run failed:\n" + err)
     reference = committed(ref_out)
+    missing = {"enriched", "per_minute", "top_customers", "late_orders"} - set(reference)
+    if missing:
+        sys.exit("reference run wrote nothing to %s" % sorted(missing))
     if not all(reference.values()):
         sys.exit("reference run wrote an empty sink: %s" % {k: len(v) for k, v in reference.items()})
 

@@ -1,12 +1,14 @@
 -- The crash harness's pipeline (tests/crash/crash_harness.py fills in ${DATA}, ${OUT} and ${CKPT}).
 -- One statement set, so one job and one checkpoint stream: dedup and a regular join, and a window
 -- aggregate, into append-only json sinks; a group aggregate with Top-N into a debezium-json
--- (changelog) sink.
+-- (changelog) sink. Orders that arrive after their TUMBLE window fired go to the late-rows table,
+-- exactly once like the sinks.
 SET 'pipeline.name' = 'crash-pipeline';
 SET 'state.checkpoints.dir' = '${CKPT}';
 -- Every operator state goes to a shared state file, so incremental checkpoints chain deltas onto it
 -- (docs/checkpoints.md) even for this small input.
 SET 'state.storage.fs.memory-threshold' = '0';
+SET 'sluice.exec.late-rows.table' = 'late_orders';
 
 CREATE TABLE orders (
   order_id BIGINT,
@@ -28,6 +30,9 @@ WITH ('connector' = 'filesystem', 'path' = '${OUT}/per_minute', 'format' = 'json
 
 CREATE TABLE top_customers (region STRING, customer_id INT, total BIGINT)
 WITH ('connector' = 'filesystem', 'path' = '${OUT}/top_customers', 'format' = 'debezium-json');
+
+CREATE TABLE late_orders (operator STRING, watermark TIMESTAMP(3), `row` STRING, event_time TIMESTAMP(3))
+WITH ('connector' = 'filesystem', 'path' = '${OUT}/late_orders', 'format' = 'json');
 
 -- Re-sent orders are dropped: the first copy by arrival wins.
 CREATE VIEW first_orders AS

@@ -1,6 +1,5 @@
 #include "formats/json/debezium_json_format.h"
 
-#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,10 +16,11 @@ namespace {
 
 constexpr char kSchemaInclude[] = "debezium-json.schema-include";
 constexpr char kIgnoreParseErrors[] = "debezium-json.ignore-parse-errors";
-constexpr char kTimestampStandard[] = "debezium-json.timestamp-format.standard";
-constexpr char kMapNullKeyMode[] = "debezium-json.map-null-key.mode";
-constexpr char kMapNullKeyLiteral[] = "debezium-json.map-null-key.literal";
-constexpr char kDecimalPlain[] = "debezium-json.encode.decimal-as-plain-number";
+
+const JsonWriteOptionKeys& WriteKeys() {
+  static const JsonWriteOptionKeys kKeys("debezium-json");
+  return kKeys;
+}
 
 constexpr char kFormatName[] = "Debezium JSON";
 
@@ -244,10 +244,6 @@ class DebeziumJsonEncoder final : public RecordEncoder {
   JsonRowWriter writer_;
 };
 
-Result<std::string> ReadStandard(const OptionReader& options) {
-  return options.GetEnum(kTimestampStandard, "SQL", {"SQL", "ISO-8601"});
-}
-
 class DebeziumJsonFactory final : public FormatFactory {
  public:
   std::string identifier() const override { return "debezium-json"; }
@@ -255,47 +251,30 @@ class DebeziumJsonFactory final : public FormatFactory {
   ChangelogMode changelog_mode() const override { return ChangelogMode::All(); }
 
   const std::vector<ConfigOption>& options() const override {
-    static const std::vector<ConfigOption> kOptions = {
-        {kSchemaInclude, OptionType::kBoolean, "false",
-         "Records carry Debezium's schema ({\"schema\": ..., \"payload\": ...}, as Kafka Connect writes them with "
-         "'value.converter.schemas.enable'); the change is read from \"payload\". Reading only."},
-        {kIgnoreParseErrors, OptionType::kBoolean, "false",
-         "Skip (and count) malformed records instead of failing the job: bad JSON, an unknown or missing \"op\", a "
-         "null \"before\" of an update or delete."},
-        {kTimestampStandard, OptionType::kEnum, "SQL",
-         "Text form of TIMESTAMP and TIMESTAMP_LTZ values: 'SQL' (2026-08-15 05:00:00.000) or 'ISO-8601' "
-         "(2026-08-15T05:00:00.000).",
-         {"sql", "iso-8601"}},
-        {kMapNullKeyMode, OptionType::kEnum, "FAIL",
-         "Writing a MAP with a NULL key: 'FAIL' the job, 'DROP' the entry, or write 'LITERAL' "
-         "('debezium-json.map-null-key.literal').",
-         {"fail", "drop", "literal"}},
-        {kMapNullKeyLiteral, OptionType::kString, "null", "The key written for NULL map keys in 'LITERAL' mode."},
-        {kDecimalPlain, OptionType::kBoolean, "false",
-         "Write DECIMAL values as plain numbers, never in scientific notation."},
-    };
+    static const std::vector<ConfigOption> kOptions = [] {
+      std::vector<ConfigOption> o = {
+          {kSchemaInclude, OptionType::kBoolean, "false",
+           "Records carry Debezium's schema ({\"schema\": ..., \"payload\": ...}, as Kafka Connect writes them with "
+           "'value.converter.schemas.enable'); the change is read from \"payload\". Reading only."},
+          {kIgnoreParseErrors, OptionType::kBoolean, "false",
+           "Skip (and count) malformed records instead of failing the job: bad JSON, an unknown or missing \"op\", "
+           "a null \"before\" of an update or delete."},
+      };
+      WriteKeys().Declare(&o);
+      return o;
+    }();
     return kOptions;
   }
 
   Result<std::unique_ptr<RecordDecoder>> CreateDecoder(const Schema& physical, const std::vector<int>& projection,
                                                        const OptionReader& options) const override {
-    Schema projected;
-    if (projection.empty()) {
-      projected = physical;
-    } else {
-      for (int i : projection) {
-        const Field& f = physical.field(static_cast<size_t>(i));
-        projected.Add(f.name, f.type);
-      }
-    }
     ASSIGN_OR_RETURN(bool schema_include, options.GetBool(kSchemaInclude, false));
     ASSIGN_OR_RETURN(bool ignore, options.GetBool(kIgnoreParseErrors, false));
-    ASSIGN_OR_RETURN(std::string standard, ReadStandard(options));
-    EnvelopeLayout layout = MakeLayout(projected, schema_include);
+    ASSIGN_OR_RETURN(TimestampStandard standard, WriteKeys().ReadTimestampStandard(options));
+    EnvelopeLayout layout = MakeLayout(JsonProjectedSchema(physical, projection), schema_include);
     // The envelope is decoded by the json format; its own errors are reported as this format's.
-    const std::map<std::string, std::string> json_options = {{"json.timestamp-format.standard", standard}};
     ASSIGN_OR_RETURN(std::unique_ptr<RecordDecoder> envelope,
-                     JsonFormatFactory().CreateDecoder(layout.schema, {}, OptionReader(options.table_name(), &json_options)));
+                     CreateJsonDecoder(layout.schema, /*fail_on_missing=*/false, /*ignore_parse_errors=*/false, standard));
     return std::unique_ptr<RecordDecoder>(new DebeziumJsonDecoder(std::move(layout), std::move(envelope), ignore));
   }
 
@@ -305,18 +284,8 @@ class DebeziumJsonFactory final : public FormatFactory {
       return Status::InvalidArgument("Debezium JSON serialization doesn't support '" + std::string(kSchemaInclude) +
                                      "' option been set to true (table '" + options.table_name() + "').");
     }
-    // The json encoder checks the column types.
-    ASSIGN_OR_RETURN(std::unique_ptr<RecordEncoder> checked, JsonFormatFactory().CreateEncoder(schema, OptionReader(options.table_name(), nullptr)));
-    (void)checked;
-    JsonWriteOptions w;
-    ASSIGN_OR_RETURN(std::string standard, ReadStandard(options));
-    w.timestamp_standard = standard == "SQL" ? TimestampStandard::kSql : TimestampStandard::kIso8601;
-    ASSIGN_OR_RETURN(std::string mode, options.GetEnum(kMapNullKeyMode, "FAIL", {"FAIL", "DROP", "LITERAL"}));
-    w.map_null_key_mode = mode == "FAIL"   ? JsonWriteOptions::MapNullKeyMode::kFail
-                          : mode == "DROP" ? JsonWriteOptions::MapNullKeyMode::kDrop
-                                           : JsonWriteOptions::MapNullKeyMode::kLiteral;
-    w.map_null_key_literal = options.GetString(kMapNullKeyLiteral, "null");
-    ASSIGN_OR_RETURN(w.decimal_as_plain_number, options.GetBool(kDecimalPlain, false));
+    RETURN_IF_ERROR(CheckJsonColumns(schema));
+    ASSIGN_OR_RETURN(JsonWriteOptions w, WriteKeys().Read(options));
     return std::unique_ptr<RecordEncoder>(new DebeziumJsonEncoder(schema, std::move(w)));
   }
 };

@@ -23,10 +23,11 @@ namespace {
 
 constexpr char kFailOnMissing[] = "json.fail-on-missing-field";
 constexpr char kIgnoreParseErrors[] = "json.ignore-parse-errors";
-constexpr char kTimestampStandard[] = "json.timestamp-format.standard";
-constexpr char kMapNullKeyMode[] = "json.map-null-key.mode";
-constexpr char kMapNullKeyLiteral[] = "json.map-null-key.literal";
-constexpr char kDecimalPlain[] = "json.encode.decimal-as-plain-number";
+
+const JsonWriteOptionKeys& WriteKeys() {
+  static const JsonWriteOptionKeys kKeys("json");
+  return kKeys;
+}
 
 std::string_view TrimJson(std::string_view s) {
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r')) s.remove_suffix(1);
@@ -518,65 +519,39 @@ class JsonEncoder final : public RecordEncoder {
   JsonRowWriter writer_;
 };
 
-Result<TimestampStandard> ReadStandard(const OptionReader& options) {
-  ASSIGN_OR_RETURN(std::string s, options.GetEnum(kTimestampStandard, "SQL", {"SQL", "ISO-8601"}));
-  return s == "SQL" ? TimestampStandard::kSql : TimestampStandard::kIso8601;
-}
-
 class JsonFactory final : public FormatFactory {
  public:
   std::string identifier() const override { return "json"; }
   std::string file_extension() const override { return "json"; }
   const std::vector<ConfigOption>& options() const override {
-    static const std::vector<ConfigOption> kOptions = {
-        {kFailOnMissing, OptionType::kBoolean, "false",
-         "Fail when a field of the schema is missing from a record (otherwise it is NULL)."},
-        {kIgnoreParseErrors, OptionType::kBoolean, "false",
-         "Skip (and count) malformed records instead of failing the job."},
-        {kTimestampStandard, OptionType::kEnum, "SQL",
-         "Text form of TIMESTAMP and TIMESTAMP_LTZ values: 'SQL' (2026-08-15 05:00:00.000) or 'ISO-8601' "
-         "(2026-08-15T05:00:00.000).",
-         {"sql", "iso-8601"}},
-        {kMapNullKeyMode, OptionType::kEnum, "FAIL",
-         "Writing a MAP with a NULL key: 'FAIL' the job, 'DROP' the entry, or write 'LITERAL' "
-         "('json.map-null-key.literal').",
-         {"fail", "drop", "literal"}},
-        {kMapNullKeyLiteral, OptionType::kString, "null", "The key written for NULL map keys in 'LITERAL' mode."},
-        {kDecimalPlain, OptionType::kBoolean, "false",
-         "Write DECIMAL values as plain numbers, never in scientific notation."},
-    };
+    static const std::vector<ConfigOption> kOptions = [] {
+      std::vector<ConfigOption> o = {
+          {kFailOnMissing, OptionType::kBoolean, "false",
+           "Fail when a field of the schema is missing from a record (otherwise it is NULL)."},
+          {kIgnoreParseErrors, OptionType::kBoolean, "false",
+           "Skip (and count) malformed records instead of failing the job."},
+      };
+      WriteKeys().Declare(&o);
+      return o;
+    }();
     return kOptions;
   }
 
   Result<std::unique_ptr<RecordDecoder>> CreateDecoder(const Schema& physical, const std::vector<int>& projection,
                                                        const OptionReader& options) const override {
-    Schema projected;
-    if (projection.empty()) {
-      projected = physical;
-    } else {
-      for (int i : projection) projected.Add(physical.field(static_cast<size_t>(i)).name, physical.field(static_cast<size_t>(i)).type);
-    }
-    for (const auto& f : projected.fields()) RETURN_IF_ERROR(CheckSupported(f.type, f.name));
     ASSIGN_OR_RETURN(bool fail_on_missing, options.GetBool(kFailOnMissing, false));
     ASSIGN_OR_RETURN(bool ignore, options.GetBool(kIgnoreParseErrors, false));
-    ASSIGN_OR_RETURN(TimestampStandard standard, ReadStandard(options));
+    ASSIGN_OR_RETURN(TimestampStandard standard, WriteKeys().ReadTimestampStandard(options));
     if (fail_on_missing && ignore) {
       return Status::InvalidArgument("Table '" + options.table_name() + "': '" + kFailOnMissing + "' and '" +
                                      kIgnoreParseErrors + "' shouldn't both be true.");
     }
-    return std::unique_ptr<RecordDecoder>(new JsonDecoder(projected, fail_on_missing, ignore, standard));
+    return CreateJsonDecoder(JsonProjectedSchema(physical, projection), fail_on_missing, ignore, standard);
   }
 
   Result<std::unique_ptr<RecordEncoder>> CreateEncoder(const Schema& schema, const OptionReader& options) const override {
-    for (const auto& f : schema.fields()) RETURN_IF_ERROR(CheckSupported(f.type, f.name));
-    JsonWriteOptions w;
-    ASSIGN_OR_RETURN(w.timestamp_standard, ReadStandard(options));
-    ASSIGN_OR_RETURN(std::string mode, options.GetEnum(kMapNullKeyMode, "FAIL", {"FAIL", "DROP", "LITERAL"}));
-    w.map_null_key_mode = mode == "FAIL"   ? JsonWriteOptions::MapNullKeyMode::kFail
-                          : mode == "DROP" ? JsonWriteOptions::MapNullKeyMode::kDrop
-                                           : JsonWriteOptions::MapNullKeyMode::kLiteral;
-    w.map_null_key_literal = options.GetString(kMapNullKeyLiteral, "null");
-    ASSIGN_OR_RETURN(w.decimal_as_plain_number, options.GetBool(kDecimalPlain, false));
+    RETURN_IF_ERROR(CheckJsonColumns(schema));
+    ASSIGN_OR_RETURN(JsonWriteOptions w, WriteKeys().Read(options));
     return std::unique_ptr<RecordEncoder>(new JsonEncoder(schema, std::move(w)));
   }
 };
@@ -586,6 +561,65 @@ class JsonFactory final : public FormatFactory {
 const FormatFactory& JsonFormatFactory() {
   static const JsonFactory kFactory;
   return kFactory;
+}
+
+JsonWriteOptionKeys::JsonWriteOptionKeys(std::string_view prefix)
+    : timestamp_standard_(std::string(prefix) + ".timestamp-format.standard"),
+      map_null_key_mode_(std::string(prefix) + ".map-null-key.mode"),
+      map_null_key_literal_(std::string(prefix) + ".map-null-key.literal"),
+      decimal_plain_(std::string(prefix) + ".encode.decimal-as-plain-number"),
+      map_null_key_mode_description_("Writing a MAP with a NULL key: 'FAIL' the job, 'DROP' the entry, or write "
+                                     "'LITERAL' ('" + map_null_key_literal_ + "').") {}
+
+void JsonWriteOptionKeys::Declare(std::vector<ConfigOption>* out) const {
+  out->push_back({timestamp_standard_.c_str(), OptionType::kEnum, "SQL",
+                  "Text form of TIMESTAMP and TIMESTAMP_LTZ values: 'SQL' (2026-08-15 05:00:00.000) or 'ISO-8601' "
+                  "(2026-08-15T05:00:00.000).",
+                  {"sql", "iso-8601"}});
+  out->push_back({map_null_key_mode_.c_str(), OptionType::kEnum, "FAIL", map_null_key_mode_description_.c_str(),
+                  {"fail", "drop", "literal"}});
+  out->push_back({map_null_key_literal_.c_str(), OptionType::kString, "null",
+                  "The key written for NULL map keys in 'LITERAL' mode."});
+  out->push_back({decimal_plain_.c_str(), OptionType::kBoolean, "false",
+                  "Write DECIMAL values as plain numbers, never in scientific notation."});
+}
+
+Result<TimestampStandard> JsonWriteOptionKeys::ReadTimestampStandard(const OptionReader& options) const {
+  ASSIGN_OR_RETURN(std::string s, options.GetEnum(timestamp_standard_, "SQL", {"SQL", "ISO-8601"}));
+  return s == "SQL" ? TimestampStandard::kSql : TimestampStandard::kIso8601;
+}
+
+Result<JsonWriteOptions> JsonWriteOptionKeys::Read(const OptionReader& options) const {
+  JsonWriteOptions w;
+  ASSIGN_OR_RETURN(w.timestamp_standard, ReadTimestampStandard(options));
+  ASSIGN_OR_RETURN(std::string mode, options.GetEnum(map_null_key_mode_, "FAIL", {"FAIL", "DROP", "LITERAL"}));
+  w.map_null_key_mode = mode == "FAIL"   ? JsonWriteOptions::MapNullKeyMode::kFail
+                        : mode == "DROP" ? JsonWriteOptions::MapNullKeyMode::kDrop
+                                         : JsonWriteOptions::MapNullKeyMode::kLiteral;
+  w.map_null_key_literal = options.GetString(map_null_key_literal_, "null");
+  ASSIGN_OR_RETURN(w.decimal_as_plain_number, options.GetBool(decimal_plain_, false));
+  return w;
+}
+
+Schema JsonProjectedSchema(const Schema& physical, const std::vector<int>& projection) {
+  if (projection.empty()) return physical;
+  Schema projected;
+  for (int i : projection) {
+    const Field& f = physical.field(static_cast<size_t>(i));
+    projected.Add(f.name, f.type);
+  }
+  return projected;
+}
+
+Status CheckJsonColumns(const Schema& schema) {
+  for (const auto& f : schema.fields()) RETURN_IF_ERROR(CheckSupported(f.type, f.name));
+  return Status::OK();
+}
+
+Result<std::unique_ptr<RecordDecoder>> CreateJsonDecoder(const Schema& schema, bool fail_on_missing,
+                                                         bool ignore_parse_errors, TimestampStandard standard) {
+  RETURN_IF_ERROR(CheckJsonColumns(schema));
+  return std::unique_ptr<RecordDecoder>(new JsonDecoder(schema, fail_on_missing, ignore_parse_errors, standard));
 }
 
 void AppendJsonString(std::string_view s, std::string* out) {

@@ -15,6 +15,7 @@
 // Threading: see formats/format.h. JsonRowWriter is immutable after construction and may be shared.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +55,40 @@ class JsonRowWriter {
   JsonWriteOptions options_;
   std::string op_prefix_;  // "{\"op\":\"" or empty
 };
+
+// The JSON writing options a JSON-based format declares under its prefix ("json", "debezium-json"),
+// with Flink's keys: '<prefix>.timestamp-format.standard' (also read by decoders),
+// '<prefix>.map-null-key.mode', '<prefix>.map-null-key.literal' and
+// '<prefix>.encode.decimal-as-plain-number'. The declarations point into this object's strings, so
+// a format keeps one for as long as it lives (a function-local static).
+class JsonWriteOptionKeys {
+ public:
+  explicit JsonWriteOptionKeys(std::string_view prefix);
+  JsonWriteOptionKeys(const JsonWriteOptionKeys&) = delete;
+  JsonWriteOptionKeys& operator=(const JsonWriteOptionKeys&) = delete;
+
+  // The four declarations, in documentation order, appended to `out`.
+  void Declare(std::vector<ConfigOption>* out) const;
+  [[nodiscard]] Result<TimestampStandard> ReadTimestampStandard(const OptionReader& options) const;
+  // Every write option, for an encoder.
+  [[nodiscard]] Result<JsonWriteOptions> Read(const OptionReader& options) const;
+
+ private:
+  std::string timestamp_standard_;
+  std::string map_null_key_mode_;
+  std::string map_null_key_literal_;
+  std::string decimal_plain_;
+  std::string map_null_key_mode_description_;
+};
+
+// The columns `projection` of `physical` (all of them when empty), as a decoder reads them.
+Schema JsonProjectedSchema(const Schema& physical, const std::vector<int>& projection);
+// Fails, naming the column, when a column of `schema` has a type JSON cannot carry.
+[[nodiscard]] Status CheckJsonColumns(const Schema& schema);
+// The json format's decoder for `schema` (checked with CheckJsonColumns); JSON-based formats decode
+// their records' JSON through it.
+[[nodiscard]] Result<std::unique_ptr<RecordDecoder>> CreateJsonDecoder(const Schema& schema, bool fail_on_missing,
+                                                                     bool ignore_parse_errors, TimestampStandard standard);
 
 // One row as a JSON object; a convenience over JsonRowWriter for callers that write few rows.
 Status AppendJsonRow(const Chunk& chunk, size_t row, const std::vector<std::string>& names, std::string* out,

@@ -10,7 +10,9 @@
 #include "common/clock.h"
 #include "function/evaluator.h"
 #include "runtime/job.h"
+#include "state/delta.h"
 #include "state/key_encoder.h"
+#include "state/key_index.h"
 #include "state/row_arena.h"
 #include "state/state_serde.h"
 
@@ -34,23 +36,34 @@ struct StringHash {
 
 }  // namespace
 
-// The stored rows of one input. Entries form one doubly linked list per join key in arrival order;
-// identical rows (or, with a unique key, rows of one unique key) share an entry once the side is
-// indexed. The identity index is built lazily, when the first non-insert message arrives, so an
+// The stored rows of one input. Entries form one doubly linked list per join key (group) in arrival
+// order; identical rows (or, with a unique key, rows of one unique key) share an entry once the side
+// is indexed. The identity index is built lazily, when the first non-insert message arrives, so an
 // append-only input never pays for it; before that every stored row has its own entry, which visits
 // the same rows in the same order.
+//
+// Checkpoints: group ids come from a KeyIndex and groups / entries (and the entries' optional
+// association counts and write times) are flat vectors, so a delta is the new key bytes, the dirty
+// and new slots of these vectors (one DeltaTracker per id space), the arena's new rows,
+// and the changed ends of the free list (a stack: the lowest size it had since the base, then its
+// pushed tail) and of the expiry queue (pops since the base, then its pushed tail). The identity
+// index is not state: it is exactly {identity(row of e) -> e} over the live entries of an indexed
+// side, so it is rebuilt from them after a restore instead of being written.
 struct JoinOperator::Side {
   struct Entry {
-    uint32_t row = kNoRow;  // id in `arena`
+    uint32_t row = kNoRow;  // id in `arena` (kNoRow once freed)
     uint32_t prev = kNoEntry;
     uint32_t next = kNoEntry;
     int32_t count = 0;  // 0 = free
-    int64_t assoc = 0;  // numOfAssociations (outer sides only)
-    int64_t written = 0;  // processing time of the last write (state TTL)
   };
+  static_assert(sizeof(Entry) == 16, "Entry is written raw into checkpoints and must have no padding");
   struct Group {
     uint32_t head = kNoEntry;
     uint32_t tail = kNoEntry;
+  };
+  struct Expiry {
+    int64_t time;
+    uint32_t entry;
   };
 
   Side(const std::vector<LogicalType>& t, std::vector<int> k, const std::vector<int>& unique_key, bool is_outer)
@@ -63,11 +76,21 @@ struct JoinOperator::Side {
     }
   }
 
+  // The group of an encoded join key, created (empty) when new.
+  uint32_t GroupOf(std::string_view key) {
+    bool inserted = false;
+    const uint32_t g = group_keys.Insert(key, &inserted);
+    if (inserted) groups.emplace_back();
+    return g;
+  }
+
   uint32_t NewEntry(uint32_t row, int64_t assoc) {
     uint32_t e;
     if (!free_entries.empty()) {
       e = free_entries.back();
       free_entries.pop_back();
+      if (free_entries.size() < free_low) free_low = free_entries.size();
+      entry_delta.Mark(e);
     } else {
       e = static_cast<uint32_t>(entries.size());
       entries.emplace_back();
@@ -77,56 +100,77 @@ struct JoinOperator::Side {
     en.prev = kNoEntry;
     en.next = kNoEntry;
     en.count = 1;
-    en.assoc = assoc;
+    if (outer) {
+      if (assocs.size() < entries.size()) assocs.resize(entries.size());
+      assocs[e] = assoc;
+    }
+    if (ttl_micros > 0 && written.size() < entries.size()) written.resize(entries.size());
     return e;
   }
 
-  void Link(Group* g, uint32_t e) {
+  void Link(uint32_t g, uint32_t e) {
+    Group& grp = groups[g];
     Entry& en = entries[e];
-    en.prev = g->tail;
+    en.prev = grp.tail;
     en.next = kNoEntry;
-    if (g->tail != kNoEntry) {
-      entries[g->tail].next = e;
+    entry_delta.Mark(e);
+    if (grp.tail != kNoEntry) {
+      entries[grp.tail].next = e;
+      entry_delta.Mark(grp.tail);
     } else {
-      g->head = e;
+      grp.head = e;
     }
-    g->tail = e;
+    grp.tail = e;
+    group_delta.Mark(g);
   }
 
-  void Unlink(Group* g, uint32_t e) {
+  void Unlink(uint32_t g, uint32_t e) {
+    Group& grp = groups[g];
     Entry& en = entries[e];
     if (en.prev != kNoEntry) {
       entries[en.prev].next = en.next;
+      entry_delta.Mark(en.prev);
     } else {
-      g->head = en.next;
+      grp.head = en.next;
     }
     if (en.next != kNoEntry) {
       entries[en.next].prev = en.prev;
+      entry_delta.Mark(en.next);
     } else {
-      g->tail = en.prev;
+      grp.tail = en.prev;
     }
+    group_delta.Mark(g);
   }
 
   void FreeEntry(uint32_t e) {
     entries[e].count = 0;
+    entries[e].row = kNoRow;
+    entry_delta.Mark(e);
     free_entries.push_back(e);
   }
 
   // Records a write of entry e at `now` (state TTL: the entry lives until now + ttl).
   void Touch(uint32_t e, int64_t now) {
     if (ttl_micros <= 0) return;
-    entries[e].written = now;
+    written[e] = now;
+    entry_delta.Mark(e);
     expiry.push_back({now, e});
+  }
+
+  void PopExpiry() {
+    expiry.pop_front();
+    ++expiry_popped;
   }
 
   // Builds the identity index over the stored rows, merging entries of equal identity into the first
   // (duplicates add their counts; with a unique key the later row wins, as a map put would).
   void BuildIndex() {
     indexed = true;
+    index_stale = false;
     std::vector<std::string> ids;
     EncodeKeys(arena.rows(), identity_columns, &ids);
-    for (auto& [key, group] : groups) {
-      uint32_t e = group.head;
+    for (uint32_t g = 0; g < groups.size(); ++g) {
+      uint32_t e = groups[g].head;
       while (e != kNoEntry) {
         uint32_t next = entries[e].next;
         auto [it, inserted] = index.try_emplace(ids[entries[e].row], e);
@@ -136,13 +180,14 @@ struct JoinOperator::Side {
           if (has_unique_key) {
             arena.Release(target.row);
             target.row = dup.row;
-            target.assoc = dup.assoc;
+            if (outer) assocs[it->second] = assocs[e];
             stored -= dup.count;
           } else {
             arena.Release(dup.row);
             target.count += dup.count;
           }
-          Unlink(&group, e);
+          entry_delta.Mark(it->second);
+          Unlink(g, e);
           FreeEntry(e);
         }
         e = next;
@@ -150,118 +195,267 @@ struct JoinOperator::Side {
     }
   }
 
-  // Rebuilds the arena with the live rows only, once most of its rows were released.
-  void MaybeCompact() {
-    size_t total = arena.rows().size();
-    if (total < kCompactMinRows || arena.live() * 2 > total) return;
-    RowArena fresh(types);
-    std::vector<uint32_t> rows;
-    std::vector<uint32_t> owners;
+  // Rebuilds the identity index of an indexed side from its live entries (after a restore).
+  void RebuildIndex() {
+    index_stale = false;
+    index.clear();
+    std::vector<std::string> ids;
+    EncodeKeys(arena.rows(), identity_columns, &ids);
+    index.reserve(static_cast<size_t>(arena.live()));
     for (uint32_t e = 0; e < entries.size(); ++e) {
-      if (entries[e].count == 0) continue;
-      rows.push_back(entries[e].row);
-      owners.push_back(e);
+      if (entries[e].count != 0) index.emplace(std::move(ids[entries[e].row]), e);
     }
-    uint32_t first = rows.empty() ? 0 : fresh.AppendMany(arena.rows(), rows.data(), rows.size());
-    for (size_t j = 0; j < owners.size(); ++j) entries[owners[j]].row = first + static_cast<uint32_t>(j);
-    arena = std::move(fresh);
   }
 
-  void Snapshot(StateWriter* w) const {
-    // Only the rows live entries hold go into the checkpoint, renumbered in entry order.
-    std::vector<uint32_t> live;
-    live.reserve(entries.size());
-    w->PutVarint(entries.size());
-    for (const Entry& e : entries) {
-      uint32_t row = kNoRow;
-      if (e.count != 0) {
-        row = static_cast<uint32_t>(live.size());
-        live.push_back(e.row);
-      }
-      w->PutU32(row);
-      w->PutU32(e.prev);
-      w->PutU32(e.next);
-      w->PutU32(static_cast<uint32_t>(e.count));
-      w->PutI64(e.assoc);
-      w->PutI64(e.written);
+  // Drops the free entries and the released rows: live entries are renumbered densely (keeping their
+  // order) and their rows copied into a fresh arena in entry order. Lists, the TTL queue and the
+  // identity index follow; queued writes of freed entries are dropped (they would be skipped anyway).
+  void Compact() {
+    std::vector<uint32_t> new_id(entries.size(), kNoEntry);
+    std::vector<Entry> live;
+    std::vector<int64_t> live_assocs;
+    std::vector<int64_t> live_written;
+    std::vector<uint32_t> rows;
+    live.reserve(entries.size() - free_entries.size());
+    rows.reserve(entries.size() - free_entries.size());
+    for (uint32_t e = 0; e < entries.size(); ++e) {
+      if (entries[e].count == 0) continue;
+      new_id[e] = static_cast<uint32_t>(live.size());
+      live.push_back(entries[e]);
+      if (!assocs.empty()) live_assocs.push_back(assocs[e]);
+      if (!written.empty()) live_written.push_back(written[e]);
+      rows.push_back(entries[e].row);
     }
-    w->PutVarint(free_entries.size());
-    for (uint32_t e : free_entries) w->PutU32(e);
-    w->PutVarint(groups.size());
-    for (const auto& [key, g] : groups) {
-      w->PutString(key);
-      w->PutU32(g.head);
-      w->PutU32(g.tail);
+    auto remap = [&](uint32_t e) { return e == kNoEntry ? kNoEntry : new_id[e]; };
+    RowArena fresh(types);
+    const uint32_t first = rows.empty() ? 0 : fresh.AppendMany(arena.rows(), rows.data(), rows.size());
+    for (size_t j = 0; j < live.size(); ++j) {
+      Entry& en = live[j];
+      en.prev = remap(en.prev);
+      en.next = remap(en.next);
+      en.row = first + static_cast<uint32_t>(j);
     }
+    for (Group& g : groups) {
+      g.head = remap(g.head);
+      g.tail = remap(g.tail);
+    }
+    std::deque<Expiry> kept;
+    for (const Expiry& x : expiry) {
+      if (new_id[x.entry] != kNoEntry) kept.push_back({x.time, new_id[x.entry]});
+    }
+    for (auto& [identity, e] : index) e = new_id[e];
+    entries = std::move(live);
+    assocs = std::move(live_assocs);
+    written = std::move(live_written);
+    free_entries.clear();
+    free_entries.shrink_to_fit();
+    expiry = std::move(kept);
+    arena = std::move(fresh);
+    compacted = true;
+  }
+
+  // Compacts once most of the arena's rows were released. Row and entry ids change, which a delta
+  // cannot express: the next checkpoint of this side is a full snapshot.
+  void MaybeCompact() {
+    size_t total = arena.size();
+    if (total < kCompactMinRows || arena.live() * 2 > total) return;
+    Compact();
+  }
+
+  // The current state becomes the base of the next delta.
+  void ResetDeltaBase() {
+    entry_delta.Reset(entries.size());
+    group_delta.Reset(groups.size());
+    arena_base = arena.size();
+    free_low = free_entries.size();
+    expiry_base = expiry.size();
+    expiry_popped = 0;
+    compacted = false;
+  }
+
+  void SnapshotExpiry(size_t first, StateWriter* w) const {
+    w->PutVarint(expiry.size() - first);
+    w->Reserve((expiry.size() - first) * 12);
+    for (size_t i = first; i < expiry.size(); ++i) {
+      w->PutI64(expiry[i].time);
+      w->PutU32(expiry[i].entry);
+    }
+  }
+
+  void RestoreExpiry(StateReader* r) {
+    const size_t n = r->GetCount(12);
+    for (size_t i = 0; i < n && r->ok(); ++i) {
+      const int64_t t = r->GetI64();
+      const uint32_t e = r->GetU32();
+      expiry.push_back({t, e});
+    }
+  }
+
+  void Snapshot(StateWriter* w) {
+    // A full snapshot is the base of the next delta, so it may renumber: when more than an eighth of
+    // the rows or entries are dead, the side is compacted first and the checkpoint holds live state.
+    if ((arena.size() - arena.live()) * 8 > arena.size() || free_entries.size() * 8 > entries.size()) Compact();
+    w->PutTag("side");
+    PutColumn(w, entries);
+    PutColumn(w, assocs);
+    PutColumn(w, written);
+    PutColumn(w, free_entries);
+    group_keys.Snapshot(w);
+    PutColumn(w, groups);
     w->PutBool(indexed);
-    w->PutVarint(index.size());
-    for (const auto& [id, e] : index) {
-      w->PutString(id);
-      w->PutU32(e);
-    }
     w->PutI64(stored);
-    w->PutVarint(expiry.size());
-    for (const auto& [t, e] : expiry) {
-      w->PutI64(t);
-      w->PutU32(e);
-    }
-    arena.SnapshotRows(live, w);
+    SnapshotExpiry(0, w);
+    arena.Snapshot(w);
+    ResetDeltaBase();
   }
 
   void Restore(StateReader* r) {
-    auto valid_entry = [&](uint32_t e, size_t n) {
-      if (e != kNoEntry && e >= n) r->Fail("join entry out of range");
-    };
-    const size_t n = r->GetCount(32);
-    entries.assign(n, Entry());
-    for (size_t i = 0; i < n && r->ok(); ++i) {
-      Entry& e = entries[i];
-      e.row = r->GetU32();
-      e.prev = r->GetU32();
-      e.next = r->GetU32();
-      e.count = static_cast<int32_t>(r->GetU32());
-      e.assoc = r->GetI64();
-      e.written = r->GetI64();
-      valid_entry(e.prev, n);
-      valid_entry(e.next, n);
-    }
-    free_entries.resize(r->GetCount(4));
-    for (auto& e : free_entries) {
-      e = r->GetU32();
-      if (e >= n) r->Fail("free join entry out of range");
-    }
-    groups.clear();
-    const size_t ng = r->GetCount(9);
-    for (size_t i = 0; i < ng && r->ok(); ++i) {
-      std::string key = r->GetString();
-      Group g;
-      g.head = r->GetU32();
-      g.tail = r->GetU32();
-      valid_entry(g.head, n);
-      valid_entry(g.tail, n);
-      groups.emplace(std::move(key), g);
-    }
+    r->ExpectTag("side");
+    GetColumn(r, &entries);
+    GetColumn(r, &assocs);
+    GetColumn(r, &written);
+    FitEntryColumn(r, outer, /*present=*/!assocs.empty(), &assocs);
+    FitEntryColumn(r, ttl_micros > 0, /*present=*/!written.empty(), &written);
+    GetColumn(r, &free_entries);
+    group_keys.Restore(r);
+    GetColumn(r, &groups);
     indexed = r->GetBool();
-    index.clear();
-    const size_t ni = r->GetCount(5);
-    for (size_t i = 0; i < ni && r->ok(); ++i) {
-      std::string id = r->GetString();
-      uint32_t e = r->GetU32();
-      if (e >= n) r->Fail("join index entry out of range");
-      index.emplace(std::move(id), e);
-    }
     stored = r->GetI64();
     expiry.clear();
-    const size_t ne = r->GetCount(12);
-    for (size_t i = 0; i < ne && r->ok(); ++i) {
-      const int64_t t = r->GetI64();
-      const uint32_t e = r->GetU32();
-      if (e >= n) r->Fail("join expiry entry out of range");
-      expiry.emplace_back(t, e);
-    }
+    RestoreExpiry(r);
     arena.Restore(r);
+    Validate(r);
+    index.clear();
+    index_stale = indexed;
+    ResetDeltaBase();
+  }
+
+  // The per-entry columns follow this side's options (state written under other TTL options is
+  // restored with zero write times). A column that was written must match the entries.
+  void FitEntryColumn(StateReader* r, bool wanted, bool present, std::vector<int64_t>* column) {
+    if (!wanted) {
+      column->clear();
+    } else if (!present) {
+      column->resize(entries.size());
+    } else if (column->size() != entries.size()) {
+      r->Fail("join entry columns of different lengths");
+    }
+  }
+
+  void PutEntryColumnDelta(StateWriter* w, const std::vector<int64_t>& column) const {
+    w->PutBool(!column.empty());
+    if (!column.empty()) PutColumnDelta(w, column, entry_delta);
+  }
+
+  void ApplyEntryColumnDelta(StateReader* r, size_t base_entries, bool wanted, std::vector<int64_t>* column) {
+    const bool present = r->GetBool();
+    if (present) {
+      std::vector<int64_t> unwanted;
+      std::vector<int64_t>* target = wanted ? column : &unwanted;
+      target->resize(base_entries);
+      ApplyColumnDelta(r, target);
+    }
+    if (r->ok()) FitEntryColumn(r, wanted, present, column);
+  }
+
+  // An upper estimate of the bytes SnapshotDelta writes, so the writer's buffer is allocated once
+  // (growing a buffer of hundreds of MB copies it; reserved pages that stay unused cost nothing).
+  size_t DeltaBytesEstimate() const {
+    const size_t new_entries = entries.size() - entry_delta.base();
+    const size_t new_groups = groups.size() - group_delta.base();
+    const size_t new_rows = arena.size() - arena_base;
+    const size_t entry_bytes = sizeof(Entry) + 4 + (assocs.empty() ? 0 : 12) + (written.empty() ? 0 : 12);
+    size_t bytes = 256 + (entry_delta.dirty().size() + new_entries) * entry_bytes +
+                   (group_delta.dirty().size() + new_groups) * (sizeof(Group) + 4) +
+                   (free_entries.size() - free_low) * 4 + (expiry.size() + expiry_popped - expiry_base) * 12;
+    if (new_groups > 0) bytes += new_groups * (group_keys.key(static_cast<uint32_t>(groups.size() - 1)).size() + 8);
+    if (new_rows > 0) bytes += arena.MemoryUsage() / arena.size() * new_rows + new_rows * (types.size() + 1);
+    return bytes;
+  }
+
+  void SnapshotDelta(StateWriter* w) {
+    w->PutTag("side delta");
+    PutColumnDelta(w, entries, entry_delta);
+    PutEntryColumnDelta(w, assocs);
+    PutEntryColumnDelta(w, written);
+    w->PutVarint(free_low);
+    w->PutVarint(free_entries.size() - free_low);
+    w->PutRaw(free_entries.data() + free_low, (free_entries.size() - free_low) * sizeof(uint32_t));
+    group_keys.SnapshotSince(group_delta.base(), w);
+    PutColumnDelta(w, groups, group_delta);
+    w->PutBool(indexed);
+    w->PutI64(stored);
+    // The expiry queue: how many of the base's items were popped, then every item pushed since that
+    // is still queued (all of them when fewer than the base's items were popped).
+    const size_t dropped = std::min(expiry_popped, expiry_base);
+    w->PutVarint(dropped);
+    SnapshotExpiry(expiry_base - dropped, w);
+    arena.SnapshotTail(arena_base, w);
+    ResetDeltaBase();
+  }
+
+  void RestoreDelta(StateReader* r) {
+    r->ExpectTag("side delta");
+    const size_t base_entries = entries.size();
+    ApplyColumnDelta(r, &entries);
+    ApplyEntryColumnDelta(r, base_entries, outer, &assocs);
+    ApplyEntryColumnDelta(r, base_entries, ttl_micros > 0, &written);
+    const size_t low = r->GetCount(0);
+    if (r->ok() && low > free_entries.size()) r->Fail("a join free-list delta beyond its base");
+    std::vector<uint32_t> pushed;
+    GetColumn(r, &pushed);
+    if (!r->ok()) return;
+    free_entries.resize(low);
+    free_entries.insert(free_entries.end(), pushed.begin(), pushed.end());
+    group_keys.RestoreAppend(r);
+    ApplyColumnDelta(r, &groups);
+    indexed = r->GetBool();
+    stored = r->GetI64();
+    const size_t dropped = r->GetCount(0);
+    if (r->ok() && dropped > expiry.size()) r->Fail("a join expiry delta beyond its base");
+    if (!r->ok()) return;
+    expiry.erase(expiry.begin(), expiry.begin() + static_cast<ptrdiff_t>(dropped));
+    RestoreExpiry(r);
+    arena.RestoreAppend(r);
+    Validate(r);
+    index.clear();
+    index_stale = indexed;
+    ResetDeltaBase();
+  }
+
+  // Refuses restored state whose ids point outside their tables (a corrupt checkpoint).
+  void Validate(StateReader* r) const {
+    if (!r->ok()) return;
+    const size_t n = entries.size();
+    const size_t rows = arena.size();
+    auto valid = [n](uint32_t e) { return e == kNoEntry || e < n; };
     for (const Entry& e : entries) {
-      if (r->ok() && e.count != 0 && e.row >= arena.rows().size()) r->Fail("join row outside the arena");
+      if (e.count < 0 || (e.count > 0 && (e.row >= rows || !valid(e.prev) || !valid(e.next)))) {
+        r->Fail("join entry out of range");
+        return;
+      }
+    }
+    for (uint32_t e : free_entries) {
+      if (e >= n || entries[e].count != 0) {
+        r->Fail("free join entry out of range");
+        return;
+      }
+    }
+    if (groups.size() != group_keys.size()) {
+      r->Fail("join groups do not match their keys");
+      return;
+    }
+    for (const Group& g : groups) {
+      if (!valid(g.head) || !valid(g.tail) || (g.head == kNoEntry) != (g.tail == kNoEntry)) {
+        r->Fail("join group out of range");
+        return;
+      }
+    }
+    for (const Expiry& x : expiry) {
+      if (x.entry >= n) {
+        r->Fail("join expiry entry out of range");
+        return;
+      }
     }
   }
 
@@ -272,18 +466,36 @@ struct JoinOperator::Side {
   bool outer;
   RowArena arena;
   std::vector<Entry> entries;
-  std::vector<uint32_t> free_entries;
-  std::unordered_map<std::string, Group, StringHash> groups;
+  // Per entry, kept apart so sides that need neither pay nothing: numOfAssociations (outer sides
+  // only, else empty) and the processing time of the last write (state TTL only, else empty).
+  std::vector<int64_t> assocs;
+  std::vector<int64_t> written;
+  std::vector<uint32_t> free_entries;  // a stack of free entries
+  KeyIndex group_keys;                 // encoded join key -> group id
+  std::vector<Group> groups;           // per group id (empty groups keep their id)
   bool indexed = false;
+  // identity -> live entry (indexed sides only); derived from the entries, never written.
   std::unordered_map<std::string, uint32_t, StringHash> index;
+  bool index_stale = false;  // restored: `index` is rebuilt before the next use
   int64_t stored = 0;  // rows stored, counting duplicates
   int64_t ttl_micros = 0;
-  // Writes in time order: (time, entry); an entry whose `written` is later was written again since.
-  std::deque<std::pair<int64_t, uint32_t>> expiry;
+  // Writes in time order; an entry whose `written` is later was written again since.
+  std::deque<Expiry> expiry;
+
+  // The base of the next delta (state at the last snapshot or restore).
+  DeltaTracker entry_delta;
+  DeltaTracker group_delta;
+  size_t arena_base = 0;
+  size_t free_low = 0;       // lowest size of free_entries since the base
+  size_t expiry_base = 0;    // size of `expiry` at the base
+  size_t expiry_popped = 0;  // pops since the base
+  bool compacted = false;    // arena rows were renumbered since the base
 };
 
 Status JoinOperator::SnapshotState(StateWriter* w) {
   w->PutTag("join");
+  ++state_version_;
+  w->PutU64(state_version_);
   sides_[0]->Snapshot(w);
   sides_[1]->Snapshot(w);
   w->PutI64(retractions_without_state_);
@@ -292,8 +504,40 @@ Status JoinOperator::SnapshotState(StateWriter* w) {
 
 Status JoinOperator::RestoreState(StateReader* r) {
   r->ExpectTag("join");
+  state_version_ = r->GetU64();
   sides_[0]->Restore(r);
   sides_[1]->Restore(r);
+  retractions_without_state_ = r->GetI64();
+  return r->status();
+}
+
+bool JoinOperator::CanSnapshotDelta() const { return !sides_[0]->compacted && !sides_[1]->compacted; }
+
+Status JoinOperator::SnapshotDelta(StateWriter* w) {
+  SLUICE_CHECK(CanSnapshotDelta());
+  w->PutTag("join delta");
+  w->PutU64(state_version_);
+  ++state_version_;
+  w->PutU64(state_version_);
+  w->Reserve(sides_[0]->DeltaBytesEstimate() + sides_[1]->DeltaBytesEstimate());
+  sides_[0]->SnapshotDelta(w);
+  sides_[1]->SnapshotDelta(w);
+  w->PutI64(retractions_without_state_);
+  return Status::OK();
+}
+
+Status JoinOperator::RestoreDelta(StateReader* r) {
+  r->ExpectTag("join delta");
+  const uint64_t base = r->GetU64();
+  const uint64_t version = r->GetU64();
+  if (r->ok() && base != state_version_) {
+    r->Fail("a join state delta on snapshot " + std::to_string(base) + " applied to snapshot " +
+            std::to_string(state_version_));
+  }
+  RETURN_IF_ERROR(r->status());
+  state_version_ = version;
+  sides_[0]->RestoreDelta(r);
+  sides_[1]->RestoreDelta(r);
   retractions_without_state_ = r->GetI64();
   return r->status();
 }
@@ -326,11 +570,12 @@ void JoinOperator::ExpireRows(int s, int64_t now) {
   Side& side = *sides_[s];
   std::string key;
   std::string identity;
-  while (!side.expiry.empty() && side.expiry.front().first + side.ttl_micros <= now) {
-    const auto [written, e] = side.expiry.front();
-    side.expiry.pop_front();
+  while (!side.expiry.empty() && side.expiry.front().time + side.ttl_micros <= now) {
+    const Side::Expiry x = side.expiry.front();
+    side.PopExpiry();
+    const uint32_t e = x.entry;
     Side::Entry& en = side.entries[e];
-    if (en.count == 0 || en.written != written) continue;  // freed, or written again since
+    if (en.count == 0 || side.written[e] != x.time) continue;  // freed, or written again since
     const Chunk& rows = side.arena.rows();
     key.clear();
     for (int c : side.keys) EncodeKeyValue(rows.column(static_cast<size_t>(c)), en.row, &key);
@@ -341,10 +586,9 @@ void JoinOperator::ExpireRows(int s, int64_t now) {
     }
     metrics_.expired_states += en.count;
     side.stored -= en.count;
-    auto g = side.groups.find(key);
-    SLUICE_CHECK(g != side.groups.end());
-    side.Unlink(&g->second, e);
-    if (g->second.head == kNoEntry) side.groups.erase(g);
+    const uint32_t g = side.group_keys.Find(key);
+    SLUICE_CHECK(g != KeyIndex::kNotFound);
+    side.Unlink(g, e);
     side.arena.Release(en.row);
     side.FreeEntry(e);
   }
@@ -364,8 +608,10 @@ int64_t JoinOperator::stored_rows(int input) const { return sides_[input]->store
 size_t JoinOperator::StateMemoryUsage() const {
   size_t bytes = 0;
   for (const auto& s : sides_) {
-    bytes += s->arena.MemoryUsage() + s->entries.capacity() * sizeof(Side::Entry);
-    for (const auto& [k, g] : s->groups) bytes += k.capacity() + sizeof(g) + 2 * sizeof(void*);
+    bytes += s->arena.MemoryUsage() + s->entries.capacity() * sizeof(Side::Entry) +
+             (s->assocs.capacity() + s->written.capacity()) * sizeof(int64_t) +
+             s->free_entries.capacity() * sizeof(uint32_t) + s->group_keys.MemoryUsage() +
+             s->groups.capacity() * sizeof(Side::Group) + s->expiry.size() * sizeof(Side::Expiry);
     for (const auto& [k, e] : s->index) bytes += k.capacity() + sizeof(e) + 2 * sizeof(void*);
   }
   return bytes;
@@ -378,6 +624,9 @@ Status JoinOperator::Process(int input, Chunk& chunk) {
   if (n == 0) return Status::OK();
   Side& in = *sides_[input];
   SLUICE_CHECK_EQ(chunk.num_columns(), in.types.size());
+  for (auto& side : sides_) {
+    if (side->index_stale) side->RebuildIndex();
+  }
   if (in.ttl_micros > 0 || sides_[1 - input]->ttl_micros > 0) {
     const Clock* clock = ctx_ && ctx_->eval ? ctx_->eval->clock : nullptr;
     now_micros_ = clock ? clock->NowMicros() : 0;
@@ -423,9 +672,9 @@ Status JoinOperator::CollectMatches(int input, const Chunk& chunk, size_t begin,
   while (i < n && (i == begin || cand_rows_.size() < kMaxSlicePairs)) {
     match_offsets_.push_back(static_cast<uint32_t>(cand_rows_.size()));
     if (key_matchable_[i]) {
-      auto it = other.groups.find(keys_[i]);
-      if (it != other.groups.end()) {
-        for (uint32_t e = it->second.head; e != kNoEntry; e = other.entries[e].next) {
+      const uint32_t g = other.group_keys.Find(keys_[i]);
+      if (g != KeyIndex::kNotFound) {
+        for (uint32_t e = other.groups[g].head; e != kNoEntry; e = other.entries[e].next) {
           cand_rows_.push_back(static_cast<uint32_t>(i));
           cand_entries_.push_back(e);
           cand_other_rows_.push_back(other.entries[e].row);
@@ -478,7 +727,7 @@ Status JoinOperator::ProcessSlice(int input, const Chunk& chunk, size_t begin, s
   Side& in = *sides_[input];
   Side& other = *sides_[1 - input];
   pending_store_.clear();
-  const uint32_t arena_base = static_cast<uint32_t>(in.arena.rows().size());
+  const uint32_t first_new_row = static_cast<uint32_t>(in.arena.size());
 
   // Stores row i with `assoc` associations (Flink's addRecord).
   auto add_record = [&](size_t i, int64_t assoc) {
@@ -490,25 +739,26 @@ Status JoinOperator::ProcessSlice(int input, const Chunk& chunk, size_t begin, s
         if (in.has_unique_key) {
           // An upsert of the same unique key replaces the stored row.
           in.arena.Release(en.row);
-          en.row = arena_base + static_cast<uint32_t>(pending_store_.size());
+          en.row = first_new_row + static_cast<uint32_t>(pending_store_.size());
           pending_store_.push_back(static_cast<uint32_t>(i));
         } else {
           ++en.count;
           ++in.stored;
         }
-        en.assoc = assoc;
+        if (in.outer) in.assocs[it->second] = assoc;
+        in.entry_delta.Mark(it->second);
         in.Touch(it->second, now_micros_);
         return;
       }
-      uint32_t e = in.NewEntry(arena_base + static_cast<uint32_t>(pending_store_.size()), assoc);
+      uint32_t e = in.NewEntry(first_new_row + static_cast<uint32_t>(pending_store_.size()), assoc);
       pending_store_.push_back(static_cast<uint32_t>(i));
-      in.Link(&in.groups[keys_[i]], e);
+      in.Link(in.GroupOf(keys_[i]), e);
       in.Touch(e, now_micros_);
       it->second = e;
     } else {
-      uint32_t e = in.NewEntry(arena_base + static_cast<uint32_t>(pending_store_.size()), assoc);
+      uint32_t e = in.NewEntry(first_new_row + static_cast<uint32_t>(pending_store_.size()), assoc);
       pending_store_.push_back(static_cast<uint32_t>(i));
-      in.Link(&in.groups[keys_[i]], e);
+      in.Link(in.GroupOf(keys_[i]), e);
       in.Touch(e, now_micros_);
     }
     ++in.stored;
@@ -529,14 +779,14 @@ Status JoinOperator::ProcessSlice(int input, const Chunk& chunk, size_t begin, s
     if (en.count > 1 && !in.has_unique_key) {
       --en.count;
       --in.stored;
+      in.entry_delta.Mark(e);
       in.Touch(e, now_micros_);
       return;
     }
     in.stored -= en.count;
-    auto g = in.groups.find(keys_[i]);
-    SLUICE_CHECK(g != in.groups.end());
-    in.Unlink(&g->second, e);
-    if (g->second.head == kNoEntry) in.groups.erase(g);
+    const uint32_t g = in.group_keys.Find(keys_[i]);
+    SLUICE_CHECK(g != KeyIndex::kNotFound);
+    in.Unlink(g, e);
     in.arena.Release(en.row);
     in.FreeEntry(e);
     in.index.erase(it);
@@ -565,15 +815,16 @@ Status JoinOperator::ProcessSlice(int input, const Chunk& chunk, size_t begin, s
       const RowKind joined_kind = (in.outer || other.outer) ? RowKind::kInsert : kind;
       int64_t associations = 0;
       for (; m != m_end; ++m) {
-        Side::Entry& en = other.entries[*m];
-        const int64_t old = en.assoc;
+        const Side::Entry& en = other.entries[*m];
+        const int64_t old = other.outer ? other.assocs[*m] : 0;
         for (int32_t c = 0; c < en.count; ++c) {
           if (other.outer && old == 0) RETURN_IF_ERROR(QueueOutput(input, chunk, RowKind::kDelete, kNoRow, en.row));
           RETURN_IF_ERROR(QueueOutput(input, chunk, joined_kind, row, en.row));
         }
         associations += en.count;
         if (other.outer && (old == 0 || additional)) {
-          en.assoc = old + 1;
+          other.assocs[*m] = old + 1;
+          other.entry_delta.Mark(*m);
           other.Touch(*m, now_micros_);
         }
       }
@@ -586,14 +837,15 @@ Status JoinOperator::ProcessSlice(int input, const Chunk& chunk, size_t begin, s
       }
       const RowKind joined_kind = in.outer ? RowKind::kDelete : kind;
       for (; m != m_end; ++m) {
-        Side::Entry& en = other.entries[*m];
-        const int64_t old = en.assoc;
+        const Side::Entry& en = other.entries[*m];
+        const int64_t old = other.outer ? other.assocs[*m] : 0;
         for (int32_t c = 0; c < en.count; ++c) {
           RETURN_IF_ERROR(QueueOutput(input, chunk, joined_kind, row, en.row));
           if (other.outer && old == 1) RETURN_IF_ERROR(QueueOutput(input, chunk, RowKind::kInsert, kNoRow, en.row));
         }
         if (other.outer) {
-          en.assoc = old - 1;
+          other.assocs[*m] = old - 1;
+          other.entry_delta.Mark(*m);
           other.Touch(*m, now_micros_);
         }
       }

@@ -29,6 +29,20 @@
 // chunks are assembled column-wise from the input chunk and the other side's RowArena. A -U/+U pair is
 // never split across output chunks.
 //
+// State and checkpoints: per side, a pooled list of entries (free entries are reused), one doubly
+// linked list of entries per join key (a KeyIndex gives each join key a group id; heads and tails live
+// in a flat vector), the rows in a RowArena and, for TTL, a queue of writes. Checkpoints are
+// incremental (state/delta.h): after a full snapshot, a delta holds only what changed since the last
+// snapshot or restore: new join keys, dirty and new entries and groups (DeltaTrackers), the arena's
+// new rows, the changed end of the free list and of the TTL queue. On an append-only side a delta
+// costs the new rows plus one dirty entry and group per appended row, never O(all state). The
+// identity index of an updating side is not written at all: it is rebuilt from the live entries on
+// the first chunk after a restore. Compacting a side (once most of its rows were released) renumbers
+// its rows and entries, which a delta cannot express; CanSnapshotDelta() is then false until the next
+// full snapshot. A full snapshot compacts a side itself when more than an eighth of it is dead, so a
+// checkpoint carries little dead state. Snapshots carry a version that each delta names as its base,
+// so a delta applied to any other state (twice, or out of order) is refused.
+//
 // Threading: the job's task thread.
 #pragma once
 
@@ -90,10 +104,13 @@ class JoinOperator final : public Operator {
 
  public:
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+  bool CanSnapshotDelta() const override;
 
  protected:
   Status SnapshotState(StateWriter* w) override;
   Status RestoreState(StateReader* r) override;
+  Status SnapshotDelta(StateWriter* w) override;
+  Status RestoreDelta(StateReader* r) override;
 
  private:
   struct Side;
@@ -121,6 +138,8 @@ class JoinOperator final : public Operator {
   size_t chunk_size_ = 1024;
   int64_t retractions_without_state_ = 0;
   int64_t now_micros_ = 0;  // processing time of the chunk being processed (state TTL)
+  // Counts snapshots (full and delta): the version of the state the next delta is based on.
+  uint64_t state_version_ = 0;
 
   // Per input chunk (reused buffers).
   std::vector<std::string> keys_;        // encoded join key per row

@@ -317,6 +317,47 @@ Status SortOperator::Process(int, Chunk& chunk) {
   return Status::OK();
 }
 
+Status SortOperator::SnapshotState(StateWriter* w) {
+  const State& s = *state_;
+  std::vector<uint32_t> live;
+  live.reserve(s.live_rows);
+  for (uint32_t id = 0; id < s.alive.size(); ++id) {
+    if (s.alive[id]) live.push_back(id);
+  }
+  w->PutTag("sort");
+  s.arena.SnapshotRows(live, w);
+  return Status::OK();
+}
+
+Status SortOperator::RestoreState(StateReader* r) {
+  auto fresh = std::make_unique<State>(types_);
+  State& s = *fresh;
+  r->ExpectTag("sort");
+  s.arena.Restore(r);
+  // SnapshotRows writes no released rows; a count here means the bytes are not a sort's snapshot.
+  if (r->ok() && s.arena.live() != s.arena.size()) r->Fail("the sort's rows include released rows");
+  RETURN_IF_ERROR(r->status());
+  const size_t n = s.arena.size();
+  // A Limit over insert-only input never holds more than its first offset + fetch rows.
+  if (order_.empty() && fetch_ >= 0 && !input_has_retractions_ &&
+      static_cast<uint64_t>(n) > static_cast<uint64_t>(offset_) + static_cast<uint64_t>(fetch_)) {
+    r->Fail("the sort holds " + std::to_string(n) + " rows, more than its LIMIT keeps");
+    return r->status();
+  }
+  s.alive.assign(n, 1);
+  s.live_rows = n;
+  if (input_has_retractions_ && n > 0) {
+    // The retraction index maps each whole row to its live copies, oldest first: rows restored in
+    // arrival order give the same lists.
+    std::vector<int> all(types_.size());
+    std::iota(all.begin(), all.end(), 0);
+    EncodeKeys(s.arena.rows(), all, &s.encoded);
+    for (uint32_t id = 0; id < n; ++id) s.copies[s.encoded[id]].push_back(id);
+  }
+  state_ = std::move(fresh);
+  return Status::OK();
+}
+
 Status SortOperator::OnWatermark(int64_t) {
   // Every row leaves at the end of the input; an earlier watermark would make them late downstream.
   return Status::OK();

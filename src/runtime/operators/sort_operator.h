@@ -22,6 +22,8 @@
 // only its first offset + fetch rows.
 //
 // Both keep rows in a RowArena and order them by order-preserving encoded keys (state/sort_key.h).
+// Both checkpoint their rows (SnapshotState/RestoreState), so a batch job with an ORDER BY can run
+// with 'state.checkpoints.dir' and resume from its last checkpoint.
 //
 // Threading: the job's task thread.
 #pragma once
@@ -83,10 +85,15 @@ class SortOperator final : public Operator {
 
   // Rows held (folded input so far).
   size_t state_rows() const;
+  Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
 
  protected:
   Status OnWatermark(int64_t watermark) override;
   Status OnEndOfInput() override;
+  // The live rows in arrival order (released slots are not written); a restore numbers them anew
+  // and rebuilds the retraction index from the rows themselves.
+  Status SnapshotState(StateWriter* w) override;
+  Status RestoreState(StateReader* r) override;
 
  private:
   struct State;

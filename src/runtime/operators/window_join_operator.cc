@@ -87,33 +87,15 @@ Status WindowJoinOperator::Process(int input, Chunk& chunk) {
   const int event_time_column = side == 0 ? spec_.left_event_time : spec_.right_event_time;
   std::vector<std::string>& encoded = state_->encoded;
   EncodeKeys(chunk, keys, &encoded);
-  const int64_t watermark = current_watermark();
-  Window* window = nullptr;
-  int64_t window_end = 0;
-  int64_t late_checked_end = kMinWatermark;
-  bool late = false;
+  WindowCursor<Window> cursor(windows_, current_watermark(), spec_.local_time, ctx_);
   for (size_t i = 0; i < n; ++i) {
     if (ends.IsNull(i)) return Status::Internal(name() + ": a row without window_end");
     const int64_t end = ends.data<int64_t>()[i];
-    if (end != late_checked_end) {
-      late_checked_end = end;
-      late = Fired(end, watermark);
-    }
-    if (late) {
-      std::optional<int64_t> event_time;
-      if (event_time_column >= 0 && !chunk.column(static_cast<size_t>(event_time_column)).IsNull(i)) {
-        event_time = chunk.column(static_cast<size_t>(event_time_column)).data<int64_t>()[i];
-      }
-      ReportLate(chunk, i, event_time, input);
+    if (cursor.Late(end)) {
+      ReportLate(chunk, i, RowEventTime(chunk, event_time_column, i), input);
       continue;
     }
-    if (window == nullptr || end != window_end) {
-      auto& slot = windows_[end];
-      if (!slot) slot = std::make_unique<Window>(left_types_, right_types_);
-      window = slot.get();
-      window_end = end;
-    }
-    Window& w = *window;
+    Window& w = cursor.Get(end, [&] { return std::make_unique<Window>(left_types_, right_types_); });
     const uint32_t id = w.arenas[side].Append(chunk, i);
     if (AnyKeyNull(chunk, keys, i)) {
       // Matches nothing: a group of its own.
@@ -215,17 +197,8 @@ Status WindowJoinOperator::JoinKeys(const Window& w, size_t first_key, size_t en
   return EmitJoinedRows(output_types_, left, out[0], right, out[1]);
 }
 
-bool WindowJoinOperator::Fired(int64_t window_end, int64_t watermark) const {
-  return WindowFired(window_end, watermark, spec_.local_time, ctx_);
-}
-
 Status WindowJoinOperator::FireUpTo(int64_t watermark) {
-  while (!windows_.empty() && Fired(windows_.begin()->first, watermark)) {
-    auto it = windows_.begin();
-    RETURN_IF_ERROR(FireWindow(*it->second));
-    windows_.erase(it);
-  }
-  return Status::OK();
+  return FireWindowsUpTo(windows_, watermark, spec_.local_time, ctx_, [this](Window& w) { return FireWindow(w); });
 }
 
 Status WindowJoinOperator::OnWatermark(int64_t watermark) {

@@ -27,6 +27,7 @@
 
 #include "function/expression.h"
 #include "runtime/operator.h"
+#include "runtime/operators/window_firing.h"
 
 namespace sluice {
 
@@ -67,8 +68,6 @@ class WindowJoinOperator final : public Operator {
  private:
   struct Window;
   struct State;
-  // Whether the window ending at `window_end` (on the window clock) fired at `watermark`.
-  bool Fired(int64_t window_end, int64_t watermark) const;
   Status FireUpTo(int64_t watermark);
   Status FireWindow(Window& w);
   // Joins and emits the window's keys [first_key, end_key).
@@ -78,7 +77,7 @@ class WindowJoinOperator final : public Operator {
   std::vector<LogicalType> right_types_;
   std::vector<LogicalType> output_types_;
   WindowJoinSpec spec_;
-  std::map<int64_t, std::unique_ptr<Window>> windows_;  // by window_end
+  WindowsByEnd<Window> windows_;
   std::unique_ptr<State> state_;
 };
 

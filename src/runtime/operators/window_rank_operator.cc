@@ -82,34 +82,16 @@ Status WindowRankOperator::Process(int input, Chunk& chunk) {
   }
   const Vector& ends = chunk.column(static_cast<size_t>(spec_.window_end));
   EncodeKeys(chunk, spec_.partition_keys, &encoded_);
-  const int64_t watermark = current_watermark();
   const size_t rank_end = static_cast<size_t>(spec_.rank_end);
-  Window* window = nullptr;
-  int64_t window_end = 0;
-  int64_t late_checked_end = kMinWatermark;
-  bool late = false;
+  WindowCursor<Window> cursor(windows_, current_watermark(), spec_.local_time, ctx_);
   for (size_t i = 0; i < n; ++i) {
     if (ends.IsNull(i)) return Status::Internal(name() + ": a row without window_end");
     const int64_t end = ends.data<int64_t>()[i];
-    if (end != late_checked_end) {
-      late_checked_end = end;
-      late = Fired(end, watermark);
-    }
-    if (late) {
-      std::optional<int64_t> event_time;
-      if (spec_.event_time_column >= 0 && !chunk.column(static_cast<size_t>(spec_.event_time_column)).IsNull(i)) {
-        event_time = chunk.column(static_cast<size_t>(spec_.event_time_column)).data<int64_t>()[i];
-      }
-      ReportLate(chunk, i, event_time);
+    if (cursor.Late(end)) {
+      ReportLate(chunk, i, RowEventTime(chunk, spec_.event_time_column, i));
       continue;
     }
-    if (window == nullptr || end != window_end) {
-      auto& slot = windows_[end];
-      if (!slot) slot = std::make_unique<Window>(input_types_);
-      window = slot.get();
-      window_end = end;
-    }
-    Window& w = *window;
+    Window& w = cursor.Get(end, [&] { return std::make_unique<Window>(input_types_); });
     auto [it, fresh] = w.index.try_emplace(encoded_[i], static_cast<uint32_t>(w.partitions.size()));
     if (fresh) w.partitions.emplace_back();
     std::vector<Ranked>& top = w.partitions[it->second].top;
@@ -163,17 +145,8 @@ Status WindowRankOperator::FireWindow(Window& w) {
   return Status::OK();
 }
 
-bool WindowRankOperator::Fired(int64_t window_end, int64_t watermark) const {
-  return WindowFired(window_end, watermark, spec_.local_time, ctx_);
-}
-
 Status WindowRankOperator::FireUpTo(int64_t watermark) {
-  while (!windows_.empty() && Fired(windows_.begin()->first, watermark)) {
-    auto it = windows_.begin();
-    RETURN_IF_ERROR(FireWindow(*it->second));
-    windows_.erase(it);
-  }
-  return Status::OK();
+  return FireWindowsUpTo(windows_, watermark, spec_.local_time, ctx_, [this](Window& w) { return FireWindow(w); });
 }
 
 Status WindowRankOperator::OnWatermark(int64_t watermark) {

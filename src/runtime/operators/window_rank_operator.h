@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "runtime/operator.h"
+#include "runtime/operators/window_firing.h"
 
 namespace sluice {
 
@@ -69,15 +70,13 @@ class WindowRankOperator final : public Operator {
 
  private:
   struct Window;
-  // Whether the window ending at `window_end` (on the window clock) fired at `watermark`.
-  bool Fired(int64_t window_end, int64_t watermark) const;
   Status FireUpTo(int64_t watermark);
   Status FireWindow(Window& w);
 
   std::vector<LogicalType> input_types_;
   std::vector<LogicalType> output_types_;
   WindowRankSpec spec_;
-  std::map<int64_t, std::unique_ptr<Window>> windows_;  // by window_end
+  WindowsByEnd<Window> windows_;
   // Scratch reused across chunks.
   std::vector<std::string> encoded_;
   std::string sort_key_;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "rank_dedup_test_util.h"
+#include "state/state_serde.h"
 
 namespace sluice {
 namespace {
@@ -96,6 +97,104 @@ TEST(SortOperatorTest, LimitWithoutOrderKeepsArrivalOrder) {
   ASSERT_TRUE(h.Push(MakeChunk(kTypes, {R("o", 7, 3), R("n", 7, 4)})).ok());
   ASSERT_TRUE(h.End().ok());
   EXPECT_EQ(h.sink.Changes(), (Lines{"+I[q, 5, 1]", "+I[p, 9, 2]", "+I[o, 7, 3]"}));
+}
+
+// Snapshots `op` and restores the snapshot into `restored` (already opened, as a job does).
+void SnapshotAndRestore(SortOperator* op, SortOperator* restored) {
+  StateWriter w;
+  ASSERT_TRUE(op->WriteSnapshot(&w).ok());
+  StateReader r(w.data(), "test sort");
+  Status st = restored->Restore(&r);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+}
+
+TEST(SortOperatorTest, RestoredSortEmitsWhatTheUninterruptedOneDoes) {
+  // ORDER BY value DESC, key OFFSET 1 FETCH 3, over an updating input; the retraction after the
+  // restore must find its copy (the most recent equal row) in the restored state.
+  auto make = [] {
+    return std::make_unique<SortOperator>("SortLimit", kTypes, std::vector<SortSpec>{{1, false, false}, {0, true, true}},
+                                          /*offset=*/1, /*fetch=*/3, /*input_has_retractions=*/true);
+  };
+  auto before = [] {
+    return MakeChunk(kTypes, {R("a", 5, 1), R("b", 9, 2), R("c", 7, 3), R("d", 7, 4), R("b", 9, 2),
+                              D({Str("c"), Int(7), Ts(3)}), R("x", 2, 9)});
+  };
+  auto after = [] {
+    return MakeChunk(kTypes, {D({Str("b"), Int(9), Ts(2)}), R("e", 1, 5), R("c", 7, 3), D({Str("x"), Int(2), Ts(9)}),
+                              D({Str("zz"), Int(1), Ts(1)})});
+  };
+  auto whole = make();
+  Harness hw(whole.get(), /*chunk_size=*/2);
+  ASSERT_TRUE(hw.open_status.ok());
+  ASSERT_TRUE(hw.Push(before()).ok());
+  ASSERT_TRUE(hw.Push(after()).ok());
+  ASSERT_TRUE(hw.End().ok());
+  // Remaining: b 9, c 7, d 7, a 5, e 1 -> skip b, then c, d, a.
+  ASSERT_EQ(hw.sink.rows, (Lines{"+I[c, 7, 3]", "+I[d, 7, 4]", "+I[a, 5, 1]", "WM[+inf]"}));
+
+  auto first = make();
+  Harness h1(first.get(), 2);
+  ASSERT_TRUE(h1.Push(before()).ok());
+  auto second = make();
+  Harness h2(second.get(), 2);
+  ASSERT_TRUE(h2.open_status.ok());
+  SnapshotAndRestore(first.get(), second.get());
+  EXPECT_EQ(second->state_rows(), first->state_rows());
+  ASSERT_TRUE(h2.Push(after()).ok());
+  ASSERT_TRUE(h2.End().ok());
+  EXPECT_EQ(h2.sink.rows, hw.sink.rows);
+  EXPECT_EQ(second->metrics().retractions_without_state, whole->metrics().retractions_without_state);
+}
+
+TEST(SortOperatorTest, RestoredLimitKeepsCountingItsRows) {
+  SortOperator op("Limit", kTypes, {}, 1, 2, false);
+  Harness h(&op);
+  ASSERT_TRUE(h.Push(MakeChunk(kTypes, {R("q", 5, 1), R("p", 9, 2)})).ok());
+  SortOperator restored("Limit", kTypes, {}, 1, 2, false);
+  Harness hr(&restored);
+  SnapshotAndRestore(&op, &restored);
+  ASSERT_TRUE(hr.Push(MakeChunk(kTypes, {R("o", 7, 3), R("n", 7, 4)})).ok());
+  EXPECT_EQ(restored.state_rows(), 3u);
+  ASSERT_TRUE(hr.End().ok());
+  EXPECT_EQ(hr.sink.Changes(), (Lines{"+I[p, 9, 2]", "+I[o, 7, 3]"}));
+}
+
+TEST(SortOperatorTest, CorruptSnapshotsAreRefused) {
+  SortOperator op("Sort", kTypes, {{1, true, true}}, 0, -1, true);
+  Harness h(&op);
+  ASSERT_TRUE(h.Push(MakeChunk(kTypes, {R("a", 5, 1), R("b", 9, 2), D({Str("a"), Int(5), Ts(1)}), R("c", 7, 3)})).ok());
+  StateWriter w;
+  ASSERT_TRUE(op.WriteSnapshot(&w).ok());
+  const std::string bytes = w.Release();
+  // Every truncation is refused with an error naming the state, never a crash.
+  for (size_t len = 0; len < bytes.size(); ++len) {
+    SortOperator fresh("Sort", kTypes, {{1, true, true}}, 0, -1, true);
+    Harness hf(&fresh);
+    StateReader r(std::string_view(bytes).substr(0, len), "sort");
+    Status st = fresh.Restore(&r);
+    EXPECT_FALSE(st.ok()) << len;
+    EXPECT_NE(st.message().find("sort"), std::string::npos) << st.message();
+  }
+  // Bytes left over after the state are refused as well.
+  {
+    SortOperator fresh("Sort", kTypes, {{1, true, true}}, 0, -1, true);
+    Harness hf(&fresh);
+    const std::string longer = bytes + "x";
+    StateReader r(longer, "sort");
+    EXPECT_FALSE(fresh.Restore(&r).ok());
+  }
+  // A Limit refuses more rows than it keeps.
+  SortOperator limit("Limit", kTypes, {}, 0, 1, false);
+  Harness hl(&limit);
+  SortOperator all("Limit", kTypes, {}, 0, -1, false);
+  Harness ha(&all);
+  ASSERT_TRUE(ha.Push(MakeChunk(kTypes, {R("a", 5, 1), R("b", 9, 2)})).ok());
+  StateWriter wa;
+  ASSERT_TRUE(all.WriteSnapshot(&wa).ok());
+  StateReader ra(wa.data(), "limit");
+  Status st = limit.Restore(&ra);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("more than its LIMIT keeps"), std::string::npos) << st.message();
 }
 
 }  // namespace
