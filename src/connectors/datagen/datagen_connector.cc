@@ -41,7 +41,27 @@ struct FieldConfig {
   double start_d = 0;
   int64_t count = 0;
   std::vector<FieldConfig> children;
+  // The seeds of this field's random values and of its NULL decisions (AssignSeeds): row i's draws
+  // come from a generator seeded by (seed, i) alone.
+  uint64_t seed = 0;
+  uint64_t null_seed = 0;
 };
+
+// Gives `f` and its nested fields their seeds, derived from the column's.
+void AssignSeeds(FieldConfig* f, uint64_t seed) {
+  f->seed = seed;
+  f->null_seed = SplittableRandom::Mix64(seed ^ 0x6e756c6c2d726174ULL);
+  for (size_t c = 0; c < f->children.size(); ++c) {
+    AssignSeeds(&f->children[c], SplittableRandom::Mix64(seed + (c + 1) * SplittableRandom::kGoldenGamma));
+  }
+}
+
+// The generator of the draws of value `index` (a row, or an element of a collection) of a field
+// with seed `seed`: a function of the two only, so a value never depends on the values before it.
+SplittableRandom IndexRandom(uint64_t seed, int64_t index) {
+  return SplittableRandom(
+      static_cast<int64_t>(SplittableRandom::Mix64(seed + static_cast<uint64_t>(index) * SplittableRandom::kGoldenGamma)));
+}
 
 bool IsIntegerLike(TypeId id) {
   return id == TypeId::kTinyInt || id == TypeId::kSmallInt || id == TypeId::kInteger || id == TypeId::kBigInt ||
@@ -238,17 +258,22 @@ class FieldParser {
 };
 
 // Fills rows [begin, begin + n) of vectors from a FieldConfig; `row_index` is the global index of
-// row `begin` (for sequences).
+// row `begin` (the value of sequences; the random draws of row i come from IndexRandom(seed,
+// row_index + i)). Elements of collections are indexed globally: element e of row r of a
+// collection of length L has index r * L + e.
 class FieldFiller {
  public:
-  FieldFiller(const Clock& clock, SplittableRandom* random) : clock_(clock), random_(*random) {}
+  explicit FieldFiller(const Clock& clock) : clock_(clock) {}
 
   void Fill(const FieldConfig& f, Vector& v, size_t begin, size_t n, int64_t row_index) {
     const TypeId id = f.type.id();
     switch (id) {
       case TypeId::kBoolean: {
         uint8_t* d = v.data<uint8_t>() + begin;
-        for (size_t i = 0; i < n; ++i) d[i] = static_cast<uint8_t>(random_.NextInt() & 1);
+        for (size_t i = 0; i < n; ++i) {
+          StartValue(f, row_index, i);
+          d[i] = static_cast<uint8_t>(random_.NextInt() & 1);
+        }
         break;
       }
       case TypeId::kTinyInt: FillIntegers<int8_t>(f, v, begin, n, row_index); break;
@@ -267,6 +292,7 @@ class FieldFiller {
           if (f.sequence) {
             d[i] = static_cast<__int128>(f.start_d + static_cast<double>(row_index + static_cast<int64_t>(i))) * unit;
           } else {
+            StartValue(f, row_index, i);
             double x = f.min_d + random_.NextDouble() * (f.max_d - f.min_d);
             d[i] = static_cast<__int128>(std::llround(std::clamp(x * scale, -9.2e18, 9.2e18)));
           }
@@ -294,6 +320,7 @@ class FieldFiller {
         int64_t* d = v.data<int64_t>() + begin;
         const int64_t now_ms = FloorDiv(clock_.NowMicros(), kMicrosPerMilli);
         for (size_t i = 0; i < n; ++i) {
+          StartValue(f, row_index, i);
           int64_t past = f.max_past_ms > 0 ? BoundedLong(0, f.max_past_ms) : 0;
           d[i] = (now_ms - past) * kMicrosPerMilli;
         }
@@ -301,7 +328,7 @@ class FieldFiller {
       }
       case TypeId::kArray:
       case TypeId::kMultiset:
-      case TypeId::kMap: FillList(f, v, begin, n); break;
+      case TypeId::kMap: FillList(f, v, begin, n, row_index); break;
       case TypeId::kRow:
         for (size_t c = 0; c < f.children.size(); ++c) Fill(f.children[c], v.child(c), begin, n, row_index);
         break;
@@ -309,6 +336,7 @@ class FieldFiller {
     }
     if (f.null_rate > 0) {
       for (size_t i = 0; i < n; ++i) {
+        random_ = IndexRandom(f.null_seed, row_index + static_cast<int64_t>(i));
         if (random_.NextDouble() < f.null_rate) {
           v.SetNull(begin + i, true);
           if (id == TypeId::kRow) {
@@ -320,6 +348,11 @@ class FieldFiller {
   }
 
  private:
+  // The draws of value `i` of this fill come next.
+  void StartValue(const FieldConfig& f, int64_t row_index, size_t i) {
+    random_ = IndexRandom(f.seed, row_index + static_cast<int64_t>(i));
+  }
+
   // Uniform in [lo, hi].
   int64_t BoundedLong(int64_t lo, int64_t hi) {
     const uint64_t range = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
@@ -334,7 +367,10 @@ class FieldFiller {
     if (f.sequence) {
       for (size_t i = 0; i < n; ++i) d[i] = static_cast<T>(f.start_i + row_index + static_cast<int64_t>(i));
     } else {
-      for (size_t i = 0; i < n; ++i) d[i] = static_cast<T>(BoundedLong(f.min_i, f.max_i));
+      for (size_t i = 0; i < n; ++i) {
+        StartValue(f, row_index, i);
+        d[i] = static_cast<T>(BoundedLong(f.min_i, f.max_i));
+      }
     }
   }
 
@@ -346,6 +382,7 @@ class FieldFiller {
     } else {
       // max - min may overflow to infinity for the default range; scale both ends instead.
       for (size_t i = 0; i < n; ++i) {
+        StartValue(f, row_index, i);
         double r = random_.NextDouble();
         d[i] = static_cast<T>(f.min_d * (1 - r) + f.max_d * r);
       }
@@ -362,6 +399,7 @@ class FieldFiller {
         d[i] = heap.Add(std::to_string(f.start_i + row_index + static_cast<int64_t>(i)));
         continue;
       }
+      StartValue(f, row_index, i);
       int32_t len = f.length;
       if (f.var_len && len > 0) len = 1 + random_.NextInt(len);
       char* p = heap.Allocate(static_cast<size_t>(len));
@@ -378,13 +416,14 @@ class FieldFiller {
     }
   }
 
-  void FillList(const FieldConfig& f, Vector& v, size_t begin, size_t n) {
+  void FillList(const FieldConfig& f, Vector& v, size_t begin, size_t n, int64_t row_index) {
     const size_t len = static_cast<size_t>(f.length);
     const size_t child_begin = v.child(0).size();
     for (size_t c = 0; c < v.num_children(); ++c) v.child(c).Resize(child_begin + n * len);
     ListEntry* d = v.data<ListEntry>() + begin;
     for (size_t i = 0; i < n; ++i) d[i] = ListEntry{static_cast<uint32_t>(child_begin + i * len), static_cast<uint32_t>(len)};
-    for (size_t c = 0; c < f.children.size(); ++c) Fill(f.children[c], v.child(c), child_begin, n * len, 0);
+    const int64_t first_element = static_cast<int64_t>(static_cast<uint64_t>(row_index) * len);
+    for (size_t c = 0; c < f.children.size(); ++c) Fill(f.children[c], v.child(c), child_begin, n * len, first_element);
     if (f.type.id() == TypeId::kMap && len > 1) DedupMapKeys(v, begin, n, child_begin);
   }
 
@@ -420,7 +459,7 @@ class FieldFiller {
   }
 
   const Clock& clock_;
-  SplittableRandom& random_;
+  SplittableRandom random_{0};  // the draws of the value being filled
 };
 
 // Rows in the shortest sequence of this field or its nested fields, or -1 when there is none.
@@ -437,61 +476,88 @@ struct DatagenSettings {
   int64_t rows_per_second = kDefaultRowsPerSecond;
   int64_t total_rows = INT64_MAX;  // min of 'number-of-rows' and the shortest sequence
   bool bounded = false;
-  std::vector<FieldConfig> columns;   // projected, in output order
-  std::vector<int64_t> column_seeds;  // one random stream per projected column
+  std::vector<FieldConfig> columns;  // projected, in output order, with their seeds
 };
 
 class DatagenSplit final : public SourceSplit {
  public:
   DatagenSplit(std::shared_ptr<const DatagenSettings> settings, GeneratorTiming timing)
-      : settings_(std::move(settings)), timing_(std::move(timing)) {
-    for (int64_t s : settings_->column_seeds) randoms_.emplace_back(s);
-  }
+      : settings_(std::move(settings)), timing_(std::move(timing)) {}
 
   std::string id() const override { return "datagen-0"; }
 
   Result<bool> Read(size_t max_rows, Chunk* out) override {
+    last_read_rows_ = 0;
     const int64_t remaining = settings_->total_rows - emitted_;
     if (remaining <= 0) return false;
     if (max_rows == 0) return true;
     const size_t n = static_cast<size_t>(std::min<int64_t>(Throttle(max_rows), remaining));
     const size_t begin = out->size();
     out->Resize(begin + n);
+    FieldFiller filler(*timing_.clock);
     for (size_t c = 0; c < settings_->columns.size(); ++c) {
-      FieldFiller filler(*timing_.clock, &randoms_[c]);
       filler.Fill(settings_->columns[c], out->column(c), begin, n, emitted_);
     }
     emitted_ += static_cast<int64_t>(n);
+    last_read_rows_ = n;
     return true;
+  }
+
+  // The position is "datagen-v1 <rows generated>": every value is a function of the seed, its
+  // field and its row number (FieldFiller), so the rows after it are those of an uninterrupted run.
+  std::string CheckpointPosition(size_t rows_of_last_read) const override {
+    SLUICE_CHECK_LE(rows_of_last_read, last_read_rows_);
+    const int64_t rows = emitted_ - static_cast<int64_t>(last_read_rows_ - rows_of_last_read);
+    return std::string(kPositionTag) + " " + std::to_string(rows);
+  }
+
+  Status SeekToPosition(const std::string& position) override {
+    uint64_t rows = 0;
+    RETURN_IF_ERROR(ParseGeneratorPosition(position, kPositionTag, 1, &rows, "split " + id(), "datagen-v1 <rows>"));
+    if (rows > static_cast<uint64_t>(settings_->total_rows)) {
+      return Status::InvalidArgument("split " + id() + " has " + std::to_string(settings_->total_rows) +
+                                     " rows, the checkpoint had read " + std::to_string(rows) +
+                                     " ('number-of-rows' or a sequence changed since the checkpoint?)");
+    }
+    emitted_ = static_cast<int64_t>(rows);
+    last_read_rows_ = 0;
+    return Status::OK();
   }
 
  private:
   // 'rows-per-second' on processing time: rows become available at that rate, starting with one
-  // chunk's worth at the first read. Returns how many rows may be emitted now (>= 1), after
-  // waiting when none may.
+  // chunk's worth at the first read (of this run: a restored split starts its pace afresh).
+  // Returns how many rows may be emitted now (>= 1), after waiting when none may.
   int64_t Throttle(size_t max_rows) {
     const int64_t rps = settings_->rows_per_second;
     const int64_t burst = std::min<int64_t>(rps, static_cast<int64_t>(max_rows));
-    if (start_us_ < 0) start_us_ = timing_.clock->NowMicros();
+    if (start_us_ < 0) {
+      start_us_ = timing_.clock->NowMicros();
+      start_rows_ = emitted_;
+    }
+    const int64_t emitted = emitted_ - start_rows_;
     for (;;) {
       const int64_t elapsed = timing_.clock->NowMicros() - start_us_;
       const __int128 allowed = static_cast<__int128>(rps) * elapsed / kMicrosPerSecond + burst;
-      if (allowed > emitted_) {
-        return static_cast<int64_t>(std::min<__int128>(allowed - emitted_, static_cast<__int128>(max_rows)));
+      if (allowed > emitted) {
+        return static_cast<int64_t>(std::min<__int128>(allowed - emitted, static_cast<__int128>(max_rows)));
       }
       // Wait until a batch of rows (10 ms worth, at least one) is allowed: rps * elapsed / 1e6 >=
       // emitted - burst + batch.
       const int64_t batch = std::clamp<int64_t>(rps / 100, 1, static_cast<int64_t>(std::max<size_t>(max_rows, 1)));
-      const __int128 due = (static_cast<__int128>(emitted_ - burst + batch) * kMicrosPerSecond + rps - 1) / rps;
+      const __int128 due = (static_cast<__int128>(emitted - burst + batch) * kMicrosPerSecond + rps - 1) / rps;
       timing_.sleep_micros(std::max<int64_t>(static_cast<int64_t>(due) - elapsed, 1));
     }
   }
 
+  static constexpr char kPositionTag[] = "datagen-v1";
+
   std::shared_ptr<const DatagenSettings> settings_;
   GeneratorTiming timing_;
-  std::vector<SplittableRandom> randoms_;
-  int64_t emitted_ = 0;
-  int64_t start_us_ = -1;
+  int64_t emitted_ = 0;          // rows generated (the next row's number)
+  size_t last_read_rows_ = 0;    // rows the last Read appended
+  int64_t start_us_ = -1;        // the clock at this run's first Read (for 'rows-per-second')
+  int64_t start_rows_ = 0;       // rows generated before it
 };
 
 class DatagenSource final : public TableSource {
@@ -597,7 +663,7 @@ class DatagenFactory final : public ConnectorFactory {
         return Status::Internal("projection index " + std::to_string(i) + " out of range for table '" + table + "'");
       }
       settings->columns.push_back(all[static_cast<size_t>(i)]);
-      settings->column_seeds.push_back(physical_seeds[static_cast<size_t>(i)]);
+      AssignSeeds(&settings->columns.back(), static_cast<uint64_t>(physical_seeds[static_cast<size_t>(i)]));
     }
     return settings;
   }

@@ -9,8 +9,10 @@
 // [1, length]), 'fields.#.start' / 'fields.#.end' (sequence, both required, inclusive),
 // 'fields.#.null-rate' (probability of NULL). Nested fields are named by path, as Flink's:
 // 'fields.buyer.first_name.length', 'fields.tags.element.length', 'fields.m.key.min'.
-// Sluice addition: 'sluice.seed' (LONG, default 0) seeds the generator so runs repeat; each column
-// draws from its own stream, so which columns a query reads never changes the values.
+// Sluice addition: 'sluice.seed' (LONG, default 0) seeds the generator so runs repeat. A random value
+// is a function of the seed, its field (the column's position and the nested path) and its row
+// number alone, so which columns a query reads, how many rows each read asks for, or a restore from
+// a checkpoint (the position is the row number) never changes the values.
 //
 // Semantics as Flink's: random strings are lowercase hex; DATE and TIME are the current date/time
 // (UTC here, from the injected clock); a table with a sequence field is bounded and ends when the

@@ -1,5 +1,6 @@
 #include "connectors/datagen/generator_options.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 
@@ -29,6 +30,26 @@ Result<double> GetDouble(const OptionReader& reader, const std::string& key, dou
     return reader.InvalidValue(key, "'" + text + "' is not a number");
   }
   return v;
+}
+
+Status ParseGeneratorPosition(std::string_view text, std::string_view tag, size_t count, uint64_t* out,
+                              const std::string& split_id, std::string_view expected) {
+  auto corrupt = [&]() {
+    return Status::InvalidArgument("corrupt checkpoint position '" + std::string(text.substr(0, 100)) + "' of " +
+                                   split_id + " (expected '" + std::string(expected) + "')");
+  };
+  if (text.substr(0, tag.size()) != tag) return corrupt();
+  const char* p = text.data() + tag.size();
+  const char* end = text.data() + text.size();
+  for (size_t i = 0; i < count; ++i) {
+    if (p == end || *p != ' ') return corrupt();
+    ++p;
+    auto [next, ec] = std::from_chars(p, end, out[i]);
+    if (ec != std::errc() || next == p) return corrupt();
+    p = next;
+  }
+  if (p != end) return corrupt();
+  return Status::OK();
 }
 
 }  // namespace sluice

@@ -1,15 +1,19 @@
 #include "connectors/filesystem/filesystem_connector.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <system_error>
 
+#include "common/check.h"
+#include "common/time_util.h"
 #include "connectors/builtin_connectors.h"
 #include "connectors/connector_options.h"
 #include "formats/format.h"
@@ -51,7 +55,36 @@ const std::vector<Field>& OfferedMetadata() {
   return kMetadata;
 }
 
+// Which version of a file a split read: its size and modification time (nanoseconds). A restore
+// refuses to resume a file whose identity changed since the checkpoint.
+struct FileIdentity {
+  int64_t size = -1;
+  int64_t mtime_ns = -1;
+  bool operator==(const FileIdentity&) const = default;
+};
+
+FileIdentity IdentityOf(const struct stat& st) {
+  return {static_cast<int64_t>(st.st_size),
+          static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + static_cast<int64_t>(st.st_mtim.tv_nsec)};
+}
+
+// Where reading a file stands: the byte offset of the next record (a record boundary) and its
+// line, the malformed records skipped before it, and how many rows decoded from there on were
+// already emitted (a restore drops them again: a Debezium update gives two rows, and a checkpoint
+// may fall between them or anywhere in a Read).
+struct FilePosition {
+  int64_t offset = 0;
+  int64_t line = 1;
+  int64_t skipped = 0;
+  int64_t skip_rows = 0;
+};
+
 // Reads one file in blocks; records are cut by the format and decoded batch by batch.
+//
+// Position checkpoints: "file-v1 <size> <mtime ns> <offset> <line> <skipped> <skip rows>" (see
+// FilePosition). After n rows of the last Read: at its end when n is all of them (the offset after
+// its last record), else where the Read began with n more rows to skip; a restore then re-decodes
+// at most one Read's records, never the file before them.
 class FileSplit final : public SourceSplit {
  public:
   FileSplit(std::string path, std::unique_ptr<RecordDecoder> decoder, Schema projected, std::vector<Field> metadata)
@@ -63,11 +96,123 @@ class FileSplit final : public SourceSplit {
   }
 
   std::string id() const override { return path_; }
-  int64_t records_skipped() const override { return decoder_->records_skipped(); }
+  int64_t records_skipped() const override { return skipped_base_ + decoder_->records_skipped(); }
+
+  std::string CheckpointPosition(size_t rows_of_last_read) const override {
+    SLUICE_CHECK_LE(rows_of_last_read, last_read_rows_);
+    FilePosition p = read_start_;
+    if (rows_of_last_read == last_read_rows_) {
+      p = CurrentPosition();
+    } else {
+      p.skip_rows += static_cast<int64_t>(rows_of_last_read);
+    }
+    FileIdentity id = identity_;
+    if (id.size < 0) {
+      // Not opened yet: the file as it is now.
+      struct stat st;
+      if (::stat(path_.c_str(), &st) == 0) id = IdentityOf(st);
+    }
+    std::string out = kPositionTag;
+    for (int64_t v : {id.size, id.mtime_ns, p.offset, p.line, p.skipped, p.skip_rows}) {
+      out.push_back(' ');
+      out.append(std::to_string(v));
+    }
+    return out;
+  }
+
+  Status SeekToPosition(const std::string& position) override {
+    if (fd_ >= 0 || done_) return Status::Internal("file '" + path_ + "': SeekToPosition after the first Read");
+    int64_t v[6];
+    const char* p = position.data();
+    const char* end = p + position.size();
+    bool ok = position.rfind(kPositionTag, 0) == 0;
+    if (ok) p += std::strlen(kPositionTag);
+    for (int i = 0; i < 6 && ok; ++i) {
+      ok = p < end && *p == ' ';
+      if (!ok) break;
+      ++p;
+      auto [next, ec] = std::from_chars(p, end, v[i]);
+      ok = ec == std::errc() && next != p;
+      p = next;
+    }
+    const FileIdentity saved{ok ? v[0] : -1, ok ? v[1] : -1};
+    const FilePosition pos{ok ? v[2] : 0, ok ? v[3] : 1, ok ? v[4] : 0, ok ? v[5] : 0};
+    ok = ok && p == end && saved.size >= 0 && pos.offset >= 0 && pos.offset <= saved.size && pos.line >= 1 &&
+         pos.skipped >= 0 && pos.skip_rows >= 0;
+    if (!ok) {
+      return Status::InvalidArgument("corrupt checkpoint position '" + position.substr(0, 100) + "' of file '" +
+                                     path_ + "' (expected '" + kPositionTag +
+                                     " <size> <mtime ns> <offset> <line> <skipped> <skip rows>')");
+    }
+    struct stat st;
+    if (::stat(path_.c_str(), &st) != 0) return ErrnoError("Cannot read file", path_);
+    RETURN_IF_ERROR(CheckUnchanged(saved, IdentityOf(st)));
+    identity_ = saved;
+    seek_ = true;
+    read_start_ = pos;
+    last_read_rows_ = 0;
+    consumed_ = pos.offset;
+    line_ = pos.line;
+    skipped_base_ = pos.skipped;
+    skip_rows_ = static_cast<size_t>(pos.skip_rows);
+    return Status::OK();
+  }
 
   Result<bool> Read(size_t max_rows, Chunk* out) override {
+    read_start_ = CurrentPosition();
+    last_read_rows_ = 0;
     if (done_) return false;
     if (fd_ < 0) RETURN_IF_ERROR(Open());
+    // After a restore: the rows emitted before the checkpoint are decoded again and dropped.
+    while (skip_rows_ > 0) {
+      Chunk dropped;
+      for (const auto& c : out->columns()) dropped.AddColumn(Vector(c.type()));
+      ASSIGN_OR_RETURN(size_t n, ReadRows(skip_rows_, &dropped));
+      if (n == 0) {
+        return Status::InvalidArgument("file '" + path_ + "' ends " + std::to_string(skip_rows_) +
+                                       " rows before the position of the checkpoint");
+      }
+      if (n > skip_rows_) {
+        // The other row of a record whose first row was emitted (a Debezium update) comes first.
+        out->AppendFrom(dropped, nullptr, skip_rows_, n - skip_rows_);
+        last_read_rows_ = n - skip_rows_;
+        skip_rows_ = 0;
+        break;
+      }
+      skip_rows_ -= n;
+    }
+    if (last_read_rows_ < max_rows) {
+      ASSIGN_OR_RETURN(size_t n, ReadRows(max_rows - last_read_rows_, out));
+      last_read_rows_ += n;
+    }
+    if (last_read_rows_ == 0 && eof_ && begin_ == end_) {
+      done_ = true;
+      ::close(fd_);
+      fd_ = -1;
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  static constexpr char kPositionTag[] = "file-v1";
+
+  FilePosition CurrentPosition() const {
+    return {consumed_, line_, records_skipped(), static_cast<int64_t>(skip_rows_)};
+  }
+
+  Status CheckUnchanged(const FileIdentity& saved, const FileIdentity& now) const {
+    if (saved == now) return Status::OK();
+    auto describe = [](const FileIdentity& id) {
+      return std::to_string(id.size) + " bytes, modified " + FormatTimestamp(FloorDiv(id.mtime_ns, 1000), 6) + " UTC";
+    };
+    return Status::InvalidArgument("file '" + path_ + "' changed since the checkpoint (then " + describe(saved) +
+                                   "; now " + describe(now) + "): its read position no longer applies");
+  }
+
+  // Appends the rows of whole records to `out` until at least `max_rows` (a record's rows are
+  // never split) or the end of the file; returns how many.
+  Result<size_t> ReadRows(size_t max_rows, Chunk* out) {
     size_t appended = 0;
     while (appended < max_rows) {
       records_.clear();
@@ -76,6 +221,7 @@ class FileSplit final : public SourceSplit {
       size_t used = decoder_->SplitRecords(std::string_view(buffer_.get() + begin_, end_ - begin_), eof_,
                                            (max_rows - appended + per_record - 1) / per_record, &line_, &records_);
       begin_ += used;
+      consumed_ += static_cast<int64_t>(used);
       if (!records_.empty()) {
         RecordBatch batch{records_.data(), records_.size(), path_, true};
         ASSIGN_OR_RETURN(size_t n, DecodeInto(batch, out));
@@ -88,19 +234,20 @@ class FileSplit final : public SourceSplit {
       }
       RETURN_IF_ERROR(Refill());
     }
-    if (appended == 0 && eof_ && begin_ == end_) {
-      done_ = true;
-      ::close(fd_);
-      fd_ = -1;
-      return false;
-    }
-    return true;
+    return appended;
   }
 
- private:
   Status Open() {
     fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) return ErrnoError("Cannot open file", path_);
+    struct stat st;
+    if (::fstat(fd_, &st) != 0) return ErrnoError("Cannot read file", path_);
+    if (seek_) {
+      // Checked again on the open file (it may have changed since SeekToPosition).
+      RETURN_IF_ERROR(CheckUnchanged(identity_, IdentityOf(st)));
+      if (::lseek(fd_, static_cast<off_t>(consumed_), SEEK_SET) < 0) return ErrnoError("Cannot seek in file", path_);
+    }
+    identity_ = IdentityOf(st);
     capacity_ = kReadBlock;
     buffer_.reset(new char[capacity_ + kRecordPadding]);
     std::memset(buffer_.get(), ' ', capacity_ + kRecordPadding);
@@ -182,6 +329,14 @@ class FileSplit final : public SourceSplit {
   int64_t line_ = 1;
   int64_t file_size_ = 0;
   std::vector<TextRecord> records_;
+  // Checkpoint positions (see the class comment).
+  FileIdentity identity_;      // of the open file, or the one a restore expects
+  bool seek_ = false;          // restored: Open seeks to consumed_ and checks identity_
+  int64_t consumed_ = 0;       // the file offset of buffer_[begin_] (the next record)
+  int64_t skipped_base_ = 0;   // malformed records skipped before a restored position
+  size_t skip_rows_ = 0;       // rows to drop before the next row returned
+  FilePosition read_start_;    // where the last Read began
+  size_t last_read_rows_ = 0;  // the rows the last Read appended
 };
 
 class FileSystemSource final : public TableSource {

@@ -7,7 +7,11 @@
 // so splits are read in a deterministic order; each file is one SourceSplit. A split reads its file
 // in large blocks (1 MiB, grown for longer records) and lets the format cut records inside the block
 // without copying them, then decodes whole batches into the chunk. Metadata columns 'file.path',
-// 'file.name' (STRING) and 'file.size' (BIGINT) are offered.
+// 'file.name' (STRING) and 'file.size' (BIGINT) are offered. A split's checkpoint position
+// (SourceSplit::CheckpointPosition) is the file's size and modification time, the byte offset and
+// line of a record boundary, the malformed records skipped before it and the rows from there on
+// already emitted; a restore seeks there (re-decoding at most one read's records) and refuses a file
+// that changed since the checkpoint, naming it.
 //
 // Sink (append-only with 'json' and 'csv': accepts inserts only): 'path' is a directory, created when missing. Writer i
 // writes files part-<i>-0.<ext>, part-<i>-1.<ext>, ... (numbering continues after files already

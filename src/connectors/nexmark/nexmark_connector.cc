@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/check.h"
 #include "common/clock.h"
 #include "common/time_util.h"
 #include "common/config.h"
@@ -135,24 +136,56 @@ Result<NexmarkOutputColumn> ColumnFor(const std::string& table, const Field& fie
 class NexmarkSplit final : public SourceSplit {
  public:
   NexmarkSplit(const NexmarkConfig& config, std::vector<NexmarkOutputColumn> columns, GeneratorTiming timing)
-      : generator_(config, std::move(columns)), timing_(std::move(timing)) {}
+      : generator_(config, std::move(columns)), timing_(std::move(timing)), read_start_(generator_.position()) {}
 
   std::string id() const override { return "nexmark-0"; }
 
   Result<bool> Read(size_t max_rows, Chunk* out) override {
+    read_start_ = generator_.position();
+    last_read_rows_ = 0;
     if (!generator_.HasNext()) return generator_.config().keep_alive;
     size_t n = max_rows;
     if (!generator_.config().max_emit_speed) n = WaitForDueEvents(max_rows);
-    generator_.Generate(n, out);
+    last_read_rows_ = generator_.Generate(n, out);
     return true;
+  }
+
+  // The position is "nexmark-v1 <events generated> <random state>": the generator continues from
+  // it with the events an uninterrupted run generates next (nexmark_generator.h), in O(1).
+  std::string CheckpointPosition(size_t rows_of_last_read) const override {
+    SLUICE_CHECK_LE(rows_of_last_read, last_read_rows_);
+    const NexmarkGenerator::Position p =
+        rows_of_last_read == 0 ? read_start_ : generator_.PositionAfterGenerated(rows_of_last_read);
+    return std::string(kPositionTag) + " " + std::to_string(p.events_so_far) + " " + std::to_string(p.random_state);
+  }
+
+  Status SeekToPosition(const std::string& position) override {
+    uint64_t v[2];
+    RETURN_IF_ERROR(ParseGeneratorPosition(position, kPositionTag, 2, v, "split " + id(),
+                                           "nexmark-v1 <events> <random state>"));
+    if (v[0] > static_cast<uint64_t>(generator_.max_events())) {
+      return Status::InvalidArgument("split " + id() + " has " + std::to_string(generator_.max_events()) +
+                                     " events, the checkpoint had read " + std::to_string(v[0]) +
+                                     " ('events.num' or 'stop-at' changed since the checkpoint?)");
+    }
+    const NexmarkGenerator::Position p{static_cast<int64_t>(v[0]), v[1]};
+    generator_.Seek(p);
+    read_start_ = p;
+    last_read_rows_ = 0;
+    return Status::OK();
   }
 
  private:
   // NexmarkSourceReader with 'max-emit-speed' = false: an event is due when processing time has
-  // advanced as far past the first read as its event time is past the base time.
+  // advanced as far past the first read as its event time is past the base time. After a restore
+  // the first read is taken to be when the last generated event was due, so the stream continues
+  // at its pace instead of waiting out the event time generated before the checkpoint.
   size_t WaitForDueEvents(size_t max_rows) {
     const NexmarkConfig& c = generator_.config();
-    if (wallclock_base_us_ < 0) wallclock_base_us_ = timing_.clock->NowMicros();
+    if (wallclock_base_us_ < 0) {
+      wallclock_base_us_ =
+          timing_.clock->NowMicros() - (c.TimestampForEvent(generator_.events_so_far()) - c.base_time_ms) * 1000;
+    }
     const int64_t limit = std::min<int64_t>(static_cast<int64_t>(max_rows), generator_.remaining());
     for (;;) {
       const int64_t now = timing_.clock->NowMicros();
@@ -165,9 +198,13 @@ class NexmarkSplit final : public SourceSplit {
     }
   }
 
+  static constexpr char kPositionTag[] = "nexmark-v1";
+
   NexmarkGenerator generator_;
   GeneratorTiming timing_;
   int64_t wallclock_base_us_ = -1;
+  NexmarkGenerator::Position read_start_;  // the generator's position before the last Read
+  size_t last_read_rows_ = 0;
 };
 
 class NexmarkSource final : public TableSource {

@@ -384,6 +384,8 @@ void NexmarkGenerator::NextBid(int64_t event_id, int64_t ts_ms, size_t row, cons
 size_t NexmarkGenerator::Generate(size_t max_events, Chunk* out) {
   SLUICE_CHECK_EQ(out->num_columns(), columns_.size());
   const size_t n = static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(max_events), remaining()));
+  last_start_events_ = events_so_far_;
+  random_after_.resize(n);
   if (n == 0) return 0;
   const size_t base = out->size();
   out->Resize(base + n);
@@ -442,9 +444,23 @@ size_t NexmarkGenerator::Generate(size_t max_events, Chunk* out) {
       case 1: NextAuction(event_id, ts_ms, row, auction_out); break;
       default: NextBid(event_id, ts_ms, row, bid_out); break;
     }
+    random_after_[i] = random_.state();
     ++events_so_far_;
   }
   return n;
+}
+
+NexmarkGenerator::Position NexmarkGenerator::PositionAfterGenerated(size_t k) const {
+  SLUICE_CHECK(k >= 1 && k <= random_after_.size());
+  return {last_start_events_ + static_cast<int64_t>(k), random_after_[k - 1]};
+}
+
+void NexmarkGenerator::Seek(const Position& p) {
+  SLUICE_CHECK(p.events_so_far >= 0 && p.events_so_far <= max_events_);
+  events_so_far_ = p.events_so_far;
+  random_ = SplittableRandom::FromState(p.random_state);
+  last_start_events_ = events_so_far_;
+  random_after_.clear();
 }
 
 }  // namespace sluice

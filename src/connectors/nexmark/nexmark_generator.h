@@ -126,6 +126,21 @@ class NexmarkGenerator {
   // constructor's `columns`. Returns the number appended.
   size_t Generate(size_t max_events, Chunk* out);
 
+  // Checkpoints. The generator's whole state is the number of events generated and the random
+  // generator's one word: every event after them is a function of the two, so a restored
+  // generator continues with exactly the events an uninterrupted one would have generated.
+  struct Position {
+    int64_t events_so_far = 0;
+    uint64_t random_state = 0;
+  };
+  Position position() const { return {events_so_far_, random_.state()}; }
+  // The position after the first `k` events of the last Generate call (1 <= k <= its count).
+  Position PositionAfterGenerated(size_t k) const;
+  // Continues from `p` (a position of a generator with the same config, p.events_so_far <=
+  // max_events, which the caller checks).
+  void Seek(const Position& p);
+  int64_t max_events() const { return max_events_; }
+
  private:
   struct FieldOut {
     int64_t* i64 = nullptr;
@@ -160,6 +175,9 @@ class NexmarkGenerator {
   SplittableRandom random_;
   int64_t events_so_far_ = 0;
   int64_t max_events_ = 0;
+  // The events before the last Generate call and the random state after each of its events.
+  int64_t last_start_events_ = 0;
+  std::vector<uint64_t> random_after_;
   std::string scratch_;  // long 'extra' strings of columns that are not requested
 };
 

@@ -7,7 +7,9 @@
 // multiplies per draw, no state beyond two words.
 //
 // Only the constructor with an explicit seed is provided (its gamma is the golden gamma, as in
-// Java's SplittableRandom(long)). Threading: a value type, used by one thread.
+// Java's SplittableRandom(long)). The whole state is one word (state()), so a generator can save it
+// in a checkpoint and continue with FromState(); Mix64 is exposed for deriving independent seeds.
+// Threading: a value type, used by one thread.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +21,10 @@ class SplittableRandom {
   static constexpr uint64_t kGoldenGamma = 0x9e3779b97f4a7c15ULL;
 
   explicit SplittableRandom(int64_t seed) : seed_(static_cast<uint64_t>(seed)) {}
+
+  // The generator's whole state, and a generator that continues from it (the same draws follow).
+  uint64_t state() const { return seed_; }
+  static SplittableRandom FromState(uint64_t state) { return SplittableRandom(static_cast<int64_t>(state)); }
 
   // Java nextInt(): a uniformly distributed 32-bit value.
   int32_t NextInt() { return Mix32(NextSeed()); }
@@ -43,13 +49,15 @@ class SplittableRandom {
   // Java nextDouble(): uniform in [0, 1) with 53 random bits.
   double NextDouble() { return static_cast<double>(Mix64(NextSeed()) >> 11) * 0x1.0p-53; }
 
- private:
-  uint64_t NextSeed() { return seed_ += kGoldenGamma; }
+  // SplitMix64's finalizer (Java's mix64): a bijection that scatters nearby inputs.
   static uint64_t Mix64(uint64_t z) {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
   }
+
+ private:
+  uint64_t NextSeed() { return seed_ += kGoldenGamma; }
   static int32_t Mix32(uint64_t z) {
     z = (z ^ (z >> 33)) * 0x62a9d9ed799705f5ULL;
     return static_cast<int32_t>(static_cast<uint32_t>(((z ^ (z >> 28)) * 0xcb24d0a5c88c35b3ULL) >> 32));
