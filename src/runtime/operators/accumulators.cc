@@ -1,6 +1,7 @@
 #include "runtime/operators/accumulators.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "function/aggregate/aggregate_function.h"
 #include "state/key_encoder.h"
@@ -9,32 +10,71 @@
 
 namespace sluice {
 
+namespace {
+size_t AlignUp(size_t n, size_t align) { return (n + align - 1) / align * align; }
+}  // namespace
+
 AccumulatorLayout::AccumulatorLayout(std::vector<AccumulatorCall> calls) : calls_(std::move(calls)) {
   for (const auto& c : calls_) {
     size_t align = std::max<size_t>(c.function->state_align, 1);
-    state_bytes_ = (state_bytes_ + align - 1) / align * align;
+    block_align_ = std::max(block_align_, align);
+    state_bytes_ = AlignUp(state_bytes_, align);
     offsets_.push_back(state_bytes_);
     state_bytes_ += c.function->state_size;
+    if (c.function->serialize) plain_ = false;
   }
-}
-
-void AccumulatorLayout::Init(AccumulatorGroup* g) const {
-  // 16-byte aligned by operator new[] on this platform, enough for DECIMAL slots.
-  g->states.reset(new uint8_t[std::max<size_t>(state_bytes_, 1)]);
-  for (size_t a = 0; a < calls_.size(); ++a) calls_[a].function->init(g->states.get() + offsets_[a]);
-  g->distinct.assign(calls_.size(), {});
-  g->count = 0;
-}
-
-void AccumulatorLayout::Destroy(AccumulatorGroup* g) const {
-  if (!g->states) return;
-  for (size_t a = 0; a < calls_.size(); ++a) {
-    if (calls_[a].function->destroy) calls_[a].function->destroy(g->states.get() + offsets_[a]);
+  size_t end = AlignUp(state_bytes_, alignof(DistinctCounts*));
+  for (const auto& c : calls_) {
+    if (c.distinct) {
+      distinct_offsets_.push_back(end);
+      end += sizeof(DistinctCounts*);
+      plain_ = false;
+    } else {
+      distinct_offsets_.push_back(0);
+    }
   }
-  g->states.reset();
+  count_offset_ = AlignUp(end, alignof(int64_t));
+  block_bytes_ = AlignUp(count_offset_ + sizeof(int64_t), block_align_);
 }
 
-void AccumulatorLayout::Update(AccumulatorGroup* g, const Chunk& chunk, size_t row, bool retract) const {
+AccumulatorLayout::DistinctCounts* AccumulatorLayout::distinct(const uint8_t* block, size_t a) const {
+  DistinctCounts* p;
+  std::memcpy(&p, block + distinct_offsets_[a], sizeof p);
+  return p;
+}
+
+AccumulatorLayout::DistinctCounts** AccumulatorLayout::distinct_slot(uint8_t* block, size_t a) const {
+  return reinterpret_cast<DistinctCounts**>(block + distinct_offsets_[a]);
+}
+
+int64_t AccumulatorLayout::count(const uint8_t* block) const {
+  int64_t c;
+  std::memcpy(&c, block + count_offset_, sizeof c);
+  return c;
+}
+
+void AccumulatorLayout::Init(uint8_t* block) const {
+  // Zeroed first, so padding and the DISTINCT pointers are deterministic (blocks are checkpointed).
+  std::memset(block, 0, block_bytes_);
+  for (size_t a = 0; a < calls_.size(); ++a) calls_[a].function->init(block + offsets_[a]);
+}
+
+void AccumulatorLayout::Destroy(uint8_t* block) const {
+  if (!plain_) {
+    // A zeroed block was never initialized (or already destroyed): nothing to free.
+    bool zero = true;
+    for (size_t i = 0; i < block_bytes_ && zero; ++i) zero = block[i] == 0;
+    if (!zero) {
+      for (size_t a = 0; a < calls_.size(); ++a) {
+        if (calls_[a].function->destroy) calls_[a].function->destroy(block + offsets_[a]);
+        if (calls_[a].distinct) delete distinct(block, a);
+      }
+    }
+  }
+  std::memset(block, 0, block_bytes_);
+}
+
+void AccumulatorLayout::Update(uint8_t* block, const Chunk& chunk, size_t row, bool retract) const {
   const Vector* args[8];
   for (size_t a = 0; a < calls_.size(); ++a) {
     const AccumulatorCall& call = calls_[a];
@@ -45,56 +85,62 @@ void AccumulatorLayout::Update(AccumulatorGroup* g, const Chunk& chunk, size_t r
     if (call.distinct) {
       std::string v;
       for (int c : call.args) EncodeKeyValue(chunk.column(static_cast<size_t>(c)), row, &v);
-      auto& counts = g->distinct[a];
+      DistinctCounts** slot = distinct_slot(block, a);
       if (!retract) {
-        if (++counts[v] > 1) continue;
+        if (*slot == nullptr) *slot = new DistinctCounts();
+        if (++(**slot)[v] > 1) continue;
       } else {
-        auto it = counts.find(v);
-        if (it == counts.end()) continue;
+        if (*slot == nullptr) continue;
+        auto it = (*slot)->find(v);
+        if (it == (*slot)->end()) continue;
         if (--it->second > 0) continue;
-        counts.erase(it);
+        (*slot)->erase(it);
       }
     }
     const size_t n = std::min<size_t>(call.args.size(), 8);
     for (size_t i = 0; i < n; ++i) args[i] = &chunk.column(static_cast<size_t>(call.args[i]));
-    call.function->update(g->states.get() + offsets_[a], args, row, retract);
+    call.function->update(block + offsets_[a], args, row, retract);
   }
-  g->count += retract ? -1 : 1;
+  const int64_t c = count(block) + (retract ? -1 : 1);
+  std::memcpy(block + count_offset_, &c, sizeof c);
 }
 
-void AccumulatorLayout::Finalize(const AccumulatorGroup& g, Chunk* out, size_t first_column, size_t row) const {
+void AccumulatorLayout::Finalize(const uint8_t* block, Chunk* out, size_t first_column, size_t row) const {
   for (size_t a = 0; a < calls_.size(); ++a) {
     Vector& v = out->column(first_column + a);
     v.SetNull(row, false);
-    calls_[a].function->finalize(g.states.get() + offsets_[a], &v, row);
+    calls_[a].function->finalize(block + offsets_[a], &v, row);
   }
 }
 
-void AccumulatorLayout::Serialize(const AccumulatorGroup& g, StateWriter* w) const {
-  w->PutI64(g.count);
+void AccumulatorLayout::Serialize(const uint8_t* block, StateWriter* w) const {
+  w->PutI64(count(block));
   for (size_t a = 0; a < calls_.size(); ++a) {
     const AggregateFunction& f = *calls_[a].function;
-    const uint8_t* state = g.states.get() + offsets_[a];
+    const uint8_t* state = block + offsets_[a];
     if (f.serialize) {
       f.serialize(state, w);
     } else {
       w->PutRaw(state, f.state_size);
     }
     if (calls_[a].distinct) {
-      w->PutVarint(g.distinct[a].size());
-      for (const auto& [value, count] : g.distinct[a]) {
+      const DistinctCounts* counts = distinct(block, a);
+      w->PutVarint(counts ? counts->size() : 0);
+      if (counts == nullptr) continue;
+      for (const auto& [value, n] : *counts) {
         w->PutString(value);
-        w->PutI64(count);
+        w->PutI64(n);
       }
     }
   }
 }
 
-void AccumulatorLayout::Deserialize(AccumulatorGroup* g, StateReader* r) const {
-  g->count = r->GetI64();
+void AccumulatorLayout::Deserialize(uint8_t* block, StateReader* r) const {
+  const int64_t c = r->GetI64();
+  std::memcpy(block + count_offset_, &c, sizeof c);
   for (size_t a = 0; a < calls_.size(); ++a) {
     const AggregateFunction& f = *calls_[a].function;
-    uint8_t* state = g->states.get() + offsets_[a];
+    uint8_t* state = block + offsets_[a];
     if (f.deserialize) {
       f.deserialize(state, r);
     } else {
@@ -102,9 +148,12 @@ void AccumulatorLayout::Deserialize(AccumulatorGroup* g, StateReader* r) const {
     }
     if (calls_[a].distinct) {
       const size_t n = r->GetCount(9);
+      if (n == 0 || !r->ok()) continue;
+      DistinctCounts** slot = distinct_slot(block, a);
+      if (*slot == nullptr) *slot = new DistinctCounts();
       for (size_t i = 0; i < n && r->ok(); ++i) {
         std::string value = r->GetString();
-        g->distinct[a][std::move(value)] = r->GetI64();
+        (**slot)[std::move(value)] = r->GetI64();
       }
     }
   }

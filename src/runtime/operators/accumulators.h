@@ -3,12 +3,20 @@
 // skipped by that call; a DISTINCT call counts each distinct argument tuple and passes a value to its
 // function only when the tuple first appears (accumulate) or last disappears (retract).
 //
-// AccumulatorLayout is immutable and shared by all groups of an operator; AccumulatorGroup is one
-// group's state (owned by the operator, destroyed through the layout).
+// A group's state is one flat block of block_bytes() bytes that the operator owns (GroupAggregate keeps
+// the blocks of all its groups in one array indexed by key id): the calls' function states (call a at
+// offset(a), state_bytes() in all), then one owning pointer per DISTINCT call to its counts of distinct
+// argument tuples (null until the first one), then the group's row count. A block is trivially
+// relocatable (it may be moved with memcpy); a block that was never initialized or was destroyed is
+// all zeros. plain() layouts own no heap memory: their blocks are just their bytes (and are
+// checkpointed as such).
 //
-// Threading: a layout may be shared; a group belongs to the operator's task thread.
+// AccumulatorLayout is immutable and shared by all groups of an operator.
+//
+// Threading: a layout may be shared; a block belongs to the operator's task thread.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -29,37 +37,50 @@ struct AccumulatorCall {
   int filter = -1;        // input BOOLEAN column, -1 when none
 };
 
-struct AccumulatorGroup {
-  std::unique_ptr<uint8_t[]> states;
-  // Per call: how often each distinct argument tuple is currently accumulated (DISTINCT calls only).
-  std::vector<std::map<std::string, int64_t>> distinct;
-  int64_t count = 0;  // rows accumulated minus rows retracted
-};
-
 class AccumulatorLayout {
  public:
   explicit AccumulatorLayout(std::vector<AccumulatorCall> calls);
   const std::vector<AccumulatorCall>& calls() const { return calls_; }
 
-  void Init(AccumulatorGroup* g) const;
-  void Destroy(AccumulatorGroup* g) const;
+  // Bytes of one group's block (a multiple of block_align()) and the alignment its address needs.
+  size_t block_bytes() const { return block_bytes_; }
+  size_t block_align() const { return block_align_; }
+  // True when no call keeps heap memory (no DISTINCT, no serialize callback): a block is plain bytes.
+  bool plain() const { return plain_; }
+
+  // Initializes `block` (block_bytes() bytes at block_align()) as an empty group.
+  void Init(uint8_t* block) const;
+  // Frees what the block owns and zeroes it. A zeroed block may be destroyed again.
+  void Destroy(uint8_t* block) const;
   // Accumulates (or retracts) row `row` of `chunk` into every call.
-  void Update(AccumulatorGroup* g, const Chunk& chunk, size_t row, bool retract) const;
+  void Update(uint8_t* block, const Chunk& chunk, size_t row, bool retract) const;
   // Writes call i's current result into out[first_column + i] at `row` (the row must exist).
-  void Finalize(const AccumulatorGroup& g, Chunk* out, size_t first_column, size_t row) const;
+  void Finalize(const uint8_t* block, Chunk* out, size_t first_column, size_t row) const;
+  // Rows accumulated minus rows retracted.
+  int64_t count(const uint8_t* block) const;
   // For operators that pool the states of many groups and keep DISTINCT counts themselves (OVER): a
-  // group's states take state_bytes() bytes, call a's at offset(a) (aligned to its function's state_align).
+  // group's function states take state_bytes() bytes, call a's at offset(a) (aligned to its function's
+  // state_align).
   size_t state_bytes() const { return state_bytes_; }
   size_t offset(size_t a) const { return offsets_[a]; }
   // Checkpoints: writes a group's states (each function's, its DISTINCT counts, the row count), and
-  // reads them back into a group Init() prepared.
-  void Serialize(const AccumulatorGroup& g, StateWriter* w) const;
-  void Deserialize(AccumulatorGroup* g, StateReader* r) const;
+  // reads them back into a block Init() prepared.
+  void Serialize(const uint8_t* block, StateWriter* w) const;
+  void Deserialize(uint8_t* block, StateReader* r) const;
 
  private:
+  using DistinctCounts = std::map<std::string, int64_t>;
+  DistinctCounts* distinct(const uint8_t* block, size_t a) const;
+  DistinctCounts** distinct_slot(uint8_t* block, size_t a) const;
+
   std::vector<AccumulatorCall> calls_;
   std::vector<size_t> offsets_;
+  std::vector<size_t> distinct_offsets_;  // per call: its DISTINCT counts pointer, or 0 when not DISTINCT
   size_t state_bytes_ = 0;
+  size_t count_offset_ = 0;
+  size_t block_bytes_ = 0;
+  size_t block_align_ = 8;
+  bool plain_ = true;
 };
 
 }  // namespace sluice

@@ -1,21 +1,21 @@
 #include "runtime/operators/deduplicate_operator.h"
 
-#include <xxhash.h>
-
 #include <algorithm>
 #include <deque>
 #include <limits>
 #include <string>
-#include <unordered_map>
 
 #include "common/check.h"
 #include "common/clock.h"
 #include "function/evaluator.h"
 #include "runtime/job.h"
+#include "state/delta.h"
 #include "state/key_encoder.h"
+#include "state/key_index.h"
 #include "state/row_arena.h"
 #include "state/state_serde.h"
 #include "state/sort_key.h"
+#include "types/value.h"
 
 namespace sluice {
 
@@ -25,10 +25,6 @@ constexpr uint32_t kNoRow = std::numeric_limits<uint32_t>::max();
 constexpr int32_t kNoLocal = -1;
 // Compaction threshold: rebuild the arena once this many released rows outnumber the live ones.
 constexpr size_t kMinDeadRowsToCompact = 1 << 16;
-
-struct StringHash {
-  size_t operator()(const std::string& s) const { return static_cast<size_t>(XXH3_64bits(s.data(), s.size())); }
-};
 
 // A row waiting for the watermark (rowtime keep-first); a min-heap on (rowtime, seq).
 struct Timer {
@@ -47,42 +43,44 @@ struct TimerLater {
 struct DeduplicateOperator::State {
   explicit State(const std::vector<LogicalType>& types) : arena(types) {}
 
-  std::unordered_map<std::string, uint32_t, StringHash> key_index;
-  // Per key, by index: the kept (or waiting) row, its rowtime, whether it was emitted (keep-first),
-  // and the sequence number of the waiting row (to recognise stale timers).
+  KeyIndex keys;
+  // Per key id: the kept (or waiting) row (kNoRow: none). Only for the variants that use them: its
+  // rowtime and the sequence number of the waiting row, to recognise stale timers (rowtime keep-first);
+  // whether the key's row was emitted (keep-first); the processing time of its last write (state TTL).
   std::vector<uint32_t> row;
   std::vector<int64_t> rowtime;
   std::vector<uint8_t> done;
   std::vector<uint64_t> seq;
-  std::vector<int64_t> written;  // processing time of the key's last write (state TTL)
-  std::deque<std::pair<int64_t, uint32_t>> expiry;  // (time, key) writes in time order
+  std::vector<int64_t> written;
+  std::deque<std::pair<int64_t, uint32_t>> expiry;  // (time, key) writes in time order (state TTL)
   RowArena arena;
   size_t live_rows = 0;
   size_t dead_rows = 0;
   std::vector<Timer> timers;
   uint64_t next_seq = 0;
 
+  // Incremental checkpoints. epoch counts snapshots and restores (0: none yet, so there is no base
+  // and nothing is recorded); the base is the state after the last one: `dirty` marks keys below it
+  // written since, arena_base and expiry_base are the sizes then, expiry_popped the entries popped
+  // since. segments holds the deltas recorded at compactions since the base (num_segments of them);
+  // delta_broken: they grew too large and were dropped, so the next checkpoint must be full.
+  uint64_t epoch = 0;
+  DeltaTracker dirty;
+  size_t arena_base = 0;
+  size_t expiry_base = 0;
+  size_t expiry_popped = 0;
+  StateWriter segments;
+  uint64_t num_segments = 0;
+  bool delta_broken = false;
+
   // Scratch, reused across chunks.
   std::vector<std::string> encoded;
   std::vector<uint32_t> key_of_row;
   std::vector<uint32_t> sel;
-  std::vector<int32_t> local_best;  // per key: input row that won within the current chunk
+  std::vector<int32_t> local_best;  // per key: input row that won within the current chunk (rowtime keep-first)
   std::vector<uint32_t> touched;
   std::vector<uint32_t> out_ids;
   std::vector<RowKind> out_kinds;
-
-  uint32_t KeyIndex(std::string& key) {
-    auto [it, inserted] = key_index.try_emplace(std::move(key), static_cast<uint32_t>(row.size()));
-    if (inserted) {
-      row.push_back(kNoRow);
-      rowtime.push_back(0);
-      done.push_back(0);
-      seq.push_back(0);
-      written.push_back(0);
-      local_best.push_back(kNoLocal);
-    }
-    return it->second;
-  }
 };
 
 DeduplicateOperator::DeduplicateOperator(std::string name, std::vector<LogicalType> types, std::vector<int> keys,
@@ -103,58 +101,139 @@ DeduplicateOperator::~DeduplicateOperator() = default;
 
 namespace {
 
-template <typename T>
-void PutPodVector(StateWriter* w, const std::vector<T>& v) {
-  w->PutVarint(v.size());
-  if (!v.empty()) w->PutRaw(v.data(), v.size() * sizeof(T));
-}
-
-template <typename T>
-void GetPodVector(StateReader* r, size_t expected, std::vector<T>* v) {
-  const size_t n = r->GetCount(sizeof(T));
-  if (r->ok() && n != expected) r->Fail("per-key vectors differ in length");
-  if (!r->ok()) return;
-  v->resize(n);
-  if (n > 0) r->GetRaw(v->data(), n * sizeof(T));
-}
-
-}  // namespace
-
-Status DeduplicateOperator::SnapshotState(StateWriter* w) {
-  State& st = *state_;
-  w->PutTag("deduplicate");
-  w->PutVarint(st.row.size());
-  std::vector<const std::string*> keys(st.row.size(), nullptr);
-  for (const auto& [key, idx] : st.key_index) keys[idx] = &key;
-  for (const std::string* k : keys) w->PutString(k ? *k : std::string());
-  // Only the kept rows go into the checkpoint (the arena may hold many released ones).
-  std::vector<uint32_t> live;
-  std::vector<uint32_t> remapped(st.row.size(), kNoRow);
-  for (size_t k = 0; k < st.row.size(); ++k) {
-    if (st.row[k] == kNoRow) continue;
-    remapped[k] = static_cast<uint32_t>(live.size());
-    live.push_back(st.row[k]);
-  }
-  PutPodVector(w, remapped);
-  PutPodVector(w, st.rowtime);
-  PutPodVector(w, st.done);
-  PutPodVector(w, st.seq);
-  PutPodVector(w, st.written);
-  w->PutVarint(st.expiry.size());
-  for (const auto& [t, k] : st.expiry) {
-    w->PutI64(t);
-    w->PutU32(k);
-  }
-  st.arena.SnapshotRows(live, w);
-  w->PutVarint(live.size());
-  w->PutVarint(0);
-  w->PutVarint(st.timers.size());
-  for (const Timer& t : st.timers) {
+void PutTimers(const std::vector<Timer>& timers, StateWriter* w) {
+  w->PutVarint(timers.size());
+  for (const Timer& t : timers) {
     w->PutI64(t.rowtime);
     w->PutU64(t.seq);
     w->PutU32(t.key);
   }
+}
+
+void GetTimers(StateReader* r, std::vector<Timer>* timers) {
+  timers->clear();
+  const size_t n = r->GetCount(20);
+  for (size_t i = 0; i < n && r->ok(); ++i) {
+    Timer t;
+    t.rowtime = r->GetI64();
+    t.seq = r->GetU64();
+    t.key = r->GetU32();
+    timers->push_back(t);
+  }
+}
+
+void PutExpiry(const std::deque<std::pair<int64_t, uint32_t>>& expiry, size_t first, StateWriter* w) {
+  w->PutVarint(expiry.size() - first);
+  for (size_t i = first; i < expiry.size(); ++i) {
+    w->PutI64(expiry[i].first);
+    w->PutU32(expiry[i].second);
+  }
+}
+
+void GetExpiry(StateReader* r, std::deque<std::pair<int64_t, uint32_t>>* expiry) {
+  const size_t n = r->GetCount(12);
+  for (size_t i = 0; i < n && r->ok(); ++i) {
+    const int64_t t = r->GetI64();
+    const uint32_t k = r->GetU32();
+    expiry->emplace_back(t, k);
+  }
+}
+
+// A full column that a variant may not use: its length must be the number of keys, or 0 if unused.
+template <typename T>
+void GetColumnOf(StateReader* r, bool used, size_t nkeys, std::vector<T>* column) {
+  GetColumn(r, column);
+  if (r->ok() && column->size() != (used ? nkeys : 0)) r->Fail("per-key vectors differ in length");
+}
+
+}  // namespace
+
+void DeduplicateOperator::ResizeColumns(State& s) const {
+  const size_t n = s.keys.size();
+  s.row.resize(n, kNoRow);
+  if (rowtime_ && !keep_last_) {
+    s.rowtime.resize(n, 0);
+    s.seq.resize(n, 0);
+    s.local_best.resize(n, kNoLocal);
+  }
+  if (!keep_last_) s.done.resize(n, 0);
+  if (ttl_micros_ > 0) s.written.resize(n, 0);
+}
+
+void DeduplicateOperator::ResetDeltaBase(State& s) const {
+  s.dirty.Reset(s.keys.size());
+  s.arena_base = s.arena.size();
+  s.expiry_base = s.expiry.size();
+  s.expiry_popped = 0;
+}
+
+void DeduplicateOperator::Validate(const State& s, StateReader* r, size_t tail_first,
+                                   const std::vector<uint8_t>* tail_kept) const {
+  if (!r->ok()) return;
+  const size_t nkeys = s.keys.size();
+  const bool rowtime_first = rowtime_ && !keep_last_;
+  if (s.row.size() != nkeys || s.rowtime.size() != (rowtime_first ? nkeys : 0) ||
+      s.seq.size() != (rowtime_first ? nkeys : 0) || s.done.size() != (keep_last_ ? 0 : nkeys) ||
+      s.written.size() != (ttl_micros_ > 0 ? nkeys : 0)) {
+    r->Fail("per-key vectors differ in length");
+    return;
+  }
+  const size_t arena_rows = s.arena.size();
+  size_t live = 0;
+  for (uint32_t id : s.row) {
+    if (id == kNoRow) continue;
+    if (id >= arena_rows || (tail_kept != nullptr && id >= tail_first && !(*tail_kept)[id - tail_first])) {
+      r->Fail("kept row outside the arena");
+      return;
+    }
+    ++live;
+  }
+  if (live != s.live_rows) {
+    r->Fail(std::to_string(s.live_rows) + " kept rows recorded but " + std::to_string(live) + " found");
+    return;
+  }
+  if (s.dead_rows > arena_rows) {
+    r->Fail("more released rows than rows");
+    return;
+  }
+  for (const auto& [t, k] : s.expiry) {
+    if (k >= nkeys || ttl_micros_ <= 0) {
+      r->Fail("expiry entry for an unknown key");
+      return;
+    }
+  }
+  for (const Timer& t : s.timers) {
+    if (t.key >= nkeys || !rowtime_first) {
+      r->Fail("timer for an unknown key");
+      return;
+    }
+  }
+}
+
+Status DeduplicateOperator::SnapshotState(StateWriter* w) {
+  State& st = *state_;
+  // Only the kept rows go into the checkpoint: compacting first makes the written arena the
+  // operator's own, so later deltas continue it.
+  if (st.dead_rows > 0) Compact(st);
+  st.segments = StateWriter();
+  st.num_segments = 0;
+  st.delta_broken = false;
+  ++st.epoch;
+  w->PutTag("deduplicate");
+  w->PutU64(st.epoch);
+  st.keys.Snapshot(w);
+  PutColumn(w, st.row);
+  PutColumn(w, st.rowtime);
+  PutColumn(w, st.done);
+  PutColumn(w, st.seq);
+  PutColumn(w, st.written);
+  PutExpiry(st.expiry, 0, w);
+  st.arena.Snapshot(w);
+  w->PutVarint(st.live_rows);
+  w->PutVarint(st.dead_rows);
+  PutTimers(st.timers, w);
   w->PutU64(st.next_seq);
+  ResetDeltaBase(st);
   return Status::OK();
 }
 
@@ -162,44 +241,198 @@ Status DeduplicateOperator::RestoreState(StateReader* r) {
   auto fresh = std::make_unique<State>(types_);
   State& st = *fresh;
   r->ExpectTag("deduplicate");
-  const size_t nkeys = r->GetCount(1);
-  for (size_t i = 0; i < nkeys && r->ok(); ++i) st.key_index.emplace(r->GetString(), static_cast<uint32_t>(i));
-  if (r->ok() && st.key_index.size() != nkeys) r->Fail("duplicate keys");
-  GetPodVector(r, nkeys, &st.row);
-  GetPodVector(r, nkeys, &st.rowtime);
-  GetPodVector(r, nkeys, &st.done);
-  GetPodVector(r, nkeys, &st.seq);
-  GetPodVector(r, nkeys, &st.written);
-  st.local_best.assign(nkeys, kNoLocal);
-  const size_t nexp = r->GetCount(12);
-  for (size_t i = 0; i < nexp && r->ok(); ++i) {
-    const int64_t t = r->GetI64();
-    const uint32_t k = r->GetU32();
-    if (k >= nkeys) r->Fail("expiry entry for an unknown key");
-    st.expiry.emplace_back(t, k);
-  }
+  st.epoch = r->GetU64();
+  st.keys.Restore(r);
+  const size_t nkeys = st.keys.size();
+  GetColumnOf(r, true, nkeys, &st.row);
+  GetColumnOf(r, rowtime_ && !keep_last_, nkeys, &st.rowtime);
+  GetColumnOf(r, !keep_last_, nkeys, &st.done);
+  GetColumnOf(r, rowtime_ && !keep_last_, nkeys, &st.seq);
+  GetColumnOf(r, ttl_micros_ > 0, nkeys, &st.written);
+  GetExpiry(r, &st.expiry);
   st.arena.Restore(r);
   st.live_rows = r->GetCount(0);
   st.dead_rows = r->GetCount(0);
-  const size_t ntimers = r->GetCount(20);
-  for (size_t i = 0; i < ntimers && r->ok(); ++i) {
-    Timer t;
-    t.rowtime = r->GetI64();
-    t.seq = r->GetU64();
-    t.key = r->GetU32();
-    if (t.key >= nkeys) r->Fail("timer for an unknown key");
-    st.timers.push_back(t);
-  }
+  GetTimers(r, &st.timers);
   st.next_seq = r->GetU64();
-  for (uint32_t id : st.row) {
-    if (r->ok() && id != kNoRow && id >= st.arena.rows().size()) r->Fail("kept row outside the arena");
-  }
+  if (r->ok() && st.epoch == 0) r->Fail("a state snapshot without an epoch");
+  Validate(st, r);
   RETURN_IF_ERROR(r->status());
+  ResizeColumns(st);  // the scratch column
+  ResetDeltaBase(st);
   state_ = std::move(fresh);
   return Status::OK();
 }
 
-size_t DeduplicateOperator::num_keys() const { return state_->key_index.size(); }
+bool DeduplicateOperator::CanSnapshotDelta() const { return state_->epoch > 0 && !state_->delta_broken; }
+
+void DeduplicateOperator::WriteSegment(const State& s, StateWriter* w) const {
+  w->PutTag("segment");
+  s.keys.SnapshotSince(s.dirty.base(), w);
+  PutColumnDelta(w, s.row, s.dirty);
+  if (rowtime_ && !keep_last_) {
+    PutColumnDelta(w, s.rowtime, s.dirty);
+    PutColumnDelta(w, s.seq, s.dirty);
+  }
+  if (!keep_last_) PutColumnDelta(w, s.done, s.dirty);
+  if (ttl_micros_ > 0) PutColumnDelta(w, s.written, s.dirty);
+  // The TTL queue: how many of the base's entries were popped, then the entries added since (those
+  // of them popped too are gone from both).
+  const size_t popped = std::min(s.expiry_popped, s.expiry_base);
+  w->PutVarint(popped);
+  PutExpiry(s.expiry, s.expiry_base - popped, w);
+  w->PutVarint(s.live_rows);
+  w->PutVarint(s.dead_rows);
+  // The rows appended since the base: only those still kept go in (most are often replaced within
+  // the interval). A kept new row belongs to a key written since the base (dirty or new), so they are
+  // found without looking at other keys; the others are released, and restore fills their ids with
+  // copies of another row.
+  const size_t first = s.arena_base;
+  const size_t end = s.arena.size();
+  std::vector<uint64_t> bits((end - first + 63) / 64, 0);
+  auto mark = [&](uint32_t k) {
+    const uint32_t id = s.row[k];
+    if (id != kNoRow && id >= first) bits[(id - first) >> 6] |= uint64_t{1} << ((id - first) & 63);
+  };
+  for (uint32_t k : s.dirty.dirty()) mark(k);
+  for (size_t k = s.dirty.base(); k < s.row.size(); ++k) mark(static_cast<uint32_t>(k));
+  std::vector<uint32_t> kept;
+  for (size_t i = 0; i < bits.size(); ++i) {
+    for (uint64_t word = bits[i]; word != 0; word &= word - 1) {
+      kept.push_back(static_cast<uint32_t>(first + i * 64 + static_cast<size_t>(__builtin_ctzll(word))));
+    }
+  }
+  w->PutVarint(first);
+  w->PutVarint(end);
+  PutColumn(w, kept);
+  // Room for the rows at once (estimated from the arena's bytes per row, generously, as reserved but
+  // unused pages cost nothing) saves regrowing a large buffer.
+  if (!kept.empty()) w->Reserve(s.arena.MemoryUsage() / end * kept.size() + kept.size() * (6 * types_.size() + 2) + 64);
+  s.arena.SnapshotRows(kept, w);
+  PutTimers(s.timers, w);
+  w->PutU64(s.next_seq);
+}
+
+void DeduplicateOperator::ApplySegment(State& s, StateReader* r) const {
+  r->ExpectTag("segment");
+  s.keys.RestoreAppend(r);
+  ApplyColumnDelta(r, &s.row);
+  if (rowtime_ && !keep_last_) {
+    ApplyColumnDelta(r, &s.rowtime);
+    ApplyColumnDelta(r, &s.seq);
+  }
+  if (!keep_last_) ApplyColumnDelta(r, &s.done);
+  if (ttl_micros_ > 0) ApplyColumnDelta(r, &s.written);
+  const size_t popped = r->GetCount(0);
+  if (r->ok() && popped > s.expiry.size()) r->Fail("a state delta pops more TTL entries than there are");
+  if (!r->ok()) return;
+  s.expiry.erase(s.expiry.begin(), s.expiry.begin() + static_cast<std::ptrdiff_t>(popped));
+  GetExpiry(r, &s.expiry);
+  s.live_rows = r->GetCount(0);
+  s.dead_rows = r->GetCount(0);
+  // Released rows never outnumber both the compaction threshold and the keys by much (MaybeCompact),
+  // which bounds the filler rows a delta may ask for.
+  const size_t max_dead = 2 * std::max(kMinDeadRowsToCompact, s.keys.size()) + (size_t{1} << 20);
+  if (r->ok() && (s.live_rows > s.keys.size() || s.dead_rows > max_dead)) r->Fail("a state delta with too many rows");
+  const size_t first = r->GetCount(0);
+  const size_t end = r->GetCount(0);
+  std::vector<uint32_t> kept;
+  GetColumn(r, &kept);
+  if (!r->ok()) return;
+  if (first != s.arena.size() || end < first || end - first - std::min(end - first, kept.size()) > s.dead_rows ||
+      end > kNoRow) {
+    r->Fail("a row delta for rows " + std::to_string(first) + ".." + std::to_string(end) + " applied to " +
+            std::to_string(s.arena.size()) + " rows");
+    return;
+  }
+  Chunk rows;
+  r->GetChunk(types_, &rows);
+  if (r->ok() && r->GetCount(0) != 0) r->Fail("released rows in a row delta");
+  if (r->ok() && rows.size() != kept.size()) r->Fail("a row delta whose rows and ids differ in number");
+  if (!r->ok()) return;
+  // Row i of the tail: the kept row whose id is i; a released row (never read again) is a copy of
+  // some other row: the first kept one, else the arena's first, else NULLs.
+  std::vector<uint32_t> sel(end - first, 0);
+  std::vector<uint8_t> is_kept(end - first, 0);
+  for (size_t j = 0; j < kept.size(); ++j) {
+    if (kept[j] < first || kept[j] >= end || (j > 0 && kept[j] <= kept[j - 1])) {
+      r->Fail("a row delta with ids out of order");
+      return;
+    }
+    sel[kept[j] - first] = static_cast<uint32_t>(j);
+    is_kept[kept[j] - first] = 1;
+  }
+  if (!sel.empty()) {
+    if (rows.size() == 0) {
+      rows = Chunk(types_);
+      if (s.arena.size() > 0) {
+        rows.AppendFrom(s.arena.rows(), nullptr, 0, 1, /*copy_strings=*/true);
+      } else {
+        std::vector<Value> nulls;
+        for (const LogicalType& t : types_) nulls.push_back(Value::Null(t));
+        rows.AppendValues(nulls, RowKind::kInsert);
+      }
+    }
+    s.arena.AppendMany(rows, sel.data(), sel.size());
+  }
+  const size_t released = s.arena.size() - s.arena.live();
+  if (released > s.dead_rows) {
+    r->Fail("more released rows in the arena than recorded");
+    return;
+  }
+  for (size_t i = released; i < s.dead_rows; ++i) s.arena.Release(0);
+  GetTimers(r, &s.timers);
+  s.next_seq = r->GetU64();
+  Validate(s, r, first, &is_kept);
+  if (r->ok()) ResizeColumns(s);  // the scratch column
+}
+
+Status DeduplicateOperator::SnapshotDelta(StateWriter* w) {
+  State& st = *state_;
+  SLUICE_CHECK(CanSnapshotDelta());
+  w->PutTag("deduplicate-delta");
+  w->PutU64(st.epoch);
+  w->PutVarint(st.num_segments + 1);
+  w->PutRaw(st.segments.data().data(), st.segments.size());
+  WriteSegment(st, w);
+  st.segments = StateWriter();
+  st.num_segments = 0;
+  ++st.epoch;
+  ResetDeltaBase(st);
+  return Status::OK();
+}
+
+Status DeduplicateOperator::RestoreDelta(StateReader* r) {
+  State& st = *state_;
+  r->ExpectTag("deduplicate-delta");
+  const uint64_t base = r->GetU64();
+  if (r->ok() && (st.epoch == 0 || base != st.epoch)) {
+    r->Fail("a state delta on snapshot #" + std::to_string(base) + " applied to " +
+            (st.epoch == 0 ? std::string("an operator restored from nothing")
+                           : "snapshot #" + std::to_string(st.epoch)));
+  }
+  const size_t nsegments = r->GetCount(16);
+  if (r->ok() && nsegments == 0) r->Fail("a state delta without segments");
+  RETURN_IF_ERROR(r->status());
+  // Segments after the first continue the state a compaction left, as on the writing side.
+  for (size_t i = 0; i < nsegments && r->ok(); ++i) {
+    if (i > 0) {
+      Compact(st);
+      ResetDeltaBase(st);
+    }
+    ApplySegment(st, r);
+  }
+  if (!r->ok()) {
+    // Half-applied: keep nothing of it (and no base, so no further delta applies either).
+    state_ = std::make_unique<State>(types_);
+    return r->status();
+  }
+  ++st.epoch;
+  ResetDeltaBase(st);
+  return Status::OK();
+}
+
+size_t DeduplicateOperator::num_keys() const { return state_->keys.size(); }
 size_t DeduplicateOperator::state_rows() const { return state_->live_rows; }
 
 Status DeduplicateOperator::Open(JobContext* ctx) {
@@ -260,7 +493,8 @@ Status DeduplicateOperator::Process(int, Chunk& chunk) {
   State& s = *state_;
   EncodeKeys(chunk, keys_, &s.encoded);
   s.key_of_row.resize(n);
-  for (size_t i = 0; i < n; ++i) s.key_of_row[i] = s.KeyIndex(s.encoded[i]);
+  for (size_t i = 0; i < n; ++i) s.key_of_row[i] = s.keys.Insert(s.encoded[i]);
+  if (s.keys.size() != s.row.size()) ResizeColumns(s);
   if (keep_last_) return ProcessKeepLast(chunk);
   if (!rowtime_) return ProcessKeepFirstProctime(chunk);
   return ProcessKeepFirstRowtime(chunk);
@@ -313,6 +547,7 @@ Status DeduplicateOperator::ProcessKeepLast(Chunk& chunk) {
       ++s.dead_rows;
       --s.live_rows;
       s.row[k] = kNoRow;
+      s.dirty.Mark(k);
       continue;
     }
     if (prev == kNoRow) {
@@ -416,6 +651,7 @@ Status DeduplicateOperator::OnWatermark(int64_t watermark) {
       s.arena.Release(s.row[t.key]);
       s.row[t.key] = kNoRow;
       s.done[t.key] = 1;
+      s.dirty.Mark(t.key);
       --s.live_rows;
       ++s.dead_rows;
       if (s.out_ids.size() >= chunk_size) RETURN_IF_ERROR(EmitGathered());
@@ -438,8 +674,9 @@ Status DeduplicateOperator::EmitGathered() {
 }
 
 void DeduplicateOperator::Touch(uint32_t k) {
-  if (ttl_micros_ <= 0) return;
   State& s = *state_;
+  s.dirty.Mark(k);
+  if (ttl_micros_ <= 0) return;
   s.written[k] = now_micros_;
   s.expiry.push_back({now_micros_, k});
 }
@@ -449,22 +686,43 @@ void DeduplicateOperator::ExpireKeys() {
   while (!s.expiry.empty() && s.expiry.front().first + ttl_micros_ <= now_micros_) {
     const auto [time, k] = s.expiry.front();
     s.expiry.pop_front();
+    ++s.expiry_popped;
     if (s.written[k] != time) continue;  // written again since
-    if (s.row[k] == kNoRow && !s.done[k]) continue;
+    const bool emitted = !keep_last_ && s.done[k];
+    if (s.row[k] == kNoRow && !emitted) continue;
     ++metrics_.expired_states;
+    s.dirty.Mark(k);
     if (s.row[k] != kNoRow) {
       s.arena.Release(s.row[k]);
       s.row[k] = kNoRow;
       --s.live_rows;
       ++s.dead_rows;
     }
-    s.done[k] = 0;
+    if (!keep_last_) s.done[k] = 0;
   }
 }
 
 void DeduplicateOperator::MaybeCompact() {
   State& s = *state_;
   if (s.dead_rows < kMinDeadRowsToCompact || s.dead_rows < s.live_rows) return;
+  const bool record = s.epoch > 0 && !s.delta_broken;
+  // After a snapshot, the next delta must replay this compaction: record the delta so far.
+  if (record) {
+    WriteSegment(s, &s.segments);
+    ++s.num_segments;
+  }
+  Compact(s);
+  if (!record) return;
+  if (s.segments.size() > s.arena.MemoryUsage()) {
+    // The deltas outgrew the state: a full snapshot is smaller.
+    s.segments = StateWriter();
+    s.num_segments = 0;
+    s.delta_broken = true;
+  }
+  ResetDeltaBase(s);
+}
+
+void DeduplicateOperator::Compact(State& s) const {
   std::vector<uint32_t> live;
   live.reserve(s.live_rows);
   for (uint32_t& id : s.row) {

@@ -19,9 +19,23 @@
 //   emit -D of the kept row and forget the key (an unknown key changes nothing and is counted in
 //   metrics().retractions_without_state), as Flink's ChangelogNormalize.
 //
-// State: one slot per key (an index into flat per-key arrays) and the kept rows in a RowArena, which
-// is compacted when released rows outnumber live ones. Processing time needs no clock: arrival order
-// is processing-time order.
+// State: keys in a KeyIndex (state/key_index.h); per key id, flat vectors holding only what the
+// variant needs (the kept row's arena id always; rowtime, sequence number and timers for rowtime
+// keep-first; an emitted flag for keep-first; the last write time with a state TTL). The kept rows
+// live in a RowArena, which is compacted (rows renumbered) when released rows outnumber live ones.
+// Processing time needs no clock: arrival order is processing-time order.
+//
+// Checkpoints: a full snapshot compacts the arena first and writes keys, vectors, arena, TTL queue and
+// timers. Deltas (state/delta.h) write the keys added since the last snapshot or restore (its
+// base), the slots of older keys written since (a DeltaTracker marks every write, TTL expiry
+// included), of the rows appended to the arena only those still kept (released ones, often most,
+// come back as copies of another row that nothing reads, so row ids stay the same), the TTL queue's
+// popped count and new entries, and the (small, rowtime keep-first only) timer heap whole. A
+// compaction between two snapshots renumbers rows, which a delta cannot express directly; instead
+// the compaction first records the delta up to that moment as a segment, and restore replays the
+// segments with the same (deterministic) compaction between them. Segments outgrowing the state
+// make the next checkpoint a full one. Every snapshot and restore counts an epoch, so a delta
+// applied to any other state than its base is refused.
 //
 // Threading: the job's task thread.
 #pragma once
@@ -48,6 +62,9 @@ class DeduplicateOperator final : public Operator {
   Status Open(JobContext* ctx) override;
   Status Process(int input, Chunk& chunk) override;
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+  // False until the first snapshot or restore, and when the deltas recorded at compactions since
+  // the last one outgrew the state (the next checkpoint is then a full one).
+  bool CanSnapshotDelta() const override;
 
   // Keys seen so far, and rows held in state (kept rows, or rows waiting for the watermark).
   size_t num_keys() const;
@@ -57,6 +74,8 @@ class DeduplicateOperator final : public Operator {
   Status OnWatermark(int64_t watermark) override;
   Status SnapshotState(StateWriter* w) override;
   Status RestoreState(StateReader* r) override;
+  Status SnapshotDelta(StateWriter* w) override;
+  Status RestoreDelta(StateReader* r) override;
 
  private:
   struct State;
@@ -66,7 +85,22 @@ class DeduplicateOperator final : public Operator {
   Status ProcessKeepFirstRowtime(const Chunk& chunk);
   Status EmitGathered();
   void MaybeCompact();
-  // State TTL: records a write of key k now; drops the keys whose TTL passed.
+  // Renumbers the kept rows into a fresh arena (key order) and forgets released ones.
+  void Compact(State& s) const;
+  // Checkpoint pieces (see the file comment): the state after the last snapshot or restore becomes
+  // the base of the next delta; a segment is the delta from the base to now.
+  void ResetDeltaBase(State& s) const;
+  void WriteSegment(const State& s, StateWriter* w) const;
+  void ApplySegment(State& s, StateReader* r) const;
+  // Grows the per-key vectors the variant uses to the number of keys.
+  void ResizeColumns(State& s) const;
+  // Checks what a restore read: columns as long as the key index, kept rows inside the arena (and,
+  // from tail_first on, only on rows a delta restored as kept: (*tail_kept)[id - tail_first]) and
+  // counted by live_rows, TTL entries and timers naming known keys.
+  void Validate(const State& s, StateReader* r, size_t tail_first = 0,
+                const std::vector<uint8_t>* tail_kept = nullptr) const;
+  // Records a write of key k's state: marks it for the next delta and, with a state TTL, as written
+  // now. ExpireKeys drops the keys whose TTL passed.
   void Touch(uint32_t k);
   void ExpireKeys();
 

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstring>
-#include <map>
+#include <new>
+#include <unordered_map>
 
+#include "common/check.h"
 #include "common/clock.h"
 #include "common/config.h"
 #include "function/aggregate/aggregate_function.h"
@@ -12,17 +14,8 @@
 #include "state/key_encoder.h"
 #include "state/sort_key.h"
 #include "state/state_serde.h"
-#include "runtime/operators/accumulators.h"
 
 namespace sluice {
-
-struct GroupAggregateOperator::Group {
-  uint32_t key_id = 0;
-  int64_t last_access = 0;  // processing time of the last row (state TTL)
-  AccumulatorGroup acc;
-};
-
-
 
 GroupAggregateOperator::GroupAggregateOperator(std::string name, std::vector<LogicalType> input_types,
                                                std::vector<int> keys, std::vector<Agg> aggs,
@@ -35,74 +28,80 @@ GroupAggregateOperator::GroupAggregateOperator(std::string name, std::vector<Log
       aggs_(std::move(aggs)),
       output_types_(std::move(output_types)),
       emit_update_before_(emit_update_before),
+      layout_(aggs_),
+      stride_(layout_.block_bytes()),
       state_ttl_micros_(state_ttl_ms * 1000),
       mini_batch_size_(mini_batch_size),
       mini_batch_latency_micros_(mini_batch_latency_ms * 1000),
-      batch_(input_types_),
-      layout_(aggs_) {
+      batch_(input_types_) {
+  // Blocks live in one std::vector<uint8_t>, whose storage operator new aligns to this.
+  SLUICE_CHECK_LE(layout_.block_align(), static_cast<size_t>(__STDCPP_DEFAULT_NEW_ALIGNMENT__));
   std::vector<LogicalType> key_types;
   for (int k : keys_) key_types.push_back(input_types_[static_cast<size_t>(k)]);
   key_store_ = Chunk(key_types);
 }
 
-GroupAggregateOperator::~GroupAggregateOperator() {
-  for (auto& [k, g] : groups_) DestroyGroup(g.get());
-}
+GroupAggregateOperator::~GroupAggregateOperator() { ClearState(); }
 
-GroupAggregateOperator::Group* GroupAggregateOperator::NewGroup(const Chunk& chunk, size_t row) {
-  auto g = std::make_unique<Group>();
-  g->key_id = static_cast<uint32_t>(key_store_.size());
-  for (size_t k = 0; k < keys_.size(); ++k) {
-    key_store_.column(k).AppendFrom(chunk.column(static_cast<size_t>(keys_[k])), nullptr, row, 1, /*copy_strings=*/true);
+uint32_t GroupAggregateOperator::NewGroup(const std::string& key, const Chunk& chunk, size_t row) {
+  bool inserted = false;
+  const uint32_t id = index_.Insert(key, &inserted);
+  if (inserted) {
+    for (size_t k = 0; k < keys_.size(); ++k) {
+      key_store_.column(k).AppendFrom(chunk.column(static_cast<size_t>(keys_[k])), nullptr, row, 1,
+                                      /*copy_strings=*/true);
+    }
+    key_store_.kind_vector().push_back(RowKind::kInsert);
+    meta_.push_back(GroupMeta{now_micros_, 1});
+    blocks_.resize(blocks_.size() + stride_);
+  } else {
+    meta_[id] = GroupMeta{now_micros_, 1};
+    dirty_.Mark(id);
   }
-  key_store_.kind_vector().push_back(RowKind::kInsert);
-  layout_.Init(&g->acc);
-  g->last_access = now_micros_;
-  Group* raw = g.get();
-  groups_.emplace(encoded_[row], std::move(g));
-  return raw;
+  layout_.Init(block(id));
+  ++live_groups_;
+  return id;
 }
 
-GroupAggregateOperator::Group* GroupAggregateOperator::Lookup(const std::string& key) {
-  auto it = groups_.find(key);
-  if (it == groups_.end()) return nullptr;
-  Group* g = it->second.get();
-  if (state_ttl_micros_ > 0 && now_micros_ - g->last_access >= state_ttl_micros_) {
+void GroupAggregateOperator::DropGroup(uint32_t id) {
+  layout_.Destroy(block(id));
+  meta_[id] = GroupMeta{0, 0};
+  --live_groups_;
+  dirty_.Mark(id);
+}
+
+uint32_t GroupAggregateOperator::Lookup(const std::string& key) {
+  const uint32_t id = index_.Find(key);
+  if (id == KeyIndex::kNotFound) return kNoGroup;
+  GroupMeta& m = meta_[id];
+  if (!m.live) return kNoGroup;
+  if (state_ttl_micros_ > 0 && now_micros_ - m.last_access >= state_ttl_micros_) {
     ++metrics_.expired_states;
-    DestroyGroup(g);
-    groups_.erase(it);
-    return nullptr;
+    DropGroup(id);
+    return kNoGroup;
   }
-  g->last_access = now_micros_;
-  return g;
+  m.last_access = now_micros_;
+  dirty_.Mark(id);
+  return id;
 }
 
 void GroupAggregateOperator::SweepExpired() {
   if (state_ttl_micros_ <= 0 || now_micros_ - last_sweep_micros_ < state_ttl_micros_) return;
   last_sweep_micros_ = now_micros_;
-  for (auto it = groups_.begin(); it != groups_.end();) {
-    if (now_micros_ - it->second->last_access >= state_ttl_micros_) {
+  for (size_t id = 0; id < meta_.size(); ++id) {
+    if (meta_[id].live && now_micros_ - meta_[id].last_access >= state_ttl_micros_) {
       ++metrics_.expired_states;
-      DestroyGroup(it->second.get());
-      it = groups_.erase(it);
-    } else {
-      ++it;
+      DropGroup(static_cast<uint32_t>(id));
     }
   }
 }
 
-void GroupAggregateOperator::DestroyGroup(Group* g) { layout_.Destroy(&g->acc); }
-
-void GroupAggregateOperator::Update(Group* g, const Chunk& chunk, size_t row, bool retract) {
-  layout_.Update(&g->acc, chunk, row, retract);
-}
-
-void GroupAggregateOperator::AppendResult(const Group& g, RowKind kind, Chunk* out) {
+void GroupAggregateOperator::AppendResult(uint32_t id, const uint8_t* b, RowKind kind, Chunk* out) {
   const size_t nk = keys_.size();
-  for (size_t k = 0; k < nk; ++k) out->column(k).AppendRow(key_store_.column(k), g.key_id);
+  for (size_t k = 0; k < nk; ++k) out->column(k).AppendRow(key_store_.column(k), id);
   const size_t row = out->size();
   for (size_t a = 0; a < aggs_.size(); ++a) out->column(nk + a).Resize(row + 1);
-  layout_.Finalize(g.acc, out, nk, row);
+  layout_.Finalize(b, out, nk, row);
   out->kind_vector().push_back(kind);
 }
 
@@ -143,65 +142,215 @@ Status GroupAggregateOperator::OnEndOfInput() {
   // input (COUNT(*) = 0, SUM/MIN/MAX/AVG NULL), as Flink's batch aggregates. A streaming job emits
   // only on input, so there no row ever arrives (Flink's GroupAggFunction), and neither does here.
   // Input that was all retracted again leaves no group either, and the batch answer is the same.
-  if (keys_.empty() && groups_.empty() && ctx_ && ctx_->config && IsBatchRuntimeMode(*ctx_->config)) {
-    Group empty;
-    layout_.Init(&empty.acc);
+  if (keys_.empty() && live_groups_ == 0 && ctx_ && ctx_->config && IsBatchRuntimeMode(*ctx_->config)) {
+    std::vector<uint8_t> empty(stride_);
+    layout_.Init(empty.data());
     Chunk out(output_types_);
-    AppendResult(empty, RowKind::kInsert, &out);
-    layout_.Destroy(&empty.acc);
+    AppendResult(0, empty.data(), RowKind::kInsert, &out);
+    layout_.Destroy(empty.data());
     RETURN_IF_ERROR(Emit(out));
   }
   return EmitEndOfInput();
 }
 
-Status GroupAggregateOperator::SnapshotState(StateWriter* w) {
-  w->PutTag("group-aggregate");
-  std::vector<uint32_t> ids;
-  ids.reserve(groups_.size());
-  for (const auto& [key, g] : groups_) ids.push_back(g->key_id);
-  Chunk keys;
-  for (const auto& c : key_store_.columns()) keys.AddColumn(Vector(c.type()));
-  keys.AppendFrom(key_store_, ids.data(), 0, ids.size());
-  w->Reserve(groups_.size() * (24 + layout_.state_bytes()) + keys.MemoryUsage());
-  w->PutVarint(groups_.size());
-  w->PutChunk(keys);
-  for (const auto& [key, g] : groups_) {
-    w->PutString(key);
-    w->PutI64(g->last_access);
-    layout_.Serialize(g->acc, w);
+void GroupAggregateOperator::ResetDeltaBase() { dirty_.Reset(meta_.size()); }
+
+void GroupAggregateOperator::PutBlocks(StateWriter* w, const std::vector<uint32_t>& dirty, size_t first_new) const {
+  const size_t n = meta_.size();
+  if (layout_.plain()) {
+    // Plain bytes: dead blocks are zeroed, so every block is written as it is.
+    w->Reserve((dirty.size() + n - first_new) * stride_);
+    for (uint32_t id : dirty) w->PutRaw(block(id), stride_);
+    if (n > first_new) w->PutRaw(block(static_cast<uint32_t>(first_new)), (n - first_new) * stride_);
+    return;
   }
-  w->PutI64(last_sweep_micros_);
-  // The open mini-batch is part of the state (applying it early would change the changes emitted).
-  w->PutChunk(batch_);
-  w->PutI64(batch_started_micros_);
-  return Status::OK();
+  // Blocks that own heap memory (DISTINCT counts, MIN/MAX with retraction, LISTAGG, ...): the whole
+  // state of each live group, through the functions' serializers.
+  for (uint32_t id : dirty) {
+    if (meta_[id].live) layout_.Serialize(block(id), w);
+  }
+  for (size_t id = first_new; id < n; ++id) {
+    if (meta_[id].live) layout_.Serialize(block(static_cast<uint32_t>(id)), w);
+  }
 }
 
-Status GroupAggregateOperator::RestoreState(StateReader* r) {
-  r->ExpectTag("group-aggregate");
-  const size_t n = r->GetCount(1);
-  std::vector<LogicalType> key_types;
-  for (const auto& c : key_store_.columns()) key_types.push_back(c.type());
-  r->GetChunk(key_types, &key_store_);
-  if (r->ok() && key_store_.size() != n) r->Fail("group keys and groups differ in number");
-  for (auto& [k, g] : groups_) DestroyGroup(g.get());
-  groups_.clear();
-  for (size_t i = 0; i < n && r->ok(); ++i) {
-    std::string key = r->GetString();
-    auto g = std::make_unique<Group>();
-    g->key_id = static_cast<uint32_t>(i);
-    g->last_access = r->GetI64();
-    layout_.Init(&g->acc);
-    layout_.Deserialize(&g->acc, r);
-    auto [it, inserted] = groups_.emplace(std::move(key), std::move(g));
-    if (!inserted) {
-      r->Fail("duplicate group key");
-      DestroyGroup(it->second.get());
-    }
+void GroupAggregateOperator::GetBlocks(StateReader* r, size_t base, size_t size) {
+  // meta_ already holds the restored liveness of every id; blocks_ holds the `base` blocks restored
+  // so far (the dirty ones are overwritten), and grows to `size` blocks.
+  const std::vector<uint32_t>& dirty = dirty_.dirty();
+  if (!r->ok()) return;
+  if (layout_.plain() && (dirty.size() + size - base) > r->remaining() / stride_) {
+    r->Fail("group aggregate blocks longer than their data");
+    return;
   }
+  blocks_.resize(size * stride_);
+  if (layout_.plain()) {
+    for (uint32_t id : dirty) r->GetRaw(block(id), stride_);
+    if (size > base) r->GetRaw(block(static_cast<uint32_t>(base)), (size - base) * stride_);
+    return;
+  }
+  auto get = [&](uint32_t id) {
+    layout_.Destroy(block(id));
+    if (!meta_[id].live || !r->ok()) return;
+    layout_.Init(block(id));
+    layout_.Deserialize(block(id), r);
+  };
+  for (uint32_t id : dirty) get(id);
+  for (size_t id = base; id < size; ++id) get(static_cast<uint32_t>(id));
+}
+
+void GroupAggregateOperator::PutScalars(StateWriter* w) const {
+  w->PutI64(last_sweep_micros_);
+  // The open mini-batch is part of the state (applying it early would change the changes emitted).
+  // It holds fewer than mini-batch-size rows, so deltas write it whole.
+  w->PutChunk(batch_);
+  w->PutI64(batch_started_micros_);
+}
+
+void GroupAggregateOperator::GetScalars(StateReader* r) {
   last_sweep_micros_ = r->GetI64();
   r->GetChunk(input_types_, &batch_);
   batch_started_micros_ = r->GetI64();
+  if (r->ok() && batch_.size() > 0 &&
+      (mini_batch_size_ <= 0 || static_cast<int64_t>(batch_.size()) >= mini_batch_size_)) {
+    r->Fail("a mini-batch of " + std::to_string(batch_.size()) + " rows for a mini-batch size of " +
+            std::to_string(mini_batch_size_));
+  }
+}
+
+Status GroupAggregateOperator::SnapshotState(StateWriter* w) {
+  w->PutTag("group-aggregate");
+  w->PutU64(++snapshot_seq_);
+  index_.Snapshot(w);
+  w->Reserve(meta_.size() * (sizeof(GroupMeta) + stride_) + key_store_.MemoryUsage());
+  w->PutChunk(key_store_);
+  PutColumn(w, meta_);
+  PutBlocks(w, {}, 0);
+  PutScalars(w);
+  ResetDeltaBase();
+  return Status::OK();
+}
+
+Status GroupAggregateOperator::SnapshotDelta(StateWriter* w) {
+  w->PutTag("group-aggregate-delta");
+  w->PutU64(snapshot_seq_);  // the snapshot this delta applies to
+  ++snapshot_seq_;
+  const size_t base = dirty_.base();
+  const size_t n = meta_.size();
+  index_.SnapshotSince(base, w);
+  Chunk new_keys;
+  for (const auto& c : key_store_.columns()) new_keys.AddColumn(Vector(c.type()));
+  new_keys.AppendFrom(key_store_, nullptr, base, n - base);
+  w->PutChunk(new_keys);
+  // The groups written since the base (ids, then their metas), and the metas of the new groups.
+  const std::vector<uint32_t>& dirty = dirty_.dirty();
+  w->PutVarint(dirty.size());
+  w->Reserve(dirty.size() * (sizeof(uint32_t) + sizeof(GroupMeta)) + (n - base) * sizeof(GroupMeta));
+  if (!dirty.empty()) w->PutRaw(dirty.data(), dirty.size() * sizeof(uint32_t));
+  for (uint32_t id : dirty) w->PutRaw(&meta_[id], sizeof(GroupMeta));
+  w->PutVarint(n - base);
+  if (n > base) w->PutRaw(meta_.data() + base, (n - base) * sizeof(GroupMeta));
+  PutBlocks(w, dirty, base);
+  PutScalars(w);
+  ResetDeltaBase();
+  return Status::OK();
+}
+
+void GroupAggregateOperator::ClearState() {
+  if (!layout_.plain()) {
+    const size_t n = std::min(meta_.size(), blocks_.size() / stride_);
+    for (size_t id = 0; id < n; ++id) {
+      if (meta_[id].live) layout_.Destroy(block(static_cast<uint32_t>(id)));
+    }
+  }
+  index_.Clear();
+  key_store_.Resize(0);
+  meta_.clear();
+  blocks_.clear();
+  live_groups_ = 0;
+  batch_.Resize(0);
+  dirty_.Reset(0);
+}
+
+Status GroupAggregateOperator::RestoreState(StateReader* r) {
+  ClearState();
+  r->ExpectTag("group-aggregate");
+  const uint64_t seq = r->GetU64();
+  index_.Restore(r);
+  std::vector<LogicalType> key_types;
+  for (const auto& c : key_store_.columns()) key_types.push_back(c.type());
+  r->GetChunk(key_types, &key_store_);
+  if (r->ok() && key_store_.size() != index_.size()) r->Fail("group keys and key rows differ in number");
+  GetColumn(r, &meta_);
+  if (r->ok() && meta_.size() != index_.size()) r->Fail("group keys and group states differ in number");
+  for (size_t id = 0; id < meta_.size() && r->ok(); ++id) {
+    if (meta_[id].live != 0 && meta_[id].live != 1) r->Fail("bad group liveness");
+    live_groups_ += static_cast<size_t>(meta_[id].live);
+  }
+  if (!r->ok()) meta_.clear();
+  GetBlocks(r, 0, meta_.size());
+  GetScalars(r);
+  snapshot_seq_ = seq;
+  // A state that could not be read whole is dropped, never half used.
+  if (!r->ok()) ClearState();
+  ResetDeltaBase();
+  return r->status();
+}
+
+Status GroupAggregateOperator::RestoreDelta(StateReader* r) {
+  r->ExpectTag("group-aggregate-delta");
+  const uint64_t base_seq = r->GetU64();
+  const size_t base = meta_.size();
+  if (r->ok() && (base_seq != snapshot_seq_ || !dirty_.dirty().empty() || dirty_.base() != base)) {
+    r->Fail("an incremental snapshot of snapshot " + std::to_string(base_seq) +
+            " applied to a state that is not snapshot " + std::to_string(base_seq));
+  }
+  index_.RestoreAppend(r);
+  std::vector<LogicalType> key_types;
+  for (const auto& c : key_store_.columns()) key_types.push_back(c.type());
+  Chunk new_keys;
+  r->GetChunk(key_types, &new_keys);
+  if (r->ok() && base + new_keys.size() != index_.size()) r->Fail("new group keys and key rows differ in number");
+  if (r->ok()) key_store_.AppendFrom(new_keys, nullptr, 0, new_keys.size(), /*copy_strings=*/true);
+  // The groups written since the base: ids (marked in dirty_, which GetBlocks reads), then metas.
+  const size_t ndirty = r->GetCount(sizeof(uint32_t) + sizeof(GroupMeta));
+  std::vector<uint32_t> ids(r->ok() ? ndirty : 0);
+  if (!ids.empty()) r->GetRaw(ids.data(), ids.size() * sizeof(uint32_t));
+  for (uint32_t id : ids) {
+    if (!r->ok()) break;
+    if (id >= base) {
+      r->Fail("an incremental snapshot writes group " + std::to_string(id) + " beyond its base");
+      break;
+    }
+    dirty_.Mark(id);
+  }
+  if (r->ok() && dirty_.dirty().size() != ids.size()) r->Fail("an incremental snapshot writes a group twice");
+  int64_t live = static_cast<int64_t>(live_groups_);
+  auto get_meta = [&](size_t id) {
+    GroupMeta m{};
+    r->GetRaw(&m, sizeof m);
+    if (r->ok() && m.live != 0 && m.live != 1) r->Fail("bad group liveness");
+    if (!r->ok()) return;
+    live += m.live - meta_[id].live;
+    meta_[id] = m;
+  };
+  for (uint32_t id : ids) {
+    if (r->ok()) get_meta(id);
+  }
+  const size_t added = r->GetCount(sizeof(GroupMeta));
+  if (r->ok() && base + added != index_.size()) r->Fail("group keys and group states differ in number");
+  if (r->ok()) {
+    meta_.resize(base + added, GroupMeta{0, 0});
+    for (size_t id = base; id < meta_.size() && r->ok(); ++id) get_meta(id);
+  }
+  if (r->ok()) {
+    live_groups_ = static_cast<size_t>(live);
+    GetBlocks(r, base, meta_.size());
+  }
+  GetScalars(r);
+  ++snapshot_seq_;
+  if (!r->ok()) ClearState();
+  ResetDeltaBase();
   return r->status();
 }
 
@@ -223,33 +372,32 @@ Status GroupAggregateOperator::FlushBatch() {
   Chunk now(output_types_);
   for (const auto& key_rows : per_key) {
     const std::string& key = encoded_[key_rows[0]];
-    Group* g = Lookup(key);
-    bool existed = g != nullptr;
+    uint32_t id = Lookup(key);
+    const bool existed = id != kNoGroup;
     prev.Resize(0);
-    if (existed) AppendResult(*g, RowKind::kUpdateBefore, &prev);
+    if (existed) AppendResult(id, block(id), RowKind::kUpdateBefore, &prev);
     for (uint32_t r : key_rows) {
       bool retract = !IsAccumulate(rows.kind(r));
-      if (g == nullptr) {
+      if (id == kNoGroup) {
         if (retract) {
           ++metrics_.retractions_without_state;
           continue;
         }
-        g = NewGroup(rows, r);
+        id = NewGroup(key, rows, r);
       }
-      Update(g, rows, r, retract);
+      layout_.Update(block(id), rows, r, retract);
     }
-    if (g == nullptr) continue;
-    if (g->acc.count <= 0) {
+    if (id == kNoGroup) continue;
+    if (layout_.count(block(id)) <= 0) {
       if (existed) {
         out.AppendFrom(prev, nullptr, 0, 1);
         out.kind_vector().back() = RowKind::kDelete;
       }
-      DestroyGroup(g);
-      groups_.erase(key);
+      DropGroup(id);
       continue;
     }
     now.Resize(0);
-    AppendResult(*g, existed ? RowKind::kUpdateAfter : RowKind::kInsert, &now);
+    AppendResult(id, block(id), existed ? RowKind::kUpdateAfter : RowKind::kInsert, &now);
     if (existed && SameResult(prev, 0, now, 0)) continue;
     if (existed && emit_update_before_) out.AppendFrom(prev, nullptr, 0, 1);
     out.AppendFrom(now, nullptr, 0, 1);
@@ -280,13 +428,13 @@ void CopyValue(const Vector& src, size_t sr, Vector* dst, size_t dr, size_t widt
 
 }  // namespace
 
-void GroupAggregateOperator::WriteResult(const Group& g, Chunk* out, size_t row) {
+void GroupAggregateOperator::WriteResult(uint32_t id, Chunk* out, size_t row) {
   const size_t nk = keys_.size();
   for (size_t k = 0; k < nk; ++k) {
-    CopyValue(key_store_.column(k), g.key_id, &out->column(k), row, out_widths_[k], /*copy_bytes=*/false);
+    CopyValue(key_store_.column(k), id, &out->column(k), row, out_widths_[k], /*copy_bytes=*/false);
   }
   // The row may hold an earlier, discarded result; Finalize marks each value valid first.
-  layout_.Finalize(g.acc, out, nk, row);
+  layout_.Finalize(block(id), out, nk, row);
 }
 
 Status GroupAggregateOperator::ProcessRows(Chunk& chunk) {
@@ -305,35 +453,34 @@ Status GroupAggregateOperator::ProcessRows(Chunk& chunk) {
   size_t pos = 0;
   for (size_t r = 0; r < n; ++r) {
     bool retract = !IsAccumulate(chunk.kind(r));
-    Group* g = Lookup(encoded_[r]);
-    if (g == nullptr) {
+    uint32_t id = Lookup(encoded_[r]);
+    if (id == kNoGroup) {
       if (retract) {
         ++metrics_.retractions_without_state;
         continue;
       }
-      g = NewGroup(chunk, r);
-      Update(g, chunk, r, false);
-      WriteResult(*g, &out, pos);
+      id = NewGroup(encoded_[r], chunk, r);
+      layout_.Update(block(id), chunk, r, false);
+      WriteResult(id, &out, pos);
       kinds[pos++] = RowKind::kInsert;
       continue;
     }
     Chunk* before = emit_update_before_ ? &out : &prev;
     const size_t before_row = emit_update_before_ ? pos : r;
-    WriteResult(*g, before, before_row);
-    Update(g, chunk, r, retract);
-    if (g->acc.count <= 0) {
+    WriteResult(id, before, before_row);
+    layout_.Update(block(id), chunk, r, retract);
+    if (layout_.count(block(id)) <= 0) {
       if (!emit_update_before_) {
         for (size_t c = 0; c < output_types_.size(); ++c) {
           CopyValue(prev.column(c), r, &out.column(c), pos, out_widths_[c], /*copy_bytes=*/true);
         }
       }
       kinds[pos++] = RowKind::kDelete;
-      DestroyGroup(g);
-      groups_.erase(encoded_[r]);
+      DropGroup(id);
       continue;
     }
     const size_t after_row = emit_update_before_ ? pos + 1 : pos;
-    WriteResult(*g, &out, after_row);
+    WriteResult(id, &out, after_row);
     if (SameResult(*before, before_row, out, after_row)) continue;
     if (emit_update_before_) kinds[pos++] = RowKind::kUpdateBefore;
     kinds[pos++] = RowKind::kUpdateAfter;

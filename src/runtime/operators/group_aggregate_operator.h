@@ -8,16 +8,30 @@
 // retractions empty the group. A retraction for a group with no state is counted (a retraction that
 // found its state expired or never seen), never silently dropped from the books.
 //
+// State layout (keyed state, state/key_index.h): the group keys live in a KeyIndex that gives each
+// key a dense id; per id the operator keeps the key's columns (one row of `key_store_`), a GroupMeta
+// (live flag, last access for the state TTL) and the group's accumulator block (one array of
+// fixed-size blocks, runtime/operators/accumulators.h). Ids are never reused: a group that retractions
+// emptied or the TTL expired keeps its id with a dead, zeroed block, and comes back under the same id.
+//
+// Checkpoints: SnapshotState writes everything; SnapshotDelta (incremental checkpoints, state/delta.h)
+// writes the keys added since the last snapshot or restore, the meta and accumulator block of every
+// group written since (new, updated, emptied or expired: a DeltaTracker marks them), and the open
+// mini-batch (whole; it holds at most the mini-batch size rows) and scalars. Each snapshot has a
+// sequence number; a delta names the one it applies to, so a delta applied to another base (twice,
+// to a fresh operator, out of order) is refused.
+//
 // Threading: the job's task thread.
 #pragma once
 
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "runtime/operator.h"
 #include "runtime/operators/accumulators.h"
+#include "state/delta.h"
+#include "state/key_index.h"
 
 namespace sluice {
 
@@ -38,50 +52,80 @@ class GroupAggregateOperator final : public Operator {
   Status Process(int input, Chunk& chunk) override;
 
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+  // Ids only grow and every write marks its id, so a delta can always express the change.
+  bool CanSnapshotDelta() const override { return true; }
   int64_t retractions_without_state() const { return metrics_.retractions_without_state; }
-  size_t num_groups() const { return groups_.size(); }
+  size_t num_groups() const { return live_groups_; }
 
  protected:
   Status OnEndOfInput() override;
   Status SnapshotState(StateWriter* w) override;
   Status RestoreState(StateReader* r) override;
+  Status SnapshotDelta(StateWriter* w) override;
+  Status RestoreDelta(StateReader* r) override;
 
  private:
-  struct Group;
-  Group* NewGroup(const Chunk& chunk, size_t row);
-  void DestroyGroup(Group* g);
-  void Update(Group* g, const Chunk& chunk, size_t row, bool retract);
+  // Per key id. `live` is 0 for a key whose group retractions emptied or the TTL expired (its block
+  // is then zeroed). Plain 8-byte fields, so a column of them is checkpointed as raw bytes.
+  struct GroupMeta {
+    int64_t last_access;  // processing time of the last row (state TTL)
+    int64_t live;
+  };
+  static constexpr uint32_t kNoGroup = KeyIndex::kNotFound;
+
+  uint8_t* block(uint32_t id) { return blocks_.data() + static_cast<size_t>(id) * stride_; }
+  const uint8_t* block(uint32_t id) const { return blocks_.data() + static_cast<size_t>(id) * stride_; }
+  // The id of the live group of `key`, or kNoGroup (an expired group is dropped here). Touches it.
+  uint32_t Lookup(const std::string& key);
+  // Starts a group for `key` (row `row` of `chunk` holds its key columns): a new id, or the dead id
+  // the key had before.
+  uint32_t NewGroup(const std::string& key, const Chunk& chunk, size_t row);
+  // Drops the group's state; its id stays, dead.
+  void DropGroup(uint32_t id);
+  void SweepExpired();
   Status ProcessRows(Chunk& chunk);
   // Applies the buffered mini-batch, one change per key.
   Status FlushBatch();
-  // Appends the group's current result to `out` with `kind`.
-  void AppendResult(const Group& g, RowKind kind, Chunk* out);
+  // Appends the current result of group `id` (block `b`) to `out` with `kind`.
+  void AppendResult(uint32_t id, const uint8_t* b, RowKind kind, Chunk* out);
   // Writes the group's current result over the existing row `row` of `out`.
-  void WriteResult(const Group& g, Chunk* out, size_t row);
+  void WriteResult(uint32_t id, Chunk* out, size_t row);
   bool SameResult(const Chunk& a, size_t ra, const Chunk& b, size_t rb) const;
+  // Checkpoints: the blocks of ids `dirty` and [first_new, size) (SnapshotState: first_new = 0).
+  void PutBlocks(StateWriter* w, const std::vector<uint32_t>& dirty, size_t first_new) const;
+  void GetBlocks(StateReader* r, size_t base, size_t size);
+  void PutScalars(StateWriter* w) const;
+  void GetScalars(StateReader* r);
+  // After a snapshot or restore: the current state is the base of the next delta.
+  void ResetDeltaBase();
+  // Drops every group and key (before a restore, and after one that failed).
+  void ClearState();
 
   std::vector<LogicalType> input_types_;
   std::vector<int> keys_;
   std::vector<Agg> aggs_;
   std::vector<LogicalType> output_types_;
   bool emit_update_before_;
-  Chunk key_store_;              // one row per group: its key columns
-  std::vector<size_t> out_widths_;  // physical width of each output column
-  std::unordered_map<std::string, std::unique_ptr<Group>> groups_;
+  AccumulatorLayout layout_;       // the aggregate calls' states, FILTER and DISTINCT
+  size_t stride_;                  // bytes per id in blocks_ (layout_.block_bytes())
+  KeyIndex index_;                 // encoded group key -> id
+  Chunk key_store_;                // row id: the key columns of group id
+  std::vector<GroupMeta> meta_;    // per id
+  std::vector<uint8_t> blocks_;    // per id: stride_ bytes, the group's accumulator block
+  size_t live_groups_ = 0;
+  DeltaTracker dirty_;             // ids whose meta or block changed since the last snapshot
+  uint64_t snapshot_seq_ = 0;      // the last snapshot's (or restored snapshot's) sequence number
   std::vector<std::string> encoded_;
+  std::vector<size_t> out_widths_;  // physical width of each output column
   // 'table.exec.state.ttl' on processing time: a group not touched for this long is forgotten (its next
   // row starts it afresh, a retraction for it is counted). 0 disables.
   int64_t state_ttl_micros_;
   int64_t last_sweep_micros_ = 0;
   int64_t now_micros_ = 0;
-  // The group of `key` if present and not expired (an expired one is dropped here).
-  Group* Lookup(const std::string& key);
-  void SweepExpired();
   int64_t mini_batch_size_;
   int64_t mini_batch_latency_micros_;
   Chunk batch_;                    // buffered input rows of the current mini-batch
   int64_t batch_started_micros_ = 0;
-  AccumulatorLayout layout_;       // the aggregate calls' states, FILTER and DISTINCT
 };
 
 }  // namespace sluice

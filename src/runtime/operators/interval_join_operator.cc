@@ -1,17 +1,17 @@
 #include "runtime/operators/interval_join_operator.h"
 
-#include <xxhash.h>
-
 #include <algorithm>
 #include <limits>
 #include <string>
-#include <unordered_map>
+#include <type_traits>
 
 #include "common/check.h"
 #include "common/clock.h"
 #include "function/evaluator.h"
 #include "runtime/job.h"
+#include "state/delta.h"
 #include "state/key_encoder.h"
+#include "state/key_index.h"
 #include "state/row_arena.h"
 #include "state/state_serde.h"
 
@@ -21,37 +21,37 @@ namespace {
 
 constexpr int64_t kMicrosPerMilli = 1000;
 
-struct StringHash {
-  size_t operator()(const std::string& s) const { return static_cast<size_t>(XXH3_64bits(s.data(), s.size())); }
-};
-
-// A kept row of one side of one key.
+// A kept row of one side of one key. Written raw into checkpoints, so it has no padding.
 struct Entry {
   int64_t time;
-  uint64_t seq;   // arrival order over both sides
-  uint32_t row;   // id in the side's arena
-  bool matched;   // joined at least once (outer sides pad the rows that never did)
+  uint64_t seq;      // arrival order over both sides
+  uint32_t row;      // id in the side's arena
+  uint32_t matched;  // 1: joined at least once (outer sides pad the rows that never did)
 };
+static_assert(sizeof(Entry) == 24 && std::has_unique_object_representations_v<Entry>);
 
 struct KeyState {
   std::vector<Entry> entries[2];  // sorted by (time, seq) from head
   size_t head[2] = {0, 0};
   size_t Size(int side) const { return entries[side].size() - head[side]; }
+  bool Empty() const { return Size(0) == 0 && Size(1) == 0; }
 };
 
-using KeyMap = std::unordered_map<std::string, KeyState, StringHash>;
-
-// A kept row's expiry; a min-heap on (deadline, seq).
+// A kept row's expiry; a min-heap on (deadline, seq). Derived from the key states (one per kept
+// entry), so it is rebuilt after a restore, never written.
 struct Expiry {
   int64_t deadline;
   uint64_t seq;
-  KeyMap::value_type* key;  // map nodes stay put when the map grows
+  uint32_t key;  // key id
 };
 struct ExpiresLater {
   bool operator()(const Expiry& a, const Expiry& b) const {
     return a.deadline != b.deadline ? a.deadline > b.deadline : a.seq > b.seq;
   }
 };
+
+// Arenas and keys are compacted once most of them are garbage, from this size on.
+constexpr size_t kCompactMin = 1 << 14;
 
 bool AnyKeyNull(const Chunk& chunk, const std::vector<int>& keys, size_t row) {
   for (int k : keys) {
@@ -68,13 +68,39 @@ int64_t SaturatingAdd(int64_t a, int64_t b) {
   return static_cast<int64_t>(s);
 }
 
+void PutKeyState(StateWriter* w, const KeyState& ks) {
+  for (int side = 0; side < 2; ++side) {
+    const size_t n = ks.Size(side);
+    w->PutVarint(n);
+    if (n > 0) w->PutRaw(ks.entries[side].data() + ks.head[side], n * sizeof(Entry));
+  }
+}
+
+void GetKeyState(StateReader* r, KeyState* ks) {
+  for (int side = 0; side < 2; ++side) {
+    GetColumn(r, &ks->entries[side]);
+    ks->head[side] = 0;
+  }
+}
+
 }  // namespace
 
+// Keyed state: join keys get dense ids from a KeyIndex; per key id the kept rows of both sides. A key
+// whose rows all expired keeps its id and an empty state until the keys are compacted.
+//
+// Incremental checkpoints: a delta holds the arenas' new rows, the new key bytes and the whole state
+// of every key written since the base (a row kept, matched or expired: DeltaTracker over keys) and of
+// every new key; the expiry heaps are derived. State churns here (rows expire by watermark), so
+// arenas and keys are compacted once mostly garbage; that renumbers them, which a delta cannot
+// express: CanSnapshotDelta() is then false until the next full snapshot. A full snapshot drops
+// released rows (and empty keys, when many) first.
 struct IntervalJoinOperator::State {
   State(const std::vector<LogicalType>& l, const std::vector<LogicalType>& r) : arenas{RowArena(l), RowArena(r)} {}
   RowArena arenas[2];
   std::vector<Expiry> heaps[2];
-  KeyMap keys;
+  KeyIndex keys;
+  std::vector<KeyState> key_states;  // per key id
+  size_t live_keys = 0;              // keys with kept rows
   uint64_t next_seq = 0;
   std::unique_ptr<ExprEvaluator> residual;
   // Scratch reused across calls.
@@ -84,79 +110,188 @@ struct IntervalJoinOperator::State {
   std::vector<uint8_t> matched;  // per input row
   std::vector<uint32_t> out_mine, out_theirs, kept;
   std::vector<uint32_t> pads[2];
+
+  // The base of the next delta (the state at the last snapshot or restore).
+  DeltaTracker key_delta;
+  size_t arena_base[2] = {0, 0};
+  bool compacted = false;
+  // Counts snapshots, so a delta applied to another base than its own is refused.
+  uint64_t state_version = 0;
+
+  void ResetDeltaBase() {
+    key_delta.Reset(key_states.size());
+    for (int side = 0; side < 2; ++side) arena_base[side] = arenas[side].size();
+    compacted = false;
+  }
 };
+
+void IntervalJoinOperator::CompactArena(int side) {
+  State& s = *state_;
+  RowArena& arena = s.arenas[side];
+  RowArena fresh(side == 0 ? left_types_ : right_types_);
+  for (KeyState& ks : s.key_states) {
+    std::vector<Entry>& es = ks.entries[side];
+    for (size_t i = ks.head[side]; i < es.size(); ++i) es[i].row = fresh.Append(arena.rows(), es[i].row);
+  }
+  arena = std::move(fresh);
+  s.compacted = true;
+}
+
+void IntervalJoinOperator::CompactKeys() {
+  State& s = *state_;
+  KeyIndex fresh;
+  std::vector<KeyState> kept;
+  kept.reserve(s.live_keys);
+  std::vector<uint32_t> renumber(s.key_states.size(), kNullRow);
+  for (uint32_t k = 0; k < s.key_states.size(); ++k) {
+    if (s.key_states[k].Empty()) continue;
+    renumber[k] = fresh.Insert(s.keys.key(k));
+    kept.push_back(std::move(s.key_states[k]));
+  }
+  s.keys = std::move(fresh);
+  s.key_states = std::move(kept);
+  for (auto& heap : s.heaps) {
+    for (Expiry& x : heap) x.key = renumber[x.key];
+  }
+  s.compacted = true;
+}
+
+void IntervalJoinOperator::RebuildHeaps() {
+  State& s = *state_;
+  const int64_t keep[2] = {-lower_us_, upper_us_};
+  for (int side = 0; side < 2; ++side) {
+    std::vector<Expiry>& heap = s.heaps[side];
+    heap.clear();
+    for (uint32_t k = 0; k < s.key_states.size(); ++k) {
+      const KeyState& ks = s.key_states[k];
+      for (size_t i = ks.head[side]; i < ks.entries[side].size(); ++i) {
+        const Entry& e = ks.entries[side][i];
+        heap.push_back(Expiry{SaturatingAdd(e.time, keep[side]), e.seq, k});
+      }
+    }
+    std::make_heap(heap.begin(), heap.end(), ExpiresLater());
+  }
+}
+
+void IntervalJoinOperator::ValidateAndDerive(StateReader* r) {
+  State& s = *state_;
+  if (!r->ok()) return;
+  if (s.key_states.size() != s.keys.size()) return r->Fail("interval join key states do not match their keys");
+  s.live_keys = 0;
+  for (const KeyState& ks : s.key_states) {
+    for (int side = 0; side < 2; ++side) {
+      const std::vector<Entry>& es = ks.entries[side];
+      for (size_t i = ks.head[side]; i < es.size(); ++i) {
+        const Entry& e = es[i];
+        const bool ordered = i == ks.head[side] || es[i - 1].time < e.time ||
+                             (es[i - 1].time == e.time && es[i - 1].seq < e.seq);
+        if (e.row >= s.arenas[side].size() || e.matched > 1 || e.seq >= s.next_seq || !ordered) {
+          return r->Fail("interval join kept row out of range");
+        }
+      }
+    }
+    s.live_keys += ks.Empty() ? 0 : 1;
+  }
+  RebuildHeaps();
+}
 
 Status IntervalJoinOperator::SnapshotState(StateWriter* w) {
   State& s = *state_;
-  w->PutTag("interval-join");
-  for (int side = 0; side < 2; ++side) s.arenas[side].Snapshot(w);
-  w->PutVarint(s.keys.size());
-  for (const auto& [key, ks] : s.keys) {
-    w->PutString(key);
-    for (int side = 0; side < 2; ++side) {
-      w->PutVarint(ks.Size(side));
-      for (size_t j = ks.head[side]; j < ks.entries[side].size(); ++j) {
-        const Entry& e = ks.entries[side][j];
-        w->PutI64(e.time);
-        w->PutU64(e.seq);
-        w->PutU32(e.row);
-        w->PutBool(e.matched);
-      }
-    }
-  }
+  // Only live rows go into the checkpoint; empty keys too when they are many.
   for (int side = 0; side < 2; ++side) {
-    w->PutVarint(s.heaps[side].size());
-    for (const Expiry& e : s.heaps[side]) {  // heap order is kept as is
-      w->PutI64(e.deadline);
-      w->PutU64(e.seq);
-      w->PutString(e.key->first);
-    }
+    if (s.arenas[side].live() < s.arenas[side].size()) CompactArena(side);
   }
+  if ((s.key_states.size() - s.live_keys) * 8 > s.key_states.size()) CompactKeys();
+  w->PutTag("interval-join");
+  w->PutU64(++s.state_version);
+  for (int side = 0; side < 2; ++side) s.arenas[side].Snapshot(w);
+  s.keys.Snapshot(w);
+  for (const KeyState& ks : s.key_states) PutKeyState(w, ks);
   w->PutU64(s.next_seq);
+  s.ResetDeltaBase();
   return Status::OK();
 }
 
 Status IntervalJoinOperator::RestoreState(StateReader* r) {
-  auto fresh = std::make_unique<State>(left_types_, right_types_);
-  State& s = *fresh;
+  // Restores into a fresh state, which replaces the current one only when it is valid.
+  std::unique_ptr<State> old = std::move(state_);
+  state_ = std::make_unique<State>(left_types_, right_types_);
+  state_->residual = std::move(old->residual);  // built by Open from the plan
+  State& s = *state_;
   r->ExpectTag("interval-join");
+  s.state_version = r->GetU64();
   for (int side = 0; side < 2; ++side) s.arenas[side].Restore(r);
-  const size_t nkeys = r->GetCount(3);
-  for (size_t i = 0; i < nkeys && r->ok(); ++i) {
-    std::string key = r->GetString();
-    KeyState& ks = s.keys[key];
-    for (int side = 0; side < 2; ++side) {
-      const size_t n = r->GetCount(21);
-      for (size_t j = 0; j < n && r->ok(); ++j) {
-        Entry e;
-        e.time = r->GetI64();
-        e.seq = r->GetU64();
-        e.row = r->GetU32();
-        e.matched = r->GetBool();
-        if (e.row >= s.arenas[side].rows().size()) r->Fail("kept row outside the arena");
-        ks.entries[side].push_back(e);
-      }
-    }
-  }
-  for (int side = 0; side < 2; ++side) {
-    const size_t n = r->GetCount(17);
-    for (size_t j = 0; j < n && r->ok(); ++j) {
-      Expiry e;
-      e.deadline = r->GetI64();
-      e.seq = r->GetU64();
-      auto it = s.keys.find(r->GetString());
-      if (it == s.keys.end()) {
-        r->Fail("expiry for an unknown key");
-        break;
-      }
-      e.key = &*it;
-      s.heaps[side].push_back(e);
-    }
+  s.keys.Restore(r);
+  s.key_states.resize(r->ok() ? s.keys.size() : 0);
+  for (KeyState& ks : s.key_states) {
+    if (!r->ok()) break;
+    GetKeyState(r, &ks);
   }
   s.next_seq = r->GetU64();
+  ValidateAndDerive(r);
+  if (!r->ok()) {
+    old->residual = std::move(s.residual);
+    state_ = std::move(old);
+    return r->status();
+  }
+  s.ResetDeltaBase();
+  return Status::OK();
+}
+
+bool IntervalJoinOperator::CanSnapshotDelta() const { return !state_->compacted; }
+
+Status IntervalJoinOperator::SnapshotDelta(StateWriter* w) {
+  State& s = *state_;
+  SLUICE_CHECK(!s.compacted);
+  w->PutTag("interval-join delta");
+  w->PutU64(s.state_version);
+  w->PutU64(++s.state_version);
+  for (int side = 0; side < 2; ++side) s.arenas[side].SnapshotTail(s.arena_base[side], w);
+  const size_t key_base = s.key_delta.base();
+  s.keys.SnapshotSince(key_base, w);
+  // The state of keys written since the base (id, state), then that of the new keys.
+  w->PutVarint(s.key_delta.dirty().size());
+  for (uint32_t k : s.key_delta.dirty()) {
+    w->PutU32(k);
+    PutKeyState(w, s.key_states[k]);
+  }
+  for (size_t k = key_base; k < s.key_states.size(); ++k) PutKeyState(w, s.key_states[k]);
+  w->PutU64(s.next_seq);
+  s.ResetDeltaBase();
+  return Status::OK();
+}
+
+Status IntervalJoinOperator::RestoreDelta(StateReader* r) {
+  State& s = *state_;
+  r->ExpectTag("interval-join delta");
+  const uint64_t base = r->GetU64();
+  const uint64_t version = r->GetU64();
+  if (r->ok() && base != s.state_version) {
+    r->Fail("an interval join state delta on snapshot " + std::to_string(base) + " applied to snapshot " +
+            std::to_string(s.state_version));
+  }
   RETURN_IF_ERROR(r->status());
-  fresh->residual = std::move(state_->residual);  // built by Open from the plan
-  state_ = std::move(fresh);
+  s.state_version = version;
+  for (int side = 0; side < 2; ++side) s.arenas[side].RestoreAppend(r);
+  const size_t key_base = s.keys.size();
+  s.keys.RestoreAppend(r);
+  const size_t ndirty = r->GetCount(6);
+  for (size_t i = 0; i < ndirty && r->ok(); ++i) {
+    const uint32_t k = r->GetU32();
+    if (r->ok() && k >= key_base) {
+      r->Fail("an interval join delta writes key " + std::to_string(k) + " beyond its base");
+      break;
+    }
+    GetKeyState(r, &s.key_states[k]);
+  }
+  if (r->ok()) s.key_states.resize(s.keys.size());
+  for (size_t k = key_base; k < s.key_states.size() && r->ok(); ++k) GetKeyState(r, &s.key_states[k]);
+  const uint64_t next_seq = r->GetU64();
+  if (r->ok() && next_seq < s.next_seq) r->Fail("an interval join delta goes back in arrival order");
+  s.next_seq = next_seq;
+  ValidateAndDerive(r);
+  RETURN_IF_ERROR(r->status());
+  s.ResetDeltaBase();
   return Status::OK();
 }
 
@@ -177,7 +312,7 @@ IntervalJoinOperator::IntervalJoinOperator(std::string name, std::vector<Logical
 IntervalJoinOperator::~IntervalJoinOperator() = default;
 
 size_t IntervalJoinOperator::kept_rows(int side) const { return state_->heaps[side].size(); }
-size_t IntervalJoinOperator::kept_keys() const { return state_->keys.size(); }
+size_t IntervalJoinOperator::kept_keys() const { return state_->live_keys; }
 
 Status IntervalJoinOperator::Open(JobContext* ctx) {
   RETURN_IF_ERROR(Operator::Open(ctx));
@@ -249,7 +384,7 @@ Status IntervalJoinOperator::Process(int input, Chunk& chunk) {
   // Candidate pairs: probe row, and the other side's kept entry (key, position).
   struct Pair {
     uint32_t row;
-    KeyState* key;
+    uint32_t key;  // key id
     uint32_t pos;
   };
   std::vector<Pair> pairs;
@@ -266,15 +401,15 @@ Status IntervalJoinOperator::Process(int input, Chunk& chunk) {
       continue;
     }
     status[i] = SaturatingAdd(t, keep) > progress ? 2 : 1;
-    auto it = s.keys.find(s.encoded[i]);
-    if (it == s.keys.end()) continue;
-    KeyState& ks = it->second;
+    const uint32_t key = s.keys.Find(s.encoded[i]);
+    if (key == KeyIndex::kNotFound) continue;
+    const KeyState& ks = s.key_states[key];
     const std::vector<Entry>& es = ks.entries[other];
     const int64_t from = SaturatingAdd(t, lo), to = SaturatingAdd(t, hi);
     auto first = std::lower_bound(es.begin() + static_cast<std::ptrdiff_t>(ks.head[other]), es.end(), from,
                                   [](const Entry& e, int64_t x) { return e.time < x; });
     for (auto e = first; e != es.end() && e->time <= to; ++e) {
-      pairs.push_back(Pair{static_cast<uint32_t>(i), &ks, static_cast<uint32_t>(e - es.begin())});
+      pairs.push_back(Pair{static_cast<uint32_t>(i), key, static_cast<uint32_t>(e - es.begin())});
     }
   }
 
@@ -284,7 +419,7 @@ Status IntervalJoinOperator::Process(int input, Chunk& chunk) {
     std::vector<uint32_t> mine, theirs;
     for (const Pair& p : pairs) {
       mine.push_back(p.row);
-      theirs.push_back(p.key->entries[other][p.pos].row);
+      theirs.push_back(s.key_states[p.key].entries[other][p.pos].row);
     }
     Chunk joined(output_types_);
     const size_t nl = left_types_.size();
@@ -315,8 +450,11 @@ Status IntervalJoinOperator::Process(int input, Chunk& chunk) {
   for (size_t i = 0; i < n; ++i) {
     for (; p < pairs.size() && pairs[p].row == i; ++p) {
       if (!pass[p]) continue;
-      Entry& e = pairs[p].key->entries[other][pairs[p].pos];
-      e.matched = true;
+      Entry& e = s.key_states[pairs[p].key].entries[other][pairs[p].pos];
+      if (!e.matched) {
+        e.matched = 1;
+        s.key_delta.Mark(pairs[p].key);
+      }
       matched[i] = 1;
       out_mine.push_back(static_cast<uint32_t>(i));
       out_theirs.push_back(e.row);
@@ -338,17 +476,22 @@ Status IntervalJoinOperator::Process(int input, Chunk& chunk) {
   const uint32_t base = s.arenas[side].AppendMany(chunk, kept.data(), kept.size());
   for (size_t k = 0; k < kept.size(); ++k) {
     const size_t i = kept[k];
-    auto it = s.keys.try_emplace(std::move(s.encoded[i])).first;
-    std::vector<Entry>& es = it->second.entries[side];
-    const Entry e{s.times[i], s.next_seq++, base + static_cast<uint32_t>(k), matched[i] != 0};
+    bool inserted = false;
+    const uint32_t key = s.keys.Insert(s.encoded[i], &inserted);
+    if (inserted) s.key_states.emplace_back();
+    KeyState& ks = s.key_states[key];
+    if (ks.Empty()) ++s.live_keys;
+    s.key_delta.Mark(key);
+    std::vector<Entry>& es = ks.entries[side];
+    const Entry e{s.times[i], s.next_seq++, base + static_cast<uint32_t>(k), matched[i] != 0 ? 1u : 0u};
     if (es.empty() || es.back().time <= e.time) {
       es.push_back(e);
     } else {
-      auto at = std::upper_bound(es.begin() + static_cast<std::ptrdiff_t>(it->second.head[side]), es.end(), e.time,
+      auto at = std::upper_bound(es.begin() + static_cast<std::ptrdiff_t>(ks.head[side]), es.end(), e.time,
                                  [](int64_t x, const Entry& y) { return x < y.time; });
       es.insert(at, e);
     }
-    s.heaps[side].push_back(Expiry{SaturatingAdd(e.time, keep), e.seq, &*it});
+    s.heaps[side].push_back(Expiry{SaturatingAdd(e.time, keep), e.seq, key});
     std::push_heap(s.heaps[side].begin(), s.heaps[side].end(), ExpiresLater());
   }
   return Status::OK();
@@ -371,7 +514,8 @@ Status IntervalJoinOperator::ExpireUpTo(int64_t progress) {
     const Expiry x = s.heaps[side].front();
     std::pop_heap(s.heaps[side].begin(), s.heaps[side].end(), ExpiresLater());
     s.heaps[side].pop_back();
-    KeyState& ks = x.key->second;
+    KeyState& ks = s.key_states[x.key];
+    s.key_delta.Mark(x.key);
     // Rows of a key expire in (time, arrival) order, so the expiring row is the key's first.
     std::vector<Entry>& es = ks.entries[side];
     SLUICE_CHECK_LT(ks.head[side], es.size());
@@ -387,7 +531,11 @@ Status IntervalJoinOperator::ExpireUpTo(int64_t progress) {
     if (ks.head[side] == es.size()) {
       es.clear();
       ks.head[side] = 0;
-      if (ks.Size(1 - side) == 0) s.keys.erase(s.keys.find(x.key->first));
+      if (ks.Size(1 - side) == 0) {
+        // The key keeps its id (until the keys are compacted), not its memory.
+        ks = KeyState();
+        --s.live_keys;
+      }
     } else if (ks.head[side] >= 64 && ks.head[side] * 2 >= es.size()) {
       es.erase(es.begin(), es.begin() + static_cast<std::ptrdiff_t>(ks.head[side]));
       ks.head[side] = 0;
@@ -401,23 +549,14 @@ Status IntervalJoinOperator::ExpireUpTo(int64_t progress) {
       }
     }
   }
-  Compact();
-  return Status::OK();
-}
-
-void IntervalJoinOperator::Compact() {
-  State& s = *state_;
-  constexpr size_t kMinRows = 1 << 14;
+  // Rebuild what is mostly garbage (renumbering rows or keys: the next checkpoint is a full one).
   for (int side = 0; side < 2; ++side) {
-    RowArena& arena = s.arenas[side];
-    if (arena.rows().size() < kMinRows || arena.live() * 2 >= arena.rows().size()) continue;
-    RowArena fresh(side == 0 ? left_types_ : right_types_);
-    for (auto& [key, ks] : s.keys) {
-      std::vector<Entry>& es = ks.entries[side];
-      for (size_t i = ks.head[side]; i < es.size(); ++i) es[i].row = fresh.Append(arena.rows(), es[i].row);
-    }
-    arena = std::move(fresh);
+    const RowArena& arena = s.arenas[side];
+    if (arena.size() >= kCompactMin && arena.live() * 2 < arena.size()) CompactArena(side);
   }
+  const size_t empty_keys = s.key_states.size() - s.live_keys;
+  if (empty_keys >= kCompactMin && empty_keys > s.live_keys) CompactKeys();
+  return Status::OK();
 }
 
 Status IntervalJoinOperator::OnWatermark(int64_t watermark) {

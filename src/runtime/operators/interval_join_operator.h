@@ -28,6 +28,11 @@
 // KeyedCoProcessOperatorWithWatermarkDelay), so joined rows are not late downstream; padded rows can
 // be, when the watermark jumps past their deadline. End of input expires every kept row.
 //
+// State is keyed through the shared keyed-state pieces (state/key_index.h, state/delta.h): a KeyIndex
+// gives each join key a dense id with its kept rows, and checkpoints can be incremental
+// (SnapshotDelta: the new rows, the new keys, and the whole state of each key written since the last
+// snapshot). Compacting an arena or the keys renumbers them: the next checkpoint is then a full one.
+//
 // Threading: the job's task thread.
 #pragma once
 
@@ -65,19 +70,28 @@ class IntervalJoinOperator final : public Operator {
   size_t kept_rows(int side) const;
   size_t kept_keys() const;
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+  bool CanSnapshotDelta() const override;
 
  protected:
   Status OnWatermark(int64_t watermark) override;
   Status OnEndOfInput() override;
   Status SnapshotState(StateWriter* w) override;
   Status RestoreState(StateReader* r) override;
+  Status SnapshotDelta(StateWriter* w) override;
+  Status RestoreDelta(StateReader* r) override;
 
  private:
   struct State;
   // Expires every kept row whose deadline is at or before `progress`, emitting outer rows' padding.
   Status ExpireUpTo(int64_t progress);
   int64_t ProcessingTime() const;
-  void Compact();
+  // Rebuild an arena with its kept rows only / the keys with kept rows only, renumbering them.
+  void CompactArena(int side);
+  void CompactKeys();
+  // The expiry heaps from the kept rows (after a restore).
+  void RebuildHeaps();
+  // After a restore: refuses state that points outside its tables, rebuilds the derived state.
+  void ValidateAndDerive(StateReader* r);
 
   std::vector<LogicalType> left_types_;
   std::vector<LogicalType> right_types_;

@@ -1,17 +1,15 @@
 #include "runtime/operators/rank_operator.h"
 
-#include <xxhash.h>
-
 #include <algorithm>
-#include <deque>
 #include <iterator>
 #include <limits>
 #include <map>
-#include <unordered_map>
 
 #include "common/check.h"
 #include "runtime/job.h"
+#include "state/delta.h"
 #include "state/key_encoder.h"
+#include "state/key_index.h"
 #include "state/row_arena.h"
 #include "state/state_serde.h"
 #include "state/sort_key.h"
@@ -23,10 +21,6 @@ namespace {
 constexpr uint32_t kNoRow = std::numeric_limits<uint32_t>::max();
 // Compaction threshold: rebuild the arena once this many released rows outnumber the live ones.
 constexpr size_t kMinDeadRowsToCompact = 1 << 16;
-
-struct StringHash {
-  size_t operator()(const std::string& s) const { return static_cast<size_t>(XXH3_64bits(s.data(), s.size())); }
-};
 
 }  // namespace
 
@@ -40,12 +34,21 @@ struct RankOperator::Partition {
 struct RankOperator::State {
   explicit State(const std::vector<LogicalType>& types) : arena(types) {}
 
-  std::unordered_map<std::string, uint32_t, StringHash> partition_index;
-  std::deque<Partition> partitions;  // a deque keeps references stable while partitions are added
+  KeyIndex partition_index;           // encoded partition key -> partition id
+  std::vector<Partition> partitions;  // by partition id
   RowArena arena;
   size_t live_rows = 0;
   size_t dead_rows = 0;
   int64_t retractions_not_found = 0;
+
+  // Incremental checkpoints: the partitions written since the last snapshot or restore, the arena's
+  // size then, whether a compaction renumbered the rows since, and the state version (snapshots and
+  // restores so far in the chain) that the next delta continues.
+  DeltaTracker dirty;
+  size_t arena_base = 0;
+  bool has_base = false;
+  bool renumbered = false;
+  uint64_t version = 0;
 
   // Scratch, reused across chunks.
   std::vector<std::string> encoded;
@@ -59,27 +62,82 @@ struct RankOperator::State {
   std::vector<int64_t> out_ranks;
 };
 
+namespace {
+
+// One partition's buffer: its sort keys in order, each with the ids of its tied rows.
+void PutPartition(StateWriter* w, const std::map<std::string, std::vector<uint32_t>>& buffer) {
+  w->PutVarint(buffer.size());
+  for (const auto& [sort_key, ids] : buffer) {
+    w->PutString(sort_key);
+    w->PutVarint(ids.size());
+    w->PutRaw(ids.data(), ids.size() * sizeof(uint32_t));
+  }
+}
+
+// Reads what PutPartition wrote into an empty `buffer`, refusing sort keys out of order or without
+// rows and row ids outside the arena's `arena_rows`; returns the partition's row count.
+size_t GetPartition(StateReader* r, size_t arena_rows, std::map<std::string, std::vector<uint32_t>>* buffer) {
+  size_t rows = 0;
+  const size_t nkeys = r->GetCount(2);
+  for (size_t k = 0; k < nkeys && r->ok(); ++k) {
+    std::string sort_key = r->GetString();
+    const size_t nids = r->GetCount(sizeof(uint32_t));
+    if (!r->ok()) break;
+    if (nids == 0) {
+      r->Fail("a Top-N sort key without rows");
+      break;
+    }
+    if (!buffer->empty() && !(buffer->rbegin()->first < sort_key)) {
+      r->Fail("Top-N sort keys out of order");
+      break;
+    }
+    std::vector<uint32_t> ids(nids);
+    r->GetRaw(ids.data(), nids * sizeof(uint32_t));
+    if (!r->ok()) break;
+    for (uint32_t id : ids) {
+      if (id >= arena_rows) {
+        r->Fail("a ranked row outside the arena");
+        break;
+      }
+    }
+    rows += nids;
+    buffer->emplace_hint(buffer->end(), std::move(sort_key), std::move(ids));
+  }
+  return rows;
+}
+
+// The counters after a restore must agree with the restored rows.
+void CheckRowCounts(StateReader* r, size_t buffered_rows, size_t live_rows, size_t dead_rows, const RowArena& arena) {
+  if (!r->ok()) return;
+  if (buffered_rows != live_rows || arena.live() != live_rows || live_rows + dead_rows != arena.size()) {
+    r->Fail("Top-N row counts disagree: " + std::to_string(buffered_rows) + " ranked rows, " +
+            std::to_string(live_rows) + " live and " + std::to_string(dead_rows) + " released of " +
+            std::to_string(arena.size()) + " stored rows");
+  }
+}
+
+}  // namespace
+
+void RankOperator::ResetDeltaBase() {
+  State& s = *state_;
+  s.dirty.Reset(s.partitions.size());
+  s.arena_base = s.arena.size();
+  s.has_base = true;
+  s.renumbered = false;
+}
+
 Status RankOperator::SnapshotState(StateWriter* w) {
   State& st = *state_;
   w->PutTag("rank");
-  w->PutVarint(st.partitions.size());
-  std::vector<const std::string*> keys(st.partitions.size(), nullptr);
-  for (const auto& [key, idx] : st.partition_index) keys[idx] = &key;
-  for (size_t i = 0; i < st.partitions.size(); ++i) {
-    w->PutString(keys[i] ? *keys[i] : std::string());
-    const Partition& p = st.partitions[i];
-    w->PutVarint(p.rows);
-    w->PutVarint(p.buffer.size());
-    for (const auto& [sort_key, ids] : p.buffer) {
-      w->PutString(sort_key);
-      w->PutVarint(ids.size());
-      for (uint32_t id : ids) w->PutU32(id);
-    }
-  }
+  w->PutVarint(st.version);
   st.arena.Snapshot(w);
+  st.partition_index.Snapshot(w);
+  for (const Partition& p : st.partitions) PutPartition(w, p.buffer);
   w->PutVarint(st.live_rows);
   w->PutVarint(st.dead_rows);
   w->PutI64(st.retractions_not_found);
+  ++st.version;
+  ResetDeltaBase();
   return Status::OK();
 }
 
@@ -87,31 +145,93 @@ Status RankOperator::RestoreState(StateReader* r) {
   auto fresh = std::make_unique<State>(types_);
   State& st = *fresh;
   r->ExpectTag("rank");
-  const size_t n = r->GetCount(1);
-  std::vector<uint32_t> ids_seen;
-  for (size_t i = 0; i < n && r->ok(); ++i) {
-    if (!st.partition_index.emplace(r->GetString(), static_cast<uint32_t>(i)).second) r->Fail("duplicate partition");
-    Partition& p = st.partitions.emplace_back();
-    p.rows = r->GetCount(0);
-    const size_t nkeys = r->GetCount(1);
-    for (size_t k = 0; k < nkeys && r->ok(); ++k) {
-      std::string sort_key = r->GetString();
-      const size_t nids = r->GetCount(4);
-      std::vector<uint32_t> ids(nids);
-      for (size_t j = 0; j < nids; ++j) ids[j] = r->GetU32();
-      ids_seen.insert(ids_seen.end(), ids.begin(), ids.end());
-      p.buffer.emplace(std::move(sort_key), std::move(ids));
-    }
-  }
+  st.version = r->GetVarint();
   st.arena.Restore(r);
+  st.partition_index.Restore(r);
+  size_t buffered = 0;
+  if (r->ok()) st.partitions.resize(st.partition_index.size());
+  for (size_t i = 0; i < st.partitions.size() && r->ok(); ++i) {
+    Partition& p = st.partitions[i];
+    p.rows = GetPartition(r, st.arena.size(), &p.buffer);
+    buffered += p.rows;
+  }
   st.live_rows = r->GetCount(0);
   st.dead_rows = r->GetCount(0);
   st.retractions_not_found = r->GetI64();
-  for (uint32_t id : ids_seen) {
-    if (r->ok() && id >= st.arena.rows().size()) r->Fail("ranked row outside the arena");
+  CheckRowCounts(r, buffered, st.live_rows, st.dead_rows, st.arena);
+  RETURN_IF_ERROR(r->status());
+  ++st.version;
+  state_ = std::move(fresh);
+  ResetDeltaBase();
+  return Status::OK();
+}
+
+bool RankOperator::CanSnapshotDelta() const { return state_->has_base && !state_->renumbered; }
+
+Status RankOperator::SnapshotDelta(StateWriter* w) {
+  State& st = *state_;
+  SLUICE_CHECK(CanSnapshotDelta());
+  const size_t base = st.dirty.base();
+  w->PutTag("rank-delta");
+  w->PutVarint(st.version);
+  st.arena.SnapshotTail(st.arena_base, w);
+  st.partition_index.SnapshotSince(base, w);
+  const std::vector<uint32_t>& dirty = st.dirty.dirty();
+  w->PutVarint(dirty.size());
+  for (uint32_t id : dirty) {
+    w->PutVarint(id);
+    PutPartition(w, st.partitions[id].buffer);
+  }
+  for (size_t id = base; id < st.partitions.size(); ++id) PutPartition(w, st.partitions[id].buffer);
+  w->PutVarint(st.live_rows);
+  w->PutVarint(st.dead_rows);
+  w->PutI64(st.retractions_not_found);
+  ++st.version;
+  ResetDeltaBase();
+  return Status::OK();
+}
+
+Status RankOperator::RestoreDelta(StateReader* r) {
+  State& st = *state_;
+  r->ExpectTag("rank-delta");
+  const uint64_t version = r->GetVarint();
+  if (r->ok() && (!st.has_base || st.renumbered || version != st.version)) {
+    r->Fail("a Top-N state delta on state version " + std::to_string(version) + " applied to version " +
+            std::to_string(st.version) + " (it does not continue the restored state)");
   }
   RETURN_IF_ERROR(r->status());
-  state_ = std::move(fresh);
+  const size_t base = st.partitions.size();
+  SLUICE_CHECK_EQ(base, st.partition_index.size());
+  size_t buffered = st.live_rows;  // the rows of all buffers, kept up to date below
+  st.arena.RestoreAppend(r);
+  st.partition_index.RestoreAppend(r);
+  const size_t ndirty = r->GetCount(2);
+  for (size_t k = 0; k < ndirty && r->ok(); ++k) {
+    const uint64_t id = r->GetVarint();
+    if (r->ok() && id >= base) r->Fail("a Top-N state delta rewrites partition " + std::to_string(id) + " beyond its base");
+    if (!r->ok()) break;
+    Partition p;
+    p.rows = GetPartition(r, st.arena.size(), &p.buffer);
+    buffered = buffered - st.partitions[id].rows + p.rows;
+    st.partitions[id] = std::move(p);
+  }
+  if (r->ok()) st.partitions.resize(st.partition_index.size());
+  for (size_t id = base; id < st.partitions.size() && r->ok(); ++id) {
+    Partition& p = st.partitions[id];
+    p.rows = GetPartition(r, st.arena.size(), &p.buffer);
+    buffered += p.rows;
+  }
+  st.live_rows = r->GetCount(0);
+  st.dead_rows = r->GetCount(0);
+  st.retractions_not_found = r->GetI64();
+  CheckRowCounts(r, buffered, st.live_rows, st.dead_rows, st.arena);
+  if (!r->ok()) {
+    // Partly applied: drop it, so nothing runs on (or chains more deltas onto) inconsistent state.
+    state_ = std::make_unique<State>(types_);
+    return r->status();
+  }
+  ++st.version;
+  ResetDeltaBase();
   return Status::OK();
 }
 
@@ -195,10 +315,9 @@ Status RankOperator::Process(int, Chunk& chunk) {
   EncodeKeys(chunk, partition_keys_, &s.encoded);
   s.partition_of_row.resize(n);
   for (size_t i = 0; i < n; ++i) {
-    auto [it, inserted] =
-        s.partition_index.try_emplace(std::move(s.encoded[i]), static_cast<uint32_t>(s.partitions.size()));
+    bool inserted = false;
+    s.partition_of_row[i] = s.partition_index.Insert(s.encoded[i], &inserted);
     if (inserted) s.partitions.emplace_back();
-    s.partition_of_row[i] = it->second;
   }
   // Sort key of every row, column by column.
   s.sort_keys.resize(n);
@@ -226,8 +345,11 @@ Status RankOperator::Process(int, Chunk& chunk) {
   }
 
   for (size_t i = 0; i < n; ++i) {
-    Partition& p = s.partitions[s.partition_of_row[i]];
+    const uint32_t partition = s.partition_of_row[i];
+    Partition& p = s.partitions[partition];
     const uint32_t id = s.row_id[i];
+    // A stored row or a retraction may change the partition's buffer.
+    if (id != kNoRow || strategy_ == Strategy::kRetract) s.dirty.Mark(partition);
     switch (strategy_) {
       case Strategy::kTop1:
         if (id != kNoRow) ProcessTop1(p, s.sort_keys[i], id);
@@ -550,6 +672,7 @@ void RankOperator::MaybeCompact() {
   if (!live.empty()) fresh.AppendMany(s.arena.rows(), live.data(), live.size());
   s.arena = std::move(fresh);
   s.dead_rows = 0;
+  s.renumbered = true;  // no delta can express the new row ids: the next snapshot is a full one
 }
 
 }  // namespace sluice

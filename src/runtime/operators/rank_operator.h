@@ -22,6 +22,17 @@
 // live in a RowArena, compacted when released rows outnumber live ones. Outputs are gathered from
 // the arena column by column; a -U/+U pair never splits across output chunks.
 //
+// State: partition keys map to dense ids through a KeyIndex (state/key_index.h); the buffers are a
+// flat vector indexed by partition id. Invariants: every id in a buffer names a live arena row,
+// live rows = the rows of all buffers = the arena's unreleased rows.
+//
+// Checkpoints: a full snapshot writes the arena, the partition keys and every buffer. An incremental
+// one (state/delta.h) writes the arena rows appended since the last snapshot or restore, the new
+// partitions, and the whole buffer of each partition written since (a DeltaTracker over partition
+// ids). Compacting the arena renumbers rows, so after it CanSnapshotDelta() is false until the next
+// full snapshot. Each snapshot and restore advances a state version that a delta names as its base,
+// so a delta applied to any other state (twice, out of order, to a fresh operator) is refused.
+//
 // Threading: the job's task thread.
 #pragma once
 
@@ -59,10 +70,14 @@ class RankOperator final : public Operator {
   size_t num_partitions() const;
   int64_t retractions_not_found() const;
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+  // False until the first snapshot or restore, and after a compaction renumbered the stored rows.
+  bool CanSnapshotDelta() const override;
 
  protected:
   Status SnapshotState(StateWriter* w) override;
   Status RestoreState(StateReader* r) override;
+  Status SnapshotDelta(StateWriter* w) override;
+  Status RestoreDelta(StateReader* r) override;
 
  private:
   struct State;
@@ -80,6 +95,8 @@ class RankOperator final : public Operator {
   void ReleaseRow(uint32_t id);
   Status Flush();
   void MaybeCompact();
+  // The current state becomes the base of the next delta (after every snapshot and restore).
+  void ResetDeltaBase();
 
   std::vector<LogicalType> types_;
   std::vector<int> partition_keys_;

@@ -1,11 +1,11 @@
 #include "runtime/operators/sink_upsert_materializer.h"
 
-#include <xxhash.h>
-
 #include <string>
-#include <unordered_map>
 
+#include "common/check.h"
+#include "state/delta.h"
 #include "state/key_encoder.h"
+#include "state/key_index.h"
 #include "state/row_arena.h"
 #include "state/state_serde.h"
 #include "state/sort_key.h"
@@ -14,22 +14,80 @@ namespace sluice {
 
 namespace {
 
-struct StringHash {
-  size_t operator()(const std::string& s) const { return static_cast<size_t>(XXH3_64bits(s.data(), s.size())); }
-};
+// Keys and arena rows are compacted once the garbage outnumbers the live ones, from this size on.
+constexpr size_t kCompactMin = 1 << 16;
 
 }  // namespace
 
+// Keyed state: upsert keys get dense ids from a KeyIndex; per id the live rows (arena ids), oldest
+// first. A key whose rows are all gone keeps its id and an empty list until the keys are compacted.
+//
+// Incremental checkpoints: a delta holds the new key bytes, the whole row list of every key written
+// since the base (DeltaTracker over keys) and of every new key, and the arena's new rows. Compacting
+// the arena or the keys renumbers them, which a delta cannot express: CanSnapshotDelta() is then false
+// until the next full snapshot. A full snapshot drops released rows (and empty keys, when many) first.
 struct SinkUpsertMaterializerOperator::State {
   explicit State(const std::vector<LogicalType>& types) : arena(types) {}
-  // Per primary-key value: the live rows (arena ids), oldest first.
-  std::unordered_map<std::string, std::vector<uint32_t>, StringHash> rows;
+  KeyIndex keys;
+  std::vector<std::vector<uint32_t>> lists;  // per key id: live rows (arena ids), oldest first
   RowArena arena;
-  size_t live = 0;
-  size_t dead = 0;
+  size_t live = 0;       // rows in the lists
+  size_t live_keys = 0;  // keys with a non-empty list
   std::vector<std::string> encoded;
   std::vector<uint32_t> out_ids;
   std::vector<RowKind> out_kinds;
+
+  // The base of the next delta (the state at the last snapshot or restore).
+  DeltaTracker key_delta;
+  size_t arena_base = 0;
+  bool compacted = false;
+  // Counts snapshots, so a delta applied to another base than its own is refused.
+  uint64_t state_version = 0;
+
+  size_t dead() const { return arena.size() - arena.live(); }
+  void ResetDeltaBase() {
+    key_delta.Reset(lists.size());
+    arena_base = arena.size();
+    compacted = false;
+  }
+  // Rebuilds the arena with the live rows only, in key order.
+  void CompactArena(const std::vector<LogicalType>& types) {
+    RowArena fresh(types);
+    for (auto& list : lists) {
+      for (uint32_t& id : list) id = fresh.Append(arena.rows(), id);
+    }
+    arena = std::move(fresh);
+    compacted = true;
+  }
+  // Drops the keys without rows, renumbering the others (in id order).
+  void CompactKeys() {
+    KeyIndex fresh;
+    std::vector<std::vector<uint32_t>> kept;
+    kept.reserve(live_keys);
+    for (uint32_t k = 0; k < lists.size(); ++k) {
+      if (lists[k].empty()) continue;
+      fresh.Insert(keys.key(k));
+      kept.push_back(std::move(lists[k]));
+    }
+    keys = std::move(fresh);
+    lists = std::move(kept);
+    compacted = true;
+  }
+  // Refuses restored state that points outside its tables; recounts the derived counters.
+  void ValidateAndDerive(StateReader* r) {
+    if (!r->ok()) return;
+    if (lists.size() != keys.size()) return r->Fail("materialized rows do not match their keys");
+    live = 0;
+    live_keys = 0;
+    for (const auto& list : lists) {
+      for (uint32_t id : list) {
+        if (id >= arena.size()) return r->Fail("materialized row outside the arena");
+      }
+      live += list.size();
+      live_keys += list.empty() ? 0 : 1;
+    }
+    if (live > arena.live()) r->Fail("more materialized rows than live rows in the arena");
+  }
 };
 
 SinkUpsertMaterializerOperator::SinkUpsertMaterializerOperator(std::string name, std::vector<LogicalType> types,
@@ -46,16 +104,15 @@ size_t SinkUpsertMaterializerOperator::state_rows() const { return state_->live;
 
 Status SinkUpsertMaterializerOperator::SnapshotState(StateWriter* w) {
   State& s = *state_;
+  // Only live rows go into the checkpoint; empty keys too when they are many.
+  if (s.dead() > 0) s.CompactArena(types_);
+  if ((s.lists.size() - s.live_keys) * 8 > s.lists.size()) s.CompactKeys();
   w->PutTag("upsert-materializer");
-  w->PutVarint(s.rows.size());
-  for (const auto& [key, ids] : s.rows) {
-    w->PutString(key);
-    w->PutVarint(ids.size());
-    for (uint32_t id : ids) w->PutU32(id);
-  }
+  w->PutU64(++s.state_version);
+  s.keys.Snapshot(w);
+  for (const auto& list : s.lists) PutColumn(w, list);
   s.arena.Snapshot(w);
-  w->PutVarint(s.live);
-  w->PutVarint(s.dead);
+  s.ResetDeltaBase();
   return Status::OK();
 }
 
@@ -63,23 +120,71 @@ Status SinkUpsertMaterializerOperator::RestoreState(StateReader* r) {
   auto fresh = std::make_unique<State>(types_);
   State& s = *fresh;
   r->ExpectTag("upsert-materializer");
-  const size_t n = r->GetCount(2);
-  std::vector<uint32_t> all;
-  for (size_t i = 0; i < n && r->ok(); ++i) {
-    std::string key = r->GetString();
-    std::vector<uint32_t> ids(r->GetCount(4));
-    for (auto& id : ids) id = r->GetU32();
-    all.insert(all.end(), ids.begin(), ids.end());
-    s.rows.emplace(std::move(key), std::move(ids));
+  s.state_version = r->GetU64();
+  s.keys.Restore(r);
+  s.lists.resize(r->ok() ? s.keys.size() : 0);
+  for (auto& list : s.lists) {
+    if (!r->ok()) break;
+    GetColumn(r, &list);
   }
   s.arena.Restore(r);
-  s.live = r->GetCount(0);
-  s.dead = r->GetCount(0);
-  for (uint32_t id : all) {
-    if (r->ok() && id >= s.arena.rows().size()) r->Fail("materialized row outside the arena");
+  s.ValidateAndDerive(r);
+  RETURN_IF_ERROR(r->status());
+  s.ResetDeltaBase();
+  state_ = std::move(fresh);
+  return Status::OK();
+}
+
+bool SinkUpsertMaterializerOperator::CanSnapshotDelta() const { return !state_->compacted; }
+
+Status SinkUpsertMaterializerOperator::SnapshotDelta(StateWriter* w) {
+  State& s = *state_;
+  SLUICE_CHECK(!s.compacted);
+  w->PutTag("upsert-materializer delta");
+  w->PutU64(s.state_version);
+  w->PutU64(++s.state_version);
+  const size_t key_base = s.key_delta.base();
+  s.keys.SnapshotSince(key_base, w);
+  // The row lists of keys written since the base (id, list), then those of the new keys.
+  w->PutVarint(s.key_delta.dirty().size());
+  for (uint32_t k : s.key_delta.dirty()) {
+    w->PutU32(k);
+    PutColumn(w, s.lists[k]);
+  }
+  for (size_t k = key_base; k < s.lists.size(); ++k) PutColumn(w, s.lists[k]);
+  s.arena.SnapshotTail(s.arena_base, w);
+  s.ResetDeltaBase();
+  return Status::OK();
+}
+
+Status SinkUpsertMaterializerOperator::RestoreDelta(StateReader* r) {
+  State& s = *state_;
+  r->ExpectTag("upsert-materializer delta");
+  const uint64_t base = r->GetU64();
+  const uint64_t version = r->GetU64();
+  if (r->ok() && base != s.state_version) {
+    r->Fail("an upsert materializer state delta on snapshot " + std::to_string(base) + " applied to snapshot " +
+            std::to_string(s.state_version));
   }
   RETURN_IF_ERROR(r->status());
-  state_ = std::move(fresh);
+  s.state_version = version;
+  const size_t key_base = s.keys.size();
+  s.keys.RestoreAppend(r);
+  const size_t ndirty = r->GetCount(5);
+  for (size_t i = 0; i < ndirty && r->ok(); ++i) {
+    const uint32_t k = r->GetU32();
+    if (r->ok() && k >= key_base) {
+      r->Fail("an upsert materializer delta writes key " + std::to_string(k) + " beyond its base");
+      break;
+    }
+    GetColumn(r, &s.lists[k]);
+  }
+  if (r->ok()) s.lists.resize(s.keys.size());
+  for (size_t k = key_base; k < s.lists.size() && r->ok(); ++k) GetColumn(r, &s.lists[k]);
+  s.arena.RestoreAppend(r);
+  s.ValidateAndDerive(r);
+  RETURN_IF_ERROR(r->status());
+  s.ResetDeltaBase();
   return Status::OK();
 }
 
@@ -90,12 +195,16 @@ Status SinkUpsertMaterializerOperator::Process(int, Chunk& chunk) {
   State& s = *state_;
   EncodeKeys(chunk, primary_key_, &s.encoded);
   for (size_t i = 0; i < n; ++i) {
-    std::vector<uint32_t>& list = s.rows[s.encoded[i]];
     if (IsAccumulate(chunk.kind(i))) {
+      bool inserted = false;
+      const uint32_t key = s.keys.Insert(s.encoded[i], &inserted);
+      if (inserted) s.lists.emplace_back();
+      std::vector<uint32_t>& list = s.lists[key];
       const uint32_t id = s.arena.Append(chunk, i);
       if (list.empty()) {
         s.out_ids.push_back(id);
         s.out_kinds.push_back(RowKind::kInsert);
+        ++s.live_keys;
       } else {
         if (emit_update_before_) {
           s.out_ids.push_back(list.back());
@@ -105,31 +214,35 @@ Status SinkUpsertMaterializerOperator::Process(int, Chunk& chunk) {
         s.out_kinds.push_back(RowKind::kUpdateAfter);
       }
       list.push_back(id);
+      s.key_delta.Mark(key);
       ++s.live;
       continue;
     }
+    const uint32_t key = s.keys.Find(s.encoded[i]);
+    std::vector<uint32_t>* list = key == KeyIndex::kNotFound ? nullptr : &s.lists[key];
     size_t pos = 0;
-    while (pos < list.size() && !RowsEqual(s.arena.rows(), list[pos], chunk, i)) ++pos;
-    if (pos == list.size()) {
+    if (list != nullptr) {
+      while (pos < list->size() && !RowsEqual(s.arena.rows(), (*list)[pos], chunk, i)) ++pos;
+    }
+    if (list == nullptr || pos == list->size()) {
       ++metrics_.retractions_without_state;
-      if (list.empty()) s.rows.erase(s.encoded[i]);
       continue;
     }
-    const uint32_t removed = list[pos];
-    const bool was_latest = pos + 1 == list.size();
-    list.erase(list.begin() + static_cast<std::ptrdiff_t>(pos));
+    const uint32_t removed = (*list)[pos];
+    const bool was_latest = pos + 1 == list->size();
+    list->erase(list->begin() + static_cast<std::ptrdiff_t>(pos));
+    s.key_delta.Mark(key);
     --s.live;
-    ++s.dead;
-    if (list.empty()) {
+    if (list->empty()) {
       s.out_ids.push_back(removed);
       s.out_kinds.push_back(RowKind::kDelete);
-      s.rows.erase(s.encoded[i]);
+      --s.live_keys;
     } else if (was_latest) {
       if (emit_update_before_) {
         s.out_ids.push_back(removed);
         s.out_kinds.push_back(RowKind::kUpdateBefore);
       }
-      s.out_ids.push_back(list.back());
+      s.out_ids.push_back(list->back());
       s.out_kinds.push_back(RowKind::kUpdateAfter);
     }
     s.arena.Release(removed);
@@ -146,15 +259,11 @@ Status SinkUpsertMaterializerOperator::Flush() {
   s.out_ids.clear();
   s.out_kinds.clear();
   RETURN_IF_ERROR(Emit(out));
-  // Released rows stay in the arena until it is rebuilt; rebuild once they outnumber the live ones.
-  if (s.dead >= (1u << 16) && s.dead > s.live) {
-    RowArena fresh(types_);
-    for (auto& [key, list] : s.rows) {
-      for (uint32_t& id : list) id = fresh.Append(s.arena.rows(), id);
-    }
-    s.arena = std::move(fresh);
-    s.dead = 0;
-  }
+  // Released rows stay in the arena until it is rebuilt, and keys without rows in the key index until
+  // it is: rebuild each once its garbage outnumbers what is live.
+  if (s.dead() >= kCompactMin && s.dead() > s.live) s.CompactArena(types_);
+  const size_t empty_keys = s.lists.size() - s.live_keys;
+  if (empty_keys >= kCompactMin && empty_keys > s.live_keys) s.CompactKeys();
   return Status::OK();
 }
 

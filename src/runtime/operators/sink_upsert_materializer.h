@@ -11,6 +11,11 @@
 // - -U/-D of the latest row: +U of the new latest, or -D when none is left; of an older row: nothing;
 //   of a row never seen (or expired): nothing, counted in metrics().retractions_without_state.
 //
+// State is keyed through the shared keyed-state pieces (state/key_index.h, state/delta.h): a KeyIndex
+// gives each upsert key a dense id with its row list, and checkpoints can be incremental
+// (SnapshotDelta: the new keys, the row lists written since the last snapshot, the new rows).
+// Compacting the arena or the keys renumbers them: the next checkpoint is then a full snapshot.
+//
 // Threading: the job's task thread.
 #pragma once
 
@@ -32,10 +37,13 @@ class SinkUpsertMaterializerOperator final : public Operator {
   // Rows held in state (live rows over all keys).
   size_t state_rows() const;
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+  bool CanSnapshotDelta() const override;
 
  protected:
   Status SnapshotState(StateWriter* w) override;
   Status RestoreState(StateReader* r) override;
+  Status SnapshotDelta(StateWriter* w) override;
+  Status RestoreDelta(StateReader* r) override;
 
  private:
   struct State;

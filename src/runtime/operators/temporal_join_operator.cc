@@ -1,16 +1,15 @@
 #include "runtime/operators/temporal_join_operator.h"
 
-#include <xxhash.h>
-
 #include <algorithm>
 #include <string>
-#include <unordered_map>
-#include <unordered_set>
+#include <type_traits>
 
 #include "common/check.h"
 #include "function/evaluator.h"
 #include "runtime/job.h"
+#include "state/delta.h"
 #include "state/key_encoder.h"
+#include "state/key_index.h"
 #include "state/row_arena.h"
 #include "state/state_serde.h"
 
@@ -18,26 +17,31 @@ namespace sluice {
 
 namespace {
 
-struct StringHash {
-  size_t operator()(const std::string& s) const { return static_cast<size_t>(XXH3_64bits(s.data(), s.size())); }
-};
-
+// A version of the right side: `row` in the right arena, in force from `time` on; a retraction
+// (-U/-D) means "no row from this time on". Written raw into checkpoints, so it has no padding.
 struct Version {
   int64_t time;
-  uint32_t row;  // id in the right arena
-  bool retract;
+  uint32_t row;
+  uint32_t retract;  // 0 or 1
 };
+static_assert(sizeof(Version) == 16 && std::has_unique_object_representations_v<Version>);
 
-// A buffered left row; a min-heap on (time, seq).
+// A buffered left row; a min-heap on (time, row): left rows get arena ids in arrival order, and
+// compaction keeps that order, so the row id breaks ties as arrival order.
 struct Pending {
   int64_t time;
-  uint64_t seq;
   uint32_t row;  // id in the left arena
-  uint32_t key;  // key index, or kNullRow for a NULL join key
+  uint32_t key;  // key id, or kNullRow for a NULL join key
 };
 struct PendingLater {
-  bool operator()(const Pending& a, const Pending& b) const { return a.time != b.time ? a.time > b.time : a.seq > b.seq; }
+  bool operator()(const Pending& a, const Pending& b) const { return a.time != b.time ? a.time > b.time : a.row > b.row; }
 };
+
+// left_key[row] of a left row that was emitted (or dropped): no longer pending.
+constexpr uint32_t kEmitted = kNullRow - 1;
+
+// Arenas are rebuilt once most of their rows were released, from this size on.
+constexpr size_t kCompactMinRows = 1 << 14;
 
 bool AnyKeyNull(const Chunk& chunk, const std::vector<int>& keys, size_t row) {
   for (int k : keys) {
@@ -46,102 +50,251 @@ bool AnyKeyNull(const Chunk& chunk, const std::vector<int>& keys, size_t row) {
   return false;
 }
 
+// The first version with time > t.
+std::vector<Version>::const_iterator VersionAfter(const std::vector<Version>& vs, int64_t t) {
+  return std::upper_bound(vs.begin(), vs.end(), t, [](int64_t x, const Version& v) { return x < v.time; });
+}
+
 }  // namespace
 
+// Keyed state: join keys get dense ids from a KeyIndex; per key id the versions (sorted by time).
+// Left rows live in the left arena until emitted; left_key[row] is the row's key id while it waits
+// (kNullRow: a NULL key) and kEmitted after, so the pending heap is derived state: rebuilt from
+// left_key and the arena's time column after a restore, never written.
+//
+// Incremental checkpoints: a delta holds the arenas' new rows, the new key bytes, left_key's dirty
+// and new slots (DeltaTracker over left rows: a row is written once more when emitted), the whole
+// version list of every key written since the base (DeltaTracker over keys) and of every new key,
+// and the keys awaiting cleanup (few: those touched since the last watermark). A compaction renumbers
+// rows, which a delta cannot express: CanSnapshotDelta() is then false until the next full snapshot.
+// A full snapshot drops released rows first (renumbering is harmless: it becomes the new base).
 struct TemporalJoinOperator::State {
   State(const std::vector<LogicalType>& l, const std::vector<LogicalType>& r) : left(l), right(r) {}
   RowArena left;
   RowArena right;
-  std::unordered_map<std::string, uint32_t, StringHash> key_index;
-  std::vector<std::vector<Version>> versions;  // per key, sorted by time
-  std::vector<Pending> pending;
-  std::unordered_set<uint32_t> dirty;  // keys whose versions may be cleaned at the next watermark
-  uint64_t next_seq = 0;
+  KeyIndex keys;
+  std::vector<std::vector<Version>> versions;  // per key id, sorted by time
+  std::vector<uint32_t> left_key;              // per left row
+  std::vector<Pending> pending;                // heap over the rows with left_key != kEmitted
+  // Keys whose versions may be cleaned at the next watermark (each once: in_cleanup).
+  std::vector<uint32_t> cleanup;
+  std::vector<uint8_t> in_cleanup;  // per key id
   size_t stored_versions = 0;
   std::vector<std::string> encoded;
   std::unique_ptr<ExprEvaluator> residual;
 
-  uint32_t KeyIndex(std::string& key) {
-    auto [it, inserted] = key_index.try_emplace(std::move(key), static_cast<uint32_t>(versions.size()));
-    if (inserted) versions.emplace_back();
-    return it->second;
+  // The base of the next delta (the state at the last snapshot or restore).
+  DeltaTracker key_delta;
+  DeltaTracker left_delta;
+  size_t right_base = 0;
+  bool compacted = false;
+  // Counts snapshots, so a delta applied to another base than its own is refused.
+  uint64_t state_version = 0;
+
+  uint32_t KeyOf(std::string_view key) {
+    bool inserted = false;
+    const uint32_t id = keys.Insert(key, &inserted);
+    if (inserted) {
+      versions.emplace_back();
+      in_cleanup.push_back(0);
+    }
+    return id;
+  }
+  void AddCleanup(uint32_t key) {
+    if (in_cleanup[key]) return;
+    in_cleanup[key] = 1;
+    cleanup.push_back(key);
+  }
+  void ResetDeltaBase() {
+    key_delta.Reset(versions.size());
+    left_delta.Reset(left_key.size());
+    right_base = right.size();
+    compacted = false;
   }
 };
 
+void TemporalJoinOperator::CompactLeft() {
+  State& s = *state_;
+  std::vector<uint32_t> rows;
+  rows.reserve(s.pending.size());
+  for (uint32_t row = 0; row < s.left_key.size(); ++row) {
+    if (s.left_key[row] != kEmitted) rows.push_back(row);
+  }
+  RowArena fresh(left_types_);
+  std::vector<uint32_t> keys(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) keys[i] = s.left_key[rows[i]];
+  if (!rows.empty()) fresh.AppendMany(s.left.rows(), rows.data(), rows.size());
+  s.left = std::move(fresh);
+  s.left_key = std::move(keys);
+  RebuildPending();
+  s.compacted = true;
+}
+
+void TemporalJoinOperator::CompactRight() {
+  State& s = *state_;
+  RowArena fresh(right_types_);
+  for (auto& vs : s.versions) {
+    for (Version& v : vs) v.row = fresh.Append(s.right.rows(), v.row);
+  }
+  s.right = std::move(fresh);
+  s.compacted = true;
+}
+
+void TemporalJoinOperator::RebuildPending() {
+  State& s = *state_;
+  s.pending.clear();
+  const int64_t* time = s.left.rows().column(static_cast<size_t>(left_time_)).data<int64_t>();
+  for (uint32_t row = 0; row < s.left_key.size(); ++row) {
+    if (s.left_key[row] != kEmitted) s.pending.push_back(Pending{time[row], row, s.left_key[row]});
+  }
+  std::make_heap(s.pending.begin(), s.pending.end(), PendingLater());
+}
+
+// Checks what a restore read and rebuilds the derived state (pending heap, cleanup flags, counts).
+void TemporalJoinOperator::ValidateAndDerive(StateReader* r) {
+  State& s = *state_;
+  if (!r->ok()) return;
+  const size_t nkeys = s.keys.size();
+  if (s.versions.size() != nkeys) return r->Fail("temporal join versions do not match their keys");
+  if (s.left_key.size() != s.left.size()) return r->Fail("temporal join left rows do not match their arena");
+  for (uint32_t k : s.left_key) {
+    if (k != kEmitted && k != kNullRow && k >= nkeys) return r->Fail("temporal join left row with a key out of range");
+  }
+  s.stored_versions = 0;
+  for (const auto& vs : s.versions) {
+    for (size_t j = 0; j < vs.size(); ++j) {
+      if (vs[j].row >= s.right.size() || vs[j].retract > 1 || (j > 0 && vs[j - 1].time >= vs[j].time)) {
+        return r->Fail("temporal join version out of range");
+      }
+    }
+    s.stored_versions += vs.size();
+  }
+  s.in_cleanup.assign(nkeys, 0);
+  for (uint32_t k : s.cleanup) {
+    if (k >= nkeys || s.in_cleanup[k]) return r->Fail("temporal join cleanup key out of range");
+    s.in_cleanup[k] = 1;
+  }
+  if (s.left.rows().num_columns() != left_types_.size()) return r->Fail("temporal join left arena malformed");
+  RebuildPending();
+}
+
+namespace {
+
+void PutVersions(StateWriter* w, const std::vector<Version>& vs) {
+  w->PutVarint(vs.size());
+  if (!vs.empty()) w->PutRaw(vs.data(), vs.size() * sizeof(Version));
+}
+
+void GetVersions(StateReader* r, std::vector<Version>* vs) {
+  const size_t n = r->GetCount(sizeof(Version));
+  if (!r->ok()) return;
+  vs->resize(n);
+  if (n > 0) r->GetRaw(vs->data(), n * sizeof(Version));
+}
+
+}  // namespace
+
 Status TemporalJoinOperator::SnapshotState(StateWriter* w) {
   State& s = *state_;
+  // Only live rows go into the checkpoint.
+  if (s.left.live() < s.left.size()) CompactLeft();
+  if (s.right.live() < s.right.size()) CompactRight();
   w->PutTag("temporal-join");
+  w->PutU64(++s.state_version);
   s.left.Snapshot(w);
+  PutColumn(w, s.left_key);
   s.right.Snapshot(w);
-  w->PutVarint(s.versions.size());
-  std::vector<const std::string*> keys(s.versions.size(), nullptr);
-  for (const auto& [key, idx] : s.key_index) keys[idx] = &key;
-  for (size_t k = 0; k < s.versions.size(); ++k) {
-    w->PutString(keys[k] ? *keys[k] : std::string());
-    w->PutVarint(s.versions[k].size());
-    for (const Version& v : s.versions[k]) {
-      w->PutI64(v.time);
-      w->PutU32(v.row);
-      w->PutBool(v.retract);
-    }
-  }
-  w->PutVarint(s.pending.size());
-  for (const Pending& p : s.pending) {  // heap order kept as is
-    w->PutI64(p.time);
-    w->PutU64(p.seq);
-    w->PutU32(p.row);
-    w->PutU32(p.key);
-  }
-  std::vector<uint32_t> dirty(s.dirty.begin(), s.dirty.end());
-  std::sort(dirty.begin(), dirty.end());
-  w->PutVarint(dirty.size());
-  for (uint32_t k : dirty) w->PutU32(k);
-  w->PutU64(s.next_seq);
-  w->PutVarint(s.stored_versions);
+  s.keys.Snapshot(w);
+  for (const auto& vs : s.versions) PutVersions(w, vs);
+  PutColumn(w, s.cleanup);
+  s.ResetDeltaBase();
   return Status::OK();
 }
 
 Status TemporalJoinOperator::RestoreState(StateReader* r) {
-  auto fresh = std::make_unique<State>(left_types_, right_types_);
-  State& s = *fresh;
+  // Restores into a fresh state, which replaces the current one only when it is valid.
+  std::unique_ptr<State> old = std::move(state_);
+  state_ = std::make_unique<State>(left_types_, right_types_);
+  state_->residual = std::move(old->residual);  // built by Open from the plan
+  State& s = *state_;
   r->ExpectTag("temporal-join");
+  s.state_version = r->GetU64();
   s.left.Restore(r);
+  GetColumn(r, &s.left_key);
   s.right.Restore(r);
-  const size_t nkeys = r->GetCount(2);
-  for (size_t k = 0; k < nkeys && r->ok(); ++k) {
-    if (!s.key_index.emplace(r->GetString(), static_cast<uint32_t>(k)).second) r->Fail("duplicate key");
-    std::vector<Version>& vs = s.versions.emplace_back();
-    const size_t n = r->GetCount(13);
-    for (size_t j = 0; j < n && r->ok(); ++j) {
-      Version v;
-      v.time = r->GetI64();
-      v.row = r->GetU32();
-      v.retract = r->GetBool();
-      if (v.row >= s.right.rows().size()) r->Fail("version outside the arena");
-      vs.push_back(v);
-    }
+  s.keys.Restore(r);
+  s.versions.resize(r->ok() ? s.keys.size() : 0);
+  for (auto& vs : s.versions) {
+    if (!r->ok()) break;
+    GetVersions(r, &vs);
   }
-  const size_t np = r->GetCount(24);
-  for (size_t j = 0; j < np && r->ok(); ++j) {
-    Pending p;
-    p.time = r->GetI64();
-    p.seq = r->GetU64();
-    p.row = r->GetU32();
-    p.key = r->GetU32();
-    if (p.row >= s.left.rows().size() || (p.key != kNullRow && p.key >= nkeys)) r->Fail("pending row out of range");
-    s.pending.push_back(p);
+  GetColumn(r, &s.cleanup);
+  ValidateAndDerive(r);
+  if (!r->ok()) {
+    old->residual = std::move(s.residual);
+    state_ = std::move(old);
+    return r->status();
   }
-  const size_t nd = r->GetCount(4);
-  for (size_t j = 0; j < nd && r->ok(); ++j) {
-    uint32_t k = r->GetU32();
-    if (k >= nkeys) r->Fail("dirty key out of range");
-    s.dirty.insert(k);
+  s.ResetDeltaBase();
+  return Status::OK();
+}
+
+bool TemporalJoinOperator::CanSnapshotDelta() const { return !state_->compacted; }
+
+Status TemporalJoinOperator::SnapshotDelta(StateWriter* w) {
+  State& s = *state_;
+  SLUICE_CHECK(!s.compacted);
+  w->PutTag("temporal-join delta");
+  w->PutU64(s.state_version);
+  w->PutU64(++s.state_version);
+  s.left.SnapshotTail(s.left_delta.base(), w);
+  PutColumnDelta(w, s.left_key, s.left_delta);
+  s.right.SnapshotTail(s.right_base, w);
+  const size_t key_base = s.key_delta.base();
+  s.keys.SnapshotSince(key_base, w);
+  // The version lists of keys written since the base (id, list), then those of the new keys.
+  w->PutVarint(s.key_delta.dirty().size());
+  for (uint32_t k : s.key_delta.dirty()) {
+    w->PutU32(k);
+    PutVersions(w, s.versions[k]);
   }
-  s.next_seq = r->GetU64();
-  s.stored_versions = r->GetCount(0);
+  for (size_t k = key_base; k < s.versions.size(); ++k) PutVersions(w, s.versions[k]);
+  PutColumn(w, s.cleanup);
+  s.ResetDeltaBase();
+  return Status::OK();
+}
+
+Status TemporalJoinOperator::RestoreDelta(StateReader* r) {
+  State& s = *state_;
+  r->ExpectTag("temporal-join delta");
+  const uint64_t base = r->GetU64();
+  const uint64_t version = r->GetU64();
+  if (r->ok() && base != s.state_version) {
+    r->Fail("a temporal join state delta on snapshot " + std::to_string(base) + " applied to snapshot " +
+            std::to_string(s.state_version));
+  }
   RETURN_IF_ERROR(r->status());
-  fresh->residual = std::move(state_->residual);  // built by Open from the plan
-  state_ = std::move(fresh);
+  s.state_version = version;
+  s.left.RestoreAppend(r);
+  ApplyColumnDelta(r, &s.left_key);
+  s.right.RestoreAppend(r);
+  const size_t key_base = s.keys.size();
+  s.keys.RestoreAppend(r);
+  const size_t ndirty = r->GetCount(5);
+  for (size_t i = 0; i < ndirty && r->ok(); ++i) {
+    const uint32_t k = r->GetU32();
+    if (r->ok() && k >= key_base) {
+      r->Fail("a temporal join delta writes key " + std::to_string(k) + " beyond its base");
+      break;
+    }
+    GetVersions(r, &s.versions[k]);
+  }
+  if (r->ok()) s.versions.resize(s.keys.size());
+  for (size_t k = key_base; k < s.versions.size() && r->ok(); ++k) GetVersions(r, &s.versions[k]);
+  GetColumn(r, &s.cleanup);
+  ValidateAndDerive(r);
+  RETURN_IF_ERROR(r->status());
+  s.ResetDeltaBase();
   return Status::OK();
 }
 
@@ -187,14 +340,17 @@ Status TemporalJoinOperator::ProcessLeft(const Chunk& chunk) {
                                    "' received an update on its left side; a temporal join needs an insert-only probe side");
   }
   const Vector& time = chunk.column(static_cast<size_t>(left_time_));
-  EncodeKeys(chunk, left_keys_, &s.encoded);
-  const uint32_t base = s.left.AppendMany(chunk, nullptr, n);
   for (size_t i = 0; i < n; ++i) {
     if (time.IsNull(i)) {
       return Status::InvalidArgument("TemporalJoin '" + name() + "': the event-time attribute of a left row is NULL");
     }
-    uint32_t key = AnyKeyNull(chunk, left_keys_, i) ? kNullRow : s.KeyIndex(s.encoded[i]);
-    s.pending.push_back(Pending{time.data<int64_t>()[i], s.next_seq++, base + static_cast<uint32_t>(i), key});
+  }
+  EncodeKeys(chunk, left_keys_, &s.encoded);
+  const uint32_t base = s.left.AppendMany(chunk, nullptr, n);
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t key = AnyKeyNull(chunk, left_keys_, i) ? kNullRow : s.KeyOf(s.encoded[i]);
+    s.left_key.push_back(key);
+    s.pending.push_back(Pending{time.data<int64_t>()[i], base + static_cast<uint32_t>(i), key});
     std::push_heap(s.pending.begin(), s.pending.end(), PendingLater());
   }
   return Status::OK();
@@ -212,10 +368,10 @@ Status TemporalJoinOperator::ProcessRight(const Chunk& chunk) {
       s.right.Release(id);
       continue;
     }
-    const uint32_t key = s.KeyIndex(s.encoded[i]);
+    const uint32_t key = s.KeyOf(s.encoded[i]);
     std::vector<Version>& vs = s.versions[key];
-    const Version v{time.data<int64_t>()[i], id, !IsAccumulate(chunk.kind(i))};
-    auto it = std::upper_bound(vs.begin(), vs.end(), v.time, [](int64_t t, const Version& x) { return t < x.time; });
+    const Version v{time.data<int64_t>()[i], id, IsAccumulate(chunk.kind(i)) ? 0u : 1u};
+    auto it = vs.begin() + (VersionAfter(vs, v.time) - vs.cbegin());
     if (it != vs.begin() && std::prev(it)->time == v.time) {
       // The same version time again: the later row wins.
       s.right.Release(std::prev(it)->row);
@@ -224,7 +380,8 @@ Status TemporalJoinOperator::ProcessRight(const Chunk& chunk) {
       vs.insert(it, v);
       ++s.stored_versions;
     }
-    s.dirty.insert(key);
+    s.key_delta.Mark(key);
+    s.AddCleanup(key);
   }
   return Status::OK();
 }
@@ -238,12 +395,14 @@ Status TemporalJoinOperator::OnWatermark(int64_t watermark) {
     const Pending p = s.pending.front();
     std::pop_heap(s.pending.begin(), s.pending.end(), PendingLater());
     s.pending.pop_back();
+    s.left_key[p.row] = kEmitted;
+    s.left_delta.Mark(p.row);
     uint32_t match = kNullRow;
     if (p.key != kNullRow) {
       const std::vector<Version>& vs = s.versions[p.key];
-      auto it = std::upper_bound(vs.begin(), vs.end(), p.time, [](int64_t t, const Version& x) { return t < x.time; });
+      auto it = VersionAfter(vs, p.time);
       if (it != vs.begin() && !std::prev(it)->retract) match = std::prev(it)->row;
-      s.dirty.insert(p.key);
+      s.AddCleanup(p.key);
     }
     if (match == kNullRow && !left_outer_) {
       s.left.Release(p.row);
@@ -259,35 +418,21 @@ Status TemporalJoinOperator::OnWatermark(int64_t watermark) {
   }
   if (!left_ids.empty()) RETURN_IF_ERROR(EmitJoined(left_ids, &right_ids));
   // Versions older than the newest one at or before the watermark can no longer be read.
-  for (uint32_t key : s.dirty) {
+  for (uint32_t key : s.cleanup) {
+    s.in_cleanup[key] = 0;
     std::vector<Version>& vs = s.versions[key];
-    auto it = std::upper_bound(vs.begin(), vs.end(), watermark, [](int64_t t, const Version& x) { return t < x.time; });
-    if (it == vs.begin()) continue;
-    auto keep = std::prev(it);
-    for (auto v = vs.begin(); v != keep; ++v) s.right.Release(v->row);
-    s.stored_versions -= static_cast<size_t>(keep - vs.begin());
-    vs.erase(vs.begin(), keep);
+    auto it = VersionAfter(vs, watermark);
+    if (it == vs.begin() || std::prev(it) == vs.begin()) continue;
+    const auto keep = std::prev(it) - vs.cbegin();
+    for (auto v = vs.begin(); v != vs.begin() + keep; ++v) s.right.Release(v->row);
+    s.stored_versions -= static_cast<size_t>(keep);
+    vs.erase(vs.begin(), vs.begin() + keep);
+    s.key_delta.Mark(key);
   }
-  s.dirty.clear();
-  Compact();
+  s.cleanup.clear();
+  if (s.left.size() >= kCompactMinRows && s.left.live() * 2 < s.left.size()) CompactLeft();
+  if (s.right.size() >= kCompactMinRows && s.right.live() * 2 < s.right.size()) CompactRight();
   return EmitWatermark(watermark);
-}
-
-void TemporalJoinOperator::Compact() {
-  State& s = *state_;
-  constexpr size_t kMinRows = 1 << 14;
-  if (s.left.rows().size() >= kMinRows && s.left.live() * 2 < s.left.rows().size()) {
-    RowArena fresh(left_types_);
-    for (Pending& p : s.pending) p.row = fresh.Append(s.left.rows(), p.row);
-    s.left = std::move(fresh);
-  }
-  if (s.right.rows().size() >= kMinRows && s.right.live() * 2 < s.right.rows().size()) {
-    RowArena fresh(right_types_);
-    for (auto& vs : s.versions) {
-      for (Version& v : vs) v.row = fresh.Append(s.right.rows(), v.row);
-    }
-    s.right = std::move(fresh);
-  }
 }
 
 Status TemporalJoinOperator::EmitJoined(const std::vector<uint32_t>& left_ids, std::vector<uint32_t>* right_ids) {

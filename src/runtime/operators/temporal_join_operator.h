@@ -13,6 +13,11 @@
 // later left rows may still need it). A NULL join key never matches. End of input (W = +inf) flushes
 // every buffered row. Output is insert-only.
 //
+// State is keyed through the shared keyed-state pieces (state/key_index.h, state/delta.h): a KeyIndex
+// gives each join key a dense id, the version lists are per id, and checkpoints can be incremental
+// (SnapshotDelta: the new rows, the new keys, and the version lists of the keys written since the
+// last snapshot). Compacting an arena renumbers rows: the next checkpoint is then a full snapshot.
+//
 // Threading: the job's task thread.
 #pragma once
 
@@ -38,11 +43,14 @@ class TemporalJoinOperator final : public Operator {
   size_t buffered_left_rows() const;
   size_t stored_versions() const;
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+  bool CanSnapshotDelta() const override;
 
  protected:
   Status OnWatermark(int64_t watermark) override;
   Status SnapshotState(StateWriter* w) override;
   Status RestoreState(StateReader* r) override;
+  Status SnapshotDelta(StateWriter* w) override;
+  Status RestoreDelta(StateReader* r) override;
 
  private:
   struct State;
@@ -50,8 +58,13 @@ class TemporalJoinOperator final : public Operator {
   Status ProcessRight(const Chunk& chunk);
   // Emits the joined rows for the left rows `left_ids` matched to `right_ids` (kNullRow: no version).
   Status EmitJoined(const std::vector<uint32_t>& left_ids, std::vector<uint32_t>* right_ids);
-  // Rebuilds an arena once most of its rows were released.
-  void Compact();
+  // Rebuild an arena with its live rows only (keeping their order), renumbering them.
+  void CompactLeft();
+  void CompactRight();
+  // The pending heap from the left rows still waiting (after a restore or compaction).
+  void RebuildPending();
+  // After a restore: refuses state that points outside its tables, rebuilds the derived state.
+  void ValidateAndDerive(StateReader* r);
 
   std::vector<LogicalType> left_types_;
   std::vector<LogicalType> right_types_;

@@ -8,7 +8,10 @@
 
 #include <algorithm>
 
+#include "common/clock.h"
+#include "function/evaluator.h"
 #include "rank_dedup_test_util.h"
+#include "state/state_serde.h"
 
 namespace sluice {
 namespace {
@@ -211,6 +214,269 @@ TEST(DeduplicateOperatorTest, KeepLastCompactsItsState) {
   ASSERT_EQ(h.sink.rows.size(), static_cast<size_t>(kRows));
   EXPECT_EQ(h.sink.rows.back(), "+U[k2, 149999, 149999]");
   EXPECT_EQ(h.sink.rows[0], "+I[k0, 0, 0]");
+}
+
+// Incremental checkpoints (delta-brief step 5): full snapshot, more input, a delta, more input,
+// another delta; a fresh operator restored from full + delta + delta holds the same state (its full
+// snapshot has the same bytes) and continues with the same output. Every variant, with and without
+// a state TTL (which expires keys between the snapshots), and ChangelogNormalize.
+struct Variant {
+  bool keep_last;
+  bool rowtime;
+  bool changelog;
+  int64_t ttl_ms;
+};
+
+std::string Describe(const Variant& v) {
+  return std::string(v.keep_last ? "keep-last" : "keep-first") + (v.rowtime ? " rowtime" : " proctime") +
+         (v.changelog ? " changelog" : "") + " ttl=" + std::to_string(v.ttl_ms);
+}
+
+std::unique_ptr<DeduplicateOperator> MakeVariant(const Variant& v) {
+  return std::make_unique<DeduplicateOperator>("Deduplicate", kTypes, std::vector<int>{0}, 2, v.keep_last, v.rowtime,
+                                               /*emit_update_before=*/true, v.changelog, v.ttl_ms);
+}
+
+// Phase p of the input: old keys updated, new keys added, some left idle (they expire under a TTL),
+// (changelog) some keys deleted.
+Chunk Phase(const Variant& v, int p) {
+  Chunk c(kTypes);
+  for (int i = 0; i < 40; ++i) {
+    const int key = 6 * p + (i * 7 + p) % 24;  // keys slide: 6 new ones per phase, 6 left idle
+    const int64_t ts = 1000 * p + (i * 37) % 500;
+    RowKind kind = RowKind::kInsert;
+    if (v.changelog && i % 9 == 4) kind = i % 2 ? RowKind::kUpdateBefore : RowKind::kDelete;
+    c.AppendValues({Str("k" + std::to_string(key)), Int(p * 100 + i), Ts(ts)}, kind);
+  }
+  return c;
+}
+
+struct Driven {
+  explicit Driven(const Variant& v) : op(MakeVariant(v)), h(op.get(), 7) { h.ctx.eval = &eval; }
+  Status Step(const Variant& v, int p) {
+    RETURN_IF_ERROR(h.Push(Phase(v, p)));
+    clock.Advance(600 * 1000);  // a key not written for two phases outlives a 1 s TTL
+    return h.Watermark(1000 * p + 250);
+  }
+  std::string Snapshot() {
+    StateWriter w;
+    EXPECT_TRUE(op->WriteSnapshot(&w).ok());
+    return w.Release();
+  }
+  std::string Delta() {
+    EXPECT_TRUE(op->CanSnapshotDelta());
+    StateWriter w;
+    EXPECT_TRUE(op->WriteDelta(&w).ok());
+    return w.Release();
+  }
+  Status Restore(const std::vector<std::string>& chain) {
+    StateReader r(chain[0], "full");
+    RETURN_IF_ERROR(op->Restore(&r));
+    for (size_t i = 1; i < chain.size(); ++i) {
+      StateReader d(chain[i], "delta");
+      RETURN_IF_ERROR(op->ApplyDelta(&d));
+    }
+    return Status::OK();
+  }
+
+  ManualClock clock{0};
+  EvalContext eval{&clock};
+  std::unique_ptr<DeduplicateOperator> op;
+  Harness h;
+};
+
+TEST(DeduplicateOperatorTest, DeltaChainRestoresTheSameStateForEveryVariant) {
+  const std::vector<Variant> variants = {
+      {false, false, false, 0}, {true, false, false, 0},   {true, true, false, 0},
+      {false, true, false, 0},  {true, false, true, 0},    {false, false, false, 1000},
+      {true, false, false, 1000}, {false, true, false, 1000}, {true, true, false, 1000},
+      {true, false, true, 1000}};
+  for (const Variant& v : variants) {
+    SCOPED_TRACE(Describe(v));
+    Driven a(v);
+    ASSERT_TRUE(a.h.open_status.ok());
+    EXPECT_FALSE(a.op->CanSnapshotDelta());  // no base yet
+    ASSERT_TRUE(a.Step(v, 0).ok());
+    std::vector<std::string> chain = {a.Snapshot()};
+    ASSERT_TRUE(a.Step(v, 1).ok());
+    chain.push_back(a.Delta());
+    ASSERT_TRUE(a.Step(v, 2).ok());
+    ASSERT_TRUE(a.Step(v, 3).ok());
+    chain.push_back(a.Delta());
+    if (v.ttl_ms > 0) {
+      EXPECT_GT(a.op->metrics().expired_states, 0);
+    }
+    if (v.changelog) {
+      EXPECT_GT(std::count_if(a.h.sink.rows.begin(), a.h.sink.rows.end(),
+                              [](const std::string& r) { return r.rfind("-D[", 0) == 0; }),
+                0);
+    }
+
+    Driven b(v);
+    ASSERT_TRUE(b.h.open_status.ok());
+    b.clock.Set(a.clock.NowMicros());
+    Status restored = b.Restore(chain);
+    ASSERT_TRUE(restored.ok()) << restored.ToString();
+    EXPECT_EQ(b.op->num_keys(), a.op->num_keys());
+    EXPECT_EQ(b.op->state_rows(), a.op->state_rows());
+    const std::string full_a = a.Snapshot();
+    EXPECT_EQ(b.Snapshot(), full_a);
+    // Both continue alike (the snapshot just taken is their new common base).
+    const size_t before = a.h.sink.rows.size();
+    for (int p = 4; p < 7; ++p) {
+      ASSERT_TRUE(a.Step(v, p).ok());
+      ASSERT_TRUE(b.Step(v, p).ok());
+    }
+    ASSERT_TRUE(a.h.End().ok());
+    ASSERT_TRUE(b.h.End().ok());
+    const Lines tail(a.h.sink.rows.begin() + static_cast<std::ptrdiff_t>(before), a.h.sink.rows.end());
+    EXPECT_FALSE(tail.empty());
+    EXPECT_EQ(b.h.sink.rows, tail);
+
+    // A delta on any other state than its base is refused: on a fresh operator, skipping a delta,
+    // applying one twice.
+    Driven c(v);
+    StateReader d1(chain[1], "delta");
+    Status st = c.op->ApplyDelta(&d1);
+    EXPECT_FALSE(st.ok());
+    EXPECT_NE(st.message().find("restored from nothing"), std::string::npos) << st.ToString();
+    EXPECT_FALSE(c.Restore({chain[0], chain[2]}).ok());
+    EXPECT_FALSE(c.Restore({chain[0], chain[1], chain[1]}).ok());
+    // The operator is still usable through a good chain afterwards.
+    ASSERT_TRUE(c.Restore(chain).ok());
+    // A delta cut short inside the operator's part is refused: cut in its header (before anything is
+    // applied) the state stays as it was and the whole delta still applies; cut later, no
+    // half-applied state is left (nor a base for further deltas).
+    const size_t own = chain[1].find("deduplicate-delta");
+    ASSERT_NE(own, std::string::npos);
+    for (size_t cut : {own + 20, (own + chain[1].size()) / 2, chain[1].size() - 1}) {
+      Driven e(v);
+      StateReader r(chain[0], "full");
+      ASSERT_TRUE(e.op->Restore(&r).ok());
+      const size_t keys = e.op->num_keys();
+      StateReader d(std::string_view(chain[1]).substr(0, cut), "delta");
+      EXPECT_FALSE(e.op->ApplyDelta(&d).ok()) << cut;
+      if (cut == own + 20) {
+        EXPECT_EQ(e.op->num_keys(), keys);
+        StateReader whole(chain[1], "delta");
+        EXPECT_TRUE(e.op->ApplyDelta(&whole).ok());
+      } else {
+        EXPECT_FALSE(e.op->CanSnapshotDelta());
+        EXPECT_EQ(e.op->num_keys(), 0u);
+      }
+    }
+  }
+}
+
+// Corrupt deltas (any byte changed) give an error or a valid state, never a crash.
+TEST(DeduplicateOperatorTest, CorruptDeltasNeverCrash) {
+  const Variant v{false, true, false, 1000};
+  Driven a(v);
+  ASSERT_TRUE(a.Step(v, 0).ok());
+  std::vector<std::string> chain = {a.Snapshot()};
+  ASSERT_TRUE(a.Step(v, 1).ok());
+  ASSERT_TRUE(a.Step(v, 2).ok());
+  chain.push_back(a.Delta());
+  int refused = 0;
+  for (size_t i = 0; i < chain[1].size(); ++i) {
+    std::string bad = chain[1];
+    bad[i] = static_cast<char>(bad[i] ^ 0x5a);
+    Driven e(v);
+    StateReader r(chain[0], "full");
+    ASSERT_TRUE(e.op->Restore(&r).ok());
+    StateReader d(bad, "delta");
+    if (!e.op->ApplyDelta(&d).ok()) {
+      ++refused;
+      continue;
+    }
+    ASSERT_TRUE(e.Step(v, 3).ok());
+    ASSERT_TRUE(e.h.End().ok());
+  }
+  EXPECT_GT(refused, 0);
+}
+
+// Compactions between snapshots (rows renumbered) are replayed from the segments they recorded:
+// 100000 live keys, then enough updates to compact once during the second delta's interval.
+TEST(DeduplicateOperatorTest, DeltaSpanningACompaction) {
+  auto op = MakeDedup(/*keep_last=*/true, /*rowtime=*/true, /*emit_update_before=*/false);
+  Harness h(&op);
+  auto feed = [&](int from, int to, int keys) {
+    for (int b = from; b < to; b += 1000) {
+      Chunk c(kTypes);
+      for (int i = b; i < std::min(to, b + 1000); ++i) {
+        c.AppendValues({Str("k" + std::to_string(i % keys)), Int(i), Ts(i)}, RowKind::kInsert);
+      }
+      ASSERT_TRUE(h.Push(std::move(c)).ok());
+    }
+  };
+  const int kKeys = 100000;
+  feed(0, kKeys, kKeys);
+  std::vector<std::string> chain;
+  StateWriter full;
+  ASSERT_TRUE(op.WriteSnapshot(&full).ok());
+  chain.push_back(full.Release());
+  feed(kKeys, kKeys + 60000, kKeys);  // 60000 released rows: no compaction yet
+  ASSERT_TRUE(op.CanSnapshotDelta());
+  StateWriter d1;
+  ASSERT_TRUE(op.WriteDelta(&d1).ok());
+  chain.push_back(d1.Release());
+  feed(kKeys + 60000, kKeys + 120000, kKeys);  // compacts at 100000 released rows
+  ASSERT_TRUE(op.CanSnapshotDelta());
+  StateWriter d2;
+  ASSERT_TRUE(op.WriteDelta(&d2).ok());
+  chain.push_back(d2.Release());
+
+  auto restored = MakeDedup(true, true, false);
+  Harness h2(&restored);
+  StateReader r(chain[0], "full");
+  ASSERT_TRUE(restored.Restore(&r).ok());
+  for (size_t i = 1; i < chain.size(); ++i) {
+    StateReader d(chain[i], "delta");
+    Status st = restored.ApplyDelta(&d);
+    ASSERT_TRUE(st.ok()) << st.ToString();
+  }
+  EXPECT_EQ(restored.state_rows(), static_cast<size_t>(kKeys));
+  StateWriter wa;
+  StateWriter wb;
+  ASSERT_TRUE(op.WriteSnapshot(&wa).ok());
+  ASSERT_TRUE(restored.WriteSnapshot(&wb).ok());
+  EXPECT_TRUE(wa.data() == wb.data());
+  // The delta after the compaction is about the rows since the first delta, not the whole state.
+  EXPECT_LT(chain[2].size(), chain[0].size());
+}
+
+// Churn over few keys: several compactions within one delta's interval, each recorded as a small
+// segment (only the rows still kept), replayed on restore.
+TEST(DeduplicateOperatorTest, SeveralCompactionsInOneDelta) {
+  auto op = MakeDedup(true, false, false);
+  Harness h(&op);
+  StateWriter full;
+  ASSERT_TRUE(op.WriteSnapshot(&full).ok());
+  for (int b = 0; b < 150000; b += 1000) {
+    Chunk c(kTypes);
+    for (int i = b; i < b + 1000; ++i) {
+      c.AppendValues({Str("k" + std::to_string(i % 3)), Int(i), Ts(i)}, RowKind::kInsert);
+    }
+    ASSERT_TRUE(h.Push(std::move(c)).ok());
+  }
+  ASSERT_TRUE(op.CanSnapshotDelta());
+  StateWriter delta;
+  ASSERT_TRUE(op.WriteDelta(&delta).ok());
+  EXPECT_LT(delta.size(), 4096u);  // 3 kept rows per segment, not the 150000 appended
+
+  auto restored = MakeDedup(true, false, false);
+  Harness h2(&restored);
+  StateReader r(full.data(), "full");
+  ASSERT_TRUE(restored.Restore(&r).ok());
+  StateReader d(delta.data(), "delta");
+  Status st = restored.ApplyDelta(&d);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_EQ(restored.state_rows(), 3u);
+  StateWriter wa;
+  StateWriter wb;
+  ASSERT_TRUE(op.WriteSnapshot(&wa).ok());
+  ASSERT_TRUE(restored.WriteSnapshot(&wb).ok());
+  EXPECT_TRUE(wa.data() == wb.data());
 }
 
 }  // namespace

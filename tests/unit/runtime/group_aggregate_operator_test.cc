@@ -2,9 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include "common/clock.h"
 #include "function/aggregate/aggregate_function.h"
 #include "function/evaluator.h"
+#include "state/state_serde.h"
 #include "unit/runtime/rank_dedup_test_util.h"
 #include "types/value.h"
 
@@ -72,6 +75,194 @@ TEST(GroupAggregateOperatorTest, WithoutTtlRetractionsEmptyAGroup) {
   EXPECT_EQ(op->metrics().retractions_without_state, 1);
   EXPECT_EQ(op->num_groups(), 0u);
 }
+
+// Incremental checkpoints (runtime/operator.h, state/delta.h). Input (k STRING, v BIGINT, s STRING).
+const std::vector<LogicalType> kDeltaTypes = {LogicalType::String(), LogicalType::BigInt(), LogicalType::String()};
+
+struct DeltaCase {
+  bool heap_states;    // retracting MAX/MIN, COUNT(DISTINCT), LISTAGG: per-key containers
+  int64_t mini_batch;  // 0: off
+};
+void PrintTo(const DeltaCase& c, std::ostream* os) {
+  *os << "{heap_states=" << c.heap_states << ", mini_batch=" << c.mini_batch << "}";
+}
+
+std::unique_ptr<GroupAggregateOperator> MakeDeltaOp(const DeltaCase& c) {
+  std::vector<GroupAggregateOperator::Agg> aggs;
+  const LogicalType big = LogicalType::BigInt();
+  aggs.push_back({*ResolveAggregate("COUNT", {}, {}, true), {}, false, -1});
+  aggs.push_back({*ResolveAggregate("SUM", {big}, {nullptr}, true), {1}, false, -1});
+  aggs.push_back({*ResolveAggregate("AVG", {big}, {nullptr}, true), {1}, false, -1});
+  if (c.heap_states) {
+    aggs.push_back({*ResolveAggregate("MAX", {big}, {nullptr}, true), {1}, false, -1});
+    aggs.push_back({*ResolveAggregate("COUNT", {big}, {nullptr}, true), {1}, /*distinct=*/true, -1});
+    aggs.push_back({*ResolveAggregate("LISTAGG", {LogicalType::String()}, {nullptr}, true), {2}, false, -1});
+    aggs.push_back({*ResolveAggregate("MIN", {LogicalType::String()}, {nullptr}, true), {2}, false, -1});
+  }
+  std::vector<LogicalType> out = {LogicalType::String()};
+  for (const auto& a : aggs) out.push_back(a.function->result_type);
+  return std::make_unique<GroupAggregateOperator>("GroupAggregate", kDeltaTypes, std::vector<int>{0}, std::move(aggs),
+                                                  out, true, c.mini_batch, 0, /*state_ttl_ms=*/1000);
+}
+
+Chunk DeltaRows(const std::vector<std::tuple<RowKind, std::string, int64_t, std::string>>& rows) {
+  Chunk c(kDeltaTypes);
+  for (const auto& [k, key, v, s] : rows) c.AppendValues({Value::String(key), Value::BigInt(v), Value::String(s)}, k);
+  return c;
+}
+
+// One operator with its sink, on a shared clock.
+struct DeltaRun {
+  explicit DeltaRun(const DeltaCase& c, JobContext* ctx) : op(MakeDeltaOp(c)) {
+    op->AddOutput(&sink, 0);
+    EXPECT_TRUE(op->Open(ctx).ok());
+    EXPECT_TRUE(sink.Open(ctx).ok());
+  }
+  void Push(Chunk c) { ASSERT_TRUE(op->Process(0, c).ok()); }
+  std::string Full() {
+    StateWriter w;
+    EXPECT_TRUE(op->WriteSnapshot(&w).ok());
+    return w.Release();
+  }
+  std::string Delta() {
+    EXPECT_TRUE(op->CanSnapshotDelta());
+    StateWriter w;
+    EXPECT_TRUE(op->WriteDelta(&w).ok());
+    return w.Release();
+  }
+  Status Restore(const std::string& bytes) {
+    StateReader r(bytes, "test");
+    return op->Restore(&r);
+  }
+  Status Apply(const std::string& bytes) {
+    StateReader r(bytes, "test");
+    return op->ApplyDelta(&r);
+  }
+  std::unique_ptr<GroupAggregateOperator> op;
+  CollectSink sink;
+};
+
+class GroupAggregateDeltaTest : public ::testing::TestWithParam<DeltaCase> {};
+
+TEST_P(GroupAggregateDeltaTest, FullPlusDeltasRestoresTheSameState) {
+  ManualClock clock(0);
+  EvalContext eval(&clock);
+  JobContext ctx;
+  ctx.eval = &eval;
+  DeltaRun a(GetParam(), &ctx);
+  const auto I = RowKind::kInsert, UB = RowKind::kUpdateBefore, UA = RowKind::kUpdateAfter, D = RowKind::kDelete;
+  a.Push(DeltaRows({{I, "a", 5, "x"}, {I, "b", 1, "y"}, {I, "c", 7, "z"}, {I, "a", 5, "w"}, {I, "a", 9, "v"}}));
+  const std::string full = a.Full();
+
+  // New keys, updates and retractions of old keys (a DISTINCT value and the MAX leave), an emptied group.
+  clock.Advance(600 * 1000);
+  a.Push(DeltaRows({{I, "d", 3, "q"}, {UB, "a", 9, "v"}, {UA, "a", 2, "u"}, {D, "b", 1, "y"}, {I, "e", 4, "p"},
+                    {I, "d", 3, "r"}}));
+  // c idle for 1.2 s: the TTL expires it; b comes back (under its old key id), f is new.
+  clock.Advance(600 * 1000);
+  a.Push(DeltaRows({{I, "b", 8, "n"}, {I, "f", 6, "m"}, {D, "a", 5, "x"}, {I, "d", 1, "o"}}));
+  EXPECT_GE(a.op->metrics().expired_states, 1);
+  const std::string delta1 = a.Delta();
+
+  // Only updates of existing keys.
+  a.Push(DeltaRows({{I, "d", 11, "k"}, {D, "a", 5, "w"}, {I, "b", 8, "j"}}));
+  const std::string delta2 = a.Delta();
+  a.Push(DeltaRows({{I, "e", 4, "i"}}));
+  const std::string delta3 = a.Delta();  // nothing new, maybe only an open mini-batch row
+
+  DeltaRun b(GetParam(), &ctx);
+  ASSERT_TRUE(b.Restore(full).ok());
+  ASSERT_TRUE(b.Apply(delta1).ok());
+  ASSERT_TRUE(b.Apply(delta2).ok());
+  ASSERT_TRUE(b.Apply(delta3).ok());
+  EXPECT_EQ(b.op->num_groups(), a.op->num_groups());
+  EXPECT_EQ(b.Full(), a.Full());
+
+  // The same further input (past the TTL of some keys) gives the same changes.
+  const size_t a_before = a.sink.rows.size();
+  clock.Advance(700 * 1000);
+  for (DeltaRun* run : {&a, &b}) {
+    run->Push(DeltaRows({{I, "a", 1, "h"}, {I, "d", 2, "g"}, {D, "b", 8, "n"}, {I, "g", 3, "f"}, {D, "f", 6, "m"},
+                         {I, "e", 5, "e"}, {UB, "d", 11, "k"}, {UA, "d", 12, "k"}}));
+    ASSERT_TRUE(run->op->ReceiveEndOfInput(0).ok());
+  }
+  std::vector<std::string> after_a(a.sink.rows.begin() + static_cast<std::ptrdiff_t>(a_before), a.sink.rows.end());
+  EXPECT_FALSE(after_a.empty());
+  EXPECT_EQ(b.sink.rows, after_a);
+  EXPECT_EQ(b.op->metrics().expired_states, a.op->metrics().expired_states);
+  EXPECT_EQ(b.op->metrics().retractions_without_state, a.op->metrics().retractions_without_state);
+}
+
+TEST_P(GroupAggregateDeltaTest, DeltaOnTheWrongBaseIsRefused) {
+  JobContext ctx;
+  EvalContext eval;
+  ctx.eval = &eval;
+  DeltaRun a(GetParam(), &ctx);
+  const auto I = RowKind::kInsert, D = RowKind::kDelete;
+  a.Push(DeltaRows({{I, "a", 5, "x"}, {I, "b", 1, "y"}, {I, "c", 2, "z"}}));
+  const std::string full = a.Full();
+  a.Push(DeltaRows({{I, "d", 3, "q"}, {D, "a", 5, "x"}}));
+  const std::string delta1 = a.Delta();
+  a.Push(DeltaRows({{I, "b", 4, "q"}}));  // no new key
+  const std::string delta2 = a.Delta();
+
+  {
+    DeltaRun fresh(GetParam(), &ctx);
+    EXPECT_FALSE(fresh.Apply(delta1).ok());
+  }
+  {
+    DeltaRun twice(GetParam(), &ctx);
+    ASSERT_TRUE(twice.Restore(full).ok());
+    ASSERT_TRUE(twice.Apply(delta1).ok());
+    ASSERT_TRUE(twice.Apply(delta2).ok());
+    Status again = twice.Apply(delta2);
+    EXPECT_FALSE(again.ok());
+    EXPECT_NE(again.message().find("not snapshot"), std::string::npos) << again.ToString();
+  }
+  {
+    DeltaRun skipped(GetParam(), &ctx);
+    ASSERT_TRUE(skipped.Restore(full).ok());
+    EXPECT_FALSE(skipped.Apply(delta2).ok());
+  }
+  {
+    // State changed after the restore: the delta's base is gone.
+    DeltaRun moved(GetParam(), &ctx);
+    ASSERT_TRUE(moved.Restore(full).ok());
+    // (Enough rows to close a mini-batch.)
+    moved.Push(DeltaRows({{I, "b", 1, "y"}, {I, "b", 2, "y"}, {I, "b", 3, "y"}, {I, "b", 4, "y"}}));
+    EXPECT_FALSE(moved.Apply(delta1).ok());
+  }
+  // Every truncation of a delta is refused, and damaged bytes never crash.
+  for (size_t len = 0; len < delta1.size(); ++len) {
+    DeltaRun cut(GetParam(), &ctx);
+    ASSERT_TRUE(cut.Restore(full).ok());
+    EXPECT_FALSE(cut.Apply(delta1.substr(0, len)).ok()) << len;
+    // Refused before the operator's part (the base part), or dropped whole: never half restored.
+    const size_t groups = cut.op->num_groups();
+    EXPECT_TRUE(groups == 3u || groups == 0u) << len << ": " << groups;
+  }
+  for (size_t len = 0; len < full.size(); ++len) {
+    DeltaRun cut(GetParam(), &ctx);
+    EXPECT_FALSE(cut.Restore(full.substr(0, len)).ok()) << len;
+  }
+  for (size_t i = 0; i < delta1.size(); ++i) {
+    for (uint8_t flip : {0x01, 0x80, 0xff}) {
+      std::string bad = delta1;
+      bad[i] = static_cast<char>(bad[i] ^ flip);
+      DeltaRun damaged(GetParam(), &ctx);
+      ASSERT_TRUE(damaged.Restore(full).ok());
+      (void)damaged.Apply(bad);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Layouts, GroupAggregateDeltaTest,
+                         ::testing::Values(DeltaCase{false, 0}, DeltaCase{true, 0}, DeltaCase{false, 4},
+                                           DeltaCase{true, 4}),
+                         [](const ::testing::TestParamInfo<DeltaCase>& info) {
+                           return std::string(info.param.heap_states ? "HeapStates" : "PlainStates") +
+                                  (info.param.mini_batch > 0 ? "MiniBatch" : "");
+                         });
 
 }  // namespace
 }  // namespace sluice
