@@ -522,6 +522,7 @@ Status Job::RoundTripState() {
 }
 
 Status Job::TakeCheckpoint(bool final) {
+  const auto called = std::chrono::steady_clock::now();
   // One checkpoint at a time (Flink's max-concurrent-checkpoints = 1): the previous one completes first.
   RETURN_IF_ERROR(CompletePendingCheckpoint(/*wait=*/true));
   auto started = std::chrono::steady_clock::now();
@@ -584,7 +585,10 @@ Status Job::TakeCheckpoint(bool final) {
   pending_data_ = data;
   pending_checkpoint_id_ = id;
   pending_checkpoint_started_ = started;
-  if (final) RETURN_IF_ERROR(CompletePendingCheckpoint(/*wait=*/true));
+  if (final) {
+    RETURN_IF_ERROR(CompletePendingCheckpoint(/*wait=*/true));
+    checkpoint_stats_.final_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - called).count();
+  }
   return Status::OK();
 }
 

@@ -49,6 +49,11 @@ std::string JobSummary::ToString() const {
       // Operator states written as deltas on an earlier checkpoint's (incremental checkpoints).
       s.insert(s.size() - 1, ", incremental=" + std::to_string(checkpoints.delta_states));
     }
+    if (checkpoints.final_seconds > 0) {
+      char fb[48];
+      std::snprintf(fb, sizeof(fb), ", final=%.1fms", 1000.0 * checkpoints.final_seconds);
+      s.insert(s.size() - 1, fb);
+    }
   }
   char buf[96];
   std::snprintf(buf, sizeof(buf), " elapsed=%.3fs peak_rss=%lld", elapsed_seconds, static_cast<long long>(peak_rss_bytes));

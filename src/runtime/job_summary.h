@@ -49,6 +49,9 @@ struct JobSummary {
     double max_sync_seconds = 0;
     int64_t restored_from = -1;  // checkpoint id, -1 when the job started fresh
     int64_t delta_states = 0;    // operator states written as deltas (incremental checkpoints)
+    // A bounded job's final checkpoint, from its start (waiting for the previous one) until durable:
+    // the time the job spent after its last row only because it checkpoints.
+    double final_seconds = 0;
   };
   CheckpointStats checkpoints;
   // Warnings for the user (a corrupt checkpoint skipped at restore), printed before the summary.

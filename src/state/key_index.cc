@@ -1,5 +1,6 @@
 #include "state/key_index.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "state/state_serde.h"
@@ -30,17 +31,16 @@ std::string_view KeyIndex::Store(std::string_view key) {
 }
 
 uint32_t KeyIndex::Insert(std::string_view key, bool* inserted) {
-  auto it = map_.find(key);
-  if (it != map_.end()) {
-    if (inserted) *inserted = false;
-    return it->second;
-  }
-  const uint32_t id = static_cast<uint32_t>(keys_.size());
-  std::string_view stored = Store(key);
-  map_.emplace(stored, id);
-  keys_.push_back(stored);
-  if (inserted) *inserted = true;
-  return id;
+  // One hash and probe: the key bytes are copied into the blocks only when the key is new.
+  bool added = false;
+  auto it = map_.lazy_emplace(key, [&](const auto& construct) {
+    std::string_view stored = Store(key);
+    construct(stored, static_cast<uint32_t>(keys_.size()));
+    keys_.push_back(stored);
+    added = true;
+  });
+  if (inserted) *inserted = added;
+  return it->second;
 }
 
 uint32_t KeyIndex::Find(std::string_view key) const {
@@ -80,8 +80,12 @@ void KeyIndex::RestoreAppend(StateReader* r) {
   }
   const size_t n = r->GetCount(1);
   if (!r->ok()) return;
-  map_.reserve(keys_.size() + n);
-  keys_.reserve(keys_.size() + n);
+  // Grown geometrically: a chain of many deltas must not reallocate the index once per delta.
+  if (keys_.size() + n > keys_.capacity()) {
+    const size_t want = std::max(keys_.size() + n, keys_.capacity() * 2);
+    map_.reserve(want);
+    keys_.reserve(want);
+  }
   for (size_t i = 0; i < n && r->ok(); ++i) {
     std::string_view k = r->GetStringView();
     if (!r->ok()) break;

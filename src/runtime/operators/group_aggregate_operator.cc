@@ -258,10 +258,10 @@ Status GroupAggregateOperator::SnapshotDelta(StateWriter* w) {
 
 void GroupAggregateOperator::ClearState() {
   if (!layout_.plain()) {
-    const size_t n = std::min(meta_.size(), blocks_.size() / stride_);
-    for (size_t id = 0; id < n; ++id) {
-      if (meta_[id].live) layout_.Destroy(block(static_cast<uint32_t>(id)));
-    }
+    // Every block, whatever its meta says: a delta that failed halfway may have marked a group dead
+    // before its block was read. Destroy skips blocks that were never initialized (all zero).
+    const size_t n = blocks_.size() / stride_;
+    for (size_t id = 0; id < n; ++id) layout_.Destroy(block(static_cast<uint32_t>(id)));
   }
   index_.Clear();
   key_store_.Resize(0);
