@@ -3,6 +3,7 @@
 // timestamps in milliseconds. Checks that state is freed as the watermark passes each row's last
 // possible match, that outer rows are padded then, and that late rows are dropped and counted; and
 // that incremental checkpoints (a full snapshot plus deltas) restore exactly the original's state.
+#include "snapshot_chain_util.h"
 #include "runtime/operators/interval_join_operator.h"
 
 #include <gtest/gtest.h>
@@ -110,39 +111,7 @@ TEST(IntervalJoinOperatorTest, NullKeysNeverMatch) {
 
 // ---- Incremental checkpoints: a full snapshot plus deltas restores the same state. ----
 
-std::string FullSnapshot(Operator& op) {
-  StateWriter w;
-  Status st = op.WriteSnapshot(&w);
-  EXPECT_TRUE(st.ok()) << st.ToString();
-  return w.Release();
-}
-
-std::string Delta(Operator& op) {
-  EXPECT_TRUE(op.CanSnapshotDelta());
-  StateWriter w;
-  Status st = op.WriteDelta(&w);
-  EXPECT_TRUE(st.ok()) << st.ToString();
-  return w.Release();
-}
-
-Status RestoreFull(Operator& op, const std::string& bytes) {
-  StateReader r(bytes, "interval join");
-  return op.Restore(&r);
-}
-
-Status RestoreDelta(Operator& op, const std::string& bytes) {
-  StateReader r(bytes, "interval join delta");
-  return op.ApplyDelta(&r);
-}
-
-void RestoreChain(Operator& op, const std::vector<std::string>& chain) {
-  Status st = RestoreFull(op, chain[0]);
-  ASSERT_TRUE(st.ok()) << st.ToString();
-  for (size_t k = 1; k < chain.size(); ++k) {
-    st = RestoreDelta(op, chain[k]);
-    ASSERT_TRUE(st.ok()) << "delta " << k << ": " << st.ToString();
-  }
-}
+using namespace snapshot_chain;  // FullSnapshot, Delta, RestoreFull, RestoreDelta, RestoreChain
 
 // Drives both joins through the same steps (from `t` ms on) and expects the same output.
 void SameSteps(TwoInputs& a, TwoInputs& b, int64_t t) {

@@ -1,6 +1,7 @@
 // Tests for JoinOperator (Flink's StreamingJoinOperator): exact changelogs for inner and outer joins
 // over append-only and updating inputs, and a randomized check that the folded changelog equals the
 // join of the final inputs for every join kind.
+#include "snapshot_chain_util.h"
 #include "runtime/operators/join_operator.h"
 
 #include <gtest/gtest.h>
@@ -343,40 +344,7 @@ TEST(JoinOperatorTest, StateSurvivesArenaCompaction) {
 
 // ---- Incremental checkpoints: a full snapshot plus deltas restores the same state. ----
 
-std::string FullSnapshot(Operator& op) {
-  StateWriter w;
-  Status st = op.WriteSnapshot(&w);
-  EXPECT_TRUE(st.ok()) << st.ToString();
-  return w.Release();
-}
-
-std::string Delta(Operator& op) {
-  EXPECT_TRUE(op.CanSnapshotDelta());
-  StateWriter w;
-  Status st = op.WriteDelta(&w);
-  EXPECT_TRUE(st.ok()) << st.ToString();
-  return w.Release();
-}
-
-Status RestoreFull(Operator& op, const std::string& bytes) {
-  StateReader r(bytes, "join");
-  return op.Restore(&r);
-}
-
-Status RestoreDelta(Operator& op, const std::string& bytes) {
-  StateReader r(bytes, "join delta");
-  return op.ApplyDelta(&r);
-}
-
-// Restores `op` from `chain` (a full snapshot, then deltas), failing the test on an error.
-void RestoreChain(Operator& op, const std::vector<std::string>& chain) {
-  Status st = RestoreFull(op, chain[0]);
-  ASSERT_TRUE(st.ok()) << st.ToString();
-  for (size_t k = 1; k < chain.size(); ++k) {
-    st = RestoreDelta(op, chain[k]);
-    ASSERT_TRUE(st.ok()) << "delta " << k << ": " << st.ToString();
-  }
-}
+using namespace snapshot_chain;  // FullSnapshot, Delta, RestoreFull, RestoreDelta, RestoreChain
 
 // Feeds `steps` (side, rows) to both harnesses and expects the same output.
 void ExpectSameOutput(Harness& a, Harness& b, const std::vector<std::pair<int, std::vector<Row>>>& steps) {

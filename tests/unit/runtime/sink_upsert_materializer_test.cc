@@ -1,6 +1,7 @@
 // SinkUpsertMaterializerOperator driven directly: rows are (pk STRING, v BIGINT) with the sink's
 // primary key pk. Checks the upsert it emits as live rows of one key come and go, and that
 // incremental checkpoints (a full snapshot plus deltas) restore exactly the state of the original.
+#include "snapshot_chain_util.h"
 #include "runtime/operators/sink_upsert_materializer.h"
 
 #include <gtest/gtest.h>
@@ -69,39 +70,7 @@ TEST(SinkUpsertMaterializerTest, KeepsTheLatestLiveRowPerKey) {
 
 // ---- Incremental checkpoints: a full snapshot plus deltas restores the same state. ----
 
-std::string FullSnapshot(Operator& op) {
-  StateWriter w;
-  Status st = op.WriteSnapshot(&w);
-  EXPECT_TRUE(st.ok()) << st.ToString();
-  return w.Release();
-}
-
-std::string Delta(Operator& op) {
-  EXPECT_TRUE(op.CanSnapshotDelta());
-  StateWriter w;
-  Status st = op.WriteDelta(&w);
-  EXPECT_TRUE(st.ok()) << st.ToString();
-  return w.Release();
-}
-
-Status RestoreFull(Operator& op, const std::string& bytes) {
-  StateReader r(bytes, "materializer");
-  return op.Restore(&r);
-}
-
-Status RestoreDelta(Operator& op, const std::string& bytes) {
-  StateReader r(bytes, "materializer delta");
-  return op.ApplyDelta(&r);
-}
-
-void RestoreChain(Operator& op, const std::vector<std::string>& chain) {
-  Status st = RestoreFull(op, chain[0]);
-  ASSERT_TRUE(st.ok()) << st.ToString();
-  for (size_t k = 1; k < chain.size(); ++k) {
-    st = RestoreDelta(op, chain[k]);
-    ASSERT_TRUE(st.ok()) << "delta " << k << ": " << st.ToString();
-  }
-}
+using namespace snapshot_chain;  // FullSnapshot, Delta, RestoreFull, RestoreDelta, RestoreChain
 
 void ExpectSameOutput(Materializer& a, Materializer& b, const std::vector<std::vector<Row>>& steps) {
   for (const auto& rows : steps) EXPECT_EQ(a.Feed(rows), b.Feed(rows));

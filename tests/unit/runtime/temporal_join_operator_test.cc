@@ -3,6 +3,7 @@
 // print as [id, sku, ts, sku, price, ts] with timestamps in milliseconds. Checks the version picked
 // for each left row, that versions are cleaned as the watermark passes them, and that incremental
 // checkpoints (a full snapshot plus deltas) restore exactly the state of the original operator.
+#include "snapshot_chain_util.h"
 #include "runtime/operators/temporal_join_operator.h"
 
 #include <gtest/gtest.h>
@@ -101,39 +102,7 @@ TEST(TemporalJoinOperatorTest, JoinsTheVersionInForceAndCleansOldVersions) {
 
 // ---- Incremental checkpoints: a full snapshot plus deltas restores the same state. ----
 
-std::string FullSnapshot(Operator& op) {
-  StateWriter w;
-  Status st = op.WriteSnapshot(&w);
-  EXPECT_TRUE(st.ok()) << st.ToString();
-  return w.Release();
-}
-
-std::string Delta(Operator& op) {
-  EXPECT_TRUE(op.CanSnapshotDelta());
-  StateWriter w;
-  Status st = op.WriteDelta(&w);
-  EXPECT_TRUE(st.ok()) << st.ToString();
-  return w.Release();
-}
-
-Status RestoreFull(Operator& op, const std::string& bytes) {
-  StateReader r(bytes, "temporal join");
-  return op.Restore(&r);
-}
-
-Status RestoreDelta(Operator& op, const std::string& bytes) {
-  StateReader r(bytes, "temporal join delta");
-  return op.ApplyDelta(&r);
-}
-
-void RestoreChain(Operator& op, const std::vector<std::string>& chain) {
-  Status st = RestoreFull(op, chain[0]);
-  ASSERT_TRUE(st.ok()) << st.ToString();
-  for (size_t k = 1; k < chain.size(); ++k) {
-    st = RestoreDelta(op, chain[k]);
-    ASSERT_TRUE(st.ok()) << "delta " << k << ": " << st.ToString();
-  }
-}
+using namespace snapshot_chain;  // FullSnapshot, Delta, RestoreFull, RestoreDelta, RestoreChain
 
 ExprPtr PriceBelow200() {
   return testing::Call("<", {testing::Col(4, LogicalType::BigInt()), testing::Lit(Value::BigInt(200))});
