@@ -593,7 +593,7 @@ class DatagenFactory final : public ConnectorFactory {
         {"fields.#.start", false, "", "Start value of the sequence generator."},
         {"fields.#.end", false, "", "End value of the sequence generator."},
         {"fields.#.null-rate", false, "0", "The proportion of null values."},
-        {"sluice.seed", false, "0", "Seed of the random generators (Sluice addition)."},
+        {"sluice.seed", false, "0", "Seed of the random generators (Sluice addition). Every random value is a function of the seed, the field and the row number, so the rows do not depend on read sizes, and a restore from a checkpoint continues with the rows an uninterrupted run gives."},
     };
   }
   bool supports_source() const override { return true; }
