@@ -240,28 +240,45 @@ void Operator::RestoreBase(StateReader* r) {
 
 Status Operator::WriteSnapshot(StateWriter* w) {
   WriteBase(w);
+  w->PutU64(++snapshot_version_);
   return SnapshotState(w);
 }
 
 Status Operator::WriteDelta(StateWriter* w) {
-  WriteBase(w);
+  // The versions come first, so ApplyDelta refuses a delta on the wrong base before reading anything.
   w->PutTag("delta");
+  w->PutU64(snapshot_version_);
+  w->PutU64(++snapshot_version_);
+  WriteBase(w);
   return SnapshotDelta(w);
 }
 
 Status Operator::Restore(StateReader* r) {
   RestoreBase(r);
+  const uint64_t version = r->GetU64();
   RETURN_IF_ERROR(r->status());
   RETURN_IF_ERROR(RestoreState(r));
-  return r->Finish();
+  RETURN_IF_ERROR(r->Finish());
+  snapshot_version_ = version;
+  return Status::OK();
 }
 
 Status Operator::ApplyDelta(StateReader* r) {
-  RestoreBase(r);
   r->ExpectTag("delta");
+  const uint64_t base = r->GetU64();
+  const uint64_t version = r->GetU64();
+  if (r->ok() && (snapshot_version_ == 0 || base != snapshot_version_)) {
+    r->Fail("a state delta on snapshot " + std::to_string(base) + " applied to " +
+            (snapshot_version_ == 0 ? std::string("an operator restored from nothing")
+                                    : "snapshot " + std::to_string(snapshot_version_)));
+  }
+  RETURN_IF_ERROR(r->status());
+  RestoreBase(r);
   RETURN_IF_ERROR(r->status());
   RETURN_IF_ERROR(RestoreDelta(r));
-  return r->Finish();
+  RETURN_IF_ERROR(r->Finish());
+  snapshot_version_ = version;
+  return Status::OK();
 }
 
 }  // namespace sluice

@@ -109,8 +109,10 @@ class Operator {
   // Incremental checkpoints (state/delta.h). An operator that CanSnapshotDelta() can write its state
   // as a delta on its last snapshot or restore (WriteDelta); a restore reads the full snapshot a chain
   // starts with (Restore) and then applies each delta in order (ApplyDelta). Every snapshot and every
-  // restore, full or delta, makes the current state the base of the next delta.
-  // Default: no deltas (every checkpoint writes the operator's full state).
+  // restore, full or delta, makes the current state the base of the next delta. Every snapshot
+  // carries a version, and a delta names the version it builds on: ApplyDelta refuses a delta on any
+  // other state (applied twice, one skipped, or on an operator restored from nothing) before it
+  // changes anything. Default: no deltas (every checkpoint writes the operator's full state).
   virtual bool CanSnapshotDelta() const { return false; }
   Status WriteDelta(StateWriter* writer);
   Status ApplyDelta(StateReader* reader);
@@ -186,6 +188,8 @@ class Operator {
   int barriers_received_ = 0;
   std::string digest_;
   bool snapshot_delta_ = false;
+  // The version of the last snapshot written or restored (0: none), which the next delta builds on.
+  uint64_t snapshot_version_ = 0;
   Status SnapshotAndForward(int64_t id);
   void WriteBase(StateWriter* w) const;
   void RestoreBase(StateReader* r);

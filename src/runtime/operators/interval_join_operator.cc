@@ -115,8 +115,6 @@ struct IntervalJoinOperator::State {
   DeltaTracker key_delta;
   size_t arena_base[2] = {0, 0};
   bool compacted = false;
-  // Counts snapshots, so a delta applied to another base than its own is refused.
-  uint64_t state_version = 0;
 
   void ResetDeltaBase() {
     key_delta.Reset(key_states.size());
@@ -203,7 +201,6 @@ Status IntervalJoinOperator::SnapshotState(StateWriter* w) {
   }
   if ((s.key_states.size() - s.live_keys) * 8 > s.key_states.size()) CompactKeys();
   w->PutTag("interval-join");
-  w->PutU64(++s.state_version);
   for (int side = 0; side < 2; ++side) s.arenas[side].Snapshot(w);
   s.keys.Snapshot(w);
   for (const KeyState& ks : s.key_states) PutKeyState(w, ks);
@@ -219,7 +216,6 @@ Status IntervalJoinOperator::RestoreState(StateReader* r) {
   state_->residual = std::move(old->residual);  // built by Open from the plan
   State& s = *state_;
   r->ExpectTag("interval-join");
-  s.state_version = r->GetU64();
   for (int side = 0; side < 2; ++side) s.arenas[side].Restore(r);
   s.keys.Restore(r);
   s.key_states.resize(r->ok() ? s.keys.size() : 0);
@@ -244,8 +240,6 @@ Status IntervalJoinOperator::SnapshotDelta(StateWriter* w) {
   State& s = *state_;
   SLUICE_CHECK(!s.compacted);
   w->PutTag("interval-join delta");
-  w->PutU64(s.state_version);
-  w->PutU64(++s.state_version);
   for (int side = 0; side < 2; ++side) s.arenas[side].SnapshotTail(s.arena_base[side], w);
   const size_t key_base = s.key_delta.base();
   s.keys.SnapshotSince(key_base, w);
@@ -264,14 +258,6 @@ Status IntervalJoinOperator::SnapshotDelta(StateWriter* w) {
 Status IntervalJoinOperator::RestoreDelta(StateReader* r) {
   State& s = *state_;
   r->ExpectTag("interval-join delta");
-  const uint64_t base = r->GetU64();
-  const uint64_t version = r->GetU64();
-  if (r->ok() && base != s.state_version) {
-    r->Fail("an interval join state delta on snapshot " + std::to_string(base) + " applied to snapshot " +
-            std::to_string(s.state_version));
-  }
-  RETURN_IF_ERROR(r->status());
-  s.state_version = version;
   for (int side = 0; side < 2; ++side) s.arenas[side].RestoreAppend(r);
   const size_t key_base = s.keys.size();
   s.keys.RestoreAppend(r);

@@ -494,8 +494,6 @@ struct JoinOperator::Side {
 
 Status JoinOperator::SnapshotState(StateWriter* w) {
   w->PutTag("join");
-  ++state_version_;
-  w->PutU64(state_version_);
   sides_[0]->Snapshot(w);
   sides_[1]->Snapshot(w);
   w->PutI64(retractions_without_state_);
@@ -504,7 +502,6 @@ Status JoinOperator::SnapshotState(StateWriter* w) {
 
 Status JoinOperator::RestoreState(StateReader* r) {
   r->ExpectTag("join");
-  state_version_ = r->GetU64();
   sides_[0]->Restore(r);
   sides_[1]->Restore(r);
   retractions_without_state_ = r->GetI64();
@@ -516,9 +513,6 @@ bool JoinOperator::CanSnapshotDelta() const { return !sides_[0]->compacted && !s
 Status JoinOperator::SnapshotDelta(StateWriter* w) {
   SLUICE_CHECK(CanSnapshotDelta());
   w->PutTag("join delta");
-  w->PutU64(state_version_);
-  ++state_version_;
-  w->PutU64(state_version_);
   w->Reserve(sides_[0]->DeltaBytesEstimate() + sides_[1]->DeltaBytesEstimate());
   sides_[0]->SnapshotDelta(w);
   sides_[1]->SnapshotDelta(w);
@@ -528,14 +522,6 @@ Status JoinOperator::SnapshotDelta(StateWriter* w) {
 
 Status JoinOperator::RestoreDelta(StateReader* r) {
   r->ExpectTag("join delta");
-  const uint64_t base = r->GetU64();
-  const uint64_t version = r->GetU64();
-  if (r->ok() && base != state_version_) {
-    r->Fail("a join state delta on snapshot " + std::to_string(base) + " applied to snapshot " +
-            std::to_string(state_version_));
-  }
-  RETURN_IF_ERROR(r->status());
-  state_version_ = version;
   sides_[0]->RestoreDelta(r);
   sides_[1]->RestoreDelta(r);
   retractions_without_state_ = r->GetI64();

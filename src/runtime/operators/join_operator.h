@@ -40,8 +40,8 @@
 // the first chunk after a restore. Compacting a side (once most of its rows were released) renumbers
 // its rows and entries, which a delta cannot express; CanSnapshotDelta() is then false until the next
 // full snapshot. A full snapshot compacts a side itself when more than an eighth of it is dead, so a
-// checkpoint carries little dead state. Snapshots carry a version that each delta names as its base,
-// so a delta applied to any other state (twice, or out of order) is refused.
+// checkpoint carries little dead state. A delta applied to any other state than its base (twice, or
+// out of order) is refused by Operator::ApplyDelta.
 //
 // Threading: the job's task thread.
 #pragma once
@@ -138,8 +138,6 @@ class JoinOperator final : public Operator {
   size_t chunk_size_ = 1024;
   int64_t retractions_without_state_ = 0;
   int64_t now_micros_ = 0;  // processing time of the chunk being processed (state TTL)
-  // Counts snapshots (full and delta): the version of the state the next delta is based on.
-  uint64_t state_version_ = 0;
 
   // Per input chunk (reused buffers).
   std::vector<std::string> keys_;        // encoded join key per row

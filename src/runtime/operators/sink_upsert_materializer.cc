@@ -41,8 +41,6 @@ struct SinkUpsertMaterializerOperator::State {
   DeltaTracker key_delta;
   size_t arena_base = 0;
   bool compacted = false;
-  // Counts snapshots, so a delta applied to another base than its own is refused.
-  uint64_t state_version = 0;
 
   size_t dead() const { return arena.size() - arena.live(); }
   void ResetDeltaBase() {
@@ -108,7 +106,6 @@ Status SinkUpsertMaterializerOperator::SnapshotState(StateWriter* w) {
   if (s.dead() > 0) s.CompactArena(types_);
   if ((s.lists.size() - s.live_keys) * 8 > s.lists.size()) s.CompactKeys();
   w->PutTag("upsert-materializer");
-  w->PutU64(++s.state_version);
   s.keys.Snapshot(w);
   for (const auto& list : s.lists) PutColumn(w, list);
   s.arena.Snapshot(w);
@@ -120,7 +117,6 @@ Status SinkUpsertMaterializerOperator::RestoreState(StateReader* r) {
   auto fresh = std::make_unique<State>(types_);
   State& s = *fresh;
   r->ExpectTag("upsert-materializer");
-  s.state_version = r->GetU64();
   s.keys.Restore(r);
   s.lists.resize(r->ok() ? s.keys.size() : 0);
   for (auto& list : s.lists) {
@@ -141,8 +137,6 @@ Status SinkUpsertMaterializerOperator::SnapshotDelta(StateWriter* w) {
   State& s = *state_;
   SLUICE_CHECK(!s.compacted);
   w->PutTag("upsert-materializer delta");
-  w->PutU64(s.state_version);
-  w->PutU64(++s.state_version);
   const size_t key_base = s.key_delta.base();
   s.keys.SnapshotSince(key_base, w);
   // The row lists of keys written since the base (id, list), then those of the new keys.
@@ -160,14 +154,6 @@ Status SinkUpsertMaterializerOperator::SnapshotDelta(StateWriter* w) {
 Status SinkUpsertMaterializerOperator::RestoreDelta(StateReader* r) {
   State& s = *state_;
   r->ExpectTag("upsert-materializer delta");
-  const uint64_t base = r->GetU64();
-  const uint64_t version = r->GetU64();
-  if (r->ok() && base != s.state_version) {
-    r->Fail("an upsert materializer state delta on snapshot " + std::to_string(base) + " applied to snapshot " +
-            std::to_string(s.state_version));
-  }
-  RETURN_IF_ERROR(r->status());
-  s.state_version = version;
   const size_t key_base = s.keys.size();
   s.keys.RestoreAppend(r);
   const size_t ndirty = r->GetCount(5);

@@ -88,8 +88,6 @@ struct TemporalJoinOperator::State {
   DeltaTracker left_delta;
   size_t right_base = 0;
   bool compacted = false;
-  // Counts snapshots, so a delta applied to another base than its own is refused.
-  uint64_t state_version = 0;
 
   uint32_t KeyOf(std::string_view key) {
     bool inserted = false;
@@ -200,7 +198,6 @@ Status TemporalJoinOperator::SnapshotState(StateWriter* w) {
   if (s.left.live() < s.left.size()) CompactLeft();
   if (s.right.live() < s.right.size()) CompactRight();
   w->PutTag("temporal-join");
-  w->PutU64(++s.state_version);
   s.left.Snapshot(w);
   PutColumn(w, s.left_key);
   s.right.Snapshot(w);
@@ -218,7 +215,6 @@ Status TemporalJoinOperator::RestoreState(StateReader* r) {
   state_->residual = std::move(old->residual);  // built by Open from the plan
   State& s = *state_;
   r->ExpectTag("temporal-join");
-  s.state_version = r->GetU64();
   s.left.Restore(r);
   GetColumn(r, &s.left_key);
   s.right.Restore(r);
@@ -245,8 +241,6 @@ Status TemporalJoinOperator::SnapshotDelta(StateWriter* w) {
   State& s = *state_;
   SLUICE_CHECK(!s.compacted);
   w->PutTag("temporal-join delta");
-  w->PutU64(s.state_version);
-  w->PutU64(++s.state_version);
   s.left.SnapshotTail(s.left_delta.base(), w);
   PutColumnDelta(w, s.left_key, s.left_delta);
   s.right.SnapshotTail(s.right_base, w);
@@ -267,14 +261,6 @@ Status TemporalJoinOperator::SnapshotDelta(StateWriter* w) {
 Status TemporalJoinOperator::RestoreDelta(StateReader* r) {
   State& s = *state_;
   r->ExpectTag("temporal-join delta");
-  const uint64_t base = r->GetU64();
-  const uint64_t version = r->GetU64();
-  if (r->ok() && base != s.state_version) {
-    r->Fail("a temporal join state delta on snapshot " + std::to_string(base) + " applied to snapshot " +
-            std::to_string(s.state_version));
-  }
-  RETURN_IF_ERROR(r->status());
-  s.state_version = version;
   s.left.RestoreAppend(r);
   ApplyColumnDelta(r, &s.left_key);
   s.right.RestoreAppend(r);

@@ -217,7 +217,7 @@ TEST_P(GroupAggregateDeltaTest, DeltaOnTheWrongBaseIsRefused) {
     ASSERT_TRUE(twice.Apply(delta2).ok());
     Status again = twice.Apply(delta2);
     EXPECT_FALSE(again.ok());
-    EXPECT_NE(again.message().find("not snapshot"), std::string::npos) << again.ToString();
+    EXPECT_NE(again.message().find("applied to snapshot"), std::string::npos) << again.ToString();
   }
   {
     DeltaRun skipped(GetParam(), &ctx);
