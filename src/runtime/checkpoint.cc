@@ -15,8 +15,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include "state/state_serde.h"
 
@@ -28,8 +31,10 @@ namespace {
 
 constexpr char kMagic[] = "SLUICECKPT";
 constexpr uint32_t kFormatVersion = 2;
-// Operator states of at least this many bytes are stored zstd-compressed (level 1: fast).
+// Operator states of at least this many bytes are stored zstd-compressed, at level 1 (fast) in
+// _metadata and at kStateFileLevel in shared state files, which hold the large states.
 constexpr size_t kCompressAbove = 4096;
+constexpr int kStateFileLevel = 1;
 constexpr uint8_t kRaw = 0;
 constexpr uint8_t kZstd = 1;
 constexpr char kMetadataFile[] = "_metadata";
@@ -102,25 +107,20 @@ bool Unpack(uint8_t codec, uint64_t raw_size, std::string_view payload, std::str
   return false;
 }
 
-// Writes `bytes` to `path` and fsyncs it.
-Status WriteFileSynced(const std::string& path, std::string_view a, std::string_view b, const char* failpoint) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return ErrnoStatus("Cannot create checkpoint file", path);
-  for (std::string_view part : {a, b}) {
-    size_t done = 0;
-    while (done < part.size()) {
-      ssize_t n = ::write(fd, part.data() + done, part.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        int saved = errno;
-        ::close(fd);
-        errno = saved;
-        return ErrnoStatus("Cannot write checkpoint file", path);
-      }
-      done += static_cast<size_t>(n);
-    }
+// Writes all of `data` to `fd`.
+Status WriteAll(int fd, std::string_view data, const std::string& path) {
+  size_t done = 0;
+  while (done < data.size()) {
+    ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return ErrnoStatus("Cannot write checkpoint file", path);
+    done += static_cast<size_t>(n);
   }
-  if (failpoint != nullptr) Failpoint(failpoint);
+  return Status::OK();
+}
+
+// Fsyncs and closes `fd` (closed on error too).
+Status SyncAndClose(int fd, const std::string& path) {
   if (::fsync(fd) != 0) {
     int saved = errno;
     ::close(fd);
@@ -130,6 +130,86 @@ Status WriteFileSynced(const std::string& path, std::string_view a, std::string_
   ::close(fd);
   return Status::OK();
 }
+
+// Writes `bytes` to `path` and fsyncs it.
+Status WriteFileSynced(const std::string& path, std::string_view a, std::string_view b, const char* failpoint) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoStatus("Cannot create checkpoint file", path);
+  for (std::string_view part : {a, b}) {
+    Status st = WriteAll(fd, part, path);
+    if (!st.ok()) {
+      ::close(fd);
+      return st;
+    }
+  }
+  if (failpoint != nullptr) Failpoint(failpoint);
+  return SyncAndClose(fd, path);
+}
+
+// Writes a shared state file and fsyncs it: a head (the codec and the state's size) and the state,
+// compressed when large. The compression streams through a small buffer straight into the file (no
+// second copy of a state of hundreds of MB), and the checksum is taken as the bytes go out.
+class StateFileWriter {
+ public:
+  StateFileWriter() : cctx_(ZSTD_createCCtx()), out_(kChunk) {}
+  ~StateFileWriter() { ZSTD_freeCCtx(cctx_); }
+  StateFileWriter(const StateFileWriter&) = delete;
+  StateFileWriter& operator=(const StateFileWriter&) = delete;
+
+  Status Write(const std::string& path, std::string_view raw, uint64_t* checksum, uint64_t* file_size) {
+    if (cctx_ == nullptr) return Status::IOError("Cannot compress checkpoint file '" + path + "': out of memory");
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return ErrnoStatus("Cannot create checkpoint file", path);
+    Status st = WriteBody(fd, path, raw, checksum, file_size);
+    if (!st.ok()) {
+      ::close(fd);
+      return st;
+    }
+    return SyncAndClose(fd, path);
+  }
+
+ private:
+  static constexpr size_t kChunk = 1 << 20;
+
+  Status Emit(int fd, const std::string& path, std::string_view bytes, XXH64_state_t* h, uint64_t* size) {
+    XXH64_update(h, bytes.data(), bytes.size());
+    *size += bytes.size();
+    return WriteAll(fd, bytes, path);
+  }
+
+  Status WriteBody(int fd, const std::string& path, std::string_view raw, uint64_t* checksum, uint64_t* file_size) {
+    const bool compress = raw.size() >= kCompressAbove;
+    StateWriter head;
+    head.PutU8(compress ? kZstd : kRaw);
+    head.PutVarint(raw.size());
+    std::unique_ptr<XXH64_state_t, XXH_errorcode (*)(XXH64_state_t*)> h(XXH64_createState(), XXH64_freeState);
+    XXH64_reset(h.get(), 0);
+    *file_size = 0;
+    RETURN_IF_ERROR(Emit(fd, path, head.data(), h.get(), file_size));
+    if (!compress) {
+      RETURN_IF_ERROR(Emit(fd, path, raw, h.get(), file_size));
+    } else {
+      ZSTD_CCtx_reset(cctx_, ZSTD_reset_session_only);
+      ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, kStateFileLevel);
+      ZSTD_CCtx_setPledgedSrcSize(cctx_, raw.size());
+      ZSTD_inBuffer in{raw.data(), raw.size(), 0};
+      size_t left = 1;
+      while (left != 0) {
+        ZSTD_outBuffer out{out_.data(), out_.size(), 0};
+        left = ZSTD_compressStream2(cctx_, &out, &in, ZSTD_e_end);
+        if (ZSTD_isError(left)) {
+          return Status::IOError("Cannot compress checkpoint file '" + path + "': " + ZSTD_getErrorName(left));
+        }
+        RETURN_IF_ERROR(Emit(fd, path, std::string_view(out_.data(), out.pos), h.get(), file_size));
+      }
+    }
+    *checksum = XXH64_digest(h.get());
+    return Status::OK();
+  }
+
+  ZSTD_CCtx* cctx_;
+  std::vector<char> out_;
+};
 
 // A chain file name from _metadata must name a file directly under shared/.
 bool ValidStateFileName(const std::string& name) {
@@ -245,7 +325,7 @@ Result<int64_t> CheckpointStorage::Write(CheckpointData* data) {
   // The new chain files first: a checkpoint's _metadata only ever names files that are durable.
   const std::string shared = (fs::path(dir_) / kSharedDir).string();
   bool wrote_shared = false;
-  std::string packed;
+  std::optional<StateFileWriter> file_writer;
   for (size_t i = 0; i < data->operators.size(); ++i) {
     for (auto& f : data->operators[i].chain) {
       if (!f.name.empty()) continue;
@@ -253,29 +333,19 @@ Result<int64_t> CheckpointStorage::Write(CheckpointData* data) {
         fs::create_directories(shared, ec);
         if (ec) return Status::IOError("Cannot create checkpoint directory '" + shared + "': " + ec.message());
         wrote_shared = true;
+        file_writer.emplace();
       }
-      const uint8_t codec = Pack(f.bytes, &packed);
-      const std::string& payload = codec == kRaw ? f.bytes : packed;
-      StateWriter head;
-      head.PutU8(codec);
-      head.PutVarint(f.bytes.size());
-      XXH64_state_t* h = XXH64_createState();
-      XXH64_reset(h, 0);
-      XXH64_update(h, head.data().data(), head.size());
-      XXH64_update(h, payload.data(), payload.size());
-      f.checksum = XXH64_digest(h);
-      XXH64_freeState(h);
+      // Written under a temporary name first: the file's name carries its checksum.
+      const std::string tmp = (fs::path(shared) / ("op" + std::to_string(i + 1) + "-chk" + std::to_string(data->id) +
+                                                   kTmpSuffix)).string();
+      RETURN_IF_ERROR(file_writer->Write(tmp, f.bytes, &f.checksum, &f.file_size));
       f.raw_size = f.bytes.size();
-      f.file_size = head.size() + payload.size();
       char hex[17];
       std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(f.checksum));
       f.name = "op" + std::to_string(i + 1) + "-chk" + std::to_string(data->id) + (f.delta ? "-delta-" : "-full-") + hex;
       const std::string path = (fs::path(shared) / f.name).string();
-      const std::string tmp = path + kTmpSuffix;
-      RETURN_IF_ERROR(WriteFileSynced(tmp, head.data(), payload, nullptr));
       if (::rename(tmp.c_str(), path.c_str()) != 0) return ErrnoStatus("Cannot rename checkpoint file", tmp);
       written += static_cast<int64_t>(f.file_size);
-      std::string().swap(f.bytes);
     }
   }
   if (wrote_shared) RETURN_IF_ERROR(FsyncPath(shared, true));

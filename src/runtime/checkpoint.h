@@ -48,7 +48,7 @@ struct CheckpointData {
     uint64_t raw_size = 0;  // bytes of the state
     uint64_t file_size = 0;
     uint64_t checksum = 0;  // XXH64 of the file
-    std::string bytes;      // the state: to write (a new file) or as read back; empty otherwise
+    std::string bytes;      // the state: to write (a new file) or as read back
   };
   struct OperatorState {
     std::string digest;  // the operator's plan digest, for the restore-time match
@@ -74,9 +74,9 @@ class CheckpointStorage {
   // `job_dir` is <state.checkpoints.dir>/<job name>; created on first write.
   CheckpointStorage(std::string job_dir, int num_retained);
 
-  // Writes checkpoint `data.id` durably: first the chain files that have bytes and no name yet
-  // (each to shared/ under a temporary name, fsynced, renamed; their names, sizes and checksums are
-  // filled in and their bytes released), then _metadata (temporary name, fsync, rename, fsync of the
+  // Writes checkpoint `data.id` durably: first the chain files that have no name yet (each from its
+  // bytes to shared/ under a temporary name, fsynced, renamed; their names, sizes and checksums are
+  // filled in, and their bytes left for the caller to release or reuse), then _metadata (temporary name, fsync, rename, fsync of the
   // directory). Then removes checkpoints beyond the retained count and shared files no retained
   // checkpoint names. Returns the bytes written.
   Result<int64_t> Write(CheckpointData* data);

@@ -482,6 +482,23 @@ int64_t NowMicros(const JobContext& ctx) {
   return clock ? clock->NowMicros() : 0;
 }
 
+// After a checkpoint is durable, on its background thread: the large state buffers it wrote become the
+// next checkpoint's snapshot buffers (CheckpointCollector::TakeBuffer). Each is grown to half again
+// its state's size and touched here, so the next snapshot, which stalls the job, copies into memory
+// that is already mapped rather than page-faulting hundreds of MB on the task thread.
+void PrefaultBuffers(CheckpointData* data) {
+  constexpr size_t kPrefaultAbove = size_t{1} << 20;
+  for (CheckpointData::OperatorState& st : data->operators) {
+    std::string& bytes = st.chain.empty() ? st.bytes : st.chain.back().bytes;
+    if (bytes.size() < kPrefaultAbove) continue;
+    const size_t target = bytes.size() + bytes.size() / 2;
+    bytes.clear();
+    bytes.reserve(target);
+    bytes.resize(bytes.capacity());  // writes every page once
+    bytes.clear();
+  }
+}
+
 }  // namespace
 
 Status Job::CheckCheckpointable() const {
@@ -527,6 +544,15 @@ Status Job::TakeCheckpoint(bool final) {
   RETURN_IF_ERROR(CompletePendingCheckpoint(/*wait=*/true));
   auto started = std::chrono::steady_clock::now();
   CheckpointCollector collector;
+  for (auto& [op, buffer] : spare_buffers_) collector.AddSpareBuffer(op, std::move(buffer));
+  spare_buffers_.clear();
+  if (final) {
+    // Only the sinks' pre-committed files matter once the job finished (restoring a final checkpoint
+    // only commits them): every other operator is stored as finished, with no state.
+    for (const auto& op : operators_) {
+      if (dynamic_cast<SinkOperator*>(op.get()) == nullptr) collector.SetFinished(op.get());
+    }
+  }
   ctx_.checkpoint = &collector;
   const int64_t id = last_checkpoint_id_ + 1;
   // Incremental checkpoints: an operator whose chain is short writes a delta on it when it can.
@@ -557,7 +583,9 @@ Status Job::TakeCheckpoint(bool final) {
       st.chain = chains_[i].files;
       ++checkpoint_stats_.delta_states;
     }
-    if (snap.delta || static_cast<int64_t>(snap.bytes.size()) >= ctx_.checkpoints.memory_threshold_bytes) {
+    if (collector.Finished(operators_[i].get())) {
+      SLUICE_CHECK(snap.bytes.empty() && !snap.delta);
+    } else if (snap.delta || static_cast<int64_t>(snap.bytes.size()) >= ctx_.checkpoints.memory_threshold_bytes) {
       CheckpointData::StateFile f;
       f.delta = snap.delta;
       f.bytes = std::move(snap.bytes);
@@ -581,7 +609,11 @@ Status Job::TakeCheckpoint(bool final) {
   checkpoint_stats_.sync_seconds += sync_secs;
   checkpoint_stats_.max_sync_seconds = std::max(checkpoint_stats_.max_sync_seconds, sync_secs);
   CheckpointStorage* storage = storage_.get();
-  pending_checkpoint_ = std::async(std::launch::async, [storage, data]() { return storage->Write(data.get()); });
+  pending_checkpoint_ = std::async(std::launch::async, [storage, data]() -> Result<int64_t> {
+    Result<int64_t> written = storage->Write(data.get());
+    if (written.ok()) PrefaultBuffers(data.get());
+    return written;
+  });
   pending_data_ = data;
   pending_checkpoint_id_ = id;
   pending_checkpoint_started_ = started;
@@ -598,6 +630,12 @@ Status Job::CompletePendingCheckpoint(bool wait) {
   Result<int64_t> bytes = pending_checkpoint_.get();
   if (!bytes.ok()) return bytes.status();
   UpdateChains(*pending_data_);
+  // The written states' buffers serve the next checkpoint's snapshots (CheckpointCollector::TakeBuffer).
+  for (size_t i = 0; i < operators_.size() && i < pending_data_->operators.size(); ++i) {
+    CheckpointData::OperatorState& st = pending_data_->operators[i];
+    std::string& bytes = st.chain.empty() ? st.bytes : st.chain.back().bytes;
+    if (bytes.capacity() > 0) spare_buffers_[operators_[i].get()] = std::move(bytes);
+  }
   pending_data_.reset();
   Failpoint("checkpoint.before-commit");
   for (const auto& op : operators_) RETURN_IF_ERROR(op->NotifyCheckpointComplete(pending_checkpoint_id_));
@@ -620,9 +658,12 @@ void Job::UpdateChains(const CheckpointData& data) {
   for (size_t i = 0; i < operators_.size() && i < data.operators.size(); ++i) {
     StateChain& c = chains_[i];
     for (const auto& f : data.operators[i].chain) {
-      CheckpointData::StateFile ref = f;
-      ref.bytes.clear();
-      ref.bytes.shrink_to_fit();
+      CheckpointData::StateFile ref;  // the file without its bytes
+      ref.name = f.name;
+      ref.delta = f.delta;
+      ref.raw_size = f.raw_size;
+      ref.file_size = f.file_size;
+      ref.checksum = f.checksum;
       (f.delta ? c.delta_bytes : c.base_bytes) += f.raw_size;
       c.files.push_back(std::move(ref));
     }
@@ -672,6 +713,9 @@ Status Job::RestoreFrom(const CheckpointData& data, bool keep_chains, bool* fini
   }
   for (size_t i = 0; i < operators_.size(); ++i) {
     const CheckpointData::OperatorState& st = data.operators[i];
+    // A final checkpoint stores the operators that finished without state (TakeCheckpoint); nothing
+    // runs after restoring it but the sinks' commits.
+    if (data.final && st.chain.empty() && st.bytes.empty()) continue;
     const std::string what = "operator #" + std::to_string(i + 1) + " " + operators_[i]->digest();
     // A chain: the full snapshot, then each delta on it in order.
     StateReader r(st.chain.empty() ? std::string_view(st.bytes) : std::string_view(st.chain[0].bytes),

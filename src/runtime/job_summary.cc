@@ -54,6 +54,7 @@ std::string JobSummary::ToString() const {
       std::snprintf(fb, sizeof(fb), ", final=%.1fms", 1000.0 * checkpoints.final_seconds);
       s.insert(s.size() - 1, fb);
     }
+    s.insert(s.size() - 1, ", written=" + std::to_string(checkpoints.total_bytes) + "B");
   }
   char buf[96];
   std::snprintf(buf, sizeof(buf), " elapsed=%.3fs peak_rss=%lld", elapsed_seconds, static_cast<long long>(peak_rss_bytes));

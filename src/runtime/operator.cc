@@ -188,9 +188,9 @@ Status Operator::ReceiveBarrier(int input, int64_t id) {
 Status Operator::SnapshotAndForward(int64_t id) {
   RETURN_IF_ERROR(PrepareSnapshotPreBarrier(id));
   SLUICE_CHECK(ctx_ != nullptr && ctx_->checkpoint != nullptr);  // a barrier needs a checkpoint in progress
-  StateWriter w;
-  const bool delta = snapshot_delta_ && CanSnapshotDelta();
-  RETURN_IF_ERROR(delta ? WriteDelta(&w) : WriteSnapshot(&w));
+  StateWriter w(ctx_->checkpoint->TakeBuffer(this));
+  const bool delta = snapshot_delta_ && CanSnapshotDelta() && !ctx_->checkpoint->Finished(this);
+  if (!ctx_->checkpoint->Finished(this)) RETURN_IF_ERROR(delta ? WriteDelta(&w) : WriteSnapshot(&w));
   ctx_->checkpoint->Put(this, w.Release(), delta);
   for (const auto& o : outputs_) RETURN_IF_ERROR(o.op->ReceiveBarrier(o.input, id));
   return Status::OK();

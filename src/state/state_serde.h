@@ -28,6 +28,9 @@ class Chunk;
 
 class StateWriter {
  public:
+  StateWriter() = default;
+  // Writes into `buffer`, which is cleared first (a reused buffer keeps its capacity).
+  explicit StateWriter(std::string buffer) : buf_(std::move(buffer)) { buf_.clear(); }
   void PutU8(uint8_t v) { buf_.push_back(static_cast<char>(v)); }
   void PutBool(bool v) { PutU8(v ? 1 : 0); }
   void PutU32(uint32_t v);
