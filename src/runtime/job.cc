@@ -483,15 +483,26 @@ int64_t NowMicros(const JobContext& ctx) {
 }
 
 // After a checkpoint is durable, on its background thread: the large state buffers it wrote become the
-// next checkpoint's snapshot buffers (CheckpointCollector::TakeBuffer). Each is grown to half again
+// next checkpoint's snapshot buffers (CheckpointCollector::TakeBuffer). Each is sized to half again
 // its state's size and touched here, so the next snapshot, which stalls the job, copies into memory
-// that is already mapped rather than page-faulting hundreds of MB on the task thread.
-void PrefaultBuffers(CheckpointData* data) {
+// that is already mapped rather than page-faulting hundreds of MB on the task thread. Only a buffer
+// the next snapshot will likely fill alike is kept: a delta's (the next is a delta too), or any
+// when every snapshot is full ('execution.checkpointing.incremental' off). A full snapshot in a
+// chain is followed by much smaller deltas, so its buffer is freed rather than held. Once the job
+// waits for its final checkpoint (`*ending`), no buffer is needed any more.
+void PrefaultBuffers(CheckpointData* data, bool incremental, const std::atomic<bool>& ending) {
   constexpr size_t kPrefaultAbove = size_t{1} << 20;
   for (CheckpointData::OperatorState& st : data->operators) {
+    if (ending.load()) return;
+    const bool delta = !st.chain.empty() && st.chain.back().delta;
     std::string& bytes = st.chain.empty() ? st.bytes : st.chain.back().bytes;
     if (bytes.size() < kPrefaultAbove) continue;
+    if (incremental && !delta) {
+      std::string().swap(bytes);
+      continue;
+    }
     const size_t target = bytes.size() + bytes.size() / 2;
+    if (bytes.capacity() > 2 * target) std::string().swap(bytes);
     bytes.clear();
     bytes.reserve(target);
     bytes.resize(bytes.capacity());  // writes every page once
@@ -541,6 +552,7 @@ Status Job::RoundTripState() {
 Status Job::TakeCheckpoint(bool final) {
   const auto called = std::chrono::steady_clock::now();
   // One checkpoint at a time (Flink's max-concurrent-checkpoints = 1): the previous one completes first.
+  if (final) ending_->store(true);
   RETURN_IF_ERROR(CompletePendingCheckpoint(/*wait=*/true));
   auto started = std::chrono::steady_clock::now();
   CheckpointCollector collector;
@@ -609,9 +621,11 @@ Status Job::TakeCheckpoint(bool final) {
   checkpoint_stats_.sync_seconds += sync_secs;
   checkpoint_stats_.max_sync_seconds = std::max(checkpoint_stats_.max_sync_seconds, sync_secs);
   CheckpointStorage* storage = storage_.get();
-  pending_checkpoint_ = std::async(std::launch::async, [storage, data]() -> Result<int64_t> {
+  const bool incremental = ctx_.checkpoints.incremental;
+  std::shared_ptr<std::atomic<bool>> ending = ending_;
+  pending_checkpoint_ = std::async(std::launch::async, [storage, data, incremental, ending]() -> Result<int64_t> {
     Result<int64_t> written = storage->Write(data.get());
-    if (written.ok()) PrefaultBuffers(data.get());
+    if (written.ok()) PrefaultBuffers(data.get(), incremental, *ending);
     return written;
   });
   pending_data_ = data;

@@ -14,6 +14,7 @@
 // Threading: a Job runs on the calling thread.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <future>
 #include <map>
@@ -174,6 +175,8 @@ class Job {
   JobSummary::CheckpointStats checkpoint_stats_;
   std::future<Result<int64_t>> pending_checkpoint_;  // the checkpoint being written, if any
   std::shared_ptr<CheckpointData> pending_data_;
+  // Set when the final checkpoint starts: the background thread stops preparing buffers for later ones.
+  std::shared_ptr<std::atomic<bool>> ending_ = std::make_shared<std::atomic<bool>>(false);
   int64_t pending_checkpoint_id_ = 0;
   std::chrono::steady_clock::time_point pending_checkpoint_started_;
   std::vector<std::string> checkpoint_notes_;  // corrupt checkpoints skipped at restore
