@@ -64,9 +64,22 @@ void StateWriter::PutVectorRange(const Vector& v, size_t begin, size_t n) {
     }
     Reserve(n * sizeof(uint32_t) + total);
     PutRaw(lengths.data(), n * sizeof(uint32_t));
+    // State copies its strings into its own heap in row order, so consecutive rows' bytes are mostly
+    // adjacent: copy each run of adjacent strings at once.
+    const char* run = nullptr;
+    size_t run_len = 0;
     for (size_t i = 0; i < n; ++i) {
-      if (lengths[i] > 0) buf_.append(strings[i].data(), lengths[i]);
+      if (lengths[i] == 0) continue;
+      const char* p = strings[i].data();
+      if (run != nullptr && p == run + run_len) {
+        run_len += lengths[i];
+        continue;
+      }
+      if (run_len > 0) buf_.append(run, run_len);
+      run = p;
+      run_len = lengths[i];
     }
+    if (run_len > 0) buf_.append(run, run_len);
     return;
   }
   if (t.id() == TypeId::kRow) {
