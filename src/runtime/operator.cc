@@ -163,6 +163,7 @@ Status Operator::SnapshotDelta(StateWriter*) {
 Status Operator::RestoreDelta(StateReader*) {
   return Status::Internal("operator " + digest() + " cannot apply an incremental snapshot");
 }
+void Operator::DropState() {}
 Status Operator::NotifyCheckpointComplete(int64_t) { return Status::OK(); }
 
 Status Operator::StartBarrier(int64_t id) {
@@ -253,12 +254,28 @@ Status Operator::WriteDelta(StateWriter* w) {
   return SnapshotDelta(w);
 }
 
+Status Operator::RollBack(Status error) {
+  DropState();
+  std::fill(input_watermarks_.begin(), input_watermarks_.end(), kMinWatermark);
+  std::fill(input_ended_.begin(), input_ended_.end(), false);
+  std::fill(input_idle_.begin(), input_idle_.end(), false);
+  ended_inputs_ = 0;
+  current_watermark_ = kMinWatermark;
+  emitted_watermark_ = kMinWatermark;
+  emitted_idle_ = false;
+  metrics_ = OperatorMetrics{};
+  snapshot_version_ = 0;
+  return error;
+}
+
 Status Operator::Restore(StateReader* r) {
   RestoreBase(r);
   const uint64_t version = r->GetU64();
-  RETURN_IF_ERROR(r->status());
-  RETURN_IF_ERROR(RestoreState(r));
-  RETURN_IF_ERROR(r->Finish());
+  if (r->ok() && version == 0) r->Fail("a state snapshot without a version");
+  Status st = r->status();
+  if (st.ok()) st = RestoreState(r);
+  if (st.ok()) st = r->Finish();
+  if (!st.ok()) return RollBack(std::move(st));
   snapshot_version_ = version;
   return Status::OK();
 }
@@ -272,11 +289,12 @@ Status Operator::ApplyDelta(StateReader* r) {
             (snapshot_version_ == 0 ? std::string("an operator restored from nothing")
                                     : "snapshot " + std::to_string(snapshot_version_)));
   }
-  RETURN_IF_ERROR(r->status());
+  RETURN_IF_ERROR(r->status());  // refused before anything changed
   RestoreBase(r);
-  RETURN_IF_ERROR(r->status());
-  RETURN_IF_ERROR(RestoreDelta(r));
-  RETURN_IF_ERROR(r->Finish());
+  Status st = r->status();
+  if (st.ok()) st = RestoreDelta(r);
+  if (st.ok()) st = r->Finish();
+  if (!st.ok()) return RollBack(std::move(st));
   snapshot_version_ = version;
   return Status::OK();
 }

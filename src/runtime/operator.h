@@ -26,6 +26,20 @@
 // back what the snapshot wrote. The base class saves its own part (watermarks, ended and idle
 // inputs, metrics) first.
 //
+// Incremental checkpoints: the base class keeps the snapshot version (every full snapshot and delta
+// written or restored advances it; a delta names the version it builds on), so operators keep no
+// version of their own: ApplyDelta refuses a delta on the wrong base before anything changes, and
+// has_snapshot_base() says whether there is a base at all. A restore that fails once it has started
+// changing the operator (a truncated or damaged snapshot or delta, or an error of RestoreState /
+// RestoreDelta) rolls back in one place: Restore and ApplyDelta call the operator's DropState() and
+// reset the base part and the version, so the operator is left as a new one (its next full snapshot
+// equals a fresh operator's) and no further delta applies to it. RestoreState / RestoreDelta
+// therefore need no rollback of their own: they may stop at the first error, leaving partial state
+// for DropState to clear (it must cope with any such state without leaking or crashing).
+// Every operator with checkpointed state overrides DropState (typically: replace its state object by
+// a new one, keeping what Open built from the plan) and writes no rollback of its own; one whose
+// DropState is still the default (nothing) keeps whatever a failed restore left in its own state.
+//
 // Watermarks are microseconds since the epoch, like TIMESTAMP values; kMinWatermark means "none yet".
 //
 // Threading: all calls of one operator come from the job's task thread. An operator's definition is
@@ -146,6 +160,13 @@ class Operator {
   // onto the restored state (only called when CanSnapshotDelta() said yes). Defaults: an error.
   virtual Status SnapshotDelta(StateWriter* writer);
   virtual Status RestoreDelta(StateReader* reader);
+  // Drops the operator's own state, as it was when the operator was constructed and opened (what
+  // Open built from the plan stays). Called when a Restore or ApplyDelta failed, whatever
+  // RestoreState / RestoreDelta had changed by then (see the file comment). Default: nothing.
+  virtual void DropState();
+  // Whether a snapshot was written or restored (and no restore failed since): a state a delta can
+  // build on.
+  bool has_snapshot_base() const { return snapshot_version_ != 0; }
 
   Status Emit(Chunk& chunk);
   // Emits +I rows of joined pairs (joins that pair stored rows): output columns `types` are the
@@ -193,6 +214,9 @@ class Operator {
   Status SnapshotAndForward(int64_t id);
   void WriteBase(StateWriter* w) const;
   void RestoreBase(StateReader* r);
+  // A restore failed after it began to change the operator: DropState, the base part as a new
+  // operator's, no snapshot version. Returns `error`.
+  Status RollBack(Status error);
   // The minimum over the watermarks of inputs that are not idle advanced: OnWatermark.
   Status AdvanceCombinedWatermark();
   std::string late_label_;

@@ -59,12 +59,11 @@ struct DeduplicateOperator::State {
   std::vector<Timer> timers;
   uint64_t next_seq = 0;
 
-  // Incremental checkpoints. epoch counts snapshots and restores (0: none yet, so there is no base
-  // and nothing is recorded); the base is the state after the last one: `dirty` marks keys below it
-  // written since, arena_base and expiry_base are the sizes then, expiry_popped the entries popped
-  // since. segments holds the deltas recorded at compactions since the base (num_segments of them);
-  // delta_broken: they grew too large and were dropped, so the next checkpoint must be full.
-  uint64_t epoch = 0;
+  // Incremental checkpoints. The base is the state after the last snapshot or restore (none yet:
+  // nothing is recorded): `dirty` marks keys below it written since, arena_base and expiry_base are
+  // the sizes then, expiry_popped the entries popped since. segments holds the deltas recorded at
+  // compactions since the base (num_segments of them); delta_broken: they grew too large and were
+  // dropped, so the next checkpoint must be full.
   DeltaTracker dirty;
   size_t arena_base = 0;
   size_t expiry_base = 0;
@@ -218,9 +217,7 @@ Status DeduplicateOperator::SnapshotState(StateWriter* w) {
   st.segments = StateWriter();
   st.num_segments = 0;
   st.delta_broken = false;
-  ++st.epoch;
   w->PutTag("deduplicate");
-  w->PutU64(st.epoch);
   st.keys.Snapshot(w);
   PutColumn(w, st.row);
   PutColumn(w, st.rowtime);
@@ -237,11 +234,12 @@ Status DeduplicateOperator::SnapshotState(StateWriter* w) {
   return Status::OK();
 }
 
+void DeduplicateOperator::DropState() { state_ = std::make_unique<State>(types_); }
+
 Status DeduplicateOperator::RestoreState(StateReader* r) {
-  auto fresh = std::make_unique<State>(types_);
-  State& st = *fresh;
+  DropState();
+  State& st = *state_;
   r->ExpectTag("deduplicate");
-  st.epoch = r->GetU64();
   st.keys.Restore(r);
   const size_t nkeys = st.keys.size();
   GetColumnOf(r, true, nkeys, &st.row);
@@ -255,16 +253,14 @@ Status DeduplicateOperator::RestoreState(StateReader* r) {
   st.dead_rows = r->GetCount(0);
   GetTimers(r, &st.timers);
   st.next_seq = r->GetU64();
-  if (r->ok() && st.epoch == 0) r->Fail("a state snapshot without an epoch");
   Validate(st, r);
   RETURN_IF_ERROR(r->status());
   ResizeColumns(st);  // the scratch column
   ResetDeltaBase(st);
-  state_ = std::move(fresh);
   return Status::OK();
 }
 
-bool DeduplicateOperator::CanSnapshotDelta() const { return state_->epoch > 0 && !state_->delta_broken; }
+bool DeduplicateOperator::CanSnapshotDelta() const { return has_snapshot_base() && !state_->delta_broken; }
 
 void DeduplicateOperator::WriteSegment(const State& s, StateWriter* w) const {
   w->PutTag("segment");
@@ -391,13 +387,11 @@ Status DeduplicateOperator::SnapshotDelta(StateWriter* w) {
   State& st = *state_;
   SLUICE_CHECK(CanSnapshotDelta());
   w->PutTag("deduplicate-delta");
-  w->PutU64(st.epoch);
   w->PutVarint(st.num_segments + 1);
   w->PutRaw(st.segments.data().data(), st.segments.size());
   WriteSegment(st, w);
   st.segments = StateWriter();
   st.num_segments = 0;
-  ++st.epoch;
   ResetDeltaBase(st);
   return Status::OK();
 }
@@ -405,16 +399,10 @@ Status DeduplicateOperator::SnapshotDelta(StateWriter* w) {
 Status DeduplicateOperator::RestoreDelta(StateReader* r) {
   State& st = *state_;
   r->ExpectTag("deduplicate-delta");
-  const uint64_t base = r->GetU64();
-  if (r->ok() && (st.epoch == 0 || base != st.epoch)) {
-    r->Fail("a state delta on snapshot #" + std::to_string(base) + " applied to " +
-            (st.epoch == 0 ? std::string("an operator restored from nothing")
-                           : "snapshot #" + std::to_string(st.epoch)));
-  }
   const size_t nsegments = r->GetCount(16);
   if (r->ok() && nsegments == 0) r->Fail("a state delta without segments");
-  RETURN_IF_ERROR(r->status());
-  // Segments after the first continue the state a compaction left, as on the writing side.
+  // Segments after the first continue the state a compaction left, as on the writing side. A
+  // failure leaves partial state, which Operator::ApplyDelta drops (DropState).
   for (size_t i = 0; i < nsegments && r->ok(); ++i) {
     if (i > 0) {
       Compact(st);
@@ -422,12 +410,7 @@ Status DeduplicateOperator::RestoreDelta(StateReader* r) {
     }
     ApplySegment(st, r);
   }
-  if (!r->ok()) {
-    // Half-applied: keep nothing of it (and no base, so no further delta applies either).
-    state_ = std::make_unique<State>(types_);
-    return r->status();
-  }
-  ++st.epoch;
+  RETURN_IF_ERROR(r->status());
   ResetDeltaBase(st);
   return Status::OK();
 }
@@ -705,7 +688,7 @@ void DeduplicateOperator::ExpireKeys() {
 void DeduplicateOperator::MaybeCompact() {
   State& s = *state_;
   if (s.dead_rows < kMinDeadRowsToCompact || s.dead_rows < s.live_rows) return;
-  const bool record = s.epoch > 0 && !s.delta_broken;
+  const bool record = has_snapshot_base() && !s.delta_broken;
   // After a snapshot, the next delta must replay this compaction: record the delta so far.
   if (record) {
     WriteSegment(s, &s.segments);

@@ -34,8 +34,8 @@
 // compaction between two snapshots renumbers rows, which a delta cannot express directly; instead
 // the compaction first records the delta up to that moment as a segment, and restore replays the
 // segments with the same (deterministic) compaction between them. Segments outgrowing the state
-// make the next checkpoint a full one. Every snapshot and restore counts an epoch, so a delta
-// applied to any other state than its base is refused.
+// make the next checkpoint a full one. Operator::ApplyDelta refuses a delta on any other state than
+// its base, and drops the state when a delta fails halfway (DropState).
 //
 // Threading: the job's task thread.
 #pragma once
@@ -76,6 +76,7 @@ class DeduplicateOperator final : public Operator {
   Status RestoreState(StateReader* r) override;
   Status SnapshotDelta(StateWriter* w) override;
   Status RestoreDelta(StateReader* r) override;
+  void DropState() override;
 
  private:
   struct State;

@@ -41,7 +41,7 @@ GroupAggregateOperator::GroupAggregateOperator(std::string name, std::vector<Log
   key_store_ = Chunk(key_types);
 }
 
-GroupAggregateOperator::~GroupAggregateOperator() { ClearState(); }
+GroupAggregateOperator::~GroupAggregateOperator() { DropState(); }
 
 uint32_t GroupAggregateOperator::NewGroup(const std::string& key, const Chunk& chunk, size_t row) {
   bool inserted = false;
@@ -220,7 +220,6 @@ void GroupAggregateOperator::GetScalars(StateReader* r) {
 
 Status GroupAggregateOperator::SnapshotState(StateWriter* w) {
   w->PutTag("group-aggregate");
-  w->PutU64(++snapshot_seq_);
   index_.Snapshot(w);
   w->Reserve(meta_.size() * (sizeof(GroupMeta) + stride_) + key_store_.MemoryUsage());
   w->PutChunk(key_store_);
@@ -233,8 +232,6 @@ Status GroupAggregateOperator::SnapshotState(StateWriter* w) {
 
 Status GroupAggregateOperator::SnapshotDelta(StateWriter* w) {
   w->PutTag("group-aggregate-delta");
-  w->PutU64(snapshot_seq_);  // the snapshot this delta applies to
-  ++snapshot_seq_;
   const size_t base = dirty_.base();
   const size_t n = meta_.size();
   index_.SnapshotSince(base, w);
@@ -256,7 +253,7 @@ Status GroupAggregateOperator::SnapshotDelta(StateWriter* w) {
   return Status::OK();
 }
 
-void GroupAggregateOperator::ClearState() {
+void GroupAggregateOperator::DropState() {
   if (!layout_.plain()) {
     // Every block, whatever its meta says: a delta that failed halfway may have marked a group dead
     // before its block was read. Destroy skips blocks that were never initialized (all zero).
@@ -269,13 +266,14 @@ void GroupAggregateOperator::ClearState() {
   blocks_.clear();
   live_groups_ = 0;
   batch_.Resize(0);
+  last_sweep_micros_ = 0;
+  batch_started_micros_ = 0;
   dirty_.Reset(0);
 }
 
 Status GroupAggregateOperator::RestoreState(StateReader* r) {
-  ClearState();
+  DropState();
   r->ExpectTag("group-aggregate");
-  const uint64_t seq = r->GetU64();
   index_.Restore(r);
   std::vector<LogicalType> key_types;
   for (const auto& c : key_store_.columns()) key_types.push_back(c.type());
@@ -287,23 +285,19 @@ Status GroupAggregateOperator::RestoreState(StateReader* r) {
     if (meta_[id].live != 0 && meta_[id].live != 1) r->Fail("bad group liveness");
     live_groups_ += static_cast<size_t>(meta_[id].live);
   }
-  if (!r->ok()) meta_.clear();
   GetBlocks(r, 0, meta_.size());
   GetScalars(r);
-  snapshot_seq_ = seq;
-  // A state that could not be read whole is dropped, never half used.
-  if (!r->ok()) ClearState();
+  // A state that could not be read whole is dropped (Operator::Restore calls DropState).
+  RETURN_IF_ERROR(r->status());
   ResetDeltaBase();
-  return r->status();
+  return Status::OK();
 }
 
 Status GroupAggregateOperator::RestoreDelta(StateReader* r) {
   r->ExpectTag("group-aggregate-delta");
-  const uint64_t base_seq = r->GetU64();
   const size_t base = meta_.size();
-  if (r->ok() && (base_seq != snapshot_seq_ || !dirty_.dirty().empty() || dirty_.base() != base)) {
-    r->Fail("an incremental snapshot of snapshot " + std::to_string(base_seq) +
-            " applied to a state that is not snapshot " + std::to_string(base_seq));
+  if (r->ok() && (!dirty_.dirty().empty() || dirty_.base() != base)) {
+    r->Fail("an incremental snapshot applied to a state that changed since its last snapshot or restore");
   }
   index_.RestoreAppend(r);
   std::vector<LogicalType> key_types;
@@ -348,10 +342,10 @@ Status GroupAggregateOperator::RestoreDelta(StateReader* r) {
     GetBlocks(r, base, meta_.size());
   }
   GetScalars(r);
-  ++snapshot_seq_;
-  if (!r->ok()) ClearState();
+  // Half applied: Operator::ApplyDelta drops the state (DropState).
+  RETURN_IF_ERROR(r->status());
   ResetDeltaBase();
-  return r->status();
+  return Status::OK();
 }
 
 Status GroupAggregateOperator::FlushBatch() {

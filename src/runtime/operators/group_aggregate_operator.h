@@ -17,9 +17,9 @@
 // Checkpoints: SnapshotState writes everything; SnapshotDelta (incremental checkpoints, state/delta.h)
 // writes the keys added since the last snapshot or restore, the meta and accumulator block of every
 // group written since (new, updated, emptied or expired: a DeltaTracker marks them), and the open
-// mini-batch (whole; it holds at most the mini-batch size rows) and scalars. Each snapshot has a
-// sequence number; a delta names the one it applies to, so a delta applied to another base (twice,
-// to a fresh operator, out of order) is refused.
+// mini-batch (whole; it holds at most the mini-batch size rows) and scalars. Operator::ApplyDelta
+// refuses a delta on another base (twice, to a fresh operator, out of order); RestoreDelta also
+// refuses one on a state changed since its last snapshot or restore.
 //
 // Threading: the job's task thread.
 #pragma once
@@ -63,6 +63,9 @@ class GroupAggregateOperator final : public Operator {
   Status RestoreState(StateReader* r) override;
   Status SnapshotDelta(StateWriter* w) override;
   Status RestoreDelta(StateReader* r) override;
+  // Drops every group and key, every accumulator block whatever its meta says (also after a restore
+  // that failed halfway) and the scalars.
+  void DropState() override;
 
  private:
   // Per key id. `live` is 0 for a key whose group retractions emptied or the TTL expired (its block
@@ -98,8 +101,6 @@ class GroupAggregateOperator final : public Operator {
   void GetScalars(StateReader* r);
   // After a snapshot or restore: the current state is the base of the next delta.
   void ResetDeltaBase();
-  // Drops every group and key (before a restore, and after one that failed).
-  void ClearState();
 
   std::vector<LogicalType> input_types_;
   std::vector<int> keys_;
@@ -114,7 +115,6 @@ class GroupAggregateOperator final : public Operator {
   std::vector<uint8_t> blocks_;    // per id: stride_ bytes, the group's accumulator block
   size_t live_groups_ = 0;
   DeltaTracker dirty_;             // ids whose meta or block changed since the last snapshot
-  uint64_t snapshot_seq_ = 0;      // the last snapshot's (or restored snapshot's) sequence number
   std::vector<std::string> encoded_;
   std::vector<size_t> out_widths_;  // physical width of each output column
   // 'table.exec.state.ttl' on processing time: a group not touched for this long is forgotten (its next

@@ -209,11 +209,14 @@ Status IntervalJoinOperator::SnapshotState(StateWriter* w) {
   return Status::OK();
 }
 
+void IntervalJoinOperator::DropState() {
+  auto fresh = std::make_unique<State>(left_types_, right_types_);
+  fresh->residual = std::move(state_->residual);  // built by Open from the plan
+  state_ = std::move(fresh);
+}
+
 Status IntervalJoinOperator::RestoreState(StateReader* r) {
-  // Restores into a fresh state, which replaces the current one only when it is valid.
-  std::unique_ptr<State> old = std::move(state_);
-  state_ = std::make_unique<State>(left_types_, right_types_);
-  state_->residual = std::move(old->residual);  // built by Open from the plan
+  DropState();
   State& s = *state_;
   r->ExpectTag("interval-join");
   for (int side = 0; side < 2; ++side) s.arenas[side].Restore(r);
@@ -225,11 +228,7 @@ Status IntervalJoinOperator::RestoreState(StateReader* r) {
   }
   s.next_seq = r->GetU64();
   ValidateAndDerive(r);
-  if (!r->ok()) {
-    old->residual = std::move(s.residual);
-    state_ = std::move(old);
-    return r->status();
-  }
+  RETURN_IF_ERROR(r->status());
   s.ResetDeltaBase();
   return Status::OK();
 }

@@ -79,6 +79,7 @@ class IntervalJoinOperator final : public Operator {
   Status RestoreState(StateReader* r) override;
   Status SnapshotDelta(StateWriter* w) override;
   Status RestoreDelta(StateReader* r) override;
+  void DropState() override;
 
  private:
   struct State;

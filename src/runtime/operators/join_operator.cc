@@ -500,6 +500,17 @@ Status JoinOperator::SnapshotState(StateWriter* w) {
   return Status::OK();
 }
 
+void JoinOperator::DropState() {
+  for (int s = 0; s < 2; ++s) {
+    const Side& old = *sides_[s];
+    const std::vector<int>& unique_key = s == 0 ? options_.left_unique_key : options_.right_unique_key;
+    auto fresh = std::make_unique<Side>(old.types, old.keys, unique_key, old.outer);
+    fresh->ttl_micros = old.ttl_micros;
+    sides_[s] = std::move(fresh);
+  }
+  retractions_without_state_ = 0;
+}
+
 Status JoinOperator::RestoreState(StateReader* r) {
   r->ExpectTag("join");
   sides_[0]->Restore(r);

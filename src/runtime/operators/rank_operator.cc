@@ -42,13 +42,10 @@ struct RankOperator::State {
   int64_t retractions_not_found = 0;
 
   // Incremental checkpoints: the partitions written since the last snapshot or restore, the arena's
-  // size then, whether a compaction renumbered the rows since, and the state version (snapshots and
-  // restores so far in the chain) that the next delta continues.
+  // size then, and whether a compaction renumbered the rows since.
   DeltaTracker dirty;
   size_t arena_base = 0;
-  bool has_base = false;
   bool renumbered = false;
-  uint64_t version = 0;
 
   // Scratch, reused across chunks.
   std::vector<std::string> encoded;
@@ -122,30 +119,28 @@ void RankOperator::ResetDeltaBase() {
   State& s = *state_;
   s.dirty.Reset(s.partitions.size());
   s.arena_base = s.arena.size();
-  s.has_base = true;
   s.renumbered = false;
 }
 
 Status RankOperator::SnapshotState(StateWriter* w) {
   State& st = *state_;
   w->PutTag("rank");
-  w->PutVarint(st.version);
   st.arena.Snapshot(w);
   st.partition_index.Snapshot(w);
   for (const Partition& p : st.partitions) PutPartition(w, p.buffer);
   w->PutVarint(st.live_rows);
   w->PutVarint(st.dead_rows);
   w->PutI64(st.retractions_not_found);
-  ++st.version;
   ResetDeltaBase();
   return Status::OK();
 }
 
+void RankOperator::DropState() { state_ = std::make_unique<State>(types_); }
+
 Status RankOperator::RestoreState(StateReader* r) {
-  auto fresh = std::make_unique<State>(types_);
-  State& st = *fresh;
+  DropState();
+  State& st = *state_;
   r->ExpectTag("rank");
-  st.version = r->GetVarint();
   st.arena.Restore(r);
   st.partition_index.Restore(r);
   size_t buffered = 0;
@@ -160,20 +155,17 @@ Status RankOperator::RestoreState(StateReader* r) {
   st.retractions_not_found = r->GetI64();
   CheckRowCounts(r, buffered, st.live_rows, st.dead_rows, st.arena);
   RETURN_IF_ERROR(r->status());
-  ++st.version;
-  state_ = std::move(fresh);
   ResetDeltaBase();
   return Status::OK();
 }
 
-bool RankOperator::CanSnapshotDelta() const { return state_->has_base && !state_->renumbered; }
+bool RankOperator::CanSnapshotDelta() const { return has_snapshot_base() && !state_->renumbered; }
 
 Status RankOperator::SnapshotDelta(StateWriter* w) {
   State& st = *state_;
   SLUICE_CHECK(CanSnapshotDelta());
   const size_t base = st.dirty.base();
   w->PutTag("rank-delta");
-  w->PutVarint(st.version);
   st.arena.SnapshotTail(st.arena_base, w);
   st.partition_index.SnapshotSince(base, w);
   const std::vector<uint32_t>& dirty = st.dirty.dirty();
@@ -186,7 +178,6 @@ Status RankOperator::SnapshotDelta(StateWriter* w) {
   w->PutVarint(st.live_rows);
   w->PutVarint(st.dead_rows);
   w->PutI64(st.retractions_not_found);
-  ++st.version;
   ResetDeltaBase();
   return Status::OK();
 }
@@ -194,10 +185,9 @@ Status RankOperator::SnapshotDelta(StateWriter* w) {
 Status RankOperator::RestoreDelta(StateReader* r) {
   State& st = *state_;
   r->ExpectTag("rank-delta");
-  const uint64_t version = r->GetVarint();
-  if (r->ok() && (!st.has_base || st.renumbered || version != st.version)) {
-    r->Fail("a Top-N state delta on state version " + std::to_string(version) + " applied to version " +
-            std::to_string(st.version) + " (it does not continue the restored state)");
+  if (r->ok() && (st.renumbered || !st.dirty.dirty().empty() || st.dirty.base() != st.partitions.size() ||
+                  st.arena_base != st.arena.size())) {
+    r->Fail("a Top-N state delta applied to a state that changed since its last snapshot or restore");
   }
   RETURN_IF_ERROR(r->status());
   const size_t base = st.partitions.size();
@@ -225,12 +215,8 @@ Status RankOperator::RestoreDelta(StateReader* r) {
   st.dead_rows = r->GetCount(0);
   st.retractions_not_found = r->GetI64();
   CheckRowCounts(r, buffered, st.live_rows, st.dead_rows, st.arena);
-  if (!r->ok()) {
-    // Partly applied: drop it, so nothing runs on (or chains more deltas onto) inconsistent state.
-    state_ = std::make_unique<State>(types_);
-    return r->status();
-  }
-  ++st.version;
+  // Partly applied: Operator::ApplyDelta drops the state (DropState).
+  RETURN_IF_ERROR(r->status());
   ResetDeltaBase();
   return Status::OK();
 }

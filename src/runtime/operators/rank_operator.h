@@ -30,8 +30,8 @@
 // one (state/delta.h) writes the arena rows appended since the last snapshot or restore, the new
 // partitions, and the whole buffer of each partition written since (a DeltaTracker over partition
 // ids). Compacting the arena renumbers rows, so after it CanSnapshotDelta() is false until the next
-// full snapshot. Each snapshot and restore advances a state version that a delta names as its base,
-// so a delta applied to any other state (twice, out of order, to a fresh operator) is refused.
+// full snapshot. Operator::ApplyDelta refuses a delta on any other state than its base (twice, out
+// of order, to a fresh operator); RestoreDelta also refuses one on a state changed since then.
 //
 // Threading: the job's task thread.
 #pragma once
@@ -78,6 +78,7 @@ class RankOperator final : public Operator {
   Status RestoreState(StateReader* r) override;
   Status SnapshotDelta(StateWriter* w) override;
   Status RestoreDelta(StateReader* r) override;
+  void DropState() override;
 
  private:
   struct State;

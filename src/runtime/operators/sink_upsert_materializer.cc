@@ -113,9 +113,11 @@ Status SinkUpsertMaterializerOperator::SnapshotState(StateWriter* w) {
   return Status::OK();
 }
 
+void SinkUpsertMaterializerOperator::DropState() { state_ = std::make_unique<State>(types_); }
+
 Status SinkUpsertMaterializerOperator::RestoreState(StateReader* r) {
-  auto fresh = std::make_unique<State>(types_);
-  State& s = *fresh;
+  DropState();
+  State& s = *state_;
   r->ExpectTag("upsert-materializer");
   s.keys.Restore(r);
   s.lists.resize(r->ok() ? s.keys.size() : 0);
@@ -127,7 +129,6 @@ Status SinkUpsertMaterializerOperator::RestoreState(StateReader* r) {
   s.ValidateAndDerive(r);
   RETURN_IF_ERROR(r->status());
   s.ResetDeltaBase();
-  state_ = std::move(fresh);
   return Status::OK();
 }
 

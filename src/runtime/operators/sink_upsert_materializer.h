@@ -44,6 +44,7 @@ class SinkUpsertMaterializerOperator final : public Operator {
   Status RestoreState(StateReader* r) override;
   Status SnapshotDelta(StateWriter* w) override;
   Status RestoreDelta(StateReader* r) override;
+  void DropState() override;
 
  private:
   struct State;

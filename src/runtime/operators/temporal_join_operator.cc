@@ -208,11 +208,14 @@ Status TemporalJoinOperator::SnapshotState(StateWriter* w) {
   return Status::OK();
 }
 
+void TemporalJoinOperator::DropState() {
+  auto fresh = std::make_unique<State>(left_types_, right_types_);
+  fresh->residual = std::move(state_->residual);  // built by Open from the plan
+  state_ = std::move(fresh);
+}
+
 Status TemporalJoinOperator::RestoreState(StateReader* r) {
-  // Restores into a fresh state, which replaces the current one only when it is valid.
-  std::unique_ptr<State> old = std::move(state_);
-  state_ = std::make_unique<State>(left_types_, right_types_);
-  state_->residual = std::move(old->residual);  // built by Open from the plan
+  DropState();
   State& s = *state_;
   r->ExpectTag("temporal-join");
   s.left.Restore(r);
@@ -226,11 +229,7 @@ Status TemporalJoinOperator::RestoreState(StateReader* r) {
   }
   GetColumn(r, &s.cleanup);
   ValidateAndDerive(r);
-  if (!r->ok()) {
-    old->residual = std::move(s.residual);
-    state_ = std::move(old);
-    return r->status();
-  }
+  RETURN_IF_ERROR(r->status());
   s.ResetDeltaBase();
   return Status::OK();
 }

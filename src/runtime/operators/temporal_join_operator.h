@@ -51,6 +51,7 @@ class TemporalJoinOperator final : public Operator {
   Status RestoreState(StateReader* r) override;
   Status SnapshotDelta(StateWriter* w) override;
   Status RestoreDelta(StateReader* r) override;
+  void DropState() override;
 
  private:
   struct State;

@@ -9,6 +9,7 @@
 #include "function/evaluator.h"
 #include "state/state_serde.h"
 #include "unit/runtime/rank_dedup_test_util.h"
+#include "unit/runtime/snapshot_chain_util.h"
 #include "types/value.h"
 
 namespace sluice {
@@ -177,6 +178,14 @@ TEST_P(GroupAggregateDeltaTest, FullPlusDeltasRestoresTheSameState) {
   ASSERT_TRUE(b.Apply(delta3).ok());
   EXPECT_EQ(b.op->num_groups(), a.op->num_groups());
   EXPECT_EQ(b.Full(), a.Full());
+  // A delta that fails halfway leaves the operator empty; the chain restores again afterwards.
+  snapshot_chain::ExpectFailedDeltasDropTheState(
+      [&] {
+        auto op = MakeDeltaOp(GetParam());
+        EXPECT_TRUE(op->Open(&ctx).ok());
+        return op;
+      },
+      {full, delta1, delta2});
 
   // The same further input (past the TTL of some keys) gives the same changes.
   const size_t a_before = a.sink.rows.size();

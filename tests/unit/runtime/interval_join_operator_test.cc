@@ -154,6 +154,15 @@ TEST(IntervalJoinOperatorTest, DeltaCheckpointsRestoreTheSameState) {
 
   TwoInputs b(Spec(true, true));
   RestoreChain(b.op, {full, d1, d2, d3});
+  // A delta that fails halfway leaves the operator empty; the chain restores again afterwards.
+  JobContext ctx;
+  ExpectFailedDeltasDropTheState(
+      [&] {
+        auto op = std::make_unique<IntervalJoinOperator>("IntervalJoin", kTypes, kTypes, Spec(true, true));
+        EXPECT_TRUE(op->Open(&ctx).ok());
+        return op;
+      },
+      {full, d1, d2});
   EXPECT_EQ(b.op.kept_rows(0), a.op.kept_rows(0));
   EXPECT_EQ(b.op.kept_rows(1), a.op.kept_rows(1));
   EXPECT_EQ(b.op.kept_keys(), a.op.kept_keys());

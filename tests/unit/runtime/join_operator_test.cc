@@ -417,6 +417,20 @@ TEST(JoinOperatorTest, DeltaCheckpointsOfAFullJoinWithRetractionsAndTtl) {
   b->SetTimeMs(2000);
   RestoreChain(b->op(), {full, d1, d2});
   EXPECT_EQ(FullSnapshot(b->op()), FullSnapshot(a->op()));
+  // A delta that fails halfway leaves the operator empty; the chain restores again afterwards.
+  ManualClock clock{2000};
+  EvalContext eval;
+  eval.clock = &clock;
+  JobContext ctx;
+  ctx.eval = &eval;
+  ExpectFailedDeltasDropTheState(
+      [&] {
+        auto op = std::make_unique<JoinOperator>("Join", JoinKind::kFull, t, t, std::vector<int>{0},
+                                                 std::vector<int>{0}, residual, options);
+        EXPECT_TRUE(op->Open(&ctx).ok());
+        return op;
+      },
+      {full, d1, d2});
   a->SetTimeMs(2100);
   b->SetTimeMs(2100);
   ExpectSameOutput(*a, *b,

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "rank_dedup_test_util.h"
+#include "snapshot_chain_util.h"
 #include "state/state_serde.h"
 
 namespace sluice {
@@ -466,6 +467,17 @@ TEST(RankOperatorTest, FullSnapshotPlusDeltasRestoresTheSameState) {
     EXPECT_EQ(b.num_partitions(), a.num_partitions());
     EXPECT_TRUE(b.CanSnapshotDelta());
     EXPECT_EQ(FullSnapshot(a), FullSnapshot(b));
+    // A delta that fails halfway leaves the operator empty; the chain restores again afterwards.
+    JobContext ctx;
+    snapshot_chain::ExpectFailedDeltasDropTheState(
+        [&] {
+          auto op = std::make_unique<RankOperator>("Rank", kTypes, std::vector<int>{0},
+                                                   std::vector<RankOperator::SortKey>{{2, true, true}}, cfg.start,
+                                                   cfg.end, cfg.rank_number, cfg.retract, true);
+          EXPECT_TRUE(op->Open(&ctx).ok());
+          return op;
+        },
+        {full, d1, d2});
 
     // Both go on alike: the same output for the same input, and equal deltas after it.
     const size_t a_before = ha.sink.rows.size();

@@ -90,6 +90,16 @@ TEST(SinkUpsertMaterializerTest, DeltaCheckpointsRestoreTheSameState) {
 
   Materializer b;
   RestoreChain(b.op, {full, d1, d2, d3});
+  // A delta that fails halfway leaves the operator empty; the chain restores again afterwards.
+  JobContext ctx;
+  ExpectFailedDeltasDropTheState(
+      [&] {
+        auto op = std::make_unique<SinkUpsertMaterializerOperator>("SinkMaterializer", kTypes, std::vector<int>{0},
+                                                                   true);
+        EXPECT_TRUE(op->Open(&ctx).ok());
+        return op;
+      },
+      {full, d1, d2});
   EXPECT_EQ(b.op.state_rows(), a.op.state_rows());
   EXPECT_EQ(b.op.metrics().retractions_without_state, a.op.metrics().retractions_without_state);
   EXPECT_EQ(FullSnapshot(b.op), FullSnapshot(a.op));

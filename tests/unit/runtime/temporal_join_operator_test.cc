@@ -150,6 +150,18 @@ TEST(TemporalJoinOperatorTest, DeltaCheckpointsRestoreTheSameState) {
 
     TemporalJoin b(outer, PriceBelow200());
     RestoreChain(b.op, {full, d1, d2, d3});
+    // A delta that fails halfway leaves the operator empty; the chain restores again afterwards.
+    EvalContext eval;
+    JobContext ctx;
+    ctx.eval = &eval;
+    ExpectFailedDeltasDropTheState(
+        [&] {
+          auto op = std::make_unique<TemporalJoinOperator>("TemporalJoin", kLeft, kRight, std::vector<int>{1},
+                                                           std::vector<int>{0}, 2, 2, outer, PriceBelow200());
+          EXPECT_TRUE(op->Open(&ctx).ok());
+          return op;
+        },
+        {full, d1, d2});
     EXPECT_EQ(b.op.buffered_left_rows(), a.op.buffered_left_rows());
     EXPECT_EQ(b.op.stored_versions(), a.op.stored_versions());
     EXPECT_EQ(FullSnapshot(b.op), FullSnapshot(a.op));
@@ -182,13 +194,16 @@ TEST(TemporalJoinOperatorTest, DeltaOnTheWrongBaseIsRefused) {
   TemporalJoin truncated(true);
   ASSERT_TRUE(RestoreFull(truncated.op, full).ok());
   EXPECT_FALSE(RestoreDelta(truncated.op, d1.substr(0, d1.size() - 3)).ok());
-  // A corrupt full snapshot is refused and leaves the operator as it was.
+  // A corrupt full snapshot is refused and leaves the operator empty (Operator::Restore drops what
+  // a failed restore left), as a new one.
   TemporalJoin corrupt(true);
   corrupt.Left({L("k1", "a", 5)});
   std::string bad = full;
   bad[bad.size() - 1] = '\x7f';
   EXPECT_FALSE(RestoreFull(corrupt.op, bad).ok());
-  EXPECT_EQ(corrupt.op.buffered_left_rows(), 1u);
+  EXPECT_EQ(corrupt.op.buffered_left_rows(), 0u);
+  TemporalJoin new_one(true);
+  EXPECT_EQ(FullSnapshot(corrupt.op), FullSnapshot(new_one.op));
 
   TemporalJoin ok(true);
   RestoreChain(ok.op, {full, d1, d2});
