@@ -8,7 +8,10 @@
 namespace sluice {
 
 namespace {
-constexpr size_t kBlockBytes = 1 << 20;
+// Key bytes go into blocks that double from kFirstBlockBytes up to kMaxBlockBytes, so an index of a
+// few keys (one per window, say) stays small and a large one allocates rarely.
+constexpr size_t kFirstBlockBytes = 4096;
+constexpr size_t kMaxBlockBytes = 1 << 20;
 }  // namespace
 
 KeyIndex::KeyIndex() = default;
@@ -19,8 +22,10 @@ KeyIndex& KeyIndex::operator=(KeyIndex&&) noexcept = default;
 std::string_view KeyIndex::Store(std::string_view key) {
   if (key.empty()) return std::string_view();
   if (blocks_.empty() || block_used_ + key.size() > block_size_) {
-    block_size_ = std::max(kBlockBytes, key.size());
-    blocks_.push_back(std::make_unique<char[]>(block_size_));
+    const size_t next = blocks_.empty() ? kFirstBlockBytes : std::min(kMaxBlockBytes, 2 * block_size_);
+    block_size_ = std::max(next, key.size());
+    blocks_.push_back(std::make_unique_for_overwrite<char[]>(block_size_));
+    reserved_ += block_size_;
     block_used_ = 0;
   }
   char* p = blocks_.back().get() + block_used_;
@@ -51,7 +56,7 @@ uint32_t KeyIndex::Find(std::string_view key) const {
 void KeyIndex::Clear() { *this = KeyIndex(); }
 
 size_t KeyIndex::MemoryUsage() const {
-  return blocks_.size() * kBlockBytes + map_.capacity() * (sizeof(std::pair<std::string_view, uint32_t>) + 1) +
+  return reserved_ + map_.capacity() * (sizeof(std::pair<std::string_view, uint32_t>) + 1) +
          keys_.capacity() * sizeof(std::string_view);
 }
 

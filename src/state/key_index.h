@@ -64,6 +64,7 @@ class KeyIndex {
   size_t block_used_ = 0;
   size_t block_size_ = 0;
   size_t bytes_ = 0;
+  size_t reserved_ = 0;  // bytes of all blocks
 };
 
 }  // namespace sluice

@@ -8,6 +8,11 @@
 // already fired is late: the window is gone and its result was emitted, so the row can only be
 // reported (Operator::ReportLate), as Flink's window operators drop it.
 //
+// Checkpoints: window state is bounded by the watermark, so each window owns its own id spaces
+// (a KeyIndex, a RowArena, per-id vectors) and frees them when it fires. An incremental snapshot
+// (state/delta.h) of such an operator lists the windows of its base that fired since, then every
+// live window: one that existed at the base as a delta on it, a new one in full.
+//
 // Threading: the owning operator's task thread.
 #pragma once
 
@@ -15,10 +20,13 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "common/status.h"
 #include "runtime/operators/window_table_function_operator.h"
+#include "state/state_serde.h"
 #include "types/vector.h"
 
 namespace sluice {
@@ -26,14 +34,14 @@ namespace sluice {
 template <typename Window>
 using WindowsByEnd = std::map<int64_t, std::unique_ptr<Window>>;
 
-// Fires, earliest first, every window of `windows` that fired at `watermark`: `fire(window)` emits
-// its result (a Status), then the window is dropped. kMaxWatermark fires them all.
+// Fires, earliest first, every window of `windows` that fired at `watermark`: `fire(window_end,
+// window)` emits its result (a Status), then the window is dropped. kMaxWatermark fires them all.
 template <typename Window, typename Fire>
 [[nodiscard]] Status FireWindowsUpTo(WindowsByEnd<Window>& windows, int64_t watermark, bool local_time,
                                      const JobContext* ctx, Fire&& fire) {
   while (!windows.empty() && WindowFired(windows.begin()->first, watermark, local_time, ctx)) {
     auto it = windows.begin();
-    RETURN_IF_ERROR(fire(*it->second));
+    RETURN_IF_ERROR(fire(it->first, *it->second));
     windows.erase(it);
   }
   return Status::OK();
@@ -89,6 +97,89 @@ inline std::optional<int64_t> RowEventTime(const Chunk& chunk, int event_time_co
   const Vector& v = chunk.column(static_cast<size_t>(event_time_column));
   if (v.IsNull(row)) return std::nullopt;
   return v.data<int64_t>()[row];
+}
+
+// Reads a window end from a snapshot, refusing one outside TIMESTAMP's range (with room for the
+// firing test's arithmetic), so a damaged snapshot cannot make WindowFired overflow.
+inline int64_t GetWindowEnd(StateReader* r) {
+  constexpr int64_t kMaxMagnitude = int64_t{1} << 60;  // about 36,000 years in microseconds
+  const int64_t end = r->GetI64();
+  if (r->ok() && (end > kMaxMagnitude || end < -kMaxMagnitude)) r->Fail("a window end out of range");
+  return end;
+}
+
+// Incremental snapshots of the windows (the framing both window operators share): the ends of the
+// base's windows that fired since (`fired`), then every live window by end with its mode: kWindowDelta
+// when `as_delta(window)` (it existed at the base and its delta can express what changed; written by
+// `put_delta(window)`), else kWindowFull (written by `put_full(window)`, as in a full snapshot).
+enum WindowDeltaMode : uint8_t { kWindowDelta = 0, kWindowFull = 1 };
+
+template <typename Window, typename AsDelta, typename PutDelta, typename PutFull>
+void PutWindowsDelta(StateWriter* w, const WindowsByEnd<Window>& windows, const std::vector<int64_t>& fired,
+                     AsDelta&& as_delta, PutDelta&& put_delta, PutFull&& put_full) {
+  w->PutVarint(fired.size());
+  for (int64_t end : fired) w->PutI64(end);
+  w->PutVarint(windows.size());
+  for (const auto& [end, win] : windows) {
+    w->PutI64(end);
+    const bool delta = as_delta(*win);
+    w->PutU8(delta ? kWindowDelta : kWindowFull);
+    if (delta) {
+      put_delta(*win);
+    } else {
+      put_full(*win);
+    }
+  }
+}
+
+// Applies what PutWindowsDelta wrote onto `windows` (the restored base): drops the fired windows,
+// applies each kWindowDelta with `apply_delta(window)` onto the window of the same end, and reads each
+// kWindowFull into a window made by `make()` with `get_full(window)` (replacing the base's, if any).
+// Refuses (through the reader) a fired or delta window the base does not hold, windows out of order,
+// and a base window the delta does not name. On an error the windows are partly updated: the caller
+// drops them.
+template <typename Window, typename Make, typename ApplyDelta, typename GetFull>
+void ApplyWindowsDelta(StateReader* r, WindowsByEnd<Window>& windows, Make&& make, ApplyDelta&& apply_delta,
+                       GetFull&& get_full) {
+  const size_t nfired = r->GetCount(8);
+  for (size_t i = 0; i < nfired && r->ok(); ++i) {
+    const int64_t end = r->GetI64();
+    auto it = windows.find(end);
+    if (r->ok() && it == windows.end()) {
+      r->Fail("a window delta frees a window ending at " + std::to_string(end) + " that the restored state does not hold");
+    }
+    if (r->ok()) windows.erase(it);
+  }
+  const size_t n = r->GetCount(9);
+  int64_t prev = 0;
+  for (size_t i = 0; i < n && r->ok(); ++i) {
+    const int64_t end = GetWindowEnd(r);
+    const uint8_t mode = r->GetU8();
+    if (!r->ok()) break;
+    if (i > 0 && end <= prev) {
+      r->Fail("window delta windows out of order");
+      break;
+    }
+    prev = end;
+    if (mode == kWindowDelta) {
+      auto it = windows.find(end);
+      if (it == windows.end()) {
+        r->Fail("a window delta changes a window ending at " + std::to_string(end) + " that the restored state does not hold");
+        break;
+      }
+      apply_delta(*it->second);
+    } else if (mode == kWindowFull) {
+      std::unique_ptr<Window> win = make();
+      get_full(*win);
+      if (r->ok()) windows[end] = std::move(win);
+    } else {
+      r->Fail("unknown window delta mode " + std::to_string(mode));
+    }
+  }
+  if (r->ok() && windows.size() != n) {
+    r->Fail("a window delta names " + std::to_string(n) + " windows but the restored state holds " +
+            std::to_string(windows.size()));
+  }
 }
 
 }  // namespace sluice

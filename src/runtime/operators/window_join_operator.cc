@@ -1,16 +1,15 @@
 #include "runtime/operators/window_join_operator.h"
 
-#include <xxhash.h>
-
 #include <algorithm>
-#include <unordered_map>
 
 #include "common/check.h"
 #include "function/evaluator.h"
 #include "runtime/job.h"
 #include "state/state_serde.h"
 #include "runtime/operators/window_table_function_operator.h"
+#include "state/delta.h"
 #include "state/key_encoder.h"
+#include "state/key_index.h"
 #include "state/row_arena.h"
 
 namespace sluice {
@@ -19,17 +18,8 @@ namespace {
 
 // Candidate pairs evaluated by the residual condition at once.
 constexpr size_t kResidualBatch = 4096;
-// Candidate pairs a window's firing joins at once (whole keys; a key with more pairs goes alone).
+// Candidate pairs a window's firing joins at once (whole groups; a group with more pairs goes alone).
 constexpr size_t kFireBatch = 64 * 1024;
-
-struct StringHash {
-  size_t operator()(const std::string& s) const { return static_cast<size_t>(XXH3_64bits(s.data(), s.size())); }
-};
-
-// One join key's rows of each side in one window: ids in the side's arena, in arrival order.
-struct KeyRows {
-  std::vector<uint32_t> rows[2];
-};
 
 bool AnyKeyNull(const Chunk& chunk, const std::vector<int>& keys, size_t row) {
   for (int k : keys) {
@@ -43,8 +33,65 @@ bool AnyKeyNull(const Chunk& chunk, const std::vector<int>& keys, size_t row) {
 struct WindowJoinOperator::Window {
   Window(const std::vector<LogicalType>& left, const std::vector<LogicalType>& right) : arenas{RowArena(left), RowArena(right)} {}
   RowArena arenas[2];
-  std::unordered_map<std::string, uint32_t, StringHash> index;  // join key -> keys index
-  std::vector<KeyRows> keys;                                     // in first-arrival order
+  KeyIndex keys;                          // join key -> key id (rows with a NULL key are not indexed)
+  std::vector<uint32_t> group_of_key;     // key id -> group (increasing)
+  std::vector<uint32_t> group_of_row[2];  // arena row -> group, per side
+  uint32_t groups = 0;                    // groups so far, numbered by their first row
+
+  // The base of the next delta: sizes at the last snapshot or restore (nothing is ever rewritten, so
+  // the trackers never hold dirty ids), and whether the window existed then.
+  DeltaTracker key_base;
+  DeltaTracker row_base[2];
+  bool in_base = false;
+
+  void ResetDeltaBase() {
+    key_base.Reset(group_of_key.size());
+    for (int side = 0; side < 2; ++side) row_base[side].Reset(group_of_row[side].size());
+    in_base = true;
+  }
+
+  // Checks the group columns after a restore (full, or a delta onto a base with `base_groups` groups):
+  // every group has a row, so there are at most as many groups as rows.
+  void Check(StateReader* r, size_t base_groups) const {
+    if (!r->ok()) return;
+    if (groups < base_groups) return r->Fail("a window join delta drops join groups");
+    if (group_of_key.size() != keys.size()) return r->Fail("window join groups do not match the join keys");
+    if (groups > group_of_row[0].size() + group_of_row[1].size()) return r->Fail("window join groups without rows");
+    for (size_t k = 0; k < group_of_key.size(); ++k) {
+      if (group_of_key[k] >= groups || (k > 0 && group_of_key[k] <= group_of_key[k - 1])) {
+        return r->Fail("window join key group out of range");
+      }
+    }
+    for (int side = 0; side < 2; ++side) {
+      if (group_of_row[side].size() != arenas[side].size()) return r->Fail("window join groups do not match the rows");
+      for (uint32_t g : group_of_row[side]) {
+        if (g >= groups) return r->Fail("window join row group out of range");
+      }
+    }
+  }
+};
+
+// A window's rows grouped for firing: group g's rows of side s are rows[s][offsets[s][g] ..
+// offsets[s][g + 1]), in arrival (id) order.
+struct WindowJoinOperator::Groups {
+  explicit Groups(const Window& w) {
+    for (int side = 0; side < 2; ++side) {
+      std::vector<uint32_t>& off = offsets[side];
+      off.assign(size_t{w.groups} + 1, 0);
+      const std::vector<uint32_t>& of_row = w.group_of_row[side];
+      for (uint32_t g : of_row) ++off[g + 1];
+      for (size_t g = 0; g < w.groups; ++g) off[g + 1] += off[g];
+      rows[side].resize(of_row.size());
+      std::vector<uint32_t> next(off.begin(), off.end() - 1);
+      for (uint32_t id = 0; id < of_row.size(); ++id) rows[side][next[of_row[id]]++] = id;
+    }
+  }
+  size_t count(int side, size_t g) const { return offsets[side][g + 1] - offsets[side][g]; }
+  const uint32_t* begin(int side, size_t g) const { return rows[side].data() + offsets[side][g]; }
+  const uint32_t* end(int side, size_t g) const { return rows[side].data() + offsets[side][g + 1]; }
+
+  std::vector<uint32_t> offsets[2];
+  std::vector<uint32_t> rows[2];
 };
 
 struct WindowJoinOperator::State {
@@ -96,37 +143,39 @@ Status WindowJoinOperator::Process(int input, Chunk& chunk) {
       continue;
     }
     Window& w = cursor.Get(end, [&] { return std::make_unique<Window>(left_types_, right_types_); });
-    const uint32_t id = w.arenas[side].Append(chunk, i);
+    w.arenas[side].Append(chunk, i);
+    uint32_t group;
     if (AnyKeyNull(chunk, keys, i)) {
-      // Matches nothing: a group of its own.
-      w.keys.emplace_back();
-      w.keys.back().rows[side].push_back(id);
-      continue;
+      group = w.groups++;  // matches nothing: a group of its own
+    } else {
+      bool inserted = false;
+      const uint32_t key = w.keys.Insert(encoded[i], &inserted);
+      if (inserted) w.group_of_key.push_back(w.groups++);
+      group = w.group_of_key[key];
     }
-    auto [it, fresh] = w.index.try_emplace(encoded[i], static_cast<uint32_t>(w.keys.size()));
-    if (fresh) w.keys.emplace_back();
-    w.keys[it->second].rows[side].push_back(id);
+    w.group_of_row[side].push_back(group);
   }
   return Status::OK();
 }
 
 Status WindowJoinOperator::FireWindow(Window& w) {
-  // Whole keys at a time, about kFireBatch candidate pairs per batch, so a window with many keys never
-  // holds all its pairs (and outputs) at once.
+  const Groups groups(w);
+  // Whole groups at a time, about kFireBatch candidate pairs per batch, so a window with many keys
+  // never holds all its pairs (and outputs) at once.
   size_t first = 0;
-  while (first < w.keys.size()) {
+  while (first < w.groups) {
     size_t last = first, pairs = 0;
-    while (last < w.keys.size() && (last == first || pairs < kFireBatch)) {
-      pairs += w.keys[last].rows[0].size() * w.keys[last].rows[1].size();
+    while (last < w.groups && (last == first || pairs < kFireBatch)) {
+      pairs += groups.count(0, last) * groups.count(1, last);
       ++last;
     }
-    RETURN_IF_ERROR(JoinKeys(w, first, last));
+    RETURN_IF_ERROR(JoinGroups(w, groups, first, last));
     first = last;
   }
   return Status::OK();
 }
 
-Status WindowJoinOperator::JoinKeys(const Window& w, size_t first_key, size_t end_key) {
+Status WindowJoinOperator::JoinGroups(const Window& w, const Groups& groups, size_t first, size_t end) {
   const int lead = spec_.right_driven ? 1 : 0;
   const int other = 1 - lead;
   const bool lead_outer = lead == 0 ? spec_.left_outer : spec_.right_outer;
@@ -136,11 +185,11 @@ Status WindowJoinOperator::JoinKeys(const Window& w, size_t first_key, size_t en
 
   // Candidate pairs in loop order (lead row, then other row), as left and right ids.
   std::vector<uint32_t> cand[2];
-  for (size_t k = first_key; k < end_key; ++k) {
-    for (uint32_t a : w.keys[k].rows[lead]) {
-      for (uint32_t b : w.keys[k].rows[other]) {
-        cand[lead].push_back(a);
-        cand[other].push_back(b);
+  for (size_t g = first; g < end; ++g) {
+    for (const uint32_t* a = groups.begin(lead, g); a != groups.end(lead, g); ++a) {
+      for (const uint32_t* b = groups.begin(other, g); b != groups.end(other, g); ++b) {
+        cand[lead].push_back(*a);
+        cand[other].push_back(*b);
       }
     }
   }
@@ -168,25 +217,26 @@ Status WindowJoinOperator::JoinKeys(const Window& w, size_t first_key, size_t en
   std::vector<uint32_t> out[2];
   std::vector<uint8_t> other_matched;
   size_t p = 0;
-  for (size_t k = first_key; k < end_key; ++k) {
-    const std::vector<uint32_t>& others = w.keys[k].rows[other];
-    other_matched.assign(others.size(), 0);
-    for (uint32_t a : w.keys[k].rows[lead]) {
+  for (size_t g = first; g < end; ++g) {
+    const uint32_t* others = groups.begin(other, g);
+    const size_t nothers = groups.count(other, g);
+    other_matched.assign(nothers, 0);
+    for (const uint32_t* a = groups.begin(lead, g); a != groups.end(lead, g); ++a) {
       bool matched = false;
-      for (size_t j = 0; j < others.size(); ++j, ++p) {
+      for (size_t j = 0; j < nothers; ++j, ++p) {
         if (!pass[p]) continue;
         matched = true;
         other_matched[j] = 1;
-        out[lead].push_back(a);
+        out[lead].push_back(*a);
         out[other].push_back(others[j]);
       }
       if (!matched && lead_outer) {
-        out[lead].push_back(a);
+        out[lead].push_back(*a);
         out[other].push_back(kNullRow);
       }
     }
     if (other_outer) {
-      for (size_t j = 0; j < others.size(); ++j) {
+      for (size_t j = 0; j < nothers; ++j) {
         if (other_matched[j]) continue;
         out[lead].push_back(kNullRow);
         out[other].push_back(others[j]);
@@ -198,7 +248,10 @@ Status WindowJoinOperator::JoinKeys(const Window& w, size_t first_key, size_t en
 }
 
 Status WindowJoinOperator::FireUpTo(int64_t watermark) {
-  return FireWindowsUpTo(windows_, watermark, spec_.local_time, ctx_, [this](Window& w) { return FireWindow(w); });
+  return FireWindowsUpTo(windows_, watermark, spec_.local_time, ctx_, [this](int64_t end, Window& w) {
+    if (w.in_base) fired_since_base_.push_back(end);
+    return FireWindow(w);
+  });
 }
 
 Status WindowJoinOperator::OnWatermark(int64_t watermark) {
@@ -211,55 +264,104 @@ Status WindowJoinOperator::OnEndOfInput() {
   return EmitEndOfInput();
 }
 
+namespace {
+
+void PutWindow(StateWriter* w, const RowArena (&arenas)[2], const KeyIndex& keys, const std::vector<uint32_t>& group_of_key,
+               const std::vector<uint32_t> (&group_of_row)[2], uint32_t groups) {
+  arenas[0].Snapshot(w);
+  arenas[1].Snapshot(w);
+  keys.Snapshot(w);
+  PutColumn(w, group_of_key);
+  PutColumn(w, group_of_row[0]);
+  PutColumn(w, group_of_row[1]);
+  w->PutU32(groups);
+}
+
+}  // namespace
+
+void WindowJoinOperator::GetWindow(StateReader* r, Window* win) const {
+  win->arenas[0].Restore(r);
+  win->arenas[1].Restore(r);
+  win->keys.Restore(r);
+  GetColumn(r, &win->group_of_key);
+  GetColumn(r, &win->group_of_row[0]);
+  GetColumn(r, &win->group_of_row[1]);
+  win->groups = r->GetU32();
+  win->Check(r, 0);
+}
+
+void WindowJoinOperator::ResetDeltaBase() {
+  for (auto& [end, win] : windows_) win->ResetDeltaBase();
+  fired_since_base_.clear();
+}
+
 Status WindowJoinOperator::SnapshotState(StateWriter* w) {
   w->PutTag("window-join");
   w->PutVarint(windows_.size());
   for (const auto& [end, win] : windows_) {
     w->PutI64(end);
-    win->arenas[0].Snapshot(w);
-    win->arenas[1].Snapshot(w);
-    std::vector<const std::string*> keys(win->keys.size(), nullptr);
-    for (const auto& [key, idx] : win->index) keys[idx] = &key;
-    w->PutVarint(win->keys.size());
-    for (size_t i = 0; i < win->keys.size(); ++i) {
-      // A row with a NULL join key is a group of its own, outside the index.
-      w->PutBool(keys[i] != nullptr);
-      if (keys[i] != nullptr) w->PutString(*keys[i]);
-      for (int side = 0; side < 2; ++side) {
-        w->PutVarint(win->keys[i].rows[side].size());
-        for (uint32_t id : win->keys[i].rows[side]) w->PutU32(id);
-      }
-    }
+    PutWindow(w, win->arenas, win->keys, win->group_of_key, win->group_of_row, win->groups);
   }
+  ResetDeltaBase();
   return Status::OK();
 }
 
-Status WindowJoinOperator::RestoreState(StateReader* r) {
+void WindowJoinOperator::DropState() {
   windows_.clear();
+  fired_since_base_.clear();
+}
+
+Status WindowJoinOperator::RestoreState(StateReader* r) {
+  DropState();
   r->ExpectTag("window-join");
   const size_t n = r->GetCount(9);
+  int64_t prev = 0;
   for (size_t i = 0; i < n && r->ok(); ++i) {
-    const int64_t end = r->GetI64();
+    const int64_t end = GetWindowEnd(r);
+    if (r->ok() && i > 0 && end <= prev) r->Fail("window join windows out of order");
+    prev = end;
     auto win = std::make_unique<Window>(left_types_, right_types_);
-    win->arenas[0].Restore(r);
-    win->arenas[1].Restore(r);
-    const size_t nk = r->GetCount(3);
-    for (size_t k = 0; k < nk && r->ok(); ++k) {
-      if (r->GetBool() && !win->index.emplace(r->GetString(), static_cast<uint32_t>(k)).second) {
-        r->Fail("duplicate join key");
-      }
-      KeyRows& kr = win->keys.emplace_back();
-      for (int side = 0; side < 2; ++side) {
-        kr.rows[side].resize(r->GetCount(4));
-        for (uint32_t& id : kr.rows[side]) {
-          id = r->GetU32();
-          if (id >= win->arenas[side].rows().size()) r->Fail("joined row outside the arena");
-        }
-      }
-    }
+    GetWindow(r, win.get());
     windows_.emplace(end, std::move(win));
   }
-  return r->status();
+  RETURN_IF_ERROR(r->status());  // Operator::Restore drops a partly restored state (DropState)
+  ResetDeltaBase();
+  return Status::OK();
+}
+
+Status WindowJoinOperator::SnapshotDelta(StateWriter* w) {
+  w->PutTag("window-join delta");
+  PutWindowsDelta(
+      w, windows_, fired_since_base_, [](const Window& win) { return win.in_base; },
+      [w](const Window& win) {
+        for (int side = 0; side < 2; ++side) win.arenas[side].SnapshotTail(win.row_base[side].base(), w);
+        win.keys.SnapshotSince(win.key_base.base(), w);
+        PutColumnDelta(w, win.group_of_key, win.key_base);
+        for (int side = 0; side < 2; ++side) PutColumnDelta(w, win.group_of_row[side], win.row_base[side]);
+        w->PutU32(win.groups);
+      },
+      [w](const Window& win) { PutWindow(w, win.arenas, win.keys, win.group_of_key, win.group_of_row, win.groups); });
+  ResetDeltaBase();
+  return Status::OK();
+}
+
+Status WindowJoinOperator::RestoreDelta(StateReader* r) {
+  r->ExpectTag("window-join delta");
+  ApplyWindowsDelta(
+      r, windows_, [this] { return std::make_unique<Window>(left_types_, right_types_); },
+      [r](Window& win) {
+        const size_t base_groups = win.groups;
+        for (int side = 0; side < 2; ++side) win.arenas[side].RestoreAppend(r);
+        win.keys.RestoreAppend(r);
+        ApplyColumnDelta(r, &win.group_of_key);
+        for (int side = 0; side < 2; ++side) ApplyColumnDelta(r, &win.group_of_row[side]);
+        win.groups = r->GetU32();
+        win.Check(r, base_groups);
+      },
+      [this, r](Window& win) { GetWindow(r, &win); });
+  RETURN_IF_ERROR(r->status());  // partly applied: Operator::ApplyDelta drops the state (DropState)
+  ResetDeltaBase();
+  return Status::OK();
 }
 
 }  // namespace sluice

@@ -2,9 +2,13 @@
 // whose rows carry the same event-time windows, on L.window_start = R.window_start AND L.window_end =
 // R.window_end [AND keys] [AND residual]. INNER, LEFT, RIGHT and FULL OUTER; output insert-only.
 //
-// State: per window (by window_end; with one window spec on both sides the end names the window) and
-// per join key, the rows of each side in arrival order, stored in the window's per-side arenas. A row
-// with a NULL key is kept alone: it never matches (the key equality is unknown), an outer side pads it.
+// State: per window (by window_end; with one window spec on both sides the end names the window) the
+// rows of each side in arrival order, in the window's per-side arenas, and their groups: a group is a
+// join key (the window's KeyIndex gives key ids; group_of_key maps them to groups) or a row with a
+// NULL key, which is kept alone: it never matches (the key equality is unknown), an outer side pads
+// it. Groups are numbered in the order of their first row (either side); each arena row records its
+// group. That state only grows until the window fires, and a group's rows are its arena rows in id
+// order, so firing derives the per-group row lists with one counting pass.
 //
 // Firing: when the combined watermark reaches window_end - 1 ms (a TIMESTAMP_LTZ window's local
 // window_end taken as its UTC instant, as Flink's shiftTimeZone), the window's keys are joined in the
@@ -16,6 +20,11 @@
 //
 // Late rows: a row whose window already fired (window_end - 1 ms <= watermark) is dropped and
 // reported (Operator::ReportLate) on its input, with its rowtime column as its event time.
+//
+// Checkpoints: a full snapshot writes every window (arenas, keys, group columns). An incremental one
+// (state/delta.h, window_firing.h's PutWindowsDelta) lists the windows fired since the base, writes
+// each window that existed at the base as its arena tails, new keys and the new tails of its group
+// columns (nothing in a window is ever rewritten), and each newer window in full.
 //
 // Threading: the job's task thread.
 #pragma once
@@ -58,26 +67,38 @@ class WindowJoinOperator final : public Operator {
   size_t num_windows() const { return windows_.size(); }
 
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+  // Always: window state only grows until a window fires (no compaction renumbers it).
+  bool CanSnapshotDelta() const override { return true; }
 
  protected:
   Status SnapshotState(StateWriter* w) override;
   Status RestoreState(StateReader* r) override;
+  Status SnapshotDelta(StateWriter* w) override;
+  Status RestoreDelta(StateReader* r) override;
+  void DropState() override;
   Status OnWatermark(int64_t watermark) override;
   Status OnEndOfInput() override;
 
  private:
   struct Window;
+  struct Groups;
   struct State;
   Status FireUpTo(int64_t watermark);
   Status FireWindow(Window& w);
-  // Joins and emits the window's keys [first_key, end_key).
-  Status JoinKeys(const Window& w, size_t first_key, size_t end_key);
+  // Joins and emits the window's groups [first, end).
+  Status JoinGroups(const Window& w, const Groups& groups, size_t first, size_t end);
+  // Reads one window as a full snapshot wrote it, checking it.
+  void GetWindow(StateReader* r, Window* win) const;
+  // The current state becomes the base of the next delta (after every snapshot and restore).
+  void ResetDeltaBase();
 
   std::vector<LogicalType> left_types_;
   std::vector<LogicalType> right_types_;
   std::vector<LogicalType> output_types_;
   WindowJoinSpec spec_;
   WindowsByEnd<Window> windows_;
+  // Ends of the windows that existed at the last snapshot or restore and fired since.
+  std::vector<int64_t> fired_since_base_;
   std::unique_ptr<State> state_;
 };
 

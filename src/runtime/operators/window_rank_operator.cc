@@ -1,15 +1,15 @@
 #include "runtime/operators/window_rank_operator.h"
 
-#include <xxhash.h>
-
 #include <algorithm>
-#include <unordered_map>
+#include <limits>
 
 #include "common/check.h"
 #include "runtime/job.h"
 #include "state/state_serde.h"
 #include "runtime/operators/window_table_function_operator.h"
+#include "state/delta.h"
 #include "state/key_encoder.h"
+#include "state/key_index.h"
 #include "state/row_arena.h"
 #include "state/sort_key.h"
 
@@ -19,37 +19,51 @@ namespace {
 
 // A window's arena is rebuilt once released rows outnumber live ones by this much.
 constexpr size_t kCompactSlack = 1024;
-
-struct StringHash {
-  size_t operator()(const std::string& s) const { return static_cast<size_t>(XXH3_64bits(s.data(), s.size())); }
-};
-
-struct Ranked {
-  std::string sort_key;
-  uint32_t row;  // id in the window's arena
-};
-
-// One partition key's kept rows in one window, best first (at most rank_end of them).
-struct Partition {
-  std::vector<Ranked> top;
-};
+// The partition of a row pushed out of its partition's top.
+constexpr uint32_t kReleased = std::numeric_limits<uint32_t>::max();
 
 }  // namespace
 
 struct WindowRankOperator::Window {
   explicit Window(const std::vector<LogicalType>& types) : rows(types) {}
-  RowArena rows;
-  std::unordered_map<std::string, uint32_t, StringHash> index;  // partition key -> partitions index
-  std::vector<Partition> partitions;                             // in first-arrival order
+
+  // Checkpointed state.
+  RowArena rows;                        // stored rows, kept and (until compaction) released
+  KeyIndex partitions;                  // partition key -> partition id, in first-arrival order
+  std::vector<uint32_t> row_partition;  // arena row -> partition id, or kReleased
+
+  // Derived: per partition its kept rows, best first (at most rank_end); per row its encoded sort key
+  // (bytes [sort_offsets[id], sort_offsets[id + 1]) of sort_keys); the kept rows.
+  std::vector<std::vector<uint32_t>> tops;
+  std::string sort_keys;
+  std::vector<uint64_t> sort_offsets = {0};
   size_t live = 0;
 
-  // Copies the kept rows into a fresh arena, dropping released ones.
-  void Compact(const std::vector<LogicalType>& types) {
-    RowArena fresh(types);
-    for (Partition& p : partitions) {
-      for (Ranked& r : p.top) r.row = fresh.Append(rows.rows(), r.row);
-    }
-    rows = std::move(fresh);
+  // The base of the next delta: the rows released since (ids below the rows at the base), the
+  // partitions then, whether the window existed then and whether a compaction renumbered its rows since.
+  DeltaTracker released;
+  size_t partition_base = 0;
+  bool in_base = false;
+  bool compacted = false;
+
+  std::string_view sort_key(uint32_t id) const {
+    return std::string_view(sort_keys.data() + sort_offsets[id], sort_offsets[id + 1] - sort_offsets[id]);
+  }
+  void AddSortKey(std::string_view key) {
+    sort_keys.append(key);
+    sort_offsets.push_back(sort_keys.size());
+  }
+  void Release(uint32_t id) {
+    rows.Release(id);
+    row_partition[id] = kReleased;
+    released.Mark(id);
+    --live;
+  }
+  void ResetDeltaBase() {
+    released.Reset(row_partition.size());
+    partition_base = partitions.size();
+    in_base = true;
+    compacted = false;
   }
 };
 
@@ -64,6 +78,47 @@ WindowRankOperator::WindowRankOperator(std::string name, std::vector<LogicalType
 WindowRankOperator::~WindowRankOperator() = default;
 
 size_t WindowRankOperator::num_windows() const { return windows_.size(); }
+
+std::vector<uint32_t>::iterator WindowRankOperator::EntryPosition(const Window& w, std::vector<uint32_t>& top,
+                                                                  std::string_view key) const {
+  // Ties rank in arrival order, or later rows first.
+  if (spec_.later_ties_first) {
+    return std::lower_bound(top.begin(), top.end(), key,
+                            [&w](uint32_t r, std::string_view k) { return w.sort_key(r) < k; });
+  }
+  return std::upper_bound(top.begin(), top.end(), key, [&w](std::string_view k, uint32_t r) { return k < w.sort_key(r); });
+}
+
+void WindowRankOperator::Compact(Window& w) const {
+  // The kept rows in id (arrival) order, so ties keep their order when a restore rebuilds the tops.
+  std::vector<uint32_t> kept;
+  kept.reserve(w.live);
+  std::vector<uint32_t> renumber(w.row_partition.size(), kReleased);
+  std::vector<uint32_t> row_partition;
+  row_partition.reserve(w.live);
+  std::string sort_keys;
+  std::vector<uint64_t> sort_offsets = {0};
+  sort_offsets.reserve(w.live + 1);
+  for (uint32_t id = 0; id < w.row_partition.size(); ++id) {
+    if (w.row_partition[id] == kReleased) continue;
+    renumber[id] = static_cast<uint32_t>(kept.size());
+    kept.push_back(id);
+    row_partition.push_back(w.row_partition[id]);
+    sort_keys.append(w.sort_key(id));
+    sort_offsets.push_back(sort_keys.size());
+  }
+  SLUICE_CHECK_EQ(kept.size(), w.live);
+  RowArena fresh(input_types_);
+  if (!kept.empty()) fresh.AppendMany(w.rows.rows(), kept.data(), kept.size());
+  for (std::vector<uint32_t>& top : w.tops) {
+    for (uint32_t& id : top) id = renumber[id];
+  }
+  w.rows = std::move(fresh);
+  w.row_partition = std::move(row_partition);
+  w.sort_keys = std::move(sort_keys);
+  w.sort_offsets = std::move(sort_offsets);
+  w.compacted = true;  // renumbered: the next delta writes the window in full
+}
 
 size_t WindowRankOperator::kept_rows() const {
   size_t n = 0;
@@ -92,27 +147,25 @@ Status WindowRankOperator::Process(int input, Chunk& chunk) {
       continue;
     }
     Window& w = cursor.Get(end, [&] { return std::make_unique<Window>(input_types_); });
-    auto [it, fresh] = w.index.try_emplace(encoded_[i], static_cast<uint32_t>(w.partitions.size()));
-    if (fresh) w.partitions.emplace_back();
-    std::vector<Ranked>& top = w.partitions[it->second].top;
+    bool fresh = false;
+    const uint32_t partition = w.partitions.Insert(encoded_[i], &fresh);
+    if (fresh) w.tops.emplace_back();
+    std::vector<uint32_t>& top = w.tops[partition];
     sort_key_.clear();
     for (const auto& k : spec_.order) {
       EncodeSortKeyValue(chunk.column(static_cast<size_t>(k.column)), i, k.ascending, k.nulls_first, &sort_key_);
     }
-    auto pos = spec_.later_ties_first
-                   ? std::lower_bound(top.begin(), top.end(), sort_key_,
-                                      [](const Ranked& r, const std::string& key) { return r.sort_key < key; })
-                   : std::upper_bound(top.begin(), top.end(), sort_key_,
-                                      [](const std::string& key, const Ranked& r) { return key < r.sort_key; });
+    auto pos = EntryPosition(w, top, sort_key_);
     if (static_cast<size_t>(pos - top.begin()) >= rank_end) continue;  // can never rank
-    top.insert(pos, Ranked{sort_key_, w.rows.Append(chunk, i)});
+    top.insert(pos, w.rows.Append(chunk, i));
+    w.row_partition.push_back(partition);
+    w.AddSortKey(sort_key_);
     ++w.live;
     if (top.size() > rank_end) {
-      w.rows.Release(top.back().row);
+      w.Release(top.back());
       top.pop_back();
-      --w.live;
     }
-    if (w.rows.rows().size() > 2 * w.live + kCompactSlack) w.Compact(input_types_);
+    if (w.rows.size() > 2 * w.live + kCompactSlack) Compact(w);
   }
   return Status::OK();
 }
@@ -121,9 +174,9 @@ Status WindowRankOperator::FireWindow(Window& w) {
   std::vector<uint32_t> ids;
   std::vector<int64_t> ranks;
   const size_t first = static_cast<size_t>(spec_.rank_start - 1);
-  for (const Partition& p : w.partitions) {
-    for (size_t r = first; r < p.top.size(); ++r) {
-      ids.push_back(p.top[r].row);
+  for (const std::vector<uint32_t>& top : w.tops) {
+    for (size_t r = first; r < top.size(); ++r) {
+      ids.push_back(top[r]);
       ranks.push_back(static_cast<int64_t>(r + 1));
     }
   }
@@ -146,7 +199,10 @@ Status WindowRankOperator::FireWindow(Window& w) {
 }
 
 Status WindowRankOperator::FireUpTo(int64_t watermark) {
-  return FireWindowsUpTo(windows_, watermark, spec_.local_time, ctx_, [this](Window& w) { return FireWindow(w); });
+  return FireWindowsUpTo(windows_, watermark, spec_.local_time, ctx_, [this](int64_t end, Window& w) {
+    if (w.in_base) fired_since_base_.push_back(end);
+    return FireWindow(w);
+  });
 }
 
 Status WindowRankOperator::OnWatermark(int64_t watermark) {
@@ -159,53 +215,121 @@ Status WindowRankOperator::OnEndOfInput() {
   return EmitEndOfInput();
 }
 
+void WindowRankOperator::GetWindow(StateReader* r, Window* win) const {
+  win->rows.Restore(r);
+  win->partitions.Restore(r);
+  GetColumn(r, &win->row_partition);
+  Derive(r, win);
+}
+
+void WindowRankOperator::Derive(StateReader* r, Window* win) const {
+  if (!r->ok()) return;
+  Window& w = *win;
+  const size_t n = w.row_partition.size();
+  if (n != w.rows.size()) return r->Fail("window Top-N row partitions do not match the rows");
+  // Sort keys of the rows restored since the last derivation (all of them after a full restore).
+  const Chunk& stored = w.rows.rows();
+  std::string key;
+  for (size_t id = w.sort_offsets.size() - 1; id < n; ++id) {
+    key.clear();
+    for (const auto& k : spec_.order) {
+      EncodeSortKeyValue(stored.column(static_cast<size_t>(k.column)), id, k.ascending, k.nulls_first, &key);
+    }
+    w.AddSortKey(key);
+  }
+  // The tops, by inserting the kept rows in arrival order as Process did.
+  const size_t npartitions = w.partitions.size();
+  w.tops.assign(npartitions, {});
+  w.live = 0;
+  const size_t rank_end = static_cast<size_t>(spec_.rank_end);
+  for (uint32_t id = 0; id < n; ++id) {
+    const uint32_t p = w.row_partition[id];
+    if (p == kReleased) continue;
+    if (p >= npartitions) return r->Fail("a window Top-N row in a partition that does not exist");
+    std::vector<uint32_t>& top = w.tops[p];
+    top.insert(EntryPosition(w, top, w.sort_key(id)), id);
+    if (top.size() > rank_end) return r->Fail("a window Top-N partition keeps more rows than its rank end");
+    ++w.live;
+  }
+  if (w.rows.live() != w.live) {
+    r->Fail("window Top-N row counts disagree: " + std::to_string(w.live) + " kept rows, " +
+            std::to_string(w.rows.live()) + " live in the arena");
+  }
+}
+
+void WindowRankOperator::ResetDeltaBase() {
+  for (auto& [end, win] : windows_) win->ResetDeltaBase();
+  fired_since_base_.clear();
+}
+
 Status WindowRankOperator::SnapshotState(StateWriter* w) {
   w->PutTag("window-rank");
   w->PutVarint(windows_.size());
   for (const auto& [end, win] : windows_) {
     w->PutI64(end);
     win->rows.Snapshot(w);
-    std::vector<const std::string*> keys(win->partitions.size(), nullptr);
-    for (const auto& [key, idx] : win->index) keys[idx] = &key;
-    w->PutVarint(win->partitions.size());
-    for (size_t i = 0; i < win->partitions.size(); ++i) {
-      w->PutString(keys[i] ? *keys[i] : std::string());
-      w->PutVarint(win->partitions[i].top.size());
-      for (const Ranked& r : win->partitions[i].top) {
-        w->PutString(r.sort_key);
-        w->PutU32(r.row);
-      }
-    }
-    w->PutVarint(win->live);
+    win->partitions.Snapshot(w);
+    PutColumn(w, win->row_partition);
   }
+  ResetDeltaBase();
   return Status::OK();
 }
 
-Status WindowRankOperator::RestoreState(StateReader* r) {
+void WindowRankOperator::DropState() {
   windows_.clear();
+  fired_since_base_.clear();
+}
+
+Status WindowRankOperator::RestoreState(StateReader* r) {
+  DropState();
   r->ExpectTag("window-rank");
   const size_t n = r->GetCount(9);
+  int64_t prev = 0;
   for (size_t i = 0; i < n && r->ok(); ++i) {
-    const int64_t end = r->GetI64();
+    const int64_t end = GetWindowEnd(r);
+    if (r->ok() && i > 0 && end <= prev) r->Fail("window Top-N windows out of order");
+    prev = end;
     auto win = std::make_unique<Window>(input_types_);
-    win->rows.Restore(r);
-    const size_t np = r->GetCount(2);
-    for (size_t p = 0; p < np && r->ok(); ++p) {
-      if (!win->index.emplace(r->GetString(), static_cast<uint32_t>(p)).second) r->Fail("duplicate partition");
-      Partition& part = win->partitions.emplace_back();
-      const size_t nr = r->GetCount(5);
-      for (size_t k = 0; k < nr && r->ok(); ++k) {
-        Ranked ranked;
-        ranked.sort_key = r->GetString();
-        ranked.row = r->GetU32();
-        if (ranked.row >= win->rows.rows().size()) r->Fail("ranked row outside the arena");
-        part.top.push_back(std::move(ranked));
-      }
-    }
-    win->live = r->GetCount(0);
+    GetWindow(r, win.get());
     windows_.emplace(end, std::move(win));
   }
-  return r->status();
+  RETURN_IF_ERROR(r->status());  // Operator::Restore drops a partly restored state (DropState)
+  ResetDeltaBase();
+  return Status::OK();
+}
+
+Status WindowRankOperator::SnapshotDelta(StateWriter* w) {
+  w->PutTag("window-rank delta");
+  PutWindowsDelta(
+      w, windows_, fired_since_base_, [](const Window& win) { return win.in_base && !win.compacted; },
+      [w](const Window& win) {
+        win.rows.SnapshotTail(win.released.base(), w);
+        win.partitions.SnapshotSince(win.partition_base, w);
+        PutColumnDelta(w, win.row_partition, win.released);
+      },
+      [w](const Window& win) {
+        win.rows.Snapshot(w);
+        win.partitions.Snapshot(w);
+        PutColumn(w, win.row_partition);
+      });
+  ResetDeltaBase();
+  return Status::OK();
+}
+
+Status WindowRankOperator::RestoreDelta(StateReader* r) {
+  r->ExpectTag("window-rank delta");
+  ApplyWindowsDelta(
+      r, windows_, [this] { return std::make_unique<Window>(input_types_); },
+      [this, r](Window& win) {
+        win.rows.RestoreAppend(r);
+        win.partitions.RestoreAppend(r);
+        ApplyColumnDelta(r, &win.row_partition);
+        Derive(r, &win);
+      },
+      [this, r](Window& win) { GetWindow(r, &win); });
+  RETURN_IF_ERROR(r->status());  // partly applied: Operator::ApplyDelta drops the state (DropState)
+  ResetDeltaBase();
+  return Status::OK();
 }
 
 }  // namespace sluice

@@ -19,12 +19,26 @@
 // Late rows: a row whose window already fired (window_end - 1 ms <= watermark) is dropped and
 // reported with Operator::ReportLate, with the row's rowtime column as its event time.
 //
+// State, per window: a KeyIndex over the encoded partition keys (partition ids in first-arrival
+// order), a RowArena of the stored rows and, per arena row, its partition or kReleased once it was
+// pushed out of the top. That is the whole checkpointed state; each partition's top list (row ids,
+// best first) and each row's encoded sort key are derived from it (rebuilt on restore by inserting
+// the kept rows in arrival order, which reproduces the tie order). A window's arena is compacted
+// (kept rows copied in id order) once released rows outnumber kept ones by far.
+//
+// Checkpoints: a full snapshot writes every window. An incremental one (state/delta.h,
+// window_firing.h's PutWindowsDelta) lists the windows fired since the base and writes each window
+// that existed at the base as its arena tail, its new partition keys and the delta of its per-row
+// partition column (rows released since: a DeltaTracker over row ids; the new rows' partitions);
+// newer windows, and windows compacted since the base (their rows were renumbered), go in full.
+//
 // Threading: the job's task thread.
 #pragma once
 
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/operator.h"
@@ -61,10 +75,15 @@ class WindowRankOperator final : public Operator {
   size_t kept_rows() const;
 
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+  // Always: a window compacted since the base goes into the delta in full.
+  bool CanSnapshotDelta() const override { return true; }
 
  protected:
   Status SnapshotState(StateWriter* w) override;
   Status RestoreState(StateReader* r) override;
+  Status SnapshotDelta(StateWriter* w) override;
+  Status RestoreDelta(StateReader* r) override;
+  void DropState() override;
   Status OnWatermark(int64_t watermark) override;
   Status OnEndOfInput() override;
 
@@ -72,11 +91,23 @@ class WindowRankOperator final : public Operator {
   struct Window;
   Status FireUpTo(int64_t watermark);
   Status FireWindow(Window& w);
+  // Where a row with sort key `key` enters `top` (the partition's kept rows, best first).
+  std::vector<uint32_t>::iterator EntryPosition(const Window& w, std::vector<uint32_t>& top, std::string_view key) const;
+  // Reads one window as a full snapshot wrote it.
+  void GetWindow(StateReader* r, Window* win) const;
+  // Checks a restored window's rows and rebuilds what is derived from them (sort keys of the rows
+  // from sort_keyed on, top lists).
+  void Derive(StateReader* r, Window* win) const;
+  void Compact(Window& w) const;
+  // The current state becomes the base of the next delta (after every snapshot and restore).
+  void ResetDeltaBase();
 
   std::vector<LogicalType> input_types_;
   std::vector<LogicalType> output_types_;
   WindowRankSpec spec_;
   WindowsByEnd<Window> windows_;
+  // Ends of the windows that existed at the last snapshot or restore and fired since.
+  std::vector<int64_t> fired_since_base_;
   // Scratch reused across chunks.
   std::vector<std::string> encoded_;
   std::string sort_key_;

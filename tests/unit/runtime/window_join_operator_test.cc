@@ -1,0 +1,204 @@
+// WindowJoinOperator driven directly: both sides are (key STRING, ts TIMESTAMP(3), window_end
+// TIMESTAMP(3)), joined on key within the same window. Output rows print as [key, ts, end, key, ts,
+// end] with timestamps in milliseconds. Checks Flink's loop order with outer padding, NULL keys and
+// late rows, and that incremental checkpoints (a full snapshot plus deltas) restore exactly the
+// original's state: windows fired between deltas, rows added to old and new windows.
+#include "runtime/operators/window_join_operator.h"
+
+#include <gtest/gtest.h>
+
+#include "rank_dedup_test_util.h"
+#include "snapshot_chain_util.h"
+#include "state/state_serde.h"
+
+namespace sluice {
+namespace {
+
+using testing::CollectSink;
+using testing::I;
+using testing::MakeChunk;
+using testing::Row;
+using testing::Str;
+using testing::Ts;
+using Lines = std::vector<std::string>;
+using namespace snapshot_chain;  // FullSnapshot, Delta, RestoreFull, RestoreDelta, RestoreChain
+
+const std::vector<LogicalType> kTypes = {LogicalType::String(), LogicalType::Timestamp(3), LogicalType::Timestamp(3)};
+
+Row R(const std::string& key, int64_t ts, int64_t end) { return I({Str(key), Ts(ts), Ts(end)}); }
+Row N(int64_t ts, int64_t end) { return I({Value::Null(LogicalType::String()), Ts(ts), Ts(end)}); }
+
+WindowJoinSpec Spec(bool left_outer, bool right_outer) {
+  WindowJoinSpec s;
+  s.left_outer = left_outer;
+  s.right_outer = right_outer;
+  s.left_keys = {0};
+  s.right_keys = {0};
+  s.left_window_end = 2;
+  s.right_window_end = 2;
+  s.left_event_time = 1;
+  s.right_event_time = 1;
+  return s;
+}
+
+struct TwoInputs {
+  explicit TwoInputs(WindowJoinSpec spec) : op("WindowJoin", kTypes, kTypes, std::move(spec)) {
+    op.AddOutput(&sink, 0);
+    open_status = op.Open(&ctx);
+    (void)sink.Open(&ctx);
+  }
+  Status Push(int side, const std::vector<Row>& rows) {
+    Chunk c = MakeChunk(kTypes, rows);
+    return op.Process(side, c);
+  }
+  Status Watermark(int64_t millis) {
+    RETURN_IF_ERROR(op.ReceiveWatermark(0, millis * 1000));
+    return op.ReceiveWatermark(1, millis * 1000);
+  }
+  Status End() {
+    RETURN_IF_ERROR(op.ReceiveEndOfInput(0));
+    return op.ReceiveEndOfInput(1);
+  }
+  Lines Take() {
+    Lines all = sink.Changes();
+    Lines out(all.begin() + static_cast<std::ptrdiff_t>(taken), all.end());
+    taken = all.size();
+    return out;
+  }
+  JobContext ctx;
+  WindowJoinOperator op;
+  CollectSink sink;
+  Status open_status;
+  size_t taken = 0;
+};
+
+TEST(WindowJoinOperatorTest, JoinsPerWindowInFlinksLoopOrder) {
+  TwoInputs j(Spec(/*left_outer=*/true, /*right_outer=*/true));
+  ASSERT_TRUE(j.open_status.ok());
+  ASSERT_TRUE(j.Push(1, {R("b", 10, 1000), R("a", 11, 1000)}).ok());
+  ASSERT_TRUE(j.Push(0, {R("a", 12, 1000), N(13, 1000), R("c", 14, 1000), R("a", 15, 1000), R("a", 16, 2000)}).ok());
+  ASSERT_TRUE(j.Push(1, {R("a", 17, 1000), N(18, 1000)}).ok());
+  EXPECT_EQ(j.op.num_windows(), 2u);
+  ASSERT_TRUE(j.Watermark(999).ok());
+  // Groups in first-arrival order: b, a, NULL (left), c, NULL (right).
+  EXPECT_EQ(j.Take(), (Lines{"+I[NULL, NULL, NULL, b, 10, 1000]", "+I[a, 12, 1000, a, 11, 1000]",
+                             "+I[a, 12, 1000, a, 17, 1000]", "+I[a, 15, 1000, a, 11, 1000]",
+                             "+I[a, 15, 1000, a, 17, 1000]", "+I[NULL, 13, 1000, NULL, NULL, NULL]",
+                             "+I[c, 14, 1000, NULL, NULL, NULL]", "+I[NULL, NULL, NULL, NULL, 18, 1000]"}));
+  ASSERT_TRUE(j.Push(1, {R("a", 900, 1000)}).ok());
+  EXPECT_EQ(j.op.metrics().late_rows_dropped, 1);
+  ASSERT_TRUE(j.End().ok());
+  EXPECT_EQ(j.Take(), (Lines{"+I[a, 16, 2000, NULL, NULL, NULL]"}));
+  EXPECT_EQ(j.op.num_windows(), 0u);
+}
+
+// Drives both joins through the same steps (rows from `t` ms on) and expects the same output.
+void SameSteps(TwoInputs& a, TwoInputs& b, int64_t t) {
+  for (TwoInputs* j : {&a, &b}) {
+    ASSERT_TRUE(j->Push(0, {R("a", t, 2000), R("q", t + 1, 3000), N(t + 2, 2000)}).ok());
+    ASSERT_TRUE(j->Push(1, {R("a", t + 3, 2000), R("q", t + 4, 3000), R("z", t + 5, 4000)}).ok());
+    ASSERT_TRUE(j->Watermark(1999).ok());
+    ASSERT_TRUE(j->Push(1, {R("a", t + 6, 2000), R("q", t + 7, 3000)}).ok());
+    ASSERT_TRUE(j->End().ok());
+  }
+  EXPECT_EQ(a.Take(), b.Take());
+  EXPECT_EQ(a.op.metrics().late_rows_dropped, b.op.metrics().late_rows_dropped);
+  EXPECT_EQ(b.op.num_windows(), 0u);
+}
+
+TEST(WindowJoinOperatorTest, DeltaCheckpointsRestoreTheSameState) {
+  TwoInputs a(Spec(/*left_outer=*/true, /*right_outer=*/true));
+  ASSERT_TRUE(a.Push(0, {R("a", 100, 1000), R("b", 110, 1000), R("a", 120, 2000)}).ok());
+  ASSERT_TRUE(a.Push(1, {R("a", 130, 1000), N(140, 2000)}).ok());
+  const std::string full = FullSnapshot(a.op);
+  // Old windows get rows of old and new keys; window 3000 is new.
+  ASSERT_TRUE(a.Push(1, {R("b", 200, 1000), R("c", 210, 1000), R("a", 220, 2000), R("d", 230, 3000)}).ok());
+  ASSERT_TRUE(a.Push(0, {N(240, 1000), R("d", 250, 3000)}).ok());
+  const std::string d1 = Delta(a.op);
+  // Window 1000 fires between the deltas; window 2000 (at both bases) grows; 4000 is new.
+  ASSERT_TRUE(a.Watermark(999).ok());
+  ASSERT_TRUE(a.Push(0, {R("a", 300, 2000), R("e", 310, 2000), R("f", 320, 4000)}).ok());
+  ASSERT_TRUE(a.Push(1, {R("d", 330, 3000)}).ok());
+  const std::string d2 = Delta(a.op);
+  const std::string d3 = Delta(a.op);  // nothing new: still a delta, and a small one
+  EXPECT_LT(d3.size(), 400u);
+  a.Take();
+
+  TwoInputs b(Spec(true, true));
+  RestoreChain(b.op, {full, d1, d2, d3});
+  EXPECT_EQ(b.op.num_windows(), a.op.num_windows());
+  EXPECT_EQ(FullSnapshot(b.op), FullSnapshot(a.op));
+  SameSteps(a, b, 400);
+  EXPECT_EQ(FullSnapshot(b.op), FullSnapshot(a.op));
+}
+
+TEST(WindowJoinOperatorTest, DeltaOnTheWrongBaseOrDamagedIsRefused) {
+  TwoInputs a(Spec(/*left_outer=*/true, /*right_outer=*/false));
+  ASSERT_TRUE(a.Push(0, {R("a", 100, 1000), R("b", 110, 2000)}).ok());
+  ASSERT_TRUE(a.Push(1, {R("a", 120, 1000)}).ok());
+  const std::string full = FullSnapshot(a.op);
+  ASSERT_TRUE(a.Push(1, {R("b", 200, 2000), N(210, 1000)}).ok());
+  const std::string d1 = Delta(a.op);
+  ASSERT_TRUE(a.Watermark(999).ok());
+  ASSERT_TRUE(a.Push(0, {R("b", 300, 2000), R("c", 310, 3000)}).ok());
+  const std::string d2 = Delta(a.op);
+
+  TwoInputs fresh(Spec(true, false));
+  EXPECT_FALSE(RestoreDelta(fresh.op, d1).ok());
+  TwoInputs twice(Spec(true, false));
+  ASSERT_TRUE(RestoreFull(twice.op, full).ok());
+  ASSERT_TRUE(RestoreDelta(twice.op, d1).ok());
+  EXPECT_FALSE(RestoreDelta(twice.op, d1).ok());
+  TwoInputs skipped(Spec(true, false));
+  ASSERT_TRUE(RestoreFull(skipped.op, full).ok());
+  EXPECT_FALSE(RestoreDelta(skipped.op, d2).ok());
+
+  // Every truncation of a delta is refused.
+  for (size_t len = 0; len < d2.size(); ++len) {
+    TwoInputs t(Spec(true, false));
+    ASSERT_TRUE(RestoreFull(t.op, full).ok());
+    ASSERT_TRUE(RestoreDelta(t.op, d1).ok());
+    EXPECT_FALSE(RestoreDelta(t.op, d2.substr(0, len)).ok()) << len;
+  }
+  // Every one-byte corruption is refused, or gives a state the operator can run on.
+  for (size_t i = 0; i < d2.size(); ++i) {
+    for (uint8_t flip : {uint8_t{0x01}, uint8_t{0x5a}}) {
+      std::string bad = d2;
+      bad[i] = static_cast<char>(bad[i] ^ flip);
+      TwoInputs j(Spec(true, false));
+      ASSERT_TRUE(RestoreFull(j.op, full).ok());
+      ASSERT_TRUE(RestoreDelta(j.op, d1).ok());
+      if (RestoreDelta(j.op, bad).ok()) {
+        EXPECT_TRUE(j.Push(1, {R("b", 400, 2000), R("e", 410, 5000)}).ok());
+        EXPECT_TRUE(j.End().ok());
+        (void)FullSnapshot(j.op);
+      }
+    }
+  }
+  TwoInputs ok(Spec(true, false));
+  RestoreChain(ok.op, {full, d1, d2});
+  EXPECT_EQ(FullSnapshot(ok.op), FullSnapshot(a.op));
+}
+
+TEST(WindowJoinOperatorTest, DamagedFullSnapshotIsRefusedOrRunnable) {
+  TwoInputs a(Spec(/*left_outer=*/true, /*right_outer=*/true));
+  ASSERT_TRUE(a.Push(0, {R("a", 100, 1000), N(105, 1000), R("b", 110, 2000)}).ok());
+  ASSERT_TRUE(a.Push(1, {R("a", 120, 1000), R("c", 130, 2000)}).ok());
+  const std::string full = FullSnapshot(a.op);
+  for (size_t len = 0; len < full.size(); ++len) {
+    TwoInputs t(Spec(true, true));
+    EXPECT_FALSE(RestoreFull(t.op, full.substr(0, len)).ok()) << len;
+  }
+  for (size_t i = 0; i < full.size(); ++i) {
+    std::string bad = full;
+    bad[i] = static_cast<char>(bad[i] ^ 0x5a);
+    TwoInputs j(Spec(true, true));
+    if (RestoreFull(j.op, bad).ok()) {
+      EXPECT_TRUE(j.Push(1, {R("b", 400, 2000)}).ok());
+      EXPECT_TRUE(j.End().ok());
+    }
+  }
+}
+
+}  // namespace
+}  // namespace sluice
