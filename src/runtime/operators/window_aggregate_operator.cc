@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <iterator>
+#include <new>
 #include <string_view>
+
+#include <absl/container/flat_hash_map.h>
 
 #include "common/check.h"
 #include "common/clock.h"
@@ -40,29 +43,77 @@ WindowAggregateOperator::WindowAggregateOperator(std::string name, std::vector<L
     offsets_.push_back(state_bytes_);
     state_bytes_ += a.function->state_size;
   }
+  // A slice's blocks live in one std::vector<uint8_t>, whose storage operator new aligns: each block
+  // starts at a multiple of the largest state alignment.
+  size_t max_align = 1;
+  for (const auto& a : aggs_) max_align = std::max<size_t>(max_align, a.function->state_align);
+  SLUICE_CHECK_LE(max_align, static_cast<size_t>(__STDCPP_DEFAULT_NEW_ALIGNMENT__));
+  stride_ = (state_bytes_ + max_align - 1) / max_align * max_align;
   for (int k : keys_) key_types_.push_back(input_types_[static_cast<size_t>(k)]);
-  for (const auto& a : aggs_) has_distinct_ |= a.distinct;
+  distinct_types_.resize(aggs_.size());
+  for (size_t a = 0; a < aggs_.size(); ++a) {
+    has_distinct_ |= aggs_[a].distinct;
+    if (aggs_[a].function->serialize) plain_ = false;
+    if (!aggs_[a].distinct) continue;
+    for (int c : aggs_[a].args) distinct_types_[a].push_back(input_types_[static_cast<size_t>(c)]);
+  }
 }
 
-WindowAggregateOperator::~WindowAggregateOperator() {
-  for (auto& [end, slice] : slices_) FreeSlice(slice);
-  for (auto& [key, sk] : session_keys_) {
-    for (auto& [start, session] : sk.sessions) DestroyEntry(session.acc);
+WindowAggregateOperator::~WindowAggregateOperator() { DropState(); }
+
+void WindowAggregateOperator::InitStates(uint8_t* states) const {
+  for (size_t a = 0; a < aggs_.size(); ++a) aggs_[a].function->init(states + offsets_[a]);
+}
+
+void WindowAggregateOperator::DestroyStates(uint8_t* states) const {
+  for (size_t a = 0; a < aggs_.size(); ++a) {
+    if (aggs_[a].function->destroy) aggs_[a].function->destroy(states + offsets_[a]);
+  }
+}
+
+void WindowAggregateOperator::InitDistinct(DistinctValues* distinct) const {
+  for (size_t a = 0; a < aggs_.size(); ++a) {
+    if (aggs_[a].distinct) distinct[a].values = Chunk(distinct_types_[a]);
   }
 }
 
 void WindowAggregateOperator::DestroyEntry(Entry& e) const {
   if (!e.states) return;
-  for (size_t a = 0; a < aggs_.size(); ++a) {
-    if (aggs_[a].function->destroy) aggs_[a].function->destroy(e.states.get() + offsets_[a]);
-  }
+  DestroyStates(e.states.get());
   e.states.reset();
 }
 
-void WindowAggregateOperator::FreeSlice(Slice& slice) {
-  for (Entry& e : slice.entries) DestroyEntry(e);
-  slice.entries.clear();
-  slice.index.clear();
+void WindowAggregateOperator::FreeSlice(Slice& slice) const {
+  const size_t n = slice.blocks.size() / std::max<size_t>(stride_, 1);
+  for (size_t id = 0; id < n && stride_ > 0; ++id) DestroyStates(Block(slice, static_cast<uint32_t>(id)));
+  slice.blocks.clear();
+}
+
+void WindowAggregateOperator::GrowSlice(Slice& s, size_t size) const {
+  const size_t old = s.blocks.size() / std::max<size_t>(stride_, 1);
+  if (stride_ > 0) {
+    s.blocks.resize(size * stride_);
+    for (size_t id = old; id < size; ++id) InitStates(Block(s, static_cast<uint32_t>(id)));
+  }
+  if (!has_distinct_) return;
+  const size_t na = aggs_.size();
+  const size_t had = s.distinct.size() / na;
+  s.distinct.resize(size * na);
+  for (size_t id = had; id < size; ++id) InitDistinct(&s.distinct[id * na]);
+}
+
+WindowAggregateOperator::Slice::Slice(const WindowAggregateOperator* op) : owner(op), keys(op->key_types_) {}
+
+WindowAggregateOperator::Slice::~Slice() { owner->FreeSlice(*this); }
+
+std::unique_ptr<WindowAggregateOperator::Slice> WindowAggregateOperator::NewSlice() const {
+  return std::make_unique<Slice>(this);
+}
+
+void WindowAggregateOperator::EraseFirstSlice() {
+  auto it = slices_.begin();
+  if (it->second->in_base) freed_since_base_.push_back(it->first);
+  slices_.erase(it);
 }
 
 void WindowAggregateOperator::SetLateFiring(int64_t lateness_ms, int64_t delay_ms, bool emit_update_before) {
@@ -90,7 +141,7 @@ bool WindowAggregateOperator::Fired(int64_t window_end, int64_t progress) const 
 WindowAggregateOperator::Slice& WindowAggregateOperator::SliceFor(int64_t slice_end) {
   auto [it, inserted] = slices_.try_emplace(slice_end);
   if (inserted) {
-    it->second.keys = Chunk(key_types_);
+    it->second = NewSlice();
     // Every window this slice belongs to and that has not fired yet now holds rows.
     const int64_t progress = proctime_ ? kMinWatermark : current_watermark();
     const int64_t step = window_.SliceMicros();
@@ -99,22 +150,17 @@ WindowAggregateOperator::Slice& WindowAggregateOperator::SliceFor(int64_t slice_
       if (!Fired(e, progress)) pending_ends_.insert(e);
     }
   }
-  return it->second;
+  return *it->second;
 }
 
 WindowAggregateOperator::Entry WindowAggregateOperator::NewEntry() const {
   Entry e;
   // 16-byte aligned by operator new[] on this platform, enough for DECIMAL slots.
   e.states.reset(new uint8_t[std::max<size_t>(state_bytes_, 1)]);
-  for (size_t a = 0; a < aggs_.size(); ++a) aggs_[a].function->init(e.states.get() + offsets_[a]);
+  InitStates(e.states.get());
   if (!has_distinct_) return e;  // most entries need no distinct-value sets
   e.distinct.resize(aggs_.size());
-  for (size_t a = 0; a < aggs_.size(); ++a) {
-    if (!aggs_[a].distinct) continue;
-    std::vector<LogicalType> types;
-    for (int c : aggs_[a].args) types.push_back(input_types_[static_cast<size_t>(c)]);
-    e.distinct[a].values = Chunk(types);
-  }
+  InitDistinct(e.distinct.data());
   return e;
 }
 
@@ -136,21 +182,20 @@ void WindowAggregateOperator::MergeInto(Entry& dst, Entry& src) const {
   DestroyEntry(src);
 }
 
-WindowAggregateOperator::Entry& WindowAggregateOperator::EntryFor(Slice& slice, const Chunk& chunk, size_t row) {
-  auto [it, inserted] = slice.index.try_emplace(encoded_[row], static_cast<uint32_t>(slice.entries.size()));
+uint32_t WindowAggregateOperator::GroupFor(Slice& slice, const Chunk& chunk, size_t row) {
+  bool inserted = false;
+  const uint32_t id = slice.index.Insert(encoded_[row], &inserted);
   if (inserted) {
-    Entry e = NewEntry();
-    e.key = &it->first;  // unordered_map keys stay put
     for (size_t k = 0; k < keys_.size(); ++k) {
       slice.keys.column(k).AppendFrom(chunk.column(static_cast<size_t>(keys_[k])), nullptr, row, 1, /*copy_strings=*/true);
     }
     slice.keys.kind_vector().push_back(RowKind::kInsert);
-    slice.entries.push_back(std::move(e));
+    GrowSlice(slice, slice.index.size());
   }
-  return slice.entries[it->second];
+  return id;
 }
 
-void WindowAggregateOperator::Accumulate(Entry& e, const Chunk& chunk, size_t row) {
+void WindowAggregateOperator::Accumulate(uint8_t* states, DistinctValues* distinct, const Chunk& chunk, size_t row) {
   const Vector* args[kMaxArgs];
   for (size_t a = 0; a < aggs_.size(); ++a) {
     const Agg& agg = aggs_[a];
@@ -161,7 +206,7 @@ void WindowAggregateOperator::Accumulate(Entry& e, const Chunk& chunk, size_t ro
     if (agg.distinct) {
       std::string v;
       for (int c : agg.args) EncodeKeyValue(chunk.column(static_cast<size_t>(c)), row, &v);
-      DistinctValues& d = e.distinct[a];
+      DistinctValues& d = distinct[a];
       if (!d.seen.insert(std::move(v)).second) continue;
       for (size_t i = 0; i < agg.args.size(); ++i) {
         d.values.column(i).AppendFrom(chunk.column(static_cast<size_t>(agg.args[i])), nullptr, row, 1, /*copy_strings=*/true);
@@ -171,7 +216,7 @@ void WindowAggregateOperator::Accumulate(Entry& e, const Chunk& chunk, size_t ro
     }
     size_t n = std::min(agg.args.size(), kMaxArgs);
     for (size_t i = 0; i < n; ++i) args[i] = &chunk.column(static_cast<size_t>(agg.args[i]));
-    agg.function->update(e.states.get() + offsets_[a], args, row, false);
+    agg.function->update(states + offsets_[a], args, row, false);
   }
 }
 
@@ -199,7 +244,10 @@ Status WindowAggregateOperator::Process(int, Chunk& chunk) {
       slice = &SliceFor(end);
       slice_end = end;
     }
-    Accumulate(EntryFor(*slice, chunk, i), chunk, i);
+    const uint32_t id = GroupFor(*slice, chunk, i);
+    slice->dirty.Mark(id);
+    Accumulate(Block(*slice, id), has_distinct_ ? &slice->distinct[static_cast<size_t>(id) * aggs_.size()] : nullptr,
+               chunk, i);
     if (lateness_us_ > 0 && Fired(end, watermark)) {
       LateRow(end, encoded_[i], &late_out);
       RETURN_IF_ERROR(EmitIfFull(&late_out, false));
@@ -251,8 +299,7 @@ Status WindowAggregateOperator::FireUpTo(int64_t progress, bool all) {
     // Windows fire in order of their ends, so a slice whose last window ended here is done (with
     // late firing, once its last window expires: ExpireLateState).
     while (lateness_us_ == 0 && !slices_.empty() && window_.LastWindowEnd(slices_.begin()->first) <= end) {
-      FreeSlice(slices_.begin()->second);
-      slices_.erase(slices_.begin());
+      EraseFirstSlice();
     }
     RETURN_IF_ERROR(EmitIfFull(&out, false));
   }
@@ -262,44 +309,58 @@ Status WindowAggregateOperator::FireUpTo(int64_t progress, bool all) {
 
 void WindowAggregateOperator::FireWindow(int64_t end, Chunk* out) {
   const int64_t start = window_.WindowStart(end);
-  std::vector<const Slice*> parts;
-  for (auto it = slices_.upper_bound(start); it != slices_.end() && it->first <= end; ++it) parts.push_back(&it->second);
-  // The window's groups: keys in order of first appearance over its slices.
-  struct Group {
-    const Slice* slice;
-    uint32_t entry;
-    std::vector<const Entry*> parts;
-  };
-  std::vector<Group> groups;
-  if (parts.size() == 1) {
-    for (uint32_t j = 0; j < parts[0]->entries.size(); ++j) groups.push_back({parts[0], j, {&parts[0]->entries[j]}});
-  } else {
-    std::unordered_map<std::string_view, size_t> index;
-    for (const Slice* s : parts) {
-      for (uint32_t j = 0; j < s->entries.size(); ++j) {
-        const Entry& e = s->entries[j];
-        auto [it, inserted] = index.try_emplace(std::string_view(*e.key), groups.size());
-        if (inserted) groups.push_back({s, j, {}});
-        groups[it->second].parts.push_back(&e);
-      }
+  std::vector<const Slice*> slices;
+  for (auto it = slices_.upper_bound(start); it != slices_.end() && it->first <= end; ++it) {
+    if (it->second->index.size() > 0) slices.push_back(it->second.get());
+  }
+  if (slices.empty()) return;
+  std::unique_ptr<uint8_t[]> scratch(new uint8_t[std::max<size_t>(state_bytes_, 1)]);
+  if (slices.size() == 1) {
+    const Slice& s = *slices[0];
+    for (uint32_t id = 0; id < s.index.size(); ++id) {
+      const Part part = PartOf(s, id);
+      AppendResult(s.keys, id, &part, 1, start, end, scratch.get(), out);
+      if (lateness_us_ > 0) Remember(end, s.index.key(id), *out, out->size() - 1);
+    }
+    return;
+  }
+  // The window's groups: keys in order of first appearance over its slices (earliest slice first),
+  // each with its parts in slice order, gathered into one flat array by a counting sort.
+  absl::flat_hash_map<std::string_view, uint32_t> index;
+  std::vector<std::pair<const Slice*, uint32_t>> first;  // per group: where its key first appears
+  std::vector<uint32_t> group_of;                        // per (slice, id) in order: its group
+  for (const Slice* s : slices) {
+    for (uint32_t id = 0; id < s->index.size(); ++id) {
+      auto [it, inserted] = index.try_emplace(s->index.key(id), static_cast<uint32_t>(first.size()));
+      if (inserted) first.emplace_back(s, id);
+      group_of.push_back(it->second);
     }
   }
-  if (groups.empty()) return;
-  std::unique_ptr<uint8_t[]> scratch(new uint8_t[std::max<size_t>(state_bytes_, 1)]);
-  for (const Group& g : groups) {
-    AppendResult(g.slice->keys, g.entry, g.parts, start, end, scratch.get(), out);
-    if (lateness_us_ > 0) Remember(end, *g.slice->entries[g.entry].key, *out, out->size() - 1);
+  std::vector<uint32_t> begin(first.size() + 1, 0);
+  for (uint32_t g : group_of) ++begin[g + 1];
+  for (size_t g = 0; g < first.size(); ++g) begin[g + 1] += begin[g];
+  std::vector<Part> parts(group_of.size());
+  std::vector<uint32_t> fill(begin.begin(), begin.end() - 1);
+  size_t k = 0;
+  for (const Slice* s : slices) {
+    for (uint32_t id = 0; id < s->index.size(); ++id) parts[fill[group_of[k++]]++] = PartOf(*s, id);
+  }
+  for (size_t g = 0; g < first.size(); ++g) {
+    const auto [s, id] = first[g];
+    AppendResult(s->keys, id, parts.data() + begin[g], begin[g + 1] - begin[g], start, end, scratch.get(), out);
+    if (lateness_us_ > 0) Remember(end, s->index.key(id), *out, out->size() - 1);
   }
 }
 
-void WindowAggregateOperator::Remember(int64_t end, const std::string& key, const Chunk& chunk, size_t row) {
+void WindowAggregateOperator::Remember(int64_t end, std::string_view key, const Chunk& chunk, size_t row) {
   FiredWindow& fw = fired_[end];
   if (fw.results.num_columns() == 0) fw.results = Chunk(output_types_);
-  fw.index[key] = static_cast<uint32_t>(fw.results.size());
+  fw.index[std::string(key)] = static_cast<uint32_t>(fw.results.size());
   fw.results.AppendFrom(chunk, nullptr, row, 1, /*copy_strings=*/true);
 }
 
-void WindowAggregateOperator::LateRow(int64_t slice_end, const std::string& key, Chunk* out) {
+void WindowAggregateOperator::LateRow(int64_t slice_end, std::string_view key_view, Chunk* out) {
+  const std::string key(key_view);
   const int64_t watermark = current_watermark();
   const int64_t step = window_.SliceMicros();
   const int64_t last = window_.LastWindowEnd(slice_end);
@@ -317,22 +378,22 @@ void WindowAggregateOperator::LateRow(int64_t slice_end, const std::string& key,
 
 void WindowAggregateOperator::RefireKey(int64_t end, const std::string& key, Chunk* out) {
   const int64_t start = window_.WindowStart(end);
-  std::vector<const Entry*> parts;
+  std::vector<Part> parts;
   const Slice* key_slice = nullptr;
   uint32_t key_row = 0;
   for (auto it = slices_.upper_bound(start); it != slices_.end() && it->first <= end; ++it) {
-    auto f = it->second.index.find(key);
-    if (f == it->second.index.end()) continue;
+    const uint32_t id = it->second->index.Find(key);
+    if (id == KeyIndex::kNotFound) continue;
     if (key_slice == nullptr) {
-      key_slice = &it->second;
-      key_row = f->second;
+      key_slice = it->second.get();
+      key_row = id;
     }
-    parts.push_back(&it->second.entries[f->second]);
+    parts.push_back(PartOf(*it->second, id));
   }
   SLUICE_CHECK(key_slice != nullptr);  // the late row was accumulated into one of the window's slices
   Chunk fresh(output_types_);
   std::unique_ptr<uint8_t[]> scratch(new uint8_t[std::max<size_t>(state_bytes_, 1)]);
-  AppendResult(key_slice->keys, key_row, parts, start, end, scratch.get(), &fresh);
+  AppendResult(key_slice->keys, key_row, parts.data(), parts.size(), start, end, scratch.get(), &fresh);
   FiredWindow& fw = fired_[end];
   if (fw.results.num_columns() == 0) fw.results = Chunk(output_types_);
   auto prev = fw.index.find(key);
@@ -387,12 +448,11 @@ Status WindowAggregateOperator::FlushLateTimers(int64_t progress, bool all, Chun
 void WindowAggregateOperator::FreeExpired(int64_t progress, bool all) {
   while (!fired_.empty() && (all || Expired(fired_.begin()->first, progress))) fired_.erase(fired_.begin());
   while (!slices_.empty() && (all || Expired(window_.LastWindowEnd(slices_.begin()->first), progress))) {
-    FreeSlice(slices_.begin()->second);
-    slices_.erase(slices_.begin());
+    EraseFirstSlice();
   }
 }
 
-void WindowAggregateOperator::AppendResult(const Chunk& keys, size_t key_row, const std::vector<const Entry*>& parts,
+void WindowAggregateOperator::AppendResult(const Chunk& keys, size_t key_row, const Part* parts, size_t num_parts,
                                            int64_t start, int64_t end, uint8_t* scratch, Chunk* out) const {
   const size_t nk = keys_.size(), na = aggs_.size();
   const Vector* args[kMaxArgs];
@@ -402,22 +462,22 @@ void WindowAggregateOperator::AppendResult(const Chunk& keys, size_t key_row, co
     const AggregateFunction& fn = *aggs_[a].function;
     Vector& v = out->column(nk + a);
     v.Resize(row + 1);
-    if (!aggs_[a].distinct && parts.size() == 1) {
-      fn.finalize(parts[0]->states.get() + offsets_[a], &v, row);
+    if (!aggs_[a].distinct && num_parts == 1) {
+      fn.finalize(parts[0].states + offsets_[a], &v, row);
       continue;
     }
     uint8_t* state = scratch + offsets_[a];
     fn.init(state);
     if (!aggs_[a].distinct) {
-      for (const Entry* e : parts) fn.merge(state, e->states.get() + offsets_[a]);
+      for (size_t p = 0; p < num_parts; ++p) fn.merge(state, parts[p].states + offsets_[a]);
     } else {
       // The union of the parts' distinct values, each accumulated once.
       std::unordered_set<std::string> seen;
-      for (const Entry* e : parts) {
-        const Chunk& values = e->distinct[a].values;
+      for (size_t p = 0; p < num_parts; ++p) {
+        const Chunk& values = parts[p].distinct[a].values;
         for (size_t i = 0; i < values.num_columns() && i < kMaxArgs; ++i) args[i] = &values.column(i);
         for (size_t r = 0; r < values.size(); ++r) {
-          if (parts.size() > 1) {
+          if (num_parts > 1) {
             std::string key;
             for (size_t i = 0; i < values.num_columns(); ++i) EncodeKeyValue(values.column(i), r, &key);
             if (!seen.insert(std::move(key)).second) continue;
@@ -481,7 +541,7 @@ Status WindowAggregateOperator::ProcessSessions(const Chunk& chunk) {
       // stays at the old end and is moved on when it comes due (FireSessions).
       Session& session = touched[0]->second;
       session.end = std::max(session.end, end);
-      Accumulate(session.acc, chunk, i);
+      Accumulate(session.acc.states.get(), session.acc.distinct.data(), chunk, i);
       continue;
     }
     Entry acc;
@@ -497,7 +557,7 @@ Status WindowAggregateOperator::ProcessSessions(const Chunk& chunk) {
       sk.sessions.erase(t);
     }
     if (!acc.states) acc = NewEntry();
-    Accumulate(acc, chunk, i);
+    Accumulate(acc.states.get(), acc.distinct.data(), chunk, i);
     sk.sessions.emplace(start, Session{end, end, std::move(acc)});
     session_timers_.insert({end, sk.seq, start});
   }
@@ -520,7 +580,8 @@ Status WindowAggregateOperator::FireSessions(int64_t progress, bool all) {
       session_timers_.insert({it->second.end, seq, start});
       continue;
     }
-    AppendResult(sk.key, 0, {&it->second.acc}, start, end, scratch.get(), &out);
+    const Part part{it->second.acc.states.get(), it->second.acc.distinct.data()};
+    AppendResult(sk.key, 0, &part, 1, start, end, scratch.get(), &out);
     DestroyEntry(it->second.acc);
     sk.sessions.erase(it);
     if (sk.sessions.empty()) {
@@ -532,69 +593,140 @@ Status WindowAggregateOperator::FireSessions(int64_t progress, bool all) {
   return EmitIfFull(&out, true);
 }
 
-void WindowAggregateOperator::WriteEntry(const Entry& e, StateWriter* w) const {
+void WindowAggregateOperator::PutStates(const uint8_t* states, StateWriter* w) const {
   for (size_t a = 0; a < aggs_.size(); ++a) {
     const AggregateFunction& f = *aggs_[a].function;
-    const uint8_t* st = e.states.get() + offsets_[a];
     if (f.serialize) {
-      f.serialize(st, w);
+      f.serialize(states + offsets_[a], w);
     } else {
-      w->PutRaw(st, f.state_size);
+      w->PutRaw(states + offsets_[a], f.state_size);
     }
-    if (aggs_[a].distinct) w->PutChunk(e.distinct[a].values);
   }
 }
 
-WindowAggregateOperator::Entry WindowAggregateOperator::ReadEntry(StateReader* r) const {
-  Entry e = NewEntry();
+void WindowAggregateOperator::GetStates(uint8_t* states, StateReader* r) const {
+  // `states` is initialized; a serialized state is read into a fresh one.
   for (size_t a = 0; a < aggs_.size() && r->ok(); ++a) {
     const AggregateFunction& f = *aggs_[a].function;
-    uint8_t* st = e.states.get() + offsets_[a];
+    uint8_t* st = states + offsets_[a];
     if (f.deserialize) {
+      if (f.destroy) f.destroy(st);
+      f.init(st);
       f.deserialize(st, r);
     } else {
       r->GetRaw(st, f.state_size);
     }
+  }
+}
+
+void WindowAggregateOperator::PutDistinct(const DistinctValues* distinct, StateWriter* w) const {
+  for (size_t a = 0; a < aggs_.size(); ++a) {
+    if (aggs_[a].distinct) w->PutChunk(distinct[a].values);
+  }
+}
+
+void WindowAggregateOperator::GetDistinct(DistinctValues* distinct, StateReader* r) const {
+  for (size_t a = 0; a < aggs_.size() && r->ok(); ++a) {
     if (!aggs_[a].distinct) continue;
-    DistinctValues& d = e.distinct[a];
-    std::vector<LogicalType> types;
-    for (int c : aggs_[a].args) types.push_back(input_types_[static_cast<size_t>(c)]);
-    r->GetChunk(types, &d.values);
+    DistinctValues& d = distinct[a];
+    d.seen.clear();
+    r->GetChunk(distinct_types_[a], &d.values);
     for (size_t i = 0; i < d.values.size() && r->ok(); ++i) {
       std::string v;
       for (size_t c = 0; c < d.values.num_columns(); ++c) EncodeKeyValue(d.values.column(c), i, &v);
-      d.seen.insert(std::move(v));
+      if (!d.seen.insert(std::move(v)).second) r->Fail("a distinct value twice");
     }
+    if (!r->ok()) d.values = Chunk(distinct_types_[a]);
   }
+}
+
+void WindowAggregateOperator::WriteEntry(const Entry& e, StateWriter* w) const {
+  PutStates(e.states.get(), w);
+  if (has_distinct_) PutDistinct(e.distinct.data(), w);
+}
+
+WindowAggregateOperator::Entry WindowAggregateOperator::ReadEntry(StateReader* r) const {
+  Entry e = NewEntry();
+  GetStates(e.states.get(), r);
+  if (has_distinct_) GetDistinct(e.distinct.data(), r);
   return e;
 }
 
-Status WindowAggregateOperator::SnapshotState(StateWriter* w) {
-  w->PutTag("window-aggregate");
-  w->PutVarint(slices_.size());
-  for (const auto& [end, slice] : slices_) {
-    w->PutI64(end);
-    w->PutChunk(slice.keys);
-    w->PutVarint(slice.entries.size());
-    for (const Entry& e : slice.entries) {
-      w->PutString(*e.key);
-      WriteEntry(e, w);
+void WindowAggregateOperator::PutBlocks(const Slice& s, const std::vector<uint32_t>& dirty, size_t first_new,
+                                        StateWriter* w) const {
+  const size_t n = s.index.size();
+  if (plain_) {
+    // Plain bytes (padding zeroed when the block was added): every block is written as it is.
+    if (stride_ > 0) {
+      w->Reserve((dirty.size() + n - first_new) * stride_);
+      for (uint32_t id : dirty) w->PutRaw(Block(s, id), stride_);
+      if (n > first_new) w->PutRaw(Block(s, static_cast<uint32_t>(first_new)), (n - first_new) * stride_);
     }
+  } else {
+    for (uint32_t id : dirty) PutStates(Block(s, id), w);
+    for (size_t id = first_new; id < n; ++id) PutStates(Block(s, static_cast<uint32_t>(id)), w);
   }
+  if (!has_distinct_) return;
+  for (uint32_t id : dirty) PutDistinct(PartOf(s, id).distinct, w);
+  for (size_t id = first_new; id < n; ++id) PutDistinct(PartOf(s, static_cast<uint32_t>(id)).distinct, w);
+}
+
+void WindowAggregateOperator::GetBlocks(Slice& s, const std::vector<uint32_t>& dirty, size_t base, size_t size,
+                                        StateReader* r) const {
+  if (!r->ok()) return;
+  if (plain_ && stride_ > 0 && dirty.size() + (size - base) > r->remaining() / stride_) {
+    r->Fail("window aggregate blocks longer than their data");
+    return;
+  }
+  GrowSlice(s, size);
+  if (plain_) {
+    if (stride_ > 0) {
+      for (uint32_t id : dirty) r->GetRaw(Block(s, id), stride_);
+      if (size > base) r->GetRaw(Block(s, static_cast<uint32_t>(base)), (size - base) * stride_);
+    }
+  } else {
+    for (uint32_t id : dirty) GetStates(Block(s, id), r);
+    for (size_t id = base; id < size && r->ok(); ++id) GetStates(Block(s, static_cast<uint32_t>(id)), r);
+  }
+  if (!has_distinct_) return;
+  const size_t na = aggs_.size();
+  for (uint32_t id : dirty) GetDistinct(&s.distinct[static_cast<size_t>(id) * na], r);
+  for (size_t id = base; id < size && r->ok(); ++id) GetDistinct(&s.distinct[id * na], r);
+}
+
+void WindowAggregateOperator::PutSlice(const Slice& s, StateWriter* w) const {
+  s.index.Snapshot(w);
+  w->PutChunk(s.keys);
+  PutBlocks(s, {}, 0, w);
+}
+
+void WindowAggregateOperator::GetSlice(Slice& s, StateReader* r) const {
+  s.index.Restore(r);
+  r->GetChunk(key_types_, &s.keys);
+  if (r->ok() && s.keys.size() != s.index.size()) r->Fail("slice keys and key rows differ in number");
+  if (r->ok()) GetBlocks(s, {}, 0, s.index.size(), r);
+}
+
+void WindowAggregateOperator::PutScalars(StateWriter* w) const {
   w->PutVarint(pending_ends_.size());
   for (int64_t end : pending_ends_) w->PutI64(end);
-  // SESSION windows.
-  w->PutVarint(session_keys_.size());
-  for (const auto& [key, sk] : session_keys_) {
-    w->PutString(key);
+  // SESSION windows, keys in first-seen order (so equal states write equal bytes).
+  std::vector<const std::pair<const std::string, SessionKey>*> keys;
+  keys.reserve(session_keys_.size());
+  for (const auto& kv : session_keys_) keys.push_back(&kv);
+  std::sort(keys.begin(), keys.end(), [](const auto* a, const auto* b) { return a->second.seq < b->second.seq; });
+  w->PutVarint(keys.size());
+  for (const auto* kv : keys) {
+    const SessionKey& sk = kv->second;
+    w->PutString(kv->first);
     w->PutChunk(sk.key);
     w->PutU64(sk.seq);
     w->PutVarint(sk.sessions.size());
-    for (const auto& [start, s] : sk.sessions) {
+    for (const auto& [start, session] : sk.sessions) {
       w->PutI64(start);
-      w->PutI64(s.end);
-      w->PutI64(s.timer_end);
-      WriteEntry(s.acc, w);
+      w->PutI64(session.end);
+      w->PutI64(session.timer_end);
+      WriteEntry(session.acc, w);
     }
   }
   w->PutVarint(session_timers_.size());
@@ -604,16 +736,20 @@ Status WindowAggregateOperator::SnapshotState(StateWriter* w) {
     w->PutI64(start);
   }
   w->PutU64(next_session_seq_);
-  // Late firing.
+  // Late firing: per fired window its results, and the key of each remembered row in row order.
   w->PutVarint(fired_.size());
   for (const auto& [end, fw] : fired_) {
     w->PutI64(end);
     w->PutBool(fw.results.num_columns() > 0);
     if (fw.results.num_columns() > 0) w->PutChunk(fw.results);
-    w->PutVarint(fw.index.size());
-    for (const auto& [key, row] : fw.index) {
-      w->PutString(key);
-      w->PutU32(row);
+    std::vector<const std::pair<const std::string, uint32_t>*> rows;
+    rows.reserve(fw.index.size());
+    for (const auto& kv : fw.index) rows.push_back(&kv);
+    std::sort(rows.begin(), rows.end(), [](const auto* a, const auto* b) { return a->second < b->second; });
+    w->PutVarint(rows.size());
+    for (const auto* kv : rows) {
+      w->PutString(kv->first);
+      w->PutU32(kv->second);
     }
   }
   w->PutVarint(late_timers_.size());
@@ -629,12 +765,9 @@ Status WindowAggregateOperator::SnapshotState(StateWriter* w) {
     w->PutString(key);
   }
   w->PutU64(next_late_seq_);
-  return Status::OK();
 }
 
-Status WindowAggregateOperator::RestoreState(StateReader* r) {
-  for (auto& [end, slice] : slices_) FreeSlice(slice);
-  slices_.clear();
+void WindowAggregateOperator::GetScalars(StateReader* r) {
   for (auto& [key, sk] : session_keys_) {
     for (auto& [start, s] : sk.sessions) DestroyEntry(s.acc);
   }
@@ -645,31 +778,22 @@ Status WindowAggregateOperator::RestoreState(StateReader* r) {
   fired_.clear();
   late_timers_.clear();
   late_pending_.clear();
-  r->ExpectTag("window-aggregate");
-  const size_t nslices = r->GetCount(9);
-  for (size_t i = 0; i < nslices && r->ok(); ++i) {
-    const int64_t end = r->GetI64();
-    Slice& slice = slices_[end];
-    r->GetChunk(key_types_, &slice.keys);
-    const size_t n = r->GetCount(1);
-    if (r->ok() && n != slice.keys.size()) r->Fail("slice keys and entries differ in number");
-    for (size_t j = 0; j < n && r->ok(); ++j) {
-      auto [it, inserted] = slice.index.try_emplace(r->GetString(), static_cast<uint32_t>(j));
-      if (!inserted) r->Fail("duplicate key in a slice");
-      Entry e = ReadEntry(r);
-      e.key = &it->first;
-      slice.entries.push_back(std::move(e));
-    }
-  }
   const size_t nends = r->GetCount(8);
   for (size_t i = 0; i < nends && r->ok(); ++i) pending_ends_.insert(r->GetI64());
   const size_t nkeys = r->GetCount(2);
   for (size_t i = 0; i < nkeys && r->ok(); ++i) {
     std::string key = r->GetString();
-    SessionKey& sk = session_keys_[key];
+    if (!r->ok()) break;
+    auto [kit, inserted] = session_keys_.try_emplace(key);
+    if (!inserted) {
+      r->Fail("a session key twice");
+      break;
+    }
+    SessionKey& sk = kit->second;
     r->GetChunk(key_types_, &sk.key);
+    if (r->ok() && sk.key.size() != 1) r->Fail("a session key of " + std::to_string(sk.key.size()) + " rows");
     sk.seq = r->GetU64();
-    session_key_of_seq_[sk.seq] = key;
+    if (r->ok() && !session_key_of_seq_.emplace(sk.seq, key).second) r->Fail("two session keys of one sequence number");
     const size_t ns = r->GetCount(24);
     for (size_t j = 0; j < ns && r->ok(); ++j) {
       const int64_t start = r->GetI64();
@@ -677,7 +801,10 @@ Status WindowAggregateOperator::RestoreState(StateReader* r) {
       s.end = r->GetI64();
       s.timer_end = r->GetI64();
       s.acc = ReadEntry(r);
-      sk.sessions.emplace(start, std::move(s));
+      if (!sk.sessions.try_emplace(start, std::move(s)).second) {
+        DestroyEntry(s.acc);  // try_emplace left `s` alone
+        r->Fail("two sessions of one start");
+      }
     }
   }
   const size_t ntimers = r->GetCount(24);
@@ -685,7 +812,17 @@ Status WindowAggregateOperator::RestoreState(StateReader* r) {
     const int64_t end = r->GetI64();
     const uint64_t seq = r->GetU64();
     const int64_t start = r->GetI64();
-    if (session_key_of_seq_.count(seq) == 0) r->Fail("session timer for an unknown key");
+    if (!r->ok()) break;
+    auto seq_it = session_key_of_seq_.find(seq);
+    if (seq_it == session_key_of_seq_.end()) {
+      r->Fail("session timer for an unknown key");
+      break;
+    }
+    const auto& sessions = session_keys_.at(seq_it->second).sessions;
+    if (sessions.find(start) == sessions.end()) {
+      r->Fail("session timer for an unknown session");
+      break;
+    }
     session_timers_.emplace(end, seq, start);
   }
   next_session_seq_ = r->GetU64();
@@ -697,7 +834,7 @@ Status WindowAggregateOperator::RestoreState(StateReader* r) {
     for (size_t j = 0; j < n && r->ok(); ++j) {
       std::string key = r->GetString();
       const uint32_t row = r->GetU32();
-      if (row >= fw.results.size()) r->Fail("remembered result out of range");
+      if (r->ok() && row >= fw.results.size()) r->Fail("remembered result out of range");
       fw.index.emplace(std::move(key), row);
     }
   }
@@ -714,7 +851,120 @@ Status WindowAggregateOperator::RestoreState(StateReader* r) {
     late_pending_.emplace(end, r->GetString());
   }
   next_late_seq_ = r->GetU64();
-  return r->status();
+}
+
+void WindowAggregateOperator::DropState() {
+  slices_.clear();
+  freed_since_base_.clear();
+  for (auto& [key, sk] : session_keys_) {
+    for (auto& [start, s] : sk.sessions) DestroyEntry(s.acc);
+  }
+  session_keys_.clear();
+  session_key_of_seq_.clear();
+  session_timers_.clear();
+  pending_ends_.clear();
+  fired_.clear();
+  late_timers_.clear();
+  late_pending_.clear();
+  next_session_seq_ = 0;
+  next_late_seq_ = 0;
+  ResetDeltaBase();
+}
+
+void WindowAggregateOperator::ResetDeltaBase() {
+  for (auto& [end, slice] : slices_) {
+    slice->dirty.Reset(slice->index.size());
+    slice->in_base = true;
+  }
+  freed_since_base_.clear();
+}
+
+Status WindowAggregateOperator::SnapshotState(StateWriter* w) {
+  w->PutTag("window-aggregate");
+  w->PutVarint(slices_.size());
+  for (const auto& [end, slice] : slices_) {
+    w->PutI64(end);
+    PutSlice(*slice, w);
+  }
+  PutScalars(w);
+  ResetDeltaBase();
+  return Status::OK();
+}
+
+Status WindowAggregateOperator::SnapshotDelta(StateWriter* w) {
+  w->PutTag("window-aggregate-delta");
+  // The base's slices freed since, then every live slice: a delta on the base's (its new keys, and
+  // the blocks of its new and written ids; nothing else), a slice added since in full.
+  PutWindowsDelta(
+      w, slices_, freed_since_base_, [](const Slice& s) { return s.in_base; },
+      [&](const Slice& s) {
+        const size_t base = s.dirty.base();
+        const size_t n = s.index.size();
+        s.index.SnapshotSince(base, w);
+        w->PutChunkRange(s.keys, base, n - base);
+        const std::vector<uint32_t>& dirty = s.dirty.dirty();
+        w->PutVarint(dirty.size());
+        if (!dirty.empty()) w->PutRaw(dirty.data(), dirty.size() * sizeof(uint32_t));
+        PutBlocks(s, dirty, base, w);
+      },
+      [&](const Slice& s) { PutSlice(s, w); });
+  PutScalars(w);
+  ResetDeltaBase();
+  return Status::OK();
+}
+
+Status WindowAggregateOperator::RestoreState(StateReader* r) {
+  DropState();
+  r->ExpectTag("window-aggregate");
+  const size_t nslices = r->GetCount(9);
+  for (size_t i = 0; i < nslices && r->ok(); ++i) {
+    const int64_t end = r->GetI64();
+    if (!r->ok()) break;
+    auto [it, inserted] = slices_.try_emplace(end);
+    if (!inserted) {
+      r->Fail("slice " + std::to_string(end) + " twice");
+      break;
+    }
+    it->second = NewSlice();
+    GetSlice(*it->second, r);
+  }
+  GetScalars(r);
+  ResetDeltaBase();
+  return r->status();  // a failed restore is dropped whole (Operator::Restore calls DropState)
+}
+
+Status WindowAggregateOperator::RestoreDelta(StateReader* r) {
+  r->ExpectTag("window-aggregate-delta");
+  std::vector<uint32_t> ids;
+  ApplyWindowsDelta(
+      r, slices_, [&] { return NewSlice(); },
+      [&](Slice& s) {
+        const size_t base = s.index.size();
+        s.index.RestoreAppend(r);
+        Chunk new_keys;
+        r->GetChunk(key_types_, &new_keys);
+        if (r->ok() && base + new_keys.size() != s.index.size()) r->Fail("new slice keys and key rows differ in number");
+        if (!r->ok()) return;
+        s.keys.AppendFrom(new_keys, nullptr, 0, new_keys.size(), /*copy_strings=*/true);
+        // The groups written since the base: ids below it, each once.
+        const size_t ndirty = r->GetCount(sizeof(uint32_t));
+        ids.assign(r->ok() ? ndirty : 0, 0);
+        if (!ids.empty()) r->GetRaw(ids.data(), ids.size() * sizeof(uint32_t));
+        for (uint32_t id : ids) {
+          if (!r->ok()) return;
+          if (id >= base) {
+            r->Fail("a state delta writes group " + std::to_string(id) + " beyond its base");
+            return;
+          }
+          s.dirty.Mark(id);
+        }
+        if (r->ok() && s.dirty.dirty().size() != ids.size()) r->Fail("a state delta writes a group twice");
+        if (r->ok()) GetBlocks(s, ids, base, s.index.size(), r);
+      },
+      [&](Slice& s) { GetSlice(s, r); });
+  GetScalars(r);
+  ResetDeltaBase();
+  return r->status();  // a failed delta is dropped whole (Operator::ApplyDelta calls DropState)
 }
 
 }  // namespace sluice

@@ -38,6 +38,20 @@
 // no open session is late. A session fires when time reaches its end - 1 ms; sessions that fire
 // together leave by end, then key first-seen order.
 //
+// State layout (keyed state, state/key_index.h): each slice (keyed by its end) owns a KeyIndex over the
+// encoded group keys (ids are per slice, so a freed slice frees its ids with it), the key columns (one
+// row of `keys` per id), one flat block of stride_ bytes per id holding the accumulators, and for
+// DISTINCT calls the distinct values per id and call.
+//
+// Checkpoints: SnapshotState writes everything. SnapshotDelta (incremental checkpoints, state/delta.h)
+// frames the slices as window_firing.h does for windows: the ends of the slices freed since the last
+// snapshot or restore (the base), then every live slice; one of the base as the keys added since
+// (KeyIndex::SnapshotSince), their key rows, and the blocks (and distinct values) of the ids written
+// since (a DeltaTracker per slice marks them) and of the new ids; one created since the base in full.
+// Then the small, watermark-bounded rest in full: the pending window ends, the remembered results and
+// timers of late firing, and the SESSION state (SESSION windows are not sliced; their open sessions
+// are written whole in every delta).
+//
 // Output columns: the group keys, one per aggregate call, window_start, window_end (TIMESTAMP(3)),
 // then window_time (window_end - 1 ms) when `with_window_time`.
 //
@@ -48,6 +62,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
@@ -56,6 +71,9 @@
 #include "plan/window.h"
 #include "runtime/operator.h"
 #include "runtime/operators/accumulators.h"
+#include "runtime/operators/window_firing.h"
+#include "state/delta.h"
+#include "state/key_index.h"
 
 namespace sluice {
 
@@ -79,10 +97,17 @@ class WindowAggregateOperator final : public Operator {
   void SetLateFiring(int64_t lateness_ms, int64_t delay_ms, bool emit_update_before);
 
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+  // Slice ids only grow while a slice lives and every write marks its id, so a delta can always
+  // express the change.
+  bool CanSnapshotDelta() const override { return true; }
 
  protected:
   Status SnapshotState(StateWriter* w) override;
   Status RestoreState(StateReader* r) override;
+  Status SnapshotDelta(StateWriter* w) override;
+  Status RestoreDelta(StateReader* r) override;
+  // Drops every slice, session and remembered result (before a restore, and after one that failed).
+  void DropState() override;
   Status OnWatermark(int64_t watermark) override;
   Status OnEndOfInput() override;
 
@@ -91,15 +116,30 @@ class WindowAggregateOperator final : public Operator {
     std::unordered_set<std::string> seen;
     Chunk values;  // the call's argument columns, one row per distinct value
   };
-  struct Entry {  // one key's accumulators in one slice
-    const std::string* key = nullptr;  // encoded group key: the slice index's own key (sliced windows)
+  // One group's accumulators as AppendResult reads them: the block of function states and, when any
+  // call is DISTINCT, the distinct values per call (else null).
+  struct Part {
+    const uint8_t* states;
+    const DistinctValues* distinct;
+  };
+  // A session's accumulators (SESSION windows).
+  struct Entry {
     std::unique_ptr<uint8_t[]> states;
     std::vector<DistinctValues> distinct;  // per aggregate call when any call is DISTINCT, else empty
   };
   struct Slice {
-    Chunk keys;  // one row per entry: its key columns
-    std::unordered_map<std::string, uint32_t> index;
-    std::vector<Entry> entries;
+    explicit Slice(const WindowAggregateOperator* op);
+    ~Slice();  // destroys the accumulators (FreeSlice)
+    Slice(const Slice&) = delete;
+    Slice& operator=(const Slice&) = delete;
+
+    const WindowAggregateOperator* owner;
+    KeyIndex index;               // encoded group key -> id
+    Chunk keys;                   // row id: the key columns of group id
+    std::vector<uint8_t> blocks;  // per id: stride_ bytes, the group's accumulators (all initialized)
+    std::vector<DistinctValues> distinct;  // per id and call (id * calls + call) when any call is DISTINCT
+    DeltaTracker dirty;           // ids whose accumulators changed since the last snapshot or restore
+    bool in_base = false;         // the slice existed at the last snapshot or restore
   };
 
   // SESSION windows: per key, its open sessions by start, each with its accumulators.
@@ -115,31 +155,63 @@ class WindowAggregateOperator final : public Operator {
   };
 
   Slice& SliceFor(int64_t slice_end);
+  // The id of row `row`'s group (encoded_[row]) in `slice`, adding it (key row, initialized block) when new.
+  uint32_t GroupFor(Slice& slice, const Chunk& chunk, size_t row);
+  uint8_t* Block(Slice& s, uint32_t id) const { return s.blocks.data() + static_cast<size_t>(id) * stride_; }
+  const uint8_t* Block(const Slice& s, uint32_t id) const {
+    return s.blocks.data() + static_cast<size_t>(id) * stride_;
+  }
+  Part PartOf(const Slice& s, uint32_t id) const {
+    return {Block(s, id), has_distinct_ ? &s.distinct[static_cast<size_t>(id) * aggs_.size()] : nullptr};
+  }
+  // Grows the slice to `size` ids, initializing the new blocks (and distinct values).
+  void GrowSlice(Slice& s, size_t size) const;
+  void InitStates(uint8_t* states) const;
+  void DestroyStates(uint8_t* states) const;
+  void InitDistinct(DistinctValues* distinct) const;
   Entry NewEntry() const;
-  // Checkpoints: one entry's accumulators and distinct values.
+  // Checkpoints: one group's function states, and its distinct values.
+  void PutStates(const uint8_t* states, StateWriter* w) const;
+  void GetStates(uint8_t* states, StateReader* r) const;
+  void PutDistinct(const DistinctValues* distinct, StateWriter* w) const;
+  void GetDistinct(DistinctValues* distinct, StateReader* r) const;
   void WriteEntry(const Entry& e, StateWriter* w) const;
   Entry ReadEntry(StateReader* r) const;
-  Entry& EntryFor(Slice& slice, const Chunk& chunk, size_t row);
+  // A slice's blocks (and distinct values) of ids `dirty` and [first_new, size).
+  void PutBlocks(const Slice& s, const std::vector<uint32_t>& dirty, size_t first_new, StateWriter* w) const;
+  // Reads them: ids `dirty` (below `base`, the ids the slice holds) are overwritten, and the slice
+  // grows to `size` ids.
+  void GetBlocks(Slice& s, const std::vector<uint32_t>& dirty, size_t base, size_t size, StateReader* r) const;
+  void PutSlice(const Slice& s, StateWriter* w) const;
+  void GetSlice(Slice& s, StateReader* r) const;
+  // The state beside the slices (pending ends, SESSION windows, late firing), written whole.
+  void PutScalars(StateWriter* w) const;
+  void GetScalars(StateReader* r);
+  // After a snapshot or restore: the current state is the base of the next delta.
+  void ResetDeltaBase();
+  // Frees the earliest slice (remembering its end for the next delta when the base held it).
+  void EraseFirstSlice();
+  std::unique_ptr<Slice> NewSlice() const;
   // Folds `src`'s accumulators (and distinct values) into `dst`, then frees `src`'s.
   void MergeInto(Entry& dst, Entry& src) const;
   void DestroyEntry(Entry& e) const;
+  void Accumulate(uint8_t* states, DistinctValues* distinct, const Chunk& chunk, size_t row);
   Status ProcessSessions(const Chunk& chunk);
   Status FireSessions(int64_t progress, bool all);
   // Appends one result row: the key (row `key_row` of `keys`), the aggregates over `parts` (the
   // accumulators of the window's slices, merged when several), and the window columns.
-  void AppendResult(const Chunk& keys, size_t key_row, const std::vector<const Entry*>& parts, int64_t start,
+  void AppendResult(const Chunk& keys, size_t key_row, const Part* parts, size_t num_parts, int64_t start,
                     int64_t end, uint8_t* scratch, Chunk* out) const;
-  void Accumulate(Entry& e, const Chunk& chunk, size_t row);
   bool Fired(int64_t window_end, int64_t progress) const;
   // Whether a window's state has expired at `progress`: it fired and its allowed lateness passed.
   bool Expired(int64_t window_end, int64_t progress) const;
   // Late firing: a late row of key `key` went into the slice ending at `slice_end`; updates (or
   // schedules updates of) every fired, unexpired window holding that slice.
-  void LateRow(int64_t slice_end, const std::string& key, Chunk* out);
+  void LateRow(int64_t slice_end, std::string_view key, Chunk* out);
   // Recomputes window `end`'s result for `key` and emits the change against the remembered one.
   void RefireKey(int64_t end, const std::string& key, Chunk* out);
   // Remembers row `row` of `chunk` as window `end`'s result for `key`.
-  void Remember(int64_t end, const std::string& key, const Chunk& chunk, size_t row);
+  void Remember(int64_t end, std::string_view key, const Chunk& chunk, size_t row);
   // Fires the scheduled late updates that are due, and those of windows expired at `progress` (all
   // of them when `all`).
   Status FlushLateTimers(int64_t progress, bool all, Chunk* out);
@@ -152,7 +224,7 @@ class WindowAggregateOperator final : public Operator {
   // Fires every pending window whose end `progress` reached (all of them when `all`).
   Status FireUpTo(int64_t progress, bool all);
   void FireWindow(int64_t end, Chunk* out);
-  void FreeSlice(Slice& slice);
+  void FreeSlice(Slice& slice) const;
   Status EmitIfFull(Chunk* out, bool force);
 
   std::vector<LogicalType> input_types_;
@@ -166,9 +238,13 @@ class WindowAggregateOperator final : public Operator {
   bool local_time_;
   bool with_window_time_;
   bool has_distinct_ = false;
+  bool plain_ = true;            // no call serializes its state: blocks are checkpointed as raw bytes
   std::vector<size_t> offsets_;  // state slot offset per aggregate
   size_t state_bytes_ = 0;
-  std::map<int64_t, Slice> slices_;  // by slice end
+  size_t stride_ = 0;            // bytes per id in a slice's blocks (state_bytes_ rounded to the alignment)
+  std::vector<std::vector<LogicalType>> distinct_types_;  // per DISTINCT call: its argument types
+  WindowsByEnd<Slice> slices_;  // by slice end
+  std::vector<int64_t> freed_since_base_;  // ends of base slices freed since the last snapshot or restore
   std::set<int64_t> pending_ends_;   // window ends that hold rows and have not fired
   std::vector<std::string> encoded_;
   std::vector<int64_t> times_;
