@@ -26,32 +26,8 @@ const std::vector<LogicalType> kTypes = {LogicalType::String(), LogicalType::Tim
 
 Row R(const std::string& key, int64_t ts) { return I({Str(key), Ts(ts)}); }
 
-struct TwoInputs {
-  explicit TwoInputs(IntervalJoinSpec spec) : op("IntervalJoin", kTypes, kTypes, std::move(spec)) {
-    op.AddOutput(&sink, 0);
-    open_status = op.Open(&ctx);
-    (void)sink.Open(&ctx);
-  }
-  Status Push(int side, const std::vector<Row>& rows) {
-    Chunk c = MakeChunk(kTypes, rows);
-    return op.Process(side, c);
-  }
-  Status Watermark(int64_t millis) {
-    RETURN_IF_ERROR(op.ReceiveWatermark(0, millis * 1000));
-    return op.ReceiveWatermark(1, millis * 1000);
-  }
-  // The changes emitted since the last call.
-  Lines Take() {
-    Lines all = sink.Changes();
-    Lines out(all.begin() + static_cast<std::ptrdiff_t>(taken), all.end());
-    taken = all.size();
-    return out;
-  }
-  JobContext ctx;
-  IntervalJoinOperator op;
-  CollectSink sink;
-  Status open_status;
-  size_t taken = 0;
+struct TwoInputs : testing::Driven<IntervalJoinOperator> {
+  explicit TwoInputs(IntervalJoinSpec spec) : Driven(kTypes, 1024, "IntervalJoin", kTypes, kTypes, std::move(spec)) {}
 };
 
 IntervalJoinSpec Spec(bool left_outer, bool right_outer) {

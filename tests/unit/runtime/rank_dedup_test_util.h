@@ -110,4 +110,44 @@ inline Chunk MakeChunk(const std::vector<LogicalType>& types, const std::vector<
   return c;
 }
 
+// Owns an operator of type Op, wired to a CollectSink and opened with both: Push rows of `types` to
+// one input, a watermark or the end of input to every input, and Take() the changes emitted since
+// the last Take().
+template <typename Op>
+struct Driven {
+  template <typename... OpArgs>
+  Driven(std::vector<LogicalType> input_types, size_t chunk_size, OpArgs&&... op_args)
+      : types(std::move(input_types)), op(std::forward<OpArgs>(op_args)...) {
+    ctx.chunk_size = chunk_size;
+    op.AddOutput(&sink, 0);
+    open_status = op.Open(&ctx);
+    (void)sink.Open(&ctx);
+  }
+  Status Push(int input, const std::vector<Row>& rows) {
+    Chunk c = MakeChunk(types, rows);
+    return op.Process(input, c);
+  }
+  Status Watermark(int64_t millis) {
+    for (int i = 0; i < op.num_inputs(); ++i) RETURN_IF_ERROR(op.ReceiveWatermark(i, millis * 1000));
+    return Status::OK();
+  }
+  Status End() {
+    for (int i = 0; i < op.num_inputs(); ++i) RETURN_IF_ERROR(op.ReceiveEndOfInput(i));
+    return Status::OK();
+  }
+  std::vector<std::string> Take() {
+    std::vector<std::string> all = sink.Changes();
+    std::vector<std::string> out(all.begin() + static_cast<std::ptrdiff_t>(taken), all.end());
+    taken = all.size();
+    return out;
+  }
+
+  std::vector<LogicalType> types;
+  JobContext ctx;
+  Op op;
+  CollectSink sink;
+  Status open_status;
+  size_t taken = 0;
+};
+
 }  // namespace sluice::testing

@@ -41,35 +41,8 @@ WindowJoinSpec Spec(bool left_outer, bool right_outer) {
   return s;
 }
 
-struct TwoInputs {
-  explicit TwoInputs(WindowJoinSpec spec) : op("WindowJoin", kTypes, kTypes, std::move(spec)) {
-    op.AddOutput(&sink, 0);
-    open_status = op.Open(&ctx);
-    (void)sink.Open(&ctx);
-  }
-  Status Push(int side, const std::vector<Row>& rows) {
-    Chunk c = MakeChunk(kTypes, rows);
-    return op.Process(side, c);
-  }
-  Status Watermark(int64_t millis) {
-    RETURN_IF_ERROR(op.ReceiveWatermark(0, millis * 1000));
-    return op.ReceiveWatermark(1, millis * 1000);
-  }
-  Status End() {
-    RETURN_IF_ERROR(op.ReceiveEndOfInput(0));
-    return op.ReceiveEndOfInput(1);
-  }
-  Lines Take() {
-    Lines all = sink.Changes();
-    Lines out(all.begin() + static_cast<std::ptrdiff_t>(taken), all.end());
-    taken = all.size();
-    return out;
-  }
-  JobContext ctx;
-  WindowJoinOperator op;
-  CollectSink sink;
-  Status open_status;
-  size_t taken = 0;
+struct TwoInputs : testing::Driven<WindowJoinOperator> {
+  explicit TwoInputs(WindowJoinSpec spec) : Driven(kTypes, 1024, "WindowJoin", kTypes, kTypes, std::move(spec)) {}
 };
 
 TEST(WindowJoinOperatorTest, JoinsPerWindowInFlinksLoopOrder) {

@@ -56,29 +56,10 @@ WindowRankSpec LastSpec(int64_t keep) {
   return s;
 }
 
-struct Ranker {
-  explicit Ranker(WindowRankSpec spec, size_t chunk_size = 1024) : op("WindowRank", kTypes, std::move(spec)) {
-    ctx.chunk_size = chunk_size;
-    op.AddOutput(&sink, 0);
-    open_status = op.Open(&ctx);
-    (void)sink.Open(&ctx);
-  }
-  Status Push(const std::vector<Row>& rows) {
-    Chunk c = MakeChunk(kTypes, rows);
-    return op.Process(0, c);
-  }
-  Status Watermark(int64_t millis) { return op.ReceiveWatermark(0, millis * 1000); }
-  Lines Take() {
-    Lines all = sink.Changes();
-    Lines out(all.begin() + static_cast<std::ptrdiff_t>(taken), all.end());
-    taken = all.size();
-    return out;
-  }
-  JobContext ctx;
-  WindowRankOperator op;
-  CollectSink sink;
-  Status open_status;
-  size_t taken = 0;
+struct Ranker : testing::Driven<WindowRankOperator> {
+  explicit Ranker(WindowRankSpec spec, size_t chunk_size = 1024)
+      : Driven(kTypes, chunk_size, "WindowRank", kTypes, std::move(spec)) {}
+  Status Push(const std::vector<Row>& rows) { return Driven::Push(0, rows); }
 };
 
 TEST(WindowRankOperatorTest, FiresWindowsInOrderAndDropsLateRows) {
