@@ -767,7 +767,7 @@ void WindowAggregateOperator::PutScalars(StateWriter* w) const {
   w->PutU64(next_late_seq_);
 }
 
-void WindowAggregateOperator::GetScalars(StateReader* r) {
+void WindowAggregateOperator::ClearScalars() {
   for (auto& [key, sk] : session_keys_) {
     for (auto& [start, s] : sk.sessions) DestroyEntry(s.acc);
   }
@@ -778,6 +778,12 @@ void WindowAggregateOperator::GetScalars(StateReader* r) {
   fired_.clear();
   late_timers_.clear();
   late_pending_.clear();
+  next_session_seq_ = 0;
+  next_late_seq_ = 0;
+}
+
+void WindowAggregateOperator::GetScalars(StateReader* r) {
+  ClearScalars();
   const size_t nends = r->GetCount(8);
   for (size_t i = 0; i < nends && r->ok(); ++i) pending_ends_.insert(r->GetI64());
   const size_t nkeys = r->GetCount(2);
@@ -856,18 +862,7 @@ void WindowAggregateOperator::GetScalars(StateReader* r) {
 void WindowAggregateOperator::DropState() {
   slices_.clear();
   freed_since_base_.clear();
-  for (auto& [key, sk] : session_keys_) {
-    for (auto& [start, s] : sk.sessions) DestroyEntry(s.acc);
-  }
-  session_keys_.clear();
-  session_key_of_seq_.clear();
-  session_timers_.clear();
-  pending_ends_.clear();
-  fired_.clear();
-  late_timers_.clear();
-  late_pending_.clear();
-  next_session_seq_ = 0;
-  next_late_seq_ = 0;
+  ClearScalars();
   ResetDeltaBase();
 }
 

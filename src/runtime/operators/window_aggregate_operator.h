@@ -187,6 +187,8 @@ class WindowAggregateOperator final : public Operator {
   // The state beside the slices (pending ends, SESSION windows, late firing), written whole.
   void PutScalars(StateWriter* w) const;
   void GetScalars(StateReader* r);
+  // Empties what PutScalars writes (the SESSION state, pending ends, late-firing results and timers).
+  void ClearScalars();
   // After a snapshot or restore: the current state is the base of the next delta.
   void ResetDeltaBase();
   // Frees the earliest slice (remembering its end for the next delta when the base held it).
