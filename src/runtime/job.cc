@@ -486,18 +486,19 @@ int64_t NowMicros(const JobContext& ctx) {
 // next checkpoint's snapshot buffers (CheckpointCollector::TakeBuffer). Each is sized to half again
 // its state's size and touched here, so the next snapshot, which stalls the job, copies into memory
 // that is already mapped rather than page-faulting hundreds of MB on the task thread. Only a buffer
-// the next snapshot will likely fill alike is kept: a delta's (the next is a delta too), or any
-// when every snapshot is full ('execution.checkpointing.incremental' off). A full snapshot in a
-// chain is followed by much smaller deltas, so its buffer is freed rather than held. Once the job
-// waits for its final checkpoint (`*ending`), no buffer is needed any more.
-void PrefaultBuffers(CheckpointData* data, bool incremental, const std::atomic<bool>& ending) {
+// the next snapshot will likely fill alike is kept (`keep[i]`, decided by TakeCheckpoint): a delta's
+// (the next is a delta too), or a full snapshot's when the next is full too (the operator writes no
+// deltas, or 'execution.checkpointing.incremental' is off). A full snapshot that starts a chain is
+// followed by much smaller deltas, so its buffer is freed rather than held. Once the job waits for
+// its final checkpoint (`*ending`), no buffer is needed any more.
+void PrefaultBuffers(CheckpointData* data, const std::vector<bool>& keep, const std::atomic<bool>& ending) {
   constexpr size_t kPrefaultAbove = size_t{1} << 20;
-  for (CheckpointData::OperatorState& st : data->operators) {
+  for (size_t i = 0; i < data->operators.size(); ++i) {
     if (ending.load()) return;
-    const bool delta = !st.chain.empty() && st.chain.back().delta;
+    CheckpointData::OperatorState& st = data->operators[i];
     std::string& bytes = st.chain.empty() ? st.bytes : st.chain.back().bytes;
     if (bytes.size() < kPrefaultAbove) continue;
-    if (incremental && !delta) {
+    if (i >= keep.size() || !keep[i]) {
       std::string().swap(bytes);
       continue;
     }
@@ -621,11 +622,15 @@ Status Job::TakeCheckpoint(bool final) {
   checkpoint_stats_.sync_seconds += sync_secs;
   checkpoint_stats_.max_sync_seconds = std::max(checkpoint_stats_.max_sync_seconds, sync_secs);
   CheckpointStorage* storage = storage_.get();
-  const bool incremental = ctx_.checkpoints.incremental;
+  std::vector<bool> keep(operators_.size());
+  for (size_t i = 0; i < operators_.size(); ++i) {
+    keep[i] = !data->operators[i].chain.empty() && data->operators[i].chain.back().delta;
+    if (!ctx_.checkpoints.incremental || !operators_[i]->CanSnapshotDelta()) keep[i] = true;
+  }
   std::shared_ptr<std::atomic<bool>> ending = ending_;
-  pending_checkpoint_ = std::async(std::launch::async, [storage, data, incremental, ending]() -> Result<int64_t> {
+  pending_checkpoint_ = std::async(std::launch::async, [storage, data, keep, ending]() -> Result<int64_t> {
     Result<int64_t> written = storage->Write(data.get());
-    if (written.ok()) PrefaultBuffers(data.get(), incremental, *ending);
+    if (written.ok()) PrefaultBuffers(data.get(), keep, *ending);
     return written;
   });
   pending_data_ = data;
