@@ -103,6 +103,38 @@ void ApplyColumnDelta(StateReader* r, std::vector<T>* column) {
   if (size > base) r->GetRaw(column->data() + base, (size - base) * sizeof(T));
 }
 
+// A column of per-id values of any type (lists, small structs), each written by `put(w, value)` and
+// read by `get(r, &value)`: the dirty ids with their values, then the values of the new ids
+// [tracker.base(), size). ApplyValuesDelta needs `column` to hold the base ids and `size` to be the
+// id count after the delta (its key index already restored); `min_bytes` is the least a dirty entry
+// takes (bounds a corrupt count).
+template <typename T, typename Put>
+void PutValuesDelta(StateWriter* w, const std::vector<T>& column, const DeltaTracker& tracker, const Put& put) {
+  w->PutVarint(tracker.dirty().size());
+  for (uint32_t id : tracker.dirty()) {
+    w->PutU32(id);
+    put(w, column[id]);
+  }
+  for (size_t id = tracker.base(); id < column.size(); ++id) put(w, column[id]);
+}
+
+template <typename T, typename Get>
+void ApplyValuesDelta(StateReader* r, size_t size, size_t min_bytes, std::vector<T>* column, const Get& get) {
+  const size_t base = column->size();
+  const size_t ndirty = r->GetCount(min_bytes);
+  for (size_t i = 0; i < ndirty && r->ok(); ++i) {
+    const uint32_t id = r->GetU32();
+    if (r->ok() && id >= base) {
+      r->Fail("a state delta writes key " + std::to_string(id) + " beyond its base");
+      return;
+    }
+    get(r, &(*column)[id]);
+  }
+  if (!r->ok() || size < base) return;
+  column->resize(size);
+  for (size_t id = base; id < size && r->ok(); ++id) get(r, &(*column)[id]);
+}
+
 // DeltaQueue: a FIFO of trivially copyable items with deltas, for state kept in write order (a TTL
 // expiry queue of (write time, id), as Flink's state TTL expires the oldest writes first). Its delta
 // is how many items of the base were popped, then the items pushed since that are still queued.

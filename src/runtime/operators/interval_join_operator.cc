@@ -242,13 +242,8 @@ Status IntervalJoinOperator::SnapshotDelta(StateWriter* w) {
   for (int side = 0; side < 2; ++side) s.arenas[side].SnapshotTail(s.arena_base[side], w);
   const size_t key_base = s.key_delta.base();
   s.keys.SnapshotSince(key_base, w);
-  // The state of keys written since the base (id, state), then that of the new keys.
-  w->PutVarint(s.key_delta.dirty().size());
-  for (uint32_t k : s.key_delta.dirty()) {
-    w->PutU32(k);
-    PutKeyState(w, s.key_states[k]);
-  }
-  for (size_t k = key_base; k < s.key_states.size(); ++k) PutKeyState(w, s.key_states[k]);
+  // The state of keys written since the base, then that of the new keys.
+  PutValuesDelta(w, s.key_states, s.key_delta, PutKeyState);
   w->PutU64(s.next_seq);
   s.ResetDeltaBase();
   return Status::OK();
@@ -258,19 +253,8 @@ Status IntervalJoinOperator::RestoreDelta(StateReader* r) {
   State& s = *state_;
   r->ExpectTag("interval-join delta");
   for (int side = 0; side < 2; ++side) s.arenas[side].RestoreAppend(r);
-  const size_t key_base = s.keys.size();
   s.keys.RestoreAppend(r);
-  const size_t ndirty = r->GetCount(6);
-  for (size_t i = 0; i < ndirty && r->ok(); ++i) {
-    const uint32_t k = r->GetU32();
-    if (r->ok() && k >= key_base) {
-      r->Fail("an interval join delta writes key " + std::to_string(k) + " beyond its base");
-      break;
-    }
-    GetKeyState(r, &s.key_states[k]);
-  }
-  if (r->ok()) s.key_states.resize(s.keys.size());
-  for (size_t k = key_base; k < s.key_states.size() && r->ok(); ++k) GetKeyState(r, &s.key_states[k]);
+  ApplyValuesDelta(r, s.keys.size(), 6, &s.key_states, GetKeyState);
   const uint64_t next_seq = r->GetU64();
   if (r->ok() && next_seq < s.next_seq) r->Fail("an interval join delta goes back in arrival order");
   s.next_seq = next_seq;

@@ -140,13 +140,8 @@ Status SinkUpsertMaterializerOperator::SnapshotDelta(StateWriter* w) {
   w->PutTag("upsert-materializer delta");
   const size_t key_base = s.key_delta.base();
   s.keys.SnapshotSince(key_base, w);
-  // The row lists of keys written since the base (id, list), then those of the new keys.
-  w->PutVarint(s.key_delta.dirty().size());
-  for (uint32_t k : s.key_delta.dirty()) {
-    w->PutU32(k);
-    PutColumn(w, s.lists[k]);
-  }
-  for (size_t k = key_base; k < s.lists.size(); ++k) PutColumn(w, s.lists[k]);
+  // The row lists of keys written since the base, then those of the new keys.
+  PutValuesDelta(w, s.lists, s.key_delta, [](StateWriter* out, const auto& list) { PutColumn(out, list); });
   s.arena.SnapshotTail(s.arena_base, w);
   s.ResetDeltaBase();
   return Status::OK();
@@ -155,19 +150,8 @@ Status SinkUpsertMaterializerOperator::SnapshotDelta(StateWriter* w) {
 Status SinkUpsertMaterializerOperator::RestoreDelta(StateReader* r) {
   State& s = *state_;
   r->ExpectTag("upsert-materializer delta");
-  const size_t key_base = s.keys.size();
   s.keys.RestoreAppend(r);
-  const size_t ndirty = r->GetCount(5);
-  for (size_t i = 0; i < ndirty && r->ok(); ++i) {
-    const uint32_t k = r->GetU32();
-    if (r->ok() && k >= key_base) {
-      r->Fail("an upsert materializer delta writes key " + std::to_string(k) + " beyond its base");
-      break;
-    }
-    GetColumn(r, &s.lists[k]);
-  }
-  if (r->ok()) s.lists.resize(s.keys.size());
-  for (size_t k = key_base; k < s.lists.size() && r->ok(); ++k) GetColumn(r, &s.lists[k]);
+  ApplyValuesDelta(r, s.keys.size(), 5, &s.lists, [](StateReader* in, auto* list) { GetColumn(in, list); });
   s.arena.RestoreAppend(r);
   s.ValidateAndDerive(r);
   RETURN_IF_ERROR(r->status());

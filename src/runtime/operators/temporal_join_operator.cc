@@ -245,13 +245,8 @@ Status TemporalJoinOperator::SnapshotDelta(StateWriter* w) {
   s.right.SnapshotTail(s.right_base, w);
   const size_t key_base = s.key_delta.base();
   s.keys.SnapshotSince(key_base, w);
-  // The version lists of keys written since the base (id, list), then those of the new keys.
-  w->PutVarint(s.key_delta.dirty().size());
-  for (uint32_t k : s.key_delta.dirty()) {
-    w->PutU32(k);
-    PutVersions(w, s.versions[k]);
-  }
-  for (size_t k = key_base; k < s.versions.size(); ++k) PutVersions(w, s.versions[k]);
+  // The version lists of keys written since the base, then those of the new keys.
+  PutValuesDelta(w, s.versions, s.key_delta, PutVersions);
   PutColumn(w, s.cleanup);
   s.ResetDeltaBase();
   return Status::OK();
@@ -263,19 +258,8 @@ Status TemporalJoinOperator::RestoreDelta(StateReader* r) {
   s.left.RestoreAppend(r);
   ApplyColumnDelta(r, &s.left_key);
   s.right.RestoreAppend(r);
-  const size_t key_base = s.keys.size();
   s.keys.RestoreAppend(r);
-  const size_t ndirty = r->GetCount(5);
-  for (size_t i = 0; i < ndirty && r->ok(); ++i) {
-    const uint32_t k = r->GetU32();
-    if (r->ok() && k >= key_base) {
-      r->Fail("a temporal join delta writes key " + std::to_string(k) + " beyond its base");
-      break;
-    }
-    GetVersions(r, &s.versions[k]);
-  }
-  if (r->ok()) s.versions.resize(s.keys.size());
-  for (size_t k = key_base; k < s.versions.size() && r->ok(); ++k) GetVersions(r, &s.versions[k]);
+  ApplyValuesDelta(r, s.keys.size(), 5, &s.versions, GetVersions);
   GetColumn(r, &s.cleanup);
   ValidateAndDerive(r);
   RETURN_IF_ERROR(r->status());
