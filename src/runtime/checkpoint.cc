@@ -147,20 +147,25 @@ Status WriteFileSynced(const std::string& path, std::string_view a, std::string_
 }
 
 // Writes a shared state file and fsyncs it: a head (the codec and the state's size) and the state,
-// compressed when large. The compression streams through a small buffer straight into the file (no
-// second copy of a state of hundreds of MB), and the checksum is taken as the bytes go out.
+// compressed when large. The state is an operator's bytes with its deferred parts (rows read from
+// the operator's buffers, state_serde.h) between them; everything streams through small buffers
+// straight into the file (no whole copy of a state of hundreds of MB), and the checksum is taken as
+// the bytes go out.
 class StateFileWriter {
  public:
-  StateFileWriter() : cctx_(ZSTD_createCCtx()), out_(kChunk) {}
+  StateFileWriter() : cctx_(ZSTD_createCCtx()), out_(kChunk) { stage_.reserve(kStage); }
   ~StateFileWriter() { ZSTD_freeCCtx(cctx_); }
   StateFileWriter(const StateFileWriter&) = delete;
   StateFileWriter& operator=(const StateFileWriter&) = delete;
 
-  Status Write(const std::string& path, std::string_view raw, uint64_t* checksum, uint64_t* file_size) {
+  // Writes `bytes` with `deferred` inserted; sets the state's size, the file's checksum and size.
+  Status Write(const std::string& path, std::string_view bytes, const std::vector<DeferredPart>& deferred,
+               uint64_t* raw_size, uint64_t* checksum, uint64_t* file_size) {
     if (cctx_ == nullptr) return Status::IOError("Cannot compress checkpoint file '" + path + "': out of memory");
+    *raw_size = OutputSize(bytes, deferred);
     int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) return ErrnoStatus("Cannot create checkpoint file", path);
-    Status st = WriteBody(fd, path, raw, checksum, file_size);
+    Status st = WriteBody(fd, path, bytes, deferred, *raw_size, checksum, file_size);
     if (!st.ok()) {
       ::close(fd);
       return st;
@@ -170,45 +175,102 @@ class StateFileWriter {
 
  private:
   static constexpr size_t kChunk = 1 << 20;
+  // Appends smaller than this are gathered before they are compressed or written.
+  static constexpr size_t kStage = 256 << 10;
 
-  Status Emit(int fd, const std::string& path, std::string_view bytes, XXH64_state_t* h, uint64_t* size) {
-    XXH64_update(h, bytes.data(), bytes.size());
-    *size += bytes.size();
-    return WriteAll(fd, bytes, path);
-  }
+  // The state's bytes on their way into the file: compressed (or not), written, checksummed. The
+  // first error sticks and makes later appends no-ops.
+  class FileSink final : public ByteSink {
+   public:
+    FileSink(StateFileWriter* w, int fd, const std::string& path, bool compress)
+        : w_(w), fd_(fd), path_(path), compress_(compress), h_(XXH64_createState(), XXH64_freeState) {
+      XXH64_reset(h_.get(), 0);
+      w_->stage_.clear();
+    }
+    void Append(const void* data, size_t n) override {
+      if (n == 0 || !status_.ok()) return;
+      if (n < kStage / 4) {
+        if (w_->stage_.size() + n > kStage) Flush();
+        w_->stage_.append(static_cast<const char*>(data), n);
+        return;
+      }
+      Flush();
+      Pass(data, n);
+    }
+    // The codec head, written as is.
+    void Head(std::string_view head) { Emit(head); }
+    Status Finish(uint64_t* checksum, uint64_t* file_size) {
+      Flush();
+      if (compress_ && status_.ok()) Compress(nullptr, 0, ZSTD_e_end);
+      *checksum = XXH64_digest(h_.get());
+      *file_size = size_;
+      return status_;
+    }
 
-  Status WriteBody(int fd, const std::string& path, std::string_view raw, uint64_t* checksum, uint64_t* file_size) {
-    const bool compress = raw.size() >= kCompressAbove;
-    StateWriter head;
-    head.PutU8(compress ? kZstd : kRaw);
-    head.PutVarint(raw.size());
-    std::unique_ptr<XXH64_state_t, XXH_errorcode (*)(XXH64_state_t*)> h(XXH64_createState(), XXH64_freeState);
-    XXH64_reset(h.get(), 0);
-    *file_size = 0;
-    RETURN_IF_ERROR(Emit(fd, path, head.data(), h.get(), file_size));
-    if (!compress) {
-      RETURN_IF_ERROR(Emit(fd, path, raw, h.get(), file_size));
-    } else {
-      ZSTD_CCtx_reset(cctx_, ZSTD_reset_session_only);
-      ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, kStateFileLevel);
-      ZSTD_CCtx_setPledgedSrcSize(cctx_, raw.size());
-      ZSTD_inBuffer in{raw.data(), raw.size(), 0};
-      size_t left = 1;
-      while (left != 0) {
-        ZSTD_outBuffer out{out_.data(), out_.size(), 0};
-        left = ZSTD_compressStream2(cctx_, &out, &in, ZSTD_e_end);
-        if (ZSTD_isError(left)) {
-          return Status::IOError("Cannot compress checkpoint file '" + path + "': " + ZSTD_getErrorName(left));
-        }
-        RETURN_IF_ERROR(Emit(fd, path, std::string_view(out_.data(), out.pos), h.get(), file_size));
+   private:
+    void Flush() {
+      if (w_->stage_.empty()) return;
+      Pass(w_->stage_.data(), w_->stage_.size());
+      w_->stage_.clear();
+    }
+    void Pass(const void* data, size_t n) {
+      if (!status_.ok()) return;
+      if (compress_) {
+        Compress(data, n, ZSTD_e_continue);
+      } else {
+        Emit(std::string_view(static_cast<const char*>(data), n));
       }
     }
-    *checksum = XXH64_digest(h.get());
-    return Status::OK();
+    void Compress(const void* data, size_t n, ZSTD_EndDirective mode) {
+      ZSTD_inBuffer in{data, n, 0};
+      while (status_.ok()) {
+        ZSTD_outBuffer out{w_->out_.data(), w_->out_.size(), 0};
+        const size_t left = ZSTD_compressStream2(w_->cctx_, &out, &in, mode);
+        if (ZSTD_isError(left)) {
+          status_ = Status::IOError("Cannot compress checkpoint file '" + path_ + "': " + ZSTD_getErrorName(left));
+          return;
+        }
+        Emit(std::string_view(w_->out_.data(), out.pos));
+        if (mode == ZSTD_e_end ? left == 0 : in.pos == in.size) return;
+      }
+    }
+    void Emit(std::string_view bytes) {
+      if (bytes.empty() || !status_.ok()) return;
+      XXH64_update(h_.get(), bytes.data(), bytes.size());
+      size_ += bytes.size();
+      status_ = WriteAll(fd_, bytes, path_);
+    }
+
+    StateFileWriter* w_;
+    int fd_;
+    const std::string& path_;
+    bool compress_;
+    std::unique_ptr<XXH64_state_t, XXH_errorcode (*)(XXH64_state_t*)> h_;
+    uint64_t size_ = 0;
+    Status status_;
+  };
+
+  Status WriteBody(int fd, const std::string& path, std::string_view bytes, const std::vector<DeferredPart>& deferred,
+                   uint64_t raw_size, uint64_t* checksum, uint64_t* file_size) {
+    const bool compress = raw_size >= kCompressAbove;
+    StateWriter head;
+    head.PutU8(compress ? kZstd : kRaw);
+    head.PutVarint(raw_size);
+    FileSink sink(this, fd, path, compress);
+    sink.Head(head.data());
+    if (compress) {
+      ZSTD_CCtx_reset(cctx_, ZSTD_reset_session_only);
+      ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, kStateFileLevel);
+      // Also checks that the parts wrote as many bytes as they said.
+      ZSTD_CCtx_setPledgedSrcSize(cctx_, raw_size);
+    }
+    WriteOutput(bytes, deferred, &sink);
+    return sink.Finish(checksum, file_size);
   }
 
   ZSTD_CCtx* cctx_;
   std::vector<char> out_;
+  std::string stage_;
 };
 
 // A chain file name from _metadata must name a file directly under shared/.
@@ -338,8 +400,8 @@ Result<int64_t> CheckpointStorage::Write(CheckpointData* data) {
       // Written under a temporary name first: the file's name carries its checksum.
       const std::string tmp = (fs::path(shared) / ("op" + std::to_string(i + 1) + "-chk" + std::to_string(data->id) +
                                                    kTmpSuffix)).string();
-      RETURN_IF_ERROR(file_writer->Write(tmp, f.bytes, &f.checksum, &f.file_size));
-      f.raw_size = f.bytes.size();
+      RETURN_IF_ERROR(file_writer->Write(tmp, f.bytes, f.deferred, &f.raw_size, &f.checksum, &f.file_size));
+      f.deferred.clear();  // lets the operators' buffers go
       char hex[17];
       std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(f.checksum));
       f.name = "op" + std::to_string(i + 1) + "-chk" + std::to_string(data->id) + (f.delta ? "-delta-" : "-full-") + hex;

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "state/state_serde.h"
 
 namespace sluice {
 
@@ -49,6 +50,9 @@ struct CheckpointData {
     uint64_t file_size = 0;
     uint64_t checksum = 0;  // XXH64 of the file
     std::string bytes;      // the state: to write (a new file) or as read back
+    // Parts of a new file's state written by the background thread between `bytes` (state_serde.h);
+    // dropped once written.
+    std::vector<DeferredPart> deferred;
   };
   struct OperatorState {
     std::string digest;  // the operator's plan digest, for the restore-time match

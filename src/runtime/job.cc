@@ -597,11 +597,13 @@ Status Job::TakeCheckpoint(bool final) {
       ++checkpoint_stats_.delta_states;
     }
     if (collector.Finished(operators_[i].get())) {
-      SLUICE_CHECK(snap.bytes.empty() && !snap.delta);
-    } else if (snap.delta || static_cast<int64_t>(snap.bytes.size()) >= ctx_.checkpoints.memory_threshold_bytes) {
+      SLUICE_CHECK(snap.bytes.empty() && snap.deferred.empty() && !snap.delta);
+    } else if (snap.delta || !snap.deferred.empty() ||
+               static_cast<int64_t>(snap.bytes.size()) >= ctx_.checkpoints.memory_threshold_bytes) {
       CheckpointData::StateFile f;
       f.delta = snap.delta;
       f.bytes = std::move(snap.bytes);
+      f.deferred = std::move(snap.deferred);
       st.chain.push_back(std::move(f));
     } else {
       st.bytes = std::move(snap.bytes);

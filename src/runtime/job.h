@@ -54,9 +54,12 @@ class CheckpointCollector {
  public:
   struct Snapshot {
     std::string bytes;
-    bool delta = false;  // written by Operator::WriteDelta
+    std::vector<DeferredPart> deferred;  // written on the checkpoint's background thread
+    bool delta = false;                  // written by Operator::WriteDelta
   };
-  void Put(const Operator* op, std::string bytes, bool delta) { states_[op] = {std::move(bytes), delta}; }
+  void Put(const Operator* op, std::string bytes, std::vector<DeferredPart> deferred, bool delta) {
+    states_[op] = {std::move(bytes), std::move(deferred), delta};
+  }
   std::map<const Operator*, Snapshot>& states() { return states_; }
 
   // A buffer to write `op`'s snapshot into: empty, with the capacity of the one its last snapshot used.

@@ -190,9 +190,13 @@ Status Operator::SnapshotAndForward(int64_t id) {
   RETURN_IF_ERROR(PrepareSnapshotPreBarrier(id));
   SLUICE_CHECK(ctx_ != nullptr && ctx_->checkpoint != nullptr);  // a barrier needs a checkpoint in progress
   StateWriter w(ctx_->checkpoint->TakeBuffer(this));
+  // Large row runs are written by the checkpoint's background thread (RowArena, DeferredBytes).
+  w.AllowDeferred();
   const bool delta = snapshot_delta_ && CanSnapshotDelta() && !ctx_->checkpoint->Finished(this);
   if (!ctx_->checkpoint->Finished(this)) RETURN_IF_ERROR(delta ? WriteDelta(&w) : WriteSnapshot(&w));
-  ctx_->checkpoint->Put(this, w.Release(), delta);
+  std::vector<DeferredPart> deferred;
+  std::string bytes = w.Release(&deferred);
+  ctx_->checkpoint->Put(this, std::move(bytes), std::move(deferred), delta);
   for (const auto& o : outputs_) RETURN_IF_ERROR(o.op->ReceiveBarrier(o.input, id));
   return Status::OK();
 }

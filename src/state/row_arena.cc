@@ -1,21 +1,109 @@
 #include "state/row_arena.h"
 
+#include <algorithm>
+#include <atomic>
+
 #include "state/state_serde.h"
 
 #include "state/key_encoder.h"
 
 namespace sluice {
 
+// A deferred view's hold on the arena's buffers: done once the view was written (its destructor);
+// until then, buffers the arena replaces are kept here.
+struct RowArena::Pin {
+  std::atomic<bool> done{false};
+  std::vector<std::shared_ptr<const Chunk>> kept;
+};
+
+namespace {
+
+// Rows of an arena written later, on the checkpoint's background thread.
+class DeferredRows final : public DeferredBytes {
+ public:
+  DeferredRows(FlatRows rows, std::vector<uint32_t> ids, std::shared_ptr<RowArena::Pin> pin)
+      : rows_(std::move(rows)), ids_(std::move(ids)), pin_(std::move(pin)) {
+    if (rows_.sel != nullptr) rows_.sel = ids_.data();
+  }
+  ~DeferredRows() override { pin_->done.store(true, std::memory_order_release); }
+  size_t Size() const override { return RowsBytes(rows_); }
+  void WriteTo(ByteSink* sink) const override { WriteRows(rows_, sink); }
+
+ private:
+  FlatRows rows_;
+  std::vector<uint32_t> ids_;
+  std::shared_ptr<RowArena::Pin> pin_;
+};
+
+}  // namespace
+
 RowArena::RowArena(const Schema& schema) : rows_(schema) {}
 RowArena::RowArena(const std::vector<LogicalType>& types) : rows_(types) {}
 
+RowArena::~RowArena() { KeepForPins(); }
+
+RowArena::RowArena(const RowArena& other) : rows_(other.rows_), released_(other.released_) {}
+
+RowArena& RowArena::operator=(const RowArena& other) {
+  if (this == &other) return *this;
+  KeepForPins();
+  rows_ = other.rows_;
+  released_ = other.released_;
+  pins_.clear();
+  return *this;
+}
+
+RowArena::RowArena(RowArena&& other) noexcept
+    : rows_(std::move(other.rows_)), released_(other.released_), pins_(std::move(other.pins_)) {
+  other.pins_.clear();
+}
+
+RowArena& RowArena::operator=(RowArena&& other) noexcept {
+  if (this == &other) return *this;
+  KeepForPins();
+  rows_ = std::move(other.rows_);
+  released_ = other.released_;
+  pins_ = std::move(other.pins_);
+  other.pins_.clear();
+  return *this;
+}
+
+bool RowArena::PrunePins() const {
+  std::erase_if(pins_, [](const std::shared_ptr<Pin>& p) { return p->done.load(std::memory_order_acquire); });
+  return !pins_.empty();
+}
+
+void RowArena::KeepForPins() {
+  if (pins_.empty() || !PrunePins()) return;
+  auto kept = std::make_shared<const Chunk>(std::move(rows_));
+  for (const auto& p : pins_) p->kept.push_back(kept);
+  pins_.clear();
+}
+
+void RowArena::MakeRoom(size_t count) {
+  if (pins_.empty() || rows_.CanAppendInPlace(count) || !PrunePins()) return;
+  // As a growing vector would, but into new buffers: the old ones stay with the pending views.
+  const size_t n = rows_.size();
+  const size_t capacity = std::max(n + count, 2 * n);
+  std::vector<LogicalType> types;
+  for (const auto& c : rows_.columns()) types.push_back(c.type());
+  Chunk grown(types);
+  grown.Reserve(capacity);
+  grown.AppendFrom(rows_, nullptr, 0, n, /*copy_strings=*/false);  // shares the string heaps
+  grown.Reserve(capacity);  // validity the copy created
+  KeepForPins();
+  rows_ = std::move(grown);
+}
+
 uint32_t RowArena::Append(const Chunk& chunk, size_t row) {
+  MakeRoom(1);
   uint32_t id = static_cast<uint32_t>(rows_.size());
   rows_.AppendFrom(chunk, nullptr, row, 1, /*copy_strings=*/true);
   return id;
 }
 
 uint32_t RowArena::AppendMany(const Chunk& chunk, const uint32_t* rows, size_t count) {
+  MakeRoom(count);
   uint32_t id = static_cast<uint32_t>(rows_.size());
   rows_.AppendFrom(chunk, rows, 0, count, /*copy_strings=*/true);
   return id;
@@ -43,22 +131,51 @@ bool RowArena::Equals(uint32_t id, const Chunk& chunk, size_t row) const {
   return true;
 }
 
+void RowArena::PutRows(StateWriter* w, const std::vector<uint32_t>* ids, size_t begin, size_t n) const {
+  FlatRows rows;
+  for (const auto& c : rows_.columns()) {
+    if (c.type().IsList() || c.type().id() == TypeId::kRow) {
+      // Nested columns: a chunk of the rows, written now.
+      if (ids == nullptr) {
+        w->PutChunkRange(rows_, begin, n);
+        return;
+      }
+      Chunk live;
+      for (const auto& col : rows_.columns()) live.AddColumn(Vector(col.type()));
+      live.AppendFrom(rows_, ids->data(), 0, ids->size());
+      w->PutChunk(live);
+      return;
+    }
+    rows.columns.push_back({c.type(), c.raw_data(), c.validity()});
+  }
+  rows.kinds = rows_.kinds();
+  rows.begin = begin;
+  rows.n = n;
+  if (ids != nullptr) rows.sel = ids->data();
+  if (!w->allows_deferred() || n < kDeferMinRows) {
+    WriteRows(rows, w);
+    return;
+  }
+  auto pin = std::make_shared<Pin>();
+  PrunePins();
+  pins_.push_back(pin);
+  w->PutDeferred(std::make_shared<DeferredRows>(std::move(rows), ids ? *ids : std::vector<uint32_t>(), std::move(pin)));
+}
+
 void RowArena::Snapshot(StateWriter* w) const {
-  w->PutChunk(rows_);
+  PutRows(w, nullptr, 0, rows_.size());
   w->PutVarint(released_);
 }
 
 void RowArena::SnapshotRows(const std::vector<uint32_t>& ids, StateWriter* w) const {
-  Chunk live;
-  for (const auto& c : rows_.columns()) live.AddColumn(Vector(c.type()));
-  live.AppendFrom(rows_, ids.data(), 0, ids.size());
-  w->PutChunk(live);
+  PutRows(w, &ids, 0, ids.size());
   w->PutVarint(0);
 }
 
 void RowArena::Restore(StateReader* r) {
   std::vector<LogicalType> types;
   for (const auto& c : rows_.columns()) types.push_back(c.type());
+  KeepForPins();
   r->GetChunk(types, &rows_);
   released_ = r->GetCount(0);
   if (r->ok() && released_ > rows_.size()) r->Fail("more released rows than rows");
@@ -66,7 +183,7 @@ void RowArena::Restore(StateReader* r) {
 
 void RowArena::SnapshotTail(size_t first_id, StateWriter* w) const {
   w->PutVarint(first_id);
-  w->PutChunkRange(rows_, first_id, rows_.size() > first_id ? rows_.size() - first_id : 0);
+  PutRows(w, nullptr, first_id, rows_.size() > first_id ? rows_.size() - first_id : 0);
   w->PutVarint(released_);
 }
 
@@ -81,7 +198,7 @@ void RowArena::RestoreAppend(StateReader* r) {
   Chunk tail;
   r->GetChunk(types, &tail);
   if (!r->ok()) return;
-  if (tail.size() > 0) rows_.AppendFrom(tail, nullptr, 0, tail.size(), /*copy_strings=*/true);
+  if (tail.size() > 0) AppendMany(tail, nullptr, tail.size());
   released_ = r->GetCount(0);
   if (r->ok() && released_ > rows_.size()) r->Fail("more released rows than rows");
 }

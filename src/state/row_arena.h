@@ -6,10 +6,19 @@
 // Released rows are counted but their slots stay until the arena is dropped (live() counts the
 // rest); operators whose state churns should size their arenas per key or rebuild them.
 //
-// Threading: owned by one operator on one task thread.
+// Checkpoints without a copy: stored rows never change, so a snapshot into a StateWriter that allows
+// deferred parts (state/state_serde.h) does not copy the rows it writes; it hands the checkpoint's
+// background thread a view of them (at least kDeferMinRows rows of flat columns). Until that thread
+// has written them (the view's pin is done), no buffer the view reads is freed or moved: an append
+// that would grow a buffer moves the rows into bigger buffers and leaves the old ones to the view,
+// and so does dropping or replacing the arena. With no view pending, appends grow buffers in place.
+//
+// Threading: owned by one operator on one task thread; a deferred view is read on the checkpoint's
+// background thread, and only reads buffers this thread no longer writes.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "types/schema.h"
@@ -24,6 +33,15 @@ class RowArena {
  public:
   explicit RowArena(const Schema& schema);
   explicit RowArena(const std::vector<LogicalType>& types);
+  ~RowArena();
+  // Copies hold the rows, not the pending views.
+  RowArena(const RowArena& other);
+  RowArena& operator=(const RowArena& other);
+  RowArena(RowArena&& other) noexcept;
+  RowArena& operator=(RowArena&& other) noexcept;
+
+  // Snapshots of fewer rows are written at once, not deferred.
+  static constexpr size_t kDeferMinRows = 4096;
 
   uint32_t Append(const Chunk& chunk, size_t row);
   // Appends rows[i] of `chunk` for every i (columnar), returning the first id; ids are consecutive.
@@ -54,9 +72,23 @@ class RowArena {
   void RestoreAppend(StateReader* r);
   size_t size() const { return rows_.size(); }
 
+  // A pending deferred view's hold on the buffers (row_arena.cc).
+  struct Pin;
+
  private:
+  // Writes rows [begin, begin + n), or `ids` when set, as a chunk: deferred when the writer allows it.
+  void PutRows(StateWriter* w, const std::vector<uint32_t>* ids, size_t begin, size_t n) const;
+  // Before `count` rows are appended: while a view is pending, buffers that would move are left to it.
+  void MakeRoom(size_t count);
+  // Leaves the current buffers to every pending view (before they are freed or replaced); rows_ is
+  // then empty, to be reassigned.
+  void KeepForPins();
+  // Forgets the views that are done; true while any is pending.
+  bool PrunePins() const;
+
   Chunk rows_;
   size_t released_ = 0;
+  mutable std::vector<std::shared_ptr<Pin>> pins_;
 };
 
 }  // namespace sluice

@@ -1,7 +1,9 @@
 #include "state/state_serde.h"
 
+#include <algorithm>
 #include <cstring>
 
+#include "common/check.h"
 #include "types/vector.h"
 
 namespace sluice {
@@ -37,10 +39,154 @@ void StateWriter::PutString(std::string_view s) {
   buf_.append(s.data(), s.size());
 }
 
+namespace {
+
+size_t VarintSize(uint64_t v) {
+  size_t n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    ++n;
+  }
+  return n;
+}
+
+size_t EncodeVarint(uint64_t v, char* out) {
+  size_t n = 0;
+  while (v >= 0x80) {
+    out[n++] = static_cast<char>((v & 0x7F) | 0x80);
+    v >>= 7;
+  }
+  out[n++] = static_cast<char>(v);
+  return n;
+}
+
+bool IsFlat(const LogicalType& t) { return !t.IsList() && t.id() != TypeId::kRow; }
+
+// Rows are gathered (or their lengths taken) a block at a time, through a small buffer.
+constexpr size_t kBlockRows = 1024;
+
+// One flat column's rows as PutVectorRange writes them: the type, the count, the validity (when the
+// column has any), then the fixed-width slots; for strings, all lengths and then all bytes.
+void WriteColumn(const FlatRows::Column& col, const uint32_t* sel, size_t begin, size_t n, ByteSink* sink) {
+  char head[12];
+  size_t h = 0;
+  head[h++] = static_cast<char>(col.type.id());
+  h += EncodeVarint(n, head + h);
+  head[h++] = col.validity != nullptr ? 1 : 0;
+  sink->Append(head, h);
+  auto row = [&](size_t i) { return sel != nullptr ? sel[i] : begin + i; };
+  const uint8_t* validity = col.validity;
+  if (validity != nullptr) {
+    if (sel == nullptr) {
+      sink->Append(validity + begin, n);
+    } else {
+      uint8_t block[kBlockRows];
+      for (size_t b = 0; b < n; b += kBlockRows) {
+        const size_t m = std::min(kBlockRows, n - b);
+        for (size_t i = 0; i < m; ++i) block[i] = validity[sel[b + i]];
+        sink->Append(block, m);
+      }
+    }
+  }
+  if (col.type.IsStringLike()) {
+    const auto* strings = reinterpret_cast<const std::string_view*>(col.data);
+    uint32_t lengths[kBlockRows];
+    size_t total = 0;
+    for (size_t b = 0; b < n; b += kBlockRows) {
+      const size_t m = std::min(kBlockRows, n - b);
+      for (size_t i = 0; i < m; ++i) {
+        const size_t r = row(b + i);
+        lengths[i] = validity == nullptr || validity[r] ? static_cast<uint32_t>(strings[r].size()) : 0;
+        total += lengths[i];
+      }
+      sink->Append(lengths, m * sizeof(uint32_t));
+    }
+    sink->Reserve(total);
+    // State copies its strings into its own heap in row order, so consecutive rows' bytes are mostly
+    // adjacent: each run of adjacent strings is appended at once.
+    const char* run = nullptr;
+    size_t run_len = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const size_t r = row(i);
+      if (validity != nullptr && !validity[r]) continue;
+      const std::string_view s = strings[r];
+      if (s.empty()) continue;
+      if (run != nullptr && s.data() == run + run_len) {
+        run_len += s.size();
+        continue;
+      }
+      if (run_len > 0) sink->Append(run, run_len);
+      run = s.data();
+      run_len = s.size();
+    }
+    if (run_len > 0) sink->Append(run, run_len);
+    return;
+  }
+  const size_t width = col.type.PhysicalWidth();
+  if (width == 0 || n == 0) return;
+  if (sel == nullptr) {
+    sink->Append(col.data + begin * width, n * width);
+    return;
+  }
+  alignas(16) uint8_t block[kBlockRows * 16];
+  const size_t rows_per_block = sizeof(block) / width;
+  for (size_t b = 0; b < n; b += rows_per_block) {
+    const size_t m = std::min(rows_per_block, n - b);
+    for (size_t i = 0; i < m; ++i) std::memcpy(block + i * width, col.data + static_cast<size_t>(sel[b + i]) * width, width);
+    sink->Append(block, m * width);
+  }
+}
+
+FlatRows::Column ColumnOf(const Vector& v) { return {v.type(), v.raw_data(), v.validity()}; }
+
+}  // namespace
+
+void WriteRows(const FlatRows& rows, ByteSink* sink) {
+  char head[20];
+  size_t h = EncodeVarint(rows.columns.size(), head);
+  h += EncodeVarint(rows.n, head + h);
+  sink->Append(head, h);
+  static_assert(sizeof(RowKind) == 1);
+  if (rows.sel == nullptr) {
+    sink->Append(rows.kinds + rows.begin, rows.n);
+  } else {
+    RowKind block[kBlockRows];
+    for (size_t b = 0; b < rows.n; b += kBlockRows) {
+      const size_t m = std::min(kBlockRows, rows.n - b);
+      for (size_t i = 0; i < m; ++i) block[i] = rows.kinds[rows.sel[b + i]];
+      sink->Append(block, m);
+    }
+  }
+  for (const auto& col : rows.columns) WriteColumn(col, rows.sel, rows.begin, rows.n, sink);
+}
+
+size_t RowsBytes(const FlatRows& rows) {
+  const size_t n = rows.n;
+  size_t bytes = VarintSize(rows.columns.size()) + VarintSize(n) + n;
+  for (const auto& col : rows.columns) {
+    bytes += 2 + VarintSize(n) + (col.validity != nullptr ? n : 0);
+    if (!col.type.IsStringLike()) {
+      bytes += n * col.type.PhysicalWidth();
+      continue;
+    }
+    const auto* strings = reinterpret_cast<const std::string_view*>(col.data);
+    bytes += n * sizeof(uint32_t);
+    for (size_t i = 0; i < n; ++i) {
+      const size_t r = rows.sel != nullptr ? rows.sel[i] : rows.begin + i;
+      if (col.validity == nullptr || col.validity[r]) bytes += strings[r].size();
+    }
+  }
+  return bytes;
+}
+
 void StateWriter::PutVector(const Vector& v) { PutVectorRange(v, 0, v.size()); }
 
 void StateWriter::PutVectorRange(const Vector& v, size_t begin, size_t n) {
   const LogicalType& t = v.type();
+  if (IsFlat(t)) {
+    WriteColumn(ColumnOf(v), nullptr, begin, n, this);
+    return;
+  }
   if (t.IsList() && (begin != 0 || n != v.size())) {
     // A collection's entries point into its children: write a compacted copy of the range.
     Vector slice(t);
@@ -53,47 +199,13 @@ void StateWriter::PutVectorRange(const Vector& v, size_t begin, size_t n) {
   const uint8_t* validity = v.validity();
   PutBool(validity != nullptr);
   if (validity != nullptr) PutRaw(validity + begin, n);
-  if (t.IsStringLike()) {
-    // All lengths, then all bytes: two bulk writes rather than one length-prefixed string per row.
-    const std::string_view* strings = v.data<std::string_view>() + begin;
-    std::vector<uint32_t> lengths(n);
-    size_t total = 0;
-    for (size_t i = 0; i < n; ++i) {
-      lengths[i] = validity == nullptr || validity[begin + i] ? static_cast<uint32_t>(strings[i].size()) : 0;
-      total += lengths[i];
-    }
-    Reserve(n * sizeof(uint32_t) + total);
-    PutRaw(lengths.data(), n * sizeof(uint32_t));
-    // State copies its strings into its own heap in row order, so consecutive rows' bytes are mostly
-    // adjacent: copy each run of adjacent strings at once.
-    const char* run = nullptr;
-    size_t run_len = 0;
-    for (size_t i = 0; i < n; ++i) {
-      if (lengths[i] == 0) continue;
-      const char* p = strings[i].data();
-      if (run != nullptr && p == run + run_len) {
-        run_len += lengths[i];
-        continue;
-      }
-      if (run_len > 0) buf_.append(run, run_len);
-      run = p;
-      run_len = lengths[i];
-    }
-    if (run_len > 0) buf_.append(run, run_len);
-    return;
-  }
   if (t.id() == TypeId::kRow) {
     for (size_t c = 0; c < v.num_children(); ++c) PutVectorRange(v.child(c), begin, n);
     return;
   }
-  if (t.IsList()) {
-    PutRaw(v.raw_data(), n * sizeof(ListEntry));
-    PutVarint(v.num_children());
-    for (size_t c = 0; c < v.num_children(); ++c) PutVector(v.child(c));
-    return;
-  }
-  const size_t width = t.PhysicalWidth();
-  PutRaw(v.raw_data() + begin * width, n * width);
+  PutRaw(v.raw_data(), n * sizeof(ListEntry));
+  PutVarint(v.num_children());
+  for (size_t c = 0; c < v.num_children(); ++c) PutVector(v.child(c));
 }
 
 void StateWriter::PutChunk(const Chunk& c) { PutChunkRange(c, 0, c.size()); }
@@ -104,6 +216,55 @@ void StateWriter::PutChunkRange(const Chunk& c, size_t begin, size_t n) {
   static_assert(sizeof(RowKind) == 1);
   PutRaw(c.kinds() + begin, n);
   for (const auto& col : c.columns()) PutVectorRange(col, begin, n);
+}
+
+void StateWriter::PutDeferred(std::shared_ptr<const DeferredBytes> part) {
+  if (!allow_deferred_) {
+    part->WriteTo(this);
+    return;
+  }
+  deferred_.push_back({buf_.size(), std::move(part)});
+}
+
+const std::string& StateWriter::data() const {
+  SLUICE_CHECK(deferred_.empty());  // such a writer's bytes are only complete through TakeOutput
+  return buf_;
+}
+
+std::string StateWriter::Release() {
+  SLUICE_CHECK(deferred_.empty());
+  return std::move(buf_);
+}
+
+std::string StateWriter::Release(std::vector<DeferredPart>* deferred) {
+  *deferred = std::move(deferred_);
+  deferred_.clear();
+  return std::move(buf_);
+}
+
+size_t OutputSize(std::string_view bytes, const std::vector<DeferredPart>& parts) {
+  size_t n = bytes.size();
+  for (const auto& p : parts) n += p.bytes->Size();
+  return n;
+}
+
+void WriteOutput(std::string_view bytes, const std::vector<DeferredPart>& parts, ByteSink* sink) {
+  size_t at = 0;
+  for (const auto& p : parts) {
+    SLUICE_CHECK(p.offset >= at && p.offset <= bytes.size());
+    sink->Append(bytes.data() + at, p.offset - at);
+    p.bytes->WriteTo(sink);
+    at = p.offset;
+  }
+  sink->Append(bytes.data() + at, bytes.size() - at);
+}
+
+std::string Materialize(std::string bytes, std::vector<DeferredPart> parts) {
+  if (parts.empty()) return bytes;
+  StateWriter w;
+  w.Reserve(OutputSize(bytes, parts));
+  WriteOutput(bytes, parts, &w);
+  return w.Release();
 }
 
 bool StateReader::Need(size_t n) {

@@ -10,23 +10,79 @@
 // gives a Status (never a crash), so a corrupt checkpoint is refused with a message. Reads after the
 // first error return zero values and keep the first error; check status() (or use the Result forms).
 //
-// Threading: one writer/reader per thread; no shared state.
+// Deferred parts (checkpoints, issue 5): a writer that allows them (AllowDeferred) may take, instead of
+// bytes, a DeferredBytes that writes them later: the rows a RowArena appended since the last
+// checkpoint (RowArena::SnapshotTail) are then read from the arena's buffers on the checkpoint's
+// background thread, while the job goes on, rather than copied while it waits. The output is the
+// same bytes either way (WriteOutput).
+//
+// Threading: one writer/reader per thread; no shared state. A DeferredBytes is written on another
+// thread than the one that made it; what it reads must stay unchanged until it is destroyed.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "common/status.h"
 #include "types/logical_type.h"
+#include "types/row_kind.h"
 
 namespace sluice {
 
 class Vector;
 class Chunk;
 
-class StateWriter {
+// Where serialized bytes go: a string (StateWriter), or a compressing file writer.
+class ByteSink {
+ public:
+  virtual ~ByteSink() = default;
+  virtual void Append(const void* data, size_t n) = 0;
+  // A hint: about `n` more bytes follow.
+  virtual void Reserve(size_t n) { (void)n; }
+};
+
+// Bytes that a writer produces later (see above).
+class DeferredBytes {
+ public:
+  virtual ~DeferredBytes() = default;
+  // How many bytes WriteTo appends.
+  virtual size_t Size() const = 0;
+  virtual void WriteTo(ByteSink* sink) const = 0;
+};
+
+// Rows of flat columns (no ARRAY, MULTISET, MAP or ROW), read straight from their buffers: the rows
+// [begin, begin + n), or sel[0..n) when `sel` is set. WriteRows writes them as PutChunkRange writes a
+// chunk of those rows; RowsBytes is the number of bytes it writes.
+struct FlatRows {
+  struct Column {
+    LogicalType type;
+    const uint8_t* data = nullptr;      // the fixed-width slots (string_views for strings)
+    const uint8_t* validity = nullptr;  // null: no nulls
+  };
+  std::vector<Column> columns;
+  const RowKind* kinds = nullptr;
+  const uint32_t* sel = nullptr;
+  size_t begin = 0;
+  size_t n = 0;
+};
+void WriteRows(const FlatRows& rows, ByteSink* sink);
+size_t RowsBytes(const FlatRows& rows);
+
+// A deferred part of a writer's output, and where in its bytes it goes.
+struct DeferredPart {
+  size_t offset;
+  std::shared_ptr<const DeferredBytes> bytes;
+};
+// A writer's whole output: `bytes` with the deferred `parts` (by offset) inserted. OutputSize walks
+// the parts (Size), WriteOutput writes everything to `sink`, Materialize into one string.
+size_t OutputSize(std::string_view bytes, const std::vector<DeferredPart>& parts);
+void WriteOutput(std::string_view bytes, const std::vector<DeferredPart>& parts, ByteSink* sink);
+std::string Materialize(std::string bytes, std::vector<DeferredPart> parts);
+
+class StateWriter final : public ByteSink {
  public:
   StateWriter() = default;
   // Writes into `buffer`, which is cleared first (a reused buffer keeps its capacity).
@@ -42,6 +98,7 @@ class StateWriter {
   void PutRaw(const void* data, size_t n) {
     if (n > 0) buf_.append(static_cast<const char*>(data), n);
   }
+  void Append(const void* data, size_t n) override { PutRaw(data, n); }
   // A column (any type, nested included) and a whole chunk (types, rows, RowKinds).
   void PutVector(const Vector& v);
   void PutChunk(const Chunk& c);
@@ -53,13 +110,26 @@ class StateWriter {
   void PutTag(std::string_view tag) { PutString(tag); }
 
   // Room for `n` more bytes (a snapshot that knows its size avoids regrowing a large buffer).
-  void Reserve(size_t n) { buf_.reserve(buf_.size() + n); }
-  const std::string& data() const { return buf_; }
-  std::string Release() { return std::move(buf_); }
+  void Reserve(size_t n) override { buf_.reserve(buf_.size() + n); }
+
+  // Deferred parts (see above): off by default, so every other writer's output is plain bytes.
+  void AllowDeferred() { allow_deferred_ = true; }
+  bool allows_deferred() const { return allow_deferred_; }
+  // Records `part` here when deferred parts are allowed, else writes its bytes now.
+  void PutDeferred(std::shared_ptr<const DeferredBytes> part);
+
+  // The bytes written: all of them when nothing was deferred (checked).
+  const std::string& data() const;
+  std::string Release();
+  // The bytes written, and the deferred parts that go between them into `deferred`.
+  std::string Release(std::vector<DeferredPart>* deferred);
+  // Bytes written so far, deferred parts not included.
   size_t size() const { return buf_.size(); }
 
  private:
   std::string buf_;
+  bool allow_deferred_ = false;
+  std::vector<DeferredPart> deferred_;
 };
 
 class StateReader {

@@ -76,6 +76,12 @@ void Vector::Reserve(size_t n) {
   }
 }
 
+bool Vector::CanAppendInPlace(size_t count) const {
+  if (type_.IsList() || type_.id() == TypeId::kRow) return false;
+  const size_t n = size_ + count;
+  return data_.capacity() >= n * type_.PhysicalWidth() && (validity_.empty() || validity_.capacity() >= n);
+}
+
 void Vector::Resize(size_t n) {
   size_t w = type_.PhysicalWidth();
   if (w) {
@@ -344,6 +350,19 @@ void AppendSelectedOrNull(Vector* dst, const Vector& src, const uint32_t* sel, s
 void Chunk::Resize(size_t n) {
   for (auto& c : columns_) c.Resize(n);
   kinds_.resize(n, RowKind::kInsert);
+}
+
+void Chunk::Reserve(size_t n) {
+  for (auto& c : columns_) c.Reserve(n);
+  kinds_.reserve(n);
+}
+
+bool Chunk::CanAppendInPlace(size_t count) const {
+  if (kinds_.capacity() < kinds_.size() + count) return false;
+  for (const auto& c : columns_) {
+    if (!c.CanAppendInPlace(count)) return false;
+  }
+  return true;
 }
 
 void Chunk::SetSizeFromColumns() {

@@ -81,6 +81,9 @@ class Vector {
   // Sets the row count; new rows are zeroed and valid. Children of ROW vectors follow.
   void Resize(size_t n);
   void Reserve(size_t n);
+  // Whether appending `count` rows keeps every buffer where it is (no reallocation). Conservative:
+  // false for nested types, whose children grow on their own.
+  bool CanAppendInPlace(size_t count) const;
   void Clear() { Resize(0); }
 
   template <typename T>
@@ -177,6 +180,10 @@ class Chunk {
 
   // Resizes every column and the kinds (new rows are +I).
   void Resize(size_t n);
+  // Room for `n` rows in every column and the kinds.
+  void Reserve(size_t n);
+  // Whether appending `count` rows moves no buffer (Vector::CanAppendInPlace, and the kinds).
+  bool CanAppendInPlace(size_t count) const;
   void AddColumn(Vector v) { columns_.push_back(std::move(v)); }
   // Sets the row count from the columns after they were filled directly (kinds become +I).
   void SetSizeFromColumns();

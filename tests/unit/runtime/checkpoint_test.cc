@@ -299,6 +299,50 @@ TEST_F(CheckpointStorageTest, StateChainsAreSharedAcrossCheckpointsAndCollected)
   EXPECT_EQ(files, 1u);
 }
 
+// A state file whose state has deferred parts (rows a RowArena hands the background thread): the
+// file holds the bytes with the parts written between them, and the parts are dropped once written.
+class PatternPart final : public DeferredBytes {
+ public:
+  PatternPart(size_t n, uint64_t seed, int* alive) : bytes_(Pattern(n, seed)), alive_(alive) { ++*alive_; }
+  ~PatternPart() override { --*alive_; }
+  size_t Size() const override { return bytes_.size(); }
+  void WriteTo(ByteSink* sink) const override {
+    // In pieces of every size, as a column writer appends.
+    size_t at = 0;
+    for (size_t piece = 1; at < bytes_.size(); piece = piece * 3 + 1) {
+      const size_t n = std::min(piece, bytes_.size() - at);
+      sink->Append(bytes_.data() + at, n);
+      at += n;
+    }
+  }
+  const std::string& bytes() const { return bytes_; }
+
+ private:
+  std::string bytes_;
+  int* alive_;
+};
+
+TEST_F(CheckpointStorageTest, DeferredPartsAreWrittenIntoTheStateFile) {
+  CheckpointStorage storage(dir_ + "/job-1", 1);
+  int alive = 0;
+  for (size_t big : {size_t{1000}, size_t{3} << 20}) {  // a raw file, a compressed one
+    auto a = std::make_shared<PatternPart>(big, 7, &alive);
+    auto b = std::make_shared<PatternPart>(100, 8, &alive);
+    const std::string head = Pattern(300, 9);
+    const std::string expected = head.substr(0, 10) + a->bytes() + b->bytes() + head.substr(10, 290);
+    CheckpointData d = ChainCheckpoint(static_cast<int64_t>(big), {}, head, false);
+    d.operators[2].chain[0].deferred = {{10, a}, {10, b}};
+    a.reset();
+    b.reset();
+    ASSERT_TRUE(storage.Write(&d).ok());
+    EXPECT_EQ(alive, 0);  // dropped once written
+    EXPECT_EQ(d.operators[2].chain[0].raw_size, expected.size());
+    auto back = CheckpointStorage::ReadPath(dir_ + "/job-1/chk-" + std::to_string(big));
+    ASSERT_TRUE(back.ok()) << back.status().ToString();
+    EXPECT_EQ(back->operators[2].chain[0].bytes, expected);
+  }
+}
+
 TEST_F(CheckpointStorageTest, DamagedOrMissingStateFilesAreRefusedAndTheOlderCheckpointUsed) {
   CheckpointStorage storage(dir_ + "/job-1", 2);
   CheckpointData c1 = ChainCheckpoint(1, {}, Pattern(150000, 5), false);
