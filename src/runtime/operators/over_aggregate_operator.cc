@@ -409,6 +409,11 @@ std::unique_ptr<OverAggregateOperator::State> OverAggregateOperator::NewState() 
 
 OverAggregateOperator::~OverAggregateOperator() { DestroyAccumulators(*state_); }
 
+void OverAggregateOperator::DropState() {
+  DestroyAccumulators(*state_);
+  state_ = NewState();
+}
+
 void OverAggregateOperator::DestroyAccumulators(State& s) const {
   const auto& cs = layout_.calls();
   for (size_t id = 0; id < s.parts.size(); ++id) {
@@ -1171,9 +1176,14 @@ Status OverAggregateOperator::RestoreState(StateReader* r) {
       }
       if (!r->ok()) return;
       if (s.frame.empty() ? s.frame_head != 0 : s.frame_head > s.frame.front().size) return r->Fail("frame head out of range");
+      // Rows enter the frame in time order and leave it from the front (expire).
+      int64_t prev_time = kNever;
       for (size_t bi = 0; bi < s.frame.size() && r->ok(); ++bi) {
         const FrameBlock& b = s.frame[bi];
         for (size_t i = bi == 0 ? s.frame_head : 0; i < b.size; ++i) {
+          const int64_t t = b.base + static_cast<int64_t>(b.dt[i]);
+          if (t < prev_time) return r->Fail("RANGE frame rows out of time order");
+          prev_time = t;
           const uint32_t slot = reference(b.dref.data() + i * nd, s.part_from_distinct < 0 ? b.part[i] : kNone);
           if (slot == kNone) return;
           ++part_rows[slot];
@@ -1202,13 +1212,19 @@ Status OverAggregateOperator::RestoreState(StateReader* r) {
       const size_t nframes = r->GetCount(1);
       if (r->ok() && nframes != s.parts.size()) return r->Fail("ROWS frames for another number of partitions");
       s.rows_frames.resize(nframes);
+      // Each stored row is in one frame at most (it is retracted once), a frame's oldest first.
+      std::vector<uint8_t> in_frame(s.rows_size, 0);
       for (size_t f = 0; f < nframes && r->ok(); ++f) {
         GetPods(r, r->GetCount(4), &s.rows_frames[f].ids);
         if (!r->ok()) return;
         if (!s.rows_frames[f].ids.empty() && !plive[f]) return r->Fail("ROWS frame of a freed partition");
         if (static_cast<int64_t>(s.rows_frames[f].ids.size()) > preceding_ + 1) return r->Fail("ROWS frame larger than its bound");
-        for (uint32_t id : s.rows_frames[f].ids) {
+        const std::vector<uint32_t>& ids = s.rows_frames[f].ids;
+        for (size_t i = 0; i < ids.size(); ++i) {
+          const uint32_t id = ids[i];
           if (id >= s.rows_size) return r->Fail("ROWS frame names a row out of range");
+          if (in_frame[id] || (i > 0 && id <= ids[i - 1])) return r->Fail("ROWS frame rows out of order or in two frames");
+          in_frame[id] = 1;
           if (reference(s.rows_dref.data() + static_cast<size_t>(id) * nd, static_cast<uint32_t>(f)) == kNone) return;
           ++s.frame_rows;
         }
@@ -1278,13 +1294,29 @@ Status OverAggregateOperator::RestoreState(StateReader* r) {
         return r->Fail("out-of-order row position out of range, repeated or not out of order");
       }
     }
-    // Rows not yet taken: the heap's and the in-order ones from in_next on.
+    // The time of the pending row at `pos` (in [pend_first, pend_end)).
+    auto time_at = [&](uint64_t pos) {
+      const uint64_t rel = pos - s.pend_first;
+      const Vector& v = s.pend[rel / kBlock].cols[static_cast<size_t>(order_column_)];
+      return v.IsNull(rel % kBlock) ? kNever : v.data<int64_t>()[rel % kBlock];
+    };
+    // Out-of-order rows: the heap holds their times, before the latest in-order time (OnWatermark
+    // takes rows by those times, merging the heap into the in-order sequence).
+    for (const auto& [t, pos] : s.ooo) {
+      if (t != time_at(pos) || t >= s.in_max) return r->Fail("out-of-order row with another time or not out of order");
+    }
+    // Rows not yet taken: the heap's and the in-order ones from in_next on, those in time order up to
+    // in_max.
     std::vector<size_t> untaken(s.pend.size(), 0);
     for (uint64_t pos : heap_pos) ++untaken[(pos - s.pend_first) / kBlock];
     size_t k = 0;
+    int64_t prev_time = kNever;
     for (uint64_t pos = std::max(s.in_next, s.pend_first); pos < s.pend_end; ++pos) {
       while (k < s.ooo_pos.size() && s.ooo_pos[k] < pos) ++k;
       if (k < s.ooo_pos.size() && s.ooo_pos[k] == pos) continue;
+      const int64_t t = time_at(pos);
+      if (t == kNever || t < prev_time || t > s.in_max) return r->Fail("pending in-order rows out of time order");
+      prev_time = t;
       ++untaken[(pos - s.pend_first) / kBlock];
     }
     for (size_t bi = 0; bi < s.pend.size(); ++bi) {

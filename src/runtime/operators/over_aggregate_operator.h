@@ -29,8 +29,10 @@
 // the ROWS frames with their stored rows, and the rows waiting for the watermark with the
 // out-of-order heap. Hash indexes are rebuilt (same capacity). RestoreState checks every count, id
 // and cross-reference (frame rows against partitions and counters, counters' counts against the
-// rows that reference them), so corrupt state is refused with an error. Nothing of this runs on the
-// processing path.
+// rows that reference them) and the orders processing relies on (RANGE frame rows by time, each
+// stored ROWS row in one frame at most and oldest first, the pending rows' times against the
+// out-of-order heap and the in-order sequence), so corrupt state is refused with an error. Nothing of
+// this runs on the processing path.
 //
 // Threading: the job's task thread.
 #pragma once
@@ -66,6 +68,8 @@ class OverAggregateOperator final : public Operator {
   Status OnWatermark(int64_t watermark) override;
   Status SnapshotState(StateWriter* writer) override;
   Status RestoreState(StateReader* reader) override;
+  // Replaces the state by an empty one (after a failed restore).
+  void DropState() override;
 
  private:
   struct State;

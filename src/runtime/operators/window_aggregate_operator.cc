@@ -785,7 +785,10 @@ void WindowAggregateOperator::ClearScalars() {
 void WindowAggregateOperator::GetScalars(StateReader* r) {
   ClearScalars();
   const size_t nends = r->GetCount(8);
-  for (size_t i = 0; i < nends && r->ok(); ++i) pending_ends_.insert(r->GetI64());
+  for (size_t i = 0; i < nends && r->ok(); ++i) {
+    const int64_t end = GetWindowEnd(r);
+    if (r->ok() && !pending_ends_.insert(end).second) r->Fail("pending window " + std::to_string(end) + " twice");
+  }
   const size_t nkeys = r->GetCount(2);
   for (size_t i = 0; i < nkeys && r->ok(); ++i) {
     std::string key = r->GetString();
@@ -802,10 +805,10 @@ void WindowAggregateOperator::GetScalars(StateReader* r) {
     if (r->ok() && !session_key_of_seq_.emplace(sk.seq, key).second) r->Fail("two session keys of one sequence number");
     const size_t ns = r->GetCount(24);
     for (size_t j = 0; j < ns && r->ok(); ++j) {
-      const int64_t start = r->GetI64();
+      const int64_t start = GetWindowEnd(r);
       Session s;
-      s.end = r->GetI64();
-      s.timer_end = r->GetI64();
+      s.end = GetWindowEnd(r);
+      s.timer_end = GetWindowEnd(r);
       s.acc = ReadEntry(r);
       if (!sk.sessions.try_emplace(start, std::move(s)).second) {
         DestroyEntry(s.acc);  // try_emplace left `s` alone
@@ -815,9 +818,9 @@ void WindowAggregateOperator::GetScalars(StateReader* r) {
   }
   const size_t ntimers = r->GetCount(24);
   for (size_t i = 0; i < ntimers && r->ok(); ++i) {
-    const int64_t end = r->GetI64();
+    const int64_t end = GetWindowEnd(r);
     const uint64_t seq = r->GetU64();
-    const int64_t start = r->GetI64();
+    const int64_t start = GetWindowEnd(r);
     if (!r->ok()) break;
     auto seq_it = session_key_of_seq_.find(seq);
     if (seq_it == session_key_of_seq_.end()) {
@@ -829,34 +832,165 @@ void WindowAggregateOperator::GetScalars(StateReader* r) {
       r->Fail("session timer for an unknown session");
       break;
     }
-    session_timers_.emplace(end, seq, start);
+    if (!session_timers_.emplace(end, seq, start).second) {
+      r->Fail("a session timer twice");
+      break;
+    }
   }
   next_session_seq_ = r->GetU64();
   const size_t nfired = r->GetCount(9);
   for (size_t i = 0; i < nfired && r->ok(); ++i) {
-    FiredWindow& fw = fired_[r->GetI64()];
+    const int64_t end = GetWindowEnd(r);
+    if (!r->ok()) break;
+    auto [fit, inserted] = fired_.try_emplace(end);
+    if (!inserted) {
+      r->Fail("fired window " + std::to_string(end) + " twice");
+      break;
+    }
+    FiredWindow& fw = fit->second;
     if (r->GetBool()) r->GetChunk(output_types_, &fw.results);
     const size_t n = r->GetCount(5);
     for (size_t j = 0; j < n && r->ok(); ++j) {
       std::string key = r->GetString();
       const uint32_t row = r->GetU32();
       if (r->ok() && row >= fw.results.size()) r->Fail("remembered result out of range");
-      fw.index.emplace(std::move(key), row);
+      if (r->ok() && !fw.index.emplace(std::move(key), row).second) {
+        r->Fail("a key remembered twice for fired window " + std::to_string(end));
+      }
     }
   }
   const size_t nlate = r->GetCount(25);
   for (size_t i = 0; i < nlate && r->ok(); ++i) {
     const int64_t due = r->GetI64();
     const uint64_t seq = r->GetU64();
-    const int64_t end = r->GetI64();
-    late_timers_.emplace(std::make_pair(due, seq), std::make_pair(end, r->GetString()));
+    const int64_t end = GetWindowEnd(r);
+    std::string key = r->GetString();
+    if (r->ok() && !late_timers_.emplace(std::make_pair(due, seq), std::make_pair(end, std::move(key))).second) {
+      r->Fail("a late-firing timer twice");
+    }
   }
   const size_t npending = r->GetCount(9);
   for (size_t i = 0; i < npending && r->ok(); ++i) {
-    const int64_t end = r->GetI64();
-    late_pending_.emplace(end, r->GetString());
+    const int64_t end = GetWindowEnd(r);
+    std::string key = r->GetString();
+    if (r->ok() && !late_pending_.emplace(end, std::move(key)).second) r->Fail("a pending late update twice");
   }
   next_late_seq_ = r->GetU64();
+}
+
+// What the code after a restore relies on, beyond what reading checked (ids within their slices,
+// distinct values unique, remembered rows in range, session timers naming a key and a start):
+// - the state belongs to this operator's kind of window: slices and pending windows for sliced ones,
+//   sessions for SESSION; late-firing results only with late firing, its timers only with a delay;
+// - every slice and pending window end lies on the slice grid, every slice has its key rows, blocks
+//   and distinct values for each id, and every pending window holds a slice (FireWindow, and the
+//   slice freeing that follows firing);
+// - every late-firing timer is in late_pending_ and the other way round, each (window, key) once, its
+//   sequence number below next_late_seq_, and one of the window's slices holds its key (RefireKey
+//   CHECKs that; those slices live until the window expires, when the timer has fired);
+// - SESSION: every key has a session and a sequence number below next_session_seq_ (a new key must
+//   not take it over); its sessions are non-empty, disjoint and not adjacent (adjacent ones would
+//   have merged), each with start < timer_end <= end and exactly one timer, at timer_end (a merge
+//   erases the timer by timer_end, and FireSessions finds the session of every timer).
+void WindowAggregateOperator::Validate(StateReader* r) const {
+  if (!r->ok()) return;
+  if (window_.kind == WindowKind::kSession) {
+    if (!slices_.empty() || !pending_ends_.empty() || !fired_.empty() || !late_timers_.empty() ||
+        !late_pending_.empty()) {
+      r->Fail("slices or window ends in the state of SESSION windows");
+      return;
+    }
+  } else if (!session_keys_.empty() || !session_timers_.empty()) {
+    r->Fail("sessions in the state of " + window_.Explain("time") + " windows");
+    return;
+  }
+  if (lateness_us_ == 0 && !fired_.empty()) {
+    r->Fail("late-firing results without late firing");
+    return;
+  }
+  if (late_delay_us_ == 0 && (!late_timers_.empty() || !late_pending_.empty())) {
+    r->Fail("late-firing timers without a late-firing delay");
+    return;
+  }
+  const size_t na = aggs_.size();
+  for (const auto& [end, slice] : slices_) {
+    if (!OnSliceGrid(end)) {
+      r->Fail("slice end " + std::to_string(end) + " off the slice grid");
+      return;
+    }
+    const size_t n = slice->index.size();
+    if (slice->keys.size() != n || slice->blocks.size() != n * stride_ ||
+        slice->distinct.size() != (has_distinct_ ? n * na : 0)) {
+      r->Fail("slice " + std::to_string(end) + " has " + std::to_string(n) + " keys but not as many rows and states");
+      return;
+    }
+  }
+  for (int64_t end : pending_ends_) {
+    auto it = slices_.upper_bound(window_.WindowStart(end));
+    if (!OnSliceGrid(end) || it == slices_.end() || it->first > end) {
+      r->Fail("pending window " + std::to_string(end) + " off the slice grid or without a slice");
+      return;
+    }
+  }
+  for (const auto& [end, fw] : fired_) {
+    if (!OnSliceGrid(end)) {
+      r->Fail("fired window " + std::to_string(end) + " off the slice grid");
+      return;
+    }
+  }
+  if (late_timers_.size() != late_pending_.size()) {
+    r->Fail(std::to_string(late_timers_.size()) + " late-firing timers but " + std::to_string(late_pending_.size()) +
+            " pending late updates");
+    return;
+  }
+  std::set<std::pair<int64_t, std::string_view>> timed;
+  for (const auto& [due, what] : late_timers_) {
+    const auto& [end, key] = what;
+    if (due.second >= next_late_seq_ || !OnSliceGrid(end) || late_pending_.count(what) == 0 ||
+        !timed.emplace(end, key).second) {
+      r->Fail("late-firing timer for window " + std::to_string(end) + " out of sequence, off the slice grid or not pending once");
+      return;
+    }
+  }
+  for (const auto& [due, what] : late_timers_) {
+    const auto& [end, key] = what;
+    bool held = false;
+    for (auto it = slices_.upper_bound(window_.WindowStart(end)); it != slices_.end() && it->first <= end && !held; ++it) {
+      held = it->second->index.Find(key) != KeyIndex::kNotFound;
+    }
+    if (!held) {
+      r->Fail("late-firing timer for window " + std::to_string(end) + " and a key none of its slices holds");
+      return;
+    }
+  }
+  size_t sessions = 0;
+  for (const auto& [key, sk] : session_keys_) {
+    if (sk.sessions.empty() || sk.seq >= next_session_seq_) {
+      r->Fail("a session key without sessions or beyond the next sequence number");
+      return;
+    }
+    const Session* prev = nullptr;
+    for (const auto& [start, s] : sk.sessions) {
+      if (!(start < s.timer_end && s.timer_end <= s.end) || (prev != nullptr && prev->end >= start)) {
+        r->Fail("session [" + std::to_string(start) + ", " + std::to_string(s.end) + ") with its timer at " +
+                std::to_string(s.timer_end) + " is empty, overlaps another or has its timer outside");
+        return;
+      }
+      prev = &s;
+    }
+    sessions += sk.sessions.size();
+  }
+  if (session_timers_.size() != sessions) {
+    r->Fail(std::to_string(session_timers_.size()) + " session timers for " + std::to_string(sessions) + " sessions");
+    return;
+  }
+  for (const auto& [end, seq, start] : session_timers_) {
+    // GetScalars found the key and the session.
+    if (session_keys_.at(session_key_of_seq_.at(seq)).sessions.at(start).timer_end != end) {
+      r->Fail("session timer at " + std::to_string(end) + " for a session whose timer is elsewhere");
+      return;
+    }
+  }
 }
 
 void WindowAggregateOperator::DropState() {
@@ -913,17 +1047,18 @@ Status WindowAggregateOperator::RestoreState(StateReader* r) {
   r->ExpectTag("window-aggregate");
   const size_t nslices = r->GetCount(9);
   for (size_t i = 0; i < nslices && r->ok(); ++i) {
-    const int64_t end = r->GetI64();
+    const int64_t end = GetWindowEnd(r);
     if (!r->ok()) break;
-    auto [it, inserted] = slices_.try_emplace(end);
-    if (!inserted) {
-      r->Fail("slice " + std::to_string(end) + " twice");
+    if (!slices_.empty() && end <= slices_.rbegin()->first) {
+      r->Fail("slice " + std::to_string(end) + " twice or out of order");
       break;
     }
+    auto it = slices_.try_emplace(end).first;
     it->second = NewSlice();
     GetSlice(*it->second, r);
   }
   GetScalars(r);
+  Validate(r);
   ResetDeltaBase();
   return r->status();  // a failed restore is dropped whole (Operator::Restore calls DropState)
 }
@@ -958,6 +1093,7 @@ Status WindowAggregateOperator::RestoreDelta(StateReader* r) {
       },
       [&](Slice& s) { GetSlice(s, r); });
   GetScalars(r);
+  Validate(r);
   ResetDeltaBase();
   return r->status();  // a failed delta is dropped whole (Operator::ApplyDelta calls DropState)
 }

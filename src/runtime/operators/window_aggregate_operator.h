@@ -51,6 +51,11 @@
 // Then the small, watermark-bounded rest in full: the pending window ends, the remembered results and
 // timers of late firing, and the SESSION state (SESSION windows are not sliced; their open sessions
 // are written whole in every delta).
+// RestoreState and RestoreDelta refuse ("Corrupt state of ...") state that reads well but does not fit
+// together — times out of range or off the slice grid, a pending window no slice feeds, late-firing
+// timers for a window and key no slice holds, SESSION timers that are not exactly one per session,
+// sequence numbers a new key or timer could reuse — so nothing after a successful restore can fail
+// a check or read out of bounds.
 //
 // Output columns: the group keys, one per aggregate call, window_start, window_end (TIMESTAMP(3)),
 // then window_time (window_end - 1 ms) when `with_window_time`.
@@ -189,6 +194,12 @@ class WindowAggregateOperator final : public Operator {
   void GetScalars(StateReader* r);
   // Empties what PutScalars writes (the SESSION state, pending ends, late-firing results and timers).
   void ClearScalars();
+  // After a restore: refuses (through the reader) state whose parts do not fit together, so every
+  // later code path finds what it relies on (see Validate in the .cc). O(slices + the watermark-bounded
+  // rest); never reads a slice's keys or blocks.
+  void Validate(StateReader* r) const;
+  // Whether `end` is a slice end (and so a window end) of this operator's slice grid.
+  bool OnSliceGrid(int64_t end) const { return window_.SliceEnd(end - 1) == end; }
   // After a snapshot or restore: the current state is the base of the next delta.
   void ResetDeltaBase();
   // Frees the earliest slice (remembering its end for the next delta when the base held it).
