@@ -9,6 +9,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -92,14 +95,30 @@ uint8_t Pack(const std::string& raw, std::string* packed) {
   return kRaw;
 }
 
+// The bytes a sequence of zstd frames decodes to, as their headers say; ZSTD_CONTENTSIZE_ERROR when
+// a frame is malformed or does not say.
+uint64_t FramesContentSize(std::string_view payload) {
+  uint64_t total = 0;
+  while (!payload.empty()) {
+    const unsigned long long n = ZSTD_getFrameContentSize(payload.data(), payload.size());
+    const size_t frame = ZSTD_findFrameCompressedSize(payload.data(), payload.size());
+    if (n == ZSTD_CONTENTSIZE_ERROR || n == ZSTD_CONTENTSIZE_UNKNOWN || ZSTD_isError(frame) || n > (uint64_t{1} << 40)) {
+      return ZSTD_CONTENTSIZE_ERROR;
+    }
+    total += n;
+    payload.remove_prefix(frame);
+  }
+  return total;
+}
+
 // The inverse of Pack; false when the payload does not decode to `raw_size` bytes.
 bool Unpack(uint8_t codec, uint64_t raw_size, std::string_view payload, std::string* out) {
   if (codec == kRaw && raw_size == payload.size()) {
     out->assign(payload);
     return true;
   }
-  if (codec == kZstd && raw_size < (uint64_t{1} << 40) &&
-      ZSTD_getFrameContentSize(payload.data(), payload.size()) == raw_size) {
+  // A large state file is a sequence of independent frames (StateFileWriter); their sizes add up.
+  if (codec == kZstd && raw_size < (uint64_t{1} << 40) && FramesContentSize(payload) == raw_size) {
     out->resize(raw_size);
     size_t n = ZSTD_decompress(out->data(), out->size(), payload.data(), payload.size());
     return !ZSTD_isError(n) && n == raw_size;
@@ -146,14 +165,58 @@ Status WriteFileSynced(const std::string& path, std::string_view a, std::string_
   return SyncAndClose(fd, path);
 }
 
+// Compression of shared state files in independent zstd frames of kFrameBytes raw bytes each, so
+// that another thread can compress some of them while the writer goes on: the job's task thread, when
+// it has nothing left to do but wait for the checkpoint being written (CheckpointStorage::HelpWrite).
+// The writer queues each full frame and writes the compressed frames in order; with no helper it
+// compresses each frame as soon as it is queued, with one it keeps a few queued for the helper.
+constexpr size_t kFrameBytes = size_t{8} << 20;
+constexpr size_t kHelpedQueue = 4;
+
+}  // namespace
+
+struct CheckpointStorage::Frames {
+  struct Frame {
+    enum class State : uint8_t { kQueued, kTaken, kDone } state = State::kQueued;
+    std::string raw;
+    std::string packed;
+    size_t error = 0;  // a zstd error code
+  };
+  std::mutex mu;
+  std::condition_variable cv;
+  std::deque<std::shared_ptr<Frame>> queue;  // in file order
+  int helpers = 0;
+  bool writing = false;  // a Write runs (or was started: StartWrite)
+};
+
+namespace {
+
+ZSTD_CCtx* NewFrameContext() {
+  ZSTD_CCtx* c = ZSTD_createCCtx();
+  if (c != nullptr) ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, kStateFileLevel);
+  return c;
+}
+
+void CompressFrame(ZSTD_CCtx* cctx, CheckpointStorage::Frames::Frame* f) {
+  f->packed.resize(ZSTD_compressBound(f->raw.size()));
+  const size_t n = ZSTD_compress2(cctx, f->packed.data(), f->packed.size(), f->raw.data(), f->raw.size());
+  if (ZSTD_isError(n)) {
+    f->error = n;
+    return;
+  }
+  f->packed.resize(n);
+}
+
 // Writes a shared state file and fsyncs it: a head (the codec and the state's size) and the state,
 // compressed when large. The state is an operator's bytes with its deferred parts (rows read from
-// the operator's buffers, state_serde.h) between them; everything streams through small buffers
-// straight into the file (no whole copy of a state of hundreds of MB), and the checksum is taken as
-// the bytes go out.
+// the operator's buffers, state_serde.h) between them; everything streams through frame-sized
+// buffers straight into the file (no whole copy of a state of hundreds of MB), and the checksum is
+// taken as the bytes go out.
 class StateFileWriter {
  public:
-  StateFileWriter() : cctx_(ZSTD_createCCtx()), out_(kChunk) { stage_.reserve(kStage); }
+  explicit StateFileWriter(CheckpointStorage::Frames* frames) : frames_(frames), cctx_(NewFrameContext()) {
+    stage_.reserve(kStage);
+  }
   ~StateFileWriter() { ZSTD_freeCCtx(cctx_); }
   StateFileWriter(const StateFileWriter&) = delete;
   StateFileWriter& operator=(const StateFileWriter&) = delete;
@@ -174,12 +237,12 @@ class StateFileWriter {
   }
 
  private:
-  static constexpr size_t kChunk = 1 << 20;
-  // Appends smaller than this are gathered before they are compressed or written.
+  using Frame = CheckpointStorage::Frames::Frame;
+  // Uncompressed files: appends smaller than this are gathered before they are written.
   static constexpr size_t kStage = 256 << 10;
 
-  // The state's bytes on their way into the file: compressed (or not), written, checksummed. The
-  // first error sticks and makes later appends no-ops.
+  // The state's bytes on their way into the file: compressed frame by frame (or not), written,
+  // checksummed. The first error sticks and makes later appends no-ops.
   class FileSink final : public ByteSink {
    public:
     FileSink(StateFileWriter* w, int fd, const std::string& path, bool compress)
@@ -189,19 +252,40 @@ class StateFileWriter {
     }
     void Append(const void* data, size_t n) override {
       if (n == 0 || !status_.ok()) return;
+      appended_ += n;
+      if (compress_) {
+        const char* p = static_cast<const char*>(data);
+        while (n > 0) {
+          if (frame_ == nullptr) frame_ = w_->NewFrame();
+          const size_t take = std::min(n, kFrameBytes - frame_->raw.size());
+          frame_->raw.append(p, take);
+          p += take;
+          n -= take;
+          if (frame_->raw.size() == kFrameBytes) Submit();
+        }
+        return;
+      }
       if (n < kStage / 4) {
         if (w_->stage_.size() + n > kStage) Flush();
         w_->stage_.append(static_cast<const char*>(data), n);
         return;
       }
       Flush();
-      Pass(data, n);
+      Emit(std::string_view(static_cast<const char*>(data), n));
     }
     // The codec head, written as is.
     void Head(std::string_view head) { Emit(head); }
-    Status Finish(uint64_t* checksum, uint64_t* file_size) {
-      Flush();
-      if (compress_ && status_.ok()) Compress(nullptr, 0, ZSTD_e_end);
+    Status Finish(uint64_t expected, uint64_t* checksum, uint64_t* file_size) {
+      if (compress_) {
+        if (frame_ != nullptr && !frame_->raw.empty()) Submit();
+        Drain(/*all=*/true);
+      } else {
+        Flush();
+      }
+      if (status_.ok() && appended_ != expected) {
+        status_ = Status::Internal("Checkpoint file '" + path_ + "': the state wrote " + std::to_string(appended_) +
+                                   " bytes, not " + std::to_string(expected));
+      }
       *checksum = XXH64_digest(h_.get());
       *file_size = size_;
       return status_;
@@ -210,28 +294,58 @@ class StateFileWriter {
    private:
     void Flush() {
       if (w_->stage_.empty()) return;
-      Pass(w_->stage_.data(), w_->stage_.size());
+      Emit(w_->stage_);
       w_->stage_.clear();
     }
-    void Pass(const void* data, size_t n) {
-      if (!status_.ok()) return;
-      if (compress_) {
-        Compress(data, n, ZSTD_e_continue);
-      } else {
-        Emit(std::string_view(static_cast<const char*>(data), n));
+    void Submit() {
+      {
+        std::lock_guard<std::mutex> lock(w_->frames_->mu);
+        w_->frames_->queue.push_back(std::move(frame_));
       }
+      w_->frames_->cv.notify_all();
+      frame_ = nullptr;
+      Drain(/*all=*/false);
     }
-    void Compress(const void* data, size_t n, ZSTD_EndDirective mode) {
-      ZSTD_inBuffer in{data, n, 0};
-      while (status_.ok()) {
-        ZSTD_outBuffer out{w_->out_.data(), w_->out_.size(), 0};
-        const size_t left = ZSTD_compressStream2(w_->cctx_, &out, &in, mode);
-        if (ZSTD_isError(left)) {
-          status_ = Status::IOError("Cannot compress checkpoint file '" + path_ + "': " + ZSTD_getErrorName(left));
-          return;
+    // Writes the compressed frames at the head of the queue; compresses queued frames on this thread
+    // until at most a helper's share of them is left (none without a helper, or `all`).
+    void Drain(bool all) {
+      CheckpointStorage::Frames& q = *w_->frames_;
+      std::unique_lock<std::mutex> lock(q.mu);
+      while (!q.queue.empty()) {
+        std::shared_ptr<Frame> front = q.queue.front();
+        if (front->state == Frame::State::kDone) {
+          q.queue.pop_front();
+          lock.unlock();
+          if (front->error != 0) {
+            if (status_.ok()) {
+              status_ = Status::IOError("Cannot compress checkpoint file '" + path_ + "': " +
+                                        ZSTD_getErrorName(front->error));
+            }
+          } else {
+            Emit(front->packed);
+          }
+          w_->Recycle(std::move(front));
+          lock.lock();
+          continue;
         }
-        Emit(std::string_view(w_->out_.data(), out.pos));
-        if (mode == ZSTD_e_end ? left == 0 : in.pos == in.size) return;
+        if (!all && q.queue.size() <= (q.helpers > 0 ? kHelpedQueue : 0)) return;
+        // The oldest frame nobody compresses yet; when a helper has them all, wait for the front.
+        std::shared_ptr<Frame> todo;
+        for (const auto& f : q.queue) {
+          if (f->state == Frame::State::kQueued) {
+            todo = f;
+            break;
+          }
+        }
+        if (todo == nullptr) {
+          q.cv.wait(lock);
+          continue;
+        }
+        todo->state = Frame::State::kTaken;
+        lock.unlock();
+        CompressFrame(w_->cctx_, todo.get());
+        lock.lock();
+        todo->state = Frame::State::kDone;
       }
     }
     void Emit(std::string_view bytes) {
@@ -246,9 +360,30 @@ class StateFileWriter {
     const std::string& path_;
     bool compress_;
     std::unique_ptr<XXH64_state_t, XXH_errorcode (*)(XXH64_state_t*)> h_;
+    std::shared_ptr<Frame> frame_;  // being filled
+    uint64_t appended_ = 0;
     uint64_t size_ = 0;
     Status status_;
   };
+
+  std::shared_ptr<Frame> NewFrame() {
+    std::shared_ptr<Frame> f;
+    if (spare_.empty()) {
+      f = std::make_shared<Frame>();
+      f->raw.reserve(kFrameBytes);
+    } else {
+      f = std::move(spare_.back());
+      spare_.pop_back();
+      f->raw.clear();
+      f->state = Frame::State::kQueued;
+      f->error = 0;
+    }
+    return f;
+  }
+  // Frame buffers are reused, so a large state does not map fresh memory frame after frame.
+  void Recycle(std::shared_ptr<Frame> f) {
+    if (spare_.size() < kHelpedQueue + 2) spare_.push_back(std::move(f));
+  }
 
   Status WriteBody(int fd, const std::string& path, std::string_view bytes, const std::vector<DeferredPart>& deferred,
                    uint64_t raw_size, uint64_t* checksum, uint64_t* file_size) {
@@ -258,19 +393,14 @@ class StateFileWriter {
     head.PutVarint(raw_size);
     FileSink sink(this, fd, path, compress);
     sink.Head(head.data());
-    if (compress) {
-      ZSTD_CCtx_reset(cctx_, ZSTD_reset_session_only);
-      ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, kStateFileLevel);
-      // Also checks that the parts wrote as many bytes as they said.
-      ZSTD_CCtx_setPledgedSrcSize(cctx_, raw_size);
-    }
     WriteOutput(bytes, deferred, &sink);
-    return sink.Finish(checksum, file_size);
+    return sink.Finish(raw_size, checksum, file_size);
   }
 
+  CheckpointStorage::Frames* frames_;
   ZSTD_CCtx* cctx_;
-  std::vector<char> out_;
   std::string stage_;
+  std::vector<std::shared_ptr<Frame>> spare_;
 };
 
 // A chain file name from _metadata must name a file directly under shared/.
@@ -377,9 +507,59 @@ Result<CheckpointData> DecodeCheckpoint(std::string_view bytes, const std::strin
 }
 
 CheckpointStorage::CheckpointStorage(std::string job_dir, int num_retained)
-    : dir_(std::move(job_dir)), num_retained_(std::max(1, num_retained)) {}
+    : dir_(std::move(job_dir)), num_retained_(std::max(1, num_retained)), frames_(std::make_unique<Frames>()) {}
+
+CheckpointStorage::~CheckpointStorage() = default;
+
+void CheckpointStorage::StartWrite() {
+  std::lock_guard<std::mutex> lock(frames_->mu);
+  frames_->writing = true;
+}
+
+void CheckpointStorage::HelpWrite() {
+  ZSTD_CCtx* cctx = NewFrameContext();
+  if (cctx == nullptr) return;  // the writer compresses everything itself
+  Frames& q = *frames_;
+  std::unique_lock<std::mutex> lock(q.mu);
+  ++q.helpers;
+  q.cv.notify_all();
+  while (q.writing) {
+    std::shared_ptr<Frames::Frame> todo;
+    for (const auto& f : q.queue) {
+      if (f->state == Frames::Frame::State::kQueued) {
+        todo = f;
+        break;
+      }
+    }
+    if (todo == nullptr) {
+      q.cv.wait(lock);
+      continue;
+    }
+    todo->state = Frames::Frame::State::kTaken;
+    lock.unlock();
+    CompressFrame(cctx, todo.get());
+    lock.lock();
+    todo->state = Frames::Frame::State::kDone;
+    q.cv.notify_all();
+  }
+  --q.helpers;
+  lock.unlock();
+  ZSTD_freeCCtx(cctx);
+}
 
 Result<int64_t> CheckpointStorage::Write(CheckpointData* data) {
+  StartWrite();
+  // However Write ends, a helper waiting for frames stops.
+  struct EndWrite {
+    Frames* q;
+    ~EndWrite() {
+      {
+        std::lock_guard<std::mutex> lock(q->mu);
+        q->writing = false;
+      }
+      q->cv.notify_all();
+    }
+  } end_write{frames_.get()};
   std::error_code ec;
   fs::create_directories(dir_, ec);
   if (ec) return Status::IOError("Cannot create checkpoint directory '" + dir_ + "': " + ec.message());
@@ -395,7 +575,7 @@ Result<int64_t> CheckpointStorage::Write(CheckpointData* data) {
         fs::create_directories(shared, ec);
         if (ec) return Status::IOError("Cannot create checkpoint directory '" + shared + "': " + ec.message());
         wrote_shared = true;
-        file_writer.emplace();
+        file_writer.emplace(frames_.get());
       }
       // Written under a temporary name first: the file's name carries its checksum.
       const std::string tmp = (fs::path(shared) / ("op" + std::to_string(i + 1) + "-chk" + std::to_string(data->id) +

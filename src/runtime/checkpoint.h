@@ -24,10 +24,13 @@
 // checkpoint.before-sync, checkpoint.after-sync, sink.after-precommit, checkpoint.before-commit,
 // restore.during.
 //
-// Threading: used by the job's task thread only.
+// Threading: Write runs on the job's checkpoint thread, one at a time; HelpWrite may run on another
+// thread meanwhile (the job's task thread, while it waits for that write). The rest is used by the
+// task thread only.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -77,6 +80,7 @@ class CheckpointStorage {
  public:
   // `job_dir` is <state.checkpoints.dir>/<job name>; created on first write.
   CheckpointStorage(std::string job_dir, int num_retained);
+  ~CheckpointStorage();
 
   // Writes checkpoint `data.id` durably: first the chain files that have no name yet (each from its
   // bytes to shared/ under a temporary name, fsynced, renamed; their names, sizes and checksums are
@@ -94,9 +98,19 @@ class CheckpointStorage {
 
   const std::string& dir() const { return dir_; }
 
+  // Helping a Write that runs on another thread: StartWrite marks one as started (call it before
+  // starting the thread); HelpWrite then compresses frames of its state files on the calling thread
+  // until the Write has finished (returning at once when none runs). The bytes written are the same.
+  void StartWrite();
+  void HelpWrite();
+
+  // The frames of the state file being written (checkpoint.cc).
+  struct Frames;
+
  private:
   std::string dir_;
   int num_retained_;
+  std::unique_ptr<Frames> frames_;
 };
 
 // Kills the process (SIGKILL) when SLUICE_FAILPOINT names `point` and its count is reached.

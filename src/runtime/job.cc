@@ -630,6 +630,7 @@ Status Job::TakeCheckpoint(bool final) {
     if (!ctx_.checkpoints.incremental || !operators_[i]->CanSnapshotDelta()) keep[i] = true;
   }
   std::shared_ptr<std::atomic<bool>> ending = ending_;
+  storage->StartWrite();
   pending_checkpoint_ = std::async(std::launch::async, [storage, data, keep, ending]() -> Result<int64_t> {
     Result<int64_t> written = storage->Write(data.get());
     if (written.ok()) PrefaultBuffers(data.get(), keep, *ending);
@@ -648,6 +649,8 @@ Status Job::TakeCheckpoint(bool final) {
 Status Job::CompletePendingCheckpoint(bool wait) {
   if (!pending_checkpoint_.valid()) return Status::OK();
   if (!wait && pending_checkpoint_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return Status::OK();
+  // A task thread that has to wait compresses part of the state files meanwhile (both cores work).
+  if (wait) storage_->HelpWrite();
   Result<int64_t> bytes = pending_checkpoint_.get();
   if (!bytes.ok()) return bytes.status();
   UpdateChains(*pending_data_);
