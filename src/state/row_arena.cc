@@ -1,7 +1,7 @@
 #include "state/row_arena.h"
 
 #include <algorithm>
-#include <atomic>
+#include <mutex>
 
 #include "state/state_serde.h"
 
@@ -10,10 +10,30 @@
 namespace sluice {
 
 // A deferred view's hold on the arena's buffers: done once the view was written (its destructor);
-// until then, buffers the arena replaces are kept here.
+// until then, buffers the arena replaces are kept here, and the view frees them when it is done (on
+// the checkpoint's thread, which so also takes the cost of unmapping them).
 struct RowArena::Pin {
-  std::atomic<bool> done{false};
+  std::mutex mu;
+  bool done = false;
   std::vector<std::shared_ptr<const Chunk>> kept;
+
+  bool Done() {
+    std::lock_guard<std::mutex> lock(mu);
+    return done;
+  }
+  // Keeps `chunk` unless the view is done already.
+  void Keep(const std::shared_ptr<const Chunk>& chunk) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!done) kept.push_back(chunk);
+  }
+  void Finish() {
+    std::vector<std::shared_ptr<const Chunk>> release;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      done = true;
+      release.swap(kept);
+    }
+  }
 };
 
 namespace {
@@ -25,7 +45,7 @@ class DeferredRows final : public DeferredBytes {
       : rows_(std::move(rows)), ids_(std::move(ids)), pin_(std::move(pin)) {
     if (rows_.sel != nullptr) rows_.sel = ids_.data();
   }
-  ~DeferredRows() override { pin_->done.store(true, std::memory_order_release); }
+  ~DeferredRows() override { pin_->Finish(); }
   size_t Size() const override { return RowsBytes(rows_); }
   void WriteTo(ByteSink* sink) const override { WriteRows(rows_, sink); }
 
@@ -69,14 +89,14 @@ RowArena& RowArena::operator=(RowArena&& other) noexcept {
 }
 
 bool RowArena::PrunePins() const {
-  std::erase_if(pins_, [](const std::shared_ptr<Pin>& p) { return p->done.load(std::memory_order_acquire); });
+  std::erase_if(pins_, [](const std::shared_ptr<Pin>& p) { return p->Done(); });
   return !pins_.empty();
 }
 
 void RowArena::KeepForPins() {
   if (pins_.empty() || !PrunePins()) return;
   auto kept = std::make_shared<const Chunk>(std::move(rows_));
-  for (const auto& p : pins_) p->kept.push_back(kept);
+  for (const auto& p : pins_) p->Keep(kept);
   pins_.clear();
 }
 
