@@ -80,20 +80,47 @@ Status LookupJoinOperator::LoadTable(const Chunk& chunk) {
     return Status::InvalidArgument("LookupJoin '" + name() + "': the lookup table sent a change other than +I");
   }
   const uint32_t base = table_.AppendMany(chunk, nullptr, n);
+  IndexRows(chunk, right_keys_, base);
+  return Status::OK();
+}
+
+void LookupJoinOperator::IndexRows(const Chunk& rows, const std::vector<int>& key_columns, uint32_t first_id) {
+  const size_t n = rows.size();
   if (integral_key_) {
-    const Vector& key = chunk.column(static_cast<size_t>(right_keys_[0]));
+    const Vector& key = rows.column(static_cast<size_t>(key_columns[0]));
     for (size_t i = 0; i < n; ++i) {
       if (key.IsNull(i)) continue;  // a NULL key never matches
-      integral_index_[IntegralAt(key, i)].push_back(base + static_cast<uint32_t>(i));
+      integral_index_[IntegralAt(key, i)].push_back(first_id + static_cast<uint32_t>(i));
     }
-    return Status::OK();
+    return;
   }
-  EncodeKeys(chunk, right_keys_, &encoded_);
+  EncodeKeys(rows, key_columns, &encoded_);
   for (size_t i = 0; i < n; ++i) {
-    if (AnyNull(chunk, right_keys_, i)) continue;
-    index_[encoded_[i]].push_back(base + static_cast<uint32_t>(i));
+    if (AnyNull(rows, key_columns, i)) continue;
+    index_[encoded_[i]].push_back(first_id + static_cast<uint32_t>(i));
   }
-  return Status::OK();
+}
+
+void LookupJoinOperator::IndexTableFrom(size_t first) {
+  const Chunk& rows = table_.rows();
+  if (first == 0) {
+    IndexRows(rows, right_keys_, 0);
+    return;
+  }
+  if (first >= rows.size()) return;
+  // Only the key columns of the new rows, copied into a chunk of their own.
+  const size_t count = rows.size() - first;
+  Chunk keys;
+  std::vector<int> key_columns;
+  for (size_t k = 0; k < right_keys_.size(); ++k) {
+    const Vector& column = rows.column(static_cast<size_t>(right_keys_[k]));
+    Vector v(column.type());
+    v.AppendFrom(column, nullptr, first, count);
+    keys.AddColumn(std::move(v));
+    key_columns.push_back(static_cast<int>(k));
+  }
+  keys.SetSizeFromColumns();
+  IndexRows(keys, key_columns, static_cast<uint32_t>(first));
 }
 
 Status LookupJoinOperator::TableLoaded() {
@@ -241,42 +268,98 @@ Status LookupJoinOperator::EmitPairs(const Chunk& chunk, std::vector<uint32_t>* 
   return Emit(filtered);
 }
 
-Status LookupJoinOperator::SnapshotState(StateWriter* w) {
-  w->PutTag("lookup-join");
-  w->PutChunk(table_.rows());
-  w->PutBool(loaded_);
+void LookupJoinOperator::PutQueue(StateWriter* w) const {
   w->PutVarint(queued_.size());
   for (const Queued& q : queued_) {
     w->PutU8(static_cast<uint8_t>(q.kind));
     w->PutI64(q.watermark);
     if (q.kind == Queued::Kind::kChunk) w->PutChunk(q.chunk);
   }
-  return Status::OK();
 }
 
-Status LookupJoinOperator::RestoreState(StateReader* r) {
-  r->ExpectTag("lookup-join");
-  Chunk rows;
-  r->GetChunk(right_types_, &rows);
-  RETURN_IF_ERROR(r->status());
-  table_ = RowArena(right_types_);
-  integral_index_.clear();
-  index_.clear();
-  std::fill(rows.kinds(), rows.kinds() + rows.size(), RowKind::kInsert);
-  RETURN_IF_ERROR(LoadTable(rows));
-  loaded_ = r->GetBool();
+void LookupJoinOperator::GetQueue(StateReader* r) {
   queued_.clear();
   const size_t n = r->GetCount(9);
   for (size_t i = 0; i < n && r->ok(); ++i) {
+    if (!queued_.empty() && queued_.back().kind == Queued::Kind::kEnd) {
+      r->Fail("probe messages queued after the probe side's end of input");
+      break;
+    }
     Queued q;
     const uint8_t kind = r->GetU8();
-    if (kind > static_cast<uint8_t>(Queued::Kind::kEnd)) r->Fail("bad queued message");
+    if (r->ok() && kind > static_cast<uint8_t>(Queued::Kind::kEnd)) r->Fail("bad queued message");
+    if (!r->ok()) break;
     q.kind = static_cast<Queued::Kind>(kind);
     q.watermark = r->GetI64();
     if (q.kind == Queued::Kind::kChunk) r->GetChunk(left_types_, &q.chunk);
     queued_.push_back(std::move(q));
   }
-  return r->status();
+  // The queue is replayed and emptied when the table ends.
+  if (r->ok() && loaded_ && !queued_.empty()) r->Fail("probe messages queued after the lookup table was loaded");
+}
+
+Status LookupJoinOperator::SnapshotState(StateWriter* w) {
+  w->PutTag("lookup-join");
+  table_.Snapshot(w);
+  w->PutBool(loaded_);
+  PutQueue(w);
+  table_base_ = table_.size();
+  return Status::OK();
+}
+
+void LookupJoinOperator::DropState() {
+  table_ = RowArena(right_types_);
+  integral_index_ = {};
+  index_ = {};
+  loaded_ = false;
+  queued_ = {};
+  table_base_ = 0;
+}
+
+Status LookupJoinOperator::RestoreState(StateReader* r) {
+  DropState();
+  r->ExpectTag("lookup-join");
+  table_.Restore(r);
+  if (r->ok() && table_.live() != table_.size()) r->Fail("released rows in a lookup table");
+  loaded_ = r->GetBool();
+  GetQueue(r);
+  RETURN_IF_ERROR(r->status());
+  IndexTableFrom(0);
+  table_base_ = table_.size();
+  return Status::OK();
+}
+
+bool LookupJoinOperator::CanSnapshotDelta() const { return has_snapshot_base(); }
+
+Status LookupJoinOperator::SnapshotDelta(StateWriter* w) {
+  SLUICE_CHECK(CanSnapshotDelta());
+  w->PutTag("lookup-join delta");
+  table_.SnapshotTail(table_base_, w);
+  w->PutBool(loaded_);
+  PutQueue(w);
+  table_base_ = table_.size();
+  return Status::OK();
+}
+
+Status LookupJoinOperator::RestoreDelta(StateReader* r) {
+  r->ExpectTag("lookup-join delta");
+  if (r->ok() && table_base_ != table_.size()) {
+    r->Fail("a lookup join state delta applied to a table that grew since its last snapshot or restore");
+  }
+  RETURN_IF_ERROR(r->status());
+  const size_t base = table_.size();
+  const bool was_loaded = loaded_;
+  table_.RestoreAppend(r);
+  if (r->ok() && table_.live() != table_.size()) r->Fail("released rows in a lookup table");
+  if (r->ok() && was_loaded && table_.size() != base) r->Fail("lookup table rows after the table was loaded");
+  loaded_ = r->GetBool();
+  if (r->ok() && was_loaded && !loaded_) r->Fail("a lookup join state delta unloads its table");
+  GetQueue(r);
+  // Partly applied: Operator::ApplyDelta drops the state (DropState).
+  RETURN_IF_ERROR(r->status());
+  IndexTableFrom(base);
+  table_base_ = table_.size();
+  return Status::OK();
 }
 
 Status LookupTableLoader::Process(int, Chunk& chunk) {

@@ -13,6 +13,11 @@
 // padded with NULLs. Output = probe columns, then the table's columns; insert-only (the planner
 // refuses an updating probe side); watermarks pass through after the rows before them.
 //
+// Checkpoints: the table rows, whether the table has ended, and the queued probe messages (none once
+// the table has ended). Incremental (SnapshotDelta): the table rows appended since the last snapshot
+// or restore (RowArena::SnapshotTail), the loaded flag and the queue as it is now; once the table has
+// loaded a delta is a few bytes. A restore rebuilds the hash index from the restored rows.
+//
 // Threading: the job's task thread (both operators).
 #pragma once
 
@@ -47,10 +52,14 @@ class LookupJoinOperator final : public Operator {
   size_t table_rows() const { return table_.rows().size(); }
 
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+  bool CanSnapshotDelta() const override;
 
  protected:
   Status SnapshotState(StateWriter* w) override;
   Status RestoreState(StateReader* r) override;
+  Status SnapshotDelta(StateWriter* w) override;
+  Status RestoreDelta(StateReader* r) override;
+  void DropState() override;
   Status OnWatermark(int64_t watermark) override;
   Status OnEndOfInput() override;
 
@@ -62,6 +71,14 @@ class LookupJoinOperator final : public Operator {
     int64_t watermark = 0;
   };
   Status Probe(const Chunk& chunk);
+  // Adds rows of `rows` to the hash index, row i under table row id first_id + i; `key_columns` are
+  // its key columns, in the order of right_keys_.
+  void IndexRows(const Chunk& rows, const std::vector<int>& key_columns, uint32_t first_id);
+  // Indexes the table rows with ids >= `first` (after a restore appended them to table_).
+  void IndexTableFrom(size_t first);
+  // The queued probe messages, written whole; GetQueue replaces queued_ and checks it against loaded_.
+  void PutQueue(StateWriter* w) const;
+  void GetQueue(StateReader* r);
   // Emits probe rows left_rows[i] of `chunk` joined with table rows right_rows[i] (kNullRow: padding),
   // after the residual; the pairs of one probe row are consecutive.
   Status EmitPairs(const Chunk& chunk, std::vector<uint32_t>* left_rows, std::vector<uint32_t>* right_rows);
@@ -81,6 +98,8 @@ class LookupJoinOperator final : public Operator {
   std::unordered_map<std::string, std::vector<uint32_t>> index_;
   bool loaded_ = false;
   std::vector<Queued> queued_;
+  // The table's size at the last snapshot or restore: the first row of the next delta.
+  size_t table_base_ = 0;
   std::unique_ptr<ExprEvaluator> key_eval_;
   std::unique_ptr<ExprEvaluator> residual_eval_;
   std::vector<std::string> encoded_;
