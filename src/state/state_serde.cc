@@ -226,6 +226,36 @@ void StateWriter::PutDeferred(std::shared_ptr<const DeferredBytes> part) {
   deferred_.push_back({buf_.size(), std::move(part)});
 }
 
+namespace {
+
+// Another writer's output, written later as one deferred part.
+class WriterOutput final : public DeferredBytes {
+ public:
+  WriterOutput(std::string bytes, std::vector<DeferredPart> parts) : bytes_(std::move(bytes)), parts_(std::move(parts)) {}
+  size_t Size() const override { return sluice::OutputSize(bytes_, parts_); }
+  void WriteTo(ByteSink* sink) const override { WriteOutput(bytes_, parts_, sink); }
+
+ private:
+  std::string bytes_;
+  std::vector<DeferredPart> parts_;
+};
+
+}  // namespace
+
+void StateWriter::PutWriter(StateWriter&& other) {
+  std::vector<DeferredPart> parts;
+  std::string bytes = other.Release(&parts);
+  other.buf_.clear();
+  if (allow_deferred_) {
+    if (!bytes.empty() || !parts.empty()) PutDeferred(std::make_shared<WriterOutput>(std::move(bytes), std::move(parts)));
+    return;
+  }
+  Reserve(sluice::OutputSize(bytes, parts));
+  WriteOutput(bytes, parts, this);
+}
+
+size_t StateWriter::OutputSize() const { return sluice::OutputSize(buf_, deferred_); }
+
 const std::string& StateWriter::data() const {
   SLUICE_CHECK(deferred_.empty());  // such a writer's bytes are only complete through TakeOutput
   return buf_;

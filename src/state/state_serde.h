@@ -117,6 +117,11 @@ class StateWriter final : public ByteSink {
   bool allows_deferred() const { return allow_deferred_; }
   // Records `part` here when deferred parts are allowed, else writes its bytes now.
   void PutDeferred(std::shared_ptr<const DeferredBytes> part);
+  // Appends everything `other` wrote (its deferred parts too): without a copy when this writer allows
+  // deferred parts (other's output becomes one), else copied. `other` is left empty.
+  void PutWriter(StateWriter&& other);
+  // All bytes of the output, the deferred parts' included (walks them: see DeferredBytes::Size).
+  size_t OutputSize() const;
 
   // The bytes written: all of them when nothing was deferred (checked).
   const std::string& data() const;

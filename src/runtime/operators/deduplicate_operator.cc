@@ -41,7 +41,7 @@ struct TimerLater {
 }  // namespace
 
 struct DeduplicateOperator::State {
-  explicit State(const std::vector<LogicalType>& types) : arena(types) {}
+  explicit State(const std::vector<LogicalType>& types) : arena(types) { segments.AllowDeferred(); }
 
   KeyIndex keys;
   // Per key id: the kept (or waiting) row (kNoRow: none). Only for the variants that use them: its
@@ -62,14 +62,16 @@ struct DeduplicateOperator::State {
   // Incremental checkpoints. The base is the state after the last snapshot or restore (none yet:
   // nothing is recorded): `dirty` marks keys below it written since, arena_base and expiry_base are
   // the sizes then, expiry_popped the entries popped since. segments holds the deltas recorded at
-  // compactions since the base (num_segments of them); delta_broken: they grew too large and were
-  // dropped, so the next checkpoint must be full.
+  // compactions since the base (num_segments of them, segments_bytes in all: their rows are written
+  // by the checkpoint's thread); delta_broken: they grew too large and were dropped, so the next
+  // checkpoint must be full.
   DeltaTracker dirty;
   size_t arena_base = 0;
   size_t expiry_base = 0;
   size_t expiry_popped = 0;
   StateWriter segments;
   uint64_t num_segments = 0;
+  size_t segments_bytes = 0;
   bool delta_broken = false;
 
   // Scratch, reused across chunks.
@@ -214,8 +216,7 @@ Status DeduplicateOperator::SnapshotState(StateWriter* w) {
   // Only the kept rows go into the checkpoint: compacting first makes the written arena the
   // operator's own, so later deltas continue it.
   if (st.dead_rows > 0) Compact(st);
-  st.segments = StateWriter();
-  st.num_segments = 0;
+  ResetSegments(st);
   st.delta_broken = false;
   w->PutTag("deduplicate");
   st.keys.Snapshot(w);
@@ -262,7 +263,7 @@ Status DeduplicateOperator::RestoreState(StateReader* r) {
 
 bool DeduplicateOperator::CanSnapshotDelta() const { return has_snapshot_base() && !state_->delta_broken; }
 
-void DeduplicateOperator::WriteSegment(const State& s, StateWriter* w) const {
+std::vector<uint32_t> DeduplicateOperator::WriteSegmentHead(const State& s, StateWriter* w) const {
   w->PutTag("segment");
   s.keys.SnapshotSince(s.dirty.base(), w);
   PutColumnDelta(w, s.row, s.dirty);
@@ -301,12 +302,18 @@ void DeduplicateOperator::WriteSegment(const State& s, StateWriter* w) const {
   w->PutVarint(first);
   w->PutVarint(end);
   PutColumn(w, kept);
-  // Room for the rows at once (estimated from the arena's bytes per row, generously, as reserved but
-  // unused pages cost nothing) saves regrowing a large buffer.
-  if (!kept.empty()) w->Reserve(s.arena.MemoryUsage() / end * kept.size() + kept.size() * (6 * types_.size() + 2) + 64);
-  s.arena.SnapshotRows(kept, w);
+  return kept;
+}
+
+void DeduplicateOperator::WriteSegmentRows(const State& s, const std::vector<uint32_t>& ids, StateWriter* w) const {
+  // The rows themselves are written by the checkpoint's thread when `w` allows it (RowArena).
+  s.arena.SnapshotRows(ids, w);
   PutTimers(s.timers, w);
   w->PutU64(s.next_seq);
+}
+
+void DeduplicateOperator::WriteSegment(const State& s, StateWriter* w) const {
+  WriteSegmentRows(s, WriteSegmentHead(s, w), w);
 }
 
 void DeduplicateOperator::ApplySegment(State& s, StateReader* r) const {
@@ -388,10 +395,9 @@ Status DeduplicateOperator::SnapshotDelta(StateWriter* w) {
   SLUICE_CHECK(CanSnapshotDelta());
   w->PutTag("deduplicate-delta");
   w->PutVarint(st.num_segments + 1);
-  w->PutRaw(st.segments.data().data(), st.segments.size());
+  w->PutWriter(std::move(st.segments));
   WriteSegment(st, w);
-  st.segments = StateWriter();
-  st.num_segments = 0;
+  ResetSegments(st);
   ResetDeltaBase(st);
   return Status::OK();
 }
@@ -689,23 +695,40 @@ void DeduplicateOperator::MaybeCompact() {
   State& s = *state_;
   if (s.dead_rows < kMinDeadRowsToCompact || s.dead_rows < s.live_rows) return;
   const bool record = has_snapshot_base() && !s.delta_broken;
-  // After a snapshot, the next delta must replay this compaction: record the delta so far.
-  if (record) {
-    WriteSegment(s, &s.segments);
-    ++s.num_segments;
+  if (!record) {
+    Compact(s);
+    return;
   }
-  Compact(s);
-  if (!record) return;
-  if (s.segments.size() > s.arena.MemoryUsage()) {
+  // After a snapshot, the next delta must replay this compaction: record the delta so far. Its rows
+  // are taken from the compacted arena (they are copied there anyway), renumbered: kept[i] is now
+  // row renumbered[kept[i] - first].
+  const std::vector<uint32_t> kept = WriteSegmentHead(s, &s.segments);
+  const size_t first = s.arena_base;
+  std::vector<uint32_t> renumbered(s.arena.size() - first, kNoRow);
+  Compact(s, [&](uint32_t old_id, uint32_t new_id) {
+    if (old_id >= first) renumbered[old_id - first] = new_id;
+  });
+  std::vector<uint32_t> ids(kept.size());
+  for (size_t i = 0; i < kept.size(); ++i) ids[i] = renumbered[kept[i] - first];
+  WriteSegmentRows(s, ids, &s.segments);
+  ++s.num_segments;
+  s.segments_bytes = s.segments.OutputSize();
+  if (s.segments_bytes > s.arena.MemoryUsage()) {
     // The deltas outgrew the state: a full snapshot is smaller.
-    s.segments = StateWriter();
-    s.num_segments = 0;
+    ResetSegments(s);
     s.delta_broken = true;
   }
   ResetDeltaBase(s);
 }
 
-void DeduplicateOperator::Compact(State& s) const {
+void DeduplicateOperator::ResetSegments(State& s) const {
+  s.segments = StateWriter();
+  s.segments.AllowDeferred();
+  s.num_segments = 0;
+  s.segments_bytes = 0;
+}
+
+void DeduplicateOperator::Compact(State& s, const std::function<void(uint32_t, uint32_t)>& renumbered) const {
   std::vector<uint32_t> live;
   live.reserve(s.live_rows);
   for (uint32_t& id : s.row) {
@@ -715,6 +738,9 @@ void DeduplicateOperator::Compact(State& s) const {
   }
   RowArena fresh(types_);
   if (!live.empty()) fresh.AppendMany(s.arena.rows(), live.data(), live.size());
+  if (renumbered) {
+    for (size_t i = 0; i < live.size(); ++i) renumbered(live[i], static_cast<uint32_t>(i));
+  }
   s.arena = std::move(fresh);
   SLUICE_CHECK_EQ(live.size(), s.live_rows);
   s.dead_rows = 0;

@@ -40,6 +40,7 @@
 // Threading: the job's task thread.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -86,12 +87,18 @@ class DeduplicateOperator final : public Operator {
   Status ProcessKeepFirstRowtime(const Chunk& chunk);
   Status EmitGathered();
   void MaybeCompact();
-  // Renumbers the kept rows into a fresh arena (key order) and forgets released ones.
-  void Compact(State& s) const;
+  // Renumbers the kept rows into a fresh arena (key order) and forgets released ones; `renumbered`,
+  // when set, is told each kept row's old and new id.
+  void Compact(State& s, const std::function<void(uint32_t, uint32_t)>& renumbered = nullptr) const;
   // Checkpoint pieces (see the file comment): the state after the last snapshot or restore becomes
   // the base of the next delta; a segment is the delta from the base to now.
   void ResetDeltaBase(State& s) const;
   void WriteSegment(const State& s, StateWriter* w) const;
+  // A segment in two parts: all but the rows (returning the ids of the rows it needs, ascending), then
+  // rows `ids` of the arena and the rest (a compaction renumbers the rows in between).
+  std::vector<uint32_t> WriteSegmentHead(const State& s, StateWriter* w) const;
+  void WriteSegmentRows(const State& s, const std::vector<uint32_t>& ids, StateWriter* w) const;
+  void ResetSegments(State& s) const;
   void ApplySegment(State& s, StateReader* r) const;
   // Grows the per-key vectors the variant uses to the number of keys.
   void ResizeColumns(State& s) const;

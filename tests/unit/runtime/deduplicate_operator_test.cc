@@ -435,6 +435,68 @@ TEST(DeduplicateOperatorTest, DeltaSpanningACompaction) {
   EXPECT_LT(chain[2].size(), chain[0].size());
 }
 
+// Checkpoints write the rows of a snapshot (and of the segments compactions record) on their own
+// thread, later (deferred parts, state_serde.h): written after the operator went on, compacting and
+// growing meanwhile, they are byte for byte what an immediate snapshot wrote at the same moment.
+TEST(DeduplicateOperatorTest, DeferredSnapshotsEqualImmediateOnesAcrossCompactions) {
+  auto a = MakeDedup(/*keep_last=*/true, /*rowtime=*/true, /*emit_update_before=*/false);
+  auto b = MakeDedup(true, true, false);
+  Harness ha(&a);
+  Harness hb(&b);
+  auto feed = [&](int from, int to, int keys) {
+    for (int start = from; start < to; start += 1000) {
+      Chunk c(kTypes);
+      for (int i = start; i < std::min(to, start + 1000); ++i) {
+        c.AppendValues({Str("k" + std::to_string(i % keys)), Int(i), Ts(i)}, RowKind::kInsert);
+      }
+      Chunk copy = c;
+      ASSERT_TRUE(ha.Push(std::move(c)).ok());
+      ASSERT_TRUE(hb.Push(std::move(copy)).ok());
+    }
+  };
+  struct Deferred {
+    std::string bytes;
+    std::vector<DeferredPart> parts;
+  };
+  std::vector<std::string> immediate;
+  std::vector<Deferred> deferred;
+  auto snapshot = [&](bool delta) {
+    StateWriter wa;
+    ASSERT_TRUE((delta ? a.WriteDelta(&wa) : a.WriteSnapshot(&wa)).ok());
+    immediate.push_back(wa.Release());
+    StateWriter wb;
+    wb.AllowDeferred();
+    ASSERT_TRUE((delta ? b.WriteDelta(&wb) : b.WriteSnapshot(&wb)).ok());
+    Deferred d;
+    d.bytes = wb.Release(&d.parts);
+    deferred.push_back(std::move(d));
+  };
+  const int kKeys = 100000;
+  feed(0, kKeys, kKeys);
+  snapshot(/*delta=*/false);
+  feed(kKeys, kKeys + 60000, kKeys);
+  snapshot(true);
+  feed(kKeys + 60000, kKeys + 120000, kKeys);  // compacts once: a segment with deferred rows
+  snapshot(true);
+  feed(kKeys + 120000, kKeys + 400000, kKeys);  // more compactions and growth before they are written
+  EXPECT_FALSE(deferred[0].parts.empty());
+  EXPECT_FALSE(deferred[2].parts.empty());
+  for (size_t i = 0; i < immediate.size(); ++i) {
+    EXPECT_TRUE(Materialize(std::move(deferred[i].bytes), std::move(deferred[i].parts)) == immediate[i]) << i;
+  }
+  // And the chain restores the state.
+  auto restored = MakeDedup(true, true, false);
+  Harness hr(&restored);
+  StateReader r(immediate[0], "full");
+  ASSERT_TRUE(restored.Restore(&r).ok());
+  for (size_t i = 1; i < immediate.size(); ++i) {
+    StateReader d(immediate[i], "delta");
+    Status st = restored.ApplyDelta(&d);
+    ASSERT_TRUE(st.ok()) << st.ToString();
+  }
+  EXPECT_EQ(restored.state_rows(), static_cast<size_t>(kKeys));
+}
+
 // Churn over few keys: several compactions within one delta's interval, each recorded as a small
 // segment (only the rows still kept), replayed on restore.
 TEST(DeduplicateOperatorTest, SeveralCompactionsInOneDelta) {
