@@ -88,6 +88,12 @@ RowArena& RowArena::operator=(RowArena&& other) noexcept {
   return *this;
 }
 
+size_t RowArena::MemoryUsage() const {
+  size_t bytes = rows_.MemoryUsage();
+  for (const auto& c : rows_.columns()) bytes += c.SharedHeapBytes();
+  return bytes;
+}
+
 bool RowArena::PrunePins() const {
   std::erase_if(pins_, [](const std::shared_ptr<Pin>& p) { return p->Done(); });
   return !pins_.empty();

@@ -58,7 +58,9 @@ class RowArena {
   const Chunk& rows() const { return rows_; }
   bool Equals(uint32_t id, const Chunk& chunk, size_t row) const;
 
-  size_t MemoryUsage() const { return rows_.MemoryUsage(); }
+  // The rows' buffers and string heaps (a heap kept from before the arena grew during a checkpoint
+  // included: see MakeRoom).
+  size_t MemoryUsage() const;
   // Checkpoints: writes every slot (ids stay valid after a restore) and the released count.
   void Snapshot(StateWriter* w) const;
   // Writes only the rows `ids`, in that order, as an arena without released rows: after Restore the

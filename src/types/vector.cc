@@ -316,6 +316,12 @@ size_t Vector::MemoryUsage() const {
   return bytes;
 }
 
+size_t Vector::SharedHeapBytes() const {
+  size_t bytes = 0;
+  for (const auto& h : shared_heaps_) bytes += h->bytes_reserved();
+  return bytes;
+}
+
 Chunk::Chunk(const std::vector<LogicalType>& types, size_t size) {
   columns_.reserve(types.size());
   for (const auto& t : types) columns_.emplace_back(t, size);

@@ -138,6 +138,8 @@ class Vector {
 
   // Bytes held by buffers and heaps (for memory accounting).
   size_t MemoryUsage() const;
+  // Bytes of the heaps shared from other vectors (not in MemoryUsage: usually another vector's).
+  size_t SharedHeapBytes() const;
 
  private:
   void EnsureCapacity(size_t n);
