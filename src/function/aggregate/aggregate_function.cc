@@ -2,6 +2,7 @@
 #include <cctype>
 
 #include "function/aggregate/aggregate_util.h"
+#include "state/state_serde.h"
 #include "types/value.h"
 
 namespace sluice {
@@ -139,6 +140,18 @@ Result<std::shared_ptr<const AggregateFunction>> ResolveAggregate(const std::str
   SLUICE_CHECK(f->init && f->destroy && f->update && f->finalize);
   SLUICE_CHECK(!needs_retract || f->supports_retract);
   return std::shared_ptr<const AggregateFunction>(std::move(f));
+}
+
+bool RawStateValid(const AggregateFunction& f, const uint8_t* state) {
+  for (uint32_t offset : f.raw_bools) {
+    if (state[offset] > 1) return false;
+  }
+  return true;
+}
+
+void GetRawState(const AggregateFunction& f, uint8_t* state, StateReader* r) {
+  r->GetRaw(state, f.state_size);
+  if (r->ok() && !RawStateValid(f, state)) r->Fail("an invalid " + f.name + " state");
 }
 
 }  // namespace sluice

@@ -75,7 +75,15 @@ struct AggregateFunction {
   // Empty for states that are plain bytes (no heap_bytes): those are saved as their state_size bytes.
   std::function<void(const uint8_t* state, StateWriter* w)> serialize;
   std::function<void(uint8_t* state, StateReader* r)> deserialize;
+  // Plain-bytes states: the offsets of their bool fields, which a restore checks hold 0 or 1 (any
+  // other byte there would be undefined behaviour, so such a state is refused as corrupt).
+  std::vector<uint32_t> raw_bools;
 };
+
+// Checkpoints of plain-bytes states: whether `state`'s bool fields hold 0 or 1 (raw_bools), and the
+// read of one such state, refused through `r` when invalid.
+bool RawStateValid(const AggregateFunction& f, const uint8_t* state);
+void GetRawState(const AggregateFunction& f, uint8_t* state, StateReader* r);
 // Resolves NAME(args) for GROUP BY / OVER aggregation. `needs_retract`: the input has -U/-D rows, so the
 // function must support retraction (and explain_name gets Flink's _RETRACT suffix where Flink uses one).
 // `constant_args[i]` is the value of argument i when it is a literal (LISTAGG's separator), else null.

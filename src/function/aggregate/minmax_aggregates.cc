@@ -3,6 +3,7 @@
 // value -> count on the heap, as Flink's Min/MaxWithRetractAggFunction keep a map view: deleting the
 // current extreme reveals the next one. A retraction of a value never accumulated leaves a negative
 // count that a later accumulation cancels; only positive counts take part in the result.
+#include <cstddef>
 #include <map>
 
 #include "function/aggregate/aggregate_util.h"
@@ -83,6 +84,7 @@ void MakeAppendOnly(AggregateFunction* f) {
     };
   } else {
     SetStateLayout<ExtremeState<T>>(f);
+    f->raw_bools = {offsetof(ExtremeState<T>, has_value)};
     f->init = [](uint8_t* s) {
       auto* st = StateOf<ExtremeState<T>>(s);
       st->value = T{};

@@ -7,6 +7,7 @@
 // the current first/last value reveals its neighbour and LISTAGG keeps the order of the survivors.
 // Flink orders FIRST/LAST_VALUE by processing-time milliseconds; an arrival counter gives the same
 // order without ties.
+#include <cstddef>
 #include <list>
 #include <map>
 #include <vector>
@@ -77,6 +78,7 @@ void MakeAppendOnlyValue(AggregateFunction* f) {
     };
   } else {
     SetStateLayout<ValueState<T>>(f);
+    f->raw_bools = {offsetof(ValueState<T>, has_value)};
     f->init = [](uint8_t* s) {
       auto* st = StateOf<ValueState<T>>(s);
       st->value = T{};

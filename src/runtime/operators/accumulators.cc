@@ -144,7 +144,7 @@ void AccumulatorLayout::Deserialize(uint8_t* block, StateReader* r) const {
     if (f.deserialize) {
       f.deserialize(state, r);
     } else {
-      r->GetRaw(state, f.state_size);
+      GetRawState(f, state, r);
     }
     if (calls_[a].distinct) {
       const size_t n = r->GetCount(9);

@@ -187,6 +187,17 @@ void GroupAggregateOperator::GetBlocks(StateReader* r, size_t base, size_t size)
   if (layout_.plain()) {
     for (uint32_t id : dirty) r->GetRaw(block(id), stride_);
     if (size > base) r->GetRaw(block(static_cast<uint32_t>(base)), (size - base) * stride_);
+    const AggregateFunction* bad = nullptr;
+    auto valid = [&](uint32_t id) {
+      for (size_t a = 0; a < layout_.calls().size(); ++a) {
+        if (!RawStateValid(*layout_.calls()[a].function, block(id) + layout_.offset(a))) bad = layout_.calls()[a].function.get();
+      }
+      return bad == nullptr;
+    };
+    bool ok = r->ok();
+    for (uint32_t id : dirty) ok = ok && valid(id);
+    for (size_t id = base; id < size && ok; ++id) ok = valid(static_cast<uint32_t>(id));
+    if (bad != nullptr) r->Fail("an invalid " + bad->name + " state");
     return;
   }
   auto get = [&](uint32_t id) {

@@ -1050,7 +1050,7 @@ Status OverAggregateOperator::RestoreState(StateReader* r) {
         if (f.deserialize) {
           f.deserialize(st + s.offsets[a], r);
         } else {
-          r->GetRaw(st + s.offsets[a], f.state_size);
+          GetRawState(f, st + s.offsets[a], r);
         }
       }
       if (p.key.capacity() > 15) s.key_heap_bytes += p.key.capacity();

@@ -614,7 +614,7 @@ void WindowAggregateOperator::GetStates(uint8_t* states, StateReader* r) const {
       f.init(st);
       f.deserialize(st, r);
     } else {
-      r->GetRaw(st, f.state_size);
+      GetRawState(f, st, r);
     }
   }
 }
@@ -683,6 +683,17 @@ void WindowAggregateOperator::GetBlocks(Slice& s, const std::vector<uint32_t>& d
     if (stride_ > 0) {
       for (uint32_t id : dirty) r->GetRaw(Block(s, id), stride_);
       if (size > base) r->GetRaw(Block(s, static_cast<uint32_t>(base)), (size - base) * stride_);
+      const AggregateFunction* bad = nullptr;
+      auto valid = [&](uint32_t id) {
+        for (size_t a = 0; a < aggs_.size(); ++a) {
+          if (!RawStateValid(*aggs_[a].function, Block(s, id) + offsets_[a])) bad = aggs_[a].function.get();
+        }
+        return bad == nullptr;
+      };
+      bool ok = r->ok();
+      for (uint32_t id : dirty) ok = ok && valid(id);
+      for (size_t id = base; id < size && ok; ++id) ok = valid(static_cast<uint32_t>(id));
+      if (bad != nullptr) r->Fail("an invalid " + bad->name + " state");
     }
   } else {
     for (uint32_t id : dirty) GetStates(Block(s, id), r);

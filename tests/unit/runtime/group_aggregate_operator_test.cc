@@ -273,5 +273,60 @@ INSTANTIATE_TEST_SUITE_P(Layouts, GroupAggregateDeltaTest,
                                   (info.param.mini_batch > 0 ? "MiniBatch" : "");
                          });
 
+// A plain-bytes aggregate state is restored as its bytes; a bool field in them holding anything but
+// 0 or 1 (state that passed its file's checksum but was written wrong) is refused as corrupt, in a
+// full snapshot and in a delta, rather than read as a bool (undefined behaviour).
+TEST(GroupAggregateOperatorTest, RawStatesWithAnInvalidBoolAreRefused) {
+  auto make = [] {
+    std::vector<GroupAggregateOperator::Agg> aggs;
+    aggs.push_back({*ResolveAggregate("MAX", {LogicalType::BigInt()}, {nullptr}, false), {1}, false, -1});
+    std::vector<LogicalType> out = {LogicalType::String(), aggs[0].function->result_type};
+    return std::make_unique<GroupAggregateOperator>("GroupAggregate",
+                                                    std::vector<LogicalType>{LogicalType::String(), LogicalType::BigInt()},
+                                                    std::vector<int>{0}, std::move(aggs), out, true, 0, 0, 0);
+  };
+  const int64_t kFirst = 0x1122334455667788;
+  const int64_t kMarker = 0x7123456789ABCDEF;  // larger: the new MAX
+  auto op = make();
+  JobContext ctx;
+  ASSERT_TRUE(op->Open(&ctx).ok());
+  Chunk a = Rows({{RowKind::kInsert, "a", kFirst}});
+  ASSERT_TRUE(op->Process(0, a).ok());
+  const std::string full = snapshot_chain::FullSnapshot(*op);
+  Chunk b = Rows({{RowKind::kInsert, "a", kMarker}});
+  ASSERT_TRUE(op->Process(0, b).ok());
+  const std::string delta = snapshot_chain::Delta(*op);
+  // MAX's state: the value, then has_value (1): set it to 2.
+  auto corrupt = [&](std::string bytes, int64_t value) {
+    std::string needle(reinterpret_cast<const char*>(&value), sizeof value);
+    needle.push_back('\1');
+    const size_t at = bytes.find(needle);
+    EXPECT_NE(at, std::string::npos);
+    if (at != std::string::npos) bytes[at + sizeof value] = '\2';
+    return bytes;
+  };
+  {
+    auto fresh = make();
+    ASSERT_TRUE(fresh->Open(&ctx).ok());
+    ASSERT_TRUE(snapshot_chain::RestoreFull(*fresh, full).ok());
+    ASSERT_TRUE(snapshot_chain::RestoreDelta(*fresh, delta).ok());  // intact: restores
+  }
+  {
+    auto fresh = make();
+    ASSERT_TRUE(fresh->Open(&ctx).ok());
+    Status st = snapshot_chain::RestoreFull(*fresh, corrupt(full, kFirst));
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message().find("invalid MAX state"), std::string::npos) << st.ToString();
+  }
+  {
+    auto fresh = make();
+    ASSERT_TRUE(fresh->Open(&ctx).ok());
+    ASSERT_TRUE(snapshot_chain::RestoreFull(*fresh, full).ok());
+    Status st = snapshot_chain::RestoreDelta(*fresh, corrupt(delta, kMarker));
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.message().find("invalid"), std::string::npos) << st.ToString();
+  }
+}
+
 }  // namespace
 }  // namespace sluice
