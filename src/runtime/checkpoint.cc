@@ -187,6 +187,10 @@ struct CheckpointStorage::Frames {
   std::deque<std::shared_ptr<Frame>> queue;  // in file order
   int helpers = 0;
   bool writing = false;  // a Write runs (or was started: StartWrite)
+
+  // Called with `lock` held on mu: compresses the oldest frame nobody compresses yet with `cctx`
+  // (unlocking meanwhile) and returns true; false when there is none.
+  bool CompressOne(std::unique_lock<std::mutex>& lock, ZSTD_CCtx* cctx);
 };
 
 namespace {
@@ -206,6 +210,28 @@ void CompressFrame(ZSTD_CCtx* cctx, CheckpointStorage::Frames::Frame* f) {
   }
   f->packed.resize(n);
 }
+
+}  // namespace
+
+bool CheckpointStorage::Frames::CompressOne(std::unique_lock<std::mutex>& lock, ZSTD_CCtx* cctx) {
+  std::shared_ptr<Frame> todo;
+  for (const auto& f : queue) {
+    if (f->state == Frame::State::kQueued) {
+      todo = f;
+      break;
+    }
+  }
+  if (todo == nullptr) return false;
+  todo->state = Frame::State::kTaken;
+  lock.unlock();
+  CompressFrame(cctx, todo.get());
+  lock.lock();
+  todo->state = Frame::State::kDone;
+  cv.notify_all();
+  return true;
+}
+
+namespace {
 
 // Writes a shared state file and fsyncs it: a head (the codec and the state's size) and the state,
 // compressed when large. The state is an operator's bytes with its deferred parts (rows read from
@@ -329,23 +355,8 @@ class StateFileWriter {
           continue;
         }
         if (!all && q.queue.size() <= (q.helpers > 0 ? kHelpedQueue : 0)) return;
-        // The oldest frame nobody compresses yet; when a helper has them all, wait for the front.
-        std::shared_ptr<Frame> todo;
-        for (const auto& f : q.queue) {
-          if (f->state == Frame::State::kQueued) {
-            todo = f;
-            break;
-          }
-        }
-        if (todo == nullptr) {
-          q.cv.wait(lock);
-          continue;
-        }
-        todo->state = Frame::State::kTaken;
-        lock.unlock();
-        CompressFrame(w_->cctx_, todo.get());
-        lock.lock();
-        todo->state = Frame::State::kDone;
+        // Compress the oldest frame nobody compresses yet; when a helper has them all, wait.
+        if (!q.CompressOne(lock, w_->cctx_)) q.cv.wait(lock);
       }
     }
     void Emit(std::string_view bytes) {
@@ -524,23 +535,7 @@ void CheckpointStorage::HelpWrite() {
   ++q.helpers;
   q.cv.notify_all();
   while (q.writing) {
-    std::shared_ptr<Frames::Frame> todo;
-    for (const auto& f : q.queue) {
-      if (f->state == Frames::Frame::State::kQueued) {
-        todo = f;
-        break;
-      }
-    }
-    if (todo == nullptr) {
-      q.cv.wait(lock);
-      continue;
-    }
-    todo->state = Frames::Frame::State::kTaken;
-    lock.unlock();
-    CompressFrame(cctx, todo.get());
-    lock.lock();
-    todo->state = Frames::Frame::State::kDone;
-    q.cv.notify_all();
+    if (!q.CompressOne(lock, cctx)) q.cv.wait(lock);
   }
   --q.helpers;
   lock.unlock();
