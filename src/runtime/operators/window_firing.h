@@ -108,6 +108,33 @@ inline int64_t GetWindowEnd(StateReader* r) {
   return end;
 }
 
+// Full snapshots of the windows (the framing both window operators share): their count, then each
+// window's end and what `put(window)` writes. GetWindows reads them back into `windows` (emptied
+// first), each into a window made by `make()` with `get(window)`, refusing ends out of order.
+template <typename Window, typename Put>
+void PutWindows(StateWriter* w, const WindowsByEnd<Window>& windows, Put&& put) {
+  w->PutVarint(windows.size());
+  for (const auto& [end, win] : windows) {
+    w->PutI64(end);
+    put(*win);
+  }
+}
+
+template <typename Window, typename Make, typename Get>
+void GetWindows(StateReader* r, WindowsByEnd<Window>& windows, Make&& make, Get&& get) {
+  windows.clear();
+  const size_t n = r->GetCount(9);
+  int64_t prev = 0;
+  for (size_t i = 0; i < n && r->ok(); ++i) {
+    const int64_t end = GetWindowEnd(r);
+    if (r->ok() && i > 0 && end <= prev) r->Fail("windows out of order");
+    prev = end;
+    std::unique_ptr<Window> win = make();
+    get(*win);
+    windows.emplace(end, std::move(win));
+  }
+}
+
 // Incremental snapshots of the windows (the framing both window operators share): the ends of the
 // base's windows that fired since (`fired`), then every live window by end with its mode: kWindowDelta
 // when `as_delta(window)` (it existed at the base and its delta can express what changed; written by

@@ -297,11 +297,9 @@ void WindowJoinOperator::ResetDeltaBase() {
 
 Status WindowJoinOperator::SnapshotState(StateWriter* w) {
   w->PutTag("window-join");
-  w->PutVarint(windows_.size());
-  for (const auto& [end, win] : windows_) {
-    w->PutI64(end);
-    PutWindow(w, win->arenas, win->keys, win->group_of_key, win->group_of_row, win->groups);
-  }
+  PutWindows(w, windows_, [w](const Window& win) {
+    PutWindow(w, win.arenas, win.keys, win.group_of_key, win.group_of_row, win.groups);
+  });
   ResetDeltaBase();
   return Status::OK();
 }
@@ -314,16 +312,9 @@ void WindowJoinOperator::DropState() {
 Status WindowJoinOperator::RestoreState(StateReader* r) {
   DropState();
   r->ExpectTag("window-join");
-  const size_t n = r->GetCount(9);
-  int64_t prev = 0;
-  for (size_t i = 0; i < n && r->ok(); ++i) {
-    const int64_t end = GetWindowEnd(r);
-    if (r->ok() && i > 0 && end <= prev) r->Fail("window join windows out of order");
-    prev = end;
-    auto win = std::make_unique<Window>(left_types_, right_types_);
-    GetWindow(r, win.get());
-    windows_.emplace(end, std::move(win));
-  }
+  GetWindows(
+      r, windows_, [this] { return std::make_unique<Window>(left_types_, right_types_); },
+      [this, r](Window& win) { GetWindow(r, &win); });
   RETURN_IF_ERROR(r->status());  // Operator::Restore drops a partly restored state (DropState)
   ResetDeltaBase();
   return Status::OK();

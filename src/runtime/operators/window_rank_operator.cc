@@ -264,13 +264,11 @@ void WindowRankOperator::ResetDeltaBase() {
 
 Status WindowRankOperator::SnapshotState(StateWriter* w) {
   w->PutTag("window-rank");
-  w->PutVarint(windows_.size());
-  for (const auto& [end, win] : windows_) {
-    w->PutI64(end);
-    win->rows.Snapshot(w);
-    win->partitions.Snapshot(w);
-    PutColumn(w, win->row_partition);
-  }
+  PutWindows(w, windows_, [w](const Window& win) {
+    win.rows.Snapshot(w);
+    win.partitions.Snapshot(w);
+    PutColumn(w, win.row_partition);
+  });
   ResetDeltaBase();
   return Status::OK();
 }
@@ -283,16 +281,9 @@ void WindowRankOperator::DropState() {
 Status WindowRankOperator::RestoreState(StateReader* r) {
   DropState();
   r->ExpectTag("window-rank");
-  const size_t n = r->GetCount(9);
-  int64_t prev = 0;
-  for (size_t i = 0; i < n && r->ok(); ++i) {
-    const int64_t end = GetWindowEnd(r);
-    if (r->ok() && i > 0 && end <= prev) r->Fail("window Top-N windows out of order");
-    prev = end;
-    auto win = std::make_unique<Window>(input_types_);
-    GetWindow(r, win.get());
-    windows_.emplace(end, std::move(win));
-  }
+  GetWindows(
+      r, windows_, [this] { return std::make_unique<Window>(input_types_); },
+      [this, r](Window& win) { GetWindow(r, &win); });
   RETURN_IF_ERROR(r->status());  // Operator::Restore drops a partly restored state (DropState)
   ResetDeltaBase();
   return Status::OK();
