@@ -83,7 +83,9 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "to its own file under <job>/shared/, which later checkpoints share and chain deltas onto. At most 1mb, "
        "as in Flink; 0 puts every state in a shared file."},
       {"state.checkpoints.num-retained", OptionType::kInteger, "1",
-       "How many complete checkpoints are kept per job; older ones are deleted after a new one completes."},
+       "How many complete checkpoints are kept per job; older ones are deleted after a new one completes. With 1, "
+       "a bounded job abandons the checkpoint it is writing when its sources end rather than wait for it (its "
+       "final checkpoint commits what that one pre-committed)."},
       {"sluice.exec.checkpoint-roundtrip", OptionType::kBoolean, "false",
        "Testing aid: after every step of a job whose operators all checkpoint, write each stateful operator's "
        "state and read it back in place of the live one, so any state a snapshot loses shows up as a wrong "

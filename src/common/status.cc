@@ -14,6 +14,7 @@ std::string_view StatusCodeName(StatusCode code) {
     case StatusCode::kIOError: return "IO error";
     case StatusCode::kRuntimeError: return "Runtime error";
     case StatusCode::kInternal: return "Internal error";
+    case StatusCode::kAborted: return "Aborted";
   }
   return "Unknown";
 }

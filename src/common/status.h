@@ -29,6 +29,7 @@ enum class StatusCode : unsigned char {
   kIOError,          // the file system or network failed
   kRuntimeError,     // a failure while a job runs (e.g. arithmetic overflow, cast failure)
   kInternal,         // should not happen; reported rather than crashing when a user can see it
+  kAborted,          // work abandoned on purpose (a checkpoint the job's final one made unnecessary)
 };
 
 std::string_view StatusCodeName(StatusCode code);
@@ -48,6 +49,7 @@ class [[nodiscard]] Status {
   static Status IOError(std::string msg) { return {StatusCode::kIOError, std::move(msg)}; }
   static Status RuntimeError(std::string msg) { return {StatusCode::kRuntimeError, std::move(msg)}; }
   static Status Internal(std::string msg) { return {StatusCode::kInternal, std::move(msg)}; }
+  static Status Aborted(std::string msg) { return {StatusCode::kAborted, std::move(msg)}; }
 
   bool ok() const { return state_ == nullptr; }
   StatusCode code() const { return state_ ? state_->code : StatusCode::kOk; }

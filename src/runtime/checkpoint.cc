@@ -33,7 +33,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kMagic[] = "SLUICECKPT";
-constexpr uint32_t kFormatVersion = 2;
+constexpr uint32_t kFormatVersion = 3;
 // Operator states of at least this many bytes are stored zstd-compressed, at level 1 (fast) in
 // _metadata and at kStateFileLevel in shared state files, which hold the large states.
 constexpr size_t kCompressAbove = 4096;
@@ -187,6 +187,11 @@ struct CheckpointStorage::Frames {
   std::deque<std::shared_ptr<Frame>> queue;  // in file order
   int helpers = 0;
   bool writing = false;  // a Write runs (or was started: StartWrite)
+  std::atomic<int64_t> aborted{-1};  // the id of a checkpoint to abandon (Abort)
+  int64_t current = -1;              // the id of the checkpoint Write writes (its thread's)
+
+  // On the writing thread: whether the checkpoint being written was abandoned.
+  bool Abandoned() const { return aborted.load(std::memory_order_relaxed) == current; }
 
   // Called with `lock` held on mu: compresses the oldest frame nobody compresses yet with `cctx`
   // (unlocking meanwhile) and returns true; false when there is none.
@@ -199,6 +204,10 @@ ZSTD_CCtx* NewFrameContext() {
   ZSTD_CCtx* c = ZSTD_createCCtx();
   if (c != nullptr) ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, kStateFileLevel);
   return c;
+}
+
+Status Abandoned(const std::string& path) {
+  return Status::Aborted("The checkpoint writing '" + path + "' was abandoned");
 }
 
 void CompressFrame(ZSTD_CCtx* cctx, CheckpointStorage::Frames::Frame* f) {
@@ -324,6 +333,11 @@ class StateFileWriter {
       w_->stage_.clear();
     }
     void Submit() {
+      if (status_.ok() && w_->frames_->Abandoned()) status_ = Abandoned(path_);
+      if (!status_.ok()) {  // nothing more is compressed or written
+        frame_->raw.clear();
+        return;
+      }
       {
         std::lock_guard<std::mutex> lock(w_->frames_->mu);
         w_->frames_->queue.push_back(std::move(frame_));
@@ -360,6 +374,7 @@ class StateFileWriter {
       }
     }
     void Emit(std::string_view bytes) {
+      if (status_.ok() && w_->frames_->Abandoned()) status_ = Abandoned(path_);
       if (bytes.empty() || !status_.ok()) return;
       XXH64_update(h_.get(), bytes.data(), bytes.size());
       size_ += bytes.size();
@@ -527,6 +542,8 @@ void CheckpointStorage::StartWrite() {
   frames_->writing = true;
 }
 
+void CheckpointStorage::Abort(int64_t id) { frames_->aborted.store(id, std::memory_order_relaxed); }
+
 void CheckpointStorage::HelpWrite() {
   ZSTD_CCtx* cctx = NewFrameContext();
   if (cctx == nullptr) return;  // the writer compresses everything itself
@@ -555,6 +572,7 @@ Result<int64_t> CheckpointStorage::Write(CheckpointData* data) {
       q->cv.notify_all();
     }
   } end_write{frames_.get()};
+  frames_->current = data->id;
   std::error_code ec;
   fs::create_directories(dir_, ec);
   if (ec) return Status::IOError("Cannot create checkpoint directory '" + dir_ + "': " + ec.message());
@@ -566,6 +584,7 @@ Result<int64_t> CheckpointStorage::Write(CheckpointData* data) {
   for (size_t i = 0; i < data->operators.size(); ++i) {
     for (auto& f : data->operators[i].chain) {
       if (!f.name.empty()) continue;
+      if (frames_->Abandoned()) return Abandoned(shared);
       if (!wrote_shared) {
         fs::create_directories(shared, ec);
         if (ec) return Status::IOError("Cannot create checkpoint directory '" + shared + "': " + ec.message());
@@ -587,6 +606,8 @@ Result<int64_t> CheckpointStorage::Write(CheckpointData* data) {
   }
   if (wrote_shared) RETURN_IF_ERROR(FsyncPath(shared, true));
   const std::string name = kChkPrefix + std::to_string(data->id);
+  // The last moment to abandon it: once _metadata is written, the checkpoint completes.
+  if (frames_->Abandoned()) return Abandoned((fs::path(dir_) / name).string());
   const std::string tmp_dir = (fs::path(dir_) / (name + kInProgressSuffix)).string();
   const std::string final_dir = (fs::path(dir_) / name).string();
   fs::remove_all(tmp_dir, ec);

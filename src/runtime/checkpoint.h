@@ -103,6 +103,11 @@ class CheckpointStorage {
   // until the Write has finished (returning at once when none runs). The bytes written are the same.
   void StartWrite();
   void HelpWrite();
+  // Abandons checkpoint `id` if its Write has not written _metadata yet: the Write stops at its next
+  // frame or file, leaves no chk-<id>, and returns an Aborted status (the shared files it wrote are
+  // collected by the next checkpoint's retention). Callable from any thread; a Write that is past
+  // that point completes as usual.
+  void Abort(int64_t id);
 
   // The frames of the state file being written (checkpoint.cc).
   struct Frames;

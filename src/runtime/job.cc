@@ -553,8 +553,17 @@ Status Job::RoundTripState() {
 Status Job::TakeCheckpoint(bool final) {
   const auto called = std::chrono::steady_clock::now();
   // One checkpoint at a time (Flink's max-concurrent-checkpoints = 1): the previous one completes first.
-  if (final) ending_->store(true);
-  RETURN_IF_ERROR(CompletePendingCheckpoint(/*wait=*/true));
+  // Except at the end of a bounded job when only one checkpoint is retained: the final checkpoint
+  // would delete the one being written as soon as it completes, so that one is abandoned instead of
+  // waited for. Its sinks' committables wait for the final checkpoint (PendingCommits); a crash
+  // before that restores the checkpoint before it, as a crash during its write would.
+  bool abandon = false;
+  if (final) {
+    ending_->store(true);
+    abandon = pending_checkpoint_.valid() && ctx_.checkpoints.num_retained <= 1;
+    if (abandon) storage_->Abort(pending_checkpoint_id_);
+  }
+  RETURN_IF_ERROR(CompletePendingCheckpoint(/*wait=*/true, /*help=*/!abandon));
   auto started = std::chrono::steady_clock::now();
   CheckpointCollector collector;
   for (auto& [op, buffer] : spare_buffers_) collector.AddSpareBuffer(op, std::move(buffer));
@@ -646,12 +655,21 @@ Status Job::TakeCheckpoint(bool final) {
   return Status::OK();
 }
 
-Status Job::CompletePendingCheckpoint(bool wait) {
+Status Job::CompletePendingCheckpoint(bool wait, bool help) {
   if (!pending_checkpoint_.valid()) return Status::OK();
   if (!wait && pending_checkpoint_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return Status::OK();
   // A task thread that has to wait compresses part of the state files meanwhile (both cores work).
-  if (wait) storage_->HelpWrite();
+  if (wait && help) storage_->HelpWrite();
   Result<int64_t> bytes = pending_checkpoint_.get();
+  if (!bytes.ok() && bytes.status().code() == StatusCode::kAborted) {
+    // Abandoned (TakeCheckpoint): nothing of it is durable. The operators' next snapshots are full
+    // ones, since a delta would build on the abandoned state; the sinks' committables wait for the
+    // next checkpoint.
+    pending_data_.reset();
+    chains_.clear();
+    ++checkpoint_stats_.aborted;
+    return Status::OK();
+  }
   if (!bytes.ok()) return bytes.status();
   UpdateChains(*pending_data_);
   // The written states' buffers serve the next checkpoint's snapshots (CheckpointCollector::TakeBuffer).
@@ -663,7 +681,7 @@ Status Job::CompletePendingCheckpoint(bool wait) {
   pending_data_.reset();
   Failpoint("checkpoint.before-commit");
   for (const auto& op : operators_) RETURN_IF_ERROR(op->NotifyCheckpointComplete(pending_checkpoint_id_));
-  if (late_rows_) RETURN_IF_ERROR(late_rows_->NotifyCheckpointComplete());
+  if (late_rows_) RETURN_IF_ERROR(late_rows_->NotifyCheckpointComplete(pending_checkpoint_id_));
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - pending_checkpoint_started_).count();
   ++checkpoint_stats_.taken;
@@ -801,7 +819,7 @@ Result<JobSummary> Job::Run() {
   if (finished) {
     // The job had ended and its final checkpoint is durable: only the sinks' commits may be missing.
     for (const auto& op : operators_) RETURN_IF_ERROR(op->NotifyCheckpointComplete(last_checkpoint_id_));
-    if (late_rows_) RETURN_IF_ERROR(late_rows_->NotifyCheckpointComplete());
+    if (late_rows_) RETURN_IF_ERROR(late_rows_->NotifyCheckpointComplete(last_checkpoint_id_));
   }
   while (!finished) {
     if (storage_ && cc.interval_ms > 0) {

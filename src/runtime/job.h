@@ -148,8 +148,11 @@ class Job {
   // Starts checkpoint (synchronous snapshot; the write runs in the background). A final checkpoint
   // is waited for.
   Status TakeCheckpoint(bool final);
-  // When the background write finished (or at once when `wait`): notifies the operators (sinks commit).
-  Status CompletePendingCheckpoint(bool wait);
+  // When the background write finished (or at once when `wait`): notifies the operators (sinks
+  // commit). With `help`, a task thread that waits compresses frames of the write
+  // (CheckpointStorage::HelpWrite). A checkpoint that was abandoned (CheckpointStorage::Abort)
+  // completes nothing and is counted.
+  Status CompletePendingCheckpoint(bool wait, bool help = true);
   // Restores the job from checkpoint `data`; sets *finished when it was the final checkpoint.
   // keep_chains: the checkpoint is in this job's storage, so its shared state files can start the
   // next checkpoints' chains (else the next checkpoint writes every state in full).

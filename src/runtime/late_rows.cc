@@ -119,29 +119,26 @@ Status LateRowRecorder::Finish() {
 Result<std::string> LateRowRecorder::Snapshot(int64_t checkpoint_id) {
   Flush();
   RETURN_IF_ERROR(error_);
-  ASSIGN_OR_RETURN(pending_commit_, writer_->PreCommit(checkpoint_id));
+  RETURN_IF_ERROR(pending_.PreCommit(writer_.get(), checkpoint_id));
   StateWriter w;
   w.PutTag("late-rows");
-  w.PutString(pending_commit_);
+  pending_.Put(&w);
   w.PutI64(rows_recorded_);
   return std::string(w.data());
 }
 
-Status LateRowRecorder::NotifyCheckpointComplete() {
-  if (pending_commit_.empty()) return Status::OK();
-  RETURN_IF_ERROR(writer_->Commit(pending_commit_).WithContext("Committing late rows to table '" + table_name_ + "'"));
-  pending_commit_.clear();
-  return Status::OK();
+Status LateRowRecorder::NotifyCheckpointComplete(int64_t id) {
+  return pending_.CommitUpTo(writer_.get(), id).WithContext("Committing late rows to table '" + table_name_ + "'");
 }
 
 Status LateRowRecorder::Restore(std::string_view state, const std::string& what) {
   StateReader r(state, what);
   r.ExpectTag("late-rows");
-  std::string committables = r.GetString();
+  std::vector<std::string> committables = PendingCommits::Get(&r);
   const int64_t rows = r.GetI64();
   RETURN_IF_ERROR(r.status());
   rows_recorded_ = rows;
-  return writer_->RecoverAndCommit(committables).WithContext("Restoring late rows of table '" + table_name_ + "'");
+  return PendingCommits::Recover(writer_.get(), committables).WithContext("Restoring late rows of table '" + table_name_ + "'");
 }
 
 void LateRowRecorder::EnableTwoPhaseCommit() { two_phase_ = writer_->EnableTwoPhaseCommit(); }

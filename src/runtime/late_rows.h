@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "runtime/pending_commits.h"
 #include "types/schema.h"
 #include "types/vector.h"
 
@@ -70,8 +71,8 @@ class LateRowRecorder {
   // At checkpoint `id`: writes the buffered rows and pre-commits them; returns the recorder's state
   // (the committables and rows_recorded) for the checkpoint.
   Result<std::string> Snapshot(int64_t checkpoint_id);
-  // The checkpoint Snapshot was taken for is durable: commits its committables.
-  Status NotifyCheckpointComplete();
+  // Checkpoint `id` is durable: commits the committables of the snapshots taken for it or before.
+  Status NotifyCheckpointComplete(int64_t id);
   // Restores the state Snapshot returned (`what` names it in errors): commits its committables and
   // discards what was written after it.
   Status Restore(std::string_view state, const std::string& what);
@@ -97,7 +98,7 @@ class LateRowRecorder {
   int64_t rows_recorded_ = 0;
   Status error_;
   bool two_phase_ = false;
-  std::string pending_commit_;  // committables of the last snapshot, until its checkpoint completes
+  PendingCommits pending_;
 };
 
 }  // namespace sluice

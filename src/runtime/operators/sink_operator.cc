@@ -71,11 +71,11 @@ Status SinkOperator::PrepareSnapshotPreBarrier(int64_t id) {
 }
 
 Status SinkOperator::SnapshotState(StateWriter* w) {
-  ASSIGN_OR_RETURN(pending_commit_, writer_->PreCommit(barrier_id_));
+  RETURN_IF_ERROR(pending_.PreCommit(writer_.get(), barrier_id_));
   Failpoint("sink.after-precommit");
   w->PutTag("sink");
   w->PutBool(finished_);
-  w->PutString(pending_commit_);
+  pending_.Put(w);
   w->PutI64(stats_.inserts);
   w->PutI64(stats_.update_befores);
   w->PutI64(stats_.update_afters);
@@ -84,24 +84,19 @@ Status SinkOperator::SnapshotState(StateWriter* w) {
   return Status::OK();
 }
 
-Status SinkOperator::NotifyCheckpointComplete(int64_t) {
-  if (pending_commit_.empty()) return Status::OK();
-  RETURN_IF_ERROR(writer_->Commit(pending_commit_));
-  pending_commit_.clear();
-  return Status::OK();
-}
+Status SinkOperator::NotifyCheckpointComplete(int64_t id) { return pending_.CommitUpTo(writer_.get(), id); }
 
 Status SinkOperator::RestoreState(StateReader* r) {
   r->ExpectTag("sink");
   finished_ = r->GetBool();
-  std::string committables = r->GetString();
+  std::vector<std::string> committables = PendingCommits::Get(r);
   stats_.inserts = r->GetI64();
   stats_.update_befores = r->GetI64();
   stats_.update_afters = r->GetI64();
   stats_.deletes = r->GetI64();
   stats_.dropped_not_null = r->GetI64();
   RETURN_IF_ERROR(r->status());
-  return writer_->RecoverAndCommit(committables);
+  return PendingCommits::Recover(writer_.get(), committables);
 }
 
 }  // namespace sluice

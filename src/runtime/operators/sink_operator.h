@@ -3,8 +3,9 @@
 // counting the changes written per RowKind for the job summary.
 //
 // Checkpoints: at each barrier the writer pre-commits (SinkWriter::PreCommit) and the committables go
-// into the snapshot; they are committed when the checkpoint is durable, and on restore the restored
-// checkpoint's committables are committed again (idempotent) while later output is discarded.
+// into the snapshot; they are committed when that checkpoint, or a later one (when the job abandoned
+// it), is durable (PendingCommits), and on restore the restored checkpoint's committables are
+// committed again (idempotent) while later output is discarded.
 //
 // Threading: the job's task thread.
 #pragma once
@@ -16,6 +17,7 @@
 #include "connectors/connector.h"
 #include "runtime/job_summary.h"
 #include "runtime/operator.h"
+#include "runtime/pending_commits.h"
 
 namespace sluice {
 
@@ -45,7 +47,7 @@ class SinkOperator final : public Operator {
   bool two_phase_ = false;
   bool finished_ = false;
   int64_t barrier_id_ = 0;
-  std::string pending_commit_;  // committables of the checkpoint in progress
+  PendingCommits pending_;
 };
 
 }  // namespace sluice

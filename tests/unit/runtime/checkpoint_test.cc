@@ -366,6 +366,66 @@ TEST_F(CheckpointStorageTest, AHelperCompressesFramesOfTheWriteItWaitsFor) {
   EXPECT_EQ(alive, 0);
 }
 
+// A part that abandons checkpoint `id` of `storage` halfway through its bytes, as the job does from
+// its own thread at the end of a bounded job.
+class AbandoningPart final : public DeferredBytes {
+ public:
+  AbandoningPart(size_t n, CheckpointStorage* storage, int64_t id) : bytes_(Pattern(n, 5)), storage_(storage), id_(id) {}
+  size_t Size() const override { return bytes_.size(); }
+  void WriteTo(ByteSink* sink) const override {
+    const size_t half = bytes_.size() / 2;
+    sink->Append(bytes_.data(), half);
+    storage_->Abort(id_);
+    sink->Append(bytes_.data() + half, bytes_.size() - half);
+  }
+
+ private:
+  std::string bytes_;
+  CheckpointStorage* storage_;
+  int64_t id_;
+};
+
+// An abandoned checkpoint (CheckpointStorage::Abort) leaves nothing a restore could read: its Write
+// stops at the next frame and returns Aborted, and the next checkpoint's retention collects the
+// state file it had begun. Abandoning another id, or a write that already completed, changes nothing.
+TEST_F(CheckpointStorageTest, AnAbandonedWriteLeavesNoCheckpoint) {
+  CheckpointStorage storage(dir_ + "/job-1", 1);
+  CheckpointData c1 = ChainCheckpoint(1, {}, Pattern(100000, 1), false);
+  storage.Abort(7);
+  ASSERT_TRUE(storage.Write(&c1).ok());
+  storage.Abort(1);  // completed already
+
+  // Abandoned while its state file is written (several frames), and before it starts.
+  for (const bool during : {true, false}) {
+    CheckpointData c2 = ChainCheckpoint(2, {}, Pattern(1000, 2), false);
+    if (during) {
+      c2.operators[2].chain[0].deferred = {{500, std::make_shared<AbandoningPart>(size_t{40} << 20, &storage, 2)}};
+    } else {
+      storage.Abort(2);
+    }
+    Result<int64_t> w = storage.Write(&c2);
+    ASSERT_FALSE(w.ok());
+    EXPECT_EQ(w.status().code(), StatusCode::kAborted) << w.status().ToString();
+    EXPECT_FALSE(fs::exists(dir_ + "/job-1/chk-2"));
+    EXPECT_FALSE(fs::exists(dir_ + "/job-1/chk-2.inprogress"));
+    std::vector<std::string> notes;
+    auto latest = storage.Latest(&notes);
+    ASSERT_TRUE(latest.ok() && latest->has_value()) << latest.status().ToString();
+    EXPECT_EQ((*latest)->id, 1);
+    EXPECT_TRUE(notes.empty());
+  }
+
+  CheckpointData c3 = ChainCheckpoint(3, {}, Pattern(100000, 3), false);
+  ASSERT_TRUE(storage.Write(&c3).ok());
+  std::vector<std::string> shared;
+  for (const auto& e : fs::directory_iterator(dir_ + "/job-1/shared")) shared.push_back(e.path().filename().string());
+  ASSERT_EQ(shared.size(), 1u);
+  EXPECT_EQ(shared[0], c3.operators[2].chain[0].name);
+  auto back = CheckpointStorage::ReadPath(dir_ + "/job-1/chk-3");
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->operators[2].chain[0].bytes, Pattern(100000, 3));
+}
+
 TEST_F(CheckpointStorageTest, DamagedOrMissingStateFilesAreRefusedAndTheOlderCheckpointUsed) {
   CheckpointStorage storage(dir_ + "/job-1", 2);
   CheckpointData c1 = ChainCheckpoint(1, {}, Pattern(150000, 5), false);
