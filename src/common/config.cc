@@ -63,36 +63,65 @@ const std::vector<ConfigOption>& AllConfigOptions() {
       {"pipeline.name", OptionType::kString, "", "The job name shown in the job summary; with 'state.checkpoints.dir' "
        "it also names the job's checkpoint folder (default job-<n>, the n-th job the script runs)."},
       {"execution.checkpointing.interval", OptionType::kDuration, "0 ms",
-       "How often (processing time) a running job takes a checkpoint into 'state.checkpoints.dir'; 0 takes none "
-       "while running. A bounded job with a checkpoint directory always ends with a final checkpoint, which "
-       "commits the last output of its exactly-once sinks."},
+       "How often (processing time) a running job starts a checkpoint into 'state.checkpoints.dir', counted from "
+       "the start of the previous one; 0 takes none while running. A checkpoint starts only once the previous one "
+       "completed (Sluice takes one at a time) and 'execution.checkpointing.min-pause' has passed since. A bounded "
+       "job with a checkpoint directory always ends with a final checkpoint, which commits the last output of its "
+       "exactly-once sinks."},
+      {"execution.checkpointing.min-pause", OptionType::kDuration, "0 ms",
+       "The least time between the end of one checkpoint and the start of the next, so that a job whose "
+       "checkpoints take longer than the interval still gets time to progress between them."},
+      {"execution.checkpointing.timeout", OptionType::kDuration, "10 min",
+       "A checkpoint still being written this long (processing time) after it started is abandoned and counts "
+       "as failed (see 'execution.checkpointing.tolerable-failed-checkpoints'). The final checkpoint of a "
+       "bounded job is always waited for."},
+      {"execution.checkpointing.tolerable-failed-checkpoints", OptionType::kInteger, "0",
+       "How many checkpoints in a row may fail (an error while writing, or the timeout) before the job fails. A "
+       "failed checkpoint leaves nothing behind: the sinks commit its output with the next checkpoint that "
+       "completes, and every operator writes its state in full at that one."},
+      {"execution.checkpointing.mode", OptionType::kEnum, "EXACTLY_ONCE",
+       "EXACTLY_ONCE or AT_LEAST_ONCE. Sluice runs a job on one thread, so a barrier never overtakes or waits "
+       "for rows (alignment costs nothing) and every checkpoint is exactly-once either way; the sinks' "
+       "guarantees are those of docs/checkpoints.md.",
+       {"exactly_once", "at_least_once"}},
+      {"execution.checkpointing.max-concurrent-checkpoints", OptionType::kInteger, "1",
+       "The most checkpoints that may be in progress at once; at least 1. Sluice writes one at a time, which "
+       "every value allows."},
       {"state.checkpoints.dir", OptionType::kString, "",
        "Directory for checkpoints: <dir>/<job>/chk-<id>/_metadata. When set, a job resumes from its latest "
        "intact checkpoint there (a corrupt one is skipped with a note), its filesystem sinks write exactly once "
        "(files become visible when the checkpoint covering them completes), and print/blackhole sinks are "
-       "at-least-once."},
+       "at-least-once. Also set by 'execution.checkpointing.dir' (Flink 2's name) and "
+       "'state.backend.fs.checkpointdir'.",
+       {}, {"execution.checkpointing.dir", "state.backend.fs.checkpointdir"}},
       {"execution.checkpointing.incremental", OptionType::kBoolean, "true",
        "Incremental checkpoints: an operator whose state is kept in a shared state file (see "
        "'state.storage.fs.memory-threshold') writes, at the next checkpoints, only what changed since (new keys, "
        "the keys written since, new rows), chained onto that file; every 20 deltas, or once the deltas outweigh "
        "the full state 20 times, it writes its state in full again. false: every checkpoint writes every state in "
        "full. Flink's default is false (full snapshots unless the RocksDB backend is incremental); Sluice's "
-       "default is true, and the restored state is the same either way."},
+       "default is true, and the restored state is the same either way. Also set by 'state.backend.incremental' "
+       "(Flink 1's name).",
+       {}, {"state.backend.incremental"}},
       {"state.storage.fs.memory-threshold", OptionType::kMemorySize, "20kb",
        "An operator state smaller than this is stored inside the checkpoint's _metadata file; a larger one goes "
        "to its own file under <job>/shared/, which later checkpoints share and chain deltas onto. At most 1mb, "
-       "as in Flink; 0 puts every state in a shared file."},
+       "as in Flink; 0 puts every state in a shared file. Also set by 'state.backend.fs.memory-threshold'.",
+       {}, {"state.backend.fs.memory-threshold"}},
       {"state.checkpoints.num-retained", OptionType::kInteger, "1",
        "How many complete checkpoints are kept per job; older ones are deleted after a new one completes. With 1, "
        "a bounded job abandons the checkpoint it is writing when its sources end rather than wait for it (its "
-       "final checkpoint commits what that one pre-committed)."},
+       "final checkpoint commits what that one pre-committed). Also set by 'execution.checkpointing.num-retained' "
+       "(Flink 2's name).",
+       {}, {"execution.checkpointing.num-retained"}},
       {"sluice.exec.checkpoint-roundtrip", OptionType::kBoolean, "false",
        "Testing aid: after every step of a job whose operators all checkpoint, write each stateful operator's "
        "state and read it back in place of the live one, so any state a snapshot loses shows up as a wrong "
        "result. `make test` runs the .test scripts with it on."},
       {"execution.savepoint.path", OptionType::kString, "",
        "Restore the job from this checkpoint (a chk-<id> directory or its _metadata file) instead of the latest "
-       "one in 'state.checkpoints.dir'."},
+       "one in 'state.checkpoints.dir'. Also set by 'execution.state-recovery.path' (Flink 2's name).",
+       {}, {"execution.state-recovery.path"}},
       {"table.exec.state.ttl", OptionType::kDuration, "0 ms",
        "How long (processing time) state is kept after it was last written; 0 keeps it forever. Applies to "
        "group aggregations (per group key), regular joins (per stored row) and deduplication (per key: a re-sent "
@@ -136,6 +165,11 @@ const std::vector<ConfigOption>& AllConfigOptions() {
 const ConfigOption* FindConfigOption(const std::string& key) {
   for (const auto& o : AllConfigOptions()) {
     if (key == o.key) return &o;
+  }
+  for (const auto& o : AllConfigOptions()) {
+    for (const auto& k : o.fallback_keys) {
+      if (key == k) return &o;
+    }
   }
   return nullptr;
 }
@@ -272,8 +306,13 @@ Status Configuration::Set(const std::string& key, const std::string& value) {
     case OptionType::kString: break;
   }
   if (!st.ok()) return st.WithContext("Invalid value for configuration key '" + key + "'");
-  values_[key] = value;
+  values_[opt->key] = value;
   return Status::OK();
+}
+
+void Configuration::Reset(const std::string& key) {
+  const ConfigOption* opt = FindConfigOption(key);
+  values_.erase(opt != nullptr ? std::string(opt->key) : key);
 }
 
 std::string Configuration::GetString(const std::string& key) const {

@@ -26,6 +26,9 @@ struct ConfigOption {
   const char* default_value;  // as text, "" when none
   const char* description;
   std::vector<std::string> enum_values = {};  // for kEnum, lower-case
+  // Other keys that set this option, as Flink's deprecated and fallback keys do (renamed options): a
+  // SET or RESET of one of them acts on `key`.
+  std::vector<std::string> fallback_keys = {};
 };
 
 // All options Sluice knows, in documentation order.
@@ -47,7 +50,7 @@ class Configuration {
   // Validates key and value. Keys outside the registry are refused unless they start with a
   // prefix Flink passes through untouched ("pipeline.", "env.").
   Status Set(const std::string& key, const std::string& value);
-  void Reset(const std::string& key) { values_.erase(key); }
+  void Reset(const std::string& key);
   void ResetAll() { values_.clear(); }
 
   // The value set, or the option's default.

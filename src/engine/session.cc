@@ -489,6 +489,21 @@ class Session::Impl {
       return Status::InvalidArgument("'state.checkpoints.num-retained' must be at least 1, got " +
                                      std::to_string(jctx.checkpoints.num_retained));
     }
+    jctx.checkpoints.min_pause_ms = config_.GetDurationMillis("execution.checkpointing.min-pause");
+    jctx.checkpoints.timeout_ms = config_.GetDurationMillis("execution.checkpointing.timeout");
+    jctx.checkpoints.tolerable_failed = config_.GetInt("execution.checkpointing.tolerable-failed-checkpoints");
+    if (jctx.checkpoints.timeout_ms < 1) {
+      return Status::InvalidArgument("'execution.checkpointing.timeout' must be at least 1 ms, got '" +
+                                     config_.GetString("execution.checkpointing.timeout") + "'");
+    }
+    if (jctx.checkpoints.tolerable_failed < 0) {
+      return Status::InvalidArgument("'execution.checkpointing.tolerable-failed-checkpoints' must be at least 0, got " +
+                                     std::to_string(jctx.checkpoints.tolerable_failed));
+    }
+    if (config_.GetInt("execution.checkpointing.max-concurrent-checkpoints") < 1) {
+      return Status::InvalidArgument("'execution.checkpointing.max-concurrent-checkpoints' must be at least 1, got " +
+                                     config_.GetString("execution.checkpointing.max-concurrent-checkpoints"));
+    }
     ASSIGN_OR_RETURN(auto job, BuildJob(planned.physical, &planned.resources, jctx));
     if (is_query && handler) RETURN_IF_ERROR(handler->Begin(planned.physical[0]->schema));
     ASSIGN_OR_RETURN(JobSummary summary, job->Run());

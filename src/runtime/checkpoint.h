@@ -29,6 +29,7 @@
 // task thread only.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -100,9 +101,10 @@ class CheckpointStorage {
 
   // Helping a Write that runs on another thread: StartWrite marks one as started (call it before
   // starting the thread); HelpWrite then compresses frames of its state files on the calling thread
-  // until the Write has finished (returning at once when none runs). The bytes written are the same.
+  // until the Write has finished or `deadline` has passed (returning at once when none runs). The
+  // bytes written are the same.
   void StartWrite();
-  void HelpWrite();
+  void HelpWrite(std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
   // Abandons checkpoint `id` if its Write has not written _metadata yet: the Write stops at its next
   // frame or file, leaves no chk-<id>, and returns an Aborted status (the shared files it wrote are
   // collected by the next checkpoint's retention). Callable from any thread; a Write that is past
@@ -120,5 +122,8 @@ class CheckpointStorage {
 
 // Kills the process (SIGKILL) when SLUICE_FAILPOINT names `point` and its count is reached.
 void Failpoint(std::string_view point);
+// Whether SLUICE_FAILPOINT names `point` and this is the count-th time it is reached (points that do
+// something else than kill: "checkpoint.stall" makes a Write wait until it is abandoned).
+bool FailpointReached(std::string_view point);
 
 }  // namespace sluice

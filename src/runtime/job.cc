@@ -561,7 +561,12 @@ Status Job::TakeCheckpoint(bool final) {
   if (final) {
     ending_->store(true);
     abandon = pending_checkpoint_.valid() && ctx_.checkpoints.num_retained <= 1;
-    if (abandon) storage_->Abort(pending_checkpoint_id_);
+    if (abandon) {
+      storage_->Abort(pending_checkpoint_id_);
+      pending_abort_ = Abort::kAbandoned;
+    }
+  } else {
+    last_trigger_micros_ = NowMicros(ctx_);
   }
   RETURN_IF_ERROR(CompletePendingCheckpoint(/*wait=*/true, /*help=*/!abandon));
   auto started = std::chrono::steady_clock::now();
@@ -657,20 +662,51 @@ Status Job::TakeCheckpoint(bool final) {
 
 Status Job::CompletePendingCheckpoint(bool wait, bool help) {
   if (!pending_checkpoint_.valid()) return Status::OK();
-  if (!wait && pending_checkpoint_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return Status::OK();
-  // A task thread that has to wait compresses part of the state files meanwhile (both cores work).
-  if (wait && help) storage_->HelpWrite();
+  // 'execution.checkpointing.timeout': a write still running then is abandoned and fails.
+  const auto deadline = pending_checkpoint_started_ + std::chrono::milliseconds(ctx_.checkpoints.timeout_ms);
+  if (wait) {
+    // A task thread that has to wait compresses part of the state files meanwhile (both cores work).
+    if (help) storage_->HelpWrite(deadline);
+    if (pending_checkpoint_.wait_until(deadline) != std::future_status::ready && pending_abort_ == Abort::kNone) {
+      storage_->Abort(pending_checkpoint_id_);
+      pending_abort_ = Abort::kExpired;
+    }
+  } else if (pending_checkpoint_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+    if (std::chrono::steady_clock::now() < deadline) return Status::OK();
+    storage_->Abort(pending_checkpoint_id_);
+    pending_abort_ = Abort::kExpired;
+  }
   Result<int64_t> bytes = pending_checkpoint_.get();
-  if (!bytes.ok() && bytes.status().code() == StatusCode::kAborted) {
-    // Abandoned (TakeCheckpoint): nothing of it is durable. The operators' next snapshots are full
-    // ones, since a delta would build on the abandoned state; the sinks' committables wait for the
-    // next checkpoint.
+  const Abort abort = std::exchange(pending_abort_, Abort::kNone);
+  if (!bytes.ok()) {
+    // Nothing of the checkpoint is durable. The operators' next snapshots are full ones, since a
+    // delta would build on state that was never written; the sinks' committables wait for the next
+    // checkpoint (PendingCommits).
+    const bool final = pending_data_->final;
     pending_data_.reset();
     chains_.clear();
-    ++checkpoint_stats_.aborted;
+    const bool aborted = bytes.status().code() == StatusCode::kAborted;
+    if (aborted && abort == Abort::kAbandoned) {  // TakeCheckpoint(final)
+      ++checkpoint_stats_.aborted;
+      return Status::OK();
+    }
+    const std::string what = "Checkpoint " + std::to_string(pending_checkpoint_id_);
+    const Status cause = aborted ? Status::IOError(what + " expired before completing ('execution.checkpointing.timeout' = " +
+                                                   std::to_string(ctx_.checkpoints.timeout_ms) + " ms)")
+                                 : bytes.status().WithContext(what + " failed");
+    ++checkpoint_stats_.failed;
+    if (final) return cause;
+    if (++consecutive_failures_ > ctx_.checkpoints.tolerable_failed) {
+      return Status::IOError(cause.message() + "; that is " + std::to_string(consecutive_failures_) +
+                             " failed checkpoint(s) in a row, more than 'execution.checkpointing.tolerable-failed-"
+                             "checkpoints' = " + std::to_string(ctx_.checkpoints.tolerable_failed) + " allows");
+    }
+    checkpoint_notes_.push_back(cause.message() + "; the job went on ('execution.checkpointing.tolerable-failed-"
+                                "checkpoints' = " + std::to_string(ctx_.checkpoints.tolerable_failed) + ")");
+    last_checkpoint_micros_ = NowMicros(ctx_);
     return Status::OK();
   }
-  if (!bytes.ok()) return bytes.status();
+  consecutive_failures_ = 0;
   UpdateChains(*pending_data_);
   // The written states' buffers serve the next checkpoint's snapshots (CheckpointCollector::TakeBuffer).
   for (size_t i = 0; i < operators_.size() && i < pending_data_->operators.size(); ++i) {
@@ -689,8 +725,7 @@ Status Job::CompletePendingCheckpoint(bool wait, bool help) {
   checkpoint_stats_.total_bytes += *bytes;
   checkpoint_stats_.total_seconds += secs;
   checkpoint_stats_.max_seconds = std::max(checkpoint_stats_.max_seconds, secs);
-  // The next interval starts when this checkpoint completed, so a job always gets time to progress
-  // between checkpoints (as Flink's 'execution.checkpointing.min-pause' guarantees).
+  // 'execution.checkpointing.min-pause' counts from here.
   last_checkpoint_micros_ = NowMicros(ctx_);
   return Status::OK();
 }
@@ -814,7 +849,7 @@ Result<JobSummary> Job::Run() {
       for (SinkOperator* s : sinks_) RETURN_IF_ERROR(s->StartAfresh());
       if (late_rows_) RETURN_IF_ERROR(late_rows_->StartAfresh());
     }
-    last_checkpoint_micros_ = NowMicros(ctx_);
+    last_checkpoint_micros_ = last_trigger_micros_ = NowMicros(ctx_);
   }
   if (finished) {
     // The job had ended and its final checkpoint is durable: only the sinks' commits may be missing.
@@ -824,7 +859,11 @@ Result<JobSummary> Job::Run() {
   while (!finished) {
     if (storage_ && cc.interval_ms > 0) {
       RETURN_IF_ERROR(CompletePendingCheckpoint(/*wait=*/false));
-      if (!pending_checkpoint_.valid() && NowMicros(ctx_) - last_checkpoint_micros_ >= cc.interval_ms * 1000) {
+      // As Flink's periodic trigger: every interval from the previous start, one at a time, and not
+      // before the min-pause since the previous one ended.
+      const int64_t now = NowMicros(ctx_);
+      if (!pending_checkpoint_.valid() && now - last_trigger_micros_ >= cc.interval_ms * 1000 &&
+          now - last_checkpoint_micros_ >= cc.min_pause_ms * 1000) {
         RETURN_IF_ERROR(TakeCheckpoint(false));
       }
     }

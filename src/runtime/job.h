@@ -86,7 +86,10 @@ class CheckpointCollector {
 // 'state.checkpoints.num-retained', 'execution.savepoint.path'. Disabled when interval_ms is 0 and
 // no directory is set.
 struct CheckpointConfig {
-  int64_t interval_ms = 0;
+  int64_t interval_ms = 0;      // between the starts of two checkpoints
+  int64_t min_pause_ms = 0;     // 'execution.checkpointing.min-pause': from the end of one to the next's start
+  int64_t timeout_ms = 600000;  // 'execution.checkpointing.timeout'
+  int64_t tolerable_failed = 0; // 'execution.checkpointing.tolerable-failed-checkpoints', in a row
   std::string job_dir;      // <state.checkpoints.dir>/<job name>; empty: no checkpoints kept
   int num_retained = 1;
   std::string restore_path; // 'execution.savepoint.path': restore from this checkpoint first
@@ -177,7 +180,11 @@ class Job {
   std::string LateRowsDigest() const { return "LateRowsTable(" + late_rows_->table_name() + ")"; }
   std::unique_ptr<class CheckpointStorage> storage_;
   int64_t last_checkpoint_id_ = 0;
-  int64_t last_checkpoint_micros_ = 0;
+  int64_t last_checkpoint_micros_ = 0;  // when the last checkpoint ended (or the job started), job clock
+  int64_t last_trigger_micros_ = 0;     // when the last checkpoint started (or the job started)
+  int64_t consecutive_failures_ = 0;    // checkpoints failed in a row
+  // Why the pending checkpoint was aborted (CheckpointStorage::Abort), if it was.
+  enum class Abort : uint8_t { kNone, kAbandoned, kExpired } pending_abort_ = Abort::kNone;
   JobSummary::CheckpointStats checkpoint_stats_;
   std::future<Result<int64_t>> pending_checkpoint_;  // the checkpoint being written, if any
   std::shared_ptr<CheckpointData> pending_data_;
@@ -185,7 +192,7 @@ class Job {
   std::shared_ptr<std::atomic<bool>> ending_ = std::make_shared<std::atomic<bool>>(false);
   int64_t pending_checkpoint_id_ = 0;
   std::chrono::steady_clock::time_point pending_checkpoint_started_;
-  std::vector<std::string> checkpoint_notes_;  // corrupt checkpoints skipped at restore
+  std::vector<std::string> checkpoint_notes_;  // corrupt checkpoints skipped at restore, failed checkpoints
   // The snapshot buffers of the last durable checkpoint, per operator, for the next one to reuse
   // (CheckpointCollector::TakeBuffer).
   std::map<const Operator*, std::string> spare_buffers_;

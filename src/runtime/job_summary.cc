@@ -50,6 +50,7 @@ std::string JobSummary::ToString() const {
       s.insert(s.size() - 1, ", incremental=" + std::to_string(checkpoints.delta_states));
     }
     if (checkpoints.aborted > 0) s.insert(s.size() - 1, ", aborted=" + std::to_string(checkpoints.aborted));
+    if (checkpoints.failed > 0) s.insert(s.size() - 1, ", failed=" + std::to_string(checkpoints.failed));
     if (checkpoints.final_seconds > 0) {
       char fb[48];
       std::snprintf(fb, sizeof(fb), ", final=%.1fms", 1000.0 * checkpoints.final_seconds);

@@ -50,6 +50,7 @@ struct JobSummary {
     int64_t restored_from = -1;  // checkpoint id, -1 when the job started fresh
     int64_t delta_states = 0;    // operator states written as deltas (incremental checkpoints)
     int64_t aborted = 0;         // checkpoints abandoned (the one a bounded job's final checkpoint made unnecessary)
+    int64_t failed = 0;          // checkpoints that failed (a write error, the timeout) and the job tolerated
     // A bounded job's final checkpoint, from its start (waiting for the previous one) until durable:
     // the time the job spent after its last row only because it checkpoints.
     double final_seconds = 0;

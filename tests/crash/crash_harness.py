@@ -193,6 +193,30 @@ def main():
     if rc == 0 or "does not match the checkpoint" not in err:
         sys.exit("a changed plan was not refused at restore (rc=%d):\n%s" % (rc, err))
 
+    # A checkpoint still being written after 'execution.checkpointing.timeout' (here the first one,
+    # which the checkpoint.stall failpoint holds until it is abandoned) fails: with no failure
+    # tolerated the job fails saying why; with one tolerated it goes on, and the sinks commit that
+    # checkpoint's output with a later one.
+    for tolerated in ("0", "1"):
+        out, ckpt = os.path.join(work, "timeout-out"), os.path.join(work, "timeout-ckpt")
+        fresh(out)
+        fresh(ckpt)
+        sql = os.path.join(work, "timeout.sql")
+        open(sql, "w").write(script(data, out, ckpt, [("execution.checkpointing.interval", args.interval),
+                                                      ("state.checkpoints.num-retained", "2"),
+                                                      ("execution.checkpointing.timeout", "2 s"),
+                                                      ("execution.checkpointing.tolerable-failed-checkpoints",
+                                                       tolerated)]))
+        rc, err = run(sluice, sql, dict(os.environ, SLUICE_FAILPOINT="checkpoint.stall@1"))
+        if tolerated == "0":
+            if rc == 0 or "Checkpoint 1 expired before completing" not in err or "tolerable-failed" not in err:
+                sys.exit("a checkpoint past its timeout did not fail the job (rc=%d):\n%s" % (rc, err))
+        else:
+            if rc != 0 or "failed=1" not in err:
+                sys.exit("a tolerated checkpoint timeout failed the job or was not counted (rc=%d):\n%s" % (rc, err))
+            if committed(out) != reference:
+                sys.exit("the output of a job with a failed checkpoint differs from the uninterrupted run")
+
     # Kill at random moments and at failpoints; restart until done.
     kills = 0
     for i in range(args.runs):
