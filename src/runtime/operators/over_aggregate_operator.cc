@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <deque>
 #include <functional>
 #include <limits>
@@ -15,6 +16,7 @@
 #include "function/aggregate/aggregate_function.h"
 #include "function/evaluator.h"
 #include "runtime/job.h"
+#include "state/delta.h"
 #include "state/key_encoder.h"
 #include "state/state_serde.h"
 #include "types/vector.h"
@@ -39,7 +41,9 @@ uint64_t Mix(uint64_t x) {
   return x;
 }
 
-// Objects in pages that never move, named by 32-bit ids; freed ids are reused first.
+// Objects in pages that never move, named by 32-bit ids; freed ids are reused first. For deltas the
+// pool remembers how short its free list (a stack) got since the last snapshot (MarkBase): the
+// free list then differs from the base's only above that length.
 template <typename T>
 class Pool {
  public:
@@ -48,6 +52,7 @@ class Pool {
     if (!free_.empty()) {
       const uint32_t id = free_.back();
       free_.pop_back();
+      free_low_ = std::min(free_low_, free_.size());
       return id;
     }
     if (size_ == pages_.size() * kPage) pages_.push_back(std::make_unique<T[]>(kPage));
@@ -68,12 +73,27 @@ class Pool {
     while (pages_.size() * kPage < size) pages_.push_back(std::make_unique<T[]>(kPage));
     free_ = std::move(free);
     size_ = size;
+    free_low_ = free_.size();
+  }
+  // Deltas: the current ids become the base; free_low() is the free list's length below which it
+  // still equals the base's.
+  void MarkBase() { free_low_ = free_.size(); }
+  size_t free_low() const { return free_low_; }
+  // Applies a delta: `size` (>= size()) ids handed out, new objects default-constructed; the free
+  // list keeps its first `keep` (<= its length) ids and continues with `tail` (checked by the caller).
+  void ApplyDelta(size_t size, size_t keep, const std::vector<uint32_t>& tail) {
+    while (pages_.size() * kPage < size) pages_.push_back(std::make_unique<T[]>(kPage));
+    size_ = size;
+    free_.resize(keep);
+    free_.insert(free_.end(), tail.begin(), tail.end());
+    free_low_ = free_.size();
   }
 
  private:
   std::vector<std::unique_ptr<T[]>> pages_;
   std::vector<uint32_t> free_;
   size_t size_ = 0;
+  size_t free_low_ = 0;
 };
 
 // Open-addressing (linear probing) hash index over ids whose keys the caller keeps; `hash_of(id)`
@@ -164,6 +184,9 @@ struct DistinctStore {
   Pool<std::string> keys;
   IdIndex index;
   size_t key_heap_bytes = 0;
+  // Deltas: counters and encoded values written since the last snapshot.
+  DeltaTracker entry_dirty;
+  DeltaTracker key_dirty;
 };
 
 // The ROWS frame of one partition: ids in the rows store, oldest first from `head`.
@@ -271,6 +294,181 @@ bool PlausibleCapacity(size_t capacity, size_t ids) {
   return capacity == 64 || capacity <= 4 * (ids + 1);
 }
 
+// A pool's ids in a delta: how many were handed out, and its free list above the length it kept
+// since the base.
+template <typename T>
+void PutPoolDelta(StateWriter* w, const Pool<T>& pool) {
+  const std::vector<uint32_t>& free = pool.free_ids();
+  w->PutVarint(pool.size());
+  w->PutVarint(pool.free_low());
+  w->PutVarint(free.size() - pool.free_low());
+  PutPods(w, free.data() + pool.free_low(), free.size() - pool.free_low());
+}
+
+// Applies what PutPoolDelta wrote onto `pool` (its base). Each new id takes at least `min_bytes`
+// bytes after this, which bounds the id count. Freed ids are checked to be in range (the state read
+// back from the patched one checks the rest).
+template <typename T>
+void GetPoolDelta(StateReader* r, Pool<T>* pool, size_t min_bytes, const std::string& what) {
+  const size_t size = r->GetCount(0);
+  const size_t keep = r->GetCount(0);
+  const size_t ntail = r->GetCount(4);
+  if (!r->ok()) return;
+  if (size < pool->size() || size >= kNullBit - 1 || size - pool->size() > r->remaining() / min_bytes ||
+      keep > pool->free_ids().size()) {
+    return r->Fail(what + " pool delta of " + std::to_string(size) + " ids on " + std::to_string(pool->size()));
+  }
+  std::vector<uint32_t> tail;
+  GetPods(r, ntail, &tail);
+  if (!r->ok()) return;
+  for (uint32_t id : tail) {
+    if (id >= size) return r->Fail(what + " free list names id " + std::to_string(id) + " out of range");
+  }
+  pool->ApplyDelta(size, keep, tail);
+}
+
+// The ids a DeltaTracker says were written below its base, each with `put(id)`, then those at or
+// above it up to `size`.
+template <typename Put>
+void PutWritten(StateWriter* w, const DeltaTracker& tracker, size_t size, const Put& put) {
+  w->PutVarint(tracker.dirty().size());
+  for (uint32_t id : tracker.dirty()) {
+    w->PutU32(id);
+    put(static_cast<uint32_t>(id));
+  }
+  for (size_t id = tracker.base(); id < size; ++id) put(static_cast<uint32_t>(id));
+}
+
+// Reads what PutWritten wrote: `get(id)` for each written id below `base` (the base's size) and each
+// id in [base, size).
+template <typename Get>
+void GetWritten(StateReader* r, size_t base, size_t size, const Get& get) {
+  const size_t ndirty = r->GetCount(5);
+  for (size_t i = 0; i < ndirty && r->ok(); ++i) {
+    const uint32_t id = r->GetU32();
+    if (r->ok() && id >= base) return r->Fail("a state delta writes id " + std::to_string(id) + " beyond its base");
+    if (r->ok()) get(id);
+  }
+  for (size_t id = base; id < size && r->ok(); ++id) get(static_cast<uint32_t>(id));
+}
+
+// A live partition: its key, last processed time, frame rows and accumulator states (each
+// function's serialize hook, or its raw bytes).
+void PutPartition(StateWriter* w, const Partition& p, const uint8_t* st, const std::vector<AccumulatorCall>& cs,
+                  const std::vector<size_t>& offsets) {
+  w->PutString(p.key);
+  w->PutI64(p.last_time);
+  w->PutVarint(p.rows);
+  for (size_t a = 0; a < cs.size(); ++a) {
+    const AggregateFunction& f = *cs[a].function;
+    if (f.serialize) {
+      f.serialize(st + offsets[a], w);
+    } else {
+      w->PutRaw(st + offsets[a], f.state_size);
+    }
+  }
+}
+
+// Reads what PutPartition wrote into the free slot `p` with states `st`: from the states' init on the
+// partition is live (its states are destroyed with it, also when reading them fails).
+void GetPartition(StateReader* r, Partition* p, uint8_t* st, const std::vector<AccumulatorCall>& cs,
+                  const std::vector<size_t>& offsets) {
+  p->key = r->GetString();
+  p->hash = XXH3_64bits(p->key.data(), p->key.size());
+  p->last_time = r->GetI64();
+  p->rows = r->GetVarint();
+  p->mark = kNone;
+  for (size_t a = 0; a < cs.size(); ++a) cs[a].function->init(st + offsets[a]);
+  p->live = true;
+  for (size_t a = 0; a < cs.size(); ++a) {
+    const AggregateFunction& f = *cs[a].function;
+    if (f.deserialize) {
+      f.deserialize(st + offsets[a], r);
+    } else {
+      GetRawState(f, st + offsets[a], r);
+    }
+  }
+}
+
+// Rows [from, b.size) of a RANGE frame block: times, partitions (`with_part`: unless taken from
+// DISTINCT counters), DISTINCT counter ids (nd per row) and the columns retraction reads.
+void PutFrameRows(StateWriter* w, const FrameBlock& b, size_t from, bool with_part, size_t nd,
+                  const std::vector<int>& val_columns) {
+  const size_t n = b.size - from;
+  PutPods(w, b.dt.data() + from, n);
+  if (with_part) PutPods(w, b.part.data() + from, n);
+  PutPods(w, b.dref.data() + from * nd, n * nd);
+  for (int c : val_columns) w->PutVectorRange(b.vals[static_cast<size_t>(c)], from, n);
+}
+
+// Appends `n` rows PutFrameRows wrote to `b` (at most kBlock in all, checked by the caller).
+void GetFrameRows(StateReader* r, FrameBlock* b, size_t n, bool with_part, size_t nd, const std::vector<int>& val_columns,
+                  const std::vector<LogicalType>& types) {
+  std::vector<uint32_t> tmp;
+  auto append = [&](size_t count, std::vector<uint32_t>* to) {
+    GetPods(r, count, &tmp);
+    if (r->ok()) to->insert(to->end(), tmp.begin(), tmp.end());
+  };
+  append(n, &b->dt);
+  if (with_part) append(n, &b->part);
+  append(n * nd, &b->dref);
+  b->dt.reserve(kBlock);
+  if (with_part) b->part.reserve(kBlock);
+  b->dref.reserve(kBlock * nd);
+  b->vals.resize(types.size());
+  Vector v;
+  for (int c : val_columns) {
+    if (!r->ok()) return;
+    Vector& to = b->vals[static_cast<size_t>(c)];
+    r->GetVector(types[static_cast<size_t>(c)], &v);
+    if (!r->ok()) return;
+    if (v.size() != n) return r->Fail("frame block column of another length");
+    if (b->size == 0) {
+      to = std::move(v);
+      v = Vector();
+    } else {
+      to.AppendFrom(v, nullptr, 0, n, true);
+    }
+    to.Reserve(kBlock);
+  }
+  if (r->ok()) b->size += n;
+}
+
+// Rows [from, b.size) of a pending block: all input columns.
+void PutPendingRows(StateWriter* w, const PendingBlock& b, size_t from) {
+  for (const Vector& v : b.cols) w->PutVectorRange(v, from, b.size - from);
+}
+
+// Appends rows PutPendingRows wrote to `b` (an empty block: a new one) and returns how many (0 on
+// an error).
+size_t GetPendingRows(StateReader* r, PendingBlock* b, const std::vector<LogicalType>& types) {
+  b->cols.resize(types.size());
+  size_t n = 0;
+  Vector v;
+  for (size_t c = 0; c < types.size(); ++c) {
+    r->GetVector(types[c], &v);
+    if (!r->ok()) return 0;
+    if (c == 0) n = v.size();
+    if (v.size() != n) {
+      r->Fail("pending block column of another length");
+      return 0;
+    }
+    if (n > kBlock - b->size) {
+      r->Fail("pending block of more than " + std::to_string(kBlock) + " rows");
+      return 0;
+    }
+    if (b->size == 0) {
+      b->cols[c] = std::move(v);
+      v = Vector();
+    } else {
+      b->cols[c].AppendFrom(v, nullptr, 0, n, true);
+    }
+    b->cols[c].Reserve(kBlock);
+  }
+  b->size += n;
+  return n;
+}
+
 }  // namespace
 
 struct OverAggregateOperator::State {
@@ -304,9 +502,23 @@ struct OverAggregateOperator::State {
   uint64_t in_next = 0;       // the next position of the in-order sequence
   int64_t in_max = kNever;    // time of the last row appended in order
   std::vector<std::pair<int64_t, uint64_t>> ooo;  // min-heap of (time, position) of rows that came out of order
-  std::deque<uint64_t> ooo_pos;                    // their positions, increasing
+  DeltaQueue<uint64_t> ooo_pos;                    // their positions, increasing
   size_t pending_rows = 0;
   int64_t last_proc_time = kNever;
+  // Incremental checkpoints: the state at the last snapshot or restore (the base) and what changed
+  // since. Partition slots written (key, times, accumulator states, ROWS frame); the RANGE frame's
+  // blocks at the base, the base's last block's rows then, and the blocks popped since; the stored
+  // ROWS rows at the base, and whether they were compacted since (renumbered: no delta then); the
+  // pending rows' first position and blocks at the base and the base's last block's rows then.
+  DeltaTracker part_dirty;
+  size_t frame_base_blocks = 0;
+  size_t frame_base_back = 0;
+  size_t frame_popped = 0;
+  size_t rows_base = 0;
+  bool rows_compacted = false;
+  uint64_t pend_base_first = 0;
+  size_t pend_base_blocks = 0;
+  size_t pend_base_back = 0;
   // Scratch.
   std::vector<std::string> encoded;
   std::vector<uint32_t> slots;
@@ -319,6 +531,15 @@ struct OverAggregateOperator::State {
   std::vector<LogicalType> agg_types;
   size_t peak_bytes = 0;
 
+  // Pages of accumulator states for `slots` slots at least, zeroed (so the padding bytes inside a
+  // state that snapshots copy are zeros, not whatever the memory held).
+  void GrowStatePages(size_t slots) {
+    while (state_pages.size() * Pool<Partition>::kPage < slots) {
+      const size_t words = (Pool<Partition>::kPage * stride + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t);
+      state_pages.push_back(std::make_unique<std::max_align_t[]>(words));
+      std::memset(static_cast<void*>(state_pages.back().get()), 0, words * sizeof(std::max_align_t));
+    }
+  }
   uint8_t* States(uint32_t slot) {
     return reinterpret_cast<uint8_t*>(state_pages[slot / Pool<Partition>::kPage].get()) +
            (slot % Pool<Partition>::kPage) * stride;
@@ -660,15 +881,18 @@ Status OverAggregateOperator::ProcessBatch(const Chunk& batch, const std::vector
         });
         if (found != kNone) {
           ++ds.entries[found].count;
+          ds.entry_dirty.Mark(found);
           dref[d] = found;
           continue;
         }
         const uint32_t id = ds.entries.Allocate();
+        ds.entry_dirty.Mark(id);
         DistinctEntry& e = ds.entries[id];
         e = probe;
         e.count = 1;
         if (!ds.width) {
           const uint32_t kid = ds.keys.Allocate();
+          ds.key_dirty.Mark(kid);
           ds.keys[kid] = std::move(key);
           if (ds.keys[kid].capacity() > 15) ds.key_heap_bytes += ds.keys[kid].capacity();
           e.value = kid;
@@ -690,6 +914,7 @@ Status OverAggregateOperator::ProcessBatch(const Chunk& batch, const std::vector
         if (id == kNone) continue;
         DistinctStore& ds = s.distinct[static_cast<size_t>(d)];
         DistinctEntry& e = ds.entries[id];
+        ds.entry_dirty.Mark(id);
         if (--e.count > 0) continue;
         // The value's last row leaves the frame.
         ds.index.Erase(s.DistinctHash(ds, e), id, [&](uint32_t x) { return s.DistinctHash(ds, ds.entries[x]); });
@@ -709,6 +934,7 @@ Status OverAggregateOperator::ProcessBatch(const Chunk& batch, const std::vector
           if (ds.keys[kid].capacity() > 15) ds.key_heap_bytes -= ds.keys[kid].capacity();
           std::string().swap(ds.keys[kid]);
           ds.keys.Free(kid);
+          ds.key_dirty.Mark(kid);
           set_args(c, vals);
           c.function->update(st + s.offsets[a], args, r, true);
         }
@@ -731,16 +957,15 @@ Status OverAggregateOperator::ProcessBatch(const Chunk& batch, const std::vector
     std::string().swap(p.key);
     p.live = false;
     s.parts.Free(slot);
+    s.part_dirty.Mark(slot);
   };
   auto find_or_create = [&](std::string& key) {
     const uint64_t h = XXH3_64bits(key.data(), key.size());
     uint32_t slot = s.part_index.Find(h, [&](uint32_t id) { return s.parts[id].hash == h && s.parts[id].key == key; });
     if (slot != kNone) return slot;
     slot = s.parts.Allocate();
-    while (s.state_pages.size() * Pool<Partition>::kPage <= slot) {
-      const size_t words = (Pool<Partition>::kPage * s.stride + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t);
-      s.state_pages.push_back(std::make_unique<std::max_align_t[]>(words));
-    }
+    s.part_dirty.Mark(slot);
+    s.GrowStatePages(slot + 1);
     Partition& p = s.parts[slot];
     p.key = std::move(key);
     if (p.key.capacity() > 15) s.key_heap_bytes += p.key.capacity();
@@ -750,6 +975,7 @@ Status OverAggregateOperator::ProcessBatch(const Chunk& batch, const std::vector
     p.mark = kNone;
     p.live = true;
     uint8_t* st = s.States(slot);
+    std::memset(st, 0, s.stride);  // a reused slot: no padding bytes of the freed partition's states
     for (size_t a = 0; a < cs.size(); ++a) cs[a].function->init(st + s.offsets[a]);
     s.part_index.Insert(h, slot, [&](uint32_t x) { return s.parts[x].hash; });
     if (rows_frame_ && bounded && s.rows_frames.size() <= slot) s.rows_frames.resize(slot + 1);
@@ -761,6 +987,7 @@ Status OverAggregateOperator::ProcessBatch(const Chunk& batch, const std::vector
       FrameBlock& b = s.frame.front();
       if (s.frame_head == b.size) {
         s.frame.pop_front();
+        ++s.frame_popped;
         s.frame_head = 0;
         continue;
       }
@@ -771,6 +998,7 @@ Status OverAggregateOperator::ProcessBatch(const Chunk& batch, const std::vector
                                 ? s.distinct[static_cast<size_t>(s.part_from_distinct)].entries[dref[s.part_from_distinct]].part & ~kNullBit
                                 : b.part[i];
       retract(s.States(slot), b.vals, i, dref);
+      s.part_dirty.Mark(slot);
       ++s.frame_head;
       --s.frame_rows;
       if (--s.parts[slot].rows == 0) free_partition(slot);
@@ -818,6 +1046,7 @@ Status OverAggregateOperator::ProcessBatch(const Chunk& batch, const std::vector
       s.rows_dref = std::move(fresh_dref);
       s.rows_size = next;
       s.rows_released = 0;
+      s.rows_compacted = true;
     }
     for (int c : s.val_columns) s.rows_vals[static_cast<size_t>(c)].AppendFrom(batch.column(static_cast<size_t>(c)), nullptr, r, 1, true);
     s.rows_dref.insert(s.rows_dref.end(), s.dbuf.begin(), s.dbuf.end());
@@ -836,6 +1065,7 @@ Status OverAggregateOperator::ProcessBatch(const Chunk& batch, const std::vector
   // Processes rows `rows` (batch row numbers, arrival order) of partition `slot` at time t.
   auto process = [&](uint32_t slot, int64_t t, const uint32_t* rows, size_t count) {
     Partition& p = s.parts[slot];
+    s.part_dirty.Mark(slot);
     uint8_t* st = s.States(slot);
     if (rows_frame_) {
       for (size_t i = 0; i < count; ++i) {
@@ -927,19 +1157,7 @@ Status OverAggregateOperator::SnapshotState(StateWriter* w) {
   w->PutVarint(s.part_index.capacity());
   for (size_t id = 0; id < s.parts.size(); ++id) {
     const Partition& p = s.parts[static_cast<uint32_t>(id)];
-    if (!p.live) continue;
-    w->PutString(p.key);
-    w->PutI64(p.last_time);
-    w->PutVarint(p.rows);
-    const uint8_t* st = s.States(static_cast<uint32_t>(id));
-    for (size_t a = 0; a < cs.size(); ++a) {
-      const AggregateFunction& f = *cs[a].function;
-      if (f.serialize) {
-        f.serialize(st + s.offsets[a], w);
-      } else {
-        w->PutRaw(st + s.offsets[a], f.state_size);
-      }
-    }
+    if (p.live) PutPartition(w, p, s.States(static_cast<uint32_t>(id)), cs, s.offsets);
   }
   // DISTINCT counters and their encoded values.
   for (const DistinctStore& ds : s.distinct) {
@@ -966,10 +1184,7 @@ Status OverAggregateOperator::SnapshotState(StateWriter* w) {
     for (const FrameBlock& b : s.frame) {
       w->PutI64(b.base);
       w->PutVarint(b.size);
-      PutPods(w, b.dt.data(), b.size);
-      if (s.part_from_distinct < 0) PutPods(w, b.part.data(), b.size);
-      PutPods(w, b.dref.data(), b.size * nd);
-      for (int c : s.val_columns) w->PutVector(b.vals[static_cast<size_t>(c)]);
+      PutFrameRows(w, b, 0, s.part_from_distinct < 0, nd, s.val_columns);
     }
   }
   if (bounded && rows_frame_) {
@@ -993,14 +1208,339 @@ Status OverAggregateOperator::SnapshotState(StateWriter* w) {
       w->PutI64(t);
       w->PutU64(pos);
     }
-    w->PutVarint(s.ooo_pos.size());
-    for (uint64_t pos : s.ooo_pos) w->PutU64(pos);
+    s.ooo_pos.Put(w);
     w->PutVarint(s.pend.size());
-    for (const PendingBlock& b : s.pend) {
-      for (const Vector& v : b.cols) w->PutVector(v);
+    for (const PendingBlock& b : s.pend) PutPendingRows(w, b, 0);
+  }
+  ResetDeltaBase(s);
+  return Status::OK();
+}
+
+void OverAggregateOperator::ResetDeltaBase(State& s) {
+  s.part_dirty.Reset(s.parts.size());
+  s.parts.MarkBase();
+  for (DistinctStore& ds : s.distinct) {
+    ds.entry_dirty.Reset(ds.entries.size());
+    ds.entries.MarkBase();
+    ds.key_dirty.Reset(ds.keys.size());
+    ds.keys.MarkBase();
+  }
+  s.frame_base_blocks = s.frame.size();
+  s.frame_base_back = s.frame.empty() ? 0 : s.frame.back().size;
+  s.frame_popped = 0;
+  s.rows_base = s.rows_size;
+  s.rows_compacted = false;
+  s.pend_base_first = s.pend_first;
+  s.pend_base_blocks = s.pend.size();
+  s.pend_base_back = s.pend.empty() ? 0 : s.pend.back().size;
+}
+
+std::vector<uint64_t> OverAggregateOperator::BaseSizes(const State& s, bool at_base) {
+  std::vector<uint64_t> v;
+  v.push_back(at_base ? s.part_dirty.base() : s.parts.size());
+  for (const DistinctStore& ds : s.distinct) {
+    v.push_back(at_base ? ds.key_dirty.base() : ds.keys.size());
+    v.push_back(at_base ? ds.entry_dirty.base() : ds.entries.size());
+  }
+  v.push_back(at_base ? s.frame_base_blocks : s.frame.size());
+  v.push_back(at_base ? s.frame_base_back : s.frame.empty() ? 0 : s.frame.back().size);
+  v.push_back(at_base ? s.rows_base : s.rows_size);
+  v.push_back(at_base ? s.pend_base_first : s.pend_first);
+  v.push_back(at_base ? s.pend_base_blocks : s.pend.size());
+  v.push_back(at_base ? s.pend_base_back : s.pend.empty() ? 0 : s.pend.back().size);
+  return v;
+}
+
+bool OverAggregateOperator::CanSnapshotDelta() const {
+  const State& s = *state_;
+  if (!has_snapshot_base() || s.rows_compacted) return false;
+  // Items (partitions, DISTINCT counters and values, rows) a delta would write against those a full
+  // snapshot would: once nearly everything changed since the base (state that turns over within a
+  // checkpoint interval), the delta is no smaller, so a full snapshot is written (a new base).
+  size_t changed = s.part_dirty.dirty().size() + (s.parts.size() - s.part_dirty.base());
+  size_t total = s.parts.live();
+  for (const DistinctStore& ds : s.distinct) {
+    changed += ds.entry_dirty.dirty().size() + (ds.entries.size() - ds.entry_dirty.base()) + ds.key_dirty.dirty().size() +
+               (ds.keys.size() - ds.key_dirty.base());
+    total += ds.entries.live() + ds.keys.live();
+  }
+  const size_t kept = s.frame_base_blocks - std::min(s.frame_popped, s.frame_base_blocks);
+  if (kept > 0) changed += s.frame[kept - 1].size - s.frame_base_back;
+  for (size_t bi = kept; bi < s.frame.size(); ++bi) changed += s.frame[bi].size;
+  changed += s.rows_size - s.rows_base;
+  total += s.frame_rows;
+  const uint64_t pend_base_end =
+      s.pend_base_first + (s.pend_base_blocks == 0 ? 0 : (s.pend_base_blocks - 1) * kBlock + s.pend_base_back);
+  changed += s.pend_end - std::max(std::min(pend_base_end, s.pend_end), s.pend_first);
+  total += s.pend_end - s.pend_first;
+  return changed <= total;
+}
+
+Status OverAggregateOperator::SnapshotDelta(StateWriter* w) {
+  State& s = *state_;
+  SLUICE_CHECK(!s.rows_compacted);
+  const auto& cs = layout_.calls();
+  const size_t nd = s.distinct.size();
+  const bool bounded = preceding_ >= 0;
+  const bool rows_frames = bounded && rows_frame_;
+  const bool with_part = s.part_from_distinct < 0;
+  w->PutTag("over-aggregate-delta");
+  // The base's sizes: a delta is refused on a state of other sizes (a delta of another chain).
+  const std::vector<uint64_t> base = BaseSizes(s, true);
+  PutPods(w, base.data(), base.size());
+  w->PutI64(s.last_proc_time);
+  w->PutU64(s.peak_bytes);
+  w->PutI64(metrics_.peak_state_bytes);
+  w->PutI64(metrics_.state_rows_at_peak);
+  // Partitions written since the base: freed, or their key, times, states and ROWS frame.
+  PutPoolDelta(w, s.parts);
+  w->PutVarint(s.part_index.capacity());
+  PutWritten(w, s.part_dirty, s.parts.size(), [&](uint32_t id) {
+    const Partition& p = s.parts[id];
+    w->PutBool(p.live);
+    if (!p.live) return;
+    PutPartition(w, p, s.States(id), cs, s.offsets);
+    if (rows_frames) {
+      const RowsFrame& f = s.rows_frames[id];
+      w->PutVarint(f.size());
+      PutPods(w, f.ids.data() + f.head, f.size());
+    }
+  });
+  // DISTINCT values and counters written since the base.
+  for (const DistinctStore& ds : s.distinct) {
+    PutPoolDelta(w, ds.keys);
+    PutWritten(w, ds.key_dirty, ds.keys.size(), [&](uint32_t id) { w->PutString(ds.keys[id]); });
+    PutPoolDelta(w, ds.entries);
+    w->PutVarint(ds.index.capacity());
+    PutWritten(w, ds.entry_dirty, ds.entries.size(), [&](uint32_t id) {
+      const DistinctEntry& e = ds.entries[id];
+      w->PutI64(e.value);
+      w->PutU32(e.part);
+      w->PutU32(e.count);
+    });
+  }
+  // RANGE frame: the base's blocks popped since (the first ones), the rows its last block gained if
+  // it is still queued, the blocks added since.
+  if (bounded && !rows_frame_) {
+    const size_t popped = std::min(s.frame_popped, s.frame_base_blocks);
+    const size_t kept = s.frame_base_blocks - popped;
+    w->PutVarint(popped);
+    w->PutVarint(s.frame_head);
+    if (kept > 0) {
+      const FrameBlock& b = s.frame[kept - 1];
+      w->PutVarint(b.size - s.frame_base_back);
+      PutFrameRows(w, b, s.frame_base_back, with_part, nd, s.val_columns);
+    }
+    w->PutVarint(s.frame.size() - kept);
+    for (size_t bi = kept; bi < s.frame.size(); ++bi) {
+      const FrameBlock& b = s.frame[bi];
+      w->PutI64(b.base);
+      w->PutVarint(b.size);
+      PutFrameRows(w, b, 0, with_part, nd, s.val_columns);
     }
   }
+  // ROWS frames: the rows stored since the base (the frames came with their partitions).
+  if (rows_frames) {
+    w->PutVarint(s.rows_size);
+    w->PutVarint(s.rows_released);
+    const size_t n = s.rows_size - s.rows_base;
+    for (int c : s.val_columns) w->PutVectorRange(s.rows_vals[static_cast<size_t>(c)], s.rows_base, n);
+    PutPods(w, s.rows_dref.data() + s.rows_base * nd, n * nd);
+  }
+  // Rows waiting for the watermark: positions, the out-of-order heap (in full), the out-of-order
+  // positions' queue, and the blocks as the RANGE frame's.
+  if (rowtime_) {
+    w->PutU64(s.pend_first);
+    w->PutU64(s.pend_end);
+    w->PutU64(s.in_next);
+    w->PutI64(s.in_max);
+    w->PutVarint(s.ooo.size());
+    for (const auto& [t, pos] : s.ooo) {
+      w->PutI64(t);
+      w->PutU64(pos);
+    }
+    s.ooo_pos.PutDelta(w);
+    const size_t popped = std::min<size_t>((s.pend_first - s.pend_base_first) / kBlock, s.pend_base_blocks);
+    const size_t kept = s.pend_base_blocks - popped;
+    w->PutVarint(popped);
+    if (kept > 0) PutPendingRows(w, s.pend[kept - 1], s.pend_base_back);
+    w->PutVarint(s.pend.size() - kept);
+    for (size_t bi = kept; bi < s.pend.size(); ++bi) PutPendingRows(w, s.pend[bi], 0);
+  }
+  ResetDeltaBase(s);
   return Status::OK();
+}
+
+Status OverAggregateOperator::RestoreDelta(StateReader* r) {
+  // Patches the state in place (a failure leaves partial state for DropState), then reads it back as
+  // a full snapshot, which checks it as RestoreState checks any and rebuilds the hash indexes.
+  State& s = *state_;
+  const auto& cs = layout_.calls();
+  const size_t nd = s.distinct.size();
+  const bool bounded = preceding_ >= 0;
+  const bool rows_frames = bounded && rows_frame_;
+  const bool with_part = s.part_from_distinct < 0;
+  auto fail = [r](const std::string& why) {
+    r->Fail(why);
+    return r->status();
+  };
+  r->ExpectTag("over-aggregate-delta");
+  const std::vector<uint64_t> base = BaseSizes(s, false);
+  std::vector<uint64_t> delta_base;
+  GetPods(r, base.size(), &delta_base);
+  RETURN_IF_ERROR(r->status());
+  if (delta_base != base) return fail("a delta of another state (its base has other sizes)");
+  s.last_proc_time = r->GetI64();
+  s.peak_bytes = r->GetU64();
+  metrics_.peak_state_bytes = r->GetI64();
+  metrics_.state_rows_at_peak = r->GetI64();
+  // Partitions.
+  const size_t pbase = s.parts.size();
+  GetPoolDelta(r, &s.parts, 1, "partition");
+  RETURN_IF_ERROR(r->status());
+  s.GrowStatePages(s.parts.size());
+  if (rows_frames) s.rows_frames.resize(s.parts.size());
+  const size_t pcap = r->GetCount(0);
+  if (r->ok() && !PlausibleCapacity(pcap, s.parts.size())) r->Fail("partition index of " + std::to_string(pcap) + " slots");
+  RETURN_IF_ERROR(r->status());
+  s.part_index.Reset(pcap);
+  GetWritten(r, pbase, s.parts.size(), [&](uint32_t id) {
+    Partition& p = s.parts[id];
+    uint8_t* st = s.States(id);
+    if (p.live) {
+      for (size_t a = 0; a < cs.size(); ++a) {
+        if (cs[a].function->destroy) cs[a].function->destroy(st + s.offsets[a]);
+      }
+      p.live = false;
+      std::string().swap(p.key);
+    }
+    if (rows_frames) s.rows_frames[id] = RowsFrame();
+    const bool live = r->GetBool();
+    if (!live || !r->ok()) return;
+    std::memset(st, 0, s.stride);
+    GetPartition(r, &p, st, cs, s.offsets);
+    if (rows_frames && r->ok()) GetPods(r, r->GetCount(4), &s.rows_frames[id].ids);
+  });
+  RETURN_IF_ERROR(r->status());
+  // The free list names exactly the partitions that are not live.
+  {
+    std::vector<uint8_t> free(s.parts.size(), 0);
+    for (uint32_t id : s.parts.free_ids()) {
+      if (free[id]) return fail("partition free list names id " + std::to_string(id) + " twice");
+      free[id] = 1;
+    }
+    for (size_t id = 0; id < free.size(); ++id) {
+      if (s.parts[static_cast<uint32_t>(id)].live == (free[id] != 0)) {
+        return fail("partition " + std::to_string(id) + " live and free, or neither");
+      }
+    }
+  }
+  // DISTINCT values and counters.
+  for (DistinctStore& ds : s.distinct) {
+    const size_t kbase = ds.keys.size();
+    GetPoolDelta(r, &ds.keys, 1, "DISTINCT value");
+    GetWritten(r, kbase, ds.keys.size(), [&](uint32_t id) { ds.keys[id] = r->GetString(); });
+    const size_t ebase = ds.entries.size();
+    GetPoolDelta(r, &ds.entries, 16, "DISTINCT counter");
+    const size_t ecap = r->GetCount(0);
+    if (r->ok() && !PlausibleCapacity(ecap, ds.entries.size())) r->Fail("DISTINCT index of " + std::to_string(ecap) + " slots");
+    RETURN_IF_ERROR(r->status());
+    ds.index.Reset(ecap);
+    GetWritten(r, ebase, ds.entries.size(), [&](uint32_t id) {
+      DistinctEntry& e = ds.entries[id];
+      e.value = r->GetI64();
+      e.part = r->GetU32();
+      e.count = r->GetU32();
+    });
+    RETURN_IF_ERROR(r->status());
+  }
+  // RANGE frame.
+  if (bounded && !rows_frame_) {
+    const size_t popped = r->GetCount(0);
+    const size_t head = r->GetCount(0);
+    if (r->ok() && popped > s.frame.size()) r->Fail("a frame delta pops " + std::to_string(popped) + " blocks of " + std::to_string(s.frame.size()));
+    RETURN_IF_ERROR(r->status());
+    for (size_t i = 0; i < popped; ++i) s.frame.pop_front();
+    s.frame_head = head;
+    if (!s.frame.empty()) {
+      FrameBlock& b = s.frame.back();
+      const size_t grown = r->GetCount(4);
+      if (r->ok() && grown > kBlock - b.size) r->Fail("frame block of more than " + std::to_string(kBlock) + " rows");
+      if (r->ok()) GetFrameRows(r, &b, grown, with_part, nd, s.val_columns, input_types_);
+    }
+    const size_t nblocks = r->GetCount(9);
+    for (size_t bi = 0; bi < nblocks && r->ok(); ++bi) {
+      FrameBlock& b = s.frame.emplace_back();
+      b.base = r->GetI64();
+      const size_t size = r->GetCount(4);
+      if (!r->ok()) break;
+      if (size == 0 || size > kBlock) return fail("frame block of " + std::to_string(size) + " rows");
+      if (b.base > std::numeric_limits<int64_t>::max() - int64_t{0xFFFFFFFF}) return fail("frame block time out of range");
+      GetFrameRows(r, &b, size, with_part, nd, s.val_columns, input_types_);
+    }
+    RETURN_IF_ERROR(r->status());
+  }
+  // Stored ROWS rows.
+  if (rows_frames) {
+    const size_t size = r->GetCount(0);
+    const size_t released = r->GetCount(0);
+    if (r->ok() && (size < s.rows_size || size >= kNullBit || released > size)) r->Fail("stored ROWS frame rows out of range");
+    RETURN_IF_ERROR(r->status());
+    const size_t n = size - s.rows_size;
+    Vector v;
+    for (int c : s.val_columns) {
+      r->GetVector(input_types_[static_cast<size_t>(c)], &v);
+      if (r->ok() && v.size() != n) r->Fail("stored ROWS frame column of another length");
+      RETURN_IF_ERROR(r->status());
+      s.rows_vals[static_cast<size_t>(c)].AppendFrom(v, nullptr, 0, n, true);
+    }
+    if (nd > 0 && n > r->remaining() / (nd * sizeof(uint32_t))) r->Fail("stored ROWS frame rows exceed the state");
+    std::vector<uint32_t> dref;
+    GetPods(r, n * nd, &dref);
+    RETURN_IF_ERROR(r->status());
+    s.rows_dref.insert(s.rows_dref.end(), dref.begin(), dref.end());
+    s.rows_size = size;
+    s.rows_released = released;
+  }
+  // Rows waiting for the watermark.
+  if (rowtime_) {
+    s.pend_first = r->GetU64();
+    s.pend_end = r->GetU64();
+    s.in_next = r->GetU64();
+    s.in_max = r->GetI64();
+    const size_t nheap = r->GetCount(16);
+    s.ooo.clear();
+    for (size_t i = 0; i < nheap && r->ok(); ++i) {
+      const int64_t t = r->GetI64();
+      s.ooo.emplace_back(t, r->GetU64());
+    }
+    s.ooo_pos.ApplyDelta(r);
+    const size_t popped = r->GetCount(0);
+    if (r->ok() && popped > s.pend.size()) r->Fail("a pending rows delta pops " + std::to_string(popped) + " blocks of " + std::to_string(s.pend.size()));
+    RETURN_IF_ERROR(r->status());
+    for (size_t i = 0; i < popped; ++i) s.pend.pop_front();
+    if (!s.pend.empty()) GetPendingRows(r, &s.pend.back(), input_types_);
+    const size_t nblocks = r->GetCount(1);
+    for (size_t bi = 0; bi < nblocks && r->ok(); ++bi) {
+      PendingBlock& b = s.pend.emplace_back();
+      if (GetPendingRows(r, &b, input_types_) == 0 && r->ok()) r->Fail("pending block of 0 rows");
+    }
+    RETURN_IF_ERROR(r->status());
+  }
+  RETURN_IF_ERROR(r->status());
+  // Read the patched state back as a full snapshot: RestoreState checks it and replaces state_.
+  StateWriter full;
+  RETURN_IF_ERROR(SnapshotState(&full));
+  const std::string what = "the state after its delta";
+  StateReader back(full.data(), what);
+  Status st = RestoreState(&back);
+  if (st.ok()) st = back.Finish();
+  if (!st.ok()) {
+    const std::string prefix = "Corrupt state of " + what + ": ";
+    const std::string& m = st.message();
+    r->Fail(what + ": " + (m.compare(0, prefix.size(), prefix) == 0 ? m.substr(prefix.size()) : m));
+  }
+  return r->status();
 }
 
 Status OverAggregateOperator::RestoreState(StateReader* r) {
@@ -1030,29 +1570,12 @@ Status OverAggregateOperator::RestoreState(StateReader* r) {
     if (!r->ok()) return;
     if (!PlausibleCapacity(pcap, s.parts.size())) return r->Fail("partition index of " + std::to_string(pcap) + " slots");
     s.part_index.Reset(pcap);
-    while (s.state_pages.size() * Pool<Partition>::kPage < s.parts.size()) {
-      const size_t words = (Pool<Partition>::kPage * s.stride + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t);
-      s.state_pages.push_back(std::make_unique<std::max_align_t[]>(words));
-    }
+    s.GrowStatePages(s.parts.size());
     for (size_t id = 0; id < plive.size() && r->ok(); ++id) {
       if (!plive[id]) continue;
       const uint32_t slot = static_cast<uint32_t>(id);
       Partition& p = s.parts[slot];
-      p.key = r->GetString();
-      p.hash = XXH3_64bits(p.key.data(), p.key.size());
-      p.last_time = r->GetI64();
-      p.rows = r->GetVarint();
-      uint8_t* st = s.States(slot);
-      for (size_t a = 0; a < cs.size(); ++a) cs[a].function->init(st + s.offsets[a]);
-      p.live = true;  // from here on DestroyAccumulators destroys its states
-      for (size_t a = 0; a < cs.size(); ++a) {
-        const AggregateFunction& f = *cs[a].function;
-        if (f.deserialize) {
-          f.deserialize(st + s.offsets[a], r);
-        } else {
-          GetRawState(f, st + s.offsets[a], r);
-        }
-      }
+      GetPartition(r, &p, s.States(slot), cs, s.offsets);
       if (p.key.capacity() > 15) s.key_heap_bytes += p.key.capacity();
       const uint64_t h = p.hash;
       if (s.part_index.Find(h, [&](uint32_t x) { return s.parts[x].hash == h && s.parts[x].key == p.key; }) != kNone) {
@@ -1153,26 +1676,11 @@ Status OverAggregateOperator::RestoreState(StateReader* r) {
       for (size_t bi = 0; bi < nblocks && r->ok(); ++bi) {
         FrameBlock& b = s.frame.emplace_back();
         b.base = r->GetI64();
-        b.size = r->GetCount(4);
+        const size_t size = r->GetCount(4);
         if (!r->ok()) return;
-        if (b.size == 0 || b.size > kBlock) return r->Fail("frame block of " + std::to_string(b.size) + " rows");
+        if (size == 0 || size > kBlock) return r->Fail("frame block of " + std::to_string(size) + " rows");
         if (b.base > std::numeric_limits<int64_t>::max() - int64_t{0xFFFFFFFF}) return r->Fail("frame block time out of range");
-        GetPods(r, b.size, &b.dt);
-        b.dt.reserve(kBlock);
-        if (s.part_from_distinct < 0) {
-          GetPods(r, b.size, &b.part);
-          b.part.reserve(kBlock);
-        }
-        GetPods(r, b.size * nd, &b.dref);
-        b.dref.reserve(kBlock * nd);
-        b.vals.resize(input_types_.size());
-        for (int c : s.val_columns) {
-          Vector& v = b.vals[static_cast<size_t>(c)];
-          r->GetVector(input_types_[static_cast<size_t>(c)], &v);
-          if (!r->ok()) return;
-          if (v.size() != b.size) return r->Fail("frame block column of another length");
-          v.Reserve(kBlock);
-        }
+        GetFrameRows(r, &b, size, s.part_from_distinct < 0, nd, s.val_columns, input_types_);
       }
       if (!r->ok()) return;
       if (s.frame.empty() ? s.frame_head != 0 : s.frame_head > s.frame.front().size) return r->Fail("frame head out of range");
@@ -1250,21 +1758,13 @@ Status OverAggregateOperator::RestoreState(StateReader* r) {
       const int64_t t = r->GetI64();
       s.ooo.emplace_back(t, r->GetU64());
     }
-    const size_t npos = r->GetCount(8);
-    for (size_t i = 0; i < npos && r->ok(); ++i) s.ooo_pos.push_back(r->GetU64());
+    s.ooo_pos.Get(r);
     const size_t nblocks = r->GetCount(1);
     size_t total = 0;
     for (size_t bi = 0; bi < nblocks && r->ok(); ++bi) {
       PendingBlock& b = s.pend.emplace_back();
-      b.cols.resize(input_types_.size());
-      for (size_t c = 0; c < input_types_.size() && r->ok(); ++c) {
-        r->GetVector(input_types_[c], &b.cols[c]);
-        if (c == 0) b.size = b.cols[0].size();
-        if (!r->ok()) return;
-        if (b.cols[c].size() != b.size) return r->Fail("pending block column of another length");
-        b.cols[c].Reserve(kBlock);
-      }
-      if (r->ok() && (b.size == 0 || b.size > kBlock || (bi + 1 < nblocks && b.size != kBlock))) {
+      GetPendingRows(r, &b, input_types_);
+      if (r->ok() && (b.size == 0 || (bi + 1 < nblocks && b.size != kBlock))) {
         return r->Fail("pending block of " + std::to_string(b.size) + " rows");
       }
       total += b.size;
@@ -1273,15 +1773,16 @@ Status OverAggregateOperator::RestoreState(StateReader* r) {
     if (s.pend_end < s.pend_first || s.pend_end - s.pend_first != total || s.in_next > s.pend_end) {
       return r->Fail("pending row positions do not match the pending blocks");
     }
+    auto ooo_pos = [&](size_t i) { return *(s.ooo_pos.begin() + static_cast<std::ptrdiff_t>(i)); };
     for (size_t i = 0; i < s.ooo_pos.size(); ++i) {
-      if (s.ooo_pos[i] < s.in_next || s.ooo_pos[i] >= s.pend_end || (i > 0 && s.ooo_pos[i] <= s.ooo_pos[i - 1])) {
+      if (ooo_pos(i) < s.in_next || ooo_pos(i) >= s.pend_end || (i > 0 && ooo_pos(i) <= ooo_pos(i - 1))) {
         return r->Fail("out-of-order positions out of range or order");
       }
     }
     // Positions before the first pending block were taken; the next in-order one skips them.
     if (s.in_next < s.pend_first) {
       const uint64_t gap = s.pend_first - s.in_next;
-      if (s.ooo_pos.size() < gap || s.ooo_pos[gap - 1] != s.pend_first - 1) return r->Fail("next in-order row was freed");
+      if (s.ooo_pos.size() < gap || ooo_pos(gap - 1) != s.pend_first - 1) return r->Fail("next in-order row was freed");
     }
     if (!std::is_heap(s.ooo.begin(), s.ooo.end(), std::greater<>())) return r->Fail("out-of-order rows not in heap order");
     std::vector<uint64_t> heap_pos;
@@ -1312,8 +1813,8 @@ Status OverAggregateOperator::RestoreState(StateReader* r) {
     size_t k = 0;
     int64_t prev_time = kNever;
     for (uint64_t pos = std::max(s.in_next, s.pend_first); pos < s.pend_end; ++pos) {
-      while (k < s.ooo_pos.size() && s.ooo_pos[k] < pos) ++k;
-      if (k < s.ooo_pos.size() && s.ooo_pos[k] == pos) continue;
+      while (k < s.ooo_pos.size() && ooo_pos(k) < pos) ++k;
+      if (k < s.ooo_pos.size() && ooo_pos(k) == pos) continue;
       const int64_t t = time_at(pos);
       if (t == kNever || t < prev_time || t > s.in_max) return r->Fail("pending in-order rows out of time order");
       prev_time = t;
@@ -1329,6 +1830,7 @@ Status OverAggregateOperator::RestoreState(StateReader* r) {
     DestroyAccumulators(s);
     return r->status();
   }
+  ResetDeltaBase(s);
   DestroyAccumulators(*state_);
   state_ = std::move(fresh);
   metrics_.peak_state_bytes = peak_state_bytes;

@@ -34,6 +34,19 @@
 // out-of-order heap and the in-order sequence), so corrupt state is refused with an error. Nothing of
 // this runs on the processing path.
 //
+// Incremental checkpoints (state/delta.h): after a snapshot or restore (the base), a delta holds what
+// changed since, in O(changed data): the sizes of the base (a delta on a state of other sizes is
+// refused); each pool's new size and its free list above the length it kept (free lists are stacks);
+// the partitions, DISTINCT counters and DISTINCT values written since (a DeltaTracker per pool: one
+// bit test per write on the processing path), each in full (a partition with its key, states and ROWS
+// frame); the RANGE frame's blocks popped since, the rows its last base block gained and its new
+// blocks; the stored ROWS rows appended since (after a compaction renumbered them, CanSnapshotDelta()
+// is false until the next full snapshot); the pending rows' positions, blocks popped and rows
+// appended, the out-of-order positions' queue as a DeltaQueue and the out-of-order heap in full (it
+// holds only rows that came out of order and still wait). RestoreDelta patches the state in place and
+// then reads it back as a full snapshot (RestoreState), so a delta's result passes every check a full
+// snapshot does and the hash indexes are rebuilt; a restore therefore costs O(state) per delta.
+//
 // Threading: the job's task thread.
 #pragma once
 
@@ -56,6 +69,8 @@ class OverAggregateOperator final : public Operator {
 
   Status Process(int input, Chunk& chunk) override;
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+  // Deltas: none after stored ROWS rows were compacted (renumbered) since the last snapshot.
+  bool CanSnapshotDelta() const override;
   // Rows held: waiting for the watermark, or inside a bounded frame.
   size_t state_rows() const;
   // Bytes of state held now. After every watermark and processing-time chunk the operator records
@@ -68,6 +83,8 @@ class OverAggregateOperator final : public Operator {
   Status OnWatermark(int64_t watermark) override;
   Status SnapshotState(StateWriter* writer) override;
   Status RestoreState(StateReader* reader) override;
+  Status SnapshotDelta(StateWriter* writer) override;
+  Status RestoreDelta(StateReader* reader) override;
   // Replaces the state by an empty one (after a failed restore).
   void DropState() override;
 
@@ -81,6 +98,11 @@ class OverAggregateOperator final : public Operator {
   std::unique_ptr<State> NewState() const;
   // Destroys the accumulator states of `s`'s live partitions.
   void DestroyAccumulators(State& s) const;
+  // Makes `s` (just snapshotted or restored) the base of the next delta.
+  static void ResetDeltaBase(State& s);
+  // The sizes of `s`'s base (`at_base`, for a delta) or of `s` now (a delta applies only to a state of
+  // its base's sizes).
+  static std::vector<uint64_t> BaseSizes(const State& s, bool at_base);
 
   std::vector<LogicalType> input_types_;
   std::vector<int> partition_keys_;

@@ -9,6 +9,7 @@
 
 #include "common/check.h"
 #include "runtime/job.h"
+#include "state/delta.h"
 #include "state/key_encoder.h"
 #include "state/row_arena.h"
 #include "state/state_serde.h"
@@ -59,6 +60,12 @@ void EncodeOrder(const Chunk& chunk, size_t row, const std::vector<SortSpec>& or
   }
 }
 
+// Appends the encoding of the whole row `row` of `chunk` (the retraction index's key: what
+// EncodeKeys writes for that row over every column).
+void EncodeWholeRow(const Chunk& chunk, size_t row, std::string* out) {
+  for (size_t c = 0; c < chunk.num_columns(); ++c) EncodeKeyValue(chunk.column(c), row, out);
+}
+
 struct StringHash {
   size_t operator()(const std::string& s) const { return static_cast<size_t>(XXH3_64bits(s.data(), s.size())); }
 };
@@ -79,54 +86,150 @@ struct TemporalSortOperator::State {
   // inserts an equal key after the ones already there).
   std::multimap<std::string, Waiting> waiting;
   RowArena arena;
-  size_t dead_rows = 0;
+  std::vector<uint8_t> in_wait;  // per arena row: 1 while it waits, 0 once it left
+  size_t dead_rows = 0;  // released arena rows (the arena's own count)
   bool fired = false;
   int64_t last_fired = 0;  // the largest rowtime emitted so far (valid when `fired`)
+
+  // Delta base (the last snapshot or restore): the arena's size then, and how many of the rows
+  // waiting then left since. `renumbered`: a compaction renumbered the rows since.
+  bool renumbered = false;
+  size_t arena_base = 0;
+  size_t base_left = 0;
 
   std::vector<uint32_t> sel;
   std::vector<uint32_t> out_ids;
   std::string key;
 };
 
+void TemporalSortOperator::ResetDeltaBase() {
+  State& s = *state_;
+  s.renumbered = false;
+  s.arena_base = s.arena.size();
+  s.base_left = 0;
+}
+
+void TemporalSortOperator::DropState() { state_ = std::make_unique<State>(types_); }
+
+bool TemporalSortOperator::CanSnapshotDelta() const { return has_snapshot_base() && !state_->renumbered; }
+
 Status TemporalSortOperator::SnapshotState(StateWriter* w) {
   State& s = *state_;
   w->PutTag("temporal-sort");
-  w->PutVarint(s.waiting.size());
-  for (const auto& [key, wt] : s.waiting) {  // in key order, equal keys in arrival order
-    w->PutString(key);
-    w->PutI64(wt.rowtime);
-    w->PutU32(wt.id);
-  }
   s.arena.Snapshot(w);
-  w->PutVarint(s.dead_rows);
+  // Which rows wait; the waiting map is rebuilt from them.
+  PutColumn(w, s.in_wait);
   w->PutBool(s.fired);
   w->PutI64(s.last_fired);
+  ResetDeltaBase();
   return Status::OK();
 }
 
-Status TemporalSortOperator::RestoreState(StateReader* r) {
-  auto fresh = std::make_unique<State>(types_);
-  State& s = *fresh;
-  r->ExpectTag("temporal-sort");
-  const size_t n = r->GetCount(13);
-  std::vector<uint32_t> ids;
-  for (size_t i = 0; i < n && r->ok(); ++i) {
-    std::string key = r->GetString();
-    State::Waiting wt;
-    wt.rowtime = r->GetI64();
-    wt.id = r->GetU32();
-    ids.push_back(wt.id);
-    s.waiting.emplace_hint(s.waiting.end(), std::move(key), wt);
+void TemporalSortOperator::CheckRestored(StateReader* r) const {
+  const State& s = *state_;
+  if (!r->ok()) return;
+  if (s.waiting.size() != s.arena.live()) {
+    r->Fail("the temporal sort holds " + std::to_string(s.waiting.size()) + " waiting rows but " +
+            std::to_string(s.arena.live()) + " live stored rows");
+  } else if (!s.fired && s.last_fired != 0) {
+    r->Fail("the temporal sort has a last emitted rowtime but emitted nothing");
+  } else if (s.fired && !s.waiting.empty() && s.waiting.begin()->second.rowtime <= s.last_fired) {
+    r->Fail("a waiting row of the temporal sort is not after the last emitted rowtime");
   }
+}
+
+// Adds the rows [begin, arena size) whose in_wait flag is set to the waiting map, in id order (ties
+// after the rows already there, as they arrived). Refuses flags other than 0/1 and rows without a
+// rowtime.
+void TemporalSortOperator::AddWaitingRows(size_t begin, StateReader* r) {
+  State& s = *state_;
+  const Chunk& rows = s.arena.rows();
+  const Vector& times = rows.column(static_cast<size_t>(order_[0].column));
+  for (size_t id = begin; id < rows.size(); ++id) {
+    if (s.in_wait[id] > 1 || (s.in_wait[id] == 1 && times.IsNull(id))) {
+      r->Fail("row " + std::to_string(id) + " of the temporal sort has a bad waiting flag or no rowtime");
+      return;
+    }
+    if (s.in_wait[id] == 0) continue;
+    s.key.clear();
+    EncodeOrder(rows, id, order_, 0, &s.key);
+    s.waiting.emplace(s.key, State::Waiting{times.data<int64_t>()[id], static_cast<uint32_t>(id)});
+  }
+}
+
+Status TemporalSortOperator::RestoreState(StateReader* r) {
+  DropState();
+  State& s = *state_;
+  r->ExpectTag("temporal-sort");
   s.arena.Restore(r);
-  s.dead_rows = r->GetCount(0);
+  GetColumn(r, &s.in_wait);
   s.fired = r->GetBool();
   s.last_fired = r->GetI64();
-  for (uint32_t id : ids) {
-    if (r->ok() && id >= s.arena.rows().size()) r->Fail("waiting row outside the arena");
+  if (r->ok() && s.in_wait.size() != s.arena.size()) {
+    r->Fail("the temporal sort has " + std::to_string(s.in_wait.size()) + " waiting flags for " +
+            std::to_string(s.arena.size()) + " rows");
   }
   RETURN_IF_ERROR(r->status());
-  state_ = std::move(fresh);
+  AddWaitingRows(0, r);
+  s.dead_rows = s.arena.size() - s.arena.live();
+  CheckRestored(r);
+  RETURN_IF_ERROR(r->status());
+  ResetDeltaBase();
+  return Status::OK();
+}
+
+Status TemporalSortOperator::SnapshotDelta(StateWriter* w) {
+  State& s = *state_;
+  SLUICE_CHECK(CanSnapshotDelta());
+  w->PutTag("temporal-sort-delta");
+  s.arena.SnapshotTail(s.arena_base, w);
+  // Rows leave in key order, so the base's rows that left are the first base_left of its order.
+  w->PutVarint(s.base_left);
+  // Which appended rows still wait.
+  const size_t tail = s.in_wait.size() - s.arena_base;
+  w->PutVarint(tail);
+  if (tail > 0) w->PutRaw(s.in_wait.data() + s.arena_base, tail);
+  w->PutBool(s.fired);
+  w->PutI64(s.last_fired);
+  ResetDeltaBase();
+  return Status::OK();
+}
+
+Status TemporalSortOperator::RestoreDelta(StateReader* r) {
+  State& s = *state_;
+  r->ExpectTag("temporal-sort-delta");
+  if (r->ok() && (s.renumbered || s.arena_base != s.arena.size() || s.base_left != 0)) {
+    r->Fail("a temporal sort state delta applied to a state that changed since its last snapshot or restore");
+  }
+  RETURN_IF_ERROR(r->status());
+  const size_t base = s.arena.size();
+  s.arena.RestoreAppend(r);
+  const size_t base_left = r->GetCount(0);
+  const size_t tail = r->GetCount(1);
+  if (r->ok() && tail != s.arena.size() - base) {
+    r->Fail("a temporal sort state delta has " + std::to_string(tail) + " waiting flags for " +
+            std::to_string(s.arena.size() - base) + " new rows");
+  }
+  if (r->ok() && base_left > s.waiting.size()) {
+    r->Fail("a temporal sort state delta removes " + std::to_string(base_left) + " of " +
+            std::to_string(s.waiting.size()) + " waiting rows");
+  }
+  RETURN_IF_ERROR(r->status());
+  s.in_wait.resize(base + tail);
+  if (tail > 0) r->GetRaw(s.in_wait.data() + base, tail);
+  s.fired = r->GetBool();
+  s.last_fired = r->GetI64();
+  RETURN_IF_ERROR(r->status());
+  // The base's rows that left (the first ones of its order), then the appended rows still waiting.
+  auto end = std::next(s.waiting.begin(), static_cast<std::ptrdiff_t>(base_left));
+  for (auto it = s.waiting.begin(); it != end; ++it) s.in_wait[it->second.id] = 0;
+  s.waiting.erase(s.waiting.begin(), end);
+  AddWaitingRows(base, r);
+  s.dead_rows = s.arena.size() - s.arena.live();
+  CheckRestored(r);
+  // Partly applied: Operator::ApplyDelta drops the state (DropState).
+  RETURN_IF_ERROR(r->status());
+  ResetDeltaBase();
   return Status::OK();
 }
 
@@ -174,6 +277,7 @@ Status TemporalSortOperator::Process(int, Chunk& chunk) {
   }
   if (s.sel.empty()) return Status::OK();
   const uint32_t base = s.arena.AppendMany(chunk, s.sel.data(), s.sel.size());
+  s.in_wait.resize(s.in_wait.size() + s.sel.size(), 1);
   for (size_t j = 0; j < s.sel.size(); ++j) {
     const size_t row = s.sel[j];
     s.key.clear();
@@ -196,9 +300,12 @@ Status TemporalSortOperator::OnWatermark(int64_t watermark) {
   // The waiting rows are ordered by rowtime first, so the due ones form a prefix.
   auto it = s.waiting.begin();
   while (it != s.waiting.end() && it->second.rowtime <= watermark) {
-    s.out_ids.push_back(it->second.id);
-    s.arena.Release(it->second.id);
+    const uint32_t id = it->second.id;
+    s.out_ids.push_back(id);
+    s.arena.Release(id);
+    s.in_wait[id] = 0;
     ++s.dead_rows;
+    if (id < s.arena_base) ++s.base_left;
     s.fired = true;
     s.last_fired = it->second.rowtime;
     it = s.waiting.erase(it);
@@ -221,7 +328,12 @@ void TemporalSortOperator::MaybeCompact() {
   RowArena fresh(types_);
   if (!live.empty()) fresh.AppendMany(s.arena.rows(), live.data(), live.size());
   s.arena = std::move(fresh);
+  s.in_wait.assign(live.size(), 1);
   s.dead_rows = 0;
+  // Ids changed: no delta until the next full snapshot.
+  s.renumbered = true;
+  s.arena_base = 0;
+  s.base_left = 0;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -235,6 +347,12 @@ struct SortOperator::State {
   size_t live_rows = 0;
   // Folding retractions: encoded whole row -> ids of its live copies, oldest first.
   std::unordered_map<std::string, std::vector<uint32_t>, StringHash> copies;
+
+  // Delta base (the last snapshot or restore): the arena's size then, and the ids released since
+  // (recorded only while `tracking`: there is a base).
+  bool tracking = false;
+  size_t arena_base = 0;
+  std::vector<uint32_t> released;
 
   std::vector<std::string> encoded;
   std::vector<uint32_t> sel;
@@ -313,48 +431,178 @@ Status SortOperator::Process(int, Chunk& chunk) {
     s.alive[id] = 0;
     s.arena.Release(id);
     --s.live_rows;
+    if (s.tracking) s.released.push_back(id);
   }
   return Status::OK();
+}
+
+void SortOperator::ResetDeltaBase() {
+  State& s = *state_;
+  s.tracking = true;
+  s.arena_base = s.arena.size();
+  s.released.clear();
+}
+
+void SortOperator::DropState() { state_ = std::make_unique<State>(types_); }
+
+bool SortOperator::CanSnapshotDelta() const { return has_snapshot_base(); }
+
+void SortOperator::Compact() {
+  State& s = *state_;
+  std::vector<uint32_t> live;
+  live.reserve(s.live_rows);
+  std::vector<uint32_t> renumber(s.alive.size(), 0);
+  for (uint32_t id = 0; id < s.alive.size(); ++id) {
+    if (!s.alive[id]) continue;
+    renumber[id] = static_cast<uint32_t>(live.size());
+    live.push_back(id);
+  }
+  RowArena fresh(types_);
+  if (!live.empty()) fresh.AppendMany(s.arena.rows(), live.data(), live.size());
+  s.arena = std::move(fresh);
+  s.alive.assign(live.size(), 1);
+  for (auto& [row, ids] : s.copies) {
+    for (uint32_t& id : ids) id = renumber[id];
+  }
 }
 
 Status SortOperator::SnapshotState(StateWriter* w) {
-  const State& s = *state_;
-  std::vector<uint32_t> live;
-  live.reserve(s.live_rows);
-  for (uint32_t id = 0; id < s.alive.size(); ++id) {
-    if (s.alive[id]) live.push_back(id);
+  State& s = *state_;
+  // Released slots are written too (ids must stay valid for the deltas after this snapshot), unless
+  // they are more than an eighth of the arena: then the live rows are renumbered first.
+  const size_t dead = s.arena.size() - s.live_rows;
+  if (dead > 0 && dead * 8 > s.arena.size()) Compact();
+  std::vector<uint32_t> released;
+  released.reserve(s.arena.size() - s.live_rows);
+  for (uint32_t id = 0; id < s.alive.size() && released.size() < s.arena.size() - s.live_rows; ++id) {
+    if (!s.alive[id]) released.push_back(id);
   }
   w->PutTag("sort");
-  s.arena.SnapshotRows(live, w);
+  s.arena.Snapshot(w);
+  PutColumn(w, released);
+  ResetDeltaBase();
   return Status::OK();
 }
 
-Status SortOperator::RestoreState(StateReader* r) {
-  auto fresh = std::make_unique<State>(types_);
-  State& s = *fresh;
-  r->ExpectTag("sort");
-  s.arena.Restore(r);
-  // SnapshotRows writes no released rows; a count here means the bytes are not a sort's snapshot.
-  if (r->ok() && s.arena.live() != s.arena.size()) r->Fail("the sort's rows include released rows");
-  RETURN_IF_ERROR(r->status());
+void SortOperator::FinishRestore(StateReader* r) {
+  State& s = *state_;
+  if (!r->ok()) return;
   const size_t n = s.arena.size();
+  if (s.alive.size() != n || s.live_rows != s.arena.live()) {
+    r->Fail("the sort holds " + std::to_string(s.live_rows) + " live rows but its arena " +
+            std::to_string(s.arena.live()) + " of " + std::to_string(n));
+    return;
+  }
+  if (!input_has_retractions_ && s.live_rows != n) {
+    r->Fail("the sort of an insert-only input holds released rows");
+    return;
+  }
   // A Limit over insert-only input never holds more than its first offset + fetch rows.
   if (order_.empty() && fetch_ >= 0 && !input_has_retractions_ &&
       static_cast<uint64_t>(n) > static_cast<uint64_t>(offset_) + static_cast<uint64_t>(fetch_)) {
     r->Fail("the sort holds " + std::to_string(n) + " rows, more than its LIMIT keeps");
-    return r->status();
   }
+}
+
+Status SortOperator::RestoreState(StateReader* r) {
+  DropState();
+  State& s = *state_;
+  r->ExpectTag("sort");
+  s.arena.Restore(r);
+  std::vector<uint32_t> released;
+  GetColumn(r, &released);
+  RETURN_IF_ERROR(r->status());
+  const size_t n = s.arena.size();
   s.alive.assign(n, 1);
-  s.live_rows = n;
-  if (input_has_retractions_ && n > 0) {
-    // The retraction index maps each whole row to its live copies, oldest first: rows restored in
-    // arrival order give the same lists.
-    std::vector<int> all(types_.size());
-    std::iota(all.begin(), all.end(), 0);
-    EncodeKeys(s.arena.rows(), all, &s.encoded);
-    for (uint32_t id = 0; id < n; ++id) s.copies[s.encoded[id]].push_back(id);
+  for (size_t i = 0; i < released.size(); ++i) {
+    const uint32_t id = released[i];
+    if (id >= n || (i > 0 && id <= released[i - 1])) {
+      r->Fail("the sort's released rows are out of order or outside its " + std::to_string(n) + " rows");
+      break;
+    }
+    s.alive[id] = 0;
   }
-  state_ = std::move(fresh);
+  RETURN_IF_ERROR(r->status());
+  s.live_rows = n - released.size();
+  FinishRestore(r);
+  RETURN_IF_ERROR(r->status());
+  if (input_has_retractions_) {
+    // The retraction index maps each whole row to its live copies, oldest first (ids are arrival
+    // order).
+    std::string key;
+    for (uint32_t id = 0; id < n; ++id) {
+      if (!s.alive[id]) continue;
+      key.clear();
+      EncodeWholeRow(s.arena.rows(), id, &key);
+      s.copies[key].push_back(id);
+    }
+  }
+  ResetDeltaBase();
+  return Status::OK();
+}
+
+Status SortOperator::SnapshotDelta(StateWriter* w) {
+  State& s = *state_;
+  SLUICE_CHECK(CanSnapshotDelta());
+  w->PutTag("sort-delta");
+  s.arena.SnapshotTail(s.arena_base, w);
+  PutColumn(w, s.released);  // base rows and new ones, in the order the retractions released them
+  w->PutVarint(s.live_rows);
+  ResetDeltaBase();
+  return Status::OK();
+}
+
+Status SortOperator::RestoreDelta(StateReader* r) {
+  State& s = *state_;
+  r->ExpectTag("sort-delta");
+  if (r->ok() && (!s.tracking || s.arena_base != s.arena.size() || !s.released.empty())) {
+    r->Fail("a sort state delta applied to a state that changed since its last snapshot or restore");
+  }
+  RETURN_IF_ERROR(r->status());
+  const size_t base = s.arena.size();
+  s.arena.RestoreAppend(r);
+  std::vector<uint32_t> released;
+  GetColumn(r, &released);
+  const size_t live = r->GetCount(0);
+  RETURN_IF_ERROR(r->status());
+  const size_t n = s.arena.size();
+  s.alive.resize(n, 1);
+  s.live_rows += n - base;
+  std::string key;
+  for (uint32_t id : released) {
+    if (id >= n || !s.alive[id]) {
+      r->Fail("a sort state delta releases row " + std::to_string(id) + ", which is not a live one of " +
+              std::to_string(n));
+      break;
+    }
+    s.alive[id] = 0;
+    --s.live_rows;
+    if (id >= base || !input_has_retractions_) continue;
+    // A base row leaves the retraction index (new rows are added below only if still live).
+    key.clear();
+    EncodeWholeRow(s.arena.rows(), id, &key);
+    auto it = s.copies.find(key);
+    SLUICE_CHECK(it != s.copies.end());  // every live base row is indexed
+    auto pos = std::find(it->second.rbegin(), it->second.rend(), id);
+    SLUICE_CHECK(pos != it->second.rend());
+    it->second.erase(std::next(pos).base());
+    if (it->second.empty()) s.copies.erase(it);
+  }
+  if (r->ok() && live != s.live_rows) {
+    r->Fail("a sort state delta expects " + std::to_string(live) + " live rows, not " + std::to_string(s.live_rows));
+  }
+  FinishRestore(r);
+  // Partly applied: Operator::ApplyDelta drops the state (DropState).
+  RETURN_IF_ERROR(r->status());
+  if (input_has_retractions_) {
+    for (size_t id = base; id < n; ++id) {
+      if (!s.alive[id]) continue;
+      key.clear();
+      EncodeWholeRow(s.arena.rows(), id, &key);
+      s.copies[key].push_back(static_cast<uint32_t>(id));
+    }
+  }
+  ResetDeltaBase();
   return Status::OK();
 }
 

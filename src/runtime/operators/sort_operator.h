@@ -25,6 +25,23 @@
 // Both checkpoint their rows (SnapshotState/RestoreState), so a batch job with an ORDER BY can run
 // with 'state.checkpoints.dir' and resume from its last checkpoint.
 //
+// Checkpoints. Row ids are arrival order, so ties (equal encoded keys) are ordered by id, and every
+// index (the temporal sort's waiting map, the sort's retraction index) is rebuilt on restore from
+// the stored rows; no encoded key is written. Full snapshots write the whole arena (every slot, so
+// ids stay valid) and which slots hold rows: the temporal sort a waiting flag per row, the sort its
+// released ids. Incremental checkpoints (state/delta.h; SnapshotDelta, synchronous cost O(changes)):
+// - TemporalSort: the rows appended since the last snapshot or restore (RowArena::SnapshotTail),
+//   how many of the base's waiting rows left since (rows leave in key order, so they are the first
+//   ones of the base's order), the waiting flags of the appended rows, and the scalars. The
+//   watermark compacts the arena (renumbering rows) once released rows outnumber waiting ones; after
+//   that CanSnapshotDelta() is false until the next full snapshot.
+// - Sort: the rows appended since, the ids of the rows its retractions released since (base rows
+//   and new ones), and the live row count. A full snapshot first compacts the arena when more than
+//   an eighth of it is released (the sort keeps ids otherwise), so ids never change in between.
+// Operator::ApplyDelta refuses a delta on another base; RestoreDelta also refuses one on a state
+// changed since its last snapshot or restore, and bounds-checks everything; a failure halfway
+// leaves partial state that DropState clears.
+//
 // Threading: the job's task thread.
 #pragma once
 
@@ -56,15 +73,26 @@ class TemporalSortOperator final : public Operator {
   // Rows waiting for the watermark.
   size_t state_rows() const;
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+  // False until the first snapshot or restore, and after a compaction renumbered the stored rows.
+  bool CanSnapshotDelta() const override;
 
  protected:
   Status OnWatermark(int64_t watermark) override;
   Status SnapshotState(StateWriter* w) override;
   Status RestoreState(StateReader* r) override;
+  Status SnapshotDelta(StateWriter* w) override;
+  Status RestoreDelta(StateReader* r) override;
+  void DropState() override;
 
  private:
   struct State;
   void MaybeCompact();
+  // The current state becomes the base of the next delta.
+  void ResetDeltaBase();
+  // After a restore: the waiting rows agree with the arena and the scalars.
+  void CheckRestored(StateReader* r) const;
+  // Restores: adds the rows from `begin` on whose waiting flag is set to the waiting map.
+  void AddWaitingRows(size_t begin, StateReader* r);
 
   std::vector<LogicalType> types_;
   std::vector<SortSpec> order_;
@@ -86,17 +114,29 @@ class SortOperator final : public Operator {
   // Rows held (folded input so far).
   size_t state_rows() const;
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+  // True once there is a base (a snapshot or restore): the sort never renumbers rows in between.
+  bool CanSnapshotDelta() const override;
 
  protected:
   Status OnWatermark(int64_t watermark) override;
   Status OnEndOfInput() override;
-  // The live rows in arrival order (released slots are not written); a restore numbers them anew
-  // and rebuilds the retraction index from the rows themselves.
+  // The arena (compacted first when more than an eighth of it is released) and its released ids; a
+  // restore rebuilds the retraction index from the rows themselves.
   Status SnapshotState(StateWriter* w) override;
   Status RestoreState(StateReader* r) override;
+  Status SnapshotDelta(StateWriter* w) override;
+  Status RestoreDelta(StateReader* r) override;
+  void DropState() override;
 
  private:
   struct State;
+  // The current state becomes the base of the next delta.
+  void ResetDeltaBase();
+  // Renumbers the live rows 0.. in arrival order, dropping the released slots.
+  void Compact();
+  // After a restore: the counts agree, the Limit holds no more than it keeps, and the retraction
+  // index is rebuilt from the rows.
+  void FinishRestore(StateReader* r);
 
   std::vector<LogicalType> types_;
   std::vector<SortSpec> order_;

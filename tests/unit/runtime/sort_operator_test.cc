@@ -6,7 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <random>
+
 #include "rank_dedup_test_util.h"
+#include "runtime/job.h"
+#include "snapshot_chain_util.h"
 #include "state/state_serde.h"
 
 namespace sluice {
@@ -20,6 +25,7 @@ using testing::MakeChunk;
 using testing::Row;
 using testing::Str;
 using testing::Ts;
+using testing::UB;
 using Lines = std::vector<std::string>;
 
 const std::vector<LogicalType> kTypes = {LogicalType::String(), LogicalType::Integer(), LogicalType::Timestamp(3)};
@@ -195,6 +201,381 @@ TEST(SortOperatorTest, CorruptSnapshotsAreRefused) {
   Status st = limit.Restore(&ra);
   EXPECT_FALSE(st.ok());
   EXPECT_NE(st.message().find("more than its LIMIT keeps"), std::string::npos) << st.message();
+}
+
+// ------------------------------------------------------------------------------------------------
+// Incremental checkpoints: a full snapshot and deltas restore to the state that wrote them.
+
+using snapshot_chain::Delta;
+using snapshot_chain::FullSnapshot;
+using snapshot_chain::RestoreChain;
+using snapshot_chain::RestoreDelta;
+using snapshot_chain::RestoreFull;
+
+// Pushes `rows` in chunks of `chunk` rows.
+void PushAll(Harness& h, const std::vector<Row>& rows, size_t chunk = 7) {
+  for (size_t b = 0; b < rows.size(); b += chunk) {
+    std::vector<Row> part(rows.begin() + static_cast<std::ptrdiff_t>(b),
+                          rows.begin() + static_cast<std::ptrdiff_t>(std::min(rows.size(), b + chunk)));
+    Status st = h.Push(MakeChunk(kTypes, part));
+    ASSERT_TRUE(st.ok()) << st.ToString();
+  }
+}
+
+// The rows emitted since row `from` of the sink.
+Lines Since(const Harness& h, size_t from) {
+  return Lines(h.sink.rows.begin() + static_cast<std::ptrdiff_t>(from), h.sink.rows.end());
+}
+
+// Insert-only rows with rowtimes in [lo, hi] (ms); values 0..9 make ties on (ts, value).
+std::vector<Row> TimedRows(std::mt19937& rng, size_t n, int64_t lo, int64_t hi) {
+  std::uniform_int_distribution<int64_t> ts(lo, hi);
+  std::uniform_int_distribution<int32_t> v(0, 9);
+  std::vector<Row> out;
+  for (size_t i = 0; i < n; ++i) out.push_back(R("k" + std::to_string(rng() % 1000), v(rng), ts(rng)));
+  return out;
+}
+
+std::unique_ptr<TemporalSortOperator> MakeTemporalSort(JobContext* ctx = nullptr) {
+  // ORDER BY ts, value DESC.
+  auto op = std::make_unique<TemporalSortOperator>("TemporalSort", kTypes, std::vector<SortSpec>{{2, true, true}, {1, false, false}},
+                                                   /*rowtime=*/true);
+  if (ctx != nullptr) {
+    EXPECT_TRUE(op->Open(ctx).ok());
+  }
+  return op;
+}
+
+TEST(TemporalSortOperatorTest, FullSnapshotPlusDeltasRestoresTheSameState) {
+  std::mt19937 rng(5);
+  auto a = MakeTemporalSort();
+  Harness ha(a.get(), 5);
+  ASSERT_TRUE(ha.open_status.ok());
+  EXPECT_FALSE(a->CanSnapshotDelta());  // no base yet
+  PushAll(ha, TimedRows(rng, 1000, 0, 1000));
+  ASSERT_TRUE(ha.Watermark(200).ok());
+  const std::string full = FullSnapshot(*a);
+  // Appends (some late, some behind the watermark), then rows of the base and new ones leave.
+  PushAll(ha, TimedRows(rng, 80, 150, 1200));
+  ASSERT_TRUE(ha.Watermark(300).ok());
+  const std::string d1 = Delta(*a);
+  // Only rows leaving.
+  ASSERT_TRUE(ha.Watermark(350).ok());
+  const std::string d2 = Delta(*a);
+  // Only appends.
+  PushAll(ha, TimedRows(rng, 60, 340, 1500));
+  const std::string d3 = Delta(*a);
+  // Nothing at all.
+  const std::string d4 = Delta(*a);
+  EXPECT_GT(a->metrics().late_rows_dropped, 0);
+  for (const std::string* d : {&d1, &d2, &d3, &d4}) EXPECT_LT(d->size(), full.size() / 4);
+
+  auto b = MakeTemporalSort();
+  Harness hb(b.get(), 5);
+  ASSERT_TRUE(hb.open_status.ok());
+  RestoreChain(*b, {full, d1, d2, d3, d4});
+  EXPECT_EQ(b->state_rows(), a->state_rows());
+  EXPECT_TRUE(b->CanSnapshotDelta());
+  EXPECT_EQ(FullSnapshot(*a), FullSnapshot(*b));
+
+  // A delta that fails halfway leaves the operator empty; the chain restores again afterwards.
+  JobContext ctx;
+  snapshot_chain::ExpectFailedDeltasDropTheState([&] { return MakeTemporalSort(&ctx); }, {full, d1});
+  snapshot_chain::ExpectFailedDeltasDropTheState([&] { return MakeTemporalSort(&ctx); }, {full, d1, d2, d3});
+
+  // Both go on alike: the same output for the same input, and equal deltas after it.
+  const size_t a_from = ha.sink.rows.size();
+  const std::vector<Row> more = TimedRows(rng, 100, 360, 1600);
+  PushAll(ha, more);
+  PushAll(hb, more);
+  ASSERT_TRUE(ha.Watermark(700).ok());
+  ASSERT_TRUE(hb.Watermark(700).ok());
+  EXPECT_EQ(Delta(*a), Delta(*b));
+  ASSERT_TRUE(ha.End().ok());
+  ASSERT_TRUE(hb.End().ok());
+  EXPECT_GT(hb.sink.rows.size(), 100u);
+  EXPECT_EQ(Since(ha, a_from), hb.sink.rows);
+}
+
+TEST(TemporalSortOperatorTest, DeltaOnTheWrongBaseIsRefused) {
+  std::mt19937 rng(9);
+  auto a = MakeTemporalSort();
+  Harness ha(a.get());
+  PushAll(ha, TimedRows(rng, 100, 0, 100));
+  ASSERT_TRUE(ha.Watermark(20).ok());
+  const std::string full = FullSnapshot(*a);
+  PushAll(ha, TimedRows(rng, 30, 20, 150));
+  ASSERT_TRUE(ha.Watermark(40).ok());
+  const std::string d1 = Delta(*a);
+  PushAll(ha, TimedRows(rng, 30, 40, 150));
+  ASSERT_TRUE(ha.Watermark(60).ok());
+  const std::string d2 = Delta(*a);
+  const std::string a_state = FullSnapshot(*a);
+  auto expect_corrupt = [](const Status& st) {
+    EXPECT_FALSE(st.ok());
+    EXPECT_NE(st.message().find("Corrupt state"), std::string::npos) << st.message();
+  };
+  {  // applied twice
+    auto b = MakeTemporalSort();
+    Harness hb(b.get());
+    ASSERT_TRUE(RestoreFull(*b, full).ok());
+    ASSERT_TRUE(RestoreDelta(*b, d1).ok());
+    expect_corrupt(RestoreDelta(*b, d1));
+  }
+  {  // one skipped
+    auto b = MakeTemporalSort();
+    Harness hb(b.get());
+    ASSERT_TRUE(RestoreFull(*b, full).ok());
+    expect_corrupt(RestoreDelta(*b, d2));
+    // Refused before anything changed: the chain goes on.
+    ASSERT_TRUE(RestoreDelta(*b, d1).ok());
+    ASSERT_TRUE(RestoreDelta(*b, d2).ok());
+    EXPECT_EQ(FullSnapshot(*b), a_state);
+  }
+  {  // on an operator restored from nothing
+    auto b = MakeTemporalSort();
+    Harness hb(b.get());
+    EXPECT_FALSE(RestoreDelta(*b, d1).ok());
+  }
+  {  // on a state that changed since its restore
+    auto b = MakeTemporalSort();
+    Harness hb(b.get());
+    ASSERT_TRUE(RestoreFull(*b, full).ok());
+    PushAll(hb, TimedRows(rng, 3, 500, 600));
+    expect_corrupt(RestoreDelta(*b, d1));
+  }
+  {  // a Sort's delta on a temporal sort
+    SortOperator sort("Sort", kTypes, {{1, true, true}}, 0, -1, false);
+    Harness hs(&sort);
+    PushAll(hs, TimedRows(rng, 10, 0, 10));
+    const std::string sort_full = FullSnapshot(sort);
+    PushAll(hs, TimedRows(rng, 10, 0, 10));
+    const std::string sort_delta = Delta(sort);
+    auto b = MakeTemporalSort();
+    Harness hb(b.get());
+    ASSERT_TRUE(RestoreFull(*b, full).ok());
+    EXPECT_FALSE(RestoreDelta(*b, sort_delta).ok());
+  }
+}
+
+TEST(TemporalSortOperatorTest, CompactionStopsDeltasUntilTheNextFullSnapshot) {
+  std::mt19937 rng(3);
+  auto a = MakeTemporalSort();
+  Harness ha(a.get());
+  // Enough rows leave at once for the arena to be rebuilt (renumbering the waiting rows).
+  std::vector<Row> rows = TimedRows(rng, 70000, 0, 10000);
+  PushAll(ha, rows, 1024);
+  const std::string full = FullSnapshot(*a);
+  EXPECT_TRUE(a->CanSnapshotDelta());
+  ASSERT_TRUE(ha.Watermark(9990).ok());
+  EXPECT_FALSE(a->CanSnapshotDelta());
+  const std::string full2 = FullSnapshot(*a);
+  EXPECT_TRUE(a->CanSnapshotDelta());
+  EXPECT_LT(full2.size(), full.size() / 10);  // the rows that left are no longer stored
+  PushAll(ha, TimedRows(rng, 50, 9995, 10100));
+  ASSERT_TRUE(ha.Watermark(10000).ok());
+  const std::string d1 = Delta(*a);
+  auto b = MakeTemporalSort();
+  Harness hb(b.get());
+  RestoreChain(*b, {full2, d1});
+  EXPECT_EQ(FullSnapshot(*a), FullSnapshot(*b));
+  ASSERT_TRUE(ha.End().ok());
+  ASSERT_TRUE(hb.End().ok());
+  EXPECT_EQ(Since(ha, ha.sink.rows.size() - hb.sink.rows.size()), hb.sink.rows);
+}
+
+TEST(TemporalSortOperatorTest, ProctimeSortWritesEmptyDeltas) {
+  TemporalSortOperator a("TemporalSort", kTypes, {{2, true, true}}, /*rowtime=*/false);
+  Harness ha(&a);
+  const std::string full = FullSnapshot(a);
+  ASSERT_TRUE(ha.Push(MakeChunk(kTypes, {R("x", 3, 10), R("y", 1, 10)})).ok());
+  const std::string d1 = Delta(a);
+  TemporalSortOperator b("TemporalSort", kTypes, {{2, true, true}}, /*rowtime=*/false);
+  Harness hb(&b);
+  RestoreChain(b, {full, d1});
+  EXPECT_EQ(FullSnapshot(a), FullSnapshot(b));
+  EXPECT_EQ(b.state_rows(), 0u);
+}
+
+// A changelog of rows from a small domain (so equal rows repeat): +I of new rows, -D and -U/+U of
+// live ones (the test keeps what is live), and now and then a retraction of a row never seen.
+class SortChangelog {
+ public:
+  SortChangelog(bool retract, uint32_t seed) : retract_(retract), rng_(seed) {}
+  std::vector<Row> Next(size_t n) {
+    std::vector<Row> out;
+    while (out.size() < n) {
+      const uint32_t dice = rng_() % 10;
+      if (!retract_ || live_.empty() || dice < 5) {
+        Row r = NewRow();
+        live_.push_back(r.values);
+        out.push_back(std::move(r));
+      } else if (dice < 8) {
+        const size_t i = rng_() % live_.size();
+        out.push_back(D(live_[i]));
+        live_.erase(live_.begin() + static_cast<std::ptrdiff_t>(i));
+      } else if (dice < 9) {
+        const size_t i = rng_() % live_.size();
+        out.push_back(UB(live_[i]));
+        Row r = NewRow();
+        r.kind = RowKind::kUpdateAfter;
+        live_[i] = r.values;
+        out.push_back(std::move(r));
+      } else {
+        out.push_back(D({Str("never"), Int(-1), Ts(0)}));
+      }
+    }
+    return out;
+  }
+
+ private:
+  Row NewRow() {
+    return R(std::string(1, static_cast<char>('a' + rng_() % 4)), static_cast<int32_t>(rng_() % 6),
+             static_cast<int64_t>(rng_() % 3));
+  }
+  bool retract_;
+  std::mt19937 rng_;
+  std::vector<std::vector<Value>> live_;
+};
+
+struct SortConfig {
+  std::vector<SortSpec> order;
+  int64_t offset, fetch;
+  bool retract;
+};
+
+std::unique_ptr<SortOperator> MakeSort(const SortConfig& c, JobContext* ctx = nullptr) {
+  auto op = std::make_unique<SortOperator>("Sort", kTypes, c.order, c.offset, c.fetch, c.retract);
+  if (ctx != nullptr) {
+    EXPECT_TRUE(op->Open(ctx).ok());
+  }
+  return op;
+}
+
+const std::vector<SortConfig> kSortConfigs = {
+    {{{1, false, false}, {0, true, true}}, 1, 5, true},  // SortLimit over an updating input
+    {{{1, true, true}}, 0, -1, true},                    // Sort over an updating input
+    {{{2, true, true}, {1, false, true}}, 0, -1, false}, // Sort over an insert-only input
+    {{}, 2, 150, false},                                 // Limit: keeps only its first 152 rows
+    {{}, 0, -1, true},                                   // no ORDER BY, no limit, updating input
+};
+
+TEST(SortOperatorTest, FullSnapshotPlusDeltasRestoresTheSameState) {
+  for (size_t c = 0; c < kSortConfigs.size(); ++c) {
+    SCOPED_TRACE("config " + std::to_string(c));
+    const SortConfig& cfg = kSortConfigs[c];
+    SortChangelog gen(cfg.retract, static_cast<uint32_t>(17 + c));
+    auto a = MakeSort(cfg);
+    Harness ha(a.get(), 3);
+    ASSERT_TRUE(ha.open_status.ok());
+    EXPECT_FALSE(a->CanSnapshotDelta());
+    PushAll(ha, gen.Next(400));
+    const std::string full = FullSnapshot(*a);
+    PushAll(ha, gen.Next(40));
+    const std::string d1 = Delta(*a);
+    PushAll(ha, gen.Next(40));
+    const std::string d2 = Delta(*a);
+    const std::string d3 = Delta(*a);  // nothing changed
+    PushAll(ha, gen.Next(40));
+    const std::string d4 = Delta(*a);
+    for (const std::string* d : {&d1, &d2, &d3, &d4}) EXPECT_LT(d->size(), full.size() / 2);
+
+    auto b = MakeSort(cfg);
+    Harness hb(b.get(), 3);
+    ASSERT_TRUE(hb.open_status.ok());
+    RestoreChain(*b, {full, d1, d2, d3, d4});
+    EXPECT_EQ(b->state_rows(), a->state_rows());
+    EXPECT_EQ(FullSnapshot(*a), FullSnapshot(*b));
+
+    JobContext ctx;
+    snapshot_chain::ExpectFailedDeltasDropTheState([&] { return MakeSort(cfg, &ctx); }, {full, d1});
+    snapshot_chain::ExpectFailedDeltasDropTheState([&] { return MakeSort(cfg, &ctx); }, {full, d1, d2, d3, d4});
+
+    // Both go on alike, folding retractions of rows of the restored state, and emit the same result.
+    const std::vector<Row> more = gen.Next(60);
+    PushAll(ha, more);
+    PushAll(hb, more);
+    EXPECT_EQ(Delta(*a), Delta(*b));
+    EXPECT_EQ(b->metrics().retractions_without_state, a->metrics().retractions_without_state);
+    ASSERT_TRUE(ha.End().ok());
+    ASSERT_TRUE(hb.End().ok());
+    EXPECT_GT(hb.sink.rows.size(), 1u);
+    EXPECT_EQ(ha.sink.rows, hb.sink.rows);
+  }
+}
+
+TEST(SortOperatorTest, FullSnapshotDropsManyReleasedRowsAndDeltasReleaseRestoredOnes) {
+  const SortConfig cfg{{{1, true, true}}, 0, -1, true};
+  auto a = MakeSort(cfg);
+  Harness ha(a.get());
+  // 6 rows, 2 released: more than an eighth, so the snapshot renumbers the 4 live rows.
+  PushAll(ha, {R("a", 1, 1), R("b", 2, 1), R("a", 1, 1), R("c", 3, 1), R("d", 4, 1), R("e", 5, 1)});
+  PushAll(ha, {D({Str("a"), Int(1), Ts(1)}), D({Str("d"), Int(4), Ts(1)})});
+  const std::string full = FullSnapshot(*a);
+  // The base's rows leave (the remaining copy of a, then c), new ones come and go.
+  PushAll(ha, {D({Str("a"), Int(1), Ts(1)}), R("f", 0, 1), R("c", 3, 1), D({Str("c"), Int(3), Ts(1)}),
+               D({Str("c"), Int(3), Ts(1)}), R("g", 9, 1)});
+  const std::string d1 = Delta(*a);
+  EXPECT_EQ(a->state_rows(), 4u);  // b e f g
+  auto b = MakeSort(cfg);
+  Harness hb(b.get());
+  RestoreChain(*b, {full, d1});
+  EXPECT_EQ(FullSnapshot(*a), FullSnapshot(*b));
+  // A restore of the first snapshot holds only the live rows.
+  auto c = MakeSort(cfg);
+  Harness hc(c.get());
+  ASSERT_TRUE(RestoreFull(*c, full).ok());
+  EXPECT_EQ(c->state_rows(), 4u);
+  ASSERT_TRUE(ha.End().ok());
+  ASSERT_TRUE(hb.End().ok());
+  EXPECT_EQ(hb.sink.rows, (Lines{"+I[f, 0, 1]", "+I[b, 2, 1]", "+I[e, 5, 1]", "+I[g, 9, 1]", "WM[+inf]"}));
+  EXPECT_EQ(ha.sink.rows, hb.sink.rows);
+}
+
+TEST(SortOperatorTest, DeltaOnTheWrongBaseIsRefused) {
+  const SortConfig cfg = kSortConfigs[0];
+  SortChangelog gen(true, 4);
+  auto a = MakeSort(cfg);
+  Harness ha(a.get());
+  PushAll(ha, gen.Next(100));
+  const std::string full = FullSnapshot(*a);
+  PushAll(ha, gen.Next(20));
+  const std::string d1 = Delta(*a);
+  PushAll(ha, gen.Next(20));
+  const std::string d2 = Delta(*a);
+  const std::string a_state = FullSnapshot(*a);
+  {  // applied twice
+    auto b = MakeSort(cfg);
+    Harness hb(b.get());
+    ASSERT_TRUE(RestoreFull(*b, full).ok());
+    ASSERT_TRUE(RestoreDelta(*b, d1).ok());
+    Status st = RestoreDelta(*b, d1);
+    EXPECT_FALSE(st.ok());
+    EXPECT_NE(st.message().find("Corrupt state"), std::string::npos) << st.message();
+  }
+  {  // one skipped, then the right one
+    auto b = MakeSort(cfg);
+    Harness hb(b.get());
+    ASSERT_TRUE(RestoreFull(*b, full).ok());
+    EXPECT_FALSE(RestoreDelta(*b, d2).ok());
+    ASSERT_TRUE(RestoreDelta(*b, d1).ok());
+    ASSERT_TRUE(RestoreDelta(*b, d2).ok());
+    EXPECT_EQ(FullSnapshot(*b), a_state);
+  }
+  {  // on an operator restored from nothing
+    auto b = MakeSort(cfg);
+    Harness hb(b.get());
+    EXPECT_FALSE(RestoreDelta(*b, d1).ok());
+  }
+  {  // on a state that changed since its restore
+    auto b = MakeSort(cfg);
+    Harness hb(b.get());
+    ASSERT_TRUE(RestoreFull(*b, full).ok());
+    PushAll(hb, {R("new", 1, 1)});
+    Status st = RestoreDelta(*b, d1);
+    EXPECT_FALSE(st.ok());
+    EXPECT_NE(st.message().find("changed since"), std::string::npos) << st.message();
+  }
 }
 
 }  // namespace
