@@ -1141,6 +1141,31 @@ Status OverAggregateOperator::ProcessBatch(const Chunk& batch, const std::vector
   return Emit(out);
 }
 
+void OverAggregateOperator::PutPendingHead(StateWriter* w, const State& s) {
+  w->PutU64(s.pend_first);
+  w->PutU64(s.pend_end);
+  w->PutU64(s.in_next);
+  w->PutI64(s.in_max);
+  w->PutVarint(s.ooo.size());
+  for (const auto& [t, pos] : s.ooo) {
+    w->PutI64(t);
+    w->PutU64(pos);
+  }
+}
+
+void OverAggregateOperator::GetPendingHead(StateReader* r, State* s) {
+  s->pend_first = r->GetU64();
+  s->pend_end = r->GetU64();
+  s->in_next = r->GetU64();
+  s->in_max = r->GetI64();
+  const size_t nheap = r->GetCount(16);
+  s->ooo.clear();
+  for (size_t i = 0; i < nheap && r->ok(); ++i) {
+    const int64_t t = r->GetI64();
+    s->ooo.emplace_back(t, r->GetU64());
+  }
+}
+
 Status OverAggregateOperator::SnapshotState(StateWriter* w) {
   State& s = *state_;
   const auto& cs = layout_.calls();
@@ -1199,15 +1224,7 @@ Status OverAggregateOperator::SnapshotState(StateWriter* w) {
     }
   }
   if (rowtime_) {
-    w->PutU64(s.pend_first);
-    w->PutU64(s.pend_end);
-    w->PutU64(s.in_next);
-    w->PutI64(s.in_max);
-    w->PutVarint(s.ooo.size());
-    for (const auto& [t, pos] : s.ooo) {
-      w->PutI64(t);
-      w->PutU64(pos);
-    }
+    PutPendingHead(w, s);
     s.ooo_pos.Put(w);
     w->PutVarint(s.pend.size());
     for (const PendingBlock& b : s.pend) PutPendingRows(w, b, 0);
@@ -1350,15 +1367,7 @@ Status OverAggregateOperator::SnapshotDelta(StateWriter* w) {
   // Rows waiting for the watermark: positions, the out-of-order heap (in full), the out-of-order
   // positions' queue, and the blocks as the RANGE frame's.
   if (rowtime_) {
-    w->PutU64(s.pend_first);
-    w->PutU64(s.pend_end);
-    w->PutU64(s.in_next);
-    w->PutI64(s.in_max);
-    w->PutVarint(s.ooo.size());
-    for (const auto& [t, pos] : s.ooo) {
-      w->PutI64(t);
-      w->PutU64(pos);
-    }
+    PutPendingHead(w, s);
     s.ooo_pos.PutDelta(w);
     const size_t popped = std::min<size_t>((s.pend_first - s.pend_base_first) / kBlock, s.pend_base_blocks);
     const size_t kept = s.pend_base_blocks - popped;
@@ -1504,16 +1513,7 @@ Status OverAggregateOperator::RestoreDelta(StateReader* r) {
   }
   // Rows waiting for the watermark.
   if (rowtime_) {
-    s.pend_first = r->GetU64();
-    s.pend_end = r->GetU64();
-    s.in_next = r->GetU64();
-    s.in_max = r->GetI64();
-    const size_t nheap = r->GetCount(16);
-    s.ooo.clear();
-    for (size_t i = 0; i < nheap && r->ok(); ++i) {
-      const int64_t t = r->GetI64();
-      s.ooo.emplace_back(t, r->GetU64());
-    }
+    GetPendingHead(r, &s);
     s.ooo_pos.ApplyDelta(r);
     const size_t popped = r->GetCount(0);
     if (r->ok() && popped > s.pend.size()) r->Fail("a pending rows delta pops " + std::to_string(popped) + " blocks of " + std::to_string(s.pend.size()));
@@ -1749,15 +1749,7 @@ Status OverAggregateOperator::RestoreState(StateReader* r) {
     }
     if (!rowtime_) return;
     // Rows waiting for the watermark.
-    s.pend_first = r->GetU64();
-    s.pend_end = r->GetU64();
-    s.in_next = r->GetU64();
-    s.in_max = r->GetI64();
-    const size_t nheap = r->GetCount(16);
-    for (size_t i = 0; i < nheap && r->ok(); ++i) {
-      const int64_t t = r->GetI64();
-      s.ooo.emplace_back(t, r->GetU64());
-    }
+    GetPendingHead(r, &s);
     s.ooo_pos.Get(r);
     const size_t nblocks = r->GetCount(1);
     size_t total = 0;

@@ -98,6 +98,10 @@ class OverAggregateOperator final : public Operator {
   std::unique_ptr<State> NewState() const;
   // Destroys the accumulator states of `s`'s live partitions.
   void DestroyAccumulators(State& s) const;
+  // The positions of the rows waiting for the watermark and their out-of-order heap, as full
+  // snapshots and deltas both write them.
+  static void PutPendingHead(StateWriter* w, const State& s);
+  static void GetPendingHead(StateReader* r, State* s);
   // Makes `s` (just snapshotted or restored) the base of the next delta.
   static void ResetDeltaBase(State& s);
   // The sizes of `s`'s base (`at_base`, for a delta) or of `s` now (a delta applies only to a state of
