@@ -1,6 +1,8 @@
 #include "binder/binder.h"
 
 #include <algorithm>
+#include <cmath>
+#include <charconv>
 #include <cerrno>
 #include <cstdlib>
 #include <limits>
@@ -256,8 +258,11 @@ Result<ExprPtr> Binder::BindLiteral(const ast::Literal& lit) {
       for (char c : digits) unscaled = unscaled * 10 + (c - '0');
       return MakeLiteral(Value::Decimal(precision, scale, unscaled).WithType(LogicalType::Decimal(precision, scale).WithNullable(false)));
     }
-    case ast::LiteralKind::kApproxNumeric:
-      return MakeLiteral(Value::Double(std::stod(lit.text)).WithType(LogicalType::Double().WithNullable(false)));
+    case ast::LiteralKind::kApproxNumeric: {
+      const double d = std::strtod(lit.text.c_str(), nullptr);
+      if (std::isinf(d)) return Error(lit.pos, "Numeric literal '" + lit.text + "' out of range");
+      return MakeLiteral(Value::Double(d).WithType(LogicalType::Double().WithNullable(false)));
+    }
     case ast::LiteralKind::kString: {
       // Flink types a string literal as CHAR(n) NOT NULL (n >= 1; '' is CHAR(0) there, we use VARCHAR(0)).
       int32_t n = static_cast<int32_t>(lit.text.size());
@@ -308,6 +313,18 @@ Result<ExprPtr> Binder::BindInterval(const ast::IntervalLiteral& lit) {
     text = text.substr(1);
   }
   auto bad = [&]() { return Error(lit.pos, "Illegal interval literal '" + lit.text + "'"); };
+  auto too_large = [&]() { return Error(lit.pos, "Interval literal '" + lit.text + "' out of range"); };
+  // Adds the decimal digits `digits` times `mult` to *total; false when they are not digits or the
+  // sum does not fit in 64 bits (*overflow says which).
+  bool overflow = false;
+  auto add = [&](std::string_view digits, int64_t mult, int64_t* total) {
+    int64_t n = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+    if (digits.empty() || digits[0] == '-' || end != digits.data() + digits.size()) return false;
+    overflow = ec == std::errc::result_out_of_range || __builtin_mul_overflow(n, mult, &n) ||
+               __builtin_add_overflow(*total, n, total);
+    return ec == std::errc() && !overflow;
+  };
   U start = lit.start_unit;
   U end = lit.end_unit.value_or(start);
   if (start == U::kYear || start == U::kMonth) {
@@ -315,13 +332,12 @@ Result<ExprPtr> Binder::BindInterval(const ast::IntervalLiteral& lit) {
     if (start == U::kYear && end == U::kMonth) {
       size_t dash = text.find('-');
       if (dash == std::string::npos) return bad();
-      months = std::stoll(text.substr(0, dash)) * 12 + std::stoll(text.substr(dash + 1));
-    } else {
-      for (char c : text) {
-        if (!std::isdigit(static_cast<unsigned char>(c))) return bad();
+      if (!add(std::string_view(text).substr(0, dash), 12, &months) ||
+          !add(std::string_view(text).substr(dash + 1), 1, &months)) {
+        return overflow ? too_large() : bad();
       }
-      if (text.empty()) return bad();
-      months = std::stoll(text) * (start == U::kYear ? 12 : 1);
+    } else {
+      if (!add(text, start == U::kYear ? 12 : 1, &months)) return overflow ? too_large() : bad();
     }
     if (negative) months = -months;
     return MakeLiteral(Value::Int(LogicalType::IntervalYearMonth().WithNullable(false), months));
@@ -362,14 +378,11 @@ Result<ExprPtr> Binder::BindInterval(const ast::IntervalLiteral& lit) {
     size_t dot = f.find('.');
     if (dot != std::string::npos && units[i] != U::kSecond) return bad();
     std::string whole = f.substr(0, dot);
-    for (char c : whole) {
-      if (!std::isdigit(static_cast<unsigned char>(c))) return bad();
-    }
-    ms += std::stoll(whole.empty() ? "0" : whole) * unit_ms(units[i]);
+    if (!add(whole.empty() ? "0" : whole, unit_ms(units[i]), &ms)) return overflow ? too_large() : bad();
     if (dot != std::string::npos) {
       std::string frac = f.substr(dot + 1, 3);
       while (frac.size() < 3) frac.push_back('0');
-      ms += std::stoll(frac);
+      if (!add(frac, 1, &ms)) return overflow ? too_large() : bad();
     }
   }
   if (negative) ms = -ms;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 
 namespace sluice {
 
@@ -220,12 +221,23 @@ std::optional<std::string> DidYouMean(const std::string& name, const std::vector
   return best;
 }
 
+// The integer `digits` (an optional '-' and decimal digits) times `mult`; nullopt when it does not
+// fit in 64 bits.
+static std::optional<int64_t> ScaledInteger(std::string_view digits, int64_t mult) {
+  int64_t n = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+  if (ec != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
+  int64_t out = 0;
+  if (__builtin_mul_overflow(n, mult, &out)) return std::nullopt;
+  return out;
+}
+
 Result<int64_t> ParseDurationMillis(const std::string& text) {
   std::string t = TrimCopy(text);
   size_t i = 0;
   while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i;
   if (i == 0) return Status::InvalidArgument("'" + text + "' is not a duration (expected e.g. '10 s', '5 min', '100 ms')");
-  int64_t n = std::stoll(t.substr(0, i));
+  const std::string digits = t.substr(0, i);
   std::string unit = Lower(TrimCopy(t.substr(i)));
   int64_t mult;
   if (unit.empty() || unit == "ms" || unit == "milli" || unit == "millis" || unit == "millisecond" ||
@@ -243,7 +255,9 @@ Result<int64_t> ParseDurationMillis(const std::string& text) {
     return Status::InvalidArgument("'" + text + "' has an unknown time unit '" + unit +
                                    "' (use ms, s, min, h or d)");
   }
-  return n * mult;
+  const std::optional<int64_t> ms = ScaledInteger(digits, mult);
+  if (!ms) return Status::InvalidArgument("'" + text + "' is too long a duration");
+  return *ms;
 }
 
 Result<bool> ParseBool(const std::string& text) {
@@ -258,13 +272,23 @@ Result<int64_t> ParseMemorySize(const std::string& text) {
   size_t i = 0;
   while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i;
   if (i == 0) return Status::InvalidArgument("'" + text + "' is not a memory size (expected e.g. '64 mb')");
-  int64_t n = std::stoll(t.substr(0, i));
+  const std::string digits = t.substr(0, i);
   std::string unit = TrimCopy(t.substr(i));
-  if (unit.empty() || unit == "b" || unit == "bytes") return n;
-  if (unit == "k" || unit == "kb" || unit == "kibibytes") return n << 10;
-  if (unit == "m" || unit == "mb" || unit == "mebibytes") return n << 20;
-  if (unit == "g" || unit == "gb" || unit == "gibibytes") return n << 30;
-  return Status::InvalidArgument("'" + text + "' has an unknown size unit '" + unit + "'");
+  int shift;
+  if (unit.empty() || unit == "b" || unit == "bytes") {
+    shift = 0;
+  } else if (unit == "k" || unit == "kb" || unit == "kibibytes") {
+    shift = 10;
+  } else if (unit == "m" || unit == "mb" || unit == "mebibytes") {
+    shift = 20;
+  } else if (unit == "g" || unit == "gb" || unit == "gibibytes") {
+    shift = 30;
+  } else {
+    return Status::InvalidArgument("'" + text + "' has an unknown size unit '" + unit + "'");
+  }
+  const std::optional<int64_t> bytes = ScaledInteger(digits, int64_t{1} << shift);
+  if (!bytes) return Status::InvalidArgument("'" + text + "' is too large a memory size");
+  return *bytes;
 }
 
 Status Configuration::Set(const std::string& key, const std::string& value) {
@@ -291,7 +315,11 @@ Status Configuration::Set(const std::string& key, const std::string& value) {
       for (size_t i = 0; i < t.size(); ++i) {
         if (!(std::isdigit(static_cast<unsigned char>(t[i])) || (i == 0 && t[i] == '-'))) ok = false;
       }
-      if (!ok) st = Status::InvalidArgument("'" + value + "' is not an integer");
+      if (!ok) {
+        st = Status::InvalidArgument("'" + value + "' is not an integer");
+      } else if (!ScaledInteger(t, 1)) {
+        st = Status::InvalidArgument("'" + value + "' is out of range (a 64-bit integer)");
+      }
       break;
     }
     case OptionType::kEnum: {
@@ -329,7 +357,7 @@ bool Configuration::GetBool(const std::string& key) const {
 
 int64_t Configuration::GetInt(const std::string& key) const {
   std::string v = TrimCopy(GetString(key));
-  return v.empty() ? 0 : std::stoll(v);
+  return ScaledInteger(v, 1).value_or(0);  // Set checked it
 }
 
 int64_t Configuration::GetDurationMillis(const std::string& key) const {

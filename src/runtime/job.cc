@@ -662,8 +662,11 @@ Status Job::TakeCheckpoint(bool final) {
 
 Status Job::CompletePendingCheckpoint(bool wait, bool help) {
   if (!pending_checkpoint_.valid()) return Status::OK();
-  // 'execution.checkpointing.timeout': a write still running then is abandoned and fails.
-  const auto deadline = pending_checkpoint_started_ + std::chrono::milliseconds(ctx_.checkpoints.timeout_ms);
+  // 'execution.checkpointing.timeout': a write still running then is abandoned and fails (a timeout
+  // beyond a century is a century, so the deadline cannot overflow the clock).
+  constexpr int64_t kCenturyMillis = int64_t{100} * 365 * 24 * 3600 * 1000;
+  const auto deadline = pending_checkpoint_started_ +
+                        std::chrono::milliseconds(std::min(ctx_.checkpoints.timeout_ms, kCenturyMillis));
   if (wait) {
     // A task thread that has to wait compresses part of the state files meanwhile (both cores work).
     if (help) storage_->HelpWrite(deadline);
@@ -701,8 +704,11 @@ Status Job::CompletePendingCheckpoint(bool wait, bool help) {
                              " failed checkpoint(s) in a row, more than 'execution.checkpointing.tolerable-failed-"
                              "checkpoints' = " + std::to_string(ctx_.checkpoints.tolerable_failed) + " allows");
     }
-    checkpoint_notes_.push_back(cause.message() + "; the job went on ('execution.checkpointing.tolerable-failed-"
-                                "checkpoints' = " + std::to_string(ctx_.checkpoints.tolerable_failed) + ")");
+    // Noted for the job's end (the first 100, so a long job's notes stay bounded; failed=N counts all).
+    if (checkpoint_notes_.size() < 100) {
+      checkpoint_notes_.push_back(cause.message() + "; the job went on ('execution.checkpointing.tolerable-failed-"
+                                  "checkpoints' = " + std::to_string(ctx_.checkpoints.tolerable_failed) + ")");
+    }
     last_checkpoint_micros_ = NowMicros(ctx_);
     return Status::OK();
   }
