@@ -2,6 +2,8 @@
 // operator that records every change (and watermark) it receives as text, e.g. "+I[book, 1, 12]".
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -108,6 +110,17 @@ inline Chunk MakeChunk(const std::vector<LogicalType>& types, const std::vector<
   Chunk c(types);
   for (const auto& r : rows) c.AppendValues(r.values, r.kind);
   return c;
+}
+
+// Pushes `rows` of `types` into `h` in chunks of `chunk` rows; the first error stops it.
+inline Status PushInChunks(Harness& h, const std::vector<LogicalType>& types, const std::vector<Row>& rows,
+                           size_t chunk) {
+  for (size_t b = 0; b < rows.size(); b += chunk) {
+    std::vector<Row> part(rows.begin() + static_cast<std::ptrdiff_t>(b),
+                          rows.begin() + static_cast<std::ptrdiff_t>(std::min(rows.size(), b + chunk)));
+    RETURN_IF_ERROR(h.Push(MakeChunk(types, part)));
+  }
+  return Status::OK();
 }
 
 // Owns an operator of type Op, wired to a CollectSink and opened with both: Push rows of `types` to

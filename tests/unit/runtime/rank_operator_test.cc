@@ -409,12 +409,8 @@ class ChangelogGenerator {
 };
 
 void PushAll(Harness& h, const std::vector<Row>& rows, size_t chunk = 7) {
-  for (size_t b = 0; b < rows.size(); b += chunk) {
-    std::vector<Row> part(rows.begin() + static_cast<std::ptrdiff_t>(b),
-                          rows.begin() + static_cast<std::ptrdiff_t>(std::min(rows.size(), b + chunk)));
-    Status st = h.Push(MakeChunk(kTypes, part));
-    ASSERT_TRUE(st.ok()) << st.ToString();
-  }
+  Status st = PushInChunks(h, kTypes, rows, chunk);
+  ASSERT_TRUE(st.ok()) << st.ToString();
 }
 
 struct RankConfig {

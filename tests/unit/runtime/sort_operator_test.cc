@@ -214,12 +214,8 @@ using snapshot_chain::RestoreFull;
 
 // Pushes `rows` in chunks of `chunk` rows.
 void PushAll(Harness& h, const std::vector<Row>& rows, size_t chunk = 7) {
-  for (size_t b = 0; b < rows.size(); b += chunk) {
-    std::vector<Row> part(rows.begin() + static_cast<std::ptrdiff_t>(b),
-                          rows.begin() + static_cast<std::ptrdiff_t>(std::min(rows.size(), b + chunk)));
-    Status st = h.Push(MakeChunk(kTypes, part));
-    ASSERT_TRUE(st.ok()) << st.ToString();
-  }
+  Status st = PushInChunks(h, kTypes, rows, chunk);
+  ASSERT_TRUE(st.ok()) << st.ToString();
 }
 
 // The rows emitted since row `from` of the sink.
