@@ -43,7 +43,7 @@ int64_t SourceOperator::NowMicros() const {
 }
 
 bool SourceOperator::SplitIdle(const SplitState& s) const {
-  if (idle_timeout_micros_ <= 0 || !watermark_eval_ || s.finished || s.pos < s.pending.size()) return false;
+  if (idle_timeout_micros_ <= 0 || !watermark_eval_ || s.finished || s.pos < s.pending_rows) return false;
   if (s.split->PendingDelayMicros() >= idle_timeout_micros_) return true;
   return s.last_read_empty && NowMicros() - s.last_rows_micros >= idle_timeout_micros_;
 }
@@ -127,6 +127,7 @@ Status SourceOperator::Fill(size_t i) {
   if (!more && raw.size() == 0) {
     st.finished = true;
     st.pending = Chunk();
+    st.pending_rows = 0;
     --active_;
     return Status::OK();
   }
@@ -170,6 +171,7 @@ Status SourceOperator::Fill(size_t i) {
   } else {
     st.pending = std::move(raw);
   }
+  st.pending_rows = st.pending.size();
   if (watermark_eval_) RETURN_IF_ERROR(watermark_eval_->EvaluateOne(0, st.pending, &st.pending_wm));
   return Status::OK();
 }
@@ -182,7 +184,7 @@ Status SourceOperator::Step(int64_t bound, bool yield_on_tie) {
   size_t i = PickSplit();
   if (i == splits_.size()) return Status::OK();
   SplitState& st = splits_[i];
-  if (st.pos >= st.pending.size()) {
+  if (st.pos >= st.pending_rows) {
     RETURN_IF_ERROR(Fill(i));
     if (!st.finished) return Status::OK();
     if (active_ == 0) return EmitEndOfInput();
@@ -195,7 +197,8 @@ Status SourceOperator::Step(int64_t bound, bool yield_on_tie) {
     return Status::OK();
   }
   Chunk& chunk = st.pending;
-  const size_t n = chunk.size();
+  const size_t n = st.pending_rows;
+  SLUICE_CHECK_EQ(chunk.size(), n);  // not handed over yet: every row from pos on is still to emit
   if (!watermark_eval_) {
     // No event time: splits are read one after the other, whole chunks at a time.
     size_t begin = st.pos;
@@ -262,8 +265,8 @@ Status SourceOperator::SnapshotState(StateWriter* w) {
   for (const auto& s : splits_) {
     w->PutString(s.split->id());
     w->PutBool(s.finished);
-    const size_t emitted_of_last_read = std::min(s.pos, s.pending.size());
-    w->PutI64(s.read - static_cast<int64_t>(s.pending.size() - emitted_of_last_read));
+    const size_t emitted_of_last_read = std::min(s.pos, s.pending_rows);
+    w->PutI64(s.read - static_cast<int64_t>(s.pending_rows - emitted_of_last_read));
     // The pending rows are exactly those of the split's last Read: its position after the rows
     // emitted from them is the position of the last emitted row (empty: restore skips by count).
     w->PutString(s.finished ? std::string() : s.split->CheckpointPosition(emitted_of_last_read));
@@ -296,6 +299,7 @@ Status SourceOperator::RestoreState(StateReader* r) {
     }
     st.watermark = watermark;
     st.pending = Chunk();
+    st.pending_rows = 0;
     st.pos = 0;
     st.read = 0;
     if (finished) {

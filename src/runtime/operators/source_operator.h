@@ -93,9 +93,16 @@ class SourceOperator final : public SourceOperatorBase {
     std::unique_ptr<SourceSplit> split;
     int64_t watermark = kMinWatermark;
     bool finished = false;
-    Chunk pending;      // rows read (with computed columns) but not emitted yet
-    Vector pending_wm;  // the watermark expression's value per pending row
-    size_t pos = 0;     // next pending row to emit
+    // The rows of the split's last Read (with computed columns), of which the first `pos` were
+    // emitted. Once all of them are emitted, `pending` belongs to the consumers: Emit lets a
+    // downstream operator steal a chunk's columns and kinds (a Calc moves them), so `pending.size()`
+    // may then be 0. The split's bookkeeping therefore reads `pending_rows`, never `pending.size()`;
+    // reading the stolen size made a checkpoint record the position before the last read and a
+    // restore read its rows twice.
+    Chunk pending;
+    Vector pending_wm;        // the watermark expression's value per pending row
+    size_t pending_rows = 0;  // rows of the last Read
+    size_t pos = 0;           // next pending row to emit
     // The last read returned no rows but the split goes on (an unbounded split waiting for records):
     // other splits are read first, until every unfinished split is starved.
     bool starved = false;

@@ -4,6 +4,7 @@
 
 #include <deque>
 
+#include "state/state_serde.h"
 #include "unit/runtime/rank_dedup_test_util.h"
 
 namespace sluice {
@@ -68,6 +69,89 @@ TEST(SourceOperatorTest, SplitsThatComeBackEmptyStillDeliverAndEnd) {
   std::vector<std::string> rows = h.sink.Changes();
   std::sort(rows.begin(), rows.end());
   EXPECT_EQ(rows, (std::vector<std::string>{"+I[10]", "+I[20]", "+I[21]"}));
+}
+
+// A split over the numbers [0, total), read `per_read` at a time, that checkpoints its position (the
+// count of rows before it) and seeks to one, like a datagen sequence or a Kafka partition.
+class SeekableSplit final : public SourceSplit {
+ public:
+  SeekableSplit(int64_t total, size_t per_read) : total_(total), per_read_(per_read) {}
+  std::string id() const override { return "seq"; }
+  Result<bool> Read(size_t, Chunk* out) override {
+    last_read_ = 0;
+    while (next_ < total_ && last_read_ < per_read_) {
+      out->AppendValues({Big(next_++)}, RowKind::kInsert);
+      ++last_read_;
+    }
+    return next_ < total_;
+  }
+  std::string CheckpointPosition(size_t rows_of_last_read) const override {
+    return std::to_string(next_ - static_cast<int64_t>(last_read_ - rows_of_last_read));
+  }
+  Status SeekToPosition(const std::string& position) override {
+    next_ = std::stoll(position);
+    return Status::OK();
+  }
+
+ private:
+  int64_t total_;
+  size_t per_read_;
+  int64_t next_ = 0;
+  size_t last_read_ = 0;
+};
+
+// Takes the columns and kinds of every chunk it is given and forwards them, as a Calc does (Emit
+// lets a consumer steal the chunk it hands over).
+class StealingOperator final : public Operator {
+ public:
+  StealingOperator() : Operator("steal", 1) {}
+  Status Process(int, Chunk& chunk) override {
+    Chunk out;
+    out.columns() = std::move(chunk.columns());
+    out.kind_vector() = std::move(chunk.kind_vector());
+    return Emit(out);
+  }
+};
+
+// A checkpoint taken after a source emitted a whole read to a consumer that stole it records the
+// position after that read: the restored source goes on with the next row. (The source used to
+// read its bookkeeping from the stolen chunk, whose size was then 0, so the checkpoint recorded the
+// position before the read and the restored job counted those rows twice.)
+TEST(SourceOperatorTest, ACheckpointAfterAStolenChunkRecordsThePositionAfterIt) {
+  for (bool seekable : {true, false}) {
+    SCOPED_TRACE(seekable ? "seekable split" : "split restored by skipping rows");
+    auto make_source = [&] {
+      std::vector<std::unique_ptr<SourceSplit>> splits;
+      if (seekable) {
+        splits.push_back(std::make_unique<SeekableSplit>(10, 4));
+      } else {
+        std::deque<std::vector<int64_t>> reads{{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9}};
+        splits.push_back(std::make_unique<ScriptedSplit>("seq", std::move(reads), false));
+      }
+      return std::make_unique<SourceOperator>("t", std::move(splits), OneColumn(), std::vector<ExprPtr>{}, -1,
+                                              nullptr, 4);
+    };
+    auto first = make_source();
+    StealingOperator steal;
+    first->AddOutput(&steal, 0);
+    Harness h(&steal);
+    JobContext ctx;
+    ASSERT_TRUE(first->Open(&ctx).ok());
+    ASSERT_TRUE(first->Step(kMaxWatermark, false).ok());  // emits rows 0..3, which `steal` takes
+    StateWriter w;
+    ASSERT_TRUE(first->WriteSnapshot(&w).ok());
+    const std::string bytes = w.data();
+
+    auto restored = make_source();
+    Harness h2(restored.get());
+    ASSERT_TRUE(h2.open_status.ok());
+    StateReader r(bytes, "source");
+    ASSERT_TRUE(restored->Restore(&r).ok()) << r.status().ToString();
+    for (int i = 0; i < 20 && !restored->finished(); ++i) ASSERT_TRUE(restored->Step(kMaxWatermark, false).ok());
+    EXPECT_EQ(h.sink.Changes(), (std::vector<std::string>{"+I[0]", "+I[1]", "+I[2]", "+I[3]"}));
+    EXPECT_EQ(h2.sink.Changes(),
+              (std::vector<std::string>{"+I[4]", "+I[5]", "+I[6]", "+I[7]", "+I[8]", "+I[9]"}));
+  }
 }
 
 }  // namespace
