@@ -12,7 +12,8 @@
 //
 // Outputs: Emit(chunk) hands the chunk to every downstream operator; with several outputs (a sub-plan
 // shared by several INSERTs) all but the last receive a copy (string bytes are shared, not copied).
-// A consumer may modify or steal the contents of the chunk it is given.
+// A consumer may modify or steal the contents of the chunk it is given, so a producer never reads a
+// chunk after emitting it (not even its size): what it needs later, it records before the Emit.
 //
 // Checkpoints (runtime/checkpoint.h): the job starts a checkpoint by calling StartBarrier on every
 // source; a barrier travels the outputs like a watermark. An operator with several inputs waits until
