@@ -211,7 +211,9 @@ def add_source(case, name, n, kinds=None):
     if kind in ("json", "csv"):
         return source_file(case, name, n * FILE_FACTOR, kind)
     if kind == "kafka":
-        return source_kafka(case, name, n * FILE_FACTOR)
+        # librdkafka's mock cluster keeps about 5 MB per partition and drops older messages: stay well
+        # below, or 'earliest-offset' starts at whatever it kept (the reference would differ).
+        return source_kafka(case, name, min(n * FILE_FACTOR, 20000))
     return {"datagen": source_datagen, "nexmark": source_nexmark}[kind](case, name, n)
 
 
@@ -335,6 +337,10 @@ def terminal(case, cur, second, multi_input, changelog_input, timed):
                    "session", "window-topn", "window-dedup", "over-rows", "over-range", "over-pt", "join"]
         if second is not None:
             choices += ["window-join", "join"]
+    if multi_input:
+        # Which row a dedup, window Top-N/dedup or OVER frame picks among rows of equal order keys
+        # depends on their arrival order, which with several sources depends on read timing.
+        choices = [c for c in choices if not c.startswith(("dedup", "window-topn", "window-dedup", "over"))]
     t = rng.choice(choices)
     # An updating operator's changelog depends on the order of its input rows; with several sources
     # that order depends on read timing, so only the folded result is compared.
