@@ -54,6 +54,7 @@ class Case:
         self.minibatch = False
         self.paced = False   # a source paces on the wall clock
         self.rows = 0
+        self.kafka_partitions = 0
 
     def sql(self):
         out = list(self.head)
@@ -167,14 +168,20 @@ def source_kafka(case, name, n):
     case.head.append(
         "CREATE TABLE %s_in (k BIGINT, v BIGINT, tag STRING, ts TIMESTAMP(3), arr ARRAY<BIGINT>)\n"
         "  WITH ('connector' = 'filesystem', 'path' = '${DATA}/%s_in', 'format' = 'json');" % (name, name))
+    # Two partitions: the producer partitions by key (murmur2 of the json key), so a restarted process
+    # writes each partition as before. Which partition's rows come first is up to the fetches, so the
+    # case counts as several inputs (only order-insensitive results are compared change for change).
+    partitions = rng.choice([1, 1, 2])
+    case.kafka_partitions = max(case.kafka_partitions, partitions)
+    keyed = "'key.format' = 'json', 'key.fields' = 'k', " if partitions > 1 else ""
     case.head.append(
         "CREATE TABLE %s_src (k BIGINT, v BIGINT, tag STRING, ts TIMESTAMP(3), arr ARRAY<BIGINT>, pt AS PROCTIME(),\n"
-        "  %s) WITH ('connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = 'mock://crash',\n"
-        "  'format' = 'json', 'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset');"
-        % (name, wm_clause(case), name))
+        "  %s) WITH ('connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = 'mock://crash?partitions=%d',\n"
+        "  %s'value.format' = 'json', 'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset');"
+        % (name, wm_clause(case), name, partitions, keyed))
     case.head.append("INSERT INTO %s_src SELECT k, v, tag, ts, arr FROM %s_in;" % (name, name))
     case.ddl.append("CREATE VIEW %s AS SELECT %s FROM %s_src;" % (name, STREAM_COLS, name))
-    return "kafka"
+    return "kafka(%d)" % partitions
 
 
 def source_debezium(case, name, n):
@@ -453,7 +460,7 @@ def generate(seed, scale=1.0):
         second = "s2"
         case.desc.append("+" + add_source(case, "s2", max(200, n // rng.choice([1, 4]))))
     b = Builder(case)
-    cur, multi = "s1", False
+    cur, multi = "s1", case.kafka_partitions > 1
     if not changelog:
         for _ in range(rng.choice([0, 1, 1, 2, 3])):
             cur, what, used = b.row_step(cur, second)
