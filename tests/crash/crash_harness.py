@@ -44,6 +44,7 @@ import fixed_pipeline  # noqa: E402
 import pipelines  # noqa: E402
 
 FAILPOINTS = fixed_pipeline.FAILPOINTS
+MAX_OUTPUT = 200 << 20  # bytes of committed output a case may write (it is read into memory)
 
 
 def fresh(path):
@@ -173,6 +174,9 @@ class CaseRun:
             return None, ["the unkilled run failed (rc=%s): %s" % (rc, err.strip()[-2000:])]
         self.ref_seconds = secs
         self.ref_out = out
+        size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(out) for f in fs)
+        if size > MAX_OUTPUT:
+            return None, ["the unkilled run wrote %d MB: too much for the harness (a generator bug)" % (size >> 20)]
         self.want = committed(out, self.case.sinks)
         return self.want, []
 
