@@ -302,8 +302,14 @@ def main():
     work = args.work or "/tmp/sluice-crash-%d" % os.getpid()
     fresh(work)
     if args.case is None and args.fixed_runs > 0:
-        fixed_pipeline.check(argparse.Namespace(runs=args.fixed_runs, rows=args.rows, seed=args.seed,
-                                                interval=args.interval), sluice, os.path.join(work, "fixed"))
+        try:
+            fixed_pipeline.check(argparse.Namespace(runs=args.fixed_runs, rows=args.rows, seed=args.seed,
+                                                    interval=args.interval), sluice, os.path.join(work, "fixed"))
+        except SystemExit as e:
+            print("fixed pipeline (seed %d) FAILED: %s" % (args.seed, e.code))
+            print("  reproduce: python3 tests/crash/crash_harness.py --sluice %s --seed %d --runs 0 --fixed-runs %d "
+                  "--rows %d --interval '%s'" % (args.sluice, args.seed, args.fixed_runs, args.rows, args.interval))
+            sys.exit(1)
     seeds = [args.case] if args.case is not None else [args.seed * 1000000 + i for i in range(args.runs)]
     failed, kills, t0 = [], 0, time.time()
     for i, seed in enumerate(seeds):
