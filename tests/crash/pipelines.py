@@ -55,6 +55,10 @@ class Case:
         self.paced = False   # a source paces on the wall clock
         self.rows = 0
         self.kafka_partitions = 0
+        # No row is late at any operator whatever the order of its inputs: set when the job has several
+        # input streams, whose interleaving depends on read timing, so which rows an event-time
+        # operator would drop as late (behind the minimum of its inputs' watermarks) would too.
+        self.in_order = False
         self.files_views = set()  # extra tables already declared (a second sink's join reuses j2)
 
     def sql(self):
@@ -96,12 +100,17 @@ def split_files(case, rel_dir, lines, nfiles, ext):
 
 
 def wm_clause(case):
-    return "WATERMARK FOR ts AS ts - INTERVAL '%d' SECOND" % case.rng.choice([0, 1, 2, 5])
+    """The watermark: in an in-order case at least the 1.5 s the rows are out of order by."""
+    return "WATERMARK FOR ts AS ts - INTERVAL '%d' SECOND" % case.rng.choice([2, 5] if case.in_order else [0, 1, 2, 5])
+
+
+def late_share(case, choices):
+    return 0 if case.in_order else case.rng.choice(choices)
 
 
 def source_file(case, name, n, fmt):
     rng = case.rng
-    rows = stream_rows(rng, n, rng.choice([5, 50, 500]), rng.choice([0, 0.01, 0.05]))
+    rows = stream_rows(rng, n, rng.choice([5, 50, 500]), late_share(case, [0, 0.01, 0.05]))
     if fmt == "json":
         lines = [json.dumps({"k": k, "v": v, "tag": t, "ts": ts_text(ts), "arr": a}) + "\n" for k, v, t, ts, a in rows]
     else:
@@ -136,7 +145,7 @@ def source_datagen(case, name, n):
         "  'fields.id.end' = '%d', 'fields.k.min' = '0', 'fields.k.max' = '%d', 'fields.v.min' = '0',\n"
         "  'fields.v.max' = '1000', 'fields.j.min' = '0', 'fields.j.max' = '%d', 'fields.tag.length' = '1',\n"
         "  'fields.arr.length' = '2');"
-        % (name, wm_clause(case), n, rate, rng.randint(0, 1000), n, rng.choice([4, 49, 499]), rng.choice([1500, 8000])))
+        % (name, wm_clause(case), n, rate, rng.randint(0, 1000), n, rng.choice([4, 49, 499]), 1500 if case.in_order else rng.choice([1500, 8000])))
     case.ddl.append("CREATE VIEW %s AS SELECT k, v, tag, ts, pt, arr FROM %s_src;" % (name, name))
     return "datagen"
 
@@ -172,16 +181,16 @@ def source_nexmark(case, name, n):
 
 def source_kafka(case, name, n):
     rng = case.rng
-    rows = stream_rows(rng, n, rng.choice([5, 50, 500]), rng.choice([0, 0.01]))
+    rows = stream_rows(rng, n, rng.choice([5, 50, 500]), late_share(case, [0, 0.01]))
     lines = [json.dumps({"k": k, "v": v, "tag": t, "ts": ts_text(ts), "arr": a}) + "\n" for k, v, t, ts, a in rows]
     case.files["%s_in/part-0.json" % name] = "".join(lines)
     case.head.append(
         "CREATE TABLE %s_in (k BIGINT, v BIGINT, tag STRING, ts TIMESTAMP(3), arr ARRAY<BIGINT>)\n"
         "  WITH ('connector' = 'filesystem', 'path' = '${DATA}/%s_in', 'format' = 'json');" % (name, name))
-    # Two partitions: the producer partitions by key (murmur2 of the json key), so a restarted process
-    # writes each partition as before. Which partition's rows come first is up to the fetches, so the
-    # case counts as several inputs (only order-insensitive results are compared change for change).
-    partitions = rng.choice([1, 1, 2])
+    # Two partitions (in an in-order case): the producer partitions by key (murmur2 of the json key),
+    # so a restarted process writes each partition as before. Which partition's rows come first is up
+    # to the fetches, so the case counts as several inputs.
+    partitions = rng.choice([1, 2]) if case.in_order else 1
     case.kafka_partitions = max(case.kafka_partitions, partitions)
     keyed = "'key.format' = 'json', 'key.fields' = 'k', " if partitions > 1 else ""
     case.head.append(
@@ -465,14 +474,16 @@ def generate(seed, scale=1.0):
     n = int(rng.choice([2000, 4000, 8000]) * scale)
     case.rows = n
     changelog = rng.random() < 0.12
+    second = "s2" if not changelog and rng.random() < 0.5 else None
+    case.in_order = second is not None or (not changelog and rng.random() < 0.2)
     if changelog:
         case.desc.append(source_debezium(case, "s1", n * FILE_FACTOR))
     else:
         case.desc.append(add_source(case, "s1", n))
-    second = None
-    if not changelog and rng.random() < 0.5:
-        second = "s2"
+    if second is not None:
         case.desc.append("+" + add_source(case, "s2", max(200, n // rng.choice([1, 4]))))
+    if case.in_order:
+        case.desc.append("in-order")
     b = Builder(case)
     cur, multi = "s1", case.kafka_partitions > 1
     if not changelog:
@@ -521,5 +532,7 @@ def generate(seed, scale=1.0):
                   ("sluice.exec.chunk-size", str(rng.choice([7, 64, 256, 1024, 4096])))]
     if rng.random() < 0.5:
         case.sets.append(("state.storage.fs.memory-threshold", "0"))
-    case.desc.append("interval=%dms" % interval_ms)
+    case.desc.append(" ".join("%s=%s" % (k.split(".")[-1], v) for k, v in case.sets
+                              if k in ("execution.checkpointing.interval", "execution.checkpointing.incremental",
+                                       "state.checkpoints.num-retained", "sluice.exec.chunk-size")))
     return case
