@@ -1,23 +1,33 @@
 #!/usr/bin/env python3
-"""Crash harness for Sluice checkpoints (issue 5): kill a running job at random moments and at named
-failpoints, restart it until it finishes, and check that the committed output equals that of a run
-that was never killed -- no duplicate, no missing row, in every run.
+"""Crash harness for Sluice checkpoints: kill running jobs with SIGKILL at random moments and at every
+named failpoint, several times per run, restart each until it finishes, and check that the committed
+output equals that of a run that was never killed -- no duplicate, no missing row or change.
 
-  python3 tests/crash/crash_harness.py --sluice build/sluice --runs 30          # what `make test` runs
-  python3 tests/crash/crash_harness.py --sluice build/sluice --runs 1000 --rows 200000
+  python3 tests/crash/crash_harness.py --sluice build/sluice --runs 12 --scale 0.3   # `make test` (ctest crash)
+  python3 tests/crash/crash_harness.py --sluice build/sluice --runs 1000             # the long version
+  python3 tests/crash/crash_harness.py --sluice build/sluice --case 7000042          # one case again
 
-The pipeline (pipeline.sql next to this file) reads generated JSON files and writes filesystem
-sinks: append-only json sinks (dedup and regular join; window aggregate), a changelog sink (group
-aggregate with Top-N, debezium-json), and the late-rows table ('sluice.exec.late-rows.table') that
-receives the orders the window aggregate drops as late. Outputs are compared after concatenating the
-committed (visible) files in file-number order: byte for byte, so every change and every late row
-appears exactly once and in the same order.
+First the fixed pipeline (fixed_pipeline.py, pipeline.sql: byte-for-byte outputs, restore from each
+retained checkpoint, a corrupt latest checkpoint skipped, a changed plan refused, checkpoint timeouts),
+then --runs random pipelines (pipelines.py: sources, operator chains, sinks, chunk sizes, checkpoint
+intervals and options drawn from the case's seed). For each random case:
 
-It also checks that restoring from each retained checkpoint k of an uninterrupted run reproduces
-that run's output suffix byte for byte, and that a corrupt latest checkpoint is skipped for the
-previous one with a note. Deterministic for a given --seed.
+  1. an unkilled run (the reference; its script must plan and run, else the case fails);
+  2. kill runs: 1-4 kills, each at a random moment of the reference's duration or at a failpoint
+     (SLUICE_FAILPOINT=<name>@<n>), then restarts until the job finishes;
+  3. the committed output compared with the reference: append-only sinks (json) as multisets of rows;
+     changelog sinks (debezium-json) folded into a multiset of rows, and where the pipeline's changelog
+     is deterministic, as a multiset of change events, so each change is there exactly once;
+  4. for one case in four, a run that retains every checkpoint, then a restore from a random one of
+     them (the output suffix after it must come out again) and from a copy whose newest checkpoint is
+     truncated (skipped with a note, same output).
+
+Every failure prints its case seed and a one-line command that reruns exactly that case (the kill
+moments are drawn from the seed too, but a kill at a moment hits the job where its timing puts it).
+The exit status is 1 if any case failed. The case seed of run i is seed * 1000000 + i.
 """
 import argparse
+import collections
 import json
 import os
 import random
@@ -29,64 +39,12 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FAILPOINTS = ["checkpoint.before-sync", "checkpoint.after-sync", "sink.after-precommit",
-              "checkpoint.before-commit", "restore.during"]
+sys.path.insert(0, HERE)
+import fixed_pipeline  # noqa: E402
+import pipelines  # noqa: E402
 
-
-def generate(data_dir, rows, seed):
-    """Orders (with re-sent duplicates, out of order within bounds, and ~2% late: over a minute behind,
-    so their TUMBLE window fired already) in 3 files, and a customer table."""
-    rng = random.Random(seed)
-    os.makedirs(os.path.join(data_dir, "orders"), exist_ok=True)
-    os.makedirs(os.path.join(data_dir, "customers"), exist_ok=True)
-    base = 1_700_000_000_000  # epoch millis
-    files = [open(os.path.join(data_dir, "orders", "part-%d.json" % i), "w") for i in range(3)]
-    for i in range(rows):
-        order_id = i if rng.random() > 0.1 else max(0, i - rng.randint(1, 50))  # ~10% re-sends
-        ts = base + i * 200 + rng.randint(0, 3000)
-        if rng.random() < 0.02:
-            ts -= rng.randint(65_000, 180_000)  # late for the window aggregate: goes to the late-rows table
-        rec = {"order_id": order_id, "customer_id": rng.randint(0, 199), "amount": rng.randint(1, 10_000),
-               "ts": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(ts // 1000)) + ".%03d" % (ts % 1000)}
-        files[i % 3].write(json.dumps(rec) + "\n")
-    for f in files:
-        f.close()
-    with open(os.path.join(data_dir, "customers", "part-0.json"), "w") as f:
-        for c in range(200):
-            f.write(json.dumps({"customer_id": c, "region": "R%d" % (c % 7)}) + "\n")
-
-
-def script(data_dir, out_dir, ckpt_dir, extra_sets):
-    with open(os.path.join(HERE, "pipeline.sql")) as f:
-        sql = f.read()
-    sets = "".join("SET '%s' = '%s';\n" % kv for kv in extra_sets)
-    return sets + sql.replace("${DATA}", data_dir).replace("${OUT}", out_dir).replace("${CKPT}", ckpt_dir)
-
-
-def committed(out_dir):
-    """Every sink's visible files concatenated in file-number order."""
-    result = {}
-    for sink in sorted(os.listdir(out_dir)):
-        d = os.path.join(out_dir, sink)
-        names = [n for n in os.listdir(d) if not n.startswith(".") and not n.startswith("_")]
-        names.sort(key=lambda n: [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", n)])
-        result[sink] = b"".join(open(os.path.join(d, n), "rb").read() for n in names)
-    return result
-
-
-def run(sluice, sql_path, env=None, kill_after=None):
-    """Runs the job; returns (returncode, stderr). kill_after: seconds until SIGKILL."""
-    p = subprocess.Popen([sluice, "run", sql_path], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    if kill_after is not None:
-        try:
-            _, err = p.communicate(timeout=kill_after)
-            return p.returncode, err.decode()
-        except subprocess.TimeoutExpired:
-            p.send_signal(signal.SIGKILL)
-            _, err = p.communicate()
-            return p.returncode, err.decode()
-    _, err = p.communicate()
-    return p.returncode, err.decode()
+FAILPOINTS = fixed_pipeline.FAILPOINTS
+MAX_OUTPUT = 200 << 20  # bytes of committed output a case may write (it is read into memory)
 
 
 def fresh(path):
@@ -94,166 +52,287 @@ def fresh(path):
     os.makedirs(path)
 
 
+def run(sluice, sql_path, env=None, kill_after=None, timeout=300):
+    """Runs the job; returns (returncode, stderr, seconds). kill_after: seconds until SIGKILL."""
+    t0 = time.time()
+    p = subprocess.Popen([sluice, "run", sql_path], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    try:
+        _, err = p.communicate(timeout=kill_after if kill_after is not None else timeout)
+    except subprocess.TimeoutExpired:
+        p.send_signal(signal.SIGKILL)
+        _, err = p.communicate()
+        if kill_after is None:
+            return "timeout", err.decode(errors="replace"), time.time() - t0
+    return p.returncode, err.decode(errors="replace"), time.time() - t0
+
+
+def committed(out_dir, sinks):
+    """sink -> its committed (visible) files' lines."""
+    result = {}
+    for sink in sinks:
+        d = os.path.join(out_dir, sink)
+        lines = []
+        if os.path.isdir(d):
+            names = [n for n in os.listdir(d) if not n.startswith(".") and not n.startswith("_")]
+            # In commit order (part-0-2 before part-0-10), so a changelog folds in the order it was written.
+            names.sort(key=lambda n: [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", n)])
+            for name in names:
+                with open(os.path.join(d, name), "rb") as f:
+                    lines += f.read().decode(errors="replace").splitlines()
+        result[sink] = lines
+    return result
+
+
+def fold(lines):
+    """A debezium-json changelog folded into a multiset of rows; a retraction of a row that is not
+    there is an error (returned as the second item)."""
+    rows, errors = collections.Counter(), []
+    for line in lines:
+        e = json.loads(line)
+        if e["op"] in ("c", "r"):
+            rows[json.dumps(e["after"], sort_keys=True)] += 1
+        else:
+            key = json.dumps(e["before"], sort_keys=True)
+            if rows[key] == 0:
+                errors.append("retracts a row that is not there: " + line)
+            rows[key] -= 1
+    return +rows, errors
+
+
+def multiset_diff(want, got, what):
+    """Lines describing how multiset `got` differs from `want` (at most a few of each)."""
+    missing, extra = want - got, got - want
+    if not missing and not extra:
+        return []
+    out = ["%s: %d expected, %d committed; %d missing, %d extra" % (what, sum(want.values()), sum(got.values()),
+                                                                       sum(missing.values()), sum(extra.values()))]
+    out += ["  missing x%d %s" % (n, r) for r, n in list(missing.items())[:5]]
+    out += ["  extra   x%d %s" % (n, r) for r, n in list(extra.items())[:5]]
+    return out
+
+
+def without_proctime(lines):
+    """Late rows name the dropped row with its columns, processing-time ones (`pt`) included: those
+    differ from run to run, so they are left out of the comparison."""
+    out = []
+    for line in lines:
+        e = json.loads(line)
+        row = json.loads(e["row"])
+        row.pop("pt", None)
+        e["row"] = row
+        out.append(json.dumps(e, sort_keys=True))
+    return out
+
+
+def compare(case, want, got):
+    problems = []
+    for sink, kind in case.sinks.items():
+        a, b = want[sink], got[sink]
+        if sink == "late_rows":
+            a, b = without_proctime(a), without_proctime(b)
+        if kind == "append" or case.exact[sink]:
+            problems += multiset_diff(collections.Counter(a), collections.Counter(b), "sink %s rows/changes" % sink)
+        if kind == "changelog":
+            fa, _ = fold(a)
+            fb, errors = fold(b)
+            problems += ["sink %s %s" % (sink, e) for e in errors[:3]]
+            problems += multiset_diff(fa, fb, "sink %s folded table" % sink)
+    return problems
+
+
+class CaseRun:
+    """One random case: its files, scripts and runs under work/."""
+
+    def __init__(self, args, sluice, seed, work):
+        self.args, self.sluice, self.seed, self.work = args, sluice, seed, work
+        self.case = pipelines.generate(seed, args.scale)
+        self.rng = random.Random(seed * 7919 + 1)  # the kills
+        self.data = os.path.join(work, "data")
+        self.case.write_files(self.data)
+        self.template = self.case.sql()
+        self.kills = 0
+
+    def script(self, name, out, ckpt, extra_sets=(), replace=()):
+        sql = self.template
+        for old, new in replace:
+            sql = sql.replace(old, new)
+        # Extra options go with the job's own (after the Kafka producer jobs of the script's head).
+        anchor = "SET 'pipeline.name' = 'crash';"
+        sql = sql.replace(anchor, "".join("SET '%s' = '%s';\n" % kv for kv in extra_sets) + anchor)
+        sql = sql.replace("${DATA}", self.data).replace("${OUT}", out).replace("${CKPT}", ckpt)
+        path = os.path.join(self.work, name + ".sql")
+        with open(path, "w") as f:
+            f.write(sql)
+        return path
+
+    def reference(self):
+        out, ckpt = os.path.join(self.work, "ref-out"), os.path.join(self.work, "ref-ckpt")
+        fresh(out)
+        fresh(ckpt)
+        rc, err, secs = run(self.sluice, self.script("ref", out, ckpt))
+        if rc != 0:
+            return None, ["the unkilled run failed (rc=%s): %s" % (rc, err.strip()[-2000:])]
+        self.ref_seconds = secs
+        self.ref_out = out
+        size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(out) for f in fs)
+        if size > MAX_OUTPUT:
+            return None, ["the unkilled run wrote %d MB: too much for the harness (a generator bug)" % (size >> 20)]
+        self.want = committed(out, self.case.sinks)
+        return self.want, []
+
+    def killed_runs(self):
+        out, ckpt = os.path.join(self.work, "out"), os.path.join(self.work, "ckpt")
+        fresh(out)
+        fresh(ckpt)
+        sql = self.script("crash", out, ckpt)
+        kills_wanted = self.rng.randint(1, 4)
+        log = []
+        for attempt in range(60):
+            env, kill_after = dict(os.environ), None
+            if self.kills < kills_wanted:
+                if self.rng.random() < 0.5:
+                    fp = "%s@%d" % (self.rng.choice(FAILPOINTS), self.rng.randint(1, 4))
+                    env["SLUICE_FAILPOINT"] = fp
+                    log.append(fp)
+                else:
+                    kill_after = self.rng.uniform(0.0, self.ref_seconds * 1.2)
+                    log.append("kill@%.3fs" % kill_after)
+            else:
+                log.append("to-end")
+            rc, err, _ = run(self.sluice, sql, env, kill_after, timeout=max(120, 30 * self.ref_seconds))
+            if rc == 0:
+                self.log = log
+                return committed(out, self.case.sinks), []
+            if rc != -signal.SIGKILL:
+                return None, ["attempt %d (%s) failed (rc=%s): %s" % (attempt, log[-1], rc, err.strip()[-2000:])]
+            self.kills += 1
+        return None, ["the job did not finish in 60 attempts"]
+
+    def retained_checks(self):
+        """A run retaining every checkpoint; a restore from a random one must write the output after it
+        again; a truncated newest checkpoint must be skipped with a note."""
+        out, ckpt = os.path.join(self.work, "full-out"), os.path.join(self.work, "full-ckpt")
+        fresh(out)
+        fresh(ckpt)
+        retain = [("'state.checkpoints.num-retained' = '1'", "'state.checkpoints.num-retained' = '1000'"),
+                  ("'state.checkpoints.num-retained' = '2'", "'state.checkpoints.num-retained' = '1000'")]
+        rc, err, _ = run(self.sluice, self.script("full", out, ckpt, replace=retain))
+        if rc != 0:
+            return ["the run retaining every checkpoint failed (rc=%s): %s" % (rc, err.strip()[-2000:])]
+        problems = compare(self.case, self.want, committed(out, self.case.sinks))
+        if problems:
+            return ["the run retaining every checkpoint differs from the unkilled run"] + problems
+        job = os.path.join(ckpt, "crash")
+        chks = sorted(int(n[4:]) for n in os.listdir(job) if re.fullmatch(r"chk-\d+", n))
+        if len(chks) < 2:
+            return []
+        k = self.rng.choice(chks[:-1])
+        # Drop what the full run wrote after checkpoint k (files last written after its metadata).
+        suffix = os.path.join(self.work, "suffix-out")
+        shutil.rmtree(suffix, ignore_errors=True)
+        shutil.copytree(out, suffix)
+        meta_time = os.stat(os.path.join(job, "chk-%d" % k, "_metadata")).st_mtime_ns
+        for sink in os.listdir(suffix):
+            for name in os.listdir(os.path.join(suffix, sink)):
+                path = os.path.join(suffix, sink, name)
+                if os.stat(path).st_mtime_ns > meta_time:
+                    os.remove(path)
+        scratch = os.path.join(self.work, "suffix-ckpt")
+        fresh(scratch)
+        rc, err, _ = run(self.sluice, self.script("suffix", suffix, scratch, replace=retain,
+                                                  extra_sets=[("execution.savepoint.path", os.path.join(job, "chk-%d" % k))]))
+        if rc != 0:
+            return ["restore from chk-%d failed (rc=%s): %s" % (k, rc, err.strip()[-2000:])]
+        problems = compare(self.case, self.want, committed(suffix, self.case.sinks))
+        if problems:
+            return ["restoring chk-%d (of %s) did not write the output after it again" % (k, chks)] + problems
+        # A truncated newest checkpoint: the one before it is restored, with a note.
+        corrupt = os.path.join(self.work, "corrupt-ckpt")
+        shutil.rmtree(corrupt, ignore_errors=True)
+        shutil.copytree(ckpt, corrupt)
+        newest = os.path.join(corrupt, "crash", "chk-%d" % chks[-1], "_metadata")
+        with open(newest, "r+b") as f:
+            f.truncate(os.path.getsize(newest) // 2)
+        cout = os.path.join(self.work, "corrupt-out")
+        shutil.rmtree(cout, ignore_errors=True)
+        shutil.copytree(out, cout)
+        rc, err, _ = run(self.sluice, self.script("corrupt", cout, corrupt, replace=retain))
+        if rc != 0 or "falling back to the previous checkpoint" not in err:
+            return ["a truncated newest checkpoint was not skipped with a note (rc=%s): %s" % (rc, err.strip()[-2000:])]
+        problems = compare(self.case, self.want, committed(cout, self.case.sinks))
+        if problems:
+            return ["restoring the checkpoint before a truncated one changed the output"] + problems
+        return []
+
+    def check(self):
+        """Problems found (empty: the case passed)."""
+        want, problems = self.reference()
+        if problems:
+            return problems
+        got, problems = self.killed_runs()
+        if problems:
+            return problems
+        problems = compare(self.case, want, got)
+        if problems:
+            return ["after %d kills (%s) the committed output differs from the unkilled run" % (self.kills, ", ".join(self.log))] + problems
+        if self.rng.random() < 0.25:
+            return self.retained_checks()
+        return []
+
+
+def repro(args, seed):
+    return "python3 tests/crash/crash_harness.py --sluice %s --case %d%s" % (
+        args.sluice, seed, "" if args.scale == 1.0 else " --scale %g" % args.scale)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sluice", required=True)
-    ap.add_argument("--runs", type=int, default=30)
-    ap.add_argument("--rows", type=int, default=30000)
+    ap.add_argument("--runs", type=int, default=30, help="random pipelines to run")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--case", type=int, default=None, help="run only the random case of this seed")
+    ap.add_argument("--scale", type=float, default=1.0, help="multiplies the rows of the random pipelines")
+    ap.add_argument("--fixed-runs", type=int, default=10, help="kill runs of the fixed pipeline (0: skip it)")
+    ap.add_argument("--rows", type=int, default=30000, help="rows of the fixed pipeline")
+    ap.add_argument("--interval", default="5 ms", help="'execution.checkpointing.interval' of the fixed pipeline")
     ap.add_argument("--work", default=None, help="work directory (default: a fresh one under /tmp)")
-    ap.add_argument("--interval", default="5 ms", help="'execution.checkpointing.interval' of the runs")
+    ap.add_argument("--verbose", action="store_true", help="print every case")
     args = ap.parse_args()
     sluice = os.path.abspath(args.sluice)
     work = args.work or "/tmp/sluice-crash-%d" % os.getpid()
     fresh(work)
-    data = os.path.join(work, "data")
-    generate(data, args.rows, args.seed)
-    rng = random.Random(args.seed)
-
-    # The reference: one run without checkpoints, and one with every checkpoint retained.
-    ref_out, ref_ckpt = os.path.join(work, "ref-out"), os.path.join(work, "ref-ckpt")
-    fresh(ref_out)
-    sql = os.path.join(work, "ref.sql")
-    open(sql, "w").write(script(data, ref_out, "", []))
-    t0 = time.time()
-    rc, err = run(sluice, sql)
-    ref_seconds = time.time() - t0
-    if rc != 0:
-        sys.exit("reference run failed:\n" + err)
-    reference = committed(ref_out)
-    missing = {"enriched", "per_minute", "top_customers", "late_orders"} - set(reference)
-    if missing:
-        sys.exit("reference run wrote nothing to %s" % sorted(missing))
-    if not all(reference.values()):
-        sys.exit("reference run wrote an empty sink: %s" % {k: len(v) for k, v in reference.items()})
-
-    full_out = os.path.join(work, "full-out")
-    fresh(full_out)
-    fresh(ref_ckpt)
-    sql = os.path.join(work, "full.sql")
-    open(sql, "w").write(script(data, full_out, ref_ckpt, [("execution.checkpointing.interval", args.interval),
-                                                           ("state.checkpoints.num-retained", "1000")]))
-    rc, err = run(sluice, sql)
-    if rc != 0:
-        sys.exit("checkpointed run failed:\n" + err)
-    if committed(full_out) != reference:
-        sys.exit("a checkpointed run without a crash differs from the reference")
-
-    # Restoring from checkpoint k reproduces the output suffix byte for byte.
-    job_dir = os.path.join(ref_ckpt, "crash-pipeline")
-    chks = sorted((int(n[4:]) for n in os.listdir(job_dir) if re.fullmatch(r"chk-\d+", n)))
-    picks = sorted(set(rng.sample(chks, min(5, len(chks)))))
-    for k in picks:
-        out = os.path.join(work, "suffix-out")
-        shutil.rmtree(out, ignore_errors=True)
-        shutil.copytree(full_out, out)
-        # Drop what the full run wrote after checkpoint k (files last written after its metadata):
-        # the restored run must write exactly those again.
-        meta_time = os.stat(os.path.join(job_dir, "chk-%d" % k, "_metadata")).st_mtime_ns
-        dropped = 0
-        for sink in os.listdir(out):
-            for name in os.listdir(os.path.join(out, sink)):
-                path = os.path.join(out, sink, name)
-                if os.stat(path).st_mtime_ns > meta_time:
-                    os.remove(path)
-                    dropped += 1
-        sql = os.path.join(work, "suffix.sql")
-        scratch = os.path.join(work, "suffix-ckpt")
-        fresh(scratch)
-        open(sql, "w").write(script(data, out, scratch, [("execution.savepoint.path", os.path.join(job_dir, "chk-%d" % k))]))
-        rc, err = run(sluice, sql)
-        if rc != 0:
-            sys.exit("restore from chk-%d failed:\n%s" % (k, err))
-        if committed(out) != reference:
-            sys.exit("restoring from chk-%d did not reproduce the output suffix" % k)
-
-    # A corrupt latest checkpoint is skipped for the previous one, with a note; the output is unchanged.
-    ckpt = os.path.join(work, "corrupt-ckpt")
-    shutil.rmtree(ckpt, ignore_errors=True)
-    shutil.copytree(ref_ckpt, ckpt)
-    newest = os.path.join(ckpt, "crash-pipeline", "chk-%d" % chks[-1], "_metadata")
-    size = os.path.getsize(newest)
-    with open(newest, "r+b") as f:
-        f.truncate(size // 2)
-    out = os.path.join(work, "corrupt-out")
-    shutil.rmtree(out, ignore_errors=True)
-    shutil.copytree(full_out, out)
-    sql = os.path.join(work, "corrupt.sql")
-    open(sql, "w").write(script(data, out, ckpt, []))
-    rc, err = run(sluice, sql)
-    if rc != 0 or "falling back to the previous checkpoint" not in err:
-        sys.exit("a corrupt latest checkpoint was not skipped with a note (rc=%d):\n%s" % (rc, err))
-    if committed(out) != reference:
-        sys.exit("restoring the checkpoint before a corrupt one changed the output")
-
-    # A script whose plan changed is refused, naming the operator.
-    sql = os.path.join(work, "changed.sql")
-    open(sql, "w").write(script(data, out, ckpt, []).replace("= c.customer_id", "= c.customer_id AND c.region <> 'R9'"))
-    rc, err = run(sluice, sql)
-    if rc == 0 or "does not match the checkpoint" not in err:
-        sys.exit("a changed plan was not refused at restore (rc=%d):\n%s" % (rc, err))
-
-    # A checkpoint still being written after 'execution.checkpointing.timeout' (here the first one,
-    # which the checkpoint.stall failpoint holds until it is abandoned) fails: with no failure
-    # tolerated the job fails saying why; with one tolerated it goes on, and the sinks commit that
-    # checkpoint's output with a later one.
-    for tolerated in ("0", "1"):
-        out, ckpt = os.path.join(work, "timeout-out"), os.path.join(work, "timeout-ckpt")
-        fresh(out)
-        fresh(ckpt)
-        sql = os.path.join(work, "timeout.sql")
-        open(sql, "w").write(script(data, out, ckpt, [("execution.checkpointing.interval", args.interval),
-                                                      ("state.checkpoints.num-retained", "2"),
-                                                      ("execution.checkpointing.timeout", "2 s"),
-                                                      ("execution.checkpointing.tolerable-failed-checkpoints",
-                                                       tolerated)]))
-        rc, err = run(sluice, sql, dict(os.environ, SLUICE_FAILPOINT="checkpoint.stall@1"))
-        if tolerated == "0":
-            if rc == 0 or "Checkpoint 1 expired before completing" not in err or "tolerable-failed" not in err:
-                sys.exit("a checkpoint past its timeout did not fail the job (rc=%d):\n%s" % (rc, err))
-        else:
-            if rc != 0 or "failed=1" not in err:
-                sys.exit("a tolerated checkpoint timeout failed the job or was not counted (rc=%d):\n%s" % (rc, err))
-            if committed(out) != reference:
-                sys.exit("the output of a job with a failed checkpoint differs from the uninterrupted run")
-
-    # Kill at random moments and at failpoints; restart until done.
-    kills = 0
-    for i in range(args.runs):
-        out, ckpt = os.path.join(work, "out"), os.path.join(work, "ckpt")
-        fresh(out)
-        fresh(ckpt)
-        sql = os.path.join(work, "crash.sql")
-        # With one checkpoint retained, the job abandons the checkpoint it is writing when it ends
-        # (its final checkpoint takes over the sinks' pre-commits); with two, it waits for it.
-        retained = rng.choice(["1", "2"])
-        open(sql, "w").write(script(data, out, ckpt, [("execution.checkpointing.interval", args.interval),
-                                                      ("state.checkpoints.num-retained", retained)]))
-        for attempt in range(200):
-            env = dict(os.environ)
-            kill_after = None
-            mode = rng.random()
-            if mode < 0.5:
-                env["SLUICE_FAILPOINT"] = "%s@%d" % (rng.choice(FAILPOINTS), rng.randint(1, 4))
-            elif mode < 0.9:
-                kill_after = rng.uniform(0, ref_seconds * 1.2)
-            rc, err = run(sluice, sql, env, kill_after)
-            if rc == 0:
-                break
-            if rc != -signal.SIGKILL:
-                sys.exit("run %d attempt %d failed (rc=%d):\n%s" % (i, attempt, rc, err))
-            kills += 1
-        else:
-            sys.exit("run %d did not finish in 200 attempts" % i)
-        got = committed(out)
-        if got != reference:
-            for sink in reference:
-                a, b = reference[sink].splitlines(), got.get(sink, b"").splitlines()
-                if a != b:
-                    print("sink %s: %d rows expected, %d committed" % (sink, len(a), len(b)), file=sys.stderr)
-            sys.exit("run %d: committed output differs from the uninterrupted run" % i)
-    print("crash harness: %d runs, %d kills, %d checkpoint restores checked, outputs equal in every run"
-          % (args.runs, kills, len(picks)))
+    if args.case is None and args.fixed_runs > 0:
+        try:
+            fixed_pipeline.check(argparse.Namespace(runs=args.fixed_runs, rows=args.rows, seed=args.seed,
+                                                    interval=args.interval), sluice, os.path.join(work, "fixed"))
+        except SystemExit as e:
+            print("fixed pipeline (seed %d) FAILED: %s" % (args.seed, e.code))
+            print("  reproduce: python3 tests/crash/crash_harness.py --sluice %s --seed %d --runs 0 --fixed-runs %d "
+                  "--rows %d --interval '%s'" % (args.sluice, args.seed, args.fixed_runs, args.rows, args.interval))
+            sys.exit(1)
+    seeds = [args.case] if args.case is not None else [args.seed * 1000000 + i for i in range(args.runs)]
+    failed, kills, t0 = [], 0, time.time()
+    for i, seed in enumerate(seeds):
+        case_work = os.path.join(work, "case")
+        fresh(case_work)
+        c = CaseRun(args, sluice, seed, case_work)
+        problems = c.check()
+        kills += c.kills
+        if args.verbose or problems:
+            print("case %d: %s: %s" % (seed, "FAILED" if problems else "ok", " ".join(c.case.desc)), flush=True)
+        if problems:
+            failed.append(seed)
+            print("\n".join("  " + p for p in problems))
+            print("  reproduce: " + repro(args, seed), flush=True)
+            keep = os.path.join(work, "failed-%d" % seed)
+            shutil.rmtree(keep, ignore_errors=True)
+            shutil.move(case_work, keep)
+            print("  files kept in " + keep, flush=True)
+    print("crash harness: %d random pipelines, %d kills, %d failed%s (%.0f s)"
+          % (len(seeds), kills, len(failed), (": seeds " + " ".join(map(str, failed))) if failed else "",
+             time.time() - t0))
+    if failed:
+        sys.exit(1)
     shutil.rmtree(work, ignore_errors=True)
 
 
