@@ -279,18 +279,18 @@ Result<ExprPtr> Binder::BindLiteral(const ast::Literal& lit) {
     }
     case ast::LiteralKind::kDate: {
       auto d = ParseDate(lit.text);
-      if (!d) return Error(lit.pos, "Illegal DATE literal '" + lit.text + "'");
+      if (!d) return Error(lit.pos, "Illegal DATE literal '" + lit.text + "': not in format 'yyyy-MM-dd' (years 0000 to 9999)");
       return MakeLiteral(Value::Int(LogicalType::Date().WithNullable(false), *d));
     }
     case ast::LiteralKind::kTime: {
       auto t = ParseTime(lit.text);
-      if (!t) return Error(lit.pos, "Illegal TIME literal '" + lit.text + "'");
+      if (!t) return Error(lit.pos, "Illegal TIME literal '" + lit.text + "': not in format 'HH:mm:ss'");
       return MakeLiteral(Value::Int(LogicalType::Time(0).WithNullable(false), *t));
     }
     case ast::LiteralKind::kTimestamp:
     case ast::LiteralKind::kTimestampLtz: {
       auto ts = ParseTimestamp(lit.text, false);
-      if (!ts) return Error(lit.pos, "Illegal TIMESTAMP literal '" + lit.text + "'");
+      if (!ts) return Error(lit.pos, "Illegal TIMESTAMP literal '" + lit.text + "': not in format 'yyyy-MM-dd HH:mm:ss' (years 0000 to 9999)");
       size_t dot = lit.text.find('.');
       int precision = dot == std::string::npos ? 0 : static_cast<int>(lit.text.size() - dot - 1);
       precision = std::min(precision, 9);

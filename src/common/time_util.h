@@ -54,7 +54,15 @@ std::string FormatTimestamp(int64_t micros, int precision);
 // Appends FormatTimestamp's text to `out` without a temporary string (for sinks).
 void AppendTimestamp(int64_t micros, int precision, std::string* out);
 
-// Parsers for SQL literal and record text. Accept "2026-08-15", "05:00:00[.fff]",
+// Flink's range of dates and timestamps: years 0000 to 9999 (DateTimeUtils' MIN_EPOCH_MILLS and
+// MAX_EPOCH_MILLS: 0000-01-01 00:00:00 and 9999-12-31 23:59:59.999).
+constexpr int64_t kMinYear = 0;
+constexpr int64_t kMaxYear = 9999;
+constexpr int64_t kMinEpochMillis = -62167219200000;
+constexpr int64_t kMaxEpochMillis = 253402300799999;
+
+// Parsers for SQL literal and record text. The year has at most four digits and no sign (Flink's
+// range above): "10000-01-01" and "-0001-01-01" are not valid values. Accept "2026-08-15", "05:00:00[.fff]",
 // "2026-08-15 05:00:00[.ffffff]" and, when iso is true, also "2026-08-15T05:00:00[.fff][Z]".
 // Return nullopt when the text is not a valid value.
 std::optional<int32_t> ParseDate(std::string_view text);

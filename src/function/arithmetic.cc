@@ -167,6 +167,41 @@ Status NumericKernel(char op, const Vector& a, const Vector& b, size_t rows, Vec
   }
 }
 
+// Integral MOD whose result type (Calcite: the divisor's) is narrower than its operands: the remainder is
+// computed in the operands' common type T and then narrowed to R, as Flink's generated Java does
+// (`(int) (longValue % intValue)`); |x % y| < |y| always fits the divisor's type.
+template <typename T, typename R>
+Status NarrowingModKernel(const Vector& a, const Vector& b, size_t rows, Vector* out) {
+  if (AnyZeroDivisor(b, rows, a)) return DivisionByZero();
+  BinaryLoop<T, T, R>(a, b, rows, out, [](T x, T y) -> R {
+    if (y == -1 || y == 0) return R{0};
+    return static_cast<R>(x % y);
+  });
+  return Status::OK();
+}
+
+template <typename T>
+Status NarrowingModTo(const Vector& a, const Vector& b, size_t rows, Vector* out) {
+  switch (out->type().id()) {
+    case TypeId::kTinyInt: return NarrowingModKernel<T, int8_t>(a, b, rows, out);
+    case TypeId::kSmallInt: return NarrowingModKernel<T, int16_t>(a, b, rows, out);
+    case TypeId::kInteger: return NarrowingModKernel<T, int32_t>(a, b, rows, out);
+    case TypeId::kBigInt: return NarrowingModKernel<T, int64_t>(a, b, rows, out);
+    default: return Status::Internal("MOD into " + out->type().ToString());
+  }
+}
+
+Status NarrowingMod(const Vector& a, const Vector& b, size_t rows, Vector* out) {
+  switch (a.type().id()) {
+    case TypeId::kTinyInt: return NarrowingModTo<int8_t>(a, b, rows, out);
+    case TypeId::kSmallInt: return NarrowingModTo<int16_t>(a, b, rows, out);
+    case TypeId::kInteger: return NarrowingModTo<int32_t>(a, b, rows, out);
+    case TypeId::kBigInt: return NarrowingModTo<int64_t>(a, b, rows, out);
+    case TypeId::kDecimal: return NarrowingModTo<__int128>(a, b, rows, out);
+    default: return Status::Internal("MOD of " + a.type().ToString());
+  }
+}
+
 // Adds `months` to a date, clamping the day to the month's length (as Java's LocalDate.plusMonths).
 int64_t AddMonthsToDays(int64_t days, int64_t months) {
   CivilDate d = CivilFromDays(days);
@@ -240,7 +275,20 @@ Result<std::shared_ptr<ScalarFunction>> ResolveArithmetic(const CallInfo& c, cha
                         });
   }
   if (a.IsNumeric() && b.IsNumeric()) {
+    // Calcite's MOD and % take exact numerics only (a DOUBLE operand is a validation error).
+    if (op == '%' && (a.IsApproximate() || b.IsApproximate())) return std::shared_ptr<ScalarFunction>();
     LogicalType r = ArithmeticResultType(a, b, op);
+    if (op == '%' && r.IsIntegral()) {
+      // The remainder is computed over both operands' common type (a DECIMAL(p, 0) stays exact), never
+      // over the divisor's narrower type: MOD(CAST(3000000001 AS BIGINT), 500) is 1.
+      bool dec = a.id() == TypeId::kDecimal || b.id() == TypeId::kDecimal;
+      LogicalType w = dec ? LogicalType::Decimal(38, 0) : (NumericRank(a.id()) >= NumericRank(b.id()) ? a : b);
+      LogicalType ca = w.WithNullable(a.nullable()).WithTimeAttribute(TimeAttribute::kNone);
+      LogicalType cb = w.WithNullable(b.nullable()).WithTimeAttribute(TimeAttribute::kNone);
+      return MakeFunction(c.name, {ca, cb}, r, [](EvalContext&, const Vector* const* args, size_t, size_t rows, Vector* out) {
+        return NarrowingMod(*args[0], *args[1], rows, out);
+      });
+    }
     LogicalType ca, cb;
     if (r.id() == TypeId::kDecimal) {
       ca = ToDecimalType(a);
@@ -329,7 +377,7 @@ void RegisterArithmeticFunctions(FunctionTable* t) {
   for (const char* p = ops; *p; ++p) {
     char op = *p;
     std::string name(1, op);
-    std::vector<std::string> sigs = {"<NUMERIC> " + name + " <NUMERIC>"};
+    std::vector<std::string> sigs = {op == '%' ? "<EXACT_NUMERIC> % <EXACT_NUMERIC>" : "<NUMERIC> " + name + " <NUMERIC>"};
     if (op == '+' || op == '-') {
       sigs.push_back("<DATETIME> " + name + " <DATETIME_INTERVAL>");
       sigs.push_back("<DATETIME_INTERVAL> " + name + " <DATETIME_INTERVAL>");

@@ -150,13 +150,15 @@ LogicalType ArithmeticResultType(const LogicalType& a, const LogicalType& b, cha
         r = AdjustedDecimal(std::max(p1 - s1, p2 - s2) + s + 1, s);
         break;
       }
-      case '*': r = AdjustedDecimal(p1 + p2, s1 + s2); break;
+      case '*': r = AdjustedDecimal(p1 + p2 + 1, s1 + s2); break;  // LogicalTypeMerging: p1 + p2 + 1
       case '/': {
         int s = std::max(6, s1 + p2 + 1);
         r = AdjustedDecimal(p1 - s1 + s2 + s, s);
         break;
       }
       default: {  // %
+        // FlinkTypeSystem.deriveDecimalModType: two scale-0 operands keep the divisor's type.
+        if (s1 == 0 && s2 == 0) return b.WithNullable(nullable).WithTimeAttribute(TimeAttribute::kNone);
         int s = std::max(s1, s2);
         r = AdjustedDecimal(std::min(p1 - s1, p2 - s2) + s, s);
         break;

@@ -164,8 +164,8 @@ Result<FnPtr> ResolveFloorCeil(const CallInfo& c, bool ceil) {
   LogicalType xt = x.WithTimeAttribute(TimeAttribute::kNone);
   LogicalType ret = xt;
   if (xt.id() == TypeId::kDecimal) {
-    ret = LogicalType::Decimal(std::min(38, xt.precision() - xt.scale() + (xt.scale() > 0 ? 1 : 0)), 0)
-              .WithNullable(xt.nullable());
+    // Calcite's ARG0_OR_EXACT_NO_SCALE: DECIMAL(p, s) -> DECIMAL(p, 0).
+    ret = LogicalType::Decimal(xt.precision(), 0).WithNullable(xt.nullable());
   }
   return MakeFunction(c.name, {xt}, ret, [ceil](EvalContext&, const Vector* const* args, size_t, size_t rows, Vector* out) -> Status {
     const Vector& x = *args[0];

@@ -2,6 +2,7 @@
 // CURRENT_TIME, PROCTIME, ...), EXTRACT and YEAR()/MONTH()/..., FLOOR_TO/CEIL_TO, TIMESTAMPADD,
 // TIMESTAMPDIFF, DATE_FORMAT, TO_TIMESTAMP, TO_DATE, TO_TIMESTAMP_LTZ, UNIX_TIMESTAMP, FROM_UNIXTIME,
 // CONVERT_TZ. TIMESTAMP_LTZ values are instants; their local fields come from the session time zone.
+#include <cmath>
 #include <cctype>
 #include <limits>
 
@@ -501,23 +502,38 @@ Result<FnPtr> ResolveToTimestampLtz(const CallInfo& c) {
   if (x.IsIntegral()) xt = LogicalType::BigInt().WithNullable(x.nullable());
   std::vector<LogicalType> casts = {xt};
   if (c.size() == 2) casts.push_back(pt);
-  return MakeFunction(c.name, casts, LogicalType::TimestampLtz(3).WithNullable(c.AnyNullable()),
+  // Flink's DateTimeUtils.toTimestampData: always nullable; NULL outside years 0000-9999.
+  return MakeFunction(c.name, casts, LogicalType::TimestampLtz(3).WithNullable(true),
                       [precision](EvalContext&, const Vector* const* args, size_t, size_t rows, Vector* out) {
                         const Vector& x = *args[0];
                         const Vector* only[1] = {&x};
                         PropagateNulls(only, 1, rows, out);
-                        // Micros per unit of the input: seconds, millis, micros or nanos.
-                        double scale = precision == 0 ? 1e6 : precision == 3 ? 1e3 : precision == 6 ? 1.0 : 1e-3;
+                        // Milliseconds per unit of the input: seconds, millis, micros or nanos.
+                        const double per_unit = precision == 0 ? 1e3 : precision == 3 ? 1.0 : precision == 6 ? 1e-3 : 1e-6;
                         int64_t* od = out->data<int64_t>();
                         for (size_t i = 0; i < rows; ++i) {
-                          int64_t micros;
+                          if (out->IsNull(i)) continue;
+                          int64_t millis = 0;
+                          bool ok = true;
                           if (x.type().id() == TypeId::kBigInt) {
                             int64_t v = x.data<int64_t>()[i];
-                            micros = precision == 9 ? v / 1000 : v * static_cast<int64_t>(scale);
+                            if (precision == 0) {
+                              ok = v >= kMinEpochMillis / 1000 && v <= kMaxEpochMillis / 1000;
+                              millis = ok ? v * 1000 : 0;
+                            } else {
+                              millis = precision == 3 ? v : FloorDiv(v, precision == 6 ? 1000 : 1000000);
+                            }
                           } else {
-                            micros = static_cast<int64_t>(x.data<double>()[i] * scale);
+                            double m = x.data<double>()[i] * per_unit;
+                            ok = std::isfinite(m) && m >= static_cast<double>(kMinEpochMillis) &&
+                                 m <= static_cast<double>(kMaxEpochMillis);
+                            millis = ok ? static_cast<int64_t>(m) : 0;  // truncated, as Java's (long)
                           }
-                          od[i] = FloorDiv(micros, kMicrosPerMilli) * kMicrosPerMilli;
+                          if (!ok || millis < kMinEpochMillis || millis > kMaxEpochMillis) {
+                            out->SetNull(i, true);
+                            continue;
+                          }
+                          od[i] = millis * kMicrosPerMilli;
                         }
                         return Status::OK();
                       });

@@ -98,33 +98,9 @@ class CsvDecoder final : public RecordDecoder {
     const char* p = base;
     size_t n = 0;
     while (n < max_records && p < end) {
-      // Find the end of the record: a '\n' outside quotes.
-      const char* q = p;
-      bool in_quote = false;
       int64_t newlines = 0;
-      const char* stop = nullptr;
-      while (q < end) {
-        char c = *q;
-        if (config_.escape && c == *config_.escape && q + 1 < end) {
-          if (q[1] == '\n') ++newlines;
-          q += 2;
-          continue;
-        }
-        if (config_.quoting && c == config_.quote) {
-          in_quote = !in_quote;
-        } else if (c == '\n') {
-          if (!in_quote) {
-            stop = q;
-            break;
-          }
-          ++newlines;
-        }
-        ++q;
-      }
-      if (stop == nullptr) {
-        if (!at_end) break;
-        stop = end;
-      }
+      const char* stop = FindRecordEnd(p, end, at_end, &newlines);
+      if (stop == nullptr) break;  // the record may continue in data not read yet
       const char* text_end = stop;
       if (text_end > p && text_end[-1] == '\r') --text_end;
       std::string_view text(p, static_cast<size_t>(text_end - p));
@@ -169,6 +145,69 @@ class CsvDecoder final : public RecordDecoder {
   }
 
  private:
+  // The end of the record starting at `p` (its '\n', or `end` for the file's last record), counting the
+  // line breaks inside it; nullptr when more data is needed. A quote opens a quoted field only at the
+  // start of a field (elsewhere it is a literal character), so a stray quote never joins lines. A
+  // record may span lines only through well-formed quoted fields: when a quoted field is never closed,
+  // or is followed by anything but a delimiter or the end of the record, the record is cut at its
+  // first line break instead. The malformed line is then one bad record and the lines after it are
+  // read as records of their own: a skipped record never hides valid ones.
+  const char* FindRecordEnd(const char* p, const char* end, bool at_end, int64_t* newlines) const {
+    auto first_line_end = [&]() -> const char* {
+      *newlines = 0;
+      const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+      if (nl != nullptr) return nl;
+      return at_end ? end : nullptr;
+    };
+    bool in_quote = false, field_start = true, after_quote = false;
+    int64_t count = 0;
+    for (const char* q = p; q < end;) {
+      const char c = *q;
+      if (config_.escape && c == *config_.escape) {
+        if (q + 1 >= end) return at_end ? first_line_end() : nullptr;
+        if (q[1] == '\n') ++count;
+        q += 2;
+        field_start = false;
+        continue;
+      }
+      if (in_quote) {
+        if (c == config_.quote) {
+          if (q + 1 >= end && !at_end) return nullptr;  // a doubled quote may follow
+          if (q + 1 < end && q[1] == config_.quote) {
+            q += 2;
+            continue;
+          }
+          in_quote = false;
+          after_quote = true;
+        } else if (c == '\n') {
+          ++count;
+        }
+        ++q;
+        continue;
+      }
+      if (c == '\n') {
+        *newlines = count;
+        return q;
+      }
+      if (after_quote && c == '\r' && q + 1 >= end && !at_end) return nullptr;
+      if (after_quote && c != config_.delimiter && !(c == '\r' && q + 1 < end && q[1] == '\n')) {
+        return first_line_end();  // text after a closing quote: malformed
+      }
+      after_quote = false;
+      if (c == config_.delimiter) {
+        field_start = true;
+      } else {
+        if (config_.quoting && c == config_.quote && field_start) in_quote = true;
+        field_start = false;
+      }
+      ++q;
+    }
+    if (!at_end) return nullptr;
+    if (in_quote) return first_line_end();  // never closed
+    *newlines = count;
+    return end;
+  }
+
   // Splits `text` into fields, unquoting into unescaped_ (reserved up front so views stay valid).
   bool SplitFields(std::string_view text, std::string* reason) {
     fields_.clear();
@@ -412,7 +451,9 @@ class CsvFactory final : public FormatFactory {
         {kQuoteCharacter, OptionType::kString, "\"", "Quote character for enclosing field values."},
         {kAllowComments, OptionType::kBoolean, "false", "Ignore comment lines that start with '#'."},
         {kIgnoreParseErrors, OptionType::kBoolean, "false",
-         "Skip (and count) malformed records instead of failing the job."},
+         "Skip (and count) malformed records instead of failing the job. A quote opens a quoted field only at "
+         "a field's start; a record whose quoted field is never closed, or has text after its closing quote, is "
+         "one bad line: the lines after it are read as records."},
         {kArrayDelimiter, OptionType::kString, ";", "Separator of array elements inside a field."},
         {kEscapeCharacter, OptionType::kString, "", "Escape character for escaping values (none by default)."},
         {kNullLiteral, OptionType::kString, "", "Text read and written as NULL (none by default)."},

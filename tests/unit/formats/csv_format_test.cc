@@ -191,5 +191,53 @@ TEST(TextValuesTest, DecimalsTimestampsAndBigDecimalText) {
   EXPECT_EQ(bytes, "hello!?");
 }
 
+// A malformed quote never joins lines: an unterminated quote or text after a closing quote makes its
+// own line one bad record, a quote inside an unquoted field is a character, and ok + skipped equals
+// the lines of the file (a well-formed multi-line quoted field is still one record).
+TEST(CsvFormatTest, MalformedQuotesNeverHideValidLines) {
+  Schema s({{"a", LogicalType::Integer()}, {"b", LogicalType::String()}});
+  std::map<std::string, std::string> opts = {{"csv.ignore-parse-errors", "true"}};
+  Decoded u = DecodeText(s, "1,a\n2,\"b\n3,c\n4,d\n", opts);
+  ASSERT_TRUE(u.status.ok()) << u.status.ToString();
+  EXPECT_EQ(u.records, 4u);
+  EXPECT_EQ(u.chunk.size(), 3u);
+  EXPECT_EQ(u.skipped, 1);
+  EXPECT_EQ(u.chunk.column(0).data<int32_t>()[1], 3);
+
+  Decoded m = DecodeText(s, "1,a\n2,b\"x\n3,c\n4,\"multi\nline\"\n5,\"bad\"x\n6,\"open\n7,g", opts);
+  ASSERT_TRUE(m.status.ok()) << m.status.ToString();
+  EXPECT_EQ(m.chunk.size(), 5u);
+  EXPECT_EQ(m.skipped, 2);
+  EXPECT_EQ(m.chunk.column(1).GetString(1), "b\"x");
+  EXPECT_EQ(m.chunk.column(1).GetString(3), "multi\nline");
+  EXPECT_EQ(m.chunk.column(0).data<int32_t>()[4], 7);
+
+  Decoded strict = DecodeText(s, "1,a\n2,\"b\n3,c\n");
+  ASSERT_FALSE(strict.status.ok());
+  EXPECT_NE(strict.status.message().find("pos.csv:2: unterminated quoted field"), std::string::npos)
+      << strict.status.message();
+}
+
+// The splitter waits for more data instead of guessing at a quote that ends the buffer read so far.
+TEST(CsvFormatTest, SplitterWaitsAtBufferEnd) {
+  Schema s({{"a", LogicalType::Integer()}, {"b", LogicalType::String()}});
+  std::map<std::string, std::string> options;
+  OptionReader reader("pos", &options);
+  auto decoder = CsvFormatFactory().CreateDecoder(s, {}, reader);
+  ASSERT_TRUE(decoder.ok());
+  for (std::string partial : {"1,\"x", "1,\"x\"", "1,\"x\n"}) {
+    std::vector<TextRecord> records;
+    int64_t line = 1;
+    EXPECT_EQ((*decoder)->SplitRecords(partial, false, 10, &line, &records), 0u) << partial;
+    EXPECT_TRUE(records.empty());
+  }
+  std::vector<TextRecord> records;
+  int64_t line = 1;
+  std::string full = "1,\"x\"\"\ny\"\n2,z\n";
+  EXPECT_EQ((*decoder)->SplitRecords(full, false, 10, &line, &records), full.size());
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[1].line, 3);
+}
+
 }  // namespace
 }  // namespace sluice

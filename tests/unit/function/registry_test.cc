@@ -51,10 +51,16 @@ TEST(RegistryTest, ArithmeticReturnTypes) {
   EXPECT_EQ(type_of("/", nn(LogicalType::Integer()), nn(LogicalType::Integer())), "INT NOT NULL");
   EXPECT_EQ(type_of("*", nn(LogicalType::Integer()), nn(LogicalType::Double())), "DOUBLE NOT NULL");
   EXPECT_EQ(type_of("+", nn(LogicalType::Decimal(10, 2)), nn(LogicalType::Decimal(5, 3))), "DECIMAL(12, 3) NOT NULL");
-  EXPECT_EQ(type_of("*", nn(LogicalType::Decimal(10, 2)), nn(LogicalType::Decimal(5, 3))), "DECIMAL(15, 5) NOT NULL");
+  EXPECT_EQ(type_of("*", nn(LogicalType::Decimal(10, 2)), nn(LogicalType::Decimal(5, 3))), "DECIMAL(16, 5) NOT NULL");
   EXPECT_EQ(type_of("/", nn(LogicalType::Decimal(10, 2)), nn(LogicalType::Decimal(5, 3))), "DECIMAL(19, 8) NOT NULL");
   EXPECT_EQ(type_of("+", nn(LogicalType::Decimal(10, 2)), nn(LogicalType::Integer())), "DECIMAL(13, 2) NOT NULL");
   EXPECT_EQ(type_of("*", nn(LogicalType::Decimal(38, 10)), nn(LogicalType::Decimal(38, 10))), "DECIMAL(38, 6) NOT NULL");
+  // MOD and %: the divisor's type, DECIMAL only with a fraction (FlinkTypeSystem.deriveDecimalModType).
+  EXPECT_EQ(type_of("%", nn(LogicalType::BigInt()), nn(LogicalType::Integer())), "INT NOT NULL");
+  EXPECT_EQ(type_of("%", nn(LogicalType::Integer()), nn(LogicalType::BigInt())), "BIGINT NOT NULL");
+  EXPECT_EQ(type_of("%", nn(LogicalType::Decimal(20, 0)), nn(LogicalType::SmallInt())), "SMALLINT NOT NULL");
+  EXPECT_EQ(type_of("%", nn(LogicalType::Decimal(10, 2)), nn(LogicalType::Integer())), "DECIMAL(10, 2) NOT NULL");
+  EXPECT_FALSE(ResolveScalar("%", {LogicalType::Double(), LogicalType::Integer()}, {nullptr, nullptr}).ok());
 }
 
 TEST(RegistryTest, ArgumentCastsFollowTheOverload) {
