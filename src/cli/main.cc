@@ -13,6 +13,8 @@
 #include <cctype>
 #include <fstream>
 #include <iostream>
+#include <exception>
+#include <new>
 #include <sstream>
 
 #include "cli/result_printer.h"
@@ -97,6 +99,11 @@ int RunStatements(Session& session, const RunOptions& opts, const std::string& s
     if (opts.explain_only && is_job) text = "EXPLAIN " + text;
     auto result = session.ExecuteAt(text, st.line, st.column, &printer);
     std::cout.flush();
+    // A job's summary (also a failed job's, before its error).
+    if (const auto& summary = session.LastJobSummary()) {
+      for (const auto& note : summary->notes) std::cerr << "Note: " << note << "\n";
+      std::cerr << summary->ToString() << "\n";
+    }
     if (!result.ok()) return Fail(where, result.status());
     switch (result->kind) {
       case StatementResult::Kind::kText: std::cout << result->text << std::flush; break;
@@ -104,11 +111,6 @@ int RunStatements(Session& session, const RunOptions& opts, const std::string& s
         if (opts.verbose) std::cout << result->text << "\n";
         break;
       case StatementResult::Kind::kJob:
-        if (result->summary) {
-          for (const auto& note : result->summary->notes) std::cerr << "Note: " << note << "\n";
-          std::cerr << result->summary->ToString() << "\n";
-        }
-        break;
       case StatementResult::Kind::kRows: break;
     }
   }
@@ -240,5 +242,15 @@ int main(int argc, char** argv) {
   }
   if (run_opts.mode == "tableau") run_opts.mode = "changelog";
   run_opts.explain_only = explain->parsed();
-  return sluice::RunScript(run_opts);
+  // The last resort: an exception that escaped the engine (a job turns std::bad_alloc into an error
+  // itself, runtime/memory_budget.h) ends the process with a message and exit code 1, never
+  // std::terminate's abort.
+  try {
+    return sluice::RunScript(run_opts);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "sluice: error: out of memory (an allocation failed: std::bad_alloc)\n";
+  } catch (const std::exception& e) {
+    std::cerr << "sluice: error: unexpected failure: " << e.what() << "\n";
+  }
+  return 1;
 }

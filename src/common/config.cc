@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdio>
 
 namespace sluice {
 
@@ -129,6 +130,15 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "row is emitted again once its key expired); the /*+ STATE_TTL('table' = '1d') */ "
        "hint sets it per join input or aggregation. A retraction that finds its state expired is counted in the job summary "
        "(retractions_without_state), never silently dropped from the books."},
+      {kProcessMemoryKey, OptionType::kMemorySize, "",
+       "The memory budget of a job (Flink: the total memory of a TaskManager process). Sluice counts what grows "
+       "with the data: the bytes its operators hold as state (stored rows, keys, accumulators, indexes, as each "
+       "operator's state structures account them) plus the snapshot buffers it keeps between checkpoints, checked "
+       "after every step of the job. Not counted: the process's code and libraries, the rows in flight and the "
+       "connectors' buffers, so leave headroom under a container's limit. Past the budget the job fails, after its "
+       "summary, naming the operator that holds the most state and how much; sinks keep only what the last "
+       "completed checkpoint committed. Unset or 0 (the default): no budget. With or without one, an allocation "
+       "that fails (std::bad_alloc) fails the job naming the operator that was running, never aborts the process."},
       // Flink's experimental WindowEmitStrategy options (window aggregations: window TVF aggregation and
       // the legacy GROUP BY TUMBLE/HOP; plan/window_rules.cc validates them with Flink's messages).
       {"table.exec.emit.late-fire.enabled", OptionType::kBoolean, "false",
@@ -289,6 +299,21 @@ Result<int64_t> ParseMemorySize(const std::string& text) {
   const std::optional<int64_t> bytes = ScaledInteger(digits, int64_t{1} << shift);
   if (!bytes) return Status::InvalidArgument("'" + text + "' is too large a memory size");
   return *bytes;
+}
+
+std::string FormatMemorySize(int64_t bytes) {
+  static constexpr const char* kUnits[] = {"kb", "mb", "gb"};
+  if (bytes < 1024) return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
+  int unit = 0;
+  int64_t scale = 1024;
+  while (unit < 2 && bytes / scale >= 1024) {
+    ++unit;
+    scale *= 1024;
+  }
+  if (bytes % scale == 0) return std::to_string(bytes / scale) + " " + kUnits[unit];
+  char buf[48];
+  std::snprintf(buf, sizeof(buf), "%.2f %s", static_cast<double>(bytes) / static_cast<double>(scale), kUnits[unit]);
+  return buf;
 }
 
 Status Configuration::Set(const std::string& key, const std::string& value) {

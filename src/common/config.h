@@ -41,6 +41,9 @@ Result<int64_t> ParseDurationMillis(const std::string& text);
 Result<bool> ParseBool(const std::string& text);
 // Parses "64mb", "1 gb", "4096" (bytes).
 Result<int64_t> ParseMemorySize(const std::string& text);
+// The other way: "1 mb", "1.02 mb", "980 kb", "12 bytes" (the largest unit not above the value; two
+// decimals unless exact).
+std::string FormatMemorySize(int64_t bytes);
 
 // Closest candidate to `name` by edit distance, when close enough to be a likely typo.
 std::optional<std::string> DidYouMean(const std::string& name, const std::vector<std::string>& candidates);
@@ -78,6 +81,7 @@ inline constexpr char kSinkUpsertMaterializeKey[] = "table.exec.sink.upsert-mate
 inline constexpr char kAggPhaseStrategyKey[] = "table.optimizer.agg-phase-strategy";
 inline constexpr char kCdcEventsDuplicateKey[] = "table.exec.source.cdc-events-duplicate";
 inline constexpr char kLateRowsTableKey[] = "sluice.exec.late-rows.table";
+inline constexpr char kProcessMemoryKey[] = "taskmanager.memory.process.size";
 // A table option every connector accepts (Flink 1.17's source watermark option): the table's own
 // idle timeout, overriding 'table.exec.source.idle-timeout' (runtime/operators/source_operator.h).
 inline constexpr char kScanIdleTimeoutOption[] = "scan.watermark.idle-timeout";

@@ -474,9 +474,13 @@ class Session::Impl {
                                        threshold + "'");
       }
     }
+    jctx.job_name = config_.GetString("pipeline.name");
+    if (jctx.job_name.empty()) jctx.job_name = "job-" + std::to_string(jobs_run_);
+    if (const std::string budget = config_.GetString(kProcessMemoryKey); !budget.empty()) {
+      ASSIGN_OR_RETURN(jctx.memory_budget_bytes, ParseMemorySize(budget));
+    }
     if (const std::string dir = config_.GetString("state.checkpoints.dir"); !dir.empty()) {
-      std::string job = config_.GetString("pipeline.name");
-      if (job.empty()) job = "job-" + std::to_string(jobs_run_);
+      std::string job = jctx.job_name;
       for (char& c : job) {
         if (c == '/' || c == '\\' || c == '\0') c = '_';
       }
@@ -506,7 +510,9 @@ class Session::Impl {
     }
     ASSIGN_OR_RETURN(auto job, BuildJob(planned.physical, &planned.resources, jctx));
     if (is_query && handler) RETURN_IF_ERROR(handler->Begin(planned.physical[0]->schema));
-    ASSIGN_OR_RETURN(JobSummary summary, job->Run());
+    Result<JobSummary> run = job->Run();
+    last_job_summary_ = job->summary();
+    ASSIGN_OR_RETURN(JobSummary summary, std::move(run));
     if (is_query && handler) RETURN_IF_ERROR(handler->End());
     StatementResult result;
     result.kind = StatementResult::Kind::kJob;
@@ -684,6 +690,7 @@ class Session::Impl {
   std::unique_ptr<SystemClock> system_clock_;
   Configuration config_;
   int jobs_run_ = 0;  // jobs this session ran (names checkpoint folders job-<n>)
+  std::optional<JobSummary> last_job_summary_;  // of the last statement's job (Session::LastJobSummary)
   Catalog catalog_;
   ValuesDataRegistry values_;
   // Functions declared with CREATE FUNCTION (upper-case name -> the native built-in it runs).
@@ -701,9 +708,12 @@ Result<StatementResult> Session::Execute(std::string_view statement, QueryResult
 }
 
 Result<StatementResult> Session::ExecuteAt(std::string_view statement, int line, int column, QueryResultHandler* handler) {
+  impl_->last_job_summary_.reset();
   RETURN_IF_ERROR(init_status_);
   return impl_->Execute(statement, line, column, handler);
 }
+
+const std::optional<JobSummary>& Session::LastJobSummary() const { return impl_->last_job_summary_; }
 
 ValuesDataRegistry* Session::values_registry() { return &impl_->values_; }
 

@@ -71,6 +71,11 @@ class Session {
   // In-memory rows of 'values' tables (tests feed changelogs through it).
   ValuesDataRegistry* values_registry();
 
+  // The summary of the job the last Execute ran, also when the job failed once it had started
+  // (JobSummary::failed; its error is what Execute returned): callers print it before the error.
+  // Empty when the statement ran no job or the job failed before it started.
+  const std::optional<JobSummary>& LastJobSummary() const;
+
   // Reads the configuration value of `key` (SET/--set or the declared default).
   Result<std::string> GetConfig(const std::string& key) const;
 

@@ -15,6 +15,7 @@
 #include "function/scalar_function.h"
 #include "common/clock.h"
 #include "runtime/checkpoint.h"
+#include "runtime/memory_budget.h"
 #include "state/state_serde.h"
 #include "runtime/operators/calc_operator.h"
 #include "runtime/operators/correlate_operator.h"
@@ -827,7 +828,33 @@ Status Job::RestoreFrom(const CheckpointData& data, bool keep_chains, bool* fini
 }
 
 Result<JobSummary> Job::Run() {
-  auto start = std::chrono::steady_clock::now();
+  const auto start = std::chrono::steady_clock::now();
+  RssMeter rss;
+  const Status status = GuardOutOfMemory(ctx_, operators_, [&] { return RunToEnd(&rss); });
+  ctx_.running = nullptr;
+  if (!status.ok() && !started_) return status;
+  JobSummary summary = Summarize();
+  summary.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  summary.peak_rss_bytes = rss.PeakGrowthBytes();
+  summary.failed = !status.ok();
+  summary_ = summary;
+  if (!status.ok()) return status;
+  return summary;
+}
+
+int64_t Job::CheckpointBufferBytes() const {
+  int64_t bytes = 0;
+  for (const auto& [op, buffer] : spare_buffers_) bytes += static_cast<int64_t>(buffer.capacity());
+  if (pending_data_) {
+    for (const auto& st : pending_data_->operators) {
+      bytes += static_cast<int64_t>(st.bytes.capacity());
+      for (const auto& f : st.chain) bytes += static_cast<int64_t>(f.bytes.capacity());
+    }
+  }
+  return bytes;
+}
+
+Status Job::RunToEnd(RssMeter* rss) {
   for (auto& op : operators_) RETURN_IF_ERROR(op->Open(&ctx_));
   bool finished = false;
   const CheckpointConfig& cc = ctx_.checkpoints;
@@ -862,6 +889,10 @@ Result<JobSummary> Job::Run() {
     for (const auto& op : operators_) RETURN_IF_ERROR(op->NotifyCheckpointComplete(last_checkpoint_id_));
     if (late_rows_) RETURN_IF_ERROR(late_rows_->NotifyCheckpointComplete(last_checkpoint_id_));
   }
+  started_ = true;
+  // The RSS is sampled every kRssSampleSteps steps (a /proc read; RssMeter).
+  constexpr int64_t kRssSampleSteps = 16;
+  int64_t steps = 0;
   while (!finished) {
     if (storage_ && cc.interval_ms > 0) {
       RETURN_IF_ERROR(CompletePendingCheckpoint(/*wait=*/false));
@@ -894,12 +925,20 @@ Result<JobSummary> Job::Run() {
         bound_index = i;
       }
     }
+    ctx_.running = sources_[next];
     RETURN_IF_ERROR(sources_[next]->Step(bound, bound_index < next));
+    ctx_.running = nullptr;
     if (ctx_.checkpoint_roundtrip) RETURN_IF_ERROR(RoundTripState());
+    RETURN_IF_ERROR(CheckMemoryBudget(ctx_, operators_, CheckpointBufferBytes()));
+    if (++steps % kRssSampleSteps == 0) rss->Sample();
   }
   if (late_rows_ && !finished) RETURN_IF_ERROR(late_rows_->Finish());
   // A bounded job ends with a final checkpoint, which commits the sinks' last output.
   if (storage_ && !finished) RETURN_IF_ERROR(TakeCheckpoint(true));
+  return Status::OK();
+}
+
+JobSummary Job::Summarize() const {
   JobSummary summary;
   summary.checkpoints = checkpoint_stats_;
   summary.notes = checkpoint_notes_;
@@ -924,8 +963,6 @@ Result<JobSummary> Job::Run() {
           {op->late_row_label(), op->metrics().peak_state_bytes, op->metrics().state_rows_at_peak});
     }
   }
-  summary.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  summary.peak_rss_bytes = PeakRssBytes();
   return summary;
 }
 

@@ -19,6 +19,7 @@
 #include <future>
 #include <map>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <string>
@@ -100,6 +101,8 @@ struct CheckpointConfig {
 };
 
 struct JobContext {
+  // The job's name in messages ('pipeline.name', else job-<n>).
+  std::string job_name;
   EvalContext* eval = nullptr;
   const Configuration* config = nullptr;
   size_t chunk_size = 1024;
@@ -113,6 +116,12 @@ struct JobContext {
   CheckpointConfig checkpoints;
   // 'sluice.exec.checkpoint-roundtrip': snapshot and restore the stateful operators after every step.
   bool checkpoint_roundtrip = false;
+  // 'taskmanager.memory.process.size': the most bytes the job's state may hold; 0: no budget
+  // (runtime/memory_budget.h).
+  int64_t memory_budget_bytes = 0;
+  // The operator whose code runs now (the base class marks each operator it calls, runtime/operator.h);
+  // after an exception, the one it escaped from. Null between steps.
+  const Operator* running = nullptr;
 };
 
 // Connectors the engine created while planning, keyed by the plan node they serve.
@@ -130,7 +139,11 @@ class Job {
  public:
   Job();
   ~Job();
+  // Runs the job to its end. An std::bad_alloc inside becomes an error (runtime/memory_budget.h).
   Result<JobSummary> Run();
+  // After Run: the job's summary, also when it failed once it had started running steps (with
+  // `failed` set); empty when it failed before (opening its operators, restoring a checkpoint).
+  const std::optional<JobSummary>& summary() const { return summary_; }
 
  private:
   friend Result<std::unique_ptr<Job>> BuildJob(const std::vector<PlanNodePtr>& roots, JobResources* resources,
@@ -140,6 +153,14 @@ class Job {
   std::vector<SourceOperatorBase*> sources_;
   std::vector<SinkOperator*> sinks_;
   std::unique_ptr<LateRowRecorder> late_rows_;
+  std::optional<JobSummary> summary_;
+  bool started_ = false;  // the job began running steps (a failure from then on has a summary)
+  // Opens, restores and runs the job until every source is exhausted.
+  Status RunToEnd(RssMeter* rss);
+  JobSummary Summarize() const;
+  // The snapshot buffers the job holds (kept for the next checkpoint, or being written): they count
+  // against the memory budget.
+  int64_t CheckpointBufferBytes() const;
   // Checkpointing.
   Status CheckCheckpointable() const;
   // Writes each stateful operator's snapshot and restores it in place (checkpoint_roundtrip).

@@ -1,13 +1,15 @@
 #include "runtime/job_summary.h"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace sluice {
 
 std::string JobSummary::ToString() const {
-  std::string s = "job finished:";
+  std::string s = failed ? "job failed:" : "job finished:";
   for (const auto& src : sources) {
     s += " source " + src.table + "(rows=" + std::to_string(src.rows);
     if (src.skipped) s += ", skipped=" + std::to_string(src.skipped);
@@ -61,6 +63,29 @@ std::string JobSummary::ToString() const {
   char buf[96];
   std::snprintf(buf, sizeof(buf), " elapsed=%.3fs peak_rss=%lld", elapsed_seconds, static_cast<long long>(peak_rss_bytes));
   return s + buf;
+}
+
+int64_t CurrentRssBytes() {
+  // /proc/self/statm: "size resident shared ..." in pages.
+  FILE* f = std::fopen("/proc/self/statm", "r");
+  if (f == nullptr) return 0;
+  long long size = 0, resident = 0;
+  const int n = std::fscanf(f, "%lld %lld", &size, &resident);
+  std::fclose(f);
+  if (n != 2) return 0;
+  return static_cast<int64_t>(resident) * static_cast<int64_t>(sysconf(_SC_PAGESIZE));
+}
+
+RssMeter::RssMeter() : start_rss_(CurrentRssBytes()), start_max_rss_(PeakRssBytes()), max_sampled_(start_rss_) {}
+
+void RssMeter::Sample() { max_sampled_ = std::max(max_sampled_, CurrentRssBytes()); }
+
+int64_t RssMeter::PeakGrowthBytes() {
+  Sample();
+  const int64_t max_rss = PeakRssBytes();
+  // A new peak of the process was reached during the job: that is the job's peak, exactly.
+  const int64_t peak = max_rss > start_max_rss_ ? std::max(max_rss, max_sampled_) : max_sampled_;
+  return std::max<int64_t>(0, peak - start_rss_);
 }
 
 int64_t PeakRssBytes() {

@@ -1,6 +1,7 @@
 // JobSummary: what a job did, printed as one line on stderr when it ends (issue 2, DESIGN.md §9):
 // rows read per source (and records skipped as malformed), changes written per sink by kind, late
-// rows dropped, elapsed time and peak memory.
+// rows dropped, elapsed time and peak memory. A job that fails once it started running gets one
+// too ("job failed: ..."), printed before its error.
 #pragma once
 
 #include <cstdint>
@@ -59,13 +60,43 @@ struct JobSummary {
   // Warnings for the user (a corrupt checkpoint skipped at restore), printed before the summary.
   std::vector<std::string> notes;
   double elapsed_seconds = 0;
+  // The job's own peak memory: the most resident memory (RSS) the process held during the job above
+  // what it held when the job started (RssMeter), so memory the embedding process had before the
+  // job does not count.
   int64_t peak_rss_bytes = 0;
+  bool failed = false;  // the job failed (its error follows the summary)
   // "job finished: source pos(rows=22276) -> sink lines(+I=58119) late_dropped=0 elapsed=0.412s peak_rss=52428800";
   // with late rows "late_dropped=3(WindowAggregate=2, Deduplicate=1) -> late rows late_rows(+I=3)".
   std::string ToString() const;
 };
 
-// Peak resident set size of this process, in bytes.
+// Measures a job's own peak memory: the most resident memory the process holds while the meter
+// runs, above what it held when the meter started.
+//
+// How: the kernel's peak (getrusage's ru_maxrss) is exact when the process reaches a new peak during
+// the job, as a process that runs one job does; when the process had held more before (memory it
+// since freed, or still holds: a large embedding process), the peak during the job is not the
+// process's, so the meter falls back to the largest current RSS it sampled (Sample(), after job
+// steps), a lower bound. It never resets the kernel's peak (/proc/self/clear_refs), which the
+// embedding process and tools such as `time -v` read.
+//
+// Threading: one thread (the job's task thread).
+class RssMeter {
+ public:
+  RssMeter();
+  // Reads the current RSS (a cheap /proc read) when called; the job calls it after some steps.
+  void Sample();
+  // The peak so far, above the RSS at the start (0 when the job added none).
+  int64_t PeakGrowthBytes();
+
+ private:
+  int64_t start_rss_ = 0;
+  int64_t start_max_rss_ = 0;
+  int64_t max_sampled_ = 0;
+};
+
+// Resident memory of this process now, and its peak (ru_maxrss), in bytes; 0 when unknown.
+int64_t CurrentRssBytes();
 int64_t PeakRssBytes();
 
 }  // namespace sluice

@@ -89,7 +89,11 @@ Status Operator::ReceiveIdle(int input, bool idle) {
 Status Operator::EmitIdle(bool idle) {
   if (idle == emitted_idle_) return Status::OK();
   emitted_idle_ = idle;
-  for (const auto& o : outputs_) RETURN_IF_ERROR(o.op->ReceiveIdle(o.input, idle));
+  for (const auto& o : outputs_) {
+    Entering(o);
+    RETURN_IF_ERROR(o.op->ReceiveIdle(o.input, idle));
+    Returned();
+  }
   return Status::OK();
 }
 
@@ -104,6 +108,14 @@ Status Operator::ReceiveEndOfInput(int input) {
   return OnEndOfInput();
 }
 
+void Operator::Entering(const Output& o) const {
+  if (ctx_ != nullptr) ctx_->running = o.op;
+}
+
+void Operator::Returned() const {
+  if (ctx_ != nullptr) ctx_->running = this;
+}
+
 Status Operator::OnWatermark(int64_t watermark) { return EmitWatermark(watermark); }
 
 Status Operator::OnEndOfInput() { return EmitEndOfInput(); }
@@ -116,9 +128,15 @@ Status Operator::Emit(Chunk& chunk) {
   metrics_.rows_out += static_cast<int64_t>(chunk.size());
   for (size_t i = 0; i + 1 < outputs_.size(); ++i) {
     Chunk copy = chunk;
+    Entering(outputs_[i]);
     RETURN_IF_ERROR(outputs_[i].op->Process(outputs_[i].input, copy));
+    Returned();
   }
-  if (!outputs_.empty()) RETURN_IF_ERROR(outputs_.back().op->Process(outputs_.back().input, chunk));
+  if (!outputs_.empty()) {
+    Entering(outputs_.back());
+    RETURN_IF_ERROR(outputs_.back().op->Process(outputs_.back().input, chunk));
+    Returned();
+  }
   return Status::OK();
 }
 
@@ -145,12 +163,20 @@ Status Operator::EmitJoinedRows(const std::vector<LogicalType>& types, const Chu
 Status Operator::EmitWatermark(int64_t watermark) {
   if (watermark <= emitted_watermark_) return Status::OK();
   emitted_watermark_ = watermark;
-  for (const auto& o : outputs_) RETURN_IF_ERROR(o.op->ReceiveWatermark(o.input, watermark));
+  for (const auto& o : outputs_) {
+    Entering(o);
+    RETURN_IF_ERROR(o.op->ReceiveWatermark(o.input, watermark));
+    Returned();
+  }
   return Status::OK();
 }
 
 Status Operator::EmitEndOfInput() {
-  for (const auto& o : outputs_) RETURN_IF_ERROR(o.op->ReceiveEndOfInput(o.input));
+  for (const auto& o : outputs_) {
+    Entering(o);
+    RETURN_IF_ERROR(o.op->ReceiveEndOfInput(o.input));
+    Returned();
+  }
   return Status::OK();
 }
 
@@ -197,7 +223,11 @@ Status Operator::SnapshotAndForward(int64_t id) {
   std::vector<DeferredPart> deferred;
   std::string bytes = w.Release(&deferred);
   ctx_->checkpoint->Put(this, std::move(bytes), std::move(deferred), delta);
-  for (const auto& o : outputs_) RETURN_IF_ERROR(o.op->ReceiveBarrier(o.input, id));
+  for (const auto& o : outputs_) {
+    Entering(o);
+    RETURN_IF_ERROR(o.op->ReceiveBarrier(o.input, id));
+    Returned();
+  }
   return Status::OK();
 }
 

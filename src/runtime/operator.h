@@ -138,6 +138,13 @@ class Operator {
   // A chunk of changes on `input`.
   virtual Status Process(int input, Chunk& chunk) = 0;
 
+  // The bytes this operator's state holds now: what the job's memory budget counts
+  // ('taskmanager.memory.process.size', runtime/memory_budget.h). Every operator with state that
+  // grows with the data overrides it, adding up its state structures (RowArena and KeyIndex
+  // MemoryUsage, vector capacities, per-entry estimates for node-based containers) in time
+  // independent of the number of keys and rows, since the job asks after every step. Default: 0.
+  virtual size_t StateBytes() const { return 0; }
+
   Status ReceiveWatermark(int input, int64_t watermark);
   Status ReceiveEndOfInput(int input);
   // The input's sources went idle ('table.exec.source.idle-timeout') or became active again. An idle
@@ -195,6 +202,11 @@ class Operator {
     Operator* op;
     int input;
   };
+  // Marks `o`'s operator as the one running (JobContext::running) for a call into it; Returned()
+  // marks this one again once the call returned. An exception leaves the innermost operator marked,
+  // so the job's out-of-memory guard can name it.
+  void Entering(const Output& o) const;
+  void Returned() const;
   std::string name_;
   std::vector<Output> outputs_;
   std::vector<int64_t> input_watermarks_;

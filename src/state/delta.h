@@ -49,6 +49,7 @@ class DeltaTracker {
   }
   size_t base() const { return base_; }
   const std::vector<uint32_t>& dirty() const { return dirty_; }
+  size_t MemoryUsage() const { return bits_.capacity() * sizeof(uint64_t) + dirty_.capacity() * sizeof(uint32_t); }
 
  private:
   size_t base_ = 0;

@@ -13,6 +13,7 @@
 #include "state/key_encoder.h"
 #include "state/key_index.h"
 #include "state/row_arena.h"
+#include "state/state_bytes.h"
 #include "state/state_serde.h"
 #include "state/sort_key.h"
 #include "types/value.h"
@@ -467,6 +468,13 @@ Status DeduplicateOperator::CheckInput(const Chunk& chunk) const {
     }
   }
   return Status::OK();
+}
+
+size_t DeduplicateOperator::StateBytes() const {
+  const State& s = *state_;
+  return s.keys.MemoryUsage() + VectorBytes(s.row) + VectorBytes(s.rowtime) + VectorBytes(s.done) +
+         VectorBytes(s.seq) + VectorBytes(s.written) + s.expiry.size() * sizeof(s.expiry[0]) + s.arena.MemoryUsage() +
+         VectorBytes(s.timers) + s.dirty.MemoryUsage() + s.segments_bytes;
 }
 
 Status DeduplicateOperator::Process(int, Chunk& chunk) {

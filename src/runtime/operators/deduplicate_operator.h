@@ -62,6 +62,8 @@ class DeduplicateOperator final : public Operator {
 
   Status Open(JobContext* ctx) override;
   Status Process(int input, Chunk& chunk) override;
+  // Keys, per-key columns, stored rows, TTL queue, timers, delta tracking and compaction segments.
+  size_t StateBytes() const override;
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
   // False until the first snapshot or restore, and when the deltas recorded at compactions since
   // the last one outgrew the state (the next checkpoint is then a full one).

@@ -13,6 +13,7 @@
 #include "runtime/job.h"
 #include "state/key_encoder.h"
 #include "state/sort_key.h"
+#include "state/state_bytes.h"
 #include "state/state_serde.h"
 
 namespace sluice {
@@ -111,6 +112,11 @@ bool GroupAggregateOperator::SameResult(const Chunk& a, size_t ra, const Chunk& 
     if (!ValuesEqual(a.column(c), ra, b.column(c), rb)) return false;
   }
   return true;
+}
+
+size_t GroupAggregateOperator::StateBytes() const {
+  return index_.MemoryUsage() + key_store_.MemoryUsage() + VectorBytes(meta_) + VectorBytes(blocks_) +
+         dirty_.MemoryUsage() + batch_.MemoryUsage();
 }
 
 Status GroupAggregateOperator::Process(int, Chunk& chunk) {

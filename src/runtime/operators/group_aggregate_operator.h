@@ -56,6 +56,9 @@ class GroupAggregateOperator final : public Operator {
   bool CanSnapshotDelta() const override { return true; }
   int64_t retractions_without_state() const { return metrics_.retractions_without_state; }
   size_t num_groups() const { return live_groups_; }
+  // Keys, key columns, metas, accumulator blocks, the delta tracker and the open mini-batch (not yet
+  // the heap that DISTINCT counts and some functions' states own).
+  size_t StateBytes() const override;
 
  protected:
   Status OnEndOfInput() override;

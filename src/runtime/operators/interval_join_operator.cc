@@ -13,6 +13,7 @@
 #include "state/key_encoder.h"
 #include "state/key_index.h"
 #include "state/row_arena.h"
+#include "state/state_bytes.h"
 #include "state/state_serde.h"
 
 namespace sluice {
@@ -292,6 +293,16 @@ Status IntervalJoinOperator::Open(JobContext* ctx) {
 int64_t IntervalJoinOperator::ProcessingTime() const {
   const Clock* clock = ctx_ && ctx_->eval ? ctx_->eval->clock : nullptr;
   return clock ? clock->NowMicros() : 0;
+}
+
+size_t IntervalJoinOperator::StateBytes() const {
+  const State& s = *state_;
+  size_t bytes = s.keys.MemoryUsage() + VectorBytes(s.key_states) + s.key_delta.MemoryUsage();
+  for (int side = 0; side < 2; ++side) {
+    // A kept row has one entry in its key's list (capacities not walked: one entry per live row).
+    bytes += s.arenas[side].MemoryUsage() + VectorBytes(s.heaps[side]) + s.arenas[side].live() * sizeof(Entry);
+  }
+  return bytes;
 }
 
 Status IntervalJoinOperator::Process(int input, Chunk& chunk) {

@@ -69,6 +69,8 @@ class IntervalJoinOperator final : public Operator {
   // Rows kept in state on `side` (0 left, 1 right), and join keys with kept rows.
   size_t kept_rows(int side) const;
   size_t kept_keys() const;
+  // Both sides' stored rows, their per-key entries and expiry heaps, the keys.
+  size_t StateBytes() const override;
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
   bool CanSnapshotDelta() const override;
 

@@ -14,6 +14,7 @@
 #include "state/key_encoder.h"
 #include "state/key_index.h"
 #include "state/row_arena.h"
+#include "state/state_bytes.h"
 #include "state/state_serde.h"
 
 namespace sluice {
@@ -602,14 +603,13 @@ Status JoinOperator::Open(JobContext* ctx) {
 
 int64_t JoinOperator::stored_rows(int input) const { return sides_[input]->stored; }
 
-size_t JoinOperator::StateMemoryUsage() const {
+size_t JoinOperator::StateBytes() const {
   size_t bytes = 0;
   for (const auto& s : sides_) {
-    bytes += s->arena.MemoryUsage() + s->entries.capacity() * sizeof(Side::Entry) +
-             (s->assocs.capacity() + s->written.capacity()) * sizeof(int64_t) +
-             s->free_entries.capacity() * sizeof(uint32_t) + s->group_keys.MemoryUsage() +
-             s->groups.capacity() * sizeof(Side::Group) + s->expiry.size() * sizeof(Side::Expiry);
-    for (const auto& [k, e] : s->index) bytes += k.capacity() + sizeof(e) + 2 * sizeof(void*);
+    bytes += s->arena.MemoryUsage() + VectorBytes(s->entries) + VectorBytes(s->assocs) + VectorBytes(s->written) +
+             VectorBytes(s->free_entries) + s->group_keys.MemoryUsage() + VectorBytes(s->groups) +
+             s->expiry.size() * sizeof(Side::Expiry) + s->entry_delta.MemoryUsage() + s->group_delta.MemoryUsage() +
+             NodeBytes(s->index.size(), sizeof(std::pair<const std::string, uint32_t>));
   }
   return bytes;
 }

@@ -99,8 +99,8 @@ class JoinOperator final : public Operator {
   int64_t retractions_without_state() const { return retractions_without_state_; }
   // Rows currently stored for side `input` (counting duplicates).
   int64_t stored_rows(int input) const;
-  // Approximate bytes held by the state of both sides.
-  size_t StateMemoryUsage() const;
+  // Approximate bytes held by the state of both sides (the identity index by entries, an estimate).
+  size_t StateBytes() const override;
 
  public:
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }

@@ -3,6 +3,7 @@
 #include "common/check.h"
 #include "function/evaluator.h"
 #include "runtime/job.h"
+#include "state/state_bytes.h"
 #include "state/state_serde.h"
 #include "state/key_encoder.h"
 
@@ -135,6 +136,14 @@ Status LookupJoinOperator::TableLoaded() {
     }
   }
   return Status::OK();
+}
+
+size_t LookupJoinOperator::StateBytes() const {
+  size_t bytes = table_.MemoryUsage() + table_.size() * sizeof(uint32_t) +
+                 NodeBytes(integral_index_.size(), sizeof(std::pair<const int64_t, std::vector<uint32_t>>)) +
+                 NodeBytes(index_.size(), sizeof(std::pair<const std::string, std::vector<uint32_t>>));
+  for (const auto& q : queued_) bytes += q.chunk.MemoryUsage();
+  return bytes;
 }
 
 Status LookupJoinOperator::Process(int, Chunk& chunk) {

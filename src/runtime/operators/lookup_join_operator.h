@@ -51,6 +51,8 @@ class LookupJoinOperator final : public Operator {
 
   size_t table_rows() const { return table_.rows().size(); }
 
+  // The loaded table, its index (an estimate per entry) and the queued rows.
+  size_t StateBytes() const override;
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
   bool CanSnapshotDelta() const override;
 

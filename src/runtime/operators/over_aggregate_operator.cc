@@ -18,6 +18,7 @@
 #include "runtime/job.h"
 #include "state/delta.h"
 #include "state/key_encoder.h"
+#include "state/state_bytes.h"
 #include "state/state_serde.h"
 #include "types/vector.h"
 
@@ -674,6 +675,8 @@ void OverAggregateOperator::MeasureState() {
     metrics_.state_rows_at_peak = static_cast<int64_t>(s.frame_rows);
   }
 }
+
+size_t OverAggregateOperator::StateBytes() const { return state_bytes(); }
 
 Status OverAggregateOperator::Process(int, Chunk& chunk) {
   State& s = *state_;

@@ -68,6 +68,8 @@ class OverAggregateOperator final : public Operator {
   ~OverAggregateOperator() override;
 
   Status Process(int input, Chunk& chunk) override;
+  // state_bytes() (the figure the job summary's state_peak reports).
+  size_t StateBytes() const override;
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
   // Deltas: none after stored ROWS rows were compacted (renumbered) since the last snapshot.
   bool CanSnapshotDelta() const override;

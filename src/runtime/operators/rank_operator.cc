@@ -11,6 +11,7 @@
 #include "state/key_encoder.h"
 #include "state/key_index.h"
 #include "state/row_arena.h"
+#include "state/state_bytes.h"
 #include "state/state_serde.h"
 #include "state/sort_key.h"
 
@@ -280,6 +281,13 @@ Status RankOperator::Open(JobContext* ctx) {
     }
   }
   return Status::OK();
+}
+
+size_t RankOperator::StateBytes() const {
+  const State& s = *state_;
+  // Each live row sits in its partition's sorted buffer under its encoded sort key.
+  return s.partition_index.MemoryUsage() + VectorBytes(s.partitions) + s.arena.MemoryUsage() + s.dirty.MemoryUsage() +
+         NodeBytes(s.live_rows, sizeof(std::pair<const std::string, std::vector<uint32_t>>) + sizeof(uint32_t));
 }
 
 Status RankOperator::Process(int, Chunk& chunk) {

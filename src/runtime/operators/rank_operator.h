@@ -69,6 +69,8 @@ class RankOperator final : public Operator {
   size_t state_rows() const;
   size_t num_partitions() const;
   int64_t retractions_not_found() const;
+  // Partitions, stored rows and the sorted buffers (an estimate per buffered row), delta tracking.
+  size_t StateBytes() const override;
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
   // False until the first snapshot or restore, and after a compaction renumbered the stored rows.
   bool CanSnapshotDelta() const override;

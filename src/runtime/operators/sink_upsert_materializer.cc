@@ -7,6 +7,7 @@
 #include "state/key_encoder.h"
 #include "state/key_index.h"
 #include "state/row_arena.h"
+#include "state/state_bytes.h"
 #include "state/state_serde.h"
 #include "state/sort_key.h"
 
@@ -157,6 +158,12 @@ Status SinkUpsertMaterializerOperator::RestoreDelta(StateReader* r) {
   RETURN_IF_ERROR(r->status());
   s.ResetDeltaBase();
   return Status::OK();
+}
+
+size_t SinkUpsertMaterializerOperator::StateBytes() const {
+  const State& s = *state_;
+  return s.keys.MemoryUsage() + VectorBytes(s.lists) + s.live * sizeof(uint32_t) + s.arena.MemoryUsage() +
+         s.key_delta.MemoryUsage();
 }
 
 Status SinkUpsertMaterializerOperator::Process(int, Chunk& chunk) {

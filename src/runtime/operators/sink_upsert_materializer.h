@@ -36,6 +36,8 @@ class SinkUpsertMaterializerOperator final : public Operator {
 
   // Rows held in state (live rows over all keys).
   size_t state_rows() const;
+  // Keys, the live rows per key and the stored rows.
+  size_t StateBytes() const override;
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
   bool CanSnapshotDelta() const override;
 

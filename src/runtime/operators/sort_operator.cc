@@ -12,6 +12,7 @@
 #include "state/delta.h"
 #include "state/key_encoder.h"
 #include "state/row_arena.h"
+#include "state/state_bytes.h"
 #include "state/state_serde.h"
 #include "state/sort_key.h"
 
@@ -257,6 +258,12 @@ Status TemporalSortOperator::Open(JobContext* ctx) {
   return Status::OK();
 }
 
+size_t TemporalSortOperator::StateBytes() const {
+  const State& s = *state_;
+  return s.arena.MemoryUsage() + VectorBytes(s.in_wait) +
+         NodeBytes(s.waiting.size(), sizeof(std::pair<const std::string, Waiting>));
+}
+
 Status TemporalSortOperator::Process(int, Chunk& chunk) {
   const size_t n = chunk.size();
   if (n == 0) return Status::OK();
@@ -379,6 +386,13 @@ Status SortOperator::Open(JobContext* ctx) {
                                    std::to_string(fetch_));
   }
   return CheckSortColumns("Sort '" + name() + "'", types_, order_);
+}
+
+size_t SortOperator::StateBytes() const {
+  const State& s = *state_;
+  return s.arena.MemoryUsage() + VectorBytes(s.alive) + VectorBytes(s.released) +
+         NodeBytes(s.copies.size(), sizeof(std::pair<const std::string, std::vector<uint32_t>>)) +
+         (s.copies.empty() ? 0 : s.live_rows * sizeof(uint32_t));
 }
 
 Status SortOperator::Process(int, Chunk& chunk) {

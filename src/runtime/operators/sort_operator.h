@@ -72,6 +72,8 @@ class TemporalSortOperator final : public Operator {
 
   // Rows waiting for the watermark.
   size_t state_rows() const;
+  // Stored rows and the waiting rows' ordering (an estimate per waiting row).
+  size_t StateBytes() const override;
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
   // False until the first snapshot or restore, and after a compaction renumbered the stored rows.
   bool CanSnapshotDelta() const override;
@@ -113,6 +115,8 @@ class SortOperator final : public Operator {
 
   // Rows held (folded input so far).
   size_t state_rows() const;
+  // Stored rows, their live flags and, when folding retractions, the copies per row (an estimate).
+  size_t StateBytes() const override;
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
   // True once there is a base (a snapshot or restore): the sort never renumbers rows in between.
   bool CanSnapshotDelta() const override;

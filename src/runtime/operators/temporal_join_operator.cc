@@ -11,6 +11,7 @@
 #include "state/key_encoder.h"
 #include "state/key_index.h"
 #include "state/row_arena.h"
+#include "state/state_bytes.h"
 #include "state/state_serde.h"
 
 namespace sluice {
@@ -293,6 +294,13 @@ Status TemporalJoinOperator::Open(JobContext* ctx) {
   RETURN_IF_ERROR(Operator::Open(ctx));
   if (residual_) state_->residual = std::make_unique<ExprEvaluator>(std::vector<ExprPtr>{residual_}, ctx->eval);
   return Status::OK();
+}
+
+size_t TemporalJoinOperator::StateBytes() const {
+  const State& s = *state_;
+  return s.left.MemoryUsage() + s.right.MemoryUsage() + s.keys.MemoryUsage() + VectorBytes(s.versions) +
+         s.stored_versions * sizeof(Version) + VectorBytes(s.left_key) + VectorBytes(s.pending) + VectorBytes(s.cleanup) +
+         VectorBytes(s.in_cleanup) + s.key_delta.MemoryUsage() + s.left_delta.MemoryUsage();
 }
 
 Status TemporalJoinOperator::Process(int input, Chunk& chunk) {

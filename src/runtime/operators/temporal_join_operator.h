@@ -42,6 +42,8 @@ class TemporalJoinOperator final : public Operator {
   // Left rows waiting for the watermark, and versions kept, over all keys.
   size_t buffered_left_rows() const;
   size_t stored_versions() const;
+  // Stored rows of both sides, the versions per key, the waiting left rows and delta tracking.
+  size_t StateBytes() const override;
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
   bool CanSnapshotDelta() const override;
 
