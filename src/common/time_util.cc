@@ -89,13 +89,10 @@ int64_t ParseNumber(std::string_view text, size_t* pos, int min_digits, int max_
   return n >= min_digits ? v : -1;
 }
 
+// Years 0000 to 9999 only, as Flink's DATE and TIMESTAMP: a year of more digits (or a negative one)
+// is not a date, and its microseconds would not fit 64 bits either.
 bool ParseDatePart(std::string_view t, size_t* pos, int64_t* days) {
-  bool neg = false;
-  if (*pos < t.size() && t[*pos] == '-') {
-    neg = true;
-    ++*pos;
-  }
-  int64_t y = ParseNumber(t, pos, 1, 9);
+  int64_t y = ParseNumber(t, pos, 1, 4);
   if (y < 0 || *pos >= t.size() || t[*pos] != '-') return false;
   ++*pos;
   int64_t m = ParseNumber(t, pos, 1, 2);
@@ -103,7 +100,6 @@ bool ParseDatePart(std::string_view t, size_t* pos, int64_t* days) {
   ++*pos;
   int64_t d = ParseNumber(t, pos, 1, 2);
   if (d < 0) return false;
-  if (neg) y = -y;
   if (!IsValidDate(y, static_cast<int>(m), static_cast<int>(d))) return false;
   *days = DaysFromCivil(y, static_cast<int>(m), static_cast<int>(d));
   return true;

@@ -56,7 +56,7 @@ void AppendTimestamp(int64_t micros, int precision, std::string* out);
 
 // Parsers for SQL literal and record text. Accept "2026-08-15", "05:00:00[.fff]",
 // "2026-08-15 05:00:00[.ffffff]" and, when iso is true, also "2026-08-15T05:00:00[.fff][Z]".
-// Return nullopt when the text is not a valid value.
+// Return nullopt when the text is not a valid value; years are Flink's 0000 to 9999.
 std::optional<int32_t> ParseDate(std::string_view text);
 std::optional<int32_t> ParseTime(std::string_view text);
 std::optional<int64_t> ParseTimestamp(std::string_view text, bool allow_iso = true);
