@@ -1,13 +1,27 @@
 # Sluice: the two commands a user needs are `make demo` and `make test` (see README.md).
 #   make build  - builds build/sluice (optimized, with debug info)
-#   make test   - installs what is missing, builds with ASan+UBSan and runs every test
+#   make test   - installs what is missing, builds with clang, ASan+UBSan and runs every test
+#                 (the libFuzzer targets for 30 s each among them)
 #   make bench  - builds in release and runs the benchmarks
 #   make demo   - runs the example pipeline on embedded defaults
+#   make fuzz   - runs each libFuzzer target for FUZZ_SECONDS (600) in the test build (tests/fuzz)
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS := sql json csv debezium_json checkpoint
 
-.PHONY: deps build test bench demo clean
+# The test build: clang (libFuzzer), ASan+UBSan, and libFuzzer's coverage instrumentation so the fuzz
+# targets are extra executables of the same build. A build-asan configured with another compiler
+# (gcc, before the fuzz targets) is started afresh.
+define configure_asan
+	@if [ -f build-asan/CMakeCache.txt ] && ! grep -q '^CMAKE_CXX_COMPILER:.*clang' build-asan/CMakeCache.txt; then \
+	  rm -rf build-asan; fi
+	@cmake -S . -B build-asan -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DSLUICE_SANITIZE=ON \
+	  -DSLUICE_BUILD_FUZZ=ON -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" $(CMAKE_FLAGS) >/dev/null
+endef
+
+.PHONY: deps build test fuzz bench demo clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -17,9 +31,16 @@ build: deps
 	@ninja -C build -j $(JOBS) sluice
 
 test: deps
-	@cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSLUICE_SANITIZE=ON -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" $(CMAKE_FLAGS) >/dev/null
+	$(configure_asan)
 	@ninja -C build-asan -j $(JOBS)
 	@cd build-asan && ctest --output-on-failure -j $(JOBS)
+
+fuzz: deps
+	$(configure_asan)
+	@ninja -C build-asan -j $(JOBS) fuzz_targets
+	@failed=0; for t in $(FUZZ_TARGETS); do \
+	  bash tests/fuzz/run_fuzz.sh build-asan/tests/fuzz/$${t}_fuzz $$t $(FUZZ_SECONDS) build-asan/tests/fuzz/work || failed=1; \
+	done; exit $$failed
 
 bench: deps
 	@cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DSLUICE_BUILD_TESTS=OFF -DSLUICE_BUILD_BENCH=ON $(CMAKE_FLAGS) >/dev/null

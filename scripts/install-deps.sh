@@ -5,6 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
   g++ cmake ninja-build pkg-config ccache make python3
+  clang libclang-rt-14-dev                     # `make test` and `make fuzz` build with clang: libFuzzer (tests/fuzz)
   libgtest-dev libgmock-dev libbenchmark-dev   # tests and benchmarks
   libsimdjson-dev                              # JSON format: SIMD parsing, the fastest packaged parser
   libfmt-dev                                   # message formatting

@@ -70,7 +70,8 @@ Result<const FormatFactory*> ValidateConnectorOptions(const ConnectorContext& ct
   }
 
   std::vector<std::string> unknown;
-  for (const auto& [key, value] : ctx.options) {
+  for (const auto& entry : ctx.options) {
+    const std::string& key = entry.first;  // a named reference: clang 14 lambdas cannot capture bindings
     bool ok = std::any_of(allowed.begin(), allowed.end(), [&](const std::string& p) { return OptionKeyMatches(p, key); });
     if (!ok) unknown.push_back(key);
   }

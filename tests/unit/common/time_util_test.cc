@@ -28,5 +28,20 @@ TEST(TimeUtilTest, TimestampsFormatWithPrecision) {
   EXPECT_EQ(*ParseTime("05:00:01.5"), 5 * 3600000 + 1500);
 }
 
+// Found by csv_fuzz: a nine-digit year made the microseconds overflow 64 bits (undefined behaviour).
+// Years are Flink's 0000 to 9999; others are not dates.
+TEST(TimeUtilTest, YearsOutsideFlinksRangeAreNotDates) {
+  EXPECT_FALSE(ParseTimestamp("322026-08-15 05:00:00.123").has_value());
+  EXPECT_FALSE(ParseTimestamp("999999999-12-31 23:59:59").has_value());
+  EXPECT_FALSE(ParseTimestamp("10000-01-01 00:00:00").has_value());
+  EXPECT_FALSE(ParseTimestamp("-0001-01-01 00:00:00").has_value());
+  EXPECT_FALSE(ParseDate("99999-01-01").has_value());
+  EXPECT_FALSE(ParseDate("-0001-01-01").has_value());
+  ASSERT_TRUE(ParseTimestamp("9999-12-31 23:59:59.999999").has_value());
+  EXPECT_EQ(FormatTimestamp(*ParseTimestamp("9999-12-31 23:59:59.999999"), 6), "9999-12-31 23:59:59.999999");
+  ASSERT_TRUE(ParseDate("0000-01-01").has_value());
+  EXPECT_EQ(FormatDate(*ParseDate("0000-01-01")), "0000-01-01");
+}
+
 }  // namespace
 }  // namespace sluice
