@@ -22,7 +22,7 @@ bash examples/larkspur/report.sh --sluice "$SLUICE" --data "$DATA" --out "$OUT"
 echo
 echo "== closing note: pipeline.sql (one statement set, four INSERTs) over one upload day"
 grep -m1 'sink store_sales_daily' "$OUT/jobs.log" | sed -E 's/.*elapsed=([^ ]+) peak_rss=([0-9]+).*/\1 \2/' |
-  awk '{ printf "the job, as its summary reports it: elapsed %s, peak RSS %.1f MiB\n", $1, $2 / 1048576 }'
+  awk '{ printf "the job, as its summary reports it: elapsed %s, peak RSS %.1f MiB above the RSS at its start\n", $1, $2 / 1048576 }'
 if [[ -x /usr/bin/time ]]; then
   # The whole process once more (start-up, planning, the job, exit), into a scratch folder.
   timed=$OUT/timed

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <new>
 #include <set>
 
 #include "binder/binder.h"
@@ -710,7 +711,15 @@ Result<StatementResult> Session::Execute(std::string_view statement, QueryResult
 Result<StatementResult> Session::ExecuteAt(std::string_view statement, int line, int column, QueryResultHandler* handler) {
   impl_->last_job_summary_.reset();
   RETURN_IF_ERROR(init_status_);
-  return impl_->Execute(statement, line, column, handler);
+  // A job turns a failed allocation into an error naming its operator (runtime/memory_budget.h);
+  // one while parsing, planning or building a job ends here, so an embedding program keeps running.
+  try {
+    return impl_->Execute(statement, line, column, handler);
+  } catch (const std::bad_alloc&) {
+    return Status::RuntimeError("Out of memory (an allocation failed: std::bad_alloc) while parsing, planning or "
+                                "starting the statement at line " + std::to_string(line) + ", column " +
+                                std::to_string(column));
+  }
 }
 
 const std::optional<JobSummary>& Session::LastJobSummary() const { return impl_->last_job_summary_; }

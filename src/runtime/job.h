@@ -10,6 +10,8 @@
 // changelog byte for byte and state stays small. Before each step it lets every source re-evaluate
 // idleness (the idle timeout, runtime/operators/source_operator.h); an idle source goes only when no
 // other can. It returns when every source is exhausted; then it flushes the late-rows table, if any.
+// After every step it checks the job's state against its memory budget, and an allocation that
+// fails anywhere in the job fails it with an error naming the operator (runtime/memory_budget.h).
 //
 // Threading: a Job runs on the calling thread.
 #pragma once

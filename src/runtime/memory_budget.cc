@@ -1,6 +1,8 @@
 #include "runtime/memory_budget.h"
 
 #include <new>
+#include <stdexcept>
+#include <string>
 
 #include "common/config.h"
 #include "runtime/job.h"
@@ -30,6 +32,19 @@ StateTotals AddUpState(const std::vector<std::unique_ptr<Operator>>& operators) 
 
 std::string JobName(const JobContext& ctx) { return "Job '" + (ctx.job_name.empty() ? "job" : ctx.job_name) + "'"; }
 
+// The error of an allocation that failed (`what`): it names the operator that was running.
+Status OutOfMemoryError(const JobContext& ctx, const std::vector<std::unique_ptr<Operator>>& operators,
+                        const std::string& what) {
+  // The failed allocation's memory was never handed out, so there is room to say where it failed.
+  const StateTotals t = AddUpState(operators);
+  std::string msg = JobName(ctx) + " ran out of memory (" + what + ")";
+  if (ctx.running != nullptr) {
+    msg += " in operator " + ctx.running->digest() + ", which holds " +
+           FormatMemorySize(static_cast<int64_t>(ctx.running->StateBytes())) + " of state";
+  }
+  return Status::RuntimeError(msg + "; the job's state: " + FormatMemorySize(t.total));
+}
+
 }  // namespace
 
 Status CheckMemoryBudget(const JobContext& ctx, const std::vector<std::unique_ptr<Operator>>& operators,
@@ -54,15 +69,10 @@ Status GuardOutOfMemory(const JobContext& ctx, const std::vector<std::unique_ptr
   try {
     return body();
   } catch (const std::bad_alloc&) {
-    // The failed allocation's memory was never handed out, so there is room to say where it failed.
-    const StateTotals t = AddUpState(operators);
-    std::string msg = JobName(ctx) + " ran out of memory (an allocation failed: std::bad_alloc)";
-    if (ctx.running != nullptr) {
-      msg += " in operator " + ctx.running->digest() + ", which holds " +
-             FormatMemorySize(static_cast<int64_t>(ctx.running->StateBytes())) + " of state";
-    }
-    msg += "; the job's state: " + FormatMemorySize(t.total);
-    return Status::RuntimeError(msg);
+    return OutOfMemoryError(ctx, operators, "an allocation failed: std::bad_alloc");
+  } catch (const std::length_error& e) {
+    // A container asked for more than it can ever hold (a string or vector beyond its max_size()).
+    return OutOfMemoryError(ctx, operators, std::string("an allocation too large: std::length_error: ") + e.what());
   }
 }
 

@@ -15,6 +15,12 @@
 //
 // Both fail the job like any other error: nothing is committed past the last completed checkpoint.
 //
+// The process sets no limit of its own (RLIMIT_AS): address space is not memory (AddressSanitizer
+// reserves terabytes of shadow, the allocator and thread stacks reserve more than they touch), so
+// such a limit would fail jobs that fit; and RSS limits are the container's business. Under Linux's
+// default overcommit a process that outgrows the machine is killed by the OOM killer rather than
+// seeing std::bad_alloc, which is what the budget is for: set it below the container's memory.
+//
 // Threading: the job's task thread.
 #pragma once
 
@@ -35,8 +41,9 @@ class Operator;
 Status CheckMemoryBudget(const JobContext& ctx, const std::vector<std::unique_ptr<Operator>>& operators,
                          int64_t extra_bytes);
 
-// Runs `body`; an std::bad_alloc it throws becomes a RuntimeError naming ctx.running (the operator
-// the allocation failed in, when known) and the state the operators hold.
+// Runs `body`; an std::bad_alloc (or std::length_error: a string or vector asked for more than it can
+// hold) it throws becomes a RuntimeError naming ctx.running (the operator the allocation failed in,
+// when known) and the state the operators hold.
 Status GuardOutOfMemory(const JobContext& ctx, const std::vector<std::unique_ptr<Operator>>& operators,
                         const std::function<Status()>& body);
 

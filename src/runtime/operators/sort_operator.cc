@@ -261,7 +261,7 @@ Status TemporalSortOperator::Open(JobContext* ctx) {
 size_t TemporalSortOperator::StateBytes() const {
   const State& s = *state_;
   return s.arena.MemoryUsage() + VectorBytes(s.in_wait) +
-         NodeBytes(s.waiting.size(), sizeof(std::pair<const std::string, State::Waiting>));
+         NodeBytes(s.waiting.size(), sizeof(decltype(s.waiting)::value_type));
 }
 
 Status TemporalSortOperator::Process(int, Chunk& chunk) {

@@ -12,6 +12,7 @@
 #include "function/aggregate/aggregate_function.h"
 #include "function/evaluator.h"
 #include "runtime/job.h"
+#include "state/state_bytes.h"
 #include "state/state_serde.h"
 #include "runtime/operators/window_table_function_operator.h"
 #include "state/key_encoder.h"
@@ -218,6 +219,22 @@ void WindowAggregateOperator::Accumulate(uint8_t* states, DistinctValues* distin
     for (size_t i = 0; i < n; ++i) args[i] = &chunk.column(static_cast<size_t>(agg.args[i]));
     agg.function->update(states + offsets_[a], args, row, false);
   }
+}
+
+size_t WindowAggregateOperator::StateBytes() const {
+  size_t bytes = VectorBytes(freed_since_base_) + NodeBytes(pending_ends_.size(), sizeof(int64_t));
+  for (const auto& [end, s] : slices_) {
+    bytes += s->index.MemoryUsage() + s->keys.MemoryUsage() + VectorBytes(s->blocks) + VectorBytes(s->distinct) +
+             s->dirty.MemoryUsage();
+  }
+  // A session key: its key row, one open session and its accumulators (an estimate).
+  bytes += NodeBytes(session_keys_.size(), sizeof(std::pair<const std::string, SessionKey>) + sizeof(Session) + stride_);
+  bytes += NodeBytes(session_key_of_seq_.size(), sizeof(std::pair<const uint64_t, std::string>)) +
+           NodeBytes(session_timers_.size(), sizeof(std::tuple<int64_t, uint64_t, int64_t>));
+  for (const auto& [end, fired] : fired_) {
+    bytes += fired.results.MemoryUsage() + NodeBytes(fired.index.size(), sizeof(std::pair<const std::string, uint32_t>));
+  }
+  return bytes + NodeBytes(late_timers_.size() + late_pending_.size(), 2 * sizeof(int64_t) + sizeof(std::string));
 }
 
 Status WindowAggregateOperator::Process(int, Chunk& chunk) {

@@ -101,6 +101,9 @@ class WindowAggregateOperator final : public Operator {
   // `delay_ms` of processing time (0: at once); -U rows only when `emit_update_before`.
   void SetLateFiring(int64_t lateness_ms, int64_t delay_ms, bool emit_update_before);
 
+  // Every open slice's keys and accumulator blocks (a walk of the slices, not of keys), sessions and
+  // remembered results by estimate; DISTINCT value sets by their vectors only.
+  size_t StateBytes() const override;
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
   // Slice ids only grow while a slice lives and every write marks its id, so a delta can always
   // express the change.

@@ -5,6 +5,7 @@
 #include "common/check.h"
 #include "function/evaluator.h"
 #include "runtime/job.h"
+#include "state/state_bytes.h"
 #include "state/state_serde.h"
 #include "runtime/operators/window_table_function_operator.h"
 #include "state/delta.h"
@@ -119,6 +120,17 @@ Status WindowJoinOperator::Open(JobContext* ctx) {
   RETURN_IF_ERROR(Operator::Open(ctx));
   if (spec_.residual) state_->residual = std::make_unique<ExprEvaluator>(std::vector<ExprPtr>{spec_.residual}, ctx->eval);
   return Status::OK();
+}
+
+size_t WindowJoinOperator::StateBytes() const {
+  size_t bytes = VectorBytes(fired_since_base_);
+  for (const auto& [end, w] : windows_) {
+    bytes += w->keys.MemoryUsage() + VectorBytes(w->group_of_key) + w->key_base.MemoryUsage();
+    for (int side = 0; side < 2; ++side) {
+      bytes += w->arenas[side].MemoryUsage() + VectorBytes(w->group_of_row[side]) + w->row_base[side].MemoryUsage();
+    }
+  }
+  return bytes;
 }
 
 Status WindowJoinOperator::Process(int input, Chunk& chunk) {

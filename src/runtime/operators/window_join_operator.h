@@ -66,6 +66,8 @@ class WindowJoinOperator final : public Operator {
   // Windows held in state (for tests).
   size_t num_windows() const { return windows_.size(); }
 
+  // Every open window's rows, keys and groups (a walk of the windows, not of rows).
+  size_t StateBytes() const override;
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
   // Always: window state only grows until a window fires (no compaction renumbers it).
   bool CanSnapshotDelta() const override { return true; }

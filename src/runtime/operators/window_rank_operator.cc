@@ -5,6 +5,7 @@
 
 #include "common/check.h"
 #include "runtime/job.h"
+#include "state/state_bytes.h"
 #include "state/state_serde.h"
 #include "runtime/operators/window_table_function_operator.h"
 #include "state/delta.h"
@@ -124,6 +125,16 @@ size_t WindowRankOperator::kept_rows() const {
   size_t n = 0;
   for (const auto& [end, w] : windows_) n += w->live;
   return n;
+}
+
+size_t WindowRankOperator::StateBytes() const {
+  size_t bytes = VectorBytes(fired_since_base_);
+  for (const auto& [end, w] : windows_) {
+    bytes += w->rows.MemoryUsage() + w->partitions.MemoryUsage() + VectorBytes(w->row_partition) + VectorBytes(w->tops) +
+             w->live * sizeof(uint32_t) + w->sort_keys.capacity() + VectorBytes(w->sort_offsets) +
+             w->released.MemoryUsage();
+  }
+  return bytes;
 }
 
 Status WindowRankOperator::Process(int input, Chunk& chunk) {

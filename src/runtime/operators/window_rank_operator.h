@@ -74,6 +74,8 @@ class WindowRankOperator final : public Operator {
   size_t num_windows() const;
   size_t kept_rows() const;
 
+  // Every open window's rows, partitions, tops and sort keys (a walk of the windows, not of rows).
+  size_t StateBytes() const override;
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
   // Always: a window compacted since the base goes into the delta in full.
   bool CanSnapshotDelta() const override { return true; }

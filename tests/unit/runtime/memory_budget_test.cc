@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <new>
+#include <stdexcept>
 
 #include "common/config.h"
 #include "runtime/job.h"
@@ -30,15 +31,21 @@ class PassOperator final : public Operator {
   Status Process(int, Chunk& chunk) override { return Emit(chunk); }
 };
 
-// Holds `state_bytes` of state; its Process fails to allocate.
+// Holds `state_bytes` of state; its Process fails to allocate (std::bad_alloc, or with `too_large`
+// std::length_error, as a string asked for more than max_size()).
 class FailingOperator final : public Operator {
  public:
-  explicit FailingOperator(size_t state_bytes) : Operator("Failing", 1), state_bytes_(state_bytes) {}
-  Status Process(int, Chunk&) override { throw std::bad_alloc(); }
+  explicit FailingOperator(size_t state_bytes, bool too_large = false)
+      : Operator("Failing", 1), state_bytes_(state_bytes), too_large_(too_large) {}
+  Status Process(int, Chunk&) override {
+    if (too_large_) throw std::length_error("basic_string::_M_create");
+    throw std::bad_alloc();
+  }
   size_t StateBytes() const override { return state_bytes_; }
 
  private:
   size_t state_bytes_;
+  bool too_large_;
 };
 
 // Only holds state.
@@ -79,6 +86,23 @@ TEST(MemoryBudgetTest, BadAllocInProcessBecomesAnErrorNamingTheOperator) {
   EXPECT_EQ(st.code(), StatusCode::kRuntimeError);
   EXPECT_NE(st.message().find("Job 'j' ran out of memory (an allocation failed: std::bad_alloc) in operator "
                               "Failing(groupBy=[k]), which holds 3 kb of state"),
+            std::string::npos)
+      << st.message();
+}
+
+TEST(MemoryBudgetTest, LengthErrorInProcessBecomesAnErrorNamingTheOperator) {
+  JobContext ctx;
+  ctx.job_name = "j";
+  std::vector<std::unique_ptr<Operator>> ops;
+  ops.push_back(std::make_unique<FeedOperator>());
+  ops.push_back(std::make_unique<FailingOperator>(0, /*too_large=*/true));
+  ops[0]->AddOutput(ops[1].get(), 0);
+  for (auto& op : ops) ASSERT_TRUE(op->Open(&ctx).ok());
+  Chunk chunk = OneRow();
+  const Status st = GuardOutOfMemory(ctx, ops, [&] { return static_cast<FeedOperator*>(ops[0].get())->Feed(chunk); });
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("ran out of memory (an allocation too large: std::length_error: basic_string::_M_create) "
+                              "in operator Failing, which holds 0 bytes of state"),
             std::string::npos)
       << st.message();
 }
