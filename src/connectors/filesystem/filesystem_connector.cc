@@ -661,11 +661,35 @@ class FileSystemFactory final : public ConnectorFactory {
 
 }  // namespace
 
+namespace {
+
+std::string FileKindName(fs::file_type type) {
+  switch (type) {
+    case fs::file_type::fifo:
+      return "a FIFO";
+    case fs::file_type::socket:
+      return "a socket";
+    case fs::file_type::block:
+      return "a block device";
+    case fs::file_type::character:
+      return "a character device";
+    default:
+      return "not a file";
+  }
+}
+
+}  // namespace
+
 Result<std::vector<std::string>> ListSourceFiles(const std::string& path) {
   std::error_code ec;
   fs::file_status st = fs::status(path, ec);
   if (ec || !fs::exists(st)) return Status::NotFound("path '" + path + "' does not exist");
-  if (!fs::is_directory(st)) return std::vector<std::string>{path};
+  if (fs::is_regular_file(st)) return std::vector<std::string>{path};
+  if (!fs::is_directory(st)) {
+    // Reading a FIFO without a writer, a socket or a device would block forever or never end.
+    return Status::InvalidArgument("path '" + path + "' is not a regular file or a directory (" + FileKindName(st.type()) +
+                                   "); the filesystem connector reads files");
+  }
   std::vector<std::string> files;
   fs::recursive_directory_iterator it(path, fs::directory_options::follow_directory_symlink, ec);
   if (ec) return Status::IOError("Cannot list directory '" + path + "': " + ec.message());
