@@ -618,7 +618,8 @@ class FileSystemFactory final : public ConnectorFactory {
   std::string identifier() const override { return "filesystem"; }
   std::vector<OptionSpec> options() const override {
     return {
-        {kPath, true, "", "A file or a directory (read recursively, hidden files skipped); a directory for sinks."},
+        {kPath, true, "", "A regular file or a directory (read recursively, hidden files and anything but regular files skipped); a "
+         "directory for sinks. A FIFO, socket or device as the path is refused (it could block forever)."},
         {kFormat, true, "", "The format of the files: 'json', 'csv' or 'debezium-json' (a changelog: read as one, and lets the sink take updating queries)."},
         {kRollingFileSize, false, "128 mb", "A sink starts a new part file once the current one is this large."},
     };
