@@ -1541,41 +1541,84 @@ Result<Binder::Relation> Binder::BindRowNumber(const ast::Select& select, Relati
   return out;
 }
 
+namespace {
+
+// A UNION ALL whose branches can join its parent's: nothing of its own (WITH, ORDER BY, LIMIT, OFFSET).
+bool IsPlainUnionAll(const ast::Query& q) {
+  if (q.kind != ast::QueryKind::kSetOp || !q.with.empty() || !q.order_by.empty() || q.limit || q.offset) return false;
+  const auto& op = q.As<ast::SetOp>();
+  return op.op == ast::SetOpKind::kUnion && op.all;
+}
+
+}  // namespace
+
+// "a UNION ALL b UNION ALL c ..." parses into a chain of binary SetOps as long as the branches; it binds
+// into ONE n-ary Union, collecting the branches with an explicit stack, so neither the binder's recursion
+// nor the plan grows with the number of branches (Calcite's UnionMergeRule gives Flink the same node).
 Result<Binder::Relation> Binder::BindSetOp(const ast::SetOp& op) {
   if (op.op != ast::SetOpKind::kUnion || !op.all) {
-    return NotSupported(op.pos, std::string(op.op == ast::SetOpKind::kUnion ? "UNION (without ALL)" : op.op == ast::SetOpKind::kIntersect ? "INTERSECT" : "EXCEPT"));
+    return NotSupported(op.pos, std::string(op.op == ast::SetOpKind::kUnion ? "UNION (without ALL)"
+                                            : op.op == ast::SetOpKind::kIntersect ? "INTERSECT"
+                                                                                   : "EXCEPT"));
   }
-  ASSIGN_OR_RETURN(Relation l, BindQueryBody(*op.left));
-  ASSIGN_OR_RETURN(Relation r, BindQueryBody(*op.right));
-  if (l.node->schema.size() != r.node->schema.size()) {
-    return Error(op.pos, "Column count mismatch in UNION ALL: " + std::to_string(l.node->schema.size()) + " vs " +
-                             std::to_string(r.node->schema.size()));
+  struct Branch {
+    const ast::Query* query;
+    ast::SourcePos pos;  // the UNION ALL that joins it
+  };
+  std::vector<Branch> branches;
+  std::vector<Branch> todo = {{op.right.get(), op.pos}, {op.left.get(), op.pos}};
+  while (!todo.empty()) {
+    Branch b = todo.back();
+    todo.pop_back();
+    if (IsPlainUnionAll(*b.query)) {
+      const auto& inner = b.query->As<ast::SetOp>();
+      todo.push_back({inner.right.get(), inner.pos});
+      todo.push_back({inner.left.get(), inner.pos});
+      continue;
+    }
+    branches.push_back(b);
   }
-  // Common types per column; cast each side where needed.
+  std::vector<Relation> inputs;
+  inputs.reserve(branches.size());
+  for (const Branch& b : branches) {
+    ASSIGN_OR_RETURN(Relation r, BindQueryBody(*b.query));
+    if (!inputs.empty() && r.node->schema.size() != inputs[0].node->schema.size()) {
+      return Error(b.pos, "Column count mismatch in UNION ALL: " + std::to_string(inputs[0].node->schema.size()) +
+                              " vs " + std::to_string(r.node->schema.size()));
+    }
+    inputs.push_back(std::move(r));
+  }
+  // Common types per column; cast each branch where needed.
+  const Schema& first = inputs[0].node->schema;
   Schema out_schema;
-  std::vector<ExprPtr> lp, rp;
-  bool lcast = false, rcast = false;
-  for (size_t i = 0; i < l.node->schema.size(); ++i) {
-    std::vector<ExprPtr> pair = {MakeColumnRef(static_cast<int>(i), l.node->schema.field(i).type),
-                                 MakeColumnRef(static_cast<int>(i), r.node->schema.field(i).type)};
-    ASSIGN_OR_RETURN(ExprPtr common, CastAllToCommon(&pair, op.pos));
-    LogicalType t = common->type.WithNullable(pair[0]->type.nullable() || pair[1]->type.nullable());
-    lcast |= pair[0]->kind != ExprKind::kColumnRef;
-    rcast |= pair[1]->kind != ExprKind::kColumnRef;
-    lp.push_back(pair[0]);
-    rp.push_back(pair[1]);
-    out_schema.Add(l.node->schema.field(i).name, t.WithTimeAttribute(TimeAttribute::kNone));
+  std::vector<std::vector<ExprPtr>> projections(inputs.size());
+  std::vector<bool> cast(inputs.size(), false);
+  for (size_t i = 0; i < first.size(); ++i) {
+    std::vector<ExprPtr> column;
+    column.reserve(inputs.size());
+    for (const Relation& r : inputs) column.push_back(MakeColumnRef(static_cast<int>(i), r.node->schema.field(i).type));
+    ASSIGN_OR_RETURN(ExprPtr common, CastAllToCommon(&column, op.pos));
+    bool nullable = false;
+    for (size_t b = 0; b < inputs.size(); ++b) {
+      nullable |= column[b]->type.nullable();
+      cast[b] = cast[b] || column[b]->kind != ExprKind::kColumnRef;
+      projections[b].push_back(std::move(column[b]));
+    }
+    out_schema.Add(first.field(i).name, common->type.WithNullable(nullable).WithTimeAttribute(TimeAttribute::kNone));
   }
-  auto wrap = [&](PlanNodePtr in, std::vector<ExprPtr> proj, bool needed) -> PlanNodePtr {
-    if (!needed) return in;
+  auto u = std::make_shared<UnionNode>();
+  for (size_t b = 0; b < inputs.size(); ++b) {
+    PlanNodePtr in = inputs[b].node;
+    if (!cast[b]) {
+      u->inputs.push_back(in);
+      continue;
+    }
     auto calc = std::make_shared<CalcNode>();
     calc->inputs = {in};
-    calc->projections = std::move(proj);
+    calc->projections = std::move(projections[b]);
     for (size_t i = 0; i < calc->projections.size(); ++i) calc->schema.Add(in->schema.field(i).name, calc->projections[i]->type);
-    return calc;
-  };
-  auto u = std::make_shared<UnionNode>();
-  u->inputs = {wrap(l.node, lp, lcast), wrap(r.node, rp, rcast)};
+    u->inputs.push_back(calc);
+  }
   u->schema = out_schema;
   Relation out;
   out.node = u;

@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <exception>
@@ -69,6 +70,10 @@ int Fail(const std::string& where, const Status& st) {
 }
 
 Result<std::string> ReadScript(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return Status::InvalidArgument("script '" + path + "' is a directory, not a file of SQL statements");
+  }
   std::ifstream in(path);
   if (!in) return Status::NotFound("cannot open script '" + path + "'");
   std::stringstream ss;
@@ -133,7 +138,15 @@ int RunScript(const RunOptions& opts) {
     if (!text.ok()) return Fail("", text.status());
     if (int rc = RunStatements(session, opts, *text, init); rc != 0) return rc;
   }
-  if (opts.file.empty()) return RunStatements(session, opts, opts.sql, "");
+  if (opts.file.empty()) {
+    // Blank or comment-only text would otherwise run nothing and exit 0, hiding a quoting mistake.
+    auto statements = sql::SplitStatements(opts.sql);
+    if (statements.ok() && statements->empty()) {
+      std::cerr << "sluice: error: the SQL given to -e is empty (no statement, only blanks or comments)\n";
+      return 2;
+    }
+    return RunStatements(session, opts, opts.sql, "");
+  }
   auto text = ReadScript(opts.file);
   if (!text.ok()) return Fail("", text.status());
   return RunStatements(session, opts, *text, opts.file);
@@ -182,12 +195,13 @@ int main(int argc, char** argv) {
   app.add_flag("--version", version, "Print the version and exit");
 
   sluice::RunOptions run_opts;
+  std::vector<CLI::Option*> execute_opts;  // -e of run and explain: given at all, even as ""
   auto add_common = [&](CLI::App* cmd) {
     cmd->add_option("FILE", run_opts.file, "A script of ';'-separated Flink SQL statements");
     cmd->add_option("-i,--init", run_opts.init_files,
                     "A script run first in the same session, e.g. shared DDL (repeatable, as Flink's SQL client -i)")
         ->allow_extra_args(false);
-    cmd->add_option("-e,--execute", run_opts.sql, "Run this SQL text instead of a file");
+    execute_opts.push_back(cmd->add_option("-e,--execute", run_opts.sql, "Run this SQL text instead of a file"));
     cmd->add_option("--format", run_opts.format, "How SELECT results print: tableau (default), jsonl or csv")
         ->check(CLI::IsMember({"tableau", "jsonl", "csv"}));
     cmd->add_option("--mode", run_opts.mode,
@@ -236,7 +250,9 @@ int main(int argc, char** argv) {
     std::cout << app.help();
     return 0;
   }
-  if (run_opts.file.empty() == run_opts.sql.empty()) {
+  bool has_sql = false;
+  for (const CLI::Option* o : execute_opts) has_sql |= o->count() > 0;
+  if (run_opts.file.empty() == !has_sql) {
     std::cerr << "sluice: error: give either a script FILE or -e 'SQL'\n";
     return 2;
   }

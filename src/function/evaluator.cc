@@ -72,10 +72,15 @@ class Evaluation {
   // Evaluates `e` over the rows `sel` of `in` (all rows when `all`), with the result's type made `type`.
   Status EvalRows(const Expr& e, const Chunk& in, const std::vector<uint32_t>& sel, bool all, const LogicalType& type,
                   Vector* out);
-  Status EvalLogic(const Expr& e, const Chunk& in, Vector* out);
-  Status EvalCase(const Expr& e, const Chunk& in, Vector* out);
-  Status EvalCoalesce(const Expr& e, const Chunk& in, Vector* out);
-  const Vector* Literal(const Expr& e, size_t rows, Vector* tmp);
+  // Kept out of Eval (never inlined) so the Vectors on their stacks do not enlarge Eval's frame.
+  [[gnu::noinline]] Status EvalLeaf(const Expr& e, const Chunk& in, Vector* out);
+  [[gnu::noinline]] Status EvalCast(const Expr& e, const Chunk& in, Vector* out);
+  [[gnu::noinline]] Status EvalCall(const Expr& e, const Chunk& in, Vector* out);
+  [[gnu::noinline]] Status EvalLogic(const Expr& e, const Chunk& in, Vector* out);
+  [[gnu::noinline]] Status EvalCase(const Expr& e, const Chunk& in, Vector* out);
+  [[gnu::noinline]] Status EvalCoalesce(const Expr& e, const Chunk& in, Vector* out);
+  [[gnu::noinline]] const Vector* Column(const Expr& e, const Chunk& in);
+  [[gnu::noinline]] const Vector* Literal(const Expr& e, size_t rows, Vector* tmp);
 
   EvalContext& ctx_;
   LiteralCache* cache_;
@@ -94,15 +99,16 @@ const Vector* Evaluation::Literal(const Expr& e, size_t rows, Vector* tmp) {
   return &cache_->emplace(key, Vector::Constant(e.literal, rows)).first->second;
 }
 
+const Vector* Evaluation::Column(const Expr& e, const Chunk& in) {
+  size_t c = static_cast<size_t>(e.column_index);
+  SLUICE_CHECK_LT(c, in.num_columns());
+  SLUICE_CHECK_EQ(in.column(c).size(), in.size());
+  return &in.column(c);
+}
+
 Status Evaluation::EvalRef(const Expr& e, const Chunk& in, Vector* tmp, const Vector** res) {
   switch (e.kind) {
-    case ExprKind::kColumnRef: {
-      size_t c = static_cast<size_t>(e.column_index);
-      SLUICE_CHECK_LT(c, in.num_columns());
-      SLUICE_CHECK_EQ(in.column(c).size(), in.size());
-      *res = &in.column(c);
-      return Status::OK();
-    }
+    case ExprKind::kColumnRef: *res = Column(e, in); return Status::OK();
     case ExprKind::kLiteral: *res = Literal(e, in.size(), tmp); return Status::OK();
     default:
       RETURN_IF_ERROR(Eval(e, in, tmp));
@@ -112,41 +118,48 @@ Status Evaluation::EvalRef(const Expr& e, const Chunk& in, Vector* tmp, const Ve
 }
 
 Status Evaluation::Eval(const Expr& e, const Chunk& in, Vector* out) {
-  const size_t rows = in.size();
   switch (e.kind) {
     case ExprKind::kColumnRef:
-    case ExprKind::kLiteral: {
-      Vector tmp;
-      const Vector* r;
-      RETURN_IF_ERROR(EvalRef(e, in, &tmp, &r));
-      if (r == &tmp) {
-        *out = std::move(tmp);
-      } else {
-        *out = *r;
-      }
-      return Status::OK();
-    }
-    case ExprKind::kCall: {
-      const size_t n = e.args.size();
-      std::vector<Vector> tmps(n);
-      std::vector<const Vector*> ptrs(n);
-      for (size_t i = 0; i < n; ++i) RETURN_IF_ERROR(EvalRef(*e.args[i], in, &tmps[i], &ptrs[i]));
-      *out = Vector(e.function->return_type, rows);
-      if (rows == 0) return Status::OK();
-      return e.function->kernel(ctx_, ptrs.data(), n, rows, out);
-    }
-    case ExprKind::kCast: {
-      Vector tmp;
-      const Vector* arg;
-      RETURN_IF_ERROR(EvalRef(*e.args[0], in, &tmp, &arg));
-      return CastVector(ctx_, *arg, e.type, e.is_try, out);
-    }
+    case ExprKind::kLiteral: return EvalLeaf(e, in, out);
+    case ExprKind::kCall: return EvalCall(e, in, out);
+    case ExprKind::kCast: return EvalCast(e, in, out);
     case ExprKind::kAnd:
     case ExprKind::kOr: return EvalLogic(e, in, out);
     case ExprKind::kCase: return EvalCase(e, in, out);
     case ExprKind::kCoalesce: return EvalCoalesce(e, in, out);
   }
   return Status::Internal("unknown expression kind");
+}
+
+Status Evaluation::EvalCall(const Expr& e, const Chunk& in, Vector* out) {
+  // The argument vectors live on the heap: Eval recurses as deep as the expression (up to
+  // sql::kMaxChainedOperators), so every frame of that recursion stays small.
+  const size_t n = e.args.size();
+  std::vector<Vector> tmps(n);
+  std::vector<const Vector*> ptrs(n);
+  for (size_t i = 0; i < n; ++i) RETURN_IF_ERROR(EvalRef(*e.args[i], in, &tmps[i], &ptrs[i]));
+  *out = Vector(e.function->return_type, in.size());
+  if (in.size() == 0) return Status::OK();
+  return e.function->kernel(ctx_, ptrs.data(), n, in.size(), out);
+}
+
+Status Evaluation::EvalLeaf(const Expr& e, const Chunk& in, Vector* out) {
+  Vector tmp;
+  const Vector* r;
+  RETURN_IF_ERROR(EvalRef(e, in, &tmp, &r));
+  if (r == &tmp) {
+    *out = std::move(tmp);
+  } else {
+    *out = *r;
+  }
+  return Status::OK();
+}
+
+Status Evaluation::EvalCast(const Expr& e, const Chunk& in, Vector* out) {
+  auto tmp = std::make_unique<Vector>();
+  const Vector* arg;
+  RETURN_IF_ERROR(EvalRef(*e.args[0], in, tmp.get(), &arg));
+  return CastVector(ctx_, *arg, e.type, e.is_try, out);
 }
 
 Status Evaluation::EvalRows(const Expr& e, const Chunk& in, const std::vector<uint32_t>& sel, bool all,

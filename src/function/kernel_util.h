@@ -99,6 +99,22 @@ Status ForEachValidRow(const Vector* const* args, size_t num_args, size_t rows, 
   return Status::OK();
 }
 
+// ---- string size limit ----
+
+// The largest string a function may build for one value: 256 MiB. Flink's STRING is VARCHAR(2147483647),
+// but a value that size would exhaust memory long before it is written anywhere (a chunk holds
+// thousands of rows); REPEAT, LPAD, RPAD, REPLACE, CONCAT, || and CONCAT_WS refuse a larger result with
+// an error naming the function instead (docs/sql.md, "Limits").
+inline constexpr uint64_t kMaxStringValueBytes = uint64_t{256} << 20;
+
+// The error for a `function` result of `bytes` bytes beyond kMaxStringValueBytes; OK otherwise.
+inline Status CheckStringResultSize(std::string_view function, uint64_t bytes) {
+  if (bytes <= kMaxStringValueBytes) return Status::OK();
+  return Status::RuntimeError(std::string(function) + " would build a string of " + std::to_string(bytes) +
+                              " bytes, more than the limit of " + std::to_string(kMaxStringValueBytes) +
+                              " bytes (256 MiB) for one string value");
+}
+
 // ---- moving rows between vectors of the same type (vector_util.cc) ----
 
 // Copies row `src_row` of `src` (value or null) into row `dst_row` of `out`. Strings are shared by

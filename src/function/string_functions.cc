@@ -82,6 +82,26 @@ ScalarKernel StringOut(F f) {
   };
 }
 
+// StringOut for a function whose result size its arguments control (REPEAT, LPAD, ...): size_of(args, i)
+// gives the result's size in bytes (or a bound close to it) without building it, so a result beyond
+// kMaxStringValueBytes fails naming `function` before any memory is spent on it.
+template <typename S, typename F>
+ScalarKernel StringOutBounded(std::string function, S size_of, F f) {
+  return [function, size_of, f](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
+    std::string buf;
+    return ForEachValidRow(args, n, rows, out, [&](size_t i) {
+      RETURN_IF_ERROR(CheckStringResultSize(function, size_of(args, i)));
+      buf.clear();
+      if (f(args, i, &buf)) {
+        out->SetString(i, buf);
+      } else {
+        out->SetNull(i, true);
+      }
+      return Status::OK();
+    });
+  };
+}
+
 // A kernel computing a fixed-width value T per valid row with f(args, i, T*) -> bool (false = NULL).
 template <typename T, typename F>
 ScalarKernel ValueOut(F f) {
@@ -170,6 +190,25 @@ bool Pad(std::string_view base, int64_t len, std::string_view pad, bool left, st
   out->append(base.substr(0, boffs[static_cast<size_t>(keep)]));
   if (!left) append_pad();
   return true;
+}
+
+// A bound on Pad's result size in bytes: the kept base plus whole repetitions of `pad` (one more than
+// needed at most).
+uint64_t PadBytes(std::string_view base, int64_t len, std::string_view pad) {
+  if (len < 0 || pad.empty()) return 0;
+  int64_t blen = static_cast<int64_t>(Utf8Length(base));
+  if (len <= blen) return base.size();
+  uint64_t plen = Utf8Length(pad);
+  uint64_t npad = static_cast<uint64_t>(len - blen);
+  return base.size() + (npad + plen - 1) / plen * pad.size();
+}
+
+// REPLACE's result size in bytes: every non-overlapping occurrence of `from` becomes `to`.
+uint64_t ReplaceBytes(std::string_view s, std::string_view from, std::string_view to) {
+  if (from.empty()) return s.size();
+  uint64_t count = 0;
+  for (size_t p = s.find(from); p != std::string_view::npos; p = s.find(from, p + from.size())) ++count;
+  return s.size() - count * from.size() + count * to.size();
 }
 
 // 1-based code point position of `needle` in `s` at or after code point `from` (1-based), 0 if absent.
@@ -449,10 +488,13 @@ Result<FnPtr> ResolveSubstring(const CallInfo& c) {
                 }), true);
 }
 
-ScalarKernel ConcatKernel() {
-  return [](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
+ScalarKernel ConcatKernel(std::string name) {
+  return [name](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
     std::string buf;
     return ForEachValidRow(args, n, rows, out, [&](size_t i) {
+      uint64_t bytes = 0;
+      for (size_t k = 0; k < n; ++k) bytes += args[k]->GetString(i).size();
+      RETURN_IF_ERROR(CheckStringResultSize(name, bytes));
       buf.clear();
       for (size_t k = 0; k < n; ++k) buf.append(args[k]->GetString(i));
       out->SetString(i, buf);
@@ -470,7 +512,7 @@ Result<FnPtr> ResolveConcat(const CallInfo& c) {
     len += casts[i].length();
   }
   LogicalType ret = LogicalType::VarChar(static_cast<int32_t>(std::min<int64_t>(len, LogicalType::kMaxVarCharLength)));
-  return MakeFunction(c.name, casts, ret.WithNullable(c.AnyNullable()), ConcatKernel());
+  return MakeFunction(c.name, casts, ret.WithNullable(c.AnyNullable()), ConcatKernel(c.name));
 }
 
 Result<FnPtr> ResolveConcatWs(const CallInfo& c) {
@@ -487,6 +529,14 @@ Result<FnPtr> ResolveConcatWs(const CallInfo& c) {
                             out->SetNull(i, true);
                             continue;
                           }
+                          uint64_t bytes = 0, parts = 0;
+                          for (size_t k = 1; k < n; ++k) {
+                            if (args[k]->IsNull(i)) continue;
+                            bytes += args[k]->GetString(i).size();
+                            ++parts;
+                          }
+                          if (parts > 1) bytes += (parts - 1) * args[0]->GetString(i).size();
+                          RETURN_IF_ERROR(CheckStringResultSize("CONCAT_WS", bytes));
                           buf.clear();
                           bool first = true;
                           for (size_t k = 1; k < n; ++k) {
@@ -710,7 +760,9 @@ void RegisterStringFunctions(FunctionTable* t) {
   t->Add({"SIMILAR TO", {"<CHARACTER> SIMILAR TO <CHARACTER>"}, ResolveSimilarTo, false});
   t->Add({"REPLACE", {"REPLACE(<CHARACTER>, <CHARACTER>, <CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
             return Simple(c, {AsString, AsString, AsString}, LogicalType::String(),
-                          StringOut([](const Vector* const* a, size_t i, std::string* buf) {
+                          StringOutBounded("REPLACE",
+                          [](const Vector* const* a, size_t i) { return ReplaceBytes(Str(a, 0, i), Str(a, 1, i), Str(a, 2, i)); },
+                          [](const Vector* const* a, size_t i, std::string* buf) {
                             std::string_view s = Str(a, 0, i), from = Str(a, 1, i), to = Str(a, 2, i);
                             if (from.empty()) {
                               buf->assign(s);
@@ -730,9 +782,11 @@ void RegisterStringFunctions(FunctionTable* t) {
           }});
   for (bool left : {true, false}) {
     std::string name = left ? "LPAD" : "RPAD";
-    t->Add({name, {name + "(<CHARACTER>, <INTEGER>, <CHARACTER>)"}, [left](const CallInfo& c) -> Result<FnPtr> {
+    t->Add({name, {name + "(<CHARACTER>, <INTEGER>, <CHARACTER>)"}, [left, name](const CallInfo& c) -> Result<FnPtr> {
               return Simple(c, {AsString, AsInt, AsString}, LogicalType::String(),
-                            StringOut([left](const Vector* const* a, size_t i, std::string* buf) {
+                            StringOutBounded(name,
+                            [](const Vector* const* a, size_t i) { return PadBytes(Str(a, 0, i), Int(a, 1, i), Str(a, 2, i)); },
+                            [left](const Vector* const* a, size_t i, std::string* buf) {
                               return Pad(Str(a, 0, i), Int(a, 1, i), Str(a, 2, i), left, buf);
                             }),
                             true);
@@ -808,7 +862,11 @@ void RegisterStringFunctions(FunctionTable* t) {
                           }));
           }});
   t->Add({"REPEAT", {"REPEAT(<CHARACTER>, <INTEGER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
-            return Simple(c, {AsString, AsInt}, LogicalType::String(), StringOut([](const Vector* const* a, size_t i, std::string* buf) {
+            return Simple(c, {AsString, AsInt}, LogicalType::String(), StringOutBounded("REPEAT",
+                          [](const Vector* const* a, size_t i) {
+                            return Str(a, 0, i).size() * static_cast<uint64_t>(std::max(Int(a, 1, i), 0));
+                          },
+                          [](const Vector* const* a, size_t i, std::string* buf) {
                             std::string_view s = Str(a, 0, i);
                             for (int32_t k = 0; k < Int(a, 1, i); ++k) buf->append(s);
                             return true;

@@ -55,21 +55,34 @@ Status Operator::Open(JobContext* ctx) {
 
 Status Operator::ReceiveWatermark(int input, int64_t watermark) {
   SLUICE_CHECK_LT(input, num_inputs());
-  int64_t& w = input_watermarks_[static_cast<size_t>(input)];
+  const auto in = static_cast<size_t>(input);
+  int64_t& w = input_watermarks_[in];
   if (watermark <= w) return Status::OK();
+  const int64_t old = w;
   w = watermark;
+  // The minimum moves only when the last active input sitting on it moves on; checking that instead of
+  // scanning every input keeps a Union of thousands of inputs linear.
+  if (at_min_ > 0 && !input_idle_[in]) {
+    if (old != min_active_) return Status::OK();
+    if (--at_min_ > 0) return Status::OK();
+  }
   return AdvanceCombinedWatermark();
 }
 
 Status Operator::AdvanceCombinedWatermark() {
   int64_t combined = kMaxWatermark;
-  bool any_active = false;
+  size_t at_min = 0;
   for (size_t i = 0; i < input_watermarks_.size(); ++i) {
     if (input_idle_[i]) continue;
-    combined = std::min(combined, input_watermarks_[i]);
-    any_active = true;
+    if (input_watermarks_[i] < combined) {
+      combined = input_watermarks_[i];
+      at_min = 0;
+    }
+    if (input_watermarks_[i] == combined) ++at_min;
   }
-  if (!any_active || combined <= current_watermark_) return Status::OK();
+  min_active_ = combined;
+  at_min_ = at_min;
+  if (at_min == 0 || combined <= current_watermark_) return Status::OK();
   current_watermark_ = combined;
   return OnWatermark(combined);
 }
@@ -79,6 +92,7 @@ Status Operator::ReceiveIdle(int input, bool idle) {
   const auto in = static_cast<size_t>(input);
   if (input_ended_[in] || input_idle_[in] == idle) return Status::OK();
   input_idle_[in] = idle;
+  at_min_ = 0;  // the set of active inputs changed: rescan
   const bool all_idle = std::all_of(input_idle_.begin(), input_idle_.end(), [](bool b) { return b; });
   if (!idle) return all_idle == emitted_idle_ ? Status::OK() : EmitIdle(false);
   // The other inputs alone may now pass the watermark on; then the output goes idle with them.
@@ -263,6 +277,7 @@ void Operator::RestoreBase(StateReader* r) {
     input_idle_[i] = r->GetBool();
     if (input_ended_[i]) ++ended_inputs_;
   }
+  at_min_ = 0;
   current_watermark_ = r->GetI64();
   emitted_watermark_ = r->GetI64();
   emitted_idle_ = r->GetBool();
@@ -293,6 +308,7 @@ Status Operator::RollBack(Status error) {
   std::fill(input_watermarks_.begin(), input_watermarks_.end(), kMinWatermark);
   std::fill(input_ended_.begin(), input_ended_.end(), false);
   std::fill(input_idle_.begin(), input_idle_.end(), false);
+  at_min_ = 0;
   ended_inputs_ = 0;
   current_watermark_ = kMinWatermark;
   emitted_watermark_ = kMinWatermark;

@@ -215,6 +215,10 @@ class Operator {
   bool emitted_idle_ = false;
   int64_t current_watermark_ = kMinWatermark;
   int64_t emitted_watermark_ = kMinWatermark;
+  // The minimum watermark over active inputs and how many active inputs hold it, as of the last scan;
+  // at_min_ == 0 means unknown (scan again).
+  int64_t min_active_ = kMinWatermark;
+  size_t at_min_ = 0;
   int ended_inputs_ = 0;
   // Checkpoint alignment: the barrier being aligned and the inputs that delivered it.
   int64_t barrier_id_ = -1;

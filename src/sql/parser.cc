@@ -1331,7 +1331,12 @@ class Parser {
   Result<ExprPtr> ParseExpr() {
     DepthGuard guard(this);
     RETURN_IF_ERROR(CheckDepth());
-    return ParseOr();
+    // The outermost expression starts a new count of chained operators.
+    if (expr_roots_ == 0) expr_operators_ = 0;
+    ++expr_roots_;
+    Result<ExprPtr> e = ParseOr();
+    --expr_roots_;
+    return e;
   }
 
   static ExprPtr MakeBinary(SourcePos pos, BinaryOp op, ExprPtr l, ExprPtr r) {
@@ -1346,6 +1351,7 @@ class Parser {
   Result<ExprPtr> ParseOr() {
     ASSIGN_OR_RETURN(ExprPtr left, ParseAnd());
     while (AcceptKw("OR")) {
+      RETURN_IF_ERROR(CountOperator());
       ASSIGN_OR_RETURN(ExprPtr right, ParseAnd());
       SourcePos pos = left->pos;
       left = MakeBinary(pos, BinaryOp::kOr, std::move(left), std::move(right));
@@ -1356,6 +1362,7 @@ class Parser {
   Result<ExprPtr> ParseAnd() {
     ASSIGN_OR_RETURN(ExprPtr left, ParseNot());
     while (AcceptKw("AND")) {
+      RETURN_IF_ERROR(CountOperator());
       ASSIGN_OR_RETURN(ExprPtr right, ParseNot());
       SourcePos pos = left->pos;
       left = MakeBinary(pos, BinaryOp::kAnd, std::move(left), std::move(right));
@@ -1381,7 +1388,9 @@ class Parser {
 
   Result<ExprPtr> ParsePredicate() {
     ASSIGN_OR_RETURN(ExprPtr left, ParseAdditive());
-    while (true) {
+    for (bool first = true;; first = false) {
+      // Every pass after the first follows a predicate operator that matched.
+      if (!first) RETURN_IF_ERROR(CountOperator());
       SourcePos pos = left->pos;
       static const std::pair<const char*, BinaryOp> kComparisons[] = {
           {"=", BinaryOp::kEq}, {"<>", BinaryOp::kNe}, {"!=", BinaryOp::kNe}, {"<", BinaryOp::kLt},
@@ -1502,6 +1511,7 @@ class Parser {
       } else {
         break;
       }
+      RETURN_IF_ERROR(CountOperator());
       ASSIGN_OR_RETURN(ExprPtr right, ParseMultiplicative());
       SourcePos pos = left->pos;
       left = MakeBinary(pos, op, std::move(left), std::move(right));
@@ -1524,6 +1534,7 @@ class Parser {
       } else {
         break;
       }
+      RETURN_IF_ERROR(CountOperator());
       ASSIGN_OR_RETURN(ExprPtr right, ParseUnary());
       SourcePos pos = left->pos;
       left = MakeBinary(pos, op, std::move(left), std::move(right));
@@ -2307,6 +2318,7 @@ class Parser {
   // Bounds the recursion, so pathological input ("((((...", "- - - ...") fails cleanly instead of
   // overflowing the stack.
   static constexpr int kMaxDepth = 150;
+  static constexpr int kMaxExpressionOperators = kMaxChainedOperators;
   class DepthGuard {
    public:
     explicit DepthGuard(Parser* p) : p_(p) { ++p_->depth_; }
@@ -2323,10 +2335,23 @@ class Parser {
                               " levels)");
   }
 
+  // Bounds the operators chained in one expression ("1 + 1 + ... + 1", "a AND b AND ..."): the parser
+  // reads a chain in a loop, but it becomes a tree as deep as the chain is long, which the binder,
+  // planner, EXPLAIN printer and evaluator walk recursively. Counting every binary operator of the
+  // outermost expression (nested ones included) bounds the tree's depth whatever its shape; the limit
+  // keeps every pass within a default 8 MiB thread stack (docs/sql.md, "Limits").
+  Status CountOperator() {
+    if (++expr_operators_ <= kMaxExpressionOperators) return Status::OK();
+    return ErrorAt(Cur(), "Expression too long: more than " + std::to_string(kMaxExpressionOperators) +
+                              " operators (AND, OR, comparisons, +, -, *, /, %, ||) in one expression");
+  }
+
   std::string_view sql_;
   std::vector<Token> tokens_;
   size_t idx_ = 0;
   int depth_ = 0;
+  int expr_roots_ = 0;      // ParseExpr calls under way
+  int expr_operators_ = 0;  // binary operators of the outermost expression so far
   std::vector<std::string> expected_;
   size_t expected_idx_ = static_cast<size_t>(-1);
 };

@@ -17,6 +17,12 @@
 
 namespace sluice::sql {
 
+// The most binary operators (AND, OR, comparisons, + - * / %, ||) one expression may hold, nested ones
+// included: a chain of them becomes a tree as deep as the chain is long, which later passes walk
+// recursively, and this bound keeps each within a default 8 MiB thread stack. A longer expression
+// fails to parse, naming its line and column and the limit.
+inline constexpr int kMaxChainedOperators = 5000;
+
 // One statement of a script, without its terminating ';'. `line` and `column` (1-based) are where
 // `text` starts in the script.
 struct StatementText {

@@ -618,7 +618,8 @@ class FileSystemFactory final : public ConnectorFactory {
   std::string identifier() const override { return "filesystem"; }
   std::vector<OptionSpec> options() const override {
     return {
-        {kPath, true, "", "A file or a directory (read recursively, hidden files skipped); a directory for sinks."},
+        {kPath, true, "", "A regular file or a directory (read recursively, hidden files and anything but regular files skipped); a "
+         "directory for sinks. A FIFO, socket or device as the path is refused (it could block forever)."},
         {kFormat, true, "", "The format of the files: 'json', 'csv' or 'debezium-json' (a changelog: read as one, and lets the sink take updating queries)."},
         {kRollingFileSize, false, "128 mb", "A sink starts a new part file once the current one is this large."},
     };
@@ -661,11 +662,35 @@ class FileSystemFactory final : public ConnectorFactory {
 
 }  // namespace
 
+namespace {
+
+std::string FileKindName(fs::file_type type) {
+  switch (type) {
+    case fs::file_type::fifo:
+      return "a FIFO";
+    case fs::file_type::socket:
+      return "a socket";
+    case fs::file_type::block:
+      return "a block device";
+    case fs::file_type::character:
+      return "a character device";
+    default:
+      return "not a file";
+  }
+}
+
+}  // namespace
+
 Result<std::vector<std::string>> ListSourceFiles(const std::string& path) {
   std::error_code ec;
   fs::file_status st = fs::status(path, ec);
   if (ec || !fs::exists(st)) return Status::NotFound("path '" + path + "' does not exist");
-  if (!fs::is_directory(st)) return std::vector<std::string>{path};
+  if (fs::is_regular_file(st)) return std::vector<std::string>{path};
+  if (!fs::is_directory(st)) {
+    // Reading a FIFO without a writer, a socket or a device would block forever or never end.
+    return Status::InvalidArgument("path '" + path + "' is not a regular file or a directory (" + FileKindName(st.type()) +
+                                   "); the filesystem connector reads files");
+  }
   std::vector<std::string> files;
   fs::recursive_directory_iterator it(path, fs::directory_options::follow_directory_symlink, ec);
   if (ec) return Status::IOError("Cannot list directory '" + path + "': " + ec.message());

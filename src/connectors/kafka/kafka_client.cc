@@ -4,6 +4,8 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstdio>
 #include <charconv>
 #include <mutex>
 #include <set>
@@ -34,6 +36,35 @@ MockRegistry& Registry() {
   return *registry;
 }
 
+// librdkafka logs a failing connection again on every retry (dozens of lines a second); the first line of
+// a client says what is wrong, so each client prints that one and no more. The set of clients that
+// have logged is the folder's second process-wide object, guarded by its mutex: librdkafka calls the
+// log callback from its own threads.
+struct LogGate {
+  std::mutex mu;
+  std::set<const rd_kafka_t*> logged;
+};
+
+LogGate& Gate() {
+  static LogGate* gate = new LogGate();
+  return *gate;
+}
+
+void LogFirstLine(const rd_kafka_t* rk, int level, const char* facility, const char* message) {
+  {
+    std::lock_guard<std::mutex> lock(Gate().mu);
+    if (!Gate().logged.insert(rk).second) return;
+  }
+  std::fprintf(stderr, "sluice: librdkafka %s [%d|%s]: %s (later librdkafka messages of this client are not shown)\n",
+               rd_kafka_name(rk), level, facility, message);
+}
+
+// A destroyed client's address may be reused by the next one.
+void ForgetLogged(const rd_kafka_t* rk) {
+  std::lock_guard<std::mutex> lock(Gate().mu);
+  Gate().logged.erase(rk);
+}
+
 Result<MockCluster*> FindOrCreateMock(const std::string& name) {
   MockRegistry& reg = Registry();
   auto it = reg.clusters.find(name);
@@ -42,6 +73,7 @@ Result<MockCluster*> FindOrCreateMock(const std::string& name) {
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   // The hosting instance never connects anywhere; keep it quiet.
   rd_kafka_conf_set(conf, "log_level", "2", errstr, sizeof(errstr));
+  rd_kafka_conf_set_log_cb(conf, LogFirstLine);
   rd_kafka_t* host = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
   if (host == nullptr) {
     rd_kafka_conf_destroy(conf);
@@ -68,6 +100,22 @@ Status SetConf(rd_kafka_conf_t* conf, const std::string& key, const std::string&
   OptionReader reader(options.table_name, nullptr);
   // librdkafka's message may quote the value: hide it for secrets.
   return reader.InvalidValue("properties." + key, std::string("librdkafka rejects it: ") + errstr);
+}
+
+// librdkafka's mock broker speaks PLAINTEXT only: a SASL or SSL client would retry its handshake until
+// every request timed out (30 s of protocol errors), so such a table fails at once.
+Status CheckMockSecurity(const std::map<std::string, std::string>& props, const std::string& servers,
+                         const KafkaTableOptions& options) {
+  auto it = props.find("security.protocol");
+  if (it == props.end()) return Status::OK();
+  std::string protocol = it->second;
+  for (char& c : protocol) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (protocol == "PLAINTEXT") return Status::OK();
+  OptionReader reader(options.table_name, nullptr);
+  return reader.InvalidValue("properties.security.protocol",
+                             "'" + it->second + "' cannot be used with the mock cluster '" + servers +
+                                 "', which has no SASL or TLS (PLAINTEXT only); remove the security options or set "
+                                 "'properties.bootstrap.servers' to a real broker");
 }
 
 }  // namespace
@@ -114,7 +162,10 @@ Status EnsureMockTopic(const std::string& name, const std::string& topic, int pa
 Status ValidateClientProperties(const KafkaTableOptions& options) {
   ASSIGN_OR_RETURN(auto props, ClientProperties(options));
   ASSIGN_OR_RETURN(auto mock, ParseMockAddress(props["bootstrap.servers"]));
-  if (mock) props.erase("bootstrap.servers");
+  if (mock) {
+    RETURN_IF_ERROR(CheckMockSecurity(props, props["bootstrap.servers"], options));
+    props.erase("bootstrap.servers");
+  }
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   Status s = Status::OK();
   for (const auto& [key, value] : props) {
@@ -129,6 +180,7 @@ KafkaHandle::~KafkaHandle() {
   if (rk_ == nullptr) return;
   if (consumer_) rd_kafka_consumer_close(rk_);
   rd_kafka_destroy(rk_);
+  ForgetLogged(rk_);
 }
 
 std::string KafkaErrorText(rd_kafka_resp_err_t err) { return std::string("Kafka: ") + rd_kafka_err2str(err); }
@@ -137,6 +189,7 @@ Result<std::unique_ptr<KafkaHandle>> CreateKafkaClient(const KafkaTableOptions& 
   ASSIGN_OR_RETURN(auto props, ClientProperties(options));
   ASSIGN_OR_RETURN(auto mock, ParseMockAddress(props["bootstrap.servers"]));
   if (mock) {
+    RETURN_IF_ERROR(CheckMockSecurity(props, props["bootstrap.servers"], options));
     ASSIGN_OR_RETURN(props["bootstrap.servers"], MockClusterBootstraps(mock->name));
     for (const std::string& topic : options.topics) RETURN_IF_ERROR(EnsureMockTopic(mock->name, topic, mock->partitions));
   }
@@ -160,6 +213,7 @@ Result<std::unique_ptr<KafkaHandle>> CreateKafkaClient(const KafkaTableOptions& 
   }
   if (spec.dr_msg_cb != nullptr) rd_kafka_conf_set_dr_msg_cb(conf, spec.dr_msg_cb);
   if (spec.opaque != nullptr) rd_kafka_conf_set_opaque(conf, spec.opaque);
+  rd_kafka_conf_set_log_cb(conf, LogFirstLine);
   char errstr[512];
   rd_kafka_t* rk = rd_kafka_new(spec.type, conf, errstr, sizeof(errstr));
   if (rk == nullptr) {

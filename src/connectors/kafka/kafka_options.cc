@@ -267,7 +267,8 @@ std::vector<OptionSpec> KafkaOptionSpecs(bool upsert) {
        "The Kafka brokers ('host1:9092,host2:9092'). 'mock://<name>' (for tests and trying Sluice out; never for "
        "production) connects to an in-process librdkafka mock cluster created on first use and shared by every "
        "table of the process that names it; 'mock://<name>?partitions=<n>' gives the topics this table creates "
-       "there n partitions (default 1)."},
+       "there n partitions (default 1). The mock cluster speaks PLAINTEXT only: a 'properties.security.protocol' "
+       "other than PLAINTEXT (SASL, SSL) is refused with it."},
       {kGroupId, false, "",
        "The consumer group. Required by the 'group-offsets' modes; a source commits the offsets it read when it "
        "closes (librdkafka's enable.auto.commit)."},
