@@ -31,10 +31,12 @@ esac
 log=$work/$target.log
 # Leaks are reported by libFuzzer too (at exit of an input that leaked).
 set +e
+start=$SECONDS
 ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_stack_use_after_return=0} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
   "$binary" "${flags[@]}" "$corpus" >"$log" 2>&1
 rc=$?
+elapsed=$((SECONDS - start))
 set -e
 runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
@@ -44,4 +46,5 @@ if [ $rc -ne 0 ]; then
   echo "fuzz $target: FAILED (exit $rc) after ${runs:-?} executions; input saved in $artifacts/ (log: $log)"
   exit 1
 fi
-echo "fuzz $target: ${runs:-?} executions in ${seconds} s (${speed:-?} exec/s) without a crash; corpus $units inputs"
+# The time includes the first pass over the corpus, which may exceed SECONDS for a large one.
+echo "fuzz $target: ${runs:-?} executions in ${elapsed} s (${speed:-?} exec/s) without a crash; corpus $units inputs"

@@ -297,6 +297,11 @@ Status SourceOperator::RestoreState(StateReader* r) {
       return Status::InvalidArgument("Cannot restore source '" + name() + "': split " + std::to_string(i + 1) +
                                      " was '" + id + "' at the checkpoint and is '" + st.split->id() + "' now");
     }
+    if (offset < 0) {
+      return Status::InvalidArgument("Cannot restore source '" + name() + "': split '" + id +
+                                     "' has a negative offset " + std::to_string(offset) +
+                                     " in the checkpoint (damaged state)");
+    }
     st.watermark = watermark;
     st.pending = Chunk();
     st.pending_rows = 0;
