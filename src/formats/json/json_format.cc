@@ -575,9 +575,9 @@ void JsonWriteOptionKeys::Declare(std::vector<ConfigOption>* out) const {
   out->push_back({timestamp_standard_.c_str(), OptionType::kEnum, "SQL",
                   "Text form of TIMESTAMP and TIMESTAMP_LTZ values: 'SQL' (2026-08-15 05:00:00.000) or 'ISO-8601' "
                   "(2026-08-15T05:00:00.000).",
-                  {"sql", "iso-8601"}});
+                  {"SQL", "ISO-8601"}});
   out->push_back({map_null_key_mode_.c_str(), OptionType::kEnum, "FAIL", map_null_key_mode_description_.c_str(),
-                  {"fail", "drop", "literal"}});
+                  {"FAIL", "DROP", "LITERAL"}});
   out->push_back({map_null_key_literal_.c_str(), OptionType::kString, "null",
                   "The key written for NULL map keys in 'LITERAL' mode."});
   out->push_back({decimal_plain_.c_str(), OptionType::kBoolean, "false",
