@@ -5,6 +5,7 @@
 #include "function/cast.h"
 #include "function/kernel_util.h"
 #include "function/scalar_function.h"
+#include "types/row_kind.h"
 #include "types/value.h"
 
 namespace sluice {
@@ -73,6 +74,7 @@ class Evaluation {
   Status EvalRows(const Expr& e, const Chunk& in, const std::vector<uint32_t>& sel, bool all, const LogicalType& type,
                   Vector* out);
   Status EvalLogic(const Expr& e, const Chunk& in, Vector* out);
+  Status NameFailure(const Expr& e, const Chunk& in, Status st);
   Status EvalCase(const Expr& e, const Chunk& in, Vector* out);
   Status EvalCoalesce(const Expr& e, const Chunk& in, Vector* out);
   const Vector* Literal(const Expr& e, size_t rows, Vector* tmp);
@@ -92,6 +94,25 @@ const Vector* Evaluation::Literal(const Expr& e, size_t rows, Vector* tmp) {
   // Never cleared here: the caller may still hold a vector this cache returned for another argument
   // (ExprEvaluator trims the cache between evaluations instead).
   return &cache_->emplace(key, Vector::Constant(e.literal, rows)).first->second;
+}
+
+// A runtime error of the innermost failing call names its SQL text and, when the kernel said which,
+// the input row (as the print sink writes rows), so a user can find the expression and the data.
+Status Evaluation::NameFailure(const Expr& e, const Chunk& in, Status st) {
+  if (st.ok() || ctx_.failure_named || e.sql_text.empty()) return st;
+  ctx_.failure_named = true;
+  std::string where = "in expression " + e.sql_text;
+  const int64_t row = ctx_.failed_row;
+  if (row >= 0 && static_cast<size_t>(row) < in.size()) {
+    where += " on the row " + std::string(RowKindShortString(in.kind(static_cast<size_t>(row)))) + "[";
+    for (size_t c = 0; c < in.num_columns(); ++c) {
+      where += (c ? ", " : "") + in.column(c).GetValue(static_cast<size_t>(row)).ToString();
+    }
+    where += "]";
+  }
+  std::string message = st.message();
+  if (!message.empty() && message.back() == '.') message.pop_back();
+  return Status(st.code(), message + " " + where);
 }
 
 Status Evaluation::EvalRef(const Expr& e, const Chunk& in, Vector* tmp, const Vector** res) {
@@ -133,13 +154,13 @@ Status Evaluation::Eval(const Expr& e, const Chunk& in, Vector* out) {
       for (size_t i = 0; i < n; ++i) RETURN_IF_ERROR(EvalRef(*e.args[i], in, &tmps[i], &ptrs[i]));
       *out = Vector(e.function->return_type, rows);
       if (rows == 0) return Status::OK();
-      return e.function->kernel(ctx_, ptrs.data(), n, rows, out);
+      return NameFailure(e, in, e.function->kernel(ctx_, ptrs.data(), n, rows, out));
     }
     case ExprKind::kCast: {
       Vector tmp;
       const Vector* arg;
       RETURN_IF_ERROR(EvalRef(*e.args[0], in, &tmp, &arg));
-      return CastVector(ctx_, *arg, e.type, e.is_try, out);
+      return NameFailure(e, in, CastVector(ctx_, *arg, e.type, e.is_try, out));
     }
     case ExprKind::kAnd:
     case ExprKind::kOr: return EvalLogic(e, in, out);
