@@ -17,6 +17,7 @@
 #include "function/scalar_function.h"
 #include "plan/interval_join_rule.h"
 #include "types/value_format.h"
+#include "sql/unparser.h"
 
 namespace sluice {
 
@@ -545,6 +546,17 @@ Result<ExprPtr> Binder::BindCall(const ast::Call& call, const Scope& scope) {
 }
 
 Result<ExprPtr> Binder::BindExpr(const ast::Expr& expr, const Scope& scope) {
+  ASSIGN_OR_RETURN(ExprPtr e, BindExprNode(expr, scope));
+  // A call or cast that can fail at runtime keeps its SQL text, which its errors name.
+  const bool can_fail = (e->kind == ExprKind::kCall && e->function && e->function->can_fail) ||
+                        (e->kind == ExprKind::kCast && !e->is_try);
+  if (!can_fail || !e->sql_text.empty()) return e;
+  auto named = std::make_shared<Expr>(*e);
+  named->sql_text = sql::Unparse(expr);
+  return ExprPtr(std::move(named));
+}
+
+Result<ExprPtr> Binder::BindExprNode(const ast::Expr& expr, const Scope& scope) {
   auto rep = replacements_.find(&expr);
   if (rep != replacements_.end()) return rep->second;
   if (agg_) {

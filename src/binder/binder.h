@@ -60,6 +60,7 @@ class Binder {
 
   // Binds a scalar expression over `scope` (no aggregates).
   Result<ExprPtr> BindExpr(const ast::Expr& expr, const Scope& scope);
+  Result<ExprPtr> BindExprNode(const ast::Expr& expr, const Scope& scope);  // BindExpr without the SQL text
 
  private:
   struct Relation {

@@ -94,6 +94,8 @@ int RunStatements(Session& session, const RunOptions& opts, const std::string& s
       auto m = session.GetConfig(kResultModeKey);
       mode = m.ok() ? *m : "changelog";
     }
+    // The option holds Flink's spelling (TABLE); --mode is lower-case.
+    for (char& c : mode) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     auto width = session.GetConfig(kMaxColumnWidthKey);
     ResultPrinter printer(&std::cout, format, mode == "table" ? ResultMode::kTable : ResultMode::kChangelog,
                           width.ok() ? std::atoi(width->c_str()) : 30);
@@ -152,6 +154,18 @@ int RunScript(const RunOptions& opts) {
   return RunStatements(session, opts, *text, opts.file);
 }
 
+// The values SET accepts, from the declaration: an enum's values, an integer's range.
+std::string OptionValuesNote(const ConfigOption& o) {
+  if (o.type == OptionType::kEnum && !o.enum_values.empty()) {
+    std::string v;
+    for (const auto& e : o.enum_values) v += (v.empty() ? "" : ", ") + ("`" + e + "`");
+    return " Values: " + v + " (any case).";
+  }
+  if (o.type != OptionType::kInteger || (o.min_value == INT64_MIN && o.max_value == INT64_MAX)) return "";
+  if (o.max_value == INT64_MAX) return " At least " + std::to_string(o.min_value) + ".";
+  return " From " + std::to_string(o.min_value) + " to " + std::to_string(o.max_value) + ".";
+}
+
 // Markdown reference of every connector, format and configuration option, generated from their
 // declarations (docs/connectors.md and docs/options.md are this output).
 void PrintReference() {
@@ -181,7 +195,7 @@ void PrintReference() {
   std::cout << "\n# Configuration options (SET / --set)\n\n| key | default | description |\n|---|---|---|\n";
   for (const auto& o : AllConfigOptions()) {
     std::cout << "| `" << o.key << "` | " << (std::string(o.default_value).empty() ? "" : "`" + std::string(o.default_value) + "`")
-              << " | " << o.description << " |\n";
+              << " | " << o.description << OptionValuesNote(o) << " |\n";
   }
 }
 

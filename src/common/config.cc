@@ -5,14 +5,16 @@
 #include <charconv>
 #include <cstdio>
 
+#include "common/check.h"
+
 namespace sluice {
 
 const std::vector<ConfigOption>& AllConfigOptions() {
   static const std::vector<ConfigOption> kOptions = {
-      {kRuntimeModeKey, OptionType::kEnum, "streaming",
+      {kRuntimeModeKey, OptionType::kEnum, "STREAMING",
        "Runtime execution mode: 'streaming' emits a changelog as input arrives; 'batch' runs bounded input "
        "to its end and emits only the final, insert-only result.",
-       {"streaming", "batch", "automatic"}},
+       {"STREAMING", "BATCH", "AUTOMATIC"}},
       {kLocalTimeZoneKey, OptionType::kString, "default",
        "The session time zone (an IANA name such as 'Europe/London', or 'UTC'). It converts TIMESTAMP_LTZ "
        "to text and local fields, and drives CURRENT_DATE, LOCALTIMESTAMP and friends. 'default' means the "
@@ -22,10 +24,10 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "back empty; a scripted 'values' split whose next `advance` step waits at least this long) it is marked idle "
        "and stops holding back the watermark until it produces again; a source whose splits are all idle does not "
        "hold back its consumers. A table's 'scan.watermark.idle-timeout' overrides it. 0 disables idleness detection."},
-      {kResultModeKey, OptionType::kEnum, "tableau",
+      {kResultModeKey, OptionType::kEnum, "TABLEAU",
        "How the CLI shows SELECT results: 'tableau' prints changes as a table as they come, 'changelog' the "
        "same as plain +I/-U/+U/-D rows, 'table' only the final materialized result.",
-       {"tableau", "changelog", "table"}},
+       {"TABLEAU", "CHANGELOG", "TABLE"}},
       {kLateRowsTableKey, OptionType::kString, "",
        "Sluice: the table that receives the rows event-time operators drop behind the watermark (window "
        "aggregations, rowtime OVER aggregations, rowtime keep-first deduplication, rowtime ORDER BY, interval "
@@ -36,32 +38,34 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "TIMESTAMP(3) (the row's time attribute), in any order. Checked when a job that can drop late rows is "
        "planned; the job summary counts the rows written there. Empty: late rows are dropped and counted."},
       {kChunkSizeKey, OptionType::kInteger, "1024",
-       "Sluice: rows per columnar chunk read from sources. Results never depend on it; tests vary it."},
+       "Sluice: rows per columnar chunk read from sources. Results never depend on it; tests vary it.",
+       {}, {}, 1, 1 << 20},
       {kParallelismKey, OptionType::kInteger, "1",
        "Default parallelism of operators. Sluice runs every operator on one task for now; values other than 1 "
-       "are accepted and give the same results."},
+       "are accepted and give the same results.",
+       {}, {}, 1},
       {"table.exec.resource.default-parallelism", OptionType::kInteger, "-1",
-       "Parallelism of all operators of a job (-1: use parallelism.default)."},
+       "Parallelism of all operators of a job (-1: use parallelism.default).", {}, {}, -1},
       {kSinkNotNullEnforcerKey, OptionType::kEnum, "ERROR",
        "What to do when a NULL is written to a NOT NULL sink column: 'ERROR' fails the job, 'DROP' drops the row "
        "(counted).",
-       {"error", "drop"}},
+       {"ERROR", "DROP"}},
       {kSinkUpsertMaterializeKey, OptionType::kEnum, "AUTO",
        "Whether a SinkUpsertMaterializer runs before a sink with a PRIMARY KEY that receives updates: 'AUTO' "
        "when no unique key of the query lies within the primary key (EXPLAIN says why), 'FORCE' always, 'NONE' "
        "never. Sluice's materializer asks its input for update-before rows and keeps only the live rows per "
        "key, so its state is bounded by the result's size (Flink's keeps each key's history).",
-       {"none", "auto", "force"}},
+       {"NONE", "AUTO", "FORCE"}},
       {kAggPhaseStrategyKey, OptionType::kEnum, "AUTO",
        "With mini-batch on, whether group aggregations are planned in two phases (LocalGroupAggregate, then "
        "GlobalGroupAggregate over the Exchange) when every aggregate function can merge: 'AUTO' and 'TWO_PHASE' "
        "do, 'ONE_PHASE' does not. One task runs both phases as one mini-batch aggregate, so results are the same.",
-       {"auto", "one_phase", "two_phase"}},
+       {"AUTO", "ONE_PHASE", "TWO_PHASE"}},
       {kCdcEventsDuplicateKey, OptionType::kBoolean, "false",
        "Whether a source that emits a full changelog (-U rows too) with a PRIMARY KEY may repeat changes; if "
        "true, a ChangelogNormalize over it keyed by the primary key removes the duplicates."},
       {kMaxColumnWidthKey, OptionType::kInteger, "30",
-       "The widest a tableau result column is printed; longer values are cut and end in '...'."},
+       "The widest a tableau result column is printed; longer values are cut and end in '...'.", {}, {}, 1},
       {"pipeline.name", OptionType::kString, "", "The job name shown in the job summary; with 'state.checkpoints.dir' "
        "it also names the job's checkpoint folder (default job-<n>, the n-th job the script runs)."},
       {"execution.checkpointing.interval", OptionType::kDuration, "0 ms",
@@ -80,15 +84,17 @@ const std::vector<ConfigOption>& AllConfigOptions() {
       {"execution.checkpointing.tolerable-failed-checkpoints", OptionType::kInteger, "0",
        "How many checkpoints in a row may fail (an error while writing, or the timeout) before the job fails. A "
        "failed checkpoint leaves nothing behind: the sinks commit its output with the next checkpoint that "
-       "completes, and every operator writes its state in full at that one."},
+       "completes, and every operator writes its state in full at that one.",
+       {}, {}, 0},
       {"execution.checkpointing.mode", OptionType::kEnum, "EXACTLY_ONCE",
        "EXACTLY_ONCE or AT_LEAST_ONCE. Sluice runs a job on one thread, so a barrier never overtakes or waits "
        "for rows (alignment costs nothing) and every checkpoint is exactly-once either way; the sinks' "
        "guarantees are those of docs/checkpoints.md.",
-       {"exactly_once", "at_least_once"}},
+       {"EXACTLY_ONCE", "AT_LEAST_ONCE"}},
       {"execution.checkpointing.max-concurrent-checkpoints", OptionType::kInteger, "1",
-       "The most checkpoints that may be in progress at once; at least 1. Sluice writes one at a time, which "
-       "every value allows."},
+       "The most checkpoints that may be in progress at once. Sluice writes one at a time, which "
+       "every value allows.",
+       {}, {}, 1},
       {"state.checkpoints.dir", OptionType::kString, "",
        "Directory for checkpoints: <dir>/<job>/chk-<id>/_metadata. When set, a job resumes from its latest "
        "intact checkpoint there (a corrupt one is skipped with a note), its filesystem sinks write exactly once "
@@ -115,7 +121,7 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "a bounded job abandons the checkpoint it is writing when its sources end rather than wait for it (its "
        "final checkpoint commits what that one pre-committed). Also set by 'execution.checkpointing.num-retained' "
        "(Flink 2's name).",
-       {}, {"execution.checkpointing.num-retained"}},
+       {}, {"execution.checkpointing.num-retained"}, 1, INT32_MAX},
       {"sluice.exec.checkpoint-roundtrip", OptionType::kBoolean, "false",
        "Testing aid: after every step of a job whose operators all checkpoint, write each stateful operator's "
        "state and read it back in place of the live one, so any state a snapshot loses shows up as a wrong "
@@ -316,6 +322,15 @@ std::string FormatMemorySize(int64_t bytes) {
   return buf;
 }
 
+// The position of `value` among the option's enum values, matched in any case (Flink's enum options).
+static std::optional<size_t> MatchEnum(const ConfigOption& opt, const std::string& value) {
+  const std::string v = Lower(TrimCopy(value));
+  for (size_t i = 0; i < opt.enum_values.size(); ++i) {
+    if (Lower(opt.enum_values[i]) == v) return i;
+  }
+  return std::nullopt;
+}
+
 Status Configuration::Set(const std::string& key, const std::string& value) {
   const ConfigOption* opt = FindConfigOption(key);
   if (opt == nullptr) {
@@ -330,6 +345,7 @@ Status Configuration::Set(const std::string& key, const std::string& value) {
     return Status::InvalidArgument(msg);
   }
   Status st;
+  std::string normalized = value;
   switch (opt->type) {
     case OptionType::kBoolean: st = ParseBool(value).status(); break;
     case OptionType::kDuration: st = ParseDurationMillis(value).status(); break;
@@ -342,24 +358,30 @@ Status Configuration::Set(const std::string& key, const std::string& value) {
       }
       if (!ok) {
         st = Status::InvalidArgument("'" + value + "' is not an integer");
-      } else if (!ScaledInteger(t, 1)) {
+      } else if (const std::optional<int64_t> n = ScaledInteger(t, 1); !n) {
         st = Status::InvalidArgument("'" + value + "' is out of range (a 64-bit integer)");
+      } else if (*n < opt->min_value) {
+        st = Status::InvalidArgument("the value must be at least " + std::to_string(opt->min_value) + ", got " + t);
+      } else if (*n > opt->max_value) {
+        st = Status::InvalidArgument("the value must be at most " + std::to_string(opt->max_value) + ", got " + t);
       }
       break;
     }
     case OptionType::kEnum: {
-      std::string v = Lower(TrimCopy(value));
-      if (std::find(opt->enum_values.begin(), opt->enum_values.end(), v) == opt->enum_values.end()) {
+      const std::optional<size_t> i = MatchEnum(*opt, value);
+      if (!i) {
         std::string allowed;
         for (const auto& e : opt->enum_values) allowed += (allowed.empty() ? "" : ", ") + e;
-        st = Status::InvalidArgument("'" + value + "' is not one of: " + allowed);
+        st = Status::InvalidArgument("'" + value + "' is not one of [" + allowed + "] (in any case)");
+      } else {
+        normalized = opt->enum_values[*i];
       }
       break;
     }
     case OptionType::kString: break;
   }
   if (!st.ok()) return st.WithContext("Invalid value for configuration key '" + key + "'");
-  values_[opt->key] = value;
+  values_[opt->key] = normalized;
   return Status::OK();
 }
 
@@ -390,10 +412,19 @@ int64_t Configuration::GetDurationMillis(const std::string& key) const {
   return r.ok() ? *r : 0;
 }
 
+size_t Configuration::GetEnumIndex(const std::string& key) const {
+  const ConfigOption* opt = FindConfigOption(key);
+  if (opt == nullptr || opt->type != OptionType::kEnum) {
+    internal::CheckFailed(__FILE__, __LINE__, "not an enum option: " + key);
+  }
+  // Set stored a declared spelling; the default is one too (else a declaration bug).
+  const std::optional<size_t> i = MatchEnum(*opt, GetString(key));
+  if (!i) internal::CheckFailed(__FILE__, __LINE__, "enum option " + key + " holds '" + GetString(key) + "'");
+  return *i;
+}
+
 bool IsBatchRuntimeMode(const Configuration& config) {
-  std::string m = config.GetString(kRuntimeModeKey);
-  for (char& c : m) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return m == "batch";
+  return config.GetEnum<RuntimeMode>(kRuntimeModeKey) == RuntimeMode::kBatch;
 }
 
 }  // namespace sluice

@@ -25,11 +25,25 @@ struct ConfigOption {
   OptionType type;
   const char* default_value;  // as text, "" when none
   const char* description;
-  std::vector<std::string> enum_values = {};  // for kEnum, lower-case
+  // For kEnum: the values in Flink's spelling (its enum constants, e.g. "DROP"). SET matches them in any
+  // case, as Flink's enum options do, and stores this spelling, so readers never see another.
+  std::vector<std::string> enum_values = {};
   // Other keys that set this option, as Flink's deprecated and fallback keys do (renamed options): a
   // SET or RESET of one of them acts on `key`.
   std::vector<std::string> fallback_keys = {};
+  // For kInteger: the values SET accepts.
+  int64_t min_value = INT64_MIN;
+  int64_t max_value = INT64_MAX;
 };
+
+// Typed values of the enum options the engine reads; each lists its option's enum_values in order
+// (Configuration::GetEnum returns the position of the value set).
+enum class RuntimeMode { kStreaming, kBatch, kAutomatic };
+enum class ResultModeOption { kTableau, kChangelog, kTable };
+enum class NotNullEnforcer { kError, kDrop };
+enum class UpsertMaterializeOption { kNone, kAuto, kForce };
+enum class AggPhaseStrategy { kAuto, kOnePhase, kTwoPhase };
+enum class CheckpointingMode { kExactlyOnce, kAtLeastOnce };
 
 // All options Sluice knows, in documentation order.
 const std::vector<ConfigOption>& AllConfigOptions();
@@ -61,6 +75,13 @@ class Configuration {
   bool GetBool(const std::string& key) const;
   int64_t GetInt(const std::string& key) const;
   int64_t GetDurationMillis(const std::string& key) const;
+  // An enum option's value (set or default) as E, whose enumerators follow the option's enum_values.
+  template <typename E>
+  E GetEnum(const std::string& key) const {
+    return static_cast<E>(GetEnumIndex(key));
+  }
+  // The position of an enum option's value among its enum_values.
+  size_t GetEnumIndex(const std::string& key) const;
   bool IsSet(const std::string& key) const { return values_.count(key) > 0; }
   const std::map<std::string, std::string>& values() const { return values_; }
 
@@ -86,7 +107,7 @@ inline constexpr char kProcessMemoryKey[] = "taskmanager.memory.process.size";
 // idle timeout, overriding 'table.exec.source.idle-timeout' (runtime/operators/source_operator.h).
 inline constexpr char kScanIdleTimeoutOption[] = "scan.watermark.idle-timeout";
 
-// 'execution.runtime-mode' is 'batch' (any case); 'streaming' and 'automatic' run as streaming.
+// 'execution.runtime-mode' is BATCH; STREAMING and AUTOMATIC run as streaming.
 bool IsBatchRuntimeMode(const Configuration& config);
 
 }  // namespace sluice

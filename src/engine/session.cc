@@ -297,11 +297,11 @@ class Session::Impl {
       for (const auto& k : table.primary_key) {
         if (auto idx = sink.schema.IndexOf(k)) sink.primary_key.push_back(static_cast<int>(*idx));
       }
-      std::string materialize = config_.GetString(kSinkUpsertMaterializeKey);
-      for (char& c : materialize) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      sink.upsert_materialize_mode = materialize == "none"    ? SinkNode::UpsertMaterialize::kNone
-                                     : materialize == "force" ? SinkNode::UpsertMaterialize::kForce
-                                                              : SinkNode::UpsertMaterialize::kAuto;
+      switch (config_.GetEnum<UpsertMaterializeOption>(kSinkUpsertMaterializeKey)) {
+        case UpsertMaterializeOption::kNone: sink.upsert_materialize_mode = SinkNode::UpsertMaterialize::kNone; break;
+        case UpsertMaterializeOption::kForce: sink.upsert_materialize_mode = SinkNode::UpsertMaterialize::kForce; break;
+        case UpsertMaterializeOption::kAuto: sink.upsert_materialize_mode = SinkNode::UpsertMaterialize::kAuto; break;
+      }
       table_sinks[r.get()] = std::move(tsink);
       planned.resources.sink_names[r.get()] = table.path.name;
     }
@@ -350,10 +350,8 @@ class Session::Impl {
     } else {
       RETURN_IF_ERROR(ValidateSinks(planned.physical));
       if (config_.GetBool("table.exec.mini-batch.enabled")) {
-        std::string strategy = config_.GetString(kAggPhaseStrategyKey);
-        for (char& c : strategy) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
         ApplyMiniBatchRules(&planned.physical, config_.GetDurationMillis("table.exec.mini-batch.allow-latency"),
-                            strategy != "ONE_PHASE");
+                            config_.GetEnum<AggPhaseStrategy>(kAggPhaseStrategyKey) != AggPhaseStrategy::kOnePhase);
       }
       RETURN_IF_ERROR(create());
     }
@@ -448,7 +446,7 @@ class Session::Impl {
     ctx.config = &config_.values();
     ctx.out = options_.out;
     ctx.err = options_.err;
-    ctx.chunk_size = static_cast<size_t>(std::max<int64_t>(1, config_.GetInt(kChunkSizeKey)));
+    ctx.chunk_size = static_cast<size_t>(config_.GetInt(kChunkSizeKey));  // SET keeps it within [1, 2^20]
     ctx.values_registry = &values_;
     return ctx;
   }
@@ -460,7 +458,7 @@ class Session::Impl {
     JobContext jctx;
     jctx.eval = eval;
     jctx.config = &config_;
-    jctx.chunk_size = static_cast<size_t>(std::max<int64_t>(1, config_.GetInt(kChunkSizeKey)));
+    jctx.chunk_size = static_cast<size_t>(config_.GetInt(kChunkSizeKey));
     ++jobs_run_;
     jctx.checkpoint_roundtrip = config_.GetBool("sluice.exec.checkpoint-roundtrip");
     jctx.checkpoints.interval_ms = config_.GetDurationMillis("execution.checkpointing.interval");
@@ -490,24 +488,12 @@ class Session::Impl {
       return Status::InvalidArgument("'execution.checkpointing.interval' is set but 'state.checkpoints.dir' is not: "
                                      "Sluice keeps checkpoints in files; set 'state.checkpoints.dir'");
     }
-    if (jctx.checkpoints.num_retained < 1) {
-      return Status::InvalidArgument("'state.checkpoints.num-retained' must be at least 1, got " +
-                                     std::to_string(jctx.checkpoints.num_retained));
-    }
     jctx.checkpoints.min_pause_ms = config_.GetDurationMillis("execution.checkpointing.min-pause");
     jctx.checkpoints.timeout_ms = config_.GetDurationMillis("execution.checkpointing.timeout");
     jctx.checkpoints.tolerable_failed = config_.GetInt("execution.checkpointing.tolerable-failed-checkpoints");
     if (jctx.checkpoints.timeout_ms < 1) {
       return Status::InvalidArgument("'execution.checkpointing.timeout' must be at least 1 ms, got '" +
                                      config_.GetString("execution.checkpointing.timeout") + "'");
-    }
-    if (jctx.checkpoints.tolerable_failed < 0) {
-      return Status::InvalidArgument("'execution.checkpointing.tolerable-failed-checkpoints' must be at least 0, got " +
-                                     std::to_string(jctx.checkpoints.tolerable_failed));
-    }
-    if (config_.GetInt("execution.checkpointing.max-concurrent-checkpoints") < 1) {
-      return Status::InvalidArgument("'execution.checkpointing.max-concurrent-checkpoints' must be at least 1, got " +
-                                     config_.GetString("execution.checkpointing.max-concurrent-checkpoints"));
     }
     ASSIGN_OR_RETURN(auto job, BuildJob(planned.physical, &planned.resources, jctx));
     if (is_query && handler) RETURN_IF_ERROR(handler->Begin(planned.physical[0]->schema));

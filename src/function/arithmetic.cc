@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "common/time_util.h"
+#include "function/evaluator.h"
 #include "function/kernel_util.h"
 #include "types/value.h"
 
@@ -32,45 +33,55 @@ T WrapMul(T a, T b) {
   return static_cast<T>(static_cast<U>(static_cast<W>(static_cast<U>(a)) * static_cast<W>(static_cast<U>(b))));
 }
 
+// The first row with a zero divisor, or -1.
 template <typename T>
-bool AnyZeroDivisorT(const Vector& b, size_t rows, const Vector& a) {
+int64_t ZeroDivisorRowT(const Vector& b, size_t rows, const Vector& a) {
   const T* d = b.data<T>();
   size_t zeros = 0;
   for (size_t i = 0; i < rows; ++i) zeros += d[i] == 0;
-  if (zeros == 0) return false;
+  if (zeros == 0) return -1;
   // A zero divisor counts only on rows where both operands are valid (null in, null out first).
   for (size_t i = 0; i < rows; ++i) {
-    if (d[i] == 0 && b.IsValid(i) && a.IsValid(i)) return true;
+    if (d[i] == 0 && b.IsValid(i) && a.IsValid(i)) return static_cast<int64_t>(i);
   }
-  return false;
+  return -1;
 }
 
-bool AnyZeroDivisor(const Vector& b, size_t rows, const Vector& a) {
+int64_t ZeroDivisorRow(const Vector& b, size_t rows, const Vector& a) {
   switch (b.type().id()) {
-    case TypeId::kTinyInt: return AnyZeroDivisorT<int8_t>(b, rows, a);
-    case TypeId::kSmallInt: return AnyZeroDivisorT<int16_t>(b, rows, a);
-    case TypeId::kInteger: return AnyZeroDivisorT<int32_t>(b, rows, a);
-    case TypeId::kBigInt: return AnyZeroDivisorT<int64_t>(b, rows, a);
-    case TypeId::kDecimal: return AnyZeroDivisorT<__int128>(b, rows, a);
-    default: return false;
+    case TypeId::kTinyInt: return ZeroDivisorRowT<int8_t>(b, rows, a);
+    case TypeId::kSmallInt: return ZeroDivisorRowT<int16_t>(b, rows, a);
+    case TypeId::kInteger: return ZeroDivisorRowT<int32_t>(b, rows, a);
+    case TypeId::kBigInt: return ZeroDivisorRowT<int64_t>(b, rows, a);
+    case TypeId::kDecimal: return ZeroDivisorRowT<__int128>(b, rows, a);
+    default: return -1;
   }
+}
+
+// Fails with Java's ArithmeticException text when a valid row divides by zero, telling the evaluator
+// which row (EvalContext::failed_row) so the error can name it.
+Status CheckDivisor(EvalContext& ctx, const Vector& a, const Vector& b, size_t rows) {
+  const int64_t row = ZeroDivisorRow(b, rows, a);
+  if (row < 0) return Status::OK();
+  ctx.failed_row = row;
+  return DivisionByZero();
 }
 
 template <typename T>
-Status IntegralKernel(char op, const Vector& a, const Vector& b, size_t rows, Vector* out) {
+Status IntegralKernel(EvalContext& ctx, char op, const Vector& a, const Vector& b, size_t rows, Vector* out) {
   switch (op) {
     case '+': BinaryLoop<T, T, T>(a, b, rows, out, [](T x, T y) { return WrapAdd(x, y); }); break;
     case '-': BinaryLoop<T, T, T>(a, b, rows, out, [](T x, T y) { return WrapSub(x, y); }); break;
     case '*': BinaryLoop<T, T, T>(a, b, rows, out, [](T x, T y) { return WrapMul(x, y); }); break;
     case '/':
-      if (AnyZeroDivisor(b, rows, a)) return DivisionByZero();
+      RETURN_IF_ERROR(CheckDivisor(ctx, a, b, rows));
       BinaryLoop<T, T, T>(a, b, rows, out, [](T x, T y) -> T {
         if (y == -1) return WrapSub(T{0}, x);
         return static_cast<T>(x / (y == 0 ? T{1} : y));
       });
       break;
     default:
-      if (AnyZeroDivisor(b, rows, a)) return DivisionByZero();
+      RETURN_IF_ERROR(CheckDivisor(ctx, a, b, rows));
       BinaryLoop<T, T, T>(a, b, rows, out, [](T x, T y) -> T {
         if (y == -1 || y == 0) return T{0};
         return static_cast<T>(x % y);
@@ -115,10 +126,10 @@ bool DecimalDivide(__int128 a, int sa, __int128 b, int sb, int s, __int128* out)
   return true;
 }
 
-Status DecimalKernel(char op, const Vector& a, const Vector& b, size_t rows, Vector* out) {
+Status DecimalKernel(EvalContext& ctx, char op, const Vector& a, const Vector& b, size_t rows, Vector* out) {
   const int sa = a.type().scale(), sb = b.type().scale();
   const int s = out->type().scale(), p = out->type().precision();
-  if ((op == '/' || op == '%') && AnyZeroDivisor(b, rows, a)) return DivisionByZero();
+  if (op == '/' || op == '%') RETURN_IF_ERROR(CheckDivisor(ctx, a, b, rows));
   const __int128* ad = a.data<__int128>();
   const __int128* bd = b.data<__int128>();
   __int128* od = out->data<__int128>();
@@ -154,15 +165,15 @@ Status DecimalKernel(char op, const Vector& a, const Vector& b, size_t rows, Vec
   return Status::OK();
 }
 
-Status NumericKernel(char op, const Vector& a, const Vector& b, size_t rows, Vector* out) {
+Status NumericKernel(EvalContext& ctx, char op, const Vector& a, const Vector& b, size_t rows, Vector* out) {
   switch (out->type().id()) {
-    case TypeId::kTinyInt: return IntegralKernel<int8_t>(op, a, b, rows, out);
-    case TypeId::kSmallInt: return IntegralKernel<int16_t>(op, a, b, rows, out);
-    case TypeId::kInteger: return IntegralKernel<int32_t>(op, a, b, rows, out);
-    case TypeId::kBigInt: return IntegralKernel<int64_t>(op, a, b, rows, out);
+    case TypeId::kTinyInt: return IntegralKernel<int8_t>(ctx, op, a, b, rows, out);
+    case TypeId::kSmallInt: return IntegralKernel<int16_t>(ctx, op, a, b, rows, out);
+    case TypeId::kInteger: return IntegralKernel<int32_t>(ctx, op, a, b, rows, out);
+    case TypeId::kBigInt: return IntegralKernel<int64_t>(ctx, op, a, b, rows, out);
     case TypeId::kFloat: return FloatingKernel<float>(op, a, b, rows, out);
     case TypeId::kDouble: return FloatingKernel<double>(op, a, b, rows, out);
-    case TypeId::kDecimal: return DecimalKernel(op, a, b, rows, out);
+    case TypeId::kDecimal: return DecimalKernel(ctx, op, a, b, rows, out);
     default: return Status::Internal("arithmetic on " + out->type().ToString());
   }
 }
@@ -171,8 +182,8 @@ Status NumericKernel(char op, const Vector& a, const Vector& b, size_t rows, Vec
 // computed in the operands' common type T and then narrowed to R, as Flink's generated Java does
 // (`(int) (longValue % intValue)`); |x % y| < |y| always fits the divisor's type.
 template <typename T, typename R>
-Status NarrowingModKernel(const Vector& a, const Vector& b, size_t rows, Vector* out) {
-  if (AnyZeroDivisor(b, rows, a)) return DivisionByZero();
+Status NarrowingModKernel(EvalContext& ctx, const Vector& a, const Vector& b, size_t rows, Vector* out) {
+  RETURN_IF_ERROR(CheckDivisor(ctx, a, b, rows));
   BinaryLoop<T, T, R>(a, b, rows, out, [](T x, T y) -> R {
     if (y == -1 || y == 0) return R{0};
     return static_cast<R>(x % y);
@@ -181,23 +192,23 @@ Status NarrowingModKernel(const Vector& a, const Vector& b, size_t rows, Vector*
 }
 
 template <typename T>
-Status NarrowingModTo(const Vector& a, const Vector& b, size_t rows, Vector* out) {
+Status NarrowingModTo(EvalContext& ctx, const Vector& a, const Vector& b, size_t rows, Vector* out) {
   switch (out->type().id()) {
-    case TypeId::kTinyInt: return NarrowingModKernel<T, int8_t>(a, b, rows, out);
-    case TypeId::kSmallInt: return NarrowingModKernel<T, int16_t>(a, b, rows, out);
-    case TypeId::kInteger: return NarrowingModKernel<T, int32_t>(a, b, rows, out);
-    case TypeId::kBigInt: return NarrowingModKernel<T, int64_t>(a, b, rows, out);
+    case TypeId::kTinyInt: return NarrowingModKernel<T, int8_t>(ctx, a, b, rows, out);
+    case TypeId::kSmallInt: return NarrowingModKernel<T, int16_t>(ctx, a, b, rows, out);
+    case TypeId::kInteger: return NarrowingModKernel<T, int32_t>(ctx, a, b, rows, out);
+    case TypeId::kBigInt: return NarrowingModKernel<T, int64_t>(ctx, a, b, rows, out);
     default: return Status::Internal("MOD into " + out->type().ToString());
   }
 }
 
-Status NarrowingMod(const Vector& a, const Vector& b, size_t rows, Vector* out) {
+Status NarrowingMod(EvalContext& ctx, const Vector& a, const Vector& b, size_t rows, Vector* out) {
   switch (a.type().id()) {
-    case TypeId::kTinyInt: return NarrowingModTo<int8_t>(a, b, rows, out);
-    case TypeId::kSmallInt: return NarrowingModTo<int16_t>(a, b, rows, out);
-    case TypeId::kInteger: return NarrowingModTo<int32_t>(a, b, rows, out);
-    case TypeId::kBigInt: return NarrowingModTo<int64_t>(a, b, rows, out);
-    case TypeId::kDecimal: return NarrowingModTo<__int128>(a, b, rows, out);
+    case TypeId::kTinyInt: return NarrowingModTo<int8_t>(ctx, a, b, rows, out);
+    case TypeId::kSmallInt: return NarrowingModTo<int16_t>(ctx, a, b, rows, out);
+    case TypeId::kInteger: return NarrowingModTo<int32_t>(ctx, a, b, rows, out);
+    case TypeId::kBigInt: return NarrowingModTo<int64_t>(ctx, a, b, rows, out);
+    case TypeId::kDecimal: return NarrowingModTo<__int128>(ctx, a, b, rows, out);
     default: return Status::Internal("MOD of " + a.type().ToString());
   }
 }
@@ -285,8 +296,8 @@ Result<std::shared_ptr<ScalarFunction>> ResolveArithmetic(const CallInfo& c, cha
       LogicalType w = dec ? LogicalType::Decimal(38, 0) : (NumericRank(a.id()) >= NumericRank(b.id()) ? a : b);
       LogicalType ca = w.WithNullable(a.nullable()).WithTimeAttribute(TimeAttribute::kNone);
       LogicalType cb = w.WithNullable(b.nullable()).WithTimeAttribute(TimeAttribute::kNone);
-      return MakeFunction(c.name, {ca, cb}, r, [](EvalContext&, const Vector* const* args, size_t, size_t rows, Vector* out) {
-        return NarrowingMod(*args[0], *args[1], rows, out);
+      return MakeFunction(c.name, {ca, cb}, r, [](EvalContext& ctx, const Vector* const* args, size_t, size_t rows, Vector* out) {
+        return NarrowingMod(ctx, *args[0], *args[1], rows, out);
       });
     }
     LogicalType ca, cb;
@@ -300,8 +311,8 @@ Result<std::shared_ptr<ScalarFunction>> ResolveArithmetic(const CallInfo& c, cha
     ca = ca.WithTimeAttribute(TimeAttribute::kNone);
     cb = cb.WithTimeAttribute(TimeAttribute::kNone);
     return MakeFunction(c.name, {ca, cb}, r,
-                        [op](EvalContext&, const Vector* const* args, size_t, size_t rows, Vector* out) {
-                          return NumericKernel(op, *args[0], *args[1], rows, out);
+                        [op](EvalContext& ctx, const Vector* const* args, size_t, size_t rows, Vector* out) {
+                          return NumericKernel(ctx, op, *args[0], *args[1], rows, out);
                         });
   }
   if (op != '+' && op != '-') return std::shared_ptr<ScalarFunction>();

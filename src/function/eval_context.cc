@@ -78,6 +78,8 @@ Result<std::unique_ptr<EvalContext>> EvalContext::Make(const std::string& time_z
 
 void EvalContext::RefreshNow() {
   if (clock != nullptr) now_micros = clock->NowMicros();
+  failed_row = -1;
+  failure_named = false;
 }
 
 int64_t EvalContext::OffsetAtUtc(int64_t utc_micros) const {

@@ -5,6 +5,7 @@
 #include "function/cast.h"
 #include "function/kernel_util.h"
 #include "function/scalar_function.h"
+#include "types/row_kind.h"
 #include "types/value.h"
 
 namespace sluice {
@@ -81,6 +82,7 @@ class Evaluation {
   [[gnu::noinline]] Status EvalCoalesce(const Expr& e, const Chunk& in, Vector* out);
   [[gnu::noinline]] const Vector* Column(const Expr& e, const Chunk& in);
   [[gnu::noinline]] const Vector* Literal(const Expr& e, size_t rows, Vector* tmp);
+  Status NameFailure(const Expr& e, const Chunk& in, Status st);
 
   EvalContext& ctx_;
   LiteralCache* cache_;
@@ -104,6 +106,25 @@ const Vector* Evaluation::Column(const Expr& e, const Chunk& in) {
   SLUICE_CHECK_LT(c, in.num_columns());
   SLUICE_CHECK_EQ(in.column(c).size(), in.size());
   return &in.column(c);
+}
+
+// A runtime error of the innermost failing call names its SQL text and, when the kernel said which,
+// the input row (as the print sink writes rows), so a user can find the expression and the data.
+Status Evaluation::NameFailure(const Expr& e, const Chunk& in, Status st) {
+  if (st.ok() || ctx_.failure_named || e.sql_text.empty()) return st;
+  ctx_.failure_named = true;
+  std::string where = "in expression " + e.sql_text;
+  const int64_t row = ctx_.failed_row;
+  if (row >= 0 && static_cast<size_t>(row) < in.size()) {
+    where += " on the row " + std::string(RowKindShortString(in.kind(static_cast<size_t>(row)))) + "[";
+    for (size_t c = 0; c < in.num_columns(); ++c) {
+      where += (c ? ", " : "") + in.column(c).GetValue(static_cast<size_t>(row)).ToString();
+    }
+    where += "]";
+  }
+  std::string message = st.message();
+  if (!message.empty() && message.back() == '.') message.pop_back();
+  return Status(st.code(), message + " " + where);
 }
 
 Status Evaluation::EvalRef(const Expr& e, const Chunk& in, Vector* tmp, const Vector** res) {
@@ -140,7 +161,7 @@ Status Evaluation::EvalCall(const Expr& e, const Chunk& in, Vector* out) {
   for (size_t i = 0; i < n; ++i) RETURN_IF_ERROR(EvalRef(*e.args[i], in, &tmps[i], &ptrs[i]));
   *out = Vector(e.function->return_type, in.size());
   if (in.size() == 0) return Status::OK();
-  return e.function->kernel(ctx_, ptrs.data(), n, in.size(), out);
+  return NameFailure(e, in, e.function->kernel(ctx_, ptrs.data(), n, in.size(), out));
 }
 
 Status Evaluation::EvalLeaf(const Expr& e, const Chunk& in, Vector* out) {
@@ -159,7 +180,7 @@ Status Evaluation::EvalCast(const Expr& e, const Chunk& in, Vector* out) {
   auto tmp = std::make_unique<Vector>();
   const Vector* arg;
   RETURN_IF_ERROR(EvalRef(*e.args[0], in, tmp.get(), &arg));
-  return CastVector(ctx_, *arg, e.type, e.is_try, out);
+  return NameFailure(e, in, CastVector(ctx_, *arg, e.type, e.is_try, out));
 }
 
 Status Evaluation::EvalRows(const Expr& e, const Chunk& in, const std::vector<uint32_t>& sel, bool all,

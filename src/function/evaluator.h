@@ -58,6 +58,11 @@ struct EvalContext {
   // The watermark of the operator evaluating (CURRENT_WATERMARK); INT64_MIN when it has none yet.
   // Set by the operator before each evaluation.
   int64_t current_watermark = std::numeric_limits<int64_t>::min();
+  // A kernel that fails on one row sets its index (in the chunk it was given) before returning the
+  // error, so the evaluator can name the row; -1 when unknown. Reset by each evaluation.
+  int64_t failed_row = -1;
+  // Set once a failure names its expression, so enclosing calls do not name theirs too.
+  bool failure_named = false;
 
   // Offset of the session zone from UTC at the UTC instant `utc_micros`, in microseconds.
   int64_t OffsetAtUtc(int64_t utc_micros) const;

@@ -45,6 +45,9 @@ struct Expr {
   std::vector<ExprPtr> args;
   bool is_try = false;                          // kCast
   bool has_else = false;                        // kCase
+  // kCall/kCast that can fail at runtime: the SQL text it was bound from, named by its runtime errors
+  // ("Division by zero ... in expression `a` / `b`"); empty when unknown.
+  std::string sql_text;
 
   // Flink-like text for EXPLAIN: column refs by name when names are given ("$0" otherwise),
   // literals as SQL, calls as name(args), casts as CAST(x AS type), AND/OR infix, CASE as CASE(...).

@@ -344,11 +344,8 @@ class Translator {
         auto it = res_->sinks.find(node.get());
         if (it == res_->sinks.end()) return Status::Internal("no sink writer created");
         std::string name = res_->sink_names.count(node.get()) ? res_->sink_names[node.get()] : std::string("collect");
-        bool drop = false;
-        if (ctx_.config) {
-          std::string mode = ctx_.config->GetString(kSinkNotNullEnforcerKey);
-          drop = mode == "DROP" || mode == "drop";
-        }
+        const bool drop = ctx_.config != nullptr &&
+                          ctx_.config->GetEnum<NotNullEnforcer>(kSinkNotNullEnforcerKey) == NotNullEnforcer::kDrop;
         auto op = std::make_unique<SinkOperator>(name, it->second, s.schema, drop);
         sinks_->push_back(op.get());
         if (!s.upsert_materialize) return Add(std::move(op), node->inputs);

@@ -1,6 +1,8 @@
 // See lexer.h.
 #include "sql/lexer.h"
 
+#include "common/utf8.h"
+
 #include <cctype>
 #include <set>
 
@@ -13,6 +15,7 @@ class Lexer {
       : sql_(sql), line_(1 + line_offset), column_(1 + column_offset) {}
 
   Result<std::vector<Token>> Run() {
+    RETURN_IF_ERROR(CheckUtf8());
     std::vector<Token> out;
     bool in_hint = false;
     size_t hint_offset = 0;
@@ -115,6 +118,20 @@ class Lexer {
       }
       ++pos_;
     }
+  }
+
+  // SQL text must be UTF-8 (a script saved as Latin-1 is refused here, before its bytes reach a string
+  // literal and the output); the error points at the first bad byte.
+  Status CheckUtf8() const {
+    const size_t bad = FindInvalidUtf8(sql_);
+    if (bad == std::string_view::npos) return Status::OK();
+    Lexer at(sql_.substr(0, bad), line_ - 1, column_ - 1);
+    at.Advance(bad);
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    const unsigned char b = static_cast<unsigned char>(sql_[bad]);
+    return Status::ParseError("SQL parse failed. Lexical error at line " + std::to_string(at.line_) + ", column " +
+                              std::to_string(at.column_) + ": invalid UTF-8 byte 0x" + kHex[b >> 4] + kHex[b & 15] +
+                              " (SQL text must be UTF-8)");
   }
 
   static Status Error(const Token& at, const std::string& what) {

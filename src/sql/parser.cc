@@ -375,12 +375,22 @@ class Parser {
     return true;
   }
 
+  // A key given twice in one option list is refused (it used to be accepted, the last one winning).
+  static Status CheckNewKey(const PropertyList& props, const std::string& key, const Token& at) {
+    for (const auto& [k, v] : props) {
+      if (k == key) return ErrorAt(at, "Duplicate option key '" + key + "'");
+    }
+    return Status::OK();
+  }
+
   Result<PropertyList> ParsePropertyList() {
     RETURN_IF_ERROR(ExpectPunct("("));
     PropertyList props;
     if (AcceptPunct(")")) return props;
     do {
+      const Token key_token = Cur();
       ASSIGN_OR_RETURN(std::string key, ParseStringLiteral());
+      RETURN_IF_ERROR(CheckNewKey(props, key, key_token));
       RETURN_IF_ERROR(ExpectPunct("="));
       ASSIGN_OR_RETURN(std::string value, ParseStringLiteral());
       props.emplace_back(std::move(key), std::move(value));
@@ -805,12 +815,14 @@ class Parser {
           bool kv = (Cur().kind == TokenKind::kString || TokIsIdentifier(Cur())) && PeekIsPunct(1, "=");
           do {
             if (kv) {
+              const Token key_token = Cur();
               std::string key;
               if (Cur().kind == TokenKind::kString) {
                 ASSIGN_OR_RETURN(key, ParseStringLiteral());
               } else {
                 ASSIGN_OR_RETURN(key, ParseIdentifier());
               }
+              RETURN_IF_ERROR(CheckNewKey(h.kv_options, key, key_token));
               RETURN_IF_ERROR(ExpectPunct("="));
               ASSIGN_OR_RETURN(std::string value, ParseStringLiteral());
               h.kv_options.emplace_back(std::move(key), std::move(value));

@@ -280,7 +280,18 @@ class FileSplit final : public SourceSplit {
     if (n < 0) return ErrnoError("Cannot read file", path_);
     if (n == 0) eof_ = true;
     end_ += static_cast<size_t>(n);
+    SkipByteOrderMark();
     return Status::OK();
+  }
+
+  // A UTF-8 byte-order mark at the start of the file is not part of the first record (Jackson, which
+  // Flink's json and csv formats read with, skips it too).
+  void SkipByteOrderMark() {
+    static constexpr char kBom[] = "\xEF\xBB\xBF";
+    if (consumed_ != 0 || begin_ != 0 || end_ < 3) return;
+    if (std::memcmp(buffer_.get(), kBom, 3) != 0) return;
+    begin_ = 3;
+    consumed_ = 3;
   }
 
   // Decodes into `out` directly, or through a scratch chunk when metadata columns follow.
@@ -618,8 +629,9 @@ class FileSystemFactory final : public ConnectorFactory {
   std::string identifier() const override { return "filesystem"; }
   std::vector<OptionSpec> options() const override {
     return {
-        {kPath, true, "", "A regular file or a directory (read recursively, hidden files and anything but regular files skipped); a "
-         "directory for sinks. A FIFO, socket or device as the path is refused (it could block forever)."},
+        {kPath, true, "", "A regular file or a directory (read recursively, hidden files and anything but regular files skipped; a "
+         "UTF-8 byte-order mark opening a file is skipped); a directory for sinks. A FIFO, socket or device as the path is "
+         "refused (it could block forever)."},
         {kFormat, true, "", "The format of the files: 'json', 'csv' or 'debezium-json' (a changelog: read as one, and lets the sink take updating queries)."},
         {kRollingFileSize, false, "128 mb", "A sink starts a new part file once the current one is this large."},
     };

@@ -8,6 +8,7 @@
 #include <limits>
 #include <unordered_map>
 
+#include "common/utf8.h"
 #include "common/check.h"
 #include "common/config.h"
 #include "common/time_util.h"
@@ -575,9 +576,9 @@ void JsonWriteOptionKeys::Declare(std::vector<ConfigOption>* out) const {
   out->push_back({timestamp_standard_.c_str(), OptionType::kEnum, "SQL",
                   "Text form of TIMESTAMP and TIMESTAMP_LTZ values: 'SQL' (2026-08-15 05:00:00.000) or 'ISO-8601' "
                   "(2026-08-15T05:00:00.000).",
-                  {"sql", "iso-8601"}});
+                  {"SQL", "ISO-8601"}});
   out->push_back({map_null_key_mode_.c_str(), OptionType::kEnum, "FAIL", map_null_key_mode_description_.c_str(),
-                  {"fail", "drop", "literal"}});
+                  {"FAIL", "DROP", "LITERAL"}});
   out->push_back({map_null_key_literal_.c_str(), OptionType::kString, "null",
                   "The key written for NULL map keys in 'LITERAL' mode."});
   out->push_back({decimal_plain_.c_str(), OptionType::kBoolean, "false",
@@ -628,7 +629,19 @@ void AppendJsonString(std::string_view s, std::string* out) {
   size_t run = 0;
   for (size_t i = 0; i < s.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') continue;
+    if (c >= 0x80) {
+      // Valid UTF-8 is copied as is; a byte that starts no valid sequence becomes U+FFFD, as Java's
+      // decoding of such bytes into the String Flink's JSON writer writes: the output is always UTF-8.
+      if (const size_t len = Utf8SequenceLength(s, i); len > 0) {
+        i += len - 1;
+        continue;
+      }
+      out->append(s.data() + run, i - run);
+      run = i + 1;
+      out->append("\xEF\xBF\xBD");
+      continue;
+    }
     out->append(s.data() + run, i - run);
     run = i + 1;
     switch (c) {

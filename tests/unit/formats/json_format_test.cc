@@ -362,4 +362,11 @@ TEST(JsonFormatTest, BothFailAndIgnoreIsRejected) {
 }
 
 }  // namespace
+// The JSON writer never emits invalid UTF-8: a byte that starts no valid sequence becomes U+FFFD.
+TEST(JsonFormatTest, WriterReplacesInvalidUtf8) {
+  std::string out;
+  AppendJsonString("a\xCA\xFE" "b \xC3\xA9", &out);
+  EXPECT_EQ(out, "\"a\xEF\xBF\xBD\xEF\xBF\xBD" "b \xC3\xA9\"");
+}
+
 }  // namespace sluice

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sql/ast.h"
+#include "sql/lexer.h"
 #include "sql/parser.h"
 #include "sql/unparser.h"
 
@@ -551,4 +552,15 @@ TEST(ParserPositionTest, NodesCarryLineAndColumn) {
 }
 
 }  // namespace
+// SQL text must be UTF-8: a Latin-1 byte is refused at the lexer with its line and column.
+TEST(LexerTest, InvalidUtf8IsRefusedWithPosition) {
+  auto bad = Tokenize("SELECT 1;\nSELECT 'caf\xE9' AS s");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("line 2, column 12: invalid UTF-8 byte 0xE9"), std::string::npos)
+      << bad.status().message();
+  EXPECT_FALSE(Tokenize("SELECT '\xC0\xAF'").ok());      // overlong
+  EXPECT_FALSE(Tokenize("SELECT '\xED\xA0\x80'").ok());  // surrogate
+  EXPECT_TRUE(Tokenize("SELECT 'caf\xC3\xA9 \xF0\x9F\x98\x80'").ok());
+}
+
 }  // namespace sluice::sql
