@@ -135,8 +135,15 @@ def source_file(case, name, n, fmt):
 
 def source_datagen(case, name, n):
     rng = case.rng
-    rate = rng.choice([n, n * 2, n * 4])  # 0.25 to 1 s of pacing
-    case.paced = True
+    # Paced: 1 to 2 s, several checkpoints and time to kill. Unpaced, as fast as files (a source that
+    # reads ahead of its pace behaves differently at a barrier: the double count of issue 15 needed it).
+    paced = rng.random() < 0.6
+    if paced:
+        rate = max(1, int(n / rng.uniform(1.0, 2.0)))
+        case.paced = True
+    else:
+        n *= FILE_FACTOR
+        rate = 1000000000
     case.ddl.append(
         "CREATE TABLE %s_src (id BIGINT, k BIGINT, v BIGINT, j INT, tag STRING, arr ARRAY<BIGINT>,\n"
         "  ts AS TIMESTAMPADD(MILLISECOND, CAST(id * 10 + j AS INT), TIMESTAMP '2026-01-01 00:00:00'),\n"
@@ -147,7 +154,7 @@ def source_datagen(case, name, n):
         "  'fields.arr.length' = '2');"
         % (name, wm_clause(case), n, rate, rng.randint(0, 1000), n, rng.choice([4, 49, 499]), 1500 if case.in_order else rng.choice([1500, 8000])))
     case.ddl.append("CREATE VIEW %s AS SELECT k, v, tag, ts, pt, arr FROM %s_src;" % (name, name))
-    return "datagen"
+    return "datagen" + ("(paced)" if paced else "")
 
 
 NEXMARK_DDL = """CREATE TABLE %s_src (
@@ -169,7 +176,7 @@ NEXMARK_DDL = """CREATE TABLE %s_src (
 def source_nexmark(case, name, n):
     rng = case.rng
     paced = rng.random() < 0.7
-    rate = rng.choice([n, n * 2, n * 4])
+    rate = max(1, int(n / rng.uniform(1.0, 2.0)))
     case.paced = case.paced or paced
     case.ddl.append(NEXMARK_DDL % (name, n, rate, rate, "false" if paced else "true", rng.randint(0, 1000)))
     case.ddl.append(
@@ -233,7 +240,7 @@ def source_debezium(case, name, n):
 def add_source(case, name, n, kinds=None):
     """A stream of about n rows' worth of run time: files and Kafka topics are read far faster than
     the paced generators, so they get FILE_FACTOR times more rows."""
-    kind = case.rng.choice(kinds or ["json", "json", "csv", "datagen", "nexmark", "kafka"])
+    kind = case.rng.choice(kinds or ["json", "csv", "datagen", "datagen", "nexmark", "nexmark", "kafka"])
     if kind in ("json", "csv"):
         return source_file(case, name, n * FILE_FACTOR, kind)
     if kind == "kafka":
