@@ -1,8 +1,8 @@
 """Random pipelines for the crash harness (crash_harness.py): a seeded generator of small bounded jobs.
 
-generate(seed, data_dir) returns a Case: the SQL of one job (templated with ${OUT} and ${CKPT}), the
-data files it reads (written under data_dir), and for every sink how to compare its committed output
-with an unkilled run:
+generate(seed, scale) returns a Case: the SQL of one job (templated with ${DATA}, ${OUT} and ${CKPT}),
+the data files it reads (Case.write_files puts them under ${DATA}), and for every sink how to compare
+its committed output with an unkilled run:
   - 'append': json lines, compared as a multiset of rows;
   - 'changelog': debezium-json events, folded into a multiset of rows and compared; and when the
     pipeline's changelog is deterministic (`exact`), also compared event for event as a multiset, so
@@ -11,8 +11,8 @@ with an unkilled run:
 A pipeline is built from a main stream and, for joins and unions, a second stream. Every stream is
 normalised to a view with the columns (k BIGINT, v BIGINT, tag STRING, ts TIMESTAMP(3) rowtime,
 pt PROCTIME, arr ARRAY<BIGINT>), whatever its source: filesystem json or csv files, a datagen table
-(paced by 'rows-per-second', timestamps computed from a sequence so they do not depend on the wall
-clock), a nexmark table (paced by 'max-emit-speed' = false) or a topic of the mock Kafka cluster
+(paced by 'rows-per-second' or not, timestamps computed from a sequence so they do not depend on the
+wall clock), a nexmark table (paced by 'max-emit-speed' = false or not) or a topic of the mock Kafka cluster
 (written by a first job of the same script, before checkpoints are configured, so a restarted process
 writes it again). A filesystem debezium-json source gives a changelog stream instead.
 
@@ -22,7 +22,11 @@ step (none, group aggregate plain / DISTINCT / global / with HAVING, aggregate o
 dedup first or last row on processing or event time, window aggregate over TUMBLE/HOP/CUMULATE/
 SESSION, window Top-N, window dedup, window join, OVER, regular join), into filesystem json or
 debezium-json sinks, with the late-rows table when an operator can drop late rows. Only SQL that
-Sluice plans is generated: a script it refuses is a generator bug (or an engine bug).
+Sluice plans is generated: a script it refuses is a generator bug (or an engine bug). Results that
+depend on the order rows of different inputs are read in (which is up to timing) are not compared
+change for change, and a job with several inputs has no late rows (Case.in_order).
+
+A seed gives the same case only with the same version of this file.
 """
 import json
 import os
@@ -50,9 +54,6 @@ class Case:
         self.exact = {}      # sink name -> whether its changelog must equal the reference event for event
         self.files = {}      # relative path -> text
         self.desc = []       # a few words per step, for the report
-        self.late_table = False
-        self.minibatch = False
-        self.paced = False   # a source paces on the wall clock
         self.rows = 0
         self.kafka_partitions = 0
         # No row is late at any operator whatever the order of its inputs: set when the job has several
@@ -140,7 +141,6 @@ def source_datagen(case, name, n):
     paced = rng.random() < 0.6
     if paced:
         rate = max(1, int(n / rng.uniform(1.0, 2.0)))
-        case.paced = True
     else:
         n *= FILE_FACTOR
         rate = 1000000000
@@ -177,7 +177,6 @@ def source_nexmark(case, name, n):
     rng = case.rng
     paced = rng.random() < 0.7
     rate = max(1, int(n / rng.uniform(1.0, 2.0)))
-    case.paced = case.paced or paced
     case.ddl.append(NEXMARK_DDL % (name, n, rate, rate, "false" if paced else "true", rng.randint(0, 1000)))
     case.ddl.append(
         "CREATE VIEW %s AS SELECT MOD(bid.auction, %d) AS k, bid.price AS v, bid.channel AS tag, `dateTime` AS ts,\n"
@@ -518,7 +517,6 @@ def generate(seed, scale=1.0):
     # Operators that drop late rows may exist without the terminal step (rowtime dedup inside a
     # temporal join's versioned view, for instance): a late-rows table is declared whenever asked.
     if not changelog and (late or rng.random() < 0.3):
-        case.late_table = True
         case.ddl.append("CREATE TABLE late_rows (operator STRING, watermark TIMESTAMP(3), `row` STRING, "
                         "event_time TIMESTAMP(3)) WITH ('connector' = 'filesystem', 'path' = '${OUT}/late_rows', "
                         "'format' = 'json');")
@@ -527,7 +525,6 @@ def generate(seed, scale=1.0):
         case.exact["late_rows"] = True
         case.desc.append("+late-rows")
     if rng.random() < 0.25:
-        case.minibatch = True
         case.sets += [("table.exec.mini-batch.enabled", "true"),
                       ("table.exec.mini-batch.allow-latency", rng.choice(["10 ms", "100 ms"])),
                       ("table.exec.mini-batch.size", str(rng.choice([10, 1000])))]
