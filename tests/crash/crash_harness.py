@@ -3,7 +3,7 @@
 named failpoint, several times per run, restart each until it finishes, and check that the committed
 output equals that of a run that was never killed -- no duplicate, no missing row or change.
 
-  python3 tests/crash/crash_harness.py --sluice build/sluice --runs 12 --scale 0.3   # `make test` (ctest crash)
+  python3 tests/crash/crash_harness.py --sluice build/sluice --runs 20 --scale 0.3   # `make test` (ctest crash)
   python3 tests/crash/crash_harness.py --sluice build/sluice --runs 1000             # the long version
   python3 tests/crash/crash_harness.py --sluice build/sluice --case 7000042          # one case again
 
@@ -14,7 +14,8 @@ intervals and options drawn from the case's seed). For each random case:
 
   1. an unkilled run (the reference; its script must plan and run, else the case fails);
   2. kill runs: 1-4 kills, each at a random moment of the reference's duration or at a failpoint
-     (SLUICE_FAILPOINT=<name>@<n>), then restarts until the job finishes;
+     (SLUICE_FAILPOINT=<name>@<n>, n up to the reference's number of checkpoints), then restarts
+     until the job finishes;
   3. the committed output compared with the reference: append-only sinks (json) as multisets of rows;
      changelog sinks (debezium-json) folded into a multiset of rows, and where the pipeline's changelog
      is deterministic, as a multiset of change events, so each change is there exactly once;
@@ -174,6 +175,9 @@ class CaseRun:
             return None, ["the unkilled run failed (rc=%s): %s" % (rc, err.strip()[-2000:])]
         self.ref_seconds = secs
         self.ref_out = out
+        # Checkpoints the unkilled run took (the job summary's checkpoints=N), for the failpoint counts.
+        m = re.search(r"checkpoints=(\d+)", err)
+        self.ref_checkpoints = int(m.group(1)) if m else 1
         size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(out) for f in fs)
         if size > MAX_OUTPUT:
             return None, ["the unkilled run wrote %d MB: too much for the harness (a generator bug)" % (size >> 20)]
@@ -191,11 +195,11 @@ class CaseRun:
             env, kill_after = dict(os.environ), None
             if self.kills < kills_wanted:
                 if self.rng.random() < 0.5:
-                    fp = "%s@%d" % (self.rng.choice(FAILPOINTS), self.rng.randint(1, 4))
+                    fp = "%s@%d" % (self.rng.choice(FAILPOINTS), self.rng.randint(1, max(1, min(6, self.ref_checkpoints))))
                     env["SLUICE_FAILPOINT"] = fp
                     log.append(fp)
                 else:
-                    kill_after = self.rng.uniform(0.0, self.ref_seconds * 1.2)
+                    kill_after = self.rng.uniform(0.0, self.ref_seconds)
                     log.append("kill@%.3fs" % kill_after)
             else:
                 log.append("to-end")
