@@ -65,18 +65,24 @@ void AppendUtf8(uint32_t cp, std::string* out) {
 
 // ---- kernels ----
 
+// Row i of a string function's result: what f builds into *buf, or NULL when f says so.
+template <typename F>
+void SetStringResult(const F& f, const Vector* const* args, size_t i, std::string* buf, Vector* out) {
+  buf->clear();
+  if (f(args, i, buf)) {
+    out->SetString(i, *buf);
+  } else {
+    out->SetNull(i, true);
+  }
+}
+
 // A kernel computing a string per valid row into `buf` with f(args, i, buf) -> bool (false = NULL).
 template <typename F>
 ScalarKernel StringOut(F f) {
   return [f](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
     std::string buf;
     return ForEachValidRow(args, n, rows, out, [&](size_t i) {
-      buf.clear();
-      if (f(args, i, &buf)) {
-        out->SetString(i, buf);
-      } else {
-        out->SetNull(i, true);
-      }
+      SetStringResult(f, args, i, &buf, out);
       return Status::OK();
     });
   };
@@ -91,12 +97,7 @@ ScalarKernel StringOutBounded(std::string function, S size_of, F f) {
     std::string buf;
     return ForEachValidRow(args, n, rows, out, [&](size_t i) {
       RETURN_IF_ERROR(CheckStringResultSize(function, size_of(args, i)));
-      buf.clear();
-      if (f(args, i, &buf)) {
-        out->SetString(i, buf);
-      } else {
-        out->SetNull(i, true);
-      }
+      SetStringResult(f, args, i, &buf, out);
       return Status::OK();
     });
   };
