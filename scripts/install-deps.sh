@@ -15,7 +15,10 @@ PACKAGES=(
   libhowardhinnant-date-dev tzdata             # IANA time zones (CONVERT_TZ, TIMESTAMP_LTZ)
   libabsl-dev                                  # flat hash maps for keyed state
   libsqlite3-dev sqlite3                       # the independent batch engine of the differential tests
-  libzstd-dev                                  # compression of checkpoint files
+  libzstd-dev                                  # compression of checkpoint files and Parquet pages (zstd)
+  libsnappy-dev                                # Parquet and Avro snappy codec (Iceberg readers and writers)
+  zlib1g-dev                                   # Avro 'deflate' and Parquet gzip codecs (Iceberg manifests)
+  libroaring-dev                               # Iceberg deletion vectors (Puffin 'deletion-vector-v1')
   librdkafka-dev                               # the kafka and upsert-kafka connectors (and their mock cluster)
 )
 
