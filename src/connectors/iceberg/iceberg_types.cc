@@ -209,8 +209,8 @@ IcebergSchema::IcebergSchema(int32_t schema_id, std::vector<IcebergField> fields
 void IcebergSchema::Index(const IcebergType& type, const std::string& prefix, State* state) {
   auto add = [&](int32_t id, const std::string& name, bool required, const IcebergType& t, const IcebergField* f) {
     if (f == nullptr) {
-      state->synthetic.push_back(std::make_unique<IcebergField>(IcebergField{id, name.substr(name.rfind('.') + 1),
-                                                                             required, t, {}}));
+      state->synthetic.push_back(std::make_unique<IcebergField>());
+      *state->synthetic.back() = IcebergField{id, name.substr(name.rfind('.') + 1), required, t};
       f = state->synthetic.back().get();
     }
     state->by_id[id] = f;
@@ -295,7 +295,7 @@ Result<IcebergType> ConvertShape(const LogicalType& type) {
       for (size_t i = 0; i < type.num_children(); ++i) {
         auto converted = ConvertShape(type.child(i));
         if (!converted.ok()) return converted.status().WithContext("field '" + type.field_name(i) + "'");
-        fields.push_back({0, type.field_name(i), !type.child(i).nullable(), std::move(converted).value(), {}});
+        fields.push_back({0, type.field_name(i), !type.child(i).nullable(), std::move(converted).value()});
       }
       return IcebergType::Struct(std::move(fields));
     }

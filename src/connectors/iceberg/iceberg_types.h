@@ -107,15 +107,24 @@ class IcebergType {
 
 // A struct field (or a schema's column).
 struct IcebergField {
+  IcebergField() = default;
+  IcebergField(int32_t id, std::string name, bool required, IcebergType type, std::string doc = {})
+      : id(id), name(std::move(name)), required(required), type(std::move(type)), doc(std::move(doc)) {}
+
   int32_t id = 0;
   std::string name;
   bool required = false;
   IcebergType type;
   std::string doc;  // empty when absent
+  // v3 default values in their JSON single-value form (IcebergLiteral::ToJson), kept as text so a
+  // schema read from metadata is written back unchanged; empty when absent.
+  std::string initial_default_json;
+  std::string write_default_json;
 
   bool operator==(const IcebergField& other) const {
     return id == other.id && name == other.name && required == other.required && type == other.type &&
-           doc == other.doc;
+           doc == other.doc && initial_default_json == other.initial_default_json &&
+           write_default_json == other.write_default_json;
   }
 };
 
