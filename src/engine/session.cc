@@ -12,6 +12,7 @@
 #include "catalog/catalog.h"
 #include "engine/catalog_statements.h"
 #include "common/clock.h"
+#include "common/deep_stack.h"
 #include "common/config.h"
 #include "connectors/connector.h"
 #include "connectors/values/values_connector.h"
@@ -679,7 +680,10 @@ Result<StatementResult> Session::ExecuteAt(std::string_view statement, int line,
   // A job turns a failed allocation into an error naming its operator (runtime/memory_budget.h);
   // one while parsing, planning or building a job ends here, so an embedding program keeps running.
   try {
-    return impl_->Execute(statement, line, column, handler);
+    // Deeply nested SQL recurses as deep as the statement nests (common/deep_stack.h).
+    std::optional<Result<StatementResult>> result;
+    RunOnDeepStack([&] { result.emplace(impl_->Execute(statement, line, column, handler)); });
+    return std::move(*result);
   } catch (const std::bad_alloc&) {
     return Status::RuntimeError("Out of memory (an allocation failed: std::bad_alloc) while parsing, planning or "
                                 "starting the statement at line " + std::to_string(line) + ", column " +
