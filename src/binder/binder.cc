@@ -1616,7 +1616,13 @@ Result<Binder::Relation> Binder::BindSetOp(const ast::SetOp& op) {
       cast[b] = cast[b] || column[b]->kind != ExprKind::kColumnRef;
       projections[b].push_back(std::move(column[b]));
     }
-    out_schema.Add(first.field(i).name, common->type.WithNullable(nullable).WithTimeAttribute(TimeAttribute::kNone));
+    // A time attribute survives the union when every branch has the same kind on this column (Flink's
+    // leastRestrictive of time indicators), so windows over a UNION ALL of event-time streams work.
+    TimeAttribute attr = inputs[0].node->schema.field(i).type.time_attribute();
+    for (const Relation& r : inputs) {
+      if (r.node->schema.field(i).type.time_attribute() != attr) attr = TimeAttribute::kNone;
+    }
+    out_schema.Add(first.field(i).name, common->type.WithNullable(nullable).WithTimeAttribute(attr));
   }
   auto u = std::make_shared<UnionNode>();
   for (size_t b = 0; b < inputs.size(); ++b) {
