@@ -92,7 +92,6 @@ def primitives(n):
         "u8": pa.array(every_n([(i * 13) % 256 for i in range(n)], 9), pa.uint8()),
         "u16": pa.array([(i * 7919) % 65536 for i in range(n)], pa.uint16()),
         "u32": pa.array([(i * 2654435761) % 2**32 for i in range(n)], pa.uint32()),
-        "u64": pa.array([(i * 11400714819323198485) % 2**64 for i in range(n)], pa.uint64()),
         "f32": pa.array(every_n([i * 0.25 - 17.5 for i in range(n)], 8), pa.float32()),
         "f64": pa.array(every_n([i / 7.0 - 1e10 for i in range(n)], 5), pa.float64()),
         "s": pa.array(every_n(["v%d" % (i % 37) + "é" * (i % 3) for i in range(n)], 4), pa.string()),
@@ -107,7 +106,7 @@ def primitives(n):
 
 
 PRIMITIVE_SCHEMA = ("(`b` BOOLEAN, `i8` TINYINT, `i16` SMALLINT, `i32` INT, `i64` BIGINT, `u8` SMALLINT, "
-                    "`u16` INT, `u32` BIGINT, `u64` DECIMAL(20, 0), `f32` FLOAT, `f64` DOUBLE, `s` STRING, "
+                    "`u16` INT, `u32` BIGINT, `f32` FLOAT, `f64` DOUBLE, `s` STRING, "
                     "`bin` BYTES, `fixed` BINARY(3), `d` DATE, `dec` DECIMAL(12, 2), `ts` TIMESTAMP(6))")
 
 

@@ -40,6 +40,7 @@ bool ReadUleb128(const uint8_t* data, size_t size, size_t* pos, uint64_t* out);
 
 class PlainDecoder {
  public:
+  PlainDecoder() = default;
   // `type_length` is the width of FIXED_LEN_BYTE_ARRAY values (unused otherwise).
   PlainDecoder(const uint8_t* data, size_t size, int type_length = 0)
       : data_(data), size_(size), type_length_(type_length) {}
@@ -51,9 +52,9 @@ class PlainDecoder {
   [[nodiscard]] Status DecodeFixedLenByteArrays(std::string_view* out, size_t n);
 
  private:
-  const uint8_t* data_;
-  size_t size_;
-  int type_length_;
+  const uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+  int type_length_ = 0;
   size_t pos_ = 0;
   int bit_ = 0;  // next bit within data_[pos_] for BOOLEAN
 };
