@@ -178,6 +178,24 @@ NESTED_SCHEMA = ("(`id` INT, `l` ARRAY<BIGINT>, `st` ROW<`x` INT, `y` STRING>, `
                  "`sol` ROW<`tags` ARRAY<STRING>, `inner` ROW<`z` DOUBLE>>)")
 
 
+def field_ids():
+    def fid(i):
+        return {b"PARQUET:field_id": str(i).encode()}
+    n = 30
+    sch = pa.schema([
+        pa.field("a", pa.int64(), metadata=fid(1)),
+        pa.field("b", pa.string(), metadata=fid(2)),
+        pa.field("st", pa.struct([pa.field("x", pa.int32(), metadata=fid(4)),
+                                  pa.field("y", pa.string(), metadata=fid(5))]), metadata=fid(3)),
+    ])
+    return pa.table({
+        "a": pa.array(range(n), pa.int64()),
+        "b": pa.array(every_n(["b%d" % i for i in range(n)], 4)),
+        "st": pa.array([None if i % 5 == 1 else {"x": i, "y": None if i % 3 == 0 else "y%d" % i} for i in range(n)],
+                       sch.field("st").type),
+    }, schema=sch)
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -224,6 +242,7 @@ def main():
     write(out, "nested_v2_pages", nest, NESTED_SCHEMA, compression="snappy", data_page_version="2.0",
           data_page_size=200, row_group_size=70)
     write(out, "nested_legacy_names", nest, NESTED_SCHEMA, use_compliant_nested_type=False, use_dictionary=False)
+    write(out, "field_ids", field_ids(), "(`a` BIGINT, `b` STRING, `st` ROW<`x` INT, `y` STRING>)")
     # Required (non-null) columns: no definition levels at all.
     req = pa.table({"a": pa.array(range(100), pa.int64()), "b": pa.array(["r%d" % i for i in range(100)])},
                    schema=pa.schema([pa.field("a", pa.int64(), nullable=False),

@@ -97,7 +97,7 @@ Result<LeafConversion> ChooseConversion(const ParquetSchema& schema, const Colum
       if (want != TypeId::kBoolean) return Mismatch(natural, requested);
       c.kind = Kind::kCopy;
       return c;
-    case Type::INT32:
+    case Type::INT32: {
       if (have == TypeId::kDate || have == TypeId::kTime) {
         if (want != have) return Mismatch(natural, requested);
         c.kind = Kind::kCopy;
@@ -105,6 +105,7 @@ Result<LeafConversion> ChooseConversion(const ParquetSchema& schema, const Colum
       }
       ASSIGN_OR_RETURN(c.kind, IntegerKind(natural, requested));
       return c;
+    }
     case Type::INT64: {
       if (natural.IsTimestamp()) {
         if (!requested.IsTimestamp()) return Mismatch(natural, requested);
@@ -144,6 +145,9 @@ Result<LeafConversion> ChooseConversion(const ParquetSchema& schema, const Colum
       return c;
     case Type::BYTE_ARRAY:
     case Type::FIXED_LEN_BYTE_ARRAY:
+      if (c.physical == Type::FIXED_LEN_BYTE_ARRAY && column.type_length <= 0) {
+        return Status::InvalidArgument("FIXED_LEN_BYTE_ARRAY column without a positive type_length");
+      }
       if (e.logical_type.kind == LogicalTypeAnnotation::Kind::UUID && requested.IsCharacterString()) {
         if (column.type_length != 16) return Mismatch(natural, requested);
         c.kind = Kind::kUuidToString;
