@@ -166,6 +166,19 @@ TEST_F(ParquetReadInteropTest, FieldIdsDecideOverNames) {
   }
 }
 
+TEST_F(ParquetReadInteropTest, StructWithOnlyMissingFieldsKeepsItsNulls) {
+  Expected e = LoadExpected(FixtureDir() + "/field_ids.expected");
+  Schema req;
+  req.Add("st", LogicalType::Row({"gone"}, {LogicalType::Integer()}));
+  ReadResult r = ReadFile(Path("field_ids"), 7, &req);
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  ASSERT_EQ(r.rows.size(), e.rows.size());
+  for (size_t i = 0; i < r.rows.size(); ++i) {
+    bool null_struct = e.rows[i].substr(e.rows[i].rfind('|') + 1) == "null";
+    EXPECT_EQ(r.rows[i], null_struct ? "null" : "(null)") << i;
+  }
+}
+
 // Corrupted copies of real files (deterministic positions and values): each read ends with good rows
 // or a Status, never a crash or a hang.
 TEST_F(ParquetReadInteropTest, CorruptedFilesNeverCrash) {
