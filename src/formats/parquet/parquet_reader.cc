@@ -175,7 +175,12 @@ Status ParquetReader::ReadNext(size_t max_rows, Chunk* out) {
   group_rows_left_ -= static_cast<int64_t>(n);
   *out = Chunk();
   for (Vector& v : columns) out->AddColumn(std::move(v));
-  out->SetSizeFromColumns();
+  // With no column at all (a count), the row count still has to travel.
+  if (columns.empty()) {
+    out->Resize(n);
+  } else {
+    out->SetSizeFromColumns();
+  }
   return Status::OK();
 }
 

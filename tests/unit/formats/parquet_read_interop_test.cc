@@ -179,6 +179,15 @@ TEST_F(ParquetReadInteropTest, StructWithOnlyMissingFieldsKeepsItsNulls) {
   }
 }
 
+TEST_F(ParquetReadInteropTest, UuidAsString) {
+  Schema req;
+  req.Add("u", LogicalType::String());
+  ReadResult r = ReadFile(Path("uuid"), 100, &req);
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  ASSERT_EQ(r.rows.size(), 10u);
+  EXPECT_EQ(r.rows[1], "s'" + testing::Hex("9e3779b9-7f4a-7c15-f39c-c0605cedc835") + "'");
+}
+
 // Corrupted copies of real files (deterministic positions and values): each read ends with good rows
 // or a Status, never a crash or a hang.
 TEST_F(ParquetReadInteropTest, CorruptedFilesNeverCrash) {

@@ -52,12 +52,25 @@ SchemaElement Leaf(std::string name, Type type, FRT rep) {
   return e;
 }
 
-// One leaf column's content: levels and PLAIN INT32 values (of the defined entries).
+// One leaf column's content: levels and PLAIN INT32 values (of the defined entries), or the PLAIN
+// bytes of other types in `raw` (then `entries` gives the level count when there are no levels).
 struct TestColumn {
+  TestColumn(std::vector<int16_t> d, std::vector<int16_t> r, std::vector<int32_t> v, std::string raw_bytes = "",
+             size_t n = 0)
+      : def(std::move(d)), rep(std::move(r)), values(std::move(v)), raw(std::move(raw_bytes)), entries(n) {}
   std::vector<int16_t> def;
   std::vector<int16_t> rep;
   std::vector<int32_t> values;
+  std::string raw;
+  size_t entries = 0;
 };
+
+std::string PlainByteArray(const std::string& v) {
+  uint32_t len = static_cast<uint32_t>(v.size());
+  return std::string(reinterpret_cast<const char*>(&len), 4) + v;
+}
+
+std::string PlainInt64(int64_t v) { return std::string(reinterpret_cast<const char*>(&v), 8); }
 
 // A file of one row group holding each column in one data page v1 (PLAIN, uncompressed).
 std::string BuildFile(const std::vector<SchemaElement>& elements, const std::vector<TestColumn>& cols, int64_t rows) {
@@ -72,11 +85,12 @@ std::string BuildFile(const std::vector<SchemaElement>& elements, const std::vec
   for (size_t c = 0; c < cols.size(); ++c) {
     const ColumnDescriptor& d = schema->columns()[c];
     const TestColumn& col = cols[c];
-    size_t n = std::max(col.def.size(), std::max(col.rep.size(), col.values.size()));
+    size_t n = std::max({col.def.size(), col.rep.size(), col.values.size(), col.entries});
     std::string page;
     EncodeLevelsV1(col.rep.data(), n, d.max_repetition_level, &page);
     EncodeLevelsV1(col.def.data(), n, d.max_definition_level, &page);
     page.append(reinterpret_cast<const char*>(col.values.data()), col.values.size() * 4);
+    page += col.raw;
     PageHeader h;
     h.type = PageType::DATA_PAGE;
     h.uncompressed_page_size = h.compressed_page_size = static_cast<int32_t>(page.size());
@@ -181,6 +195,48 @@ TEST(ParquetReadTest, BareRepeatedFields) {
   EXPECT_EQ(r.schema, "(`id` INT NOT NULL, `nums` ARRAY<INT NOT NULL> NOT NULL, "
                       "`pts` ARRAY<ROW<`x` INT NOT NULL> NOT NULL> NOT NULL)");
   EXPECT_EQ(r.rows, (std::vector<std::string>{"10|[5,6]|[]", "11|[]|[(1),(2)]", "12|[9]|[(3)]"}));
+}
+
+TEST(ParquetReadTest, ByteArrayDecimalsAndNanosecondTimes) {
+  SchemaElement dec = Leaf("d", Type::BYTE_ARRAY, FRT::OPTIONAL);
+  dec.converted_type = ConvertedType::DECIMAL;
+  dec.precision = 38;
+  dec.scale = 3;
+  SchemaElement t = Leaf("t", Type::INT64, FRT::REQUIRED);
+  t.logical_type = LogicalTypeAnnotation::Time(false, TimeUnit::NANOS);
+  // 256, -1, 0 (empty), a 17-byte sign-extended -2, null; times in nanoseconds.
+  std::string decs = PlainByteArray(std::string("\x01\x00", 2)) + PlainByteArray("\xff") + PlainByteArray("") +
+                     PlainByteArray(std::string(16, '\xff') + "\xfe");
+  std::string times;
+  for (int64_t ns : {int64_t{0}, int64_t{1999999}, int64_t{86399999999999}, int64_t{5000000}, int64_t{1}}) {
+    times += PlainInt64(ns);
+  }
+  std::string f = BuildFile({Group("schema", 2, std::nullopt), dec, t},
+                            {{{1, 1, 1, 1, 0}, {}, {}, decs}, {{}, {}, {}, times, 5}}, 5);
+  Read r = ReadBytes(f);
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_EQ(r.schema, "(`d` DECIMAL(38, 3), `t` TIME(9) NOT NULL)");
+  EXPECT_EQ(r.rows, (std::vector<std::string>{"256d3|t0", "-1d3|t1", "0d3|t86399999", "-2d3|t5", "null|t0"}));
+  // A 17-byte value that is not a sign extension does not fit 38 digits.
+  std::string bad = BuildFile({Group("schema", 1, std::nullopt), dec},
+                              {{{1}, {}, {}, PlainByteArray(std::string("\x01", 1) + std::string(16, '\0'))}}, 1);
+  Read rb = ReadBytes(bad);
+  ASSERT_FALSE(rb.status.ok());
+  EXPECT_NE(rb.status.message().find("column 'd'"), std::string::npos) << rb.status.ToString();
+}
+
+TEST(ParquetReadTest, NoColumnsStillCountsRows) {
+  StringFile f(TwoLevelList());
+  auto reader = ParquetReader::Open(&f);
+  ASSERT_TRUE(reader.ok());
+  ASSERT_TRUE((*reader)->Select(Schema(), {}).ok());
+  Chunk chunk;
+  ASSERT_TRUE((*reader)->ReadNext(3, &chunk).ok());
+  EXPECT_EQ(chunk.size(), 3u);
+  ASSERT_TRUE((*reader)->ReadNext(3, &chunk).ok());
+  EXPECT_EQ(chunk.size(), 1u);
+  ASSERT_TRUE((*reader)->ReadNext(3, &chunk).ok());
+  EXPECT_EQ(chunk.size(), 0u);
 }
 
 TEST(ParquetReadTest, MalformedFilesAreErrorsNamingTheFile) {
