@@ -10,6 +10,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
+#ifndef SLUICE_ICEBERG_VECTORS
+#define SLUICE_ICEBERG_VECTORS "/work/shared/iceberg-vectors"
+#endif
+
 // A FileIO that lets a test act as a second committer at the worst moment: just before the catalog
 // publishes `race_location`, another writer publishes it first.
 class RacingFileIO : public FileIO {
@@ -192,7 +196,7 @@ TEST_F(IcebergCatalogTest, ExpiresOldMetadataFiles) {
 
 // The hadoop tables of the vectors load through the catalog (version hint, Java-written metadata).
 TEST_F(IcebergCatalogTest, LoadsJavaWrittenHadoopTables) {
-  std::string vectors = "/work/shared/iceberg-vectors/duckdb-iceberg/equality_deletes";
+  std::string vectors = std::string(SLUICE_ICEBERG_VECTORS) + "/duckdb-iceberg/equality_deletes";
   if (!fs::exists(vectors)) GTEST_SKIP();
   HadoopCatalog catalog(std::shared_ptr<FileIO>(NewLocalFileIO()), vectors, [] { return int64_t{0}; });
   auto tables = catalog.ListNamespaces({});

@@ -122,6 +122,12 @@ TEST(IcebergTransformsTest, PartitionPathsAsJavaWritesThem) {
   ASSERT_TRUE(lit.ok());
   EXPECT_EQ((*lit)->ToHumanString(), "2026-08-15T05:00Z");
   EXPECT_FALSE(BuildPartitionSpec(*iceberg, {{"nope", Transform::Identity(), ""}}).ok());
+  auto clash = BuildPartitionSpec(*iceberg, {{"ts", Transform::Day(), "business_date"}});
+  ASSERT_FALSE(clash.ok());
+  EXPECT_EQ(clash.status().message(), "Cannot create partition from name that exists in schema: business_date");
+  auto twice = BuildPartitionSpec(*iceberg, {{"ts", Transform::Day(), ""}, {"ts", Transform::Day(), "d2"}});
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(twice.status().message().find("partitioned by day twice"), std::string::npos);
 }
 
 }  // namespace
