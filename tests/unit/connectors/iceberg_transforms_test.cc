@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "connectors/iceberg/partition_router.h"
 #include "connectors/iceberg/partition_transforms.h"
 #include "types/value.h"
 
@@ -128,6 +129,53 @@ TEST(IcebergTransformsTest, PartitionPathsAsJavaWritesThem) {
   auto twice = BuildPartitionSpec(*iceberg, {{"ts", Transform::Day(), ""}, {"ts", Transform::Day(), "d2"}});
   ASSERT_FALSE(twice.ok());
   EXPECT_NE(twice.status().message().find("partitioned by day twice"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sluice
+
+namespace sluice {
+namespace {
+
+TEST(IcebergPartitionRouterTest, RoutesRowsOfChunksToPartitions) {
+  Schema schema;
+  schema.Add("store", LogicalType::String());
+  schema.Add("ts", LogicalType::Timestamp(3));
+  schema.Add("qty", LogicalType::Integer());
+  auto iceberg = ToIcebergSchema(schema);
+  ASSERT_TRUE(iceberg.ok());
+  auto spec = BuildPartitionSpec(*iceberg, {{"ts", Transform::Day(), ""}, {"store", Transform::Identity(), ""}});
+  ASSERT_TRUE(spec.ok());
+  auto router = PartitionRouter::ForSchema(*spec, *iceberg, schema);
+  ASSERT_TRUE(router.ok()) << router.status().ToString();
+
+  auto chunk_of = [&](std::vector<std::pair<const char*, int64_t>> rows) {
+    Chunk chunk(schema, rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) {
+      if (rows[i].first == nullptr) {
+        chunk.column(0).SetNull(i, true);
+      } else {
+        chunk.column(0).SetString(i, rows[i].first);
+      }
+      chunk.column(1).data<int64_t>()[i] = rows[i].second;
+    }
+    return chunk;
+  };
+  const int64_t day = 86400000000LL;
+  std::vector<uint32_t> parts;
+  ASSERT_TRUE(router->Route(chunk_of({{"a", 20680 * day}, {"b", 20680 * day + 5}, {"a", 20680 * day + 7},
+                                      {nullptr, 20681 * day}}),
+                            &parts)
+                  .ok());
+  EXPECT_EQ(parts, (std::vector<uint32_t>{0, 1, 0, 2}));
+  ASSERT_TRUE(router->Route(chunk_of({{"b", 20680 * day}, {"a", 20681 * day}}), &parts).ok());
+  EXPECT_EQ(parts, (std::vector<uint32_t>{1, 3}));
+  ASSERT_EQ(router->num_partitions(), 4u);
+  EXPECT_EQ(router->partition(0).path, "ts_day=2026-08-15/store=a");
+  EXPECT_EQ(router->partition(2).path, "ts_day=2026-08-16/store=null");
+  EXPECT_EQ(router->partition(3).values[0]->type().id(), IcebergTypeId::kDate);
+  EXPECT_EQ(router->partition(3).values[1]->bytes(), "a");
+  EXPECT_FALSE(router->partition(2).values[1].has_value());
 }
 
 }  // namespace
