@@ -12,12 +12,13 @@ constexpr const char* kMetadataDir = "metadata";
 constexpr const char* kVersionHint = "version-hint.text";
 constexpr std::string_view kMetadataSuffix = ".metadata.json";
 
-// N of "v<N>.metadata.json", or nullopt for other names (incl. gzip-compressed ones, not read here).
+constexpr std::string_view kGzipMetadataSuffix = ".gz.metadata.json";
+
+// N of "v<N>.metadata.json" or "v<N>.gz.metadata.json" (Java's gzip codec), or nullopt.
 std::optional<int64_t> VersionOfFileName(std::string_view name) {
-  if (name.size() <= 1 + kMetadataSuffix.size() || name[0] != 'v' || !name.ends_with(kMetadataSuffix)) {
-    return std::nullopt;
-  }
-  std::string_view digits = name.substr(1, name.size() - 1 - kMetadataSuffix.size());
+  std::string_view suffix = name.ends_with(kGzipMetadataSuffix) ? kGzipMetadataSuffix : kMetadataSuffix;
+  if (name.size() <= 1 + suffix.size() || name[0] != 'v' || !name.ends_with(suffix)) return std::nullopt;
+  std::string_view digits = name.substr(1, name.size() - 1 - suffix.size());
   int64_t v = 0;
   auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
   if (ec != std::errc() || p != digits.data() + digits.size() || v <= 0) return std::nullopt;
@@ -60,6 +61,16 @@ Status HadoopCatalog::CheckName(const std::string& name, const char* what) const
                                    "' for the hadoop catalog (names are directory names)");
   }
   return Status::OK();
+}
+
+Result<std::string> HadoopCatalog::ExistingMetadataFile(const std::string& table_location, int64_t version) const {
+  std::string plain = MetadataFileLocation(table_location, version);
+  ASSIGN_OR_RETURN(bool exists, io_->Exists(plain));
+  if (exists) return plain;
+  std::string gz = JoinLocation(JoinLocation(table_location, kMetadataDir), "v" + std::to_string(version) +
+                                                                           std::string(kGzipMetadataSuffix));
+  ASSIGN_OR_RETURN(exists, io_->Exists(gz));
+  return exists ? gz : std::string();
 }
 
 Result<bool> HadoopCatalog::IsTableDirectory(const std::string& location) const {
@@ -151,8 +162,8 @@ Result<int64_t> HadoopCatalog::FindVersion(const std::string& table_location) co
     ASSIGN_OR_RETURN(std::string hint, io_->ReadAll(hint_location));
     version = ParseHint(hint).value_or(0);
     if (version > 0) {
-      ASSIGN_OR_RETURN(bool file_exists, io_->Exists(MetadataFileLocation(table_location, version)));
-      if (!file_exists) version = 0;
+      ASSIGN_OR_RETURN(std::string file, ExistingMetadataFile(table_location, version));
+      if (file.empty()) version = 0;
     }
   }
   if (version == 0) {
@@ -163,8 +174,8 @@ Result<int64_t> HadoopCatalog::FindVersion(const std::string& table_location) co
   if (version == 0) return version;
   // A committer may have published v<N+1> and died before updating the hint.
   while (true) {
-    ASSIGN_OR_RETURN(bool next_exists, io_->Exists(MetadataFileLocation(table_location, version + 1)));
-    if (!next_exists) break;
+    ASSIGN_OR_RETURN(std::string next, ExistingMetadataFile(table_location, version + 1));
+    if (next.empty()) break;
     ++version;
   }
   return version;
@@ -186,7 +197,7 @@ Result<LoadedTable> HadoopCatalog::LoadTable(const TableIdentifier& ident) {
   LoadedTable table;
   table.ident = ident;
   table.version = version;
-  table.metadata_location = MetadataFileLocation(location, version);
+  ASSIGN_OR_RETURN(table.metadata_location, ExistingMetadataFile(location, version));
   ASSIGN_OR_RETURN(std::string json, io_->ReadAll(table.metadata_location));
   ASSIGN_OR_RETURN(table.metadata, ParseTableMetadata(json, table.metadata_location));
   return table;

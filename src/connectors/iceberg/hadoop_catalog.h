@@ -6,6 +6,9 @@
 //   <warehouse>/<ns1>/<ns2>/<table>/metadata/version-hint.text    "N", the latest version (a hint)
 //   <warehouse>/<ns1>/<ns2>/<table>/data/...                      data files (written by sinks)
 //
+// Gzip-compressed versions (v<N>.gz.metadata.json, Java's 'write.metadata.compression-codec' =
+// 'gzip') are read; Sluice writes uncompressed files.
+//
 // Namespaces are directories; a directory is a table when its metadata/ holds a *.metadata.json.
 // Loading reads the hint (falling back to the highest v<N> listed) and then follows v<N+1>, v<N+2>
 // while they exist, as Java's refresh does, since a committer may have died between publishing the
@@ -58,6 +61,8 @@ class HadoopCatalog final : public IcebergCatalog {
   Result<bool> IsTableDirectory(const std::string& location) const;
   // The current version of a table directory (0 when it has none).
   Result<int64_t> FindVersion(const std::string& table_location) const;
+  // The file of a version: v<N>.metadata.json or v<N>.gz.metadata.json; empty when neither exists.
+  Result<std::string> ExistingMetadataFile(const std::string& table_location, int64_t version) const;
   Status WriteVersionHint(const std::string& table_location, int64_t version) const;
   Status CheckName(const std::string& name, const char* what) const;
 

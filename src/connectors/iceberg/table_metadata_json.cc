@@ -1,5 +1,7 @@
 #include "connectors/iceberg/table_metadata_json.h"
 
+#include <zlib.h>
+
 #include "connectors/iceberg/iceberg_json.h"
 
 namespace sluice {
@@ -350,12 +352,40 @@ void WriteSnapshotsAndLogs(const TableMetadata& md, JsonWriter* w) {
   w->EndArray();
 }
 
+// Metadata files may be gzip-compressed ('write.metadata.compression-codec' = 'gzip').
+Result<std::string> Gunzip(std::string_view data) {
+  z_stream zs{};
+  if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) return Status::Internal("cannot initialize zlib");
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  zs.avail_in = static_cast<uInt>(data.size());
+  std::string out;
+  char buf[65536];
+  int rc = Z_OK;
+  while (rc == Z_OK) {
+    zs.next_out = reinterpret_cast<Bytef*>(buf);
+    zs.avail_out = sizeof(buf);
+    rc = inflate(&zs, Z_NO_FLUSH);
+    out.append(buf, sizeof(buf) - zs.avail_out);
+    if (rc == Z_BUF_ERROR && zs.avail_in == 0) break;
+  }
+  inflateEnd(&zs);
+  if (rc != Z_STREAM_END) return Status::InvalidArgument("malformed gzip-compressed metadata");
+  return out;
+}
+
 }  // namespace
 
 Result<TableMetadata> ParseTableMetadata(std::string_view json, std::string_view location) {
   auto with_place = [&](const Status& st) {
     return location.empty() ? st : st.WithContext("Iceberg metadata file " + std::string(location));
   };
+  std::string inflated;
+  if (json.size() >= 2 && static_cast<uint8_t>(json[0]) == 0x1f && static_cast<uint8_t>(json[1]) == 0x8b) {
+    auto text = Gunzip(json);
+    if (!text.ok()) return with_place(text.status());
+    inflated = std::move(text).value();
+    json = inflated;
+  }
   dom::parser parser;
   dom::element root;
   if (auto err = parser.parse(json.data(), json.size()).get(root)) {

@@ -15,7 +15,9 @@
 
 namespace sluice {
 
-// Parses a metadata file's text. `location` names the file in errors.
+// Parses a metadata file's text (gzip-compressed files, as Java writes them with
+// 'write.metadata.compression-codec' = 'gzip', are recognized by their magic bytes). `location`
+// names the file in errors.
 [[nodiscard]] Result<TableMetadata> ParseTableMetadata(std::string_view json, std::string_view location = {});
 // The metadata as pretty-printed JSON.
 std::string TableMetadataToJson(const TableMetadata& metadata);

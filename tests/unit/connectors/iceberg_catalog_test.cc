@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <zlib.h>
+
 #include <filesystem>
 
 #include "connectors/iceberg/hadoop_catalog.h"
@@ -192,6 +194,39 @@ TEST_F(IcebergCatalogTest, ExpiresOldMetadataFiles) {
   EXPECT_TRUE(fs::exists(dir_ / "db/t/metadata/v3.metadata.json"));
   EXPECT_TRUE(fs::exists(dir_ / "db/t/metadata/v5.metadata.json"));
   EXPECT_EQ(current.metadata.CurrentSnapshot()->SummaryValue("total-records"), "40");
+}
+
+std::string Gzip(std::string_view text) {
+  z_stream zs{};
+  EXPECT_EQ(deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string out(deflateBound(&zs, text.size()) + 32, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  zs.avail_in = static_cast<uInt>(text.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  return out;
+}
+
+// Java writes v<N>.gz.metadata.json with 'write.metadata.compression-codec' = 'gzip'.
+TEST_F(IcebergCatalogTest, ReadsGzipMetadataVersions) {
+  ASSERT_TRUE(catalog_->CreateNamespace({"db"}, {}).ok());
+  auto base = catalog_->CreateTable({{"db"}, "t"}, Options());
+  ASSERT_TRUE(base.ok());
+  auto next = AddSnapshot(base->metadata, Append(9));
+  ASSERT_TRUE(next.ok());
+  fs::path gz = dir_ / "db/t/metadata/v2.gz.metadata.json";
+  ASSERT_TRUE(io_->WriteAtomically(gz.string(), Gzip(TableMetadataToJson(*next)), false).ok());
+  auto loaded = catalog_->LoadTable({{"db"}, "t"});
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  EXPECT_EQ(loaded->version, 2);
+  EXPECT_EQ(loaded->metadata_location, "file://" + gz.string());
+  EXPECT_EQ(loaded->metadata.current_snapshot_id, 9);
+  auto committed = catalog_->CommitTable(*loaded, *AddSnapshot(loaded->metadata, Append(10)), {});
+  ASSERT_TRUE(committed.ok()) << committed.status().ToString();
+  EXPECT_EQ(committed->version, 3);
 }
 
 // The hadoop tables of the vectors load through the catalog (version hint, Java-written metadata).
