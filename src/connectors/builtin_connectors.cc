@@ -29,4 +29,6 @@ std::vector<std::unique_ptr<ConnectorFactory>> BuiltinConnectorFactories() {
   return out;
 }
 
+std::vector<const ExternalCatalogFactory*> BuiltinCatalogFactories() { return {}; }
+
 }  // namespace sluice

@@ -373,6 +373,21 @@ Result<IcebergSchema> ToIcebergSchema(const Schema& schema, const std::vector<st
   return IcebergSchema(schema_id, std::move(fields), std::move(identifier_ids));
 }
 
+Result<IcebergSchema> AssignFreshIds(const IcebergSchema& schema, int32_t schema_id) {
+  int32_t next_id = 1;
+  IcebergType assigned = AssignIds(schema.AsStruct(), &next_id);
+  IcebergSchema fresh(schema_id, assigned.fields());
+  std::vector<int32_t> identifier_ids;
+  for (int32_t old_id : schema.identifier_field_ids()) {
+    const IcebergField* f = fresh.FindField(schema.FindName(old_id));
+    if (f == nullptr) {
+      return Status::InvalidArgument("identifier field id " + std::to_string(old_id) + " is not in the schema");
+    }
+    identifier_ids.push_back(f->id);
+  }
+  return IcebergSchema(schema_id, assigned.fields(), std::move(identifier_ids));
+}
+
 LogicalType ToLogicalType(const IcebergType& type, bool required) {
   LogicalType out;
   switch (type.id()) {

@@ -179,6 +179,10 @@ class IcebergSchema {
 // One Flink type with fresh ids taken from `*next_id` (which is advanced).
 [[nodiscard]] Result<IcebergType> ToIcebergType(const LogicalType& type, int32_t* next_id);
 
+// The same schema with fresh ids (TypeUtil.assignFreshIds order, from 1) and the given schema id;
+// identifier fields follow their columns.
+[[nodiscard]] Result<IcebergSchema> AssignFreshIds(const IcebergSchema& schema, int32_t schema_id);
+
 // Iceberg -> Sluice types, as TypeToFlinkType: int -> INT, long -> BIGINT, time -> TIME,
 // timestamp -> TIMESTAMP(6), timestamptz -> TIMESTAMP_LTZ(6), the _ns variants -> precision 9,
 // uuid -> BINARY(16), fixed(L) -> BINARY(L), binary -> BYTES; required -> NOT NULL.

@@ -159,6 +159,12 @@ Result<PartitionSpec> BuildPartitionSpec(const IcebergSchema& schema, const std:
     auto type = term.transform.ResultType(source->type);
     if (!type.ok()) return type.status().WithContext("partition column '" + term.column + "'");
     std::string name = term.name.empty() ? DefaultPartitionFieldName(term.column, term.transform) : term.name;
+    // As Java's PartitionSpec.Builder: a partition name may only repeat a column's name when it
+    // is that column's identity partition.
+    const IcebergField* same_name = schema.FindField(name);
+    if (same_name != nullptr && !(term.transform.kind == TransformKind::kIdentity && same_name->id == source->id)) {
+      return Status::InvalidArgument("Cannot create partition from name that exists in schema: " + name);
+    }
     if (!names.insert(name).second) {
       return Status::InvalidArgument("partition field name '" + name + "' is used twice");
     }
