@@ -5,9 +5,10 @@
 
 DIR holds v2-manifest.avro, v2-list.avro, v3-manifest.avro, v3-list.avro written by
 tests/unit/connectors/iceberg_manifest_interop_test.cc for table schema (id int, name string, bir date)
-partitioned by identity(name). Each file must: read with fastavro; carry the header keys the spec
-requires; and have, for every field of the Java-written file of the same kind (VECTORS), a field of the
-same name, field-id and type shape (docs aside), plus field ids on every field.
+partitioned by identity(name), snapshot 42 with sequence number 1. Each file must: read with fastavro;
+carry the header keys the spec requires; and have, for every field of the Java-written file of the same
+kind (VECTORS), a field of the same name, field-id and type shape (docs aside), plus field ids on every
+field. Then PyIceberg's own manifest reader reads each list and its manifest, with inheritance.
 """
 import json
 import sys
@@ -115,10 +116,31 @@ def main(vectors, d):
         else:
             if records[0]["sequence_number"] != int(meta["sequence-number"]):
                 failures.append("%s: manifest sequence number %r" % (name, records[0]["sequence_number"]))
+    failures += pyiceberg_check(d)
     if failures:
         print("\n".join(failures))
         sys.exit(1)
-    print("ok: %d Sluice files match the Java-written schemas" % len(JAVA))
+    print("ok: %d Sluice files match the Java-written schemas; PyIceberg reads them" % len(JAVA))
+
+
+def pyiceberg_check(d):
+    from pyiceberg.io.pyarrow import PyArrowFileIO
+    from pyiceberg.manifest import ManifestEntryStatus, read_manifest_list
+
+    io = PyArrowFileIO()
+    failures = []
+    for v in (2, 3):
+        manifests = list(read_manifest_list(io.new_input("%s/v%d-list.avro" % (d, v))))
+        if len(manifests) != 1 or manifests[0].sequence_number != 1 or manifests[0].added_files_count != 2:
+            failures.append("pyiceberg v%d list: %r" % (v, manifests))
+            continue
+        entries = manifests[0].fetch_manifest_entry(io, discard_deleted=False)
+        got = [(e.status, e.snapshot_id, e.sequence_number, e.file_sequence_number, e.data_file.partition[0],
+                e.data_file.record_count, e.data_file.lower_bounds[2]) for e in entries]
+        want = [(ManifestEntryStatus.ADDED, 42, 1, 1, n, 1, n.encode()) for n in ("a", "b")]
+        if got != want:
+            failures.append("pyiceberg v%d manifest: %r" % (v, got))
+    return failures
 
 
 if __name__ == "__main__":

@@ -244,6 +244,10 @@ Result<DeletionVector> DeletionVector::DeserializeBlob(std::string_view blob) {
 
 Result<PuffinBlobMetadata> AddDeletionVectorBlob(PuffinWriter* writer, const DeletionVector& dv,
                                                  const std::string& referenced_data_file) {
+  if (dv.empty()) {
+    // A file without deleted rows needs no vector, and some readers (PyIceberg 0.12) fail on one.
+    return Status::InvalidArgument("an empty deletion vector for " + referenced_data_file + " is not written");
+  }
   return writer->AddBlob(std::string(kDeletionVectorBlobType), {kRowPositionFieldId}, -1, -1, dv.SerializeBlob(),
                          {{"referenced-data-file", referenced_data_file},
                           {"cardinality", std::to_string(dv.Cardinality())}});

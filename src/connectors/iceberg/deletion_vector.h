@@ -72,7 +72,8 @@ class DeletionVector {
 };
 
 // Writes `dv` as a deletion-vector-v1 blob for `referenced_data_file` (fields [_pos],
-// snapshot-id and sequence-number -1, properties referenced-data-file and cardinality).
+// snapshot-id and sequence-number -1, properties referenced-data-file and cardinality). An empty
+// vector is refused: a file without deleted rows gets no vector.
 [[nodiscard]] Result<PuffinBlobMetadata> AddDeletionVectorBlob(PuffinWriter* writer, const DeletionVector& dv,
                                                               const std::string& referenced_data_file);
 

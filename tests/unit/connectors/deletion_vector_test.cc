@@ -88,6 +88,9 @@ TEST(PuffinTest, WriteAndReadBlobs) {
   auto mb = AddDeletionVectorBlob(writer->get(), b, "file:///d/b.parquet");
   auto mz = (*writer)->AddBlob("apache-datasketches-theta-v1", {1}, 3, 4, std::string(1000, 'x'), {}, true);
   ASSERT_TRUE(ma.ok() && mb.ok() && mz.ok());
+  EXPECT_NE(AddDeletionVectorBlob(writer->get(), DeletionVector(), "file:///d/c.parquet").status().message().find(
+                "empty deletion vector"),
+            std::string::npos);
   EXPECT_EQ(ma->offset, 4);
   EXPECT_EQ(mb->offset, 4 + ma->length);
   ASSERT_TRUE((*writer)->Close().ok());
