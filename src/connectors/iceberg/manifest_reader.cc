@@ -186,7 +186,8 @@ Result<ManifestFile> ManifestFileFromAvro(const Layout& l, const AvroValue& rec,
   return m;
 }
 
-// The summary record's fields by name; a writer may order them differently from the spec.
+// Whether the partition field summaries have the spec's field order (contains_null, [contains_nan,]
+// lower_bound, upper_bound), which ManifestFileFromAvro reads them by.
 bool SummaryInSpecOrder(const AvroNode& list_record) {
   const int idx = list_record.FieldIndex("partitions");
   if (idx < 0) return true;
