@@ -77,6 +77,19 @@ def check_sluice_written(warehouse):
     check(md.refs["main"].snapshot_id == 4242, f"refs {md.refs}")
 
 
+def check_sluice_written_versions(warehouse):
+    v1 = StaticTable.from_metadata(f"file://{warehouse}/db/sales_v1/metadata/v2.metadata.json")
+    check(v1.metadata.format_version == 1, f"v1 format version {v1.metadata.format_version}")
+    check([f.name for f in v1.spec().fields] == ["business_date", "ts_day", "store_id_bucket", "qty_trunc"],
+          f"v1 spec {v1.spec()}")
+    check(v1.current_snapshot().snapshot_id == 4242, f"v1 snapshot {v1.current_snapshot()}")
+    v3 = StaticTable.from_metadata(f"file://{warehouse}/db/sales_v3/metadata/v2.metadata.json")
+    check(v3.metadata.format_version == 3, f"v3 format version {v3.metadata.format_version}")
+    check(v3.metadata.next_row_id == 5, f"v3 next-row-id {v3.metadata.next_row_id}")
+    snap = v3.current_snapshot()
+    check(snap.first_row_id == 0 and snap.added_rows == 5, f"v3 row lineage {snap}")
+
+
 def write_pyiceberg_table(root):
     catalog = SqlCatalog("py", uri=f"sqlite:///{root}/catalog.db", warehouse=f"file://{root}/pywh")
     catalog.create_namespace("ns")
@@ -118,6 +131,7 @@ def main():
         os.makedirs(warehouse)
         run_sluice(binary, "WriteTableForPyIceberg", {"SLUICE_ICEBERG_INTEROP_WAREHOUSE": warehouse})
         check_sluice_written(warehouse)
+        check_sluice_written_versions(warehouse)
         metadata = write_pyiceberg_table(root)
         path = metadata[len("file://"):] if metadata.startswith("file://") else metadata
         run_sluice(binary, "ReadAndCommitPyIcebergTable",
