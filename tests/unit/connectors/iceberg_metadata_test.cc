@@ -258,6 +258,40 @@ TEST(IcebergMetadataTest, MetadataLogKeepsPreviousVersionsMax) {
   EXPECT_EQ(dropped_all[0].metadata_file, "v1.metadata.json");
 }
 
+TEST(IcebergMetadataTest, ExpiresSnapshotsLikeJava) {
+  auto md = NewTableMetadata(SalesTable(2));
+  ASSERT_TRUE(md.ok());
+  TableMetadata current = *md;
+  for (int64_t id = 1; id <= 5; ++id) {
+    NewSnapshot s;
+    s.snapshot_id = id;
+    s.timestamp_ms = id * 1000;
+    s.manifest_list = "m" + std::to_string(id);
+    current = *AddSnapshot(current, s);
+  }
+  current.refs["keep-me"] = SnapshotRef{2, "tag", {}, {}, {}};
+  std::vector<Snapshot> removed;
+  // Older than 4000 expires unless it is among the newest 1 or tagged: 1 and 3 go.
+  auto expired = ExpireSnapshots(current, {4000, 1}, &removed);
+  ASSERT_TRUE(expired.ok()) << expired.status().ToString();
+  std::vector<int64_t> kept;
+  for (const Snapshot& s : expired->snapshots) kept.push_back(s.snapshot_id);
+  EXPECT_EQ(kept, (std::vector<int64_t>{2, 4, 5}));
+  ASSERT_EQ(removed.size(), 2u);
+  EXPECT_EQ(removed[0].manifest_list, "m1");
+  // The log keeps only entries after the last expired snapshot's.
+  ASSERT_EQ(expired->snapshot_log.size(), 2u);
+  EXPECT_EQ(expired->snapshot_log[0].snapshot_id, 4);
+  // min-snapshots-to-keep wins over age.
+  removed.clear();
+  auto kept_three = ExpireSnapshots(current, {1000000, 3}, &removed);
+  ASSERT_TRUE(kept_three.ok());
+  EXPECT_EQ(kept_three->snapshots.size(), 4u);  // 3, 4, 5 on main and the tagged 2
+  auto options = ExpireOptionsFromProperties(current, 432000000 + 3000);
+  ASSERT_TRUE(options.ok());
+  EXPECT_EQ(options->older_than_ms, 3000);
+}
+
 TEST(IcebergJsonTest, SchemaJsonRoundTrips) {
   Schema schema;
   schema.Add("id", LogicalType::BigInt().WithNullable(false));
