@@ -4,6 +4,7 @@
 #include <charconv>
 #include <random>
 #include <set>
+#include <unordered_map>
 
 #include "common/check.h"
 
@@ -331,6 +332,10 @@ Result<ExpireSnapshotsOptions> ExpireOptionsFromProperties(const TableMetadata& 
 
 Result<TableMetadata> ExpireSnapshots(const TableMetadata& base, const ExpireSnapshotsOptions& options,
                                       std::vector<Snapshot>* removed) {
+  if (options.min_snapshots_to_keep < 1) {
+    return Status::InvalidArgument("Number of snapshots to retain must be at least 1, cannot be: " +
+                                   std::to_string(options.min_snapshots_to_keep));
+  }
   std::set<int64_t> keep;
   std::set<int64_t> reachable;
   for (const auto& [name, ref] : base.refs) {
@@ -382,6 +387,33 @@ Result<TableMetadata> ExpireSnapshots(const TableMetadata& base, const ExpireSna
   drop_stats(&md.partition_statistics);
   RETURN_IF_ERROR(md.Validate());
   return md;
+}
+
+Result<int64_t> MaxCommittedCheckpointId(const TableMetadata& metadata, std::string_view job_id,
+                                         std::string_view operator_id, const std::string& branch) {
+  std::unordered_map<int64_t, const Snapshot*> by_id;
+  for (const Snapshot& s : metadata.snapshots) by_id.emplace(s.snapshot_id, &s);
+  const Snapshot* s = metadata.SnapshotForRef(branch);
+  for (size_t steps = 0; s != nullptr && steps <= metadata.snapshots.size(); ++steps) {
+    std::string job = s->SummaryValue(kFlinkJobId);
+    std::string op = s->SummaryValue(kFlinkOperatorId);
+    if (job == job_id && (op.empty() || op == operator_id)) {
+      std::string value = s->SummaryValue(kFlinkMaxCommittedCheckpointId);
+      if (!value.empty()) {
+        int64_t id = 0;
+        auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), id);
+        if (ec != std::errc() || p != value.data() + value.size()) {
+          return Status::InvalidArgument("snapshot " + std::to_string(s->snapshot_id) + " has a malformed '" +
+                                         kFlinkMaxCommittedCheckpointId + "': '" + value + "'");
+        }
+        return id;
+      }
+    }
+    if (!s->parent_snapshot_id) break;
+    auto it = by_id.find(*s->parent_snapshot_id);
+    s = it == by_id.end() ? nullptr : it->second;
+  }
+  return int64_t{-1};
 }
 
 std::string NewTableUuid() {

@@ -211,6 +211,16 @@ inline constexpr const char* kPropMinSnapshotsToKeep = "history.expire.min-snaps
 [[nodiscard]] Result<TableMetadata> ExpireSnapshots(const TableMetadata& base, const ExpireSnapshotsOptions& options,
                                                     std::vector<Snapshot>* removed);
 
+// Flink's exactly-once bookkeeping (IcebergFilesCommitter): walking back from the branch head, the
+// 'flink.max-committed-checkpoint-id' of the newest snapshot committed by job `job_id` (and by
+// `operator_id`, when the snapshot records one); -1 when the job never committed to the table.
+inline constexpr const char* kFlinkMaxCommittedCheckpointId = "flink.max-committed-checkpoint-id";
+inline constexpr const char* kFlinkJobId = "flink.job-id";
+inline constexpr const char* kFlinkOperatorId = "flink.operator-id";
+[[nodiscard]] Result<int64_t> MaxCommittedCheckpointId(const TableMetadata& metadata, std::string_view job_id,
+                                                       std::string_view operator_id,
+                                                       const std::string& branch = kMainBranch);
+
 // Random ids as Java makes them: a type-4 UUID ("xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx") and a
 // positive snapshot id from one (its halves XORed, sign bit cleared).
 std::string NewTableUuid();

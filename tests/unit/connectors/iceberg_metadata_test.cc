@@ -292,6 +292,31 @@ TEST(IcebergMetadataTest, ExpiresSnapshotsLikeJava) {
   EXPECT_EQ(options->older_than_ms, 3000);
 }
 
+TEST(IcebergMetadataTest, FindsFlinksMaxCommittedCheckpointId) {
+  auto md = NewTableMetadata(SalesTable(2));
+  ASSERT_TRUE(md.ok());
+  EXPECT_EQ(*MaxCommittedCheckpointId(*md, "job", "op"), -1);
+  TableMetadata current = *md;
+  auto commit = [&](int64_t id, const char* job, const char* checkpoint) {
+    NewSnapshot s;
+    s.snapshot_id = id;
+    s.timestamp_ms = id;
+    s.manifest_list = "m";
+    s.extra_summary = {{"flink.job-id", job}, {"flink.operator-id", "op"},
+                       {"flink.max-committed-checkpoint-id", checkpoint}};
+    current = *AddSnapshot(current, s);
+  };
+  commit(1, "job", "3");
+  commit(2, "job", "4");
+  commit(3, "other-job", "9");
+  EXPECT_EQ(*MaxCommittedCheckpointId(current, "job", "op"), 4);
+  EXPECT_EQ(*MaxCommittedCheckpointId(current, "other-job", "op"), 9);
+  EXPECT_EQ(*MaxCommittedCheckpointId(current, "job", "another-op"), -1);
+  EXPECT_EQ(*MaxCommittedCheckpointId(current, "new-job", "op"), -1);
+  std::vector<Snapshot> removed;
+  EXPECT_FALSE(ExpireSnapshots(current, {0, 0}, &removed).ok());
+}
+
 TEST(IcebergJsonTest, SchemaJsonRoundTrips) {
   Schema schema;
   schema.Add("id", LogicalType::BigInt().WithNullable(false));
