@@ -248,3 +248,60 @@ TEST_F(IcebergCatalogTest, LoadsJavaWrittenHadoopTables) {
 
 }  // namespace
 }  // namespace sluice
+
+namespace sluice {
+namespace {
+
+// Another committer lands between our load and our commit: the loop reloads, re-applies on top of
+// the other commit, and succeeds; `apply` sees the fresh base each time.
+TEST_F(IcebergCatalogTest, CommitWithRetriesReappliesAfterAConflict) {
+  ASSERT_TRUE(catalog_->CreateNamespace({"db"}, {}).ok());
+  ASSERT_TRUE(catalog_->CreateTable({{"db"}, "t"}, Options()).ok());
+  TableIdentifier ident{{"db"}, "t"};
+  int calls = 0;
+  auto result = CommitWithRetries(catalog_.get(), ident, [&](const LoadedTable& base) -> Result<std::optional<TableMetadata>> {
+    ++calls;
+    if (calls == 1) {
+      // The other committer wins the race for version 2.
+      auto theirs = AddSnapshot(base.metadata, Append(100));
+      if (!theirs.ok()) return theirs.status();
+      auto landed = catalog_->CommitTable(base, *theirs, {});
+      if (!landed.ok()) return landed.status();
+    }
+    auto ours = AddSnapshot(base.metadata, Append(200 + calls));
+    if (!ours.ok()) return ours.status();
+    return std::optional<TableMetadata>(std::move(ours).value());
+  });
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(result->version, 3);
+  EXPECT_EQ(result->metadata.current_snapshot_id, 202);
+  EXPECT_EQ(result->metadata.CurrentSnapshot()->parent_snapshot_id, 100);
+  EXPECT_EQ(result->metadata.CurrentSnapshot()->SummaryValue("total-records"), "20");
+
+  // Nothing to commit: the loaded table comes back unchanged.
+  auto noop = CommitWithRetries(catalog_.get(), ident, [](const LoadedTable&) -> Result<std::optional<TableMetadata>> {
+    return std::optional<TableMetadata>();
+  });
+  ASSERT_TRUE(noop.ok());
+  EXPECT_EQ(noop->version, 3);
+
+  // A conflict on every attempt gives up after commit.retry.num-retries.
+  int attempts = 0;
+  auto hopeless = CommitWithRetries(catalog_.get(), ident, [&](const LoadedTable& base) -> Result<std::optional<TableMetadata>> {
+    ++attempts;
+    auto theirs = AddSnapshot(base.metadata, Append(1000 + attempts));
+    if (!theirs.ok()) return theirs.status();
+    if (auto landed = catalog_->CommitTable(base, *theirs, {}); !landed.ok()) return landed.status();
+    auto ours = AddSnapshot(base.metadata, Append(2000 + attempts));
+    if (!ours.ok()) return ours.status();
+    return std::optional<TableMetadata>(std::move(ours).value());
+  });
+  ASSERT_FALSE(hopeless.ok());
+  EXPECT_TRUE(IsCommitConflict(hopeless.status()));
+  EXPECT_EQ(attempts, 5);
+  EXPECT_NE(hopeless.status().message().find("failed after 5 attempts"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sluice
