@@ -305,3 +305,60 @@ TEST_F(IcebergCatalogTest, CommitWithRetriesReappliesAfterAConflict) {
 
 }  // namespace
 }  // namespace sluice
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace sluice {
+namespace {
+
+// Two processes commit to one table at the same time through the local file system: every commit
+// lands exactly once, in one linear history, whatever the interleaving.
+TEST_F(IcebergCatalogTest, ConcurrentProcessesCommitEachChangeOnce) {
+  ASSERT_TRUE(catalog_->CreateNamespace({"db"}, {}).ok());
+  NewTableOptions options = Options();
+  options.properties["commit.retry.num-retries"] = "100000";
+  ASSERT_TRUE(catalog_->CreateTable({{"db"}, "t"}, options).ok());
+  TableIdentifier ident{{"db"}, "t"};
+  constexpr int kCommits = 15;
+  std::vector<pid_t> children;
+  for (int64_t first_id : {1, 1001}) {
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      HadoopCatalog catalog(std::shared_ptr<FileIO>(NewLocalFileIO()), catalog_->warehouse(),
+                            [] { return int64_t{5000}; });
+      for (int i = 0; i < kCommits; ++i) {
+        auto done = CommitWithRetries(&catalog, ident, [&](const LoadedTable& base) -> Result<std::optional<TableMetadata>> {
+          auto next = AddSnapshot(base.metadata, Append(first_id + i));
+          if (!next.ok()) return next.status();
+          return std::optional<TableMetadata>(std::move(next).value());
+        });
+        if (!done.ok()) _exit(1);
+      }
+      _exit(0);
+    }
+    children.push_back(pid);
+  }
+  for (pid_t pid : children) {
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  auto table = catalog_->LoadTable(ident);
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  EXPECT_EQ(table->version, 1 + 2 * kCommits);
+  EXPECT_EQ(table->metadata.snapshots.size(), static_cast<size_t>(2 * kCommits));
+  EXPECT_EQ(table->metadata.CurrentSnapshot()->SummaryValue("total-records"), std::to_string(2 * kCommits * 10));
+  // One linear history: walking parents from the head visits every snapshot once.
+  size_t chain = 0;
+  for (const Snapshot* s = table->metadata.CurrentSnapshot(); s != nullptr;
+       s = s->parent_snapshot_id ? table->metadata.SnapshotById(*s->parent_snapshot_id) : nullptr) {
+    ++chain;
+    EXPECT_EQ(s->sequence_number, static_cast<int64_t>(2 * kCommits + 1 - chain));
+  }
+  EXPECT_EQ(chain, static_cast<size_t>(2 * kCommits));
+}
+
+}  // namespace
+}  // namespace sluice
