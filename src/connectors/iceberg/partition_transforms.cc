@@ -292,11 +292,12 @@ Result<std::optional<IcebergLiteral>> ApplyTransform(const Transform& transform,
   RETURN_IF_ERROR(transform.ResultType(source).status());
   if (!value || transform.kind == TransformKind::kVoid) return std::optional<IcebergLiteral>();
   const IcebergLiteral& v = *value;
+  auto some = [](IcebergLiteral l) { return std::optional<IcebergLiteral>(std::move(l)); };
   IcebergTypeId id = source.id();
   bool nanos = id == IcebergTypeId::kTimestampNs || id == IcebergTypeId::kTimestampTzNs;
   switch (transform.kind) {
     case TransformKind::kIdentity:
-      return std::optional<IcebergLiteral>(v);
+      return some(v);
     case TransformKind::kBucket: {
       int32_t hash;
       switch (id) {
@@ -307,33 +308,31 @@ Result<std::optional<IcebergLiteral>> ApplyTransform(const Transform& transform,
         case IcebergTypeId::kBinary: hash = Murmur3Hash32(v.bytes()); break;
         default: hash = IcebergHashLong(nanos ? FloorDiv(v.int_value(), 1000) : v.int_value()); break;
       }
-      return std::optional<IcebergLiteral>(IcebergLiteral::Int(BucketOf(hash, transform.param)));
+      return some(IcebergLiteral::Int(BucketOf(hash, transform.param)));
     }
     case TransformKind::kTruncate:
       switch (id) {
         case IcebergTypeId::kInt:
-          return std::optional<IcebergLiteral>(IcebergLiteral::Int(
+          return some(IcebergLiteral::Int(
               static_cast<int32_t>(TruncateInteger<int64_t>(v.int_value(), transform.param))));
         case IcebergTypeId::kLong:
-          return std::optional<IcebergLiteral>(IcebergLiteral::Long(TruncateInteger<int64_t>(v.int_value(), transform.param)));
+          return some(IcebergLiteral::Long(TruncateInteger<int64_t>(v.int_value(), transform.param)));
         case IcebergTypeId::kDecimal:
-          return std::optional<IcebergLiteral>(IcebergLiteral::Decimal(
+          return some(IcebergLiteral::Decimal(
               TruncateInteger<__int128>(v.unscaled(), transform.param), source.precision(), source.scale()));
         case IcebergTypeId::kString:
-          return std::optional<IcebergLiteral>(IcebergLiteral::String(std::string(TruncateUtf8(v.bytes(), transform.param))));
+          return some(IcebergLiteral::String(std::string(TruncateUtf8(v.bytes(), transform.param))));
         default:
-          return std::optional<IcebergLiteral>(
-              IcebergLiteral::Binary(v.bytes().substr(0, static_cast<size_t>(transform.param))));
+          return some(IcebergLiteral::Binary(v.bytes().substr(0, static_cast<size_t>(transform.param))));
       }
     default: {
       int64_t micros_or_days = nanos ? FloorDiv(v.int_value(), 1000) : v.int_value();
       bool is_date = id == IcebergTypeId::kDate;
       int64_t days = is_date ? micros_or_days : FloorDiv(micros_or_days, kMicrosPerDay);
-      if (transform.kind == TransformKind::kYear) return std::optional<IcebergLiteral>(IcebergLiteral::Int(YearsFromDays(days)));
-      if (transform.kind == TransformKind::kMonth) return std::optional<IcebergLiteral>(IcebergLiteral::Int(MonthsFromDays(days)));
-      if (transform.kind == TransformKind::kDay) return std::optional<IcebergLiteral>(IcebergLiteral::Date(static_cast<int32_t>(days)));
-      return std::optional<IcebergLiteral>(
-          IcebergLiteral::Int(static_cast<int32_t>(FloorDiv(micros_or_days, kMicrosPerHourI))));
+      if (transform.kind == TransformKind::kYear) return some(IcebergLiteral::Int(YearsFromDays(days)));
+      if (transform.kind == TransformKind::kMonth) return some(IcebergLiteral::Int(MonthsFromDays(days)));
+      if (transform.kind == TransformKind::kDay) return some(IcebergLiteral::Date(static_cast<int32_t>(days)));
+      return some(IcebergLiteral::Int(static_cast<int32_t>(FloorDiv(micros_or_days, kMicrosPerHourI))));
     }
   }
 }
@@ -372,7 +371,9 @@ Result<std::optional<IcebergLiteral>> LiteralFromVector(const Vector& column, si
         if (bytes.size() != 16) return mismatch();
         return std::optional<IcebergLiteral>(IcebergLiteral::Uuid(std::move(bytes)));
       }
-      if (type.id() == IcebergTypeId::kFixed) return std::optional<IcebergLiteral>(IcebergLiteral::Fixed(std::move(bytes)));
+      if (type.id() == IcebergTypeId::kFixed) {
+        return std::optional<IcebergLiteral>(IcebergLiteral::Fixed(std::move(bytes)));
+      }
       return std::optional<IcebergLiteral>(IcebergLiteral::Binary(std::move(bytes)));
     }
     case IcebergTypeId::kStruct:

@@ -129,7 +129,8 @@ Status TableMetadata::Validate() const {
   }
   for (const auto& [name, ref] : refs) {
     if (SnapshotById(ref.snapshot_id) == nullptr) {
-      return Status::InvalidArgument("Snapshot for reference " + name + " does not exist in the existing snapshots list");
+      return Status::InvalidArgument("Snapshot for reference " + name +
+                                     " does not exist in the existing snapshots list");
     }
   }
   if (format_version >= 2) {
@@ -148,6 +149,40 @@ Status TableMetadata::Validate() const {
 // Builders
 
 namespace {
+
+// Java's Schema.validateIdentifierField: identifier fields are required primitive top-level
+// columns (or fields of required structs), never float or double.
+Status ValidateIdentifierFields(const IcebergSchema& schema) {
+  for (int32_t id : schema.identifier_field_ids()) {
+    const IcebergField* f = schema.FindField(id);
+    std::string name = schema.FindName(id);
+    if (f == nullptr) {
+      return Status::InvalidArgument("Cannot add fieldId " + std::to_string(id) +
+                                     " as an identifier field: field does not exist");
+    }
+    if (!f->type.IsPrimitive()) {
+      return Status::InvalidArgument("Cannot add field " + name +
+                                     " as an identifier field: not a primitive type field");
+    }
+    if (!f->required) {
+      return Status::InvalidArgument("Cannot add field " + name + " as an identifier field: not a required field");
+    }
+    if (f->type.id() == IcebergTypeId::kFloat || f->type.id() == IcebergTypeId::kDouble) {
+      return Status::InvalidArgument("Cannot add field " + name +
+                                     " as an identifier field: must not be float or double field");
+    }
+    // Every enclosing field must be a required struct (not a list or map, not optional).
+    for (size_t dot = name.find('.'); dot != std::string::npos; dot = name.find('.', dot + 1)) {
+      const IcebergField* parent = schema.FindField(std::string_view(name).substr(0, dot));
+      if (parent == nullptr || parent->type.id() != IcebergTypeId::kStruct || !parent->required) {
+        return Status::InvalidArgument("Cannot add field " + name +
+                                       " as an identifier field: must not be nested in an optional field or a "
+                                       "list or map");
+      }
+    }
+  }
+  return Status::OK();
+}
 
 Result<int32_t> RemapSource(const IcebergSchema& from, const IcebergSchema& to, int32_t source_id,
                             std::string_view what) {
@@ -187,13 +222,15 @@ Result<TableMetadata> NewTableMetadata(const NewTableOptions& options) {
   md.last_updated_ms = options.now_ms;
 
   ASSIGN_OR_RETURN(IcebergSchema schema, AssignFreshIds(options.schema, 0));
+  RETURN_IF_ERROR(ValidateIdentifierFields(schema));
   md.last_column_id = schema.HighestFieldId();
   md.current_schema_id = 0;
 
   std::vector<PartitionField> spec_fields;
   int32_t next_field_id = PartitionSpec::kFirstFieldId;
   for (const PartitionField& f : options.spec.fields()) {
-    ASSIGN_OR_RETURN(int32_t source, RemapSource(options.schema, schema, f.source_id, "partition field '" + f.name + "'"));
+    ASSIGN_OR_RETURN(int32_t source,
+                     RemapSource(options.schema, schema, f.source_id, "partition field '" + f.name + "'"));
     spec_fields.push_back({source, next_field_id++, f.name, f.transform});
   }
   PartitionSpec spec(0, std::move(spec_fields));
@@ -243,7 +280,9 @@ std::vector<std::pair<std::string, std::string>> BuildSnapshotSummary(const Snap
   set_if(c.removed_position_deletes, "removed-position-deletes");
   set_if(c.added_equality_deletes, "added-equality-deletes");
   set_if(c.removed_equality_deletes, "removed-equality-deletes");
-  if (c.changed_partition_count) summary.emplace_back("changed-partition-count", std::to_string(*c.changed_partition_count));
+  if (c.changed_partition_count) {
+    summary.emplace_back("changed-partition-count", std::to_string(*c.changed_partition_count));
+  }
   // Totals continue the parent's; the first snapshot starts from zero; a parent without a total
   // (written by a writer that did not keep it) leaves it out, as Java's SnapshotProducer does.
   auto total = [&](const char* key, int64_t added, int64_t removed) {

@@ -259,7 +259,8 @@ TEST_F(IcebergCatalogTest, CommitWithRetriesReappliesAfterAConflict) {
   ASSERT_TRUE(catalog_->CreateTable({{"db"}, "t"}, Options()).ok());
   TableIdentifier ident{{"db"}, "t"};
   int calls = 0;
-  auto result = CommitWithRetries(catalog_.get(), ident, [&](const LoadedTable& base) -> Result<std::optional<TableMetadata>> {
+  using Update = Result<std::optional<TableMetadata>>;
+  auto result = CommitWithRetries(catalog_.get(), ident, [&](const LoadedTable& base) -> Update {
     ++calls;
     if (calls == 1) {
       // The other committer wins the race for version 2.
@@ -288,7 +289,7 @@ TEST_F(IcebergCatalogTest, CommitWithRetriesReappliesAfterAConflict) {
 
   // A conflict on every attempt gives up after commit.retry.num-retries.
   int attempts = 0;
-  auto hopeless = CommitWithRetries(catalog_.get(), ident, [&](const LoadedTable& base) -> Result<std::optional<TableMetadata>> {
+  auto hopeless = CommitWithRetries(catalog_.get(), ident, [&](const LoadedTable& base) -> Update {
     ++attempts;
     auto theirs = AddSnapshot(base.metadata, Append(1000 + attempts));
     if (!theirs.ok()) return theirs.status();
@@ -329,10 +330,10 @@ TEST_F(IcebergCatalogTest, ConcurrentProcessesCommitEachChangeOnce) {
       HadoopCatalog catalog(std::shared_ptr<FileIO>(NewLocalFileIO()), catalog_->warehouse(),
                             [] { return int64_t{5000}; });
       for (int i = 0; i < kCommits; ++i) {
-        auto done = CommitWithRetries(&catalog, ident, [&](const LoadedTable& base) -> Result<std::optional<TableMetadata>> {
+        auto done = CommitWithRetries(&catalog, ident, [&](const LoadedTable& base) {
           auto next = AddSnapshot(base.metadata, Append(first_id + i));
-          if (!next.ok()) return next.status();
-          return std::optional<TableMetadata>(std::move(next).value());
+          if (!next.ok()) return Result<std::optional<TableMetadata>>(next.status());
+          return Result<std::optional<TableMetadata>>(std::optional<TableMetadata>(std::move(next).value()));
         });
         if (!done.ok()) _exit(1);
       }

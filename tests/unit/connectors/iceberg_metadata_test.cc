@@ -31,7 +31,8 @@ std::vector<fs::path> MetadataFiles() {
   if (!fs::exists(kVectors)) return out;
   for (const auto& e : fs::recursive_directory_iterator(kVectors)) {
     std::string name = e.path().filename().string();
-    if (e.is_regular_file() && (name.ends_with(".metadata.json") || e.path().parent_path().filename() == "metadata-json")) {
+    bool standalone = e.path().parent_path().filename() == "metadata-json";
+    if (e.is_regular_file() && (name.ends_with(".metadata.json") || standalone)) {
       out.push_back(e.path());
     }
   }
@@ -160,6 +161,14 @@ TEST(IcebergMetadataTest, NewTableLikeJava) {
   auto bad = SalesTable(2);
   bad.properties["format-version"] = "5";
   EXPECT_FALSE(NewTableMetadata(bad).ok());
+
+  // Identifier fields must be required (Java's Schema.validateIdentifierField).
+  auto optional_key = SalesTable(2);
+  std::vector<IcebergField> fields = optional_key.schema.fields();
+  optional_key.schema = IcebergSchema(0, fields, {3});  // amount: optional decimal
+  auto refused = NewTableMetadata(optional_key);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message(), "Cannot add field amount as an identifier field: not a required field");
 }
 
 TEST(IcebergMetadataTest, SnapshotsCarrySummaryTotals) {
