@@ -2097,7 +2097,14 @@ Result<std::shared_ptr<CatalogTable>> Binder::BindCreateTable(std::shared_ptr<co
     t->ordered_options.push_back({k, v});
   }
   for (const auto& k : ddl->partition_keys) {
-    if (!names.count(k)) return Error(ddl->pos, "Partition column '" + k + "' not defined in the table schema.");
+    // A transform term ("bucket(16, id)", Iceberg tables) names its column last.
+    std::string column = k;
+    if (size_t open = k.find('('); open != std::string::npos) {
+      size_t space = k.rfind(' ');
+      size_t start = (space == std::string::npos || space < open ? open : space) + 1;
+      column = k.substr(start, k.size() - 1 - start);
+    }
+    if (!names.count(column)) return Error(ddl->pos, "Partition column '" + column + "' not defined in the table schema.");
     t->partition_keys.push_back(k);
   }
   // A table of an external catalog (Iceberg) is the catalog's: its WITH options are table properties.

@@ -435,6 +435,7 @@ class Session::Impl {
     ctx.table_name = table.path.FullName();
     ctx.physical_schema = table.physical_schema();
     ctx.primary_key = table.primary_key;
+    ctx.partition_keys = table.partition_keys;
     ctx.options = MergedOptions(table, hints);
     ctx.config = &config_.values();
     ctx.out = options_.out;
@@ -640,7 +641,15 @@ class Session::Impl {
       lines.push_back("  PRIMARY KEY (" + cols + ") NOT ENFORCED");
     }
     for (size_t i = 0; i < lines.size(); ++i) s += lines[i] + (i + 1 < lines.size() ? ",\n" : "\n");
-    s += ") WITH (\n";
+    s += ")";
+    if (!t.partition_keys.empty()) {
+      std::string terms;
+      for (const auto& k : t.partition_keys) {
+        terms += (terms.empty() ? "" : ", ") + (k.find('(') == std::string::npos ? sql::QuoteIdentifier(k) : k);
+      }
+      s += " PARTITIONED BY (" + terms + ")";
+    }
+    s += " WITH (\n";
     for (size_t i = 0; i < t.ordered_options.size(); ++i) {
       // Secret-looking values (passwords, sasl.jaas.config, ...) never leave the session.
       const std::string& value = IsSecretOptionKey(t.ordered_options[i].first) ? std::string("******") : t.ordered_options[i].second;

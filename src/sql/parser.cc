@@ -438,6 +438,32 @@ class Parser {
     return props;
   }
 
+  // PARTITIONED BY (col, ...). Beyond Flink's grammar, for Iceberg tables, Spark's transform terms:
+  // bucket(16, id), truncate(4, name), years(ts), day(ts), ... A term is kept as its normalised text
+  // ("bucket(16, id)"); a column is kept as its name.
+  Result<std::vector<std::string>> ParsePartitionTerms() {
+    RETURN_IF_ERROR(ExpectPunct("("));
+    std::vector<std::string> terms;
+    do {
+      ASSIGN_OR_RETURN(std::string name, ParseIdentifier());
+      if (!AcceptPunct("(")) {
+        terms.push_back(std::move(name));
+        continue;
+      }
+      std::string term = name + "(";
+      if (Cur().kind == TokenKind::kInteger) {
+        term += Cur().text + ", ";
+        Advance();
+        RETURN_IF_ERROR(ExpectPunct(","));
+      }
+      ASSIGN_OR_RETURN(std::string column, ParseIdentifier());
+      RETURN_IF_ERROR(ExpectPunct(")"));
+      terms.push_back(term + column + ")");
+    } while (AcceptPunct(","));
+    RETURN_IF_ERROR(ExpectPunct(")"));
+    return terms;
+  }
+
   Result<StatementPtr> ParseCreateTable(SourcePos pos, bool temporary) {
     auto ct = std::make_unique<CreateTable>();
     ct->pos = pos;
@@ -456,7 +482,7 @@ class Parser {
     }
     if (AcceptKw("PARTITIONED")) {
       RETURN_IF_ERROR(ExpectKw("BY"));
-      ASSIGN_OR_RETURN(ct->partition_keys, ParseParenIdentifierList());
+      ASSIGN_OR_RETURN(ct->partition_keys, ParsePartitionTerms());
     }
     if (AcceptKw("WITH")) {
       ASSIGN_OR_RETURN(ct->options, ParsePropertyList());

@@ -706,7 +706,14 @@ class Unparser {
       out += ")";
     }
     if (ct.comment) out += "\nCOMMENT " + QuoteString(*ct.comment);
-    if (!ct.partition_keys.empty()) out += "\nPARTITIONED BY " + IdentifierList(ct.partition_keys);
+    if (!ct.partition_keys.empty()) {
+      // Columns are quoted; transform terms ("bucket(16, id)") keep their text.
+      std::string terms;
+      for (const auto& k : ct.partition_keys) {
+        terms += (terms.empty() ? "" : ", ") + (k.find('(') == std::string::npos ? QuoteIdentifier(k) : k);
+      }
+      out += "\nPARTITIONED BY (" + terms + ")";
+    }
     if (!ct.options.empty()) out += "\nWITH " + PropertiesText(ct.options);
     if (ct.like) {
       out += "\nLIKE " + NameText(ct.like->source);
