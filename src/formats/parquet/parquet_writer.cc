@@ -63,8 +63,9 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(WritableFile* file, c
   copts.page_row_limit = w->options_.page_row_limit;
   copts.dict_size_bytes = w->options_.dict_size_bytes;
   copts.enable_dictionary = w->options_.enable_dictionary;
+  ASSIGN_OR_RETURN(w->codec_, PageCodec::Make(w->options_.codec, w->options_.compression_level));
   for (const ColumnDescriptor& col : w->schema_.columns()) {
-    ASSIGN_OR_RETURN(auto cw, MakeColumnWriter(col, w->options_.codec, w->options_.compression_level, copts));
+    ASSIGN_OR_RETURN(auto cw, MakeColumnWriter(col, w->codec_.get(), copts));
     w->columns_.push_back(std::move(cw));
   }
   const SchemaNode& root = w->schema_.root();
@@ -110,10 +111,8 @@ Status ParquetWriter::FlushRowGroup() {
   g.ordinal = static_cast<int16_t>(row_groups_.size());
   int64_t compressed = 0;
   for (auto& c : columns_) {
-    buffer_.clear();
     ColumnChunk chunk;
-    RETURN_IF_ERROR(c->FinishChunk(static_cast<int64_t>(file_->bytes_written()), &buffer_, &chunk));
-    RETURN_IF_ERROR(file_->Append(buffer_));
+    RETURN_IF_ERROR(c->FinishChunk(static_cast<int64_t>(file_->bytes_written()), file_, &chunk));
     g.total_byte_size += chunk.meta_data->total_uncompressed_size;
     compressed += chunk.meta_data->total_compressed_size;
     g.columns.push_back(std::move(chunk));
