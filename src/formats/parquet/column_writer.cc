@@ -76,6 +76,80 @@ struct DictKeyOf<__int128> {
   }
 };
 
+// Strings in dictionaries and statistics are short (keys, codes, ids): hash and compare them with
+// inline 8-byte loads rather than library calls.
+inline uint64_t Load64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+inline uint64_t Mix64(uint64_t a, uint64_t b) {
+  unsigned __int128 m = static_cast<unsigned __int128>(a ^ 0x9E3779B97F4A7C15ULL) * (b ^ 0xD6E8FEB86659FD93ULL);
+  return static_cast<uint64_t>(m) ^ static_cast<uint64_t>(m >> 64);
+}
+
+struct StringKeyHash {
+  size_t operator()(std::string_view s) const {
+    const char* p = s.data();
+    size_t n = s.size();
+    uint64_t h = n;
+    if (n >= 8) {
+      while (n > 16) {
+        h = Mix64(h ^ Load64(p), Load64(p + 8));
+        p += 16;
+        n -= 16;
+      }
+      // The last 8..16 bytes, as two possibly overlapping words.
+      return Mix64(h ^ Load64(p), Load64(p + n - 8));
+    }
+    uint64_t w = 0;
+    if (n > 0) std::memcpy(&w, p, n);
+    return Mix64(h, w);
+  }
+};
+
+struct StringKeyEq {
+  bool operator()(std::string_view a, std::string_view b) const {
+    if (a.size() != b.size()) return false;
+    size_t n = a.size();
+    if (n >= 8 && n <= 16) {
+      return Load64(a.data()) == Load64(b.data()) && Load64(a.data() + n - 8) == Load64(b.data() + n - 8);
+    }
+    return n == 0 || std::memcmp(a.data(), b.data(), n) == 0;
+  }
+};
+
+// a < b as unsigned bytes; the first 8 bytes (big-endian, zero-padded) decide most comparisons.
+inline bool BytesLess(std::string_view a, std::string_view b) {
+  uint64_t pa = 0;
+  uint64_t pb = 0;
+  std::memcpy(&pa, a.data(), std::min<size_t>(8, a.size()));
+  std::memcpy(&pb, b.data(), std::min<size_t>(8, b.size()));
+  pa = __builtin_bswap64(pa);
+  pb = __builtin_bswap64(pb);
+  if (pa != pb) return pa < pb;
+  return a < b;
+}
+
+template <typename P>
+bool Less(const P& a, const P& b) {
+  if constexpr (std::is_same_v<P, std::string_view>) {
+    return BytesLess(a, b);
+  } else {
+    return a < b;
+  }
+}
+
+template <typename P>
+struct DictMap {
+  using type = absl::flat_hash_map<typename DictKeyOf<P>::type, uint32_t>;
+};
+template <>
+struct DictMap<std::string_view> {
+  using type = absl::flat_hash_map<std::string_view, uint32_t, StringKeyHash, StringKeyEq>;
+};
+
 template <typename P>
 bool IsNaN(P v) {
   if constexpr (std::is_floating_point_v<P>) {
@@ -98,9 +172,9 @@ class MinMax {
       has_ = true;
       return;
     }
-    if (v < P(min_)) {
+    if (Less<P>(v, P(min_))) {
       min_ = Stored(v);
-    } else if (P(max_) < v) {
+    } else if (Less<P>(P(max_), v)) {
       max_ = Stored(v);
     }
   }
@@ -247,7 +321,7 @@ class TypedColumnWriter final : public ColumnWriter {
   // The column chunk.
   bool dict_mode_ = false;
   bool dict_pages_written_ = false;
-  absl::flat_hash_map<typename DictKeyOf<P>::type, uint32_t> dict_index_;
+  typename DictMap<P>::type dict_index_;
   std::vector<P> dict_values_;
   std::unique_ptr<StringHeap> dict_heap_;
   int64_t dict_bytes_ = 0;
@@ -345,7 +419,13 @@ void TypedColumnWriter<P, Source>::EncodeValues(const LeafBatch& b, size_t first
       P v = Source::Get(raw, pos ? pos[k] : static_cast<uint32_t>(k));
       if constexpr (std::is_floating_point_v<P>) nans += IsNaN(v);
       plain_bytes += static_cast<int64_t>(PlainSize(v));
-      if (last_index == UINT32_MAX || !(DictKeyOf<P>::Of(v) == DictKeyOf<P>::Of(last))) {
+      bool same;
+      if constexpr (kIsString) {
+        same = StringKeyEq()(v, last);
+      } else {
+        same = DictKeyOf<P>::Of(v) == DictKeyOf<P>::Of(last);
+      }
+      if (last_index == UINT32_MAX || !same) {
         last_index = DictIndex(v);
         last = v;
       }

@@ -22,9 +22,19 @@ void BitPack(const uint32_t* values, size_t n, int bit_width, std::string* out) 
   size_t start = out->size();
   out->resize(start + (n * bit_width + 7) / 8);
   auto* dst = reinterpret_cast<uint8_t*>(out->data() + start);
+  size_t i = 0;
+  if (bit_width <= 16) {
+    // Whole groups of 8 values fill exactly bit_width bytes: pack each group in one register.
+    for (; i + 8 <= n; i += 8) {
+      unsigned __int128 group = 0;
+      for (int j = 0; j < 8; ++j) group |= static_cast<unsigned __int128>(values[i + j]) << (j * bit_width);
+      std::memcpy(dst, &group, bit_width);
+      dst += bit_width;
+    }
+  }
   uint64_t acc = 0;
   int bits = 0;
-  for (size_t i = 0; i < n; ++i) {
+  for (; i < n; ++i) {
     acc |= static_cast<uint64_t>(values[i]) << bits;
     bits += bit_width;
     while (bits >= 8) {
