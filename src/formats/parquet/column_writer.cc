@@ -221,7 +221,14 @@ class TypedColumnWriter final : public ColumnWriter {
 
   Status Write(const LeafBatch& b) override;
   int64_t EstimatedSize() const override {
-    return pages_bytes_ + dict_bytes_ + PageBytes();
+    // Pages written are counted as stored; the open page and the dictionary are scaled by the
+    // compression ratio seen so far in this chunk (or file), so the estimate does not jump down
+    // when a row group is flushed.
+    int64_t unc = chunk_uncompressed_ > 0 ? chunk_uncompressed_ : file_uncompressed_;
+    int64_t comp = chunk_uncompressed_ > 0 ? chunk_compressed_ : file_compressed_;
+    int64_t pending = dict_bytes_ + PageBytes();
+    if (unc > 0) pending = static_cast<int64_t>(static_cast<double>(pending) * static_cast<double>(comp) / unc);
+    return pages_bytes_ + pending;
   }
   Status FinishChunk(int64_t file_offset, WritableFile* file, ColumnChunk* chunk) override;
   ColumnStatsSummary FileStats() const override {
@@ -343,6 +350,7 @@ class TypedColumnWriter final : public ColumnWriter {
   int64_t file_nulls_ = 0;
   int64_t file_nans_ = 0;
   int64_t file_compressed_ = 0;
+  int64_t file_uncompressed_ = 0;
 
   std::string payload_;
   ByteBuffer compressed_;
@@ -631,6 +639,7 @@ Status TypedColumnWriter<P, Source>::FinishChunk(int64_t file_offset, WritableFi
   file_values_ += chunk_values_;
   file_nulls_ += chunk_nulls_;
   file_compressed_ += chunk_compressed_;
+  file_uncompressed_ += chunk_uncompressed_;
   ResetChunk();
   return Status::OK();
 }
