@@ -205,6 +205,16 @@ TEST(ParquetWriterTest, StatisticsAndMetrics) {
   EXPECT_EQ(m.columns[4].min, Plain<int64_t>(5000));
   EXPECT_EQ(m.columns[4].max, Plain<int64_t>(1000000));
   EXPECT_EQ(m.columns[0].compressed_size, cols[0].meta_data->total_compressed_size);
+  // Iceberg's decimal bounds: the fewest big-endian bytes.
+  EXPECT_EQ(IcebergBoundBytes(m.columns[3], *m.columns[3].min), std::string("\xfe\xd4", 2));
+  EXPECT_EQ(IcebergBoundBytes(m.columns[3], *m.columns[3].max), std::string("\x05", 1));
+  EXPECT_EQ(IcebergBoundBytes(m.columns[0], *m.columns[0].min), Plain<int32_t>(-5));
+  ParquetColumnMetrics small;
+  small.sluice_type = LT::Decimal(9, 2);
+  small.physical_type = Type::INT32;
+  EXPECT_EQ(IcebergBoundBytes(small, Plain<int32_t>(128)), std::string("\x00\x80", 2));
+  EXPECT_EQ(IcebergBoundBytes(small, Plain<int32_t>(-128)), std::string("\x80", 1));
+  EXPECT_EQ(IcebergBoundBytes(small, Plain<int32_t>(0)), std::string("\x00", 1));
 }
 
 // Reads the page headers of a column chunk.
