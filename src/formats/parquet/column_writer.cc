@@ -301,10 +301,14 @@ class TypedColumnWriter final : public ColumnWriter {
   Status AppendPage(PageType type, std::string_view payload, int32_t num_values, Encoding encoding);
   void ResetChunk();
   void AppendToBlocks(std::string_view bytes) {
-    if (blocks_.empty() || blocks_.back().size() + bytes.size() > blocks_.back().capacity()) {
-      blocks_.emplace_back().reserve(std::max(bytes.size(), kBlockBytes));
+    if (used_blocks_ == 0 || blocks_[used_blocks_ - 1].size() + bytes.size() > blocks_[used_blocks_ - 1].capacity()) {
+      // The next block: one kept from an earlier row group when there is one.
+      if (used_blocks_ == blocks_.size()) blocks_.emplace_back();
+      blocks_[used_blocks_].clear();
+      blocks_[used_blocks_].reserve(std::max(bytes.size(), kBlockBytes));
+      ++used_blocks_;
     }
-    blocks_.back().append(bytes);
+    blocks_[used_blocks_ - 1].append(bytes);
     pages_bytes_ += static_cast<int64_t>(bytes.size());
   }
 
@@ -336,6 +340,7 @@ class TypedColumnWriter final : public ColumnWriter {
   // Data pages with their headers, in blocks of about kBlockBytes (a growing string would copy the
   // chunk over and over, and hold twice its size while doing so).
   std::vector<std::string> blocks_;
+  size_t used_blocks_ = 0;  // blocks_ beyond this are spare capacity from earlier row groups
   int64_t pages_bytes_ = 0;
   int64_t chunk_values_ = 0;
   int64_t chunk_nulls_ = 0;
@@ -367,7 +372,7 @@ void TypedColumnWriter<P, Source>::ResetChunk() {
   dict_heap_.reset();
   dict_bytes_ = 0;
   dict_bits_ = 0;
-  blocks_.clear();
+  used_blocks_ = 0;
   pages_bytes_ = 0;
   chunk_values_ = chunk_nulls_ = chunk_uncompressed_ = chunk_compressed_ = 0;
   used_plain_ = false;
@@ -613,7 +618,7 @@ Status TypedColumnWriter<P, Source>::FinishChunk(int64_t file_offset, WritableFi
     offset += static_cast<int64_t>(header_.size() + body_.size());
   }
   md.data_page_offset = offset;
-  for (const std::string& block : blocks_) RETURN_IF_ERROR(file->Append(block));
+  for (size_t b = 0; b < used_blocks_; ++b) RETURN_IF_ERROR(file->Append(blocks_[b]));
   if (dict_pages_written_ || used_plain_) md.encodings.push_back(Encoding::PLAIN);
   md.encodings.push_back(Encoding::RLE);
   if (dict_pages_written_) md.encodings.push_back(Encoding::RLE_DICTIONARY);
