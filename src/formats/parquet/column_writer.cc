@@ -493,6 +493,8 @@ Status TypedColumnWriter<P, Source>::Write(const LeafBatch& b) {
     if (def != nullptr) {
       def_.insert(def_.end(), def + lv, def + end);
       nv = static_cast<size_t>(std::count(def + lv, def + end, max_def));
+    } else if (max_def > 0) {
+      def_.resize(def_.size() + (end - lv), max_def);  // no NULL in the batch (LeafBatch)
     }
     if (rep != nullptr) rep_.insert(rep_.end(), rep + lv, rep + end);
     EncodeValues(b, vv, nv);

@@ -92,6 +92,25 @@ void AppendRle(uint32_t value, size_t count, int bit_width, std::string* out) {
   for (int i = 0; i < bytes; ++i) out->push_back(static_cast<char>(value >> (8 * i)));
 }
 
+
+// The end of the run of values equal to values[pos], comparing 8 bytes at a time.
+template <typename T>
+size_t RunEnd(const T* values, size_t pos, size_t n) {
+  const T x = values[pos];
+  size_t e = pos + 1;
+  constexpr size_t kPerWord = 8 / sizeof(T);
+  uint64_t pattern = 0;
+  for (size_t i = 0; i < kPerWord; ++i) std::memcpy(reinterpret_cast<char*>(&pattern) + i * sizeof(T), &x, sizeof(T));
+  while (e + kPerWord <= n) {
+    uint64_t w;
+    std::memcpy(&w, values + e, 8);
+    if (w != pattern) break;
+    e += kPerWord;
+  }
+  while (e < n && values[e] == x) ++e;
+  return e;
+}
+
 }  // namespace
 
 template <typename T>
@@ -99,8 +118,7 @@ void EncodeRleBitPacked(const T* values, size_t n, int bit_width, std::string* o
   size_t literal_start = 0;
   size_t pos = 0;
   while (pos < n) {
-    size_t run_end = pos + 1;
-    while (run_end < n && values[run_end] == values[pos]) ++run_end;
+    size_t run_end = RunEnd(values, pos, n);
     size_t run = run_end - pos;
     if (run >= 8) {
       // Literal values must come in whole groups of 8 except at the end: top them up from this run.
