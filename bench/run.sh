@@ -213,5 +213,18 @@ for n in 17 18 20; do
   done
 done
 
+echo
+echo "== Parquet scan: Sluice's reader vs DuckDB (one thread) on the same pyarrow-written zstd file"
+if [ -x "$BUILD_DIR/bench/parquet_scan" ]; then
+  if python=$(scripts/install-python.sh); then
+    "$python" bench/parquet/parquet_scan_vs_duckdb.py "$BUILD_DIR/bench/parquet_scan" "${PARQUET_SCAN_ROWS:-5000000}" ||
+      echo "parquet scan: not runnable"
+  else
+    echo "parquet scan: not runnable (no interop venv)"
+  fi
+else
+  echo "parquet scan: $BUILD_DIR/bench/parquet_scan not built"
+fi
+
 if [ "$micro_ran" = 1 ] && [ "$micro_failed" = 0 ]; then exit 0; fi
 exit 1
