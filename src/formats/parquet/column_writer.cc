@@ -94,15 +94,13 @@ struct StringKeyHash {
     const char* p = s.data();
     size_t n = s.size();
     uint64_t h = n;
-    if (n >= 8) {
-      while (n > 16) {
-        h = Mix64(h ^ Load64(p), Load64(p + 8));
-        p += 16;
-        n -= 16;
-      }
-      // The last 8..16 bytes, as two possibly overlapping words.
-      return Mix64(h ^ Load64(p), Load64(p + n - 8));
+    if (n > 16) {
+      const char* end = p + n;
+      for (; end - p > 16; p += 16) h = Mix64(h ^ Load64(p), Load64(p + 8));
+      // The last 16 bytes (overlapping the words already mixed when n is not a multiple of 16).
+      return Mix64(h ^ Load64(end - 16), Load64(end - 8));
     }
+    if (n >= 8) return Mix64(h ^ Load64(p), Load64(p + n - 8));
     uint64_t w = 0;
     if (n > 0) std::memcpy(&w, p, n);
     return Mix64(h, w);

@@ -288,6 +288,22 @@ TEST(ParquetWriterTest, PagesRowGroupsAndDictionaryFallback) {
   EXPECT_TRUE(mixed);
 }
 
+TEST(ParquetWriterTest, DictionaryHashesOnlyTheStringsBytes) {
+  // Equal 20-byte strings followed by different bytes: one dictionary entry (the hash once read
+  // past the end of strings longer than 16 bytes).
+  static const char kA[] = "0123456789abcdefghijXXXXXXXX";
+  static const char kB[] = "0123456789abcdefghijYYYYYYYY";
+  Schema s;
+  s.Add("s", LT::String());
+  Chunk c(s, 4);
+  // Another value between them, so they are looked up rather than taken as a run.
+  for (int i = 0; i < 4; ++i) c.column(0).SetStringView(i, i % 2 ? "x" : std::string_view(i % 4 ? kA : kB, 20));
+  Written w = WriteFile(s, {c}, ParquetWriterOptions());
+  auto pages = Pages(w.bytes, *w.footer.row_groups[0].columns[0].meta_data);
+  ASSERT_EQ(pages[0].type, PageType::DICTIONARY_PAGE);
+  EXPECT_EQ(pages[0].dictionary_page_header->num_values, 2);
+}
+
 TEST(ParquetWriterTest, UserErrorsNameTheColumn) {
   Schema s;
   s.Add("code", LT::Binary(2));
