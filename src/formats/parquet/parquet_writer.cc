@@ -1,12 +1,14 @@
 #include "formats/parquet/parquet_writer.h"
 
+#include "common/version.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cstring>
 
 namespace sluice::parquet {
 
-const char kCreatedBy[] = "sluice version 0.1.0";
+const std::string kCreatedBy = std::string("sluice version ") + kSluiceVersion;
 
 namespace {
 

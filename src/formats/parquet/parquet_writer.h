@@ -38,7 +38,7 @@
 namespace sluice::parquet {
 
 // "sluice version 0.1.0": the footer's created_by.
-extern const char kCreatedBy[];
+extern const std::string kCreatedBy;
 
 struct ParquetWriterOptions {
   // 'write.parquet.compression-codec' (zstd | snappy | gzip | uncompressed) and
