@@ -8,6 +8,7 @@
 #include "common/file_io.h"
 #include "connectors/iceberg/hadoop_catalog.h"
 #include "connectors/iceberg/partition_spec.h"
+#include "connectors/iceberg/rest_catalog.h"
 #include "connectors/iceberg/table_metadata.h"
 #include "formats/format.h"
 
@@ -243,8 +244,13 @@ Status CheckIcebergTableProperties(const std::map<std::string, std::string>& pro
 
 Result<std::shared_ptr<IcebergCatalog>> OpenIcebergCatalog(const IcebergCatalogConfig& config) {
   if (config.type == IcebergCatalogType::kRest) {
-    return Status::NotSupported("Iceberg catalog '" + config.catalog_name +
-                                "': 'catalog-type' = 'rest' is not supported by Sluice yet");
+    RestCatalogOptions options;
+    options.catalog_name = config.catalog_name;
+    options.uri = config.uri;
+    options.warehouse = config.warehouse;
+    options.properties = config.properties;
+    ASSIGN_OR_RETURN(auto catalog, RestCatalog::Connect(std::move(options), NewCurlHttpTransport()));
+    return std::shared_ptr<IcebergCatalog>(std::move(catalog));
   }
   std::shared_ptr<FileIO> io = NewLocalFileIO();
   if (config.warehouse.find("://") != std::string::npos && config.warehouse.rfind("file:", 0) != 0) {
