@@ -73,7 +73,7 @@ std::shared_ptr<HttpTransport> NewCurlHttpTransport(HttpClientOptions options) {
   return std::make_shared<CurlTransport>(options);
 }
 
-std::string UrlEncode(std::string_view s) {
+std::string PercentEncode(std::string_view s) {
   static const char kHex[] = "0123456789ABCDEF";
   std::string out;
   out.reserve(s.size());

@@ -45,7 +45,7 @@ struct HttpClientOptions {
 std::shared_ptr<HttpTransport> NewCurlHttpTransport(HttpClientOptions options = {});
 
 // Percent-encoding of a URL path segment or query value (RFC 3986 unreserved characters are kept).
-std::string UrlEncode(std::string_view s);
+std::string PercentEncode(std::string_view s);
 // The URL without its query string (for messages).
 std::string UrlWithoutQuery(std::string_view url);
 // "Not Found" for 404 and the other common statuses; empty when unknown.

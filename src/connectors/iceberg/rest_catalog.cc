@@ -96,7 +96,7 @@ std::string FormEncode(const std::vector<std::pair<std::string, std::string>>& f
   std::string out;
   for (const auto& [k, v] : fields) {
     if (!out.empty()) out += '&';
-    out += UrlEncode(k) + "=" + UrlEncode(v);
+    out += PercentEncode(k) + "=" + PercentEncode(v);
   }
   return out;
 }
@@ -139,7 +139,7 @@ std::string RestCatalog::Place() const {
 
 Status RestCatalog::LoadConfig() {
   std::string path = "v1/config";
-  if (!options_.warehouse.empty()) path += "?warehouse=" + UrlEncode(options_.warehouse);
+  if (!options_.warehouse.empty()) path += "?warehouse=" + PercentEncode(options_.warehouse);
   ASSIGN_OR_RETURN(Reply reply, Call("GET", path));
   if (reply.status == 404) {
     return Status::NotFound(Place() + ": GET " + base_ + "/v1/config answered 404 Not Found (" +
@@ -299,13 +299,13 @@ std::string RestCatalog::NamespacePath(const IcebergNamespace& ns) const {
   std::string joined;
   for (size_t i = 0; i < ns.size(); ++i) {
     if (i > 0) joined += separator_;
-    joined += UrlEncode(ns[i]);
+    joined += PercentEncode(ns[i]);
   }
   return prefix_ + "namespaces/" + joined;
 }
 
 std::string RestCatalog::TablePath(const TableIdentifier& ident) const {
-  return NamespacePath(ident.ns) + "/tables/" + UrlEncode(ident.name);
+  return NamespacePath(ident.ns) + "/tables/" + PercentEncode(ident.name);
 }
 
 Result<std::vector<IcebergNamespace>> RestCatalog::ListNamespaces(const IcebergNamespace& parent) {
@@ -316,11 +316,11 @@ Result<std::vector<IcebergNamespace>> RestCatalog::ListNamespaces(const IcebergN
     std::string sep = "?";
     if (!parent.empty()) {
       std::string joined;
-      for (size_t i = 0; i < parent.size(); ++i) joined += (i ? separator_ : "") + UrlEncode(parent[i]);
+      for (size_t i = 0; i < parent.size(); ++i) joined += (i ? separator_ : "") + PercentEncode(parent[i]);
       path += "?parent=" + joined;
       sep = "&";
     }
-    if (!page_token.empty()) path += sep + "pageToken=" + UrlEncode(page_token);
+    if (!page_token.empty()) path += sep + "pageToken=" + PercentEncode(page_token);
     ASSIGN_OR_RETURN(Reply reply, Call("GET", path));
     if (reply.status == 404) return Status::NotFound("Namespace does not exist: " + NamespaceToString(parent));
     if (reply.status != 200) return ErrorFor("GET", path, reply);
@@ -370,7 +370,7 @@ Result<std::vector<TableIdentifier>> RestCatalog::ListTables(const IcebergNamesp
   std::string page_token;
   do {
     std::string path = NamespacePath(ns) + "/tables";
-    if (!page_token.empty()) path += "?pageToken=" + UrlEncode(page_token);
+    if (!page_token.empty()) path += "?pageToken=" + PercentEncode(page_token);
     ASSIGN_OR_RETURN(Reply reply, Call("GET", path));
     if (reply.status == 404) return Status::NotFound("Namespace does not exist: " + NamespaceToString(ns));
     if (reply.status != 200) return ErrorFor("GET", path, reply);
