@@ -141,9 +141,12 @@ Status RestCatalog::LoadConfig() {
   std::string path = "v1/config";
   if (!options_.warehouse.empty()) path += "?warehouse=" + PercentEncode(options_.warehouse);
   ASSIGN_OR_RETURN(Reply reply, Call("GET", path));
-  if (reply.status == 404) {
-    return Status::NotFound(Place() + ": GET " + base_ + "/v1/config answered 404 Not Found (" +
-                            ServerMessage(reply.body) + "); is 'uri' the base URI of an Iceberg REST catalog?");
+  // A server that is not a REST catalog (or a uri with a wrong path) has no such endpoint.
+  if (reply.status == 400 || reply.status == 404 || reply.status == 405) {
+    std::string msg = Place() + ": GET " + base_ + "/v1/config answered " + std::to_string(reply.status) + " " +
+                      HttpReasonPhrase(reply.status) + " (" + ServerMessage(reply.body) +
+                      "); is 'uri' the base URI of an Iceberg REST catalog?";
+    return reply.status == 404 ? Status::NotFound(msg) : Status::InvalidArgument(msg);
   }
   if (reply.status != 200) return ErrorFor("GET", "v1/config", reply);
   dom::parser parser;
