@@ -128,6 +128,7 @@ Result<IcebergCatalogConfig> IcebergCatalogConfig::FromCatalogOptions(const std:
   IcebergCatalogConfig c;
   c.catalog_name = catalog_name;
   std::vector<std::string> known = {"type", kCatalogType, kWarehouse, kUri, kDefaultDatabaseKey};
+  known.insert(known.end(), std::begin(kPassThroughKeys), std::end(kPassThroughKeys));
   for (const auto& [k, v] : options) {
     if (k == "type") continue;
     if (k == kCatalogType) {
