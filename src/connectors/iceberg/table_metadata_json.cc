@@ -128,7 +128,9 @@ Status ParseSchemas(dom::object o, TableMetadata* md) {
     ASSIGN_OR_RETURN(md->current_schema_id, JsonGetInt(o, "current-schema-id"));
     return Status::OK();
   }
-  if (md->format_version != 1) return Status::InvalidArgument("schemas must exist in format v" + std::to_string(md->format_version));
+  if (md->format_version != 1) {
+    return Status::InvalidArgument("schemas must exist in format v" + std::to_string(md->format_version));
+  }
   if (!JsonHas(o, "schema")) return Status::InvalidArgument("Cannot parse missing field: schema");
   ASSIGN_OR_RETURN(IcebergSchema s, ParseSchemaJson(o["schema"].value_unsafe()));
   md->current_schema_id = s.schema_id();
