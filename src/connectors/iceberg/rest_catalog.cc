@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <thread>
 
@@ -311,6 +313,19 @@ std::string RestCatalog::TablePath(const TableIdentifier& ident) const {
   return NamespacePath(ident.ns) + "/tables/" + PercentEncode(ident.name);
 }
 
+Result<bool> RestCatalog::Exists(const std::string& path) {
+  ASSIGN_OR_RETURN(Reply reply, Call("HEAD", path));
+  std::string method = "HEAD";
+  // Servers older than the HEAD endpoints (Iceberg < 1.6) answer 400, 405 or 501: ask with GET.
+  if (reply.status == 400 || reply.status == 405 || reply.status == 501) {
+    method = "GET";
+    ASSIGN_OR_RETURN(reply, Call("GET", path));
+  }
+  if (reply.status == 200 || reply.status == 204) return true;
+  if (reply.status == 404) return false;
+  return ErrorFor(method, path, reply);
+}
+
 Result<std::vector<IcebergNamespace>> RestCatalog::ListNamespaces(const IcebergNamespace& parent) {
   std::vector<IcebergNamespace> out;
   std::string page_token;
@@ -352,11 +367,7 @@ Status RestCatalog::CreateNamespace(const IcebergNamespace& ns, const std::map<s
 
 Result<bool> RestCatalog::NamespaceExists(const IcebergNamespace& ns) {
   if (ns.empty()) return false;
-  std::string path = NamespacePath(ns);
-  ASSIGN_OR_RETURN(Reply reply, Call("HEAD", path));
-  if (reply.status == 200 || reply.status == 204) return true;
-  if (reply.status == 404) return false;
-  return ErrorFor("HEAD", path, reply);
+  return Exists(NamespacePath(ns));
 }
 
 Status RestCatalog::DropNamespace(const IcebergNamespace& ns) {
@@ -426,11 +437,7 @@ Result<LoadedTable> RestCatalog::CreateTable(const TableIdentifier& ident, NewTa
 }
 
 Result<bool> RestCatalog::TableExists(const TableIdentifier& ident) {
-  std::string path = TablePath(ident);
-  ASSIGN_OR_RETURN(Reply reply, Call("HEAD", path));
-  if (reply.status == 200 || reply.status == 204) return true;
-  if (reply.status == 404) return false;
-  return ErrorFor("HEAD", path, reply);
+  return Exists(TablePath(ident));
 }
 
 Result<LoadedTable> RestCatalog::LoadTable(const TableIdentifier& ident) {

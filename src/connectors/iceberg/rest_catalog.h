@@ -86,6 +86,8 @@ class RestCatalog final : public IcebergCatalog {
   Status FetchToken();
   // An error for a reply the caller does not handle, naming the endpoint and the server's message.
   Status ErrorFor(const std::string& method, const std::string& path, const Reply& reply) const;
+  // HEAD {path} (GET when the server has no HEAD endpoint): 2xx true, 404 false.
+  Result<bool> Exists(const std::string& path);
   Result<LoadedTable> ParseLoadTable(const TableIdentifier& ident, const Reply& reply, const std::string& what) const;
   // Paths relative to the base uri.
   std::string NamespacePath(const IcebergNamespace& ns) const;

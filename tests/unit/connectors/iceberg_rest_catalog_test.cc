@@ -89,6 +89,8 @@ TEST(IcebergRestCatalog, ConfigPrefixHeadersAndBearerToken) {
     if (r.url == std::string(kUri) + "/v1/cat/one/namespaces?pageToken=p2") {
       return Json(200, R"({"namespaces": [["c"]], "next-page-token": null})");
     }
+    if (r.method == "HEAD" && r.url.find("/tables/") != std::string::npos) return Json(405, "");
+    if (r.method == "GET" && r.url.find("/tables/") != std::string::npos) return Json(404, "");
     if (r.method == "HEAD") return Json(r.url.find("a%2Eb%20c") != std::string::npos ? 204 : 404, "");
     return Json(500, "unexpected");
   });
@@ -105,7 +107,9 @@ TEST(IcebergRestCatalog, ConfigPrefixHeadersAndBearerToken) {
   EXPECT_EQ(Header(list, "X-Default"), "d");
   EXPECT_TRUE(*(*catalog)->NamespaceExists({"a", "b c"}));
   EXPECT_EQ(f.transport->requests.back().url, std::string(kUri) + "/v1/cat/one/namespaces/a%2Eb%20c");
+  // A server without HEAD endpoints is asked with GET.
   EXPECT_FALSE(*(*catalog)->TableExists({{"a"}, "t"}));
+  EXPECT_EQ(f.transport->requests.back().method, "GET");
   EXPECT_EQ(f.transport->requests.back().url, std::string(kUri) + "/v1/cat/one/namespaces/a/tables/t");
 }
 
