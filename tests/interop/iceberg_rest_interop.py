@@ -90,7 +90,7 @@ def check_with_pyiceberg():
 
 def run_commits(connectors_test):
     out = subprocess.run([connectors_test, "--gtest_filter=IcebergRestInterop.*"], capture_output=True, text=True)
-    if out.returncode != 0 or "[  PASSED  ] 3 tests" not in out.stdout:
+    if out.returncode != 0 or "[  PASSED  ] 4 tests" not in out.stdout:
         sys.exit(f"Sluice side failed:\n{out.stdout}\n{out.stderr}")
     table = RestCatalog("rest", uri=URI, warehouse=WAREHOUSE).load_table("commits.t")
     snaps = table.metadata.snapshots

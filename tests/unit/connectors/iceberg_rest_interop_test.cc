@@ -122,6 +122,28 @@ TEST(IcebergRestInterop, CommitWithRetriesReloadsAfterAConflict) {
   EXPECT_EQ(committed->metadata.CurrentSnapshot()->parent_snapshot_id, 10);
 }
 
+// Nested namespaces go into paths joined by the server's 'namespace-separator' (this server: %2E).
+TEST(IcebergRestInterop, NestedNamespaces) {
+  if (RestUri() == nullptr) GTEST_SKIP() << "run by tests/interop/iceberg_rest_interop.py";
+  auto catalog = RestCatalog::Connect(Options(RestUri()), NewCurlHttpTransport());
+  ASSERT_TRUE(catalog.ok()) << catalog.status().ToString();
+  ASSERT_TRUE((*catalog)->CreateNamespace({"outer"}, {}).ok());
+  ASSERT_TRUE((*catalog)->CreateNamespace({"outer", "in ner"}, {}).ok());
+  EXPECT_TRUE(*(*catalog)->NamespaceExists({"outer", "in ner"}));
+  EXPECT_FALSE(*(*catalog)->NamespaceExists({"outer", "nope"}));
+  auto children = (*catalog)->ListNamespaces({"outer"});
+  ASSERT_TRUE(children.ok()) << children.status().ToString();
+  EXPECT_EQ(*children, (std::vector<IcebergNamespace>{{"outer", "in ner"}}));
+  ASSERT_TRUE((*catalog)->CreateTable({{"outer", "in ner"}, "t"}, TableOptions()).ok());
+  auto tables = (*catalog)->ListTables({"outer", "in ner"});
+  ASSERT_TRUE(tables.ok()) << tables.status().ToString();
+  ASSERT_EQ(tables->size(), 1u);
+  EXPECT_EQ((*tables)[0].ToString(), "outer.in ner.t");
+  ASSERT_TRUE((*catalog)->DropTable({{"outer", "in ner"}, "t"}, true).ok());
+  ASSERT_TRUE((*catalog)->DropNamespace({"outer", "in ner"}).ok());
+  ASSERT_TRUE((*catalog)->DropNamespace({"outer"}).ok());
+}
+
 TEST(IcebergRestInterop, ErrorsNameTheCatalog) {
   if (RestUri() == nullptr) GTEST_SKIP() << "run by tests/interop/iceberg_rest_interop.py";
   const std::string uri = RestUri();
