@@ -89,9 +89,8 @@ Status ColumnChunkReader::Fail(const Status& st) const {
   return st.WithContext(where);
 }
 
-Status ColumnChunkReader::Start(std::string bytes, const ColumnMetaData& meta, int64_t num_rows, std::string context) {
+Status ColumnChunkReader::Start(const ColumnMetaData& meta, std::string context) {
   context_ = std::move(context);
-  chunk_ = std::move(bytes);
   chunk_pos_ = 0;
   page_index_ = -1;
   values_left_ = meta.num_values;
@@ -305,10 +304,10 @@ Status ColumnChunkReader::InitValueDecoder() {
       return dbp_.Init(data, size);
     case Encoding::DELTA_LENGTH_BYTE_ARRAY:
       if (t != Type::BYTE_ARRAY) break;
-      return dlba_.Init(data, size);
+      return dlba_.Init(data, size, page_entries_);
     case Encoding::DELTA_BYTE_ARRAY:
       if (t != Type::BYTE_ARRAY && t != Type::FIXED_LEN_BYTE_ARRAY) break;
-      return dba_.Init(data, size);
+      return dba_.Init(data, size, page_entries_);
     default:
       break;
   }

@@ -183,17 +183,23 @@ Status BytesToDecimal(const std::string_view* s, size_t n, __int128* d) {
       continue;
     }
     // Bytes beyond 16 must be pure sign extension.
-    size_t skip = 0;
     if (len > 16) {
-      skip = len - 16;
+      size_t skip = len - 16;
       uint8_t ext = (p[skip] & 0x80) ? 0xff : 0x00;
       for (size_t k = 0; k < skip; ++k) {
         if (p[k] != ext) return Status::InvalidArgument("a DECIMAL value of " + std::to_string(len) + " bytes exceeds 38 digits");
       }
+      p += skip;
+      len = 16;
     }
-    unsigned __int128 v = (p[skip] & 0x80) ? ~static_cast<unsigned __int128>(0) : 0;
-    for (size_t k = skip; k < len; ++k) v = (v << 8) | p[k];
-    d[i] = static_cast<__int128>(v);
+    // Right-align the big-endian bytes in 16, sign-extended, and swap to the machine's order.
+    uint8_t buf[16];
+    std::memset(buf, (p[0] & 0x80) ? 0xff : 0x00, 16);
+    std::memcpy(buf + 16 - len, p, len);
+    uint64_t hi, lo;
+    std::memcpy(&hi, buf, 8);
+    std::memcpy(&lo, buf + 8, 8);
+    d[i] = static_cast<__int128>((static_cast<unsigned __int128>(__builtin_bswap64(hi)) << 64) | __builtin_bswap64(lo));
   }
   return Status::OK();
 }

@@ -130,9 +130,8 @@ Status ParquetReader::StartRowGroup(int g) {
     if (start < kMagicSize || start > data_end || length > data_end - start) {
       return Status::InvalidArgument(context + ": the column chunk lies outside the file");
     }
-    std::string bytes;
-    RETURN_IF_ERROR(file_->ReadAt(start, static_cast<size_t>(length), &bytes));
-    RETURN_IF_ERROR(leaves_[i].Start(std::move(bytes), m, rg.num_rows, std::move(context)));
+    RETURN_IF_ERROR(file_->ReadAt(start, static_cast<size_t>(length), leaves_[i].chunk_buffer()));
+    RETURN_IF_ERROR(leaves_[i].Start(m, std::move(context)));
   }
   current_group_ = g;
   group_rows_left_ = rg.num_rows;

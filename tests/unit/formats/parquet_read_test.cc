@@ -302,7 +302,7 @@ TEST(ParquetValueDecodersTest, DeltaLengthAndDeltaByteArray) {
   std::string lengths = {'\x80', '\x01', '\x04', '\x02', '\x06', '\x00', '\x00', '\x00', '\x00', '\x00'};
   DeltaLengthByteArrayDecoder dl;
   std::string data = lengths + "abcabd";
-  ASSERT_TRUE(dl.Init(reinterpret_cast<const uint8_t*>(data.data()), data.size()).ok());
+  ASSERT_TRUE(dl.Init(reinterpret_cast<const uint8_t*>(data.data()), data.size(), 2).ok());
   std::string_view v[2];
   ASSERT_TRUE(dl.DecodeByteArrays(v, 2).ok());
   EXPECT_EQ(v[0], "abc");
@@ -312,10 +312,13 @@ TEST(ParquetValueDecodersTest, DeltaLengthAndDeltaByteArray) {
   std::string suffix_lengths = {'\x80', '\x01', '\x04', '\x02', '\x06', '\x03', '\x00', '\x00', '\x00', '\x00'};
   std::string dba = prefixes + suffix_lengths + "abcd";
   DeltaByteArrayDecoder db;
-  ASSERT_TRUE(db.Init(reinterpret_cast<const uint8_t*>(dba.data()), dba.size()).ok());
+  ASSERT_TRUE(db.Init(reinterpret_cast<const uint8_t*>(dba.data()), dba.size(), 2).ok());
   ASSERT_TRUE(db.DecodeByteArrays(v, 2).ok());
   EXPECT_EQ(v[0], "abc");
   EXPECT_EQ(v[1], "abd");
+  // More values than the page's levels allow.
+  DeltaByteArrayDecoder too_many;
+  EXPECT_FALSE(too_many.Init(reinterpret_cast<const uint8_t*>(dba.data()), dba.size(), 1).ok());
 }
 
 TEST(ParquetValueDecodersTest, PlainAndByteStreamSplit) {
