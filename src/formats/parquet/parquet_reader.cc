@@ -53,6 +53,12 @@ Result<std::unique_ptr<ParquetReader>> ParquetReader::Open(RandomAccessFile* fil
   return reader;
 }
 
+Result<std::unique_ptr<ParquetReader>> ParquetReader::Open(std::unique_ptr<RandomAccessFile> file) {
+  ASSIGN_OR_RETURN(std::unique_ptr<ParquetReader> reader, Open(file.get()));
+  reader->owned_file_ = std::move(file);
+  return reader;
+}
+
 Status ParquetReader::Validate() const {
   const size_t columns = schema_.columns().size();
   const uint64_t data_end = file_->size() - kFooterTail;
