@@ -10,6 +10,8 @@ namespace {
 // A page may announce at most this many level entries (a hostile header must not make the reader
 // allocate gigabytes; real writers stay far below).
 constexpr int64_t kMaxPageEntries = int64_t{1} << 26;
+// Nor may it announce more than this many uncompressed bytes (decompression allocates them first).
+constexpr int32_t kMaxPageBytes = int32_t{1} << 29;
 
 Status Malformed(std::string msg) { return Status::InvalidArgument(std::move(msg)); }
 
@@ -145,6 +147,10 @@ Status ColumnChunkReader::NextPage(bool* done) {
     Status st = Parse(&r, &h);
     if (!st.ok()) return Fail(st.WithContext("page header"));
     size_t body = chunk_pos_ + r.position();
+    if (h.uncompressed_page_size > kMaxPageBytes) {
+      return Fail(Malformed("page announces " + std::to_string(h.uncompressed_page_size) +
+                            " uncompressed bytes, more than the reader accepts (" + std::to_string(kMaxPageBytes) + ")"));
+    }
     if (h.compressed_page_size < 0 || h.uncompressed_page_size < 0 ||
         static_cast<size_t>(h.compressed_page_size) > chunk_.size() - body) {
       return Fail(Malformed("page of " + std::to_string(h.compressed_page_size) +
@@ -197,8 +203,11 @@ Status ColumnChunkReader::LoadDictionary(const PageHeader& h, const uint8_t* bod
 Status ColumnChunkReader::DecodeLevels(const uint8_t* data, size_t size, int16_t max_level, size_t n,
                                        std::vector<int16_t>* out) {
   out->resize(n);
-  rle_.Reset(data, size, BitWidthOf(static_cast<uint64_t>(max_level)));
+  const int width = BitWidthOf(static_cast<uint64_t>(max_level));
+  rle_.Reset(data, size, width);
   RETURN_IF_ERROR(rle_.Get(out->data(), n));
+  // When the bit width holds no value above the maximum (max 1, 3, 7, ...), none can exceed it.
+  if (max_level == (1 << width) - 1) return Status::OK();
   int16_t worst = 0;
   for (int16_t v : *out) worst = std::max(worst, v);
   if (worst > max_level) {
