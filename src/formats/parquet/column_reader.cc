@@ -206,8 +206,8 @@ Status ColumnChunkReader::DecodeLevels(const uint8_t* data, size_t size, int16_t
   const int width = BitWidthOf(static_cast<uint64_t>(max_level));
   rle_.Reset(data, size, width);
   RETURN_IF_ERROR(rle_.Get(out->data(), n));
-  // When the bit width holds no value above the maximum (max 1, 3, 7, ...), none can exceed it.
-  if (max_level == (1 << width) - 1) return Status::OK();
+  // Checked even when the bit width holds no value above the maximum: an RLE run stores its value in
+  // whole bytes.
   int16_t worst = 0;
   for (int16_t v : *out) worst = std::max(worst, v);
   if (worst > max_level) {
