@@ -334,7 +334,13 @@ Status ColumnChunkReader::DecodePhysical(size_t n, void* out) {
         case Type::FIXED_LEN_BYTE_ARRAY: return plain_.DecodeFixedLenByteArrays(static_cast<std::string_view*>(out), n);
         default: return plain_.DecodeFixedWidth(out, conv_.physical_width, n);
       }
-    case Encoding::RLE: return rle_.Get(static_cast<uint8_t*>(out), n);
+    case Encoding::RLE: {
+      // An RLE run stores its value in a whole byte: keep booleans 0/1 whatever the byte says.
+      auto* b = static_cast<uint8_t*>(out);
+      RETURN_IF_ERROR(rle_.Get(b, n));
+      for (size_t i = 0; i < n; ++i) b[i] = b[i] != 0;
+      return Status::OK();
+    }
     case Encoding::BYTE_STREAM_SPLIT:
       if (t == Type::FIXED_LEN_BYTE_ARRAY) return bss_.DecodeFixedLenByteArrays(static_cast<std::string_view*>(out), n);
       return bss_.DecodeFixedWidth(out, n);
