@@ -83,7 +83,8 @@ ColumnChunkReader::ColumnChunkReader(const ColumnDescriptor& column, LeafConvers
       keep_levels_(keep_levels),
       max_def_(column.max_definition_level),
       max_rep_(column.max_repetition_level),
-      byte_array_(column.physical_type == Type::BYTE_ARRAY || column.physical_type == Type::FIXED_LEN_BYTE_ARRAY) {}
+      byte_array_((column.physical_type == Type::BYTE_ARRAY || column.physical_type == Type::FIXED_LEN_BYTE_ARRAY) &&
+                  conv_.target.IsStringLike()) {}
 
 Status ColumnChunkReader::Fail(const Status& st) const {
   std::string where = context_;
@@ -381,6 +382,14 @@ Status ColumnChunkReader::DecodeValues(size_t n, uint8_t* dst, Vector* values) {
     }
     if (strings) values->AddHeap(dict_heap_);
     return Status::OK();
+  }
+  if (encoding_ == Encoding::PLAIN && conv_.kind == LeafConversion::Kind::kBytesToDecimal &&
+      conv_.physical == Type::FIXED_LEN_BYTE_ARRAY && conv_.type_length <= 8) {
+    // Decimals straight from the page bytes, without views.
+    const uint8_t* src;
+    RETURN_IF_ERROR(plain_.TakeFixed(conv_.type_length, n, &src));
+    if (DecimalsFromContiguous(src, n, conv_.type_length, reinterpret_cast<__int128*>(dst))) return Status::OK();
+    return Status::Internal("no contiguous decimal path for width " + std::to_string(conv_.type_length));
   }
   if (conv_.kind == LeafConversion::Kind::kCopy) {
     RETURN_IF_ERROR(DecodePhysical(n, dst));

@@ -74,7 +74,8 @@ class ColumnChunkReader {
   const bool keep_levels_;
   const int16_t max_def_;
   const int16_t max_rep_;
-  const bool byte_array_;  // BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY: page bytes live in heaps
+  // Byte-array values kept as views (a string-like target): page bytes live in heaps.
+  const bool byte_array_;
 
   std::string context_;
   std::string chunk_;

@@ -77,6 +77,13 @@ Status PlainDecoder::DecodeFixedWidth(void* out, size_t width, size_t n) {
   return Status::OK();
 }
 
+Status PlainDecoder::TakeFixed(size_t width, size_t n, const uint8_t** out) {
+  if (width == 0 || n > (size_ - pos_) / width) return Truncated("PLAIN values");
+  *out = data_ + pos_;
+  pos_ += n * width;
+  return Status::OK();
+}
+
 Status PlainDecoder::DecodeByteArrays(std::string_view* out, size_t n) {
   for (size_t i = 0; i < n; ++i) {
     if (size_ - pos_ < 4) return Truncated("PLAIN BYTE_ARRAY length");

@@ -50,6 +50,8 @@ class PlainDecoder {
   [[nodiscard]] Status DecodeFixedWidth(void* out, size_t width, size_t n);
   [[nodiscard]] Status DecodeByteArrays(std::string_view* out, size_t n);
   [[nodiscard]] Status DecodeFixedLenByteArrays(std::string_view* out, size_t n);
+  // The next n values of `width` bytes as one contiguous run (no copy).
+  [[nodiscard]] Status TakeFixed(size_t width, size_t n, const uint8_t** out);
 
  private:
   const uint8_t* data_ = nullptr;
