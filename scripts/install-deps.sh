@@ -20,6 +20,7 @@ PACKAGES=(
   zlib1g-dev                                   # Avro 'deflate' and Parquet gzip codecs (Iceberg manifests)
   libroaring-dev                               # Iceberg deletion vectors (Puffin 'deletion-vector-v1')
   librdkafka-dev                               # the kafka and upsert-kafka connectors (and their mock cluster)
+  openjdk-17-jdk-headless maven                # interop oracles only: the Iceberg Java reference reader (tests/interop/java)
 )
 
 missing=()

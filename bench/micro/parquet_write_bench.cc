@@ -6,7 +6,8 @@
 //
 // The first run also leaves the file at /tmp/sluice-parquet-bench-lines.parquet (or
 // $SLUICE_PARQUET_BENCH_FILE), so bench/parquet_write_pyarrow.py can write the same rows with
-// pyarrow for comparison (bench/run.sh does both and prints the ratio).
+// pyarrow for comparison (bench/run.sh does both and prints the ratio). PQ_CODEC_NONE=1 writes
+// uncompressed pages instead, to tell the encoding's share from zstd's.
 #include <benchmark/benchmark.h>
 
 #include <cstdio>

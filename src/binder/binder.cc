@@ -868,7 +868,7 @@ Result<Binder::Relation> Binder::BindTable(const ast::TableName& ref) {
       return rel;
     }
   }
-  auto path = ResolvePath(ref.name);
+  auto path = catalog_->Resolve(ref.name);
   if (!path.ok()) return Error(ref.pos, path.status().message());
   auto entry = catalog_->Lookup(*path);
   if (!entry.ok()) return Error(ref.pos, entry.status().message());
@@ -1616,7 +1616,13 @@ Result<Binder::Relation> Binder::BindSetOp(const ast::SetOp& op) {
       cast[b] = cast[b] || column[b]->kind != ExprKind::kColumnRef;
       projections[b].push_back(std::move(column[b]));
     }
-    out_schema.Add(first.field(i).name, common->type.WithNullable(nullable).WithTimeAttribute(TimeAttribute::kNone));
+    // A time attribute survives the union when every branch has the same kind on this column (Flink's
+    // leastRestrictive of time indicators), so windows over a UNION ALL of event-time streams work.
+    TimeAttribute attr = inputs[0].node->schema.field(i).type.time_attribute();
+    for (const Relation& r : inputs) {
+      if (r.node->schema.field(i).type.time_attribute() != attr) attr = TimeAttribute::kNone;
+    }
+    out_schema.Add(first.field(i).name, common->type.WithNullable(nullable).WithTimeAttribute(attr));
   }
   auto u = std::make_shared<UnionNode>();
   for (size_t b = 0; b < inputs.size(); ++b) {
@@ -1911,7 +1917,7 @@ Result<PlanNodePtr> Binder::BindQuery(const ast::Query& query) {
 }
 
 Result<PlanNodePtr> Binder::BindInsert(const ast::Insert& insert) {
-  auto path = ResolvePath(insert.target);
+  auto path = catalog_->Resolve(insert.target);
   if (!path.ok()) return Error(insert.pos, path.status().message());
   auto entry = catalog_->Lookup(*path);
   if (!entry.ok()) return Error(insert.pos, entry.status().message());
@@ -2008,7 +2014,7 @@ Result<PlanNodePtr> Binder::BindInsert(const ast::Insert& insert) {
 // DDL
 
 Result<std::shared_ptr<CatalogTable>> Binder::BindCreateTable(std::shared_ptr<const ast::CreateTable> ddl) {
-  auto path = ResolvePath(ddl->name);
+  auto path = catalog_->Resolve(ddl->name);
   if (!path.ok()) return Error(ddl->pos, path.status().message());
   if (ddl->as_query) return NotSupported(ddl->pos, "CREATE TABLE ... AS SELECT");
   if (ddl->like) return NotSupported(ddl->pos, "CREATE TABLE ... LIKE");
@@ -2090,14 +2096,27 @@ Result<std::shared_ptr<CatalogTable>> Binder::BindCreateTable(std::shared_ptr<co
     t->options[k] = v;
     t->ordered_options.push_back({k, v});
   }
-  if (!t->options.count("connector")) {
+  for (const auto& k : ddl->partition_keys) {
+    // A transform term ("bucket(16, id)", Iceberg tables) names its column last.
+    std::string column = k;
+    if (size_t open = k.find('('); open != std::string::npos) {
+      size_t space = k.rfind(' ');
+      size_t start = (space == std::string::npos || space < open ? open : space) + 1;
+      column = k.substr(start, k.size() - 1 - start);
+    }
+    if (!names.count(column)) return Error(ddl->pos, "Partition column '" + column + "' not defined in the table schema.");
+    t->partition_keys.push_back(k);
+  }
+  // A table of an external catalog (Iceberg) is the catalog's: its WITH options are table properties.
+  bool external = !t->temporary && catalog_->IsExternal(t->path.catalog);
+  if (!external && !t->options.count("connector")) {
     return Error(ddl->pos, "Table options do not contain an option key 'connector' for discovering a connector. Therefore, Flink assumes a managed table. However, a managed table factory that implements org.apache.flink.table.factories.ManagedTableFactory is not in the classpath.");
   }
   return t;
 }
 
 Result<std::shared_ptr<CatalogView>> Binder::BindCreateView(std::shared_ptr<const ast::CreateView> ddl) {
-  auto path = ResolvePath(ddl->name);
+  auto path = catalog_->Resolve(ddl->name);
   if (!path.ok()) return Error(ddl->pos, path.status().message());
   ASSIGN_OR_RETURN(PlanNodePtr plan, BindQuery(*ddl->query));
   auto v = std::make_shared<CatalogView>();

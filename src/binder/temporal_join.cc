@@ -59,7 +59,7 @@ Result<Binder::Relation> Binder::FinishTemporalJoin(const ast::Join& join, const
     // side (Flink computes such an expression in a Calc below the join; Sluice evaluates it in the
     // join); integer keys of different widths compare through a TRY_CAST to the table column's type.
     // Everything else in ON stays a residual condition.
-    auto path = ResolvePath(right_table.name);
+    auto path = catalog_->Resolve(right_table.name);
     std::shared_ptr<const CatalogTable> table = path.ok() ? catalog_->FindTable(*path) : nullptr;
     if (table == nullptr) {
       return NotSupported(right_ref.pos, "A processing-time temporal join against the view '" + right_name +
@@ -177,7 +177,7 @@ Result<Binder::Relation> Binder::FinishTemporalJoin(const ast::Join& join, const
     return Error(join.pos, "Temporal table join requires an equality condition on fields of table [" + right_name + "].");
   }
   // A catalog table must declare its primary key, and the join must cover it.
-  auto path = ResolvePath(right_table.name);
+  auto path = catalog_->Resolve(right_table.name);
   std::shared_ptr<const CatalogTable> table = path.ok() ? catalog_->FindTable(*path) : nullptr;
   if (table != nullptr) {
     if (table->primary_key.empty()) {

@@ -1,5 +1,7 @@
 #include "connectors/builtin_connectors.h"
 
+#include "connectors/iceberg/iceberg_connector.h"
+#include "connectors/iceberg/iceberg_external_catalog.h"
 #include "connectors/kafka/kafka_connector.h"
 
 // The generator connectors live in their own folders; they join the list once their sources exist.
@@ -20,6 +22,7 @@ std::vector<std::unique_ptr<ConnectorFactory>> BuiltinConnectorFactories() {
   out.push_back(MakeValuesConnectorFactory());
   out.push_back(MakeKafkaConnectorFactory());
   out.push_back(MakeUpsertKafkaConnectorFactory());
+  out.push_back(MakeIcebergConnectorFactory());
 #ifdef SLUICE_HAS_DATAGEN
   out.push_back(MakeDatagenConnectorFactory());
 #endif
@@ -28,5 +31,7 @@ std::vector<std::unique_ptr<ConnectorFactory>> BuiltinConnectorFactories() {
 #endif
   return out;
 }
+
+std::vector<const ExternalCatalogFactory*> BuiltinCatalogFactories() { return {IcebergCatalogFactory()}; }
 
 }  // namespace sluice

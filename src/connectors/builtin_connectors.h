@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "catalog/external_catalog.h"
 #include "connectors/connector.h"
 
 namespace sluice {
@@ -23,5 +24,8 @@ std::unique_ptr<ConnectorFactory> MakeNexmarkConnectorFactory();
 
 // Every built-in factory, in registration order.
 std::vector<std::unique_ptr<ConnectorFactory>> BuiltinConnectorFactories();
+
+// The external catalog types CREATE CATALOG offers besides 'generic_in_memory' (shared, stateless).
+std::vector<const ExternalCatalogFactory*> BuiltinCatalogFactories();
 
 }  // namespace sluice

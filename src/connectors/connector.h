@@ -49,6 +49,7 @@ struct ConnectorContext {
   // with their declared types. A connector that does not offer a key rejects it at creation.
   std::vector<Field> metadata;
   std::vector<std::string> primary_key;        // column names; empty when none
+  std::vector<std::string> partition_keys;     // PARTITIONED BY (...) column names, in order
   std::map<std::string, std::string> options;  // the WITH clause, keys as written
   // Session configuration (SET keys) for options that fall back to job settings.
   const std::map<std::string, std::string>* config = nullptr;

@@ -10,7 +10,9 @@
 
 #include "binder/binder.h"
 #include "catalog/catalog.h"
+#include "engine/catalog_statements.h"
 #include "common/clock.h"
+#include "common/deep_stack.h"
 #include "common/config.h"
 #include "connectors/connector.h"
 #include "connectors/values/values_connector.h"
@@ -73,22 +75,6 @@ class FinalResultWriter final : public SinkWriter {
   std::vector<LogicalType> types_;
   MaterializedTable table_;
 };
-
-Status EmitStringRows(QueryResultHandler* handler, const std::vector<std::string>& names,
-                      const std::vector<std::vector<std::string>>& rows) {
-  if (!handler) return Status::OK();
-  Schema schema;
-  for (const auto& n : names) schema.Add(n, LogicalType::String());
-  RETURN_IF_ERROR(handler->Begin(schema));
-  Chunk chunk(schema);
-  for (const auto& r : rows) {
-    std::vector<Value> vals;
-    for (const auto& s : r) vals.push_back(Value::String(s));
-    chunk.AppendValues(vals, RowKind::kInsert);
-  }
-  if (chunk.size()) RETURN_IF_ERROR(handler->Changes(chunk));
-  return handler->End();
-}
 
 void CollectScans(const PlanNodePtr& node, std::set<PlanNode*>* seen, std::vector<PlanNode*>* scans) {
   if (!seen->insert(node.get()).second) return;
@@ -154,6 +140,11 @@ class Session::Impl {
     result.text = kOkMessage;
     ASSIGN_OR_RETURN(auto eval, MakeEvalContext());
     Binder binder(&catalog_, &config_, eval.get(), &function_aliases_);
+    if (IsCatalogStatement(*stmt)) {
+      ASSIGN_OR_RETURN(bool rows, ExecuteCatalogStatement(*stmt, &catalog_, handler));
+      if (rows) result.kind = StatementResult::Kind::kRows;
+      return result;
+    }
     switch (stmt->kind) {
       case ast::StatementKind::kCreateTable: {
         auto ddl = std::static_pointer_cast<const ast::CreateTable>(std::shared_ptr<const ast::Statement>(stmt));
@@ -169,7 +160,7 @@ class Session::Impl {
       }
       case ast::StatementKind::kDrop: {
         const auto& d = stmt->As<ast::Drop>();
-        ASSIGN_OR_RETURN(ObjectPath p, ResolvePath(d.name));
+        ASSIGN_OR_RETURN(ObjectPath p, catalog_.Resolve(d.name));
         RETURN_IF_ERROR(catalog_.Drop(p, d.object == ast::ObjectKind::kView, d.if_exists));
         return result;
       }
@@ -220,6 +211,9 @@ class Session::Impl {
         return Run(roots, roots, handler, eval.get());
       }
       case ast::StatementKind::kExplain: return Explain(stmt->As<ast::Explain>(), &binder);
+      case ast::StatementKind::kCreateCatalog:
+      case ast::StatementKind::kCreateDatabase:
+      case ast::StatementKind::kUse: break;  // catalog statements, handled above
       case ast::StatementKind::kCreateFunction: {
         // Sluice runs no JVM: a CREATE FUNCTION names a class it implements natively.
         static const std::map<std::string, std::string> kNativeClasses = {
@@ -361,7 +355,7 @@ class Session::Impl {
   // ALTER TABLE ... SET/RESET: a copy of the table with its WITH options changed replaces it. Views
   // are bound where they are read, so they see the new options.
   Status AlterTable(const ast::AlterTable& a) {
-    ASSIGN_OR_RETURN(ObjectPath p, ResolvePath(a.name));
+    ASSIGN_OR_RETURN(ObjectPath p, catalog_.Resolve(a.name));
     auto entry = catalog_.Lookup(p);
     if (!entry.ok() || !entry->table) {
       if (a.if_exists && !entry.ok()) return Status::OK();
@@ -386,8 +380,7 @@ class Session::Impl {
       t->options.erase(k);
       std::erase_if(t->ordered_options, [&](const auto& o) { return o.first == k; });
     }
-    RETURN_IF_ERROR(catalog_.Drop(p, false, false));
-    return catalog_.CreateTable(t, false);
+    return catalog_.ReplaceTable(std::move(t));
   }
 
   bool batch_mode() const {
@@ -412,7 +405,7 @@ class Session::Impl {
       if (e == std::string::npos) break;
       b = e + 1;
     }
-    auto path = ResolvePath(parts);
+    auto path = catalog_.Resolve(parts);
     if (!path.ok()) return path.status().WithContext(context);
     auto entry = catalog_.Lookup(*path);
     if (!entry.ok()) return entry.status().WithContext(context);
@@ -442,6 +435,7 @@ class Session::Impl {
     ctx.table_name = table.path.FullName();
     ctx.physical_schema = table.physical_schema();
     ctx.primary_key = table.primary_key;
+    ctx.partition_keys = table.partition_keys;
     ctx.options = MergedOptions(table, hints);
     ctx.config = &config_.values();
     ctx.out = options_.out;
@@ -563,31 +557,18 @@ class Session::Impl {
     result.kind = StatementResult::Kind::kRows;
     std::vector<std::vector<std::string>> rows;
     switch (show.show_kind) {
-      case ast::ShowKind::kTables:
-        for (const auto& n : catalog_.ListTables(true)) rows.push_back({n});
-        RETURN_IF_ERROR(EmitStringRows(handler, {"table name"}, rows));
-        break;
-      case ast::ShowKind::kViews:
-        for (const auto& n : catalog_.ListViews()) rows.push_back({n});
-        RETURN_IF_ERROR(EmitStringRows(handler, {"view name"}, rows));
-        break;
       case ast::ShowKind::kFunctions:
         for (const auto& n : ScalarFunctionNames()) rows.push_back({n});
         RETURN_IF_ERROR(EmitStringRows(handler, {"function name"}, rows));
         break;
-      case ast::ShowKind::kCatalogs:
-        RETURN_IF_ERROR(EmitStringRows(handler, {"catalog name"}, {{kDefaultCatalog}}));
-        break;
-      case ast::ShowKind::kDatabases:
-        RETURN_IF_ERROR(EmitStringRows(handler, {"database name"}, {{kDefaultDatabase}}));
-        break;
       case ast::ShowKind::kModules: RETURN_IF_ERROR(EmitStringRows(handler, {"module name"}, {{"core"}})); break;
+      default: return Status::Internal("SHOW kind handled by the catalog statements");
     }
     return result;
   }
 
   Result<StatementResult> Describe(const ast::Describe& d, QueryResultHandler* handler) {
-    ASSIGN_OR_RETURN(ObjectPath p, ResolvePath(d.name));
+    ASSIGN_OR_RETURN(ObjectPath p, catalog_.Resolve(d.name));
     ASSIGN_OR_RETURN(Catalog::Entry e, catalog_.Lookup(p));
     std::vector<std::vector<std::string>> rows;
     if (e.table) {
@@ -622,7 +603,7 @@ class Session::Impl {
   }
 
   Result<StatementResult> ShowCreate(const ast::ShowCreate& sc) {
-    ASSIGN_OR_RETURN(ObjectPath p, ResolvePath(sc.name));
+    ASSIGN_OR_RETURN(ObjectPath p, catalog_.Resolve(sc.name));
     ASSIGN_OR_RETURN(Catalog::Entry e, catalog_.Lookup(p));
     StatementResult result;
     result.kind = StatementResult::Kind::kText;
@@ -660,7 +641,15 @@ class Session::Impl {
       lines.push_back("  PRIMARY KEY (" + cols + ") NOT ENFORCED");
     }
     for (size_t i = 0; i < lines.size(); ++i) s += lines[i] + (i + 1 < lines.size() ? ",\n" : "\n");
-    s += ") WITH (\n";
+    s += ")";
+    if (!t.partition_keys.empty()) {
+      std::string terms;
+      for (const auto& k : t.partition_keys) {
+        terms += (terms.empty() ? "" : ", ") + (k.find('(') == std::string::npos ? sql::QuoteIdentifier(k) : k);
+      }
+      s += " PARTITIONED BY (" + terms + ")";
+    }
+    s += " WITH (\n";
     for (size_t i = 0; i < t.ordered_options.size(); ++i) {
       // Secret-looking values (passwords, sasl.jaas.config, ...) never leave the session.
       const std::string& value = IsSecretOptionKey(t.ordered_options[i].first) ? std::string("******") : t.ordered_options[i].second;
@@ -700,7 +689,10 @@ Result<StatementResult> Session::ExecuteAt(std::string_view statement, int line,
   // A job turns a failed allocation into an error naming its operator (runtime/memory_budget.h);
   // one while parsing, planning or building a job ends here, so an embedding program keeps running.
   try {
-    return impl_->Execute(statement, line, column, handler);
+    // Deeply nested SQL recurses as deep as the statement nests (common/deep_stack.h).
+    std::optional<Result<StatementResult>> result;
+    RunOnDeepStack([&] { result.emplace(impl_->Execute(statement, line, column, handler)); });
+    return std::move(*result);
   } catch (const std::bad_alloc&) {
     return Status::RuntimeError("Out of memory (an allocation failed: std::bad_alloc) while parsing, planning or "
                                 "starting the statement at line " + std::to_string(line) + ", column " +

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <random>
 
+#include "function/like.h"
 #include "function/kernel_util.h"
 #include "types/value.h"
 
@@ -223,42 +224,6 @@ int32_t Locate(std::string_view needle, std::string_view s, int64_t from) {
   size_t p = s.find(needle, start);
   if (p == std::string_view::npos) return 0;
   return static_cast<int32_t>(std::lower_bound(offs.begin(), offs.end(), p) - offs.begin()) + 1;
-}
-
-// SQL LIKE with % and _ (one code point) and an optional escape character; backtracking on the last %.
-bool LikeMatch(std::string_view s, std::string_view p, int escape) {
-  size_t si = 0, pi = 0;
-  size_t star_p = std::string_view::npos, star_s = 0;
-  while (si < s.size()) {
-    if (pi < p.size()) {
-      char c = p[pi];
-      if (escape >= 0 && c == static_cast<char>(escape) && pi + 1 < p.size()) {
-        if (s[si] == p[pi + 1]) {
-          ++si;
-          pi += 2;
-          continue;
-        }
-      } else if (c == '%') {
-        star_p = ++pi;
-        star_s = si;
-        continue;
-      } else if (c == '_') {
-        DecodeUtf8(s, &si);
-        ++pi;
-        continue;
-      } else if (c == s[si]) {
-        ++si;
-        ++pi;
-        continue;
-      }
-    }
-    if (star_p == std::string_view::npos) return false;
-    pi = star_p;
-    DecodeUtf8(s, &star_s);
-    si = star_s;
-  }
-  while (pi < p.size() && p[pi] == '%') ++pi;
-  return pi == p.size();
 }
 
 // Flink quotes the replacement (Matcher.quoteReplacement): it is literal text, so RE2's escape
@@ -950,6 +915,42 @@ void RegisterStringFunctions(FunctionTable* t) {
                           }), true);
           }});
   t->Add({"UUID", {"UUID()"}, ResolveUuid});
+}
+
+// SQL LIKE with % and _ (one code point) and an optional escape character; backtracking on the last %.
+bool LikeMatch(std::string_view s, std::string_view p, int escape) {
+  size_t si = 0, pi = 0;
+  size_t star_p = std::string_view::npos, star_s = 0;
+  while (si < s.size()) {
+    if (pi < p.size()) {
+      char c = p[pi];
+      if (escape >= 0 && c == static_cast<char>(escape) && pi + 1 < p.size()) {
+        if (s[si] == p[pi + 1]) {
+          ++si;
+          pi += 2;
+          continue;
+        }
+      } else if (c == '%') {
+        star_p = ++pi;
+        star_s = si;
+        continue;
+      } else if (c == '_') {
+        DecodeUtf8(s, &si);
+        ++pi;
+        continue;
+      } else if (c == s[si]) {
+        ++si;
+        ++pi;
+        continue;
+      }
+    }
+    if (star_p == std::string_view::npos) return false;
+    pi = star_p;
+    DecodeUtf8(s, &star_s);
+    si = star_s;
+  }
+  while (pi < p.size() && p[pi] == '%') ++pi;
+  return pi == p.size();
 }
 
 }  // namespace sluice::fn

@@ -926,7 +926,8 @@ Status Job::RunToEnd(RssMeter* rss) {
     RETURN_IF_ERROR(sources_[next]->Step(bound, bound_index < next));
     ctx_.running = nullptr;
     if (ctx_.checkpoint_roundtrip) RETURN_IF_ERROR(RoundTripState());
-    RETURN_IF_ERROR(CheckMemoryBudget(ctx_, operators_, CheckpointBufferBytes()));
+    // The checkpoint buffers are added up only when a budget is set (every step otherwise walks them).
+    if (ctx_.memory_budget_bytes > 0) RETURN_IF_ERROR(CheckMemoryBudget(ctx_, operators_, CheckpointBufferBytes()));
     if (++steps % kRssSampleSteps == 0) rss->Sample();
   }
   if (late_rows_ && !finished) RETURN_IF_ERROR(late_rows_->Finish());

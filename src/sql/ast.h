@@ -605,6 +605,9 @@ enum class StatementKind : uint8_t {
   kExplain,       // Explain
   kCreateFunction,  // CreateFunction
   kAlterTable,    // AlterTable
+  kCreateCatalog,   // CreateCatalog
+  kCreateDatabase,  // CreateDatabase
+  kUse,             // Use
 };
 
 struct Statement {
@@ -721,7 +724,34 @@ struct AlterTable : Statement {
   std::vector<std::string> reset_keys;  // RESET
 };
 
-enum class ObjectKind : uint8_t { kTable, kView };
+// CREATE CATALOG [IF NOT EXISTS] name WITH ('type' = '...', ...)
+struct CreateCatalog : Statement {
+  static constexpr StatementKind kKind = StatementKind::kCreateCatalog;
+  CreateCatalog() : Statement(kKind) {}
+  std::string name;
+  bool if_not_exists = false;
+  PropertyList options;
+};
+
+// CREATE DATABASE [IF NOT EXISTS] [catalog.]db [COMMENT '...'] [WITH (...)]
+struct CreateDatabase : Statement {
+  static constexpr StatementKind kKind = StatementKind::kCreateDatabase;
+  CreateDatabase() : Statement(kKind) {}
+  Name name;  // 1 or 2 parts
+  bool if_not_exists = false;
+  std::optional<std::string> comment;
+  PropertyList options;
+};
+
+// USE CATALOG name | USE [catalog.]db
+struct Use : Statement {
+  static constexpr StatementKind kKind = StatementKind::kUse;
+  Use() : Statement(kKind) {}
+  bool catalog = false;
+  Name name;
+};
+
+enum class ObjectKind : uint8_t { kTable, kView, kCatalog, kDatabase };
 
 struct Drop : Statement {
   static constexpr StatementKind kKind = StatementKind::kDrop;
@@ -729,15 +759,22 @@ struct Drop : Statement {
   ObjectKind object = ObjectKind::kTable;
   bool temporary = false;
   bool if_exists = false;
+  bool cascade = false;  // DROP DATABASE ... CASCADE (RESTRICT, the default, refuses a non-empty one)
   Name name;
 };
 
-enum class ShowKind : uint8_t { kTables, kViews, kFunctions, kCatalogs, kDatabases, kModules };
+enum class ShowKind : uint8_t {
+  kTables, kViews, kFunctions, kCatalogs, kDatabases, kModules, kCurrentCatalog, kCurrentDatabase
+};
 
+// SHOW TABLES [(FROM | IN) [catalog.]db] [[NOT] LIKE 'pattern'], SHOW DATABASES [(FROM | IN) catalog], ...
 struct Show : Statement {
   static constexpr StatementKind kKind = StatementKind::kShow;
   Show() : Statement(kKind) {}
   ShowKind show_kind = ShowKind::kTables;
+  Name from;                         // empty: the current catalog / database
+  std::optional<std::string> like;   // LIKE pattern (SQL LIKE: % and _)
+  bool not_like = false;
 };
 
 struct ShowCreate : Statement {

@@ -267,7 +267,8 @@ class Parser {
     if (AtKw("BEGIN")) return ParseBeginStatementSet();
     if (AtKw("EXPLAIN")) return ParseExplain();
     if (AtKw("ALTER")) return ParseAlter();
-    static constexpr const char* kUnsupported[] = {"USE",    "LOAD",   "UNLOAD", "ADD",    "REMOVE",
+    if (AtKw("USE")) return ParseUse();
+    static constexpr const char* kUnsupported[] = {"LOAD",   "UNLOAD", "ADD",    "REMOVE",
                                                    "ANALYZE", "TRUNCATE", "CALL", "DELETE", "UPDATE", "STOP"};
     for (const char* word : kUnsupported) {
       if (TokIsKw(Cur(), word)) {
@@ -323,11 +324,49 @@ class Parser {
       }
       return StatementPtr(std::move(fn));
     }
-    if (AtKw("CATALOG") || AtKw("DATABASE") || AtKw("SYSTEM")) {
-      return Status::NotSupported("CREATE " + Upper(Cur().text) + " is not supported by Sluice (at line " +
-                                  std::to_string(Cur().line) + ", column " + std::to_string(Cur().column) + ")");
+    if (!temporary && AcceptKw("CATALOG")) {
+      auto c = std::make_unique<CreateCatalog>();
+      c->pos = pos;
+      ASSIGN_OR_RETURN(c->if_not_exists, ParseIfNotExists());
+      ASSIGN_OR_RETURN(c->name, ParseIdentifier());
+      RETURN_IF_ERROR(ExpectKw("WITH"));
+      ASSIGN_OR_RETURN(c->options, ParsePropertyList());
+      return StatementPtr(std::move(c));
+    }
+    if (!temporary && AcceptKw("DATABASE")) {
+      auto d = std::make_unique<CreateDatabase>();
+      d->pos = pos;
+      ASSIGN_OR_RETURN(d->if_not_exists, ParseIfNotExists());
+      ASSIGN_OR_RETURN(d->name, ParseCompoundName());
+      if (AcceptKw("COMMENT")) {
+        ASSIGN_OR_RETURN(d->comment, ParseStringLiteral());
+      }
+      if (AcceptKw("WITH")) {
+        ASSIGN_OR_RETURN(d->options, ParsePropertyList());
+      }
+      return StatementPtr(std::move(d));
+    }
+    if (AtKw("SYSTEM")) {
+      return Status::NotSupported("CREATE SYSTEM is not supported by Sluice (at line " + std::to_string(Cur().line) +
+                                  ", column " + std::to_string(Cur().column) + ")");
     }
     return ErrorHere();
+  }
+
+  // USE CATALOG name | USE [catalog.]database
+  Result<StatementPtr> ParseUse() {
+    auto u = std::make_unique<Use>();
+    u->pos = Here();
+    RETURN_IF_ERROR(ExpectKw("USE"));
+    if (AtKw("CATALOG") && PeekTok(1).kind != TokenKind::kEof) {  // `USE catalog` alone names a database
+      AcceptKw("CATALOG");
+      u->catalog = true;
+      ASSIGN_OR_RETURN(std::string name, ParseIdentifier());
+      u->name = {name};
+      return StatementPtr(std::move(u));
+    }
+    ASSIGN_OR_RETURN(u->name, ParseCompoundName());
+    return StatementPtr(std::move(u));
   }
 
   // ALTER TABLE [IF EXISTS] name SET (props) | RESET ('key', ...).
@@ -399,6 +438,32 @@ class Parser {
     return props;
   }
 
+  // PARTITIONED BY (col, ...). Beyond Flink's grammar, for Iceberg tables, Spark's transform terms:
+  // bucket(16, id), truncate(4, name), years(ts), day(ts), ... A term is kept as its normalised text
+  // ("bucket(16, id)"); a column is kept as its name.
+  Result<std::vector<std::string>> ParsePartitionTerms() {
+    RETURN_IF_ERROR(ExpectPunct("("));
+    std::vector<std::string> terms;
+    do {
+      ASSIGN_OR_RETURN(std::string name, ParseIdentifier());
+      if (!AcceptPunct("(")) {
+        terms.push_back(std::move(name));
+        continue;
+      }
+      std::string term = name + "(";
+      if (Cur().kind == TokenKind::kInteger) {
+        term += Cur().text + ", ";
+        Advance();
+        RETURN_IF_ERROR(ExpectPunct(","));
+      }
+      ASSIGN_OR_RETURN(std::string column, ParseIdentifier());
+      RETURN_IF_ERROR(ExpectPunct(")"));
+      terms.push_back(term + column + ")");
+    } while (AcceptPunct(","));
+    RETURN_IF_ERROR(ExpectPunct(")"));
+    return terms;
+  }
+
   Result<StatementPtr> ParseCreateTable(SourcePos pos, bool temporary) {
     auto ct = std::make_unique<CreateTable>();
     ct->pos = pos;
@@ -417,7 +482,7 @@ class Parser {
     }
     if (AcceptKw("PARTITIONED")) {
       RETURN_IF_ERROR(ExpectKw("BY"));
-      ASSIGN_OR_RETURN(ct->partition_keys, ParseParenIdentifierList());
+      ASSIGN_OR_RETURN(ct->partition_keys, ParsePartitionTerms());
     }
     if (AcceptKw("WITH")) {
       ASSIGN_OR_RETURN(ct->options, ParsePropertyList());
@@ -582,6 +647,10 @@ class Parser {
       d->object = ObjectKind::kTable;
     } else if (AcceptKw("VIEW")) {
       d->object = ObjectKind::kView;
+    } else if (!d->temporary && AcceptKw("CATALOG")) {
+      d->object = ObjectKind::kCatalog;
+    } else if (!d->temporary && AcceptKw("DATABASE")) {
+      d->object = ObjectKind::kDatabase;
     } else {
       return ErrorHere();
     }
@@ -589,7 +658,16 @@ class Parser {
       RETURN_IF_ERROR(ExpectKw("EXISTS"));
       d->if_exists = true;
     }
-    ASSIGN_OR_RETURN(d->name, ParseCompoundName());
+    if (d->object == ObjectKind::kCatalog) {
+      ASSIGN_OR_RETURN(std::string name, ParseIdentifier());
+      d->name = {name};
+    } else {
+      ASSIGN_OR_RETURN(d->name, ParseCompoundName());
+    }
+    if (d->object == ObjectKind::kDatabase) {
+      if (AcceptKw("CASCADE")) d->cascade = true;
+      else AcceptKw("RESTRICT");
+    }
     return StatementPtr(std::move(d));
   }
 
@@ -613,11 +691,30 @@ class Parser {
         {"TABLES", ShowKind::kTables},     {"VIEWS", ShowKind::kViews},         {"FUNCTIONS", ShowKind::kFunctions},
         {"CATALOGS", ShowKind::kCatalogs}, {"DATABASES", ShowKind::kDatabases}, {"MODULES", ShowKind::kModules},
     };
+    if (AcceptKw("CURRENT")) {
+      auto s = std::make_unique<Show>();
+      s->pos = pos;
+      if (AcceptKw("CATALOG")) s->show_kind = ShowKind::kCurrentCatalog;
+      else if (AcceptKw("DATABASE")) s->show_kind = ShowKind::kCurrentDatabase;
+      else return ErrorHere();
+      return StatementPtr(std::move(s));
+    }
     for (const auto& [word, kind] : kKinds) {
       if (AcceptKw(word)) {
         auto s = std::make_unique<Show>();
         s->pos = pos;
         s->show_kind = kind;
+        if ((kind == ShowKind::kTables || kind == ShowKind::kViews || kind == ShowKind::kDatabases) &&
+            (AcceptKw("FROM") || AcceptKw("IN"))) {
+          ASSIGN_OR_RETURN(s->from, ParseCompoundName());
+        }
+        if (AcceptKw("NOT")) {
+          s->not_like = true;
+          if (!AtKw("LIKE")) return ErrorHere();
+        }
+        if (AcceptKw("LIKE")) {
+        ASSIGN_OR_RETURN(s->like, ParseStringLiteral());
+      }
         return StatementPtr(std::move(s));
       }
     }

@@ -569,15 +569,39 @@ class Unparser {
       }
       case StatementKind::kDrop: {
         const auto& d = st.As<Drop>();
+        static const char* kObject[] = {"TABLE ", "VIEW ", "CATALOG ", "DATABASE "};
         std::string out = "DROP ";
         if (d.temporary) out += "TEMPORARY ";
-        out += d.object == ObjectKind::kTable ? "TABLE " : "VIEW ";
+        out += kObject[static_cast<int>(d.object)];
         if (d.if_exists) out += "IF EXISTS ";
-        return out + NameText(d.name);
+        out += NameText(d.name);
+        if (d.cascade) out += " CASCADE";
+        return out;
       }
       case StatementKind::kShow: {
-        static const char* kWhat[] = {"TABLES", "VIEWS", "FUNCTIONS", "CATALOGS", "DATABASES", "MODULES"};
-        return std::string("SHOW ") + kWhat[static_cast<int>(st.As<Show>().show_kind)];
+        static const char* kWhat[] = {"TABLES",  "VIEWS",   "FUNCTIONS",       "CATALOGS",
+                                      "DATABASES", "MODULES", "CURRENT CATALOG", "CURRENT DATABASE"};
+        const auto& sh = st.As<Show>();
+        std::string out = std::string("SHOW ") + kWhat[static_cast<int>(sh.show_kind)];
+        if (!sh.from.empty()) out += " FROM " + NameText(sh.from);
+        if (sh.like) out += std::string(sh.not_like ? " NOT" : "") + " LIKE " + QuoteString(*sh.like);
+        return out;
+      }
+      case StatementKind::kCreateCatalog: {
+        const auto& c = st.As<CreateCatalog>();
+        return std::string("CREATE CATALOG ") + (c.if_not_exists ? "IF NOT EXISTS " : "") + QuoteIdentifier(c.name) +
+               " WITH " + PropertiesText(c.options);
+      }
+      case StatementKind::kCreateDatabase: {
+        const auto& d = st.As<CreateDatabase>();
+        std::string out = std::string("CREATE DATABASE ") + (d.if_not_exists ? "IF NOT EXISTS " : "") + NameText(d.name);
+        if (d.comment) out += " COMMENT " + QuoteString(*d.comment);
+        if (!d.options.empty()) out += " WITH " + PropertiesText(d.options);
+        return out;
+      }
+      case StatementKind::kUse: {
+        const auto& u = st.As<Use>();
+        return std::string(u.catalog ? "USE CATALOG " : "USE ") + NameText(u.name);
       }
       case StatementKind::kShowCreate: {
         const auto& s = st.As<ShowCreate>();
@@ -682,7 +706,14 @@ class Unparser {
       out += ")";
     }
     if (ct.comment) out += "\nCOMMENT " + QuoteString(*ct.comment);
-    if (!ct.partition_keys.empty()) out += "\nPARTITIONED BY " + IdentifierList(ct.partition_keys);
+    if (!ct.partition_keys.empty()) {
+      // Columns are quoted; transform terms ("bucket(16, id)") keep their text.
+      std::string terms;
+      for (const auto& k : ct.partition_keys) {
+        terms += (terms.empty() ? "" : ", ") + (k.find('(') == std::string::npos ? QuoteIdentifier(k) : k);
+      }
+      out += "\nPARTITIONED BY (" + terms + ")";
+    }
     if (!ct.options.empty()) out += "\nWITH " + PropertiesText(ct.options);
     if (ct.like) {
       out += "\nLIKE " + NameText(ct.like->source);

@@ -76,6 +76,78 @@ struct DictKeyOf<__int128> {
   }
 };
 
+// Strings in dictionaries and statistics are short (keys, codes, ids): hash and compare them with
+// inline 8-byte loads rather than library calls.
+inline uint64_t Load64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+inline uint64_t Mix64(uint64_t a, uint64_t b) {
+  unsigned __int128 m = static_cast<unsigned __int128>(a ^ 0x9E3779B97F4A7C15ULL) * (b ^ 0xD6E8FEB86659FD93ULL);
+  return static_cast<uint64_t>(m) ^ static_cast<uint64_t>(m >> 64);
+}
+
+struct StringKeyHash {
+  size_t operator()(std::string_view s) const {
+    const char* p = s.data();
+    size_t n = s.size();
+    uint64_t h = n;
+    if (n > 16) {
+      const char* end = p + n;
+      for (; end - p > 16; p += 16) h = Mix64(h ^ Load64(p), Load64(p + 8));
+      // The last 16 bytes (overlapping the words already mixed when n is not a multiple of 16).
+      return Mix64(h ^ Load64(end - 16), Load64(end - 8));
+    }
+    if (n >= 8) return Mix64(h ^ Load64(p), Load64(p + n - 8));
+    uint64_t w = 0;
+    if (n > 0) std::memcpy(&w, p, n);
+    return Mix64(h, w);
+  }
+};
+
+struct StringKeyEq {
+  bool operator()(std::string_view a, std::string_view b) const {
+    if (a.size() != b.size()) return false;
+    size_t n = a.size();
+    if (n >= 8 && n <= 16) {
+      return Load64(a.data()) == Load64(b.data()) && Load64(a.data() + n - 8) == Load64(b.data() + n - 8);
+    }
+    return n == 0 || std::memcmp(a.data(), b.data(), n) == 0;
+  }
+};
+
+// a < b as unsigned bytes; the first 8 bytes (big-endian, zero-padded) decide most comparisons.
+inline bool BytesLess(std::string_view a, std::string_view b) {
+  uint64_t pa = 0;
+  uint64_t pb = 0;
+  std::memcpy(&pa, a.data(), std::min<size_t>(8, a.size()));
+  std::memcpy(&pb, b.data(), std::min<size_t>(8, b.size()));
+  pa = __builtin_bswap64(pa);
+  pb = __builtin_bswap64(pb);
+  if (pa != pb) return pa < pb;
+  return a < b;
+}
+
+template <typename P>
+bool Less(const P& a, const P& b) {
+  if constexpr (std::is_same_v<P, std::string_view>) {
+    return BytesLess(a, b);
+  } else {
+    return a < b;
+  }
+}
+
+template <typename P>
+struct DictMap {
+  using type = absl::flat_hash_map<typename DictKeyOf<P>::type, uint32_t>;
+};
+template <>
+struct DictMap<std::string_view> {
+  using type = absl::flat_hash_map<std::string_view, uint32_t, StringKeyHash, StringKeyEq>;
+};
+
 template <typename P>
 bool IsNaN(P v) {
   if constexpr (std::is_floating_point_v<P>) {
@@ -98,9 +170,9 @@ class MinMax {
       has_ = true;
       return;
     }
-    if (v < P(min_)) {
+    if (Less<P>(v, P(min_))) {
       min_ = Stored(v);
-    } else if (P(max_) < v) {
+    } else if (Less<P>(P(max_), v)) {
       max_ = Stored(v);
     }
   }
@@ -147,7 +219,14 @@ class TypedColumnWriter final : public ColumnWriter {
 
   Status Write(const LeafBatch& b) override;
   int64_t EstimatedSize() const override {
-    return pages_bytes_ + dict_bytes_ + PageBytes();
+    // Pages written are counted as stored; the open page and the dictionary are scaled by the
+    // compression ratio seen so far in this chunk (or file), so the estimate does not jump down
+    // when a row group is flushed.
+    int64_t unc = chunk_uncompressed_ > 0 ? chunk_uncompressed_ : file_uncompressed_;
+    int64_t comp = chunk_uncompressed_ > 0 ? chunk_compressed_ : file_compressed_;
+    int64_t pending = dict_bytes_ + PageBytes();
+    if (unc > 0) pending = static_cast<int64_t>(static_cast<double>(pending) * static_cast<double>(comp) / unc);
+    return pages_bytes_ + pending;
   }
   Status FinishChunk(int64_t file_offset, WritableFile* file, ColumnChunk* chunk) override;
   ColumnStatsSummary FileStats() const override {
@@ -220,10 +299,14 @@ class TypedColumnWriter final : public ColumnWriter {
   Status AppendPage(PageType type, std::string_view payload, int32_t num_values, Encoding encoding);
   void ResetChunk();
   void AppendToBlocks(std::string_view bytes) {
-    if (blocks_.empty() || blocks_.back().size() + bytes.size() > blocks_.back().capacity()) {
-      blocks_.emplace_back().reserve(std::max(bytes.size(), kBlockBytes));
+    if (used_blocks_ == 0 || blocks_[used_blocks_ - 1].size() + bytes.size() > blocks_[used_blocks_ - 1].capacity()) {
+      // The next block: one kept from an earlier row group when there is one.
+      if (used_blocks_ == blocks_.size()) blocks_.emplace_back();
+      blocks_[used_blocks_].clear();
+      blocks_[used_blocks_].reserve(std::max(bytes.size(), kBlockBytes));
+      ++used_blocks_;
     }
-    blocks_.back().append(bytes);
+    blocks_[used_blocks_ - 1].append(bytes);
     pages_bytes_ += static_cast<int64_t>(bytes.size());
   }
 
@@ -247,7 +330,7 @@ class TypedColumnWriter final : public ColumnWriter {
   // The column chunk.
   bool dict_mode_ = false;
   bool dict_pages_written_ = false;
-  absl::flat_hash_map<typename DictKeyOf<P>::type, uint32_t> dict_index_;
+  typename DictMap<P>::type dict_index_;
   std::vector<P> dict_values_;
   std::unique_ptr<StringHeap> dict_heap_;
   int64_t dict_bytes_ = 0;
@@ -255,6 +338,7 @@ class TypedColumnWriter final : public ColumnWriter {
   // Data pages with their headers, in blocks of about kBlockBytes (a growing string would copy the
   // chunk over and over, and hold twice its size while doing so).
   std::vector<std::string> blocks_;
+  size_t used_blocks_ = 0;  // blocks_ beyond this are spare capacity from earlier row groups
   int64_t pages_bytes_ = 0;
   int64_t chunk_values_ = 0;
   int64_t chunk_nulls_ = 0;
@@ -269,6 +353,7 @@ class TypedColumnWriter final : public ColumnWriter {
   int64_t file_nulls_ = 0;
   int64_t file_nans_ = 0;
   int64_t file_compressed_ = 0;
+  int64_t file_uncompressed_ = 0;
 
   std::string payload_;
   ByteBuffer compressed_;
@@ -285,7 +370,7 @@ void TypedColumnWriter<P, Source>::ResetChunk() {
   dict_heap_.reset();
   dict_bytes_ = 0;
   dict_bits_ = 0;
-  blocks_.clear();
+  used_blocks_ = 0;
   pages_bytes_ = 0;
   chunk_values_ = chunk_nulls_ = chunk_uncompressed_ = chunk_compressed_ = 0;
   used_plain_ = false;
@@ -345,7 +430,13 @@ void TypedColumnWriter<P, Source>::EncodeValues(const LeafBatch& b, size_t first
       P v = Source::Get(raw, pos ? pos[k] : static_cast<uint32_t>(k));
       if constexpr (std::is_floating_point_v<P>) nans += IsNaN(v);
       plain_bytes += static_cast<int64_t>(PlainSize(v));
-      if (last_index == UINT32_MAX || !(DictKeyOf<P>::Of(v) == DictKeyOf<P>::Of(last))) {
+      bool same;
+      if constexpr (kIsString) {
+        same = StringKeyEq()(v, last);
+      } else {
+        same = DictKeyOf<P>::Of(v) == DictKeyOf<P>::Of(last);
+      }
+      if (last_index == UINT32_MAX || !same) {
         last_index = DictIndex(v);
         last = v;
       }
@@ -400,6 +491,8 @@ Status TypedColumnWriter<P, Source>::Write(const LeafBatch& b) {
     if (def != nullptr) {
       def_.insert(def_.end(), def + lv, def + end);
       nv = static_cast<size_t>(std::count(def + lv, def + end, max_def));
+    } else if (max_def > 0) {
+      def_.resize(def_.size() + (end - lv), max_def);  // no NULL in the batch (LeafBatch)
     }
     if (rep != nullptr) rep_.insert(rep_.end(), rep + lv, rep + end);
     EncodeValues(b, vv, nv);
@@ -525,7 +618,7 @@ Status TypedColumnWriter<P, Source>::FinishChunk(int64_t file_offset, WritableFi
     offset += static_cast<int64_t>(header_.size() + body_.size());
   }
   md.data_page_offset = offset;
-  for (const std::string& block : blocks_) RETURN_IF_ERROR(file->Append(block));
+  for (size_t b = 0; b < used_blocks_; ++b) RETURN_IF_ERROR(file->Append(blocks_[b]));
   if (dict_pages_written_ || used_plain_) md.encodings.push_back(Encoding::PLAIN);
   md.encodings.push_back(Encoding::RLE);
   if (dict_pages_written_) md.encodings.push_back(Encoding::RLE_DICTIONARY);
@@ -551,6 +644,7 @@ Status TypedColumnWriter<P, Source>::FinishChunk(int64_t file_offset, WritableFi
   file_values_ += chunk_values_;
   file_nulls_ += chunk_nulls_;
   file_compressed_ += chunk_compressed_;
+  file_uncompressed_ += chunk_uncompressed_;
   ResetChunk();
   return Status::OK();
 }

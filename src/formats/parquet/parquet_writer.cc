@@ -1,6 +1,8 @@
 #include "formats/parquet/parquet_writer.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstring>
 
 namespace sluice::parquet {
 
@@ -24,6 +26,37 @@ Result<int64_t> PositiveInt(const std::map<std::string, std::string>& props, con
 }
 
 }  // namespace
+
+std::string IcebergBoundBytes(const ParquetColumnMetrics& column, std::string_view bound) {
+  if (column.sluice_type.id() != TypeId::kDecimal) return std::string(bound);
+  // The unscaled value, sign-extended to 128 bits.
+  __int128 v = 0;
+  if (column.physical_type == Type::INT32 || column.physical_type == Type::INT64) {
+    int64_t x = 0;
+    if (bound.size() == 4) {
+      int32_t y;
+      std::memcpy(&y, bound.data(), 4);
+      x = y;
+    } else {
+      std::memcpy(&x, bound.data(), std::min<size_t>(8, bound.size()));
+    }
+    v = x;
+  } else {
+    for (size_t i = 0; i < bound.size(); ++i) v = (v << 8) | static_cast<uint8_t>(bound[i]);
+    int shift = 128 - 8 * static_cast<int>(bound.size());
+    if (shift > 0 && shift < 128) v = (v << shift) >> shift;  // sign-extend from the column's width
+  }
+  // The fewest bytes whose top bit still carries the sign.
+  int n = 16;
+  while (n > 1) {
+    __int128 top = v >> (8 * (n - 1) - 1);
+    if (top != 0 && top != -1) break;
+    --n;
+  }
+  std::string out(n, '\0');
+  for (int i = 0; i < n; ++i) out[i] = static_cast<char>(v >> (8 * (n - 1 - i)));
+  return out;
+}
 
 Result<ParquetWriterOptions> ParquetWriterOptions::FromTableProperties(
     const std::map<std::string, std::string>& props) {

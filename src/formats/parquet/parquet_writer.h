@@ -78,6 +78,11 @@ struct ParquetColumnMetrics {
   std::optional<std::string> max;
 };
 
+// A bound of ParquetColumnMetrics in Iceberg's single-value serialization: the same bytes, except
+// DECIMAL, which Iceberg stores as the unscaled value's big-endian two's complement in the fewest
+// bytes.
+std::string IcebergBoundBytes(const ParquetColumnMetrics& column, std::string_view bound);
+
 struct ParquetFileMetrics {
   int64_t row_count = 0;
   uint64_t file_size = 0;

@@ -59,6 +59,22 @@ void AccumulatorLayout::Init(uint8_t* block) const {
   for (size_t a = 0; a < calls_.size(); ++a) calls_[a].function->init(block + offsets_[a]);
 }
 
+size_t AccumulatorLayout::HeapBytes(const uint8_t* block) const {
+  if (plain_) return 0;
+  size_t bytes = 0;
+  for (size_t a = 0; a < calls_.size(); ++a) {
+    const AggregateFunction& f = *calls_[a].function;
+    if (calls_[a].distinct) {
+      if (const DistinctCounts* counts = distinct(block, a)) {
+        // A red-black tree node: three pointers and a color next to the key and count.
+        bytes += sizeof(DistinctCounts) + counts->size() * (4 * sizeof(void*) + sizeof(DistinctCounts::value_type));
+      }
+    }
+    if (f.heap_bytes && count(block) != 0) bytes += f.heap_bytes(block + offsets_[a]);
+  }
+  return bytes;
+}
+
 void AccumulatorLayout::Destroy(uint8_t* block) const {
   if (!plain_) {
     // A zeroed block was never initialized (or already destroyed): nothing to free.

@@ -58,6 +58,10 @@ class AccumulatorLayout {
   void Finalize(const uint8_t* block, Chunk* out, size_t first_column, size_t row) const;
   // Rows accumulated minus rows retracted.
   int64_t count(const uint8_t* block) const;
+  // Heap the block owns beyond block_bytes(): its calls' heap_bytes and its DISTINCT counts (map
+  // nodes; keys longer than the small-string buffer are not walked). 0 for plain layouts and zeroed
+  // blocks.
+  size_t HeapBytes(const uint8_t* block) const;
   // For operators that pool the states of many groups and keep DISTINCT counts themselves (OVER): a
   // group's function states take state_bytes() bytes, call a's at offset(a) (aligned to its function's
   // state_align).

@@ -66,6 +66,7 @@ uint32_t GroupAggregateOperator::NewGroup(const std::string& key, const Chunk& c
 
 void GroupAggregateOperator::DropGroup(uint32_t id) {
   layout_.Destroy(block(id));
+  if (!layout_.plain()) heap_.Touch(id);
   meta_[id] = GroupMeta{0, 0};
   --live_groups_;
   dirty_.Mark(id);
@@ -115,8 +116,13 @@ bool GroupAggregateOperator::SameResult(const Chunk& a, size_t ra, const Chunk& 
 }
 
 size_t GroupAggregateOperator::StateBytes() const {
+  size_t heap = 0;
+  if (!layout_.plain()) {
+    heap = heap_.Total([this](uint32_t id) { return meta_[id].live ? layout_.HeapBytes(block(id)) : size_t{0}; }) +
+           heap_.MemoryUsage();
+  }
   return index_.MemoryUsage() + key_store_.MemoryUsage() + VectorBytes(meta_) + VectorBytes(blocks_) +
-         dirty_.MemoryUsage() + batch_.MemoryUsage();
+         dirty_.MemoryUsage() + batch_.MemoryUsage() + heap;
 }
 
 Status GroupAggregateOperator::Process(int, Chunk& chunk) {
@@ -207,6 +213,7 @@ void GroupAggregateOperator::GetBlocks(StateReader* r, size_t base, size_t size)
     return;
   }
   auto get = [&](uint32_t id) {
+    heap_.Touch(id);
     layout_.Destroy(block(id));
     if (!meta_[id].live || !r->ok()) return;
     layout_.Init(block(id));
@@ -286,6 +293,7 @@ void GroupAggregateOperator::DropState() {
   last_sweep_micros_ = 0;
   batch_started_micros_ = 0;
   dirty_.Reset(0);
+  heap_.Reset();
 }
 
 Status GroupAggregateOperator::RestoreState(StateReader* r) {
@@ -397,6 +405,7 @@ Status GroupAggregateOperator::FlushBatch() {
         id = NewGroup(key, rows, r);
       }
       layout_.Update(block(id), rows, r, retract);
+      if (!layout_.plain()) heap_.Touch(id);
     }
     if (id == kNoGroup) continue;
     if (layout_.count(block(id)) <= 0) {
@@ -472,6 +481,7 @@ Status GroupAggregateOperator::ProcessRows(Chunk& chunk) {
       }
       id = NewGroup(encoded_[r], chunk, r);
       layout_.Update(block(id), chunk, r, false);
+      if (!layout_.plain()) heap_.Touch(id);
       WriteResult(id, &out, pos);
       kinds[pos++] = RowKind::kInsert;
       continue;
@@ -480,6 +490,7 @@ Status GroupAggregateOperator::ProcessRows(Chunk& chunk) {
     const size_t before_row = emit_update_before_ ? pos : r;
     WriteResult(id, before, before_row);
     layout_.Update(block(id), chunk, r, retract);
+    if (!layout_.plain()) heap_.Touch(id);
     if (layout_.count(block(id)) <= 0) {
       if (!emit_update_before_) {
         for (size_t c = 0; c < output_types_.size(); ++c) {

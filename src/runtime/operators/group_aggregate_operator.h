@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "runtime/operator.h"
+#include "runtime/operators/heap_tracker.h"
 #include "runtime/operators/accumulators.h"
 #include "state/delta.h"
 #include "state/key_index.h"
@@ -56,8 +57,8 @@ class GroupAggregateOperator final : public Operator {
   bool CanSnapshotDelta() const override { return true; }
   int64_t retractions_without_state() const { return metrics_.retractions_without_state; }
   size_t num_groups() const { return live_groups_; }
-  // Keys, key columns, metas, accumulator blocks, the delta tracker and the open mini-batch (not yet
-  // the heap that DISTINCT counts and some functions' states own).
+  // Keys, key columns, metas, accumulator blocks and the heap they own (DISTINCT counts, string and
+  // list states), the delta tracker and the open mini-batch.
   size_t StateBytes() const override;
 
  protected:
@@ -128,6 +129,7 @@ class GroupAggregateOperator final : public Operator {
   int64_t mini_batch_size_;
   int64_t mini_batch_latency_micros_;
   Chunk batch_;                    // buffered input rows of the current mini-batch
+  mutable HeapTracker heap_;       // the heap of the blocks (non-plain layouts only)
   int64_t batch_started_micros_ = 0;
 };
 

@@ -49,22 +49,9 @@ class DeepInputTest : public ::testing::Test {
   Session session_{SessionOptions{&out_, &err_, nullptr, {}}};
 };
 
-// Address and thread sanitizers multiply stack frames; the limit is sized for plain builds, so the
-// longest chain runs only there (the refusal beyond it is checked everywhere).
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
-
+// Statements run on a deep stack (common/deep_stack.h), so the longest chains run in every build,
+// sanitizers included, whose frames are several times larger.
 TEST_F(DeepInputTest, LongestOperatorChainsRunAndExplain) {
-  if (kSanitized) GTEST_SKIP() << "frames are larger under sanitizers";
   const int terms = sql::kMaxChainedOperators + 1;
   SumHandler sum;
   auto first = session_.Execute("SELECT " + Chain("1", "+", terms), &sum);
@@ -96,9 +83,8 @@ TEST_F(DeepInputTest, LongerChainsFailNamingLineColumnAndLimit) {
   // Operators nested in calls and parentheses count too: the bound is on the whole expression.
   std::string nested = "SELECT ABS(" + Chain("1", "+", terms / 2) + ") + (" + Chain("1", "+", terms / 2) + ")";
   EXPECT_FALSE(session_.Execute(nested, nullptr).ok());
-  // Each expression has its own budget. (Under sanitizers, whose frames are several times larger,
-  // two shorter chains: binding chains of half the limit would outgrow the 8 MB stack there.)
-  const int half = kSanitized ? 400 : terms / 2;
+  // Each expression has its own budget.
+  const int half = terms / 2;
   std::string columns = "SELECT " + Chain("1", "+", half) + ", " + Chain("1", "+", half);
   EXPECT_TRUE(session_.Execute(columns, nullptr).ok());
 }

@@ -164,7 +164,7 @@ TEST(ParseErrorTest, SpecificMessages) {
   EXPECT_NE(ErrorOf("BEGIN STATEMENT SET; END").find("\"INSERT\""), std::string::npos);
   EXPECT_NE(ErrorOf("SELECT 'ü', ä + FROM t").find("line 1, column 17."), std::string::npos);
   EXPECT_NE(ErrorOf("CREATE TABLE t (a INT PRIMARY KEY ENFORCE)").find("\"NOT\""), std::string::npos);
-  for (const char* sql : {"ALTER TABLE t RENAME TO u", "USE CATALOG c", "SELECT * FROM t MATCH_RECOGNIZE (x)"}) {
+  for (const char* sql : {"ALTER TABLE t RENAME TO u", "LOAD MODULE hive", "SELECT * FROM t MATCH_RECOGNIZE (x)"}) {
     auto r = ParseStatement(sql);
     ASSERT_FALSE(r.ok()) << sql;
     EXPECT_EQ(r.status().code(), StatusCode::kNotSupported) << sql;
