@@ -122,8 +122,9 @@ struct StringKeyEq {
 inline bool BytesLess(std::string_view a, std::string_view b) {
   uint64_t pa = 0;
   uint64_t pb = 0;
-  std::memcpy(&pa, a.data(), std::min<size_t>(8, a.size()));
-  std::memcpy(&pb, b.data(), std::min<size_t>(8, b.size()));
+  // An empty view may carry a null pointer, which memcpy must not get even for 0 bytes.
+  if (!a.empty()) std::memcpy(&pa, a.data(), std::min<size_t>(8, a.size()));
+  if (!b.empty()) std::memcpy(&pb, b.data(), std::min<size_t>(8, b.size()));
   pa = __builtin_bswap64(pa);
   pb = __builtin_bswap64(pb);
   if (pa != pb) return pa < pb;

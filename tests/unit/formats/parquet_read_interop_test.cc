@@ -207,10 +207,9 @@ TEST_F(ParquetReadInteropTest, SluiceWriterRoundTrip) {
     ParquetWriterOptions options;
     options.codec = (++k % 3 == 0) ? CompressionCodec::SNAPPY : (k % 3 == 1) ? CompressionCodec::ZSTD
                                                                             : CompressionCodec::UNCOMPRESSED;
-    // Dictionaries off: the writer's dictionary keeps an empty string as a view without a pointer
-    // (StringHeap::Add), which its min/max then hands to memcpy (undefined behavior under UBSan;
-    // reported to the writer's branch).
-    options.enable_dictionary = false;
+    // Dictionaries on and off, both: empty strings in a dictionary once reached memcpy with a null
+    // pointer (undefined behaviour under UBSan).
+    options.enable_dictionary = k % 2 == 0;
     options.page_row_limit = 50;
     options.row_group_size_bytes = 4096;
     auto writer = ParquetWriter::Open(out->get(), (*reader)->sluice_schema(), {}, options);
