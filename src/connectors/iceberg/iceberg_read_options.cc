@@ -11,6 +11,9 @@ constexpr const char* kBranch = "branch";
 constexpr const char* kTag = "tag";
 constexpr const char* kStartSnapshotId = "start-snapshot-id";
 constexpr const char* kEndSnapshotId = "end-snapshot-id";
+constexpr const char* kStreaming = "streaming";
+constexpr const char* kMonitorInterval = "monitor-interval";
+constexpr const char* kStartingStrategy = "starting-strategy";
 
 Result<std::optional<int64_t>> OptionalInt(const OptionReader& reader, const char* key) {
   if (!reader.Has(key)) return std::optional<int64_t>();
@@ -34,6 +37,12 @@ std::vector<OptionSpec> IcebergReadOptionSpecList() {
       {kEndSnapshotId, false, "",
        "Incremental read: the last snapshot (inclusive) whose appended data files are read; default the "
        "current snapshot. Requires 'start-snapshot-id'."},
+      {kStreaming, false, "false",
+       "Read unbounded: follow the table's new append snapshots (from 'starting-strategy')."},
+      {kMonitorInterval, false, "60s", "Streaming reads: how often to look for new snapshots."},
+      {kStartingStrategy, false, "INCREMENTAL_FROM_LATEST_SNAPSHOT",
+       "Streaming reads: TABLE_SCAN_THEN_INCREMENTAL, INCREMENTAL_FROM_LATEST_SNAPSHOT, "
+       "INCREMENTAL_FROM_EARLIEST_SNAPSHOT or INCREMENTAL_FROM_SNAPSHOT_ID (with 'start-snapshot-id')."},
   };
 }
 
@@ -58,6 +67,36 @@ Result<IcebergReadOptions> ParseIcebergReadOptions(const ConnectorContext& ctx) 
     return Status::InvalidArgument(Place(ctx.table_name) + "'" + kEndSnapshotId + "' requires '" +
                                    kStartSnapshotId + "' (an incremental read)");
   }
+  ASSIGN_OR_RETURN(o.streaming, reader.GetBool(kStreaming, false));
+  if (!o.streaming) return o;
+  for (const char* key : {kSnapshotId, kAsOfTimestamp, kBranch, kTag}) {
+    if (reader.Has(key)) {
+      return Status::InvalidArgument(Place(ctx.table_name) + "'" + key +
+                                     "' selects one snapshot and cannot be set for a streaming read ('streaming' = "
+                                     "'true')");
+    }
+  }
+  ASSIGN_OR_RETURN(int64_t interval_ms, reader.GetDurationMillis(kMonitorInterval, 60000));
+  if (interval_ms <= 0) return reader.InvalidValue(kMonitorInterval, "must be positive");
+  o.stream.monitor_interval_micros = interval_ms * 1000;
+  o.stream.start_snapshot_id = o.start_snapshot_id;
+  o.stream.end_snapshot_id = o.end_snapshot_id;
+  const std::string fallback =
+      o.start_snapshot_id ? "INCREMENTAL_FROM_SNAPSHOT_ID" : "INCREMENTAL_FROM_LATEST_SNAPSHOT";
+  ASSIGN_OR_RETURN(std::string strategy,
+                   reader.GetEnum(kStartingStrategy, fallback,
+                                  {"TABLE_SCAN_THEN_INCREMENTAL", "INCREMENTAL_FROM_LATEST_SNAPSHOT",
+                                   "INCREMENTAL_FROM_EARLIEST_SNAPSHOT", "INCREMENTAL_FROM_SNAPSHOT_ID"}));
+  const bool from_id = strategy == "INCREMENTAL_FROM_SNAPSHOT_ID";
+  if (from_id != o.start_snapshot_id.has_value()) {
+    return Status::InvalidArgument(Place(ctx.table_name) + "'" + kStartSnapshotId + "' " +
+                                   (from_id ? "is required" : "is only used") + " with '" + kStartingStrategy +
+                                   "' = 'INCREMENTAL_FROM_SNAPSHOT_ID'");
+  }
+  o.stream.strategy = strategy == "TABLE_SCAN_THEN_INCREMENTAL"          ? IcebergStartingStrategy::kTableScanThenIncremental
+                      : strategy == "INCREMENTAL_FROM_EARLIEST_SNAPSHOT" ? IcebergStartingStrategy::kIncrementalFromEarliestSnapshot
+                      : from_id                                          ? IcebergStartingStrategy::kIncrementalFromSnapshotId
+                                                                         : IcebergStartingStrategy::kIncrementalFromLatestSnapshot;
   return o;
 }
 

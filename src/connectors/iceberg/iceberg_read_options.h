@@ -8,8 +8,11 @@
 //                        (exclusive) up to the end (inclusive, default the current snapshot) added;
 //   none of these        the current snapshot.
 // At most one of snapshot-id, as-of-timestamp, branch, tag and start-snapshot-id may be set.
-// Other FlinkReadOptions keys (streaming, monitor-interval, starting-strategy, limit, ...) are not
-// declared, so validation refuses them by name.
+//   'streaming' = 'true' an unbounded read following new append snapshots every 'monitor-interval'
+//                        from 'starting-strategy' (iceberg_streaming_split.h); 'start-snapshot-id'
+//                        alone selects INCREMENTAL_FROM_SNAPSHOT_ID, 'end-snapshot-id' bounds it.
+// Other FlinkReadOptions keys (start-snapshot-timestamp, limit, split-size, ...) are not declared,
+// so validation refuses them by name.
 //
 // Threading: pure functions.
 #pragma once
@@ -21,6 +24,7 @@
 
 #include "common/file_io.h"
 #include "connectors/connector.h"
+#include "connectors/iceberg/iceberg_streaming_split.h"
 #include "connectors/iceberg/scan_planner.h"
 #include "connectors/iceberg/table_metadata.h"
 
@@ -33,6 +37,8 @@ struct IcebergReadOptions {
   std::string tag;
   std::optional<int64_t> start_snapshot_id;
   std::optional<int64_t> end_snapshot_id;
+  bool streaming = false;
+  IcebergStreamingOptions stream;  // when streaming
 };
 
 std::vector<OptionSpec> IcebergReadOptionSpecList();

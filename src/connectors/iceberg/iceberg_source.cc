@@ -2,7 +2,7 @@
 // read options (iceberg_read_options.h), planned when the source is created (scan_planner.h), one
 // split per data file (iceberg_scan_reader.h). Restore re-reads a split and skips the rows emitted
 // before the checkpoint (the default of SourceSplit), which is exact because a snapshot's files are
-// immutable.
+// immutable. With 'streaming' = 'true', one split follows new snapshots (iceberg_streaming_split.h).
 #include <memory>
 
 #include "common/file_io.h"
@@ -33,6 +33,33 @@ class IcebergTableSource final : public TableSource {
   std::vector<FileScanTask> tasks_;
 };
 
+class IcebergStreamingSource final : public TableSource {
+ public:
+  IcebergStreamingSource(IcebergMetadataLoader loader, std::shared_ptr<IcebergDeleteLoader> deletes,
+                         std::shared_ptr<const IcebergReadSchema> schema, IcebergStreamingOptions options,
+                         std::string table)
+      : loader_(std::move(loader)),
+        deletes_(std::move(deletes)),
+        schema_(std::move(schema)),
+        options_(options),
+        table_(std::move(table)) {}
+
+  bool bounded() const override { return options_.end_snapshot_id.has_value(); }
+  Result<std::vector<std::unique_ptr<SourceSplit>>> CreateSplits() override {
+    std::vector<std::unique_ptr<SourceSplit>> splits;
+    splits.push_back(
+        NewIcebergStreamingSplit(loader_, deletes_, schema_, options_, GeneratorTiming::System(), table_));
+    return splits;
+  }
+
+ private:
+  IcebergMetadataLoader loader_;
+  std::shared_ptr<IcebergDeleteLoader> deletes_;
+  std::shared_ptr<const IcebergReadSchema> schema_;
+  IcebergStreamingOptions options_;
+  std::string table_;
+};
+
 }  // namespace
 
 std::vector<OptionSpec> IcebergReadOptionSpecs() { return IcebergReadOptionSpecList(); }
@@ -55,10 +82,20 @@ Result<std::unique_ptr<TableSource>> CreateIcebergSource(const ConnectorContext&
   const TableMetadata& md = table.metadata;
   ASSIGN_OR_RETURN(IcebergReadSchema schema,
                    MakeIcebergReadSchema(md.CurrentSchema(), ctx.physical_schema, ctx.projection, ctx.table_name));
-  ASSIGN_OR_RETURN(std::vector<FileScanTask> tasks, PlanIcebergRead(io.get(), md, options, ctx.table_name));
   auto deletes = std::make_shared<IcebergDeleteLoader>(io, md.CurrentSchema());
+  auto shared_schema = std::make_shared<const IcebergReadSchema>(std::move(schema));
+  if (options.streaming) {
+    TableIdentifier ident = ref.ident;
+    IcebergMetadataLoader loader = [catalog, ident]() -> Result<TableMetadata> {
+      ASSIGN_OR_RETURN(LoadedTable t, catalog->LoadTable(ident));
+      return std::move(t.metadata);
+    };
+    return std::unique_ptr<TableSource>(std::make_unique<IcebergStreamingSource>(
+        std::move(loader), std::move(deletes), std::move(shared_schema), options.stream, ctx.table_name));
+  }
+  ASSIGN_OR_RETURN(std::vector<FileScanTask> tasks, PlanIcebergRead(io.get(), md, options, ctx.table_name));
   return std::unique_ptr<TableSource>(std::make_unique<IcebergTableSource>(
-      std::move(deletes), std::make_shared<const IcebergReadSchema>(std::move(schema)), std::move(tasks)));
+      std::move(deletes), std::move(shared_schema), std::move(tasks)));
 }
 
 }  // namespace sluice
