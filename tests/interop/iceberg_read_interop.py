@@ -144,6 +144,13 @@ def main():
                                          f"'{first}', 'end-snapshot-id' = '{second}') */")
     check(sorted(r[0] for r in got) == list(range(50, 80)), f"incremental read: {got[:5]}")
     print("ok: incremental read")
+
+    # A bounded streaming read: every append from the earliest snapshot up to the second.
+    got = sluice_rows(binary, warehouse, "SELECT id FROM lake.db.events /*+ OPTIONS('streaming' = 'true', "
+                                         "'starting-strategy' = 'INCREMENTAL_FROM_EARLIEST_SNAPSHOT', "
+                                         f"'end-snapshot-id' = '{second}', 'monitor-interval' = '1s') */")
+    check(sorted(r[0] for r in got) == list(range(0, 80)), f"streaming read: {got[:5]}")
+    print("ok: bounded streaming read")
     shutil.rmtree(root)
 
 

@@ -63,12 +63,14 @@ Result<IcebergReadOptions> ParseIcebergReadOptions(const ConnectorContext& ctx) 
     return Status::InvalidArgument(Place(ctx.table_name) + "cannot set both '" + set[0] + "' and '" + set[1] +
                                    "': they select different snapshots to read");
   }
-  if (o.end_snapshot_id && !o.start_snapshot_id) {
-    return Status::InvalidArgument(Place(ctx.table_name) + "'" + kEndSnapshotId + "' requires '" +
-                                   kStartSnapshotId + "' (an incremental read)");
-  }
   ASSIGN_OR_RETURN(o.streaming, reader.GetBool(kStreaming, false));
-  if (!o.streaming) return o;
+  if (!o.streaming) {
+    if (o.end_snapshot_id && !o.start_snapshot_id) {
+      return Status::InvalidArgument(Place(ctx.table_name) + "'" + kEndSnapshotId + "' requires '" +
+                                     kStartSnapshotId + "' (an incremental read) unless 'streaming' = 'true'");
+    }
+    return o;
+  }
   for (const char* key : {kSnapshotId, kAsOfTimestamp, kBranch, kTag}) {
     if (reader.Has(key)) {
       return Status::InvalidArgument(Place(ctx.table_name) + "'" + key +

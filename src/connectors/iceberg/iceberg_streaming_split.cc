@@ -159,13 +159,13 @@ class IcebergStreamingSplit final : public SourceSplit {
       switch (options_.strategy) {
         case IcebergStartingStrategy::kTableScanThenIncremental:
           if (current == nullptr) return Status::OK();
-          return Plan(md, Batch{true, std::nullopt, current->snapshot_id});
+          return Plan(md, Batch{true, std::nullopt, Target(md, current)});
         case IcebergStartingStrategy::kIncrementalFromLatestSnapshot:
           if (current == nullptr) return Status::OK();
-          return Plan(md, Batch{false, current->parent_snapshot_id, current->snapshot_id});
+          return Plan(md, Batch{false, current->parent_snapshot_id, current->snapshot_id});  // end <= latest
         case IcebergStartingStrategy::kIncrementalFromEarliestSnapshot:
           if (current == nullptr) return Status::OK();
-          return Plan(md, Batch{false, std::nullopt, current->snapshot_id});
+          return Plan(md, Batch{false, std::nullopt, Target(md, current)});
         case IcebergStartingStrategy::kIncrementalFromSnapshotId: {
           const Snapshot* start = md.SnapshotById(options_.start_snapshot_id.value_or(-1));
           if (start == nullptr) {

@@ -351,6 +351,17 @@ TEST_F(IcebergStreamingTest, LatestInclusiveAndEndSnapshotEnds) {
   EXPECT_TRUE(ended);
 }
 
+TEST_F(IcebergStreamingTest, EndSnapshotBeforeTheCurrentOne) {
+  IcebergStreamingOptions o;
+  o.strategy = IcebergStartingStrategy::kIncrementalFromEarliestSnapshot;
+  o.end_snapshot_id = 9085912707585491401;
+  visible_ = 4;
+  auto split = NewSplit(o);
+  bool ended = false;
+  EXPECT_EQ(ReadIds(split.get(), 100, &ended), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_TRUE(ended);
+}
+
 TEST_F(IcebergStreamingTest, RestoresFromCheckpointPosition) {
   IcebergStreamingOptions o;
   o.strategy = IcebergStartingStrategy::kIncrementalFromEarliestSnapshot;
