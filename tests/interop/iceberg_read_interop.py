@@ -145,6 +145,10 @@ def main():
     check(sorted(r[0] for r in got) == list(range(50, 80)), f"incremental read: {got[:5]}")
     print("ok: incremental read")
 
+    got = sluice_rows(binary, warehouse, "SELECT id FROM lake.db.events /*+ OPTIONS('limit' = '5') */")
+    check(len(got) == 5 and all(r[0] in range(0, 101) for r in got), f"limit: {got}")
+    print("ok: limit")
+
     # A bounded streaming read: every append from the earliest snapshot up to the second.
     got = sluice_rows(binary, warehouse, "SELECT id FROM lake.db.events /*+ OPTIONS('streaming' = 'true', "
                                          "'starting-strategy' = 'INCREMENTAL_FROM_EARLIEST_SNAPSHOT', "

@@ -12,6 +12,7 @@ constexpr const char* kTag = "tag";
 constexpr const char* kStartSnapshotId = "start-snapshot-id";
 constexpr const char* kEndSnapshotId = "end-snapshot-id";
 constexpr const char* kStreaming = "streaming";
+constexpr const char* kLimit = "limit";
 constexpr const char* kMonitorInterval = "monitor-interval";
 constexpr const char* kStartingStrategy = "starting-strategy";
 
@@ -37,6 +38,7 @@ std::vector<OptionSpec> IcebergReadOptionSpecList() {
       {kEndSnapshotId, false, "",
        "Incremental read: the last snapshot (inclusive) whose appended data files are read; default the "
        "current snapshot. Requires 'start-snapshot-id'."},
+      {kLimit, false, "-1", "Bounded reads: emit at most this many rows (-1: all)."},
       {kStreaming, false, "false",
        "Read unbounded: follow the table's new append snapshots (from 'starting-strategy')."},
       {kMonitorInterval, false, "60s", "Streaming reads: how often to look for new snapshots."},
@@ -64,6 +66,11 @@ Result<IcebergReadOptions> ParseIcebergReadOptions(const ConnectorContext& ctx) 
                                    "': they select different snapshots to read");
   }
   ASSIGN_OR_RETURN(o.streaming, reader.GetBool(kStreaming, false));
+  ASSIGN_OR_RETURN(o.limit, reader.GetInt(kLimit, -1));
+  if (o.limit < -1) return reader.InvalidValue(kLimit, "must be -1 (no limit) or at least 0");
+  if (o.streaming && o.limit != -1) {
+    return Status::InvalidArgument(Place(ctx.table_name) + "'limit' is not supported for streaming reads by Sluice yet");
+  }
   if (!o.streaming) {
     if (o.end_snapshot_id && !o.start_snapshot_id) {
       return Status::InvalidArgument(Place(ctx.table_name) + "'" + kEndSnapshotId + "' requires '" +

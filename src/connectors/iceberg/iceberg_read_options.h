@@ -11,7 +11,8 @@
 //   'streaming' = 'true' an unbounded read following new append snapshots every 'monitor-interval'
 //                        from 'starting-strategy' (iceberg_streaming_split.h); 'start-snapshot-id'
 //                        alone selects INCREMENTAL_FROM_SNAPSHOT_ID, 'end-snapshot-id' bounds it.
-// Other FlinkReadOptions keys (start-snapshot-timestamp, limit, split-size, ...) are not declared,
+//   'limit'              a bounded read emits at most this many rows (-1: no limit).
+// Other FlinkReadOptions keys (start-snapshot-timestamp, split-size, ...) are not declared,
 // so validation refuses them by name.
 //
 // Threading: pure functions.
@@ -37,6 +38,7 @@ struct IcebergReadOptions {
   std::string tag;
   std::optional<int64_t> start_snapshot_id;
   std::optional<int64_t> end_snapshot_id;
+  int64_t limit = -1;
   bool streaming = false;
   IcebergStreamingOptions stream;  // when streaming
 };

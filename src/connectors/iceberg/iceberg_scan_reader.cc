@@ -197,12 +197,13 @@ struct EqualityGroup {
 class IcebergFileSplit final : public SourceSplit {
  public:
   IcebergFileSplit(std::shared_ptr<IcebergDeleteLoader> deletes, std::shared_ptr<const IcebergReadSchema> schema,
-                   FileScanTask task)
-      : deletes_(std::move(deletes)), schema_(std::move(schema)), task_(std::move(task)) {}
+                   FileScanTask task, IcebergRowBudget budget)
+      : deletes_(std::move(deletes)), schema_(std::move(schema)), task_(std::move(task)), budget_(std::move(budget)) {}
 
   std::string id() const override { return task_.data_file.file_path; }
 
   Result<bool> Read(size_t max_rows, Chunk* out) override {
+    if (budget_ && budget_->load() <= 0) return false;
     if (!opened_) RETURN_IF_ERROR(Open());
     while (!done_) {
       RETURN_IF_ERROR(pq_.reader->ReadNext(std::max<size_t>(max_rows, 1), &buf_));
@@ -213,6 +214,15 @@ class IcebergFileSplit final : public SourceSplit {
       }
       Filter();
       if (keep_.empty()) continue;
+      if (budget_) {
+        const int64_t taken = Take(static_cast<int64_t>(keep_.size()));
+        if (taken == 0) {
+          done_ = true;
+          pq_ = {};
+          break;
+        }
+        keep_.resize(static_cast<size_t>(taken));
+      }
       Chunk view;
       for (size_t c = 0; c < schema_->output.size(); ++c) view.AddColumn(std::move(buf_.column(c)));
       view.SetSizeFromColumns();
@@ -259,6 +269,14 @@ class IcebergFileSplit final : public SourceSplit {
     ASSIGN_OR_RETURN(pq_, OpenParquetFile(deletes_->io(), task_.data_file, read, ids, with_positions_));
     pos_column_ = read.size();
     return Status::OK();
+  }
+
+  // Takes up to `n` rows from the budget; returns how many.
+  int64_t Take(int64_t n) {
+    int64_t left = budget_->load();
+    while (left > 0 && !budget_->compare_exchange_weak(left, left - std::min(left, n))) {
+    }
+    return std::max<int64_t>(0, std::min(left, n));
   }
 
   // The read column holding field `id` (adding it after the output columns when not projected).
@@ -319,13 +337,16 @@ class IcebergFileSplit final : public SourceSplit {
   std::vector<uint8_t> alive_;
   std::vector<uint32_t> keep_;
   std::vector<std::string> keys_;
+  IcebergRowBudget budget_;
 };
 
 }  // namespace
 
 std::unique_ptr<SourceSplit> NewIcebergFileSplit(std::shared_ptr<IcebergDeleteLoader> deletes,
-                                                 std::shared_ptr<const IcebergReadSchema> schema, FileScanTask task) {
-  return std::make_unique<IcebergFileSplit>(std::move(deletes), std::move(schema), std::move(task));
+                                                 std::shared_ptr<const IcebergReadSchema> schema, FileScanTask task,
+                                                 IcebergRowBudget budget) {
+  return std::make_unique<IcebergFileSplit>(std::move(deletes), std::move(schema), std::move(task),
+                                            std::move(budget));
 }
 
 }  // namespace sluice

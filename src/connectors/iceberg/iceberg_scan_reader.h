@@ -16,6 +16,7 @@
 // Threading: IcebergDeleteLoader is thread-safe; a split is used by one thread.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -76,8 +77,13 @@ class IcebergDeleteLoader {
   std::unordered_map<std::string, std::shared_ptr<const KeySet>> keys_;
 };
 
-// A split reading one data file of a scan. `schema` and `deletes` are shared by the source's splits.
+// Rows the splits of one source may still emit ('limit'), shared by them.
+using IcebergRowBudget = std::shared_ptr<std::atomic<int64_t>>;
+
+// A split reading one data file of a scan. `schema` and `deletes` are shared by the source's splits;
+// with a `budget`, the split takes its rows from it and ends once it is used up.
 std::unique_ptr<SourceSplit> NewIcebergFileSplit(std::shared_ptr<IcebergDeleteLoader> deletes,
-                                                 std::shared_ptr<const IcebergReadSchema> schema, FileScanTask task);
+                                                 std::shared_ptr<const IcebergReadSchema> schema, FileScanTask task,
+                                                 IcebergRowBudget budget = nullptr);
 
 }  // namespace sluice

@@ -17,13 +17,14 @@ namespace {
 class IcebergTableSource final : public TableSource {
  public:
   IcebergTableSource(std::shared_ptr<IcebergDeleteLoader> deletes, std::shared_ptr<const IcebergReadSchema> schema,
-                     std::vector<FileScanTask> tasks)
-      : deletes_(std::move(deletes)), schema_(std::move(schema)), tasks_(std::move(tasks)) {}
+                     std::vector<FileScanTask> tasks, int64_t limit)
+      : deletes_(std::move(deletes)), schema_(std::move(schema)), tasks_(std::move(tasks)), limit_(limit) {}
 
   bool bounded() const override { return true; }
   Result<std::vector<std::unique_ptr<SourceSplit>>> CreateSplits() override {
     std::vector<std::unique_ptr<SourceSplit>> splits;
-    for (const FileScanTask& t : tasks_) splits.push_back(NewIcebergFileSplit(deletes_, schema_, t));
+    IcebergRowBudget budget = limit_ >= 0 ? std::make_shared<std::atomic<int64_t>>(limit_) : nullptr;
+    for (const FileScanTask& t : tasks_) splits.push_back(NewIcebergFileSplit(deletes_, schema_, t, budget));
     return splits;
   }
 
@@ -31,6 +32,7 @@ class IcebergTableSource final : public TableSource {
   std::shared_ptr<IcebergDeleteLoader> deletes_;
   std::shared_ptr<const IcebergReadSchema> schema_;
   std::vector<FileScanTask> tasks_;
+  int64_t limit_;
 };
 
 class IcebergStreamingSource final : public TableSource {
@@ -95,7 +97,7 @@ Result<std::unique_ptr<TableSource>> CreateIcebergSource(const ConnectorContext&
   }
   ASSIGN_OR_RETURN(std::vector<FileScanTask> tasks, PlanIcebergRead(io.get(), md, options, ctx.table_name));
   return std::unique_ptr<TableSource>(std::make_unique<IcebergTableSource>(
-      std::move(deletes), std::move(shared_schema), std::move(tasks)));
+      std::move(deletes), std::move(shared_schema), std::move(tasks), options.limit));
 }
 
 }  // namespace sluice

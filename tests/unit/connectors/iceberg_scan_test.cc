@@ -76,7 +76,8 @@ class IcebergScanTest : public ::testing::Test {
   }
 
   // Rows ("a|b|c", sorted) of the files `options` select, columns `columns` (all when empty).
-  std::vector<std::string> Read(const IcebergReadOptions& options, std::vector<int> columns = {}) {
+  std::vector<std::string> Read(const IcebergReadOptions& options, std::vector<int> columns = {},
+                                IcebergRowBudget budget = nullptr) {
     auto tasks = PlanIcebergRead(io_.get(), md_, options, "t");
     EXPECT_TRUE(tasks.ok()) << tasks.status().ToString();
     if (!tasks.ok()) return {};
@@ -87,7 +88,7 @@ class IcebergScanTest : public ::testing::Test {
     auto deletes = std::make_shared<IcebergDeleteLoader>(io_, md_.CurrentSchema());
     std::vector<std::string> rows;
     for (const FileScanTask& task : *tasks) {
-      auto split = NewIcebergFileSplit(deletes, shared, task);
+      auto split = NewIcebergFileSplit(deletes, shared, task, budget);
       while (true) {
         Chunk chunk(shared->output);
         auto more = split->Read(3, &chunk);  // small reads: rows cross chunk boundaries
@@ -167,6 +168,14 @@ TEST_F(IcebergScanTest, PositionDeletesSparkMergeOnRead) {
   std::vector<std::string> rows = Read({});
   EXPECT_NE(std::find(rows.begin(), rows.end(), "14|91121"), rows.end());
   EXPECT_NE(std::find(rows.begin(), rows.end(), "2|2314"), rows.end());
+}
+
+TEST_F(IcebergScanTest, LimitSharedBySplits) {
+  Load({"iceberg-cxx/refdeletes3", "s3://warehouse/prod/db/refdeletes3",
+        "00002-8dbf0bf0-882a-4822-ae9c-ec1c0f34ef6d.metadata.json"});
+  EXPECT_EQ(Read({}, {0}, std::make_shared<std::atomic<int64_t>>(4)).size(), 4u);  // 6 files, 10 live rows
+  EXPECT_EQ(Read({}, {0}, std::make_shared<std::atomic<int64_t>>(0)).size(), 0u);
+  EXPECT_EQ(Read({}, {0}, std::make_shared<std::atomic<int64_t>>(100)).size(), 10u);
 }
 
 TEST_F(IcebergScanTest, AllSparkTypes) {
