@@ -238,20 +238,23 @@ def test_checkpointed(args, work):
     ids = iceberg_read.checkpoint_ids(iceberg_read.metadata(t))
     check(len(ids) > 2, "several checkpoint commits: %s" % ids)
     check([c for _, _, c in ids] == sorted(set(c for _, _, c in ids)), "checkpoint ids increase: %s" % ids)
-    for fp in ["sink.after-precommit@2", "checkpoint.before-commit@3", "checkpoint.after-sync@2", "restore.during@1"]:
+    plans = [["sink.after-precommit@2"], ["checkpoint.before-commit@3"], ["checkpoint.after-sync@2"],
+             ["sink.after-precommit@2", "restore.during@1"], ["checkpoint.before-commit@2", "checkpoint.before-commit@2"]]
+    for plan in plans:
+        fp = "+".join(plan)
         wh2, ckpt2 = os.path.join(work, "wh_kill"), os.path.join(work, "ckpt_kill")
         shutil.rmtree(wh2, ignore_errors=True)
         shutil.rmtree(ckpt2, ignore_errors=True)
         sql = checkpointed_sql(wh2, ckpt2, n)
         for attempt in range(10):
             env = dict(os.environ)
-            if attempt == 0 or (fp.startswith("restore") and attempt == 1):
-                env["SLUICE_FAILPOINT"] = fp
+            if attempt < len(plan):
+                env["SLUICE_FAILPOINT"] = plan[attempt]
             p = run_sql(args.sluice, work, "kill", sql, env=env, expect_ok=False)
             if p.returncode == 0:
                 break
         check(p.returncode == 0, "%s: the job finished after restarts: %s" % (fp, p.stderr[-500:]))
-        check(attempt >= 1, "%s: the failpoint killed the first run" % fp)
+        check(attempt == len(plan), "%s: every failpoint killed its run (finished at attempt %d)" % (fp, attempt))
         t2 = os.path.join(wh2, "db", "daily")
         md = iceberg_read.metadata(t2)
         same_rows(daily_expected(n), iceberg_read.read_rows(md), "killed at %s: iceberg_read" % fp)
