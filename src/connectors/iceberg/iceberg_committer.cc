@@ -86,7 +86,6 @@ Result<std::string> IcebergCommitter::WriteTempManifest(const std::string& locat
 }
 
 Result<std::string> IcebergCommitter::Prepare(int64_t checkpoint_id, const IcebergWriteResult& result) {
-  if (result.empty()) return std::string();
   ASSIGN_OR_RETURN(LoadedTable table, catalog_->LoadTable(ident_));
   const TableMetadata& md = table.metadata;
   std::string out = std::string(kMagic) + "\ncheckpoint\t" + std::to_string(checkpoint_id) + "\njob\t" + job_id_ +
@@ -153,6 +152,7 @@ Status IcebergCommitter::Commit(const std::string& committables) {
       }
     }
   }
+  if (c.manifests.empty()) return Status::OK();  // nothing written in that checkpoint
   std::vector<DataFile> data, deletes;
   bool read = false;
   Status last;

@@ -58,8 +58,9 @@ class IcebergCommitter {
   // A restored job continues under the job id of the committables it restored.
   void set_job_id(std::string job_id) { job_id_ = std::move(job_id); }
 
-  // Writes the temporary manifests of `result` and returns the committables (empty when nothing was
-  // written: nothing to commit).
+  // Writes the temporary manifests of `result` and returns the committables. They are never empty:
+  // a checkpoint without files still records the job id, so a restore from it continues under the
+  // same job id (and skips what that job committed after it).
   [[nodiscard]] Result<std::string> Prepare(int64_t checkpoint_id, const IcebergWriteResult& result);
   // Commits the committables Prepare returned, unless the table already has them.
   [[nodiscard]] Status Commit(const std::string& committables);
