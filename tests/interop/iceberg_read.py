@@ -10,7 +10,9 @@ spec without Sluice's code:
 
 PyIceberg 0.12 refuses tables with equality deletes, so tests read those with this module.
 
-  python iceberg_read.py <table dir>     prints the live rows as sorted JSON lines
+  python iceberg_read.py [--check-checkpoints] <table dir>
+      prints the live rows as sorted JSON lines; with --check-checkpoints also a '!! ...' line (and
+      exit status 2) for each Flink checkpoint id committed twice by one job and operator
 """
 import json
 import os
@@ -147,6 +149,16 @@ def checkpoint_ids(md):
 
 
 if __name__ == "__main__":
-    md = metadata(sys.argv[1])
+    args = sys.argv[1:]
+    check = args[0] == "--check-checkpoints"
+    md = metadata(args[-1])
     for line in sorted_lines(read_rows(md)):
         print(line)
+    if check:
+        seen, status = set(), 0
+        for job, op, ckpt in checkpoint_ids(md):
+            if (job, op, ckpt) in seen:
+                print("!! checkpoint %d of job %s operator %s committed twice" % (ckpt, job, op))
+                status = 2
+            seen.add((job, op, ckpt))
+        sys.exit(status)
