@@ -301,7 +301,10 @@ std::vector<OptionSpec> IcebergWriteOptionSpecs() {
 Result<std::unique_ptr<TableSink>> CreateIcebergSink(const ConnectorContext& ctx) {
   ASSIGN_OR_RETURN(IcebergTableRef ref, IcebergTableRefFromContext(ctx));
   ASSIGN_OR_RETURN(std::shared_ptr<IcebergCatalog> catalog, OpenIcebergCatalog(ref.catalog));
-  ASSIGN_OR_RETURN(LoadedTable table, OpenIcebergTable(catalog.get(), ref, ctx, /*create_if_missing=*/true));
+  // A table created here gets the table properties of the options, not the write options.
+  ConnectorContext create_ctx = ctx;
+  for (const auto& spec : IcebergWriteOptionSpecs()) create_ctx.options.erase(spec.key);
+  ASSIGN_OR_RETURN(LoadedTable table, OpenIcebergTable(catalog.get(), ref, create_ctx, /*create_if_missing=*/true));
   if (table.metadata.format_version < 2) {
     return Status::NotSupported("Table '" + ctx.table_name + "': Iceberg table " + ref.ident.ToString() +
                                 " has format version 1; Sluice writes format v2 and v3 tables");
