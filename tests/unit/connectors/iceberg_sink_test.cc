@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <functional>
 
 #include "connectors/iceberg/hadoop_catalog.h"
 #include "connectors/iceberg/iceberg_committer.h"
@@ -170,6 +171,91 @@ TEST_F(IcebergSinkTest, UpsertWithoutPrimaryKeyIsRefused) {
   auto writer = (*sink)->CreateWriter();
   ASSERT_FALSE(writer.ok());
   EXPECT_NE(writer.status().message().find("Equality field columns shouldn't be empty"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sluice
+
+namespace sluice {
+namespace {
+
+// A FileIO that runs a hook just before the first publish of a location ending in `suffix`: another
+// committer wins the race for that metadata version.
+class HookFileIO : public FileIO {
+ public:
+  explicit HookFileIO(std::shared_ptr<FileIO> base) : base_(std::move(base)) {}
+  std::string suffix;
+  std::function<void()> hook;
+  Result<std::unique_ptr<RandomAccessFile>> OpenRead(const std::string& l) override { return base_->OpenRead(l); }
+  Result<std::unique_ptr<WritableFile>> Create(const std::string& l) override { return base_->Create(l); }
+  Status WriteAtomically(const std::string& l, std::string_view data, bool overwrite) override {
+    if (hook && l.size() >= suffix.size() && l.compare(l.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      auto h = std::move(hook);
+      hook = nullptr;
+      h();
+    }
+    return base_->WriteAtomically(l, data, overwrite);
+  }
+  Result<bool> Exists(const std::string& l) override { return base_->Exists(l); }
+  Status Delete(const std::string& l) override { return base_->Delete(l); }
+  Status DeleteRecursively(const std::string& l) override { return base_->DeleteRecursively(l); }
+  Result<std::vector<std::string>> ListDirectory(const std::string& l, bool d) override {
+    return base_->ListDirectory(l, d);
+  }
+  Status CreateDirectories(const std::string& l) override { return base_->CreateDirectories(l); }
+
+ private:
+  std::shared_ptr<FileIO> base_;
+};
+
+DataFile FakeDataFile(const std::string& path, int64_t rows) {
+  DataFile f;
+  f.file_path = path;
+  f.record_count = rows;
+  f.file_size_in_bytes = 100;
+  return f;
+}
+
+TEST(IcebergCommitterTest, ACommitConflictReloadsAndReappliesOnTheWinner) {
+  const fs::path dir = fs::temp_directory_path() / ("sluice_iceberg_conflict_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  std::shared_ptr<FileIO> plain(NewLocalFileIO());
+  auto hooked = std::make_shared<HookFileIO>(plain);
+  auto clock = [] { return int64_t{1000}; };
+  auto catalog_a = std::make_shared<HadoopCatalog>(hooked, dir.string(), clock);
+  auto catalog_b = std::make_shared<HadoopCatalog>(plain, dir.string(), clock);
+  Schema schema;
+  schema.Add("id", LogicalType::BigInt());
+  NewTableOptions opts;
+  auto iceberg_schema = ToIcebergSchema(schema);
+  ASSERT_TRUE(iceberg_schema.ok());
+  opts.schema = *iceberg_schema;
+  ASSERT_TRUE(catalog_a->CreateNamespace({"db"}, {}).ok());
+  TableIdentifier ident{{"db"}, "t"};
+  ASSERT_TRUE(catalog_a->CreateTable(ident, opts).ok());
+  IcebergCommitter a(catalog_a, plain, ident, "op-a");
+  IcebergCommitter b(catalog_b, plain, ident, "op-b");
+  IcebergWriteResult ra, rb;
+  ra.data_files = {FakeDataFile(dir.string() + "/db/t/data/a.parquet", 3)};
+  rb.data_files = {FakeDataFile(dir.string() + "/db/t/data/b.parquet", 5)};
+  auto ca = a.Prepare(1, ra);
+  auto cb = b.Prepare(1, rb);
+  ASSERT_TRUE(ca.ok() && cb.ok());
+  // A's first attempt builds on v1; B commits v2 just before A publishes it.
+  hooked->suffix = "v2.metadata.json";
+  Status b_status;
+  hooked->hook = [&] { b_status = b.Commit(*cb); };
+  ASSERT_TRUE(a.Commit(*ca).ok());
+  ASSERT_TRUE(b_status.ok()) << b_status.ToString();
+  auto t = catalog_b->LoadTable(ident);
+  ASSERT_TRUE(t.ok());
+  ASSERT_EQ(t->metadata.snapshots.size(), 2u);
+  const Snapshot* head = t->metadata.CurrentSnapshot();
+  EXPECT_EQ(head->SummaryValue(kFlinkOperatorId), "op-a");
+  EXPECT_EQ(head->SummaryValue("total-records"), "8");  // B's rows carried over
+  EXPECT_EQ(head->sequence_number, 2);
+  EXPECT_EQ(a.stats().snapshots, 1);
+  fs::remove_all(dir);
 }
 
 }  // namespace
