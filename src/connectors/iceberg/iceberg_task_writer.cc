@@ -20,6 +20,7 @@ void IcebergTaskWriter::Abort() {
   }
   partitions_.clear();
   inserted_.clear();
+  touched_.clear();
   router_.Clear();
 }
 
@@ -50,7 +51,11 @@ Status IcebergTaskWriter::Write(const Chunk& chunk) {
 
 Status IcebergTaskWriter::WriteAppend(const Chunk& chunk) {
   const size_t n = chunk.size();
-  for (size_t i = 0; i < n; ++i) StateOf(partition_of_row_[i]).pending_rows.push_back(static_cast<uint32_t>(i));
+  for (size_t i = 0; i < n; ++i) {
+    PartitionState& st = StateOf(partition_of_row_[i]);
+    if (st.pending_rows.empty() && st.pending_deletes.empty()) touched_.push_back(partition_of_row_[i]);
+    st.pending_rows.push_back(static_cast<uint32_t>(i));
+  }
   return FlushPending(chunk);
 }
 
@@ -89,6 +94,7 @@ Status IcebergTaskWriter::WriteDelta(const Chunk& chunk) {
   for (size_t i = 0; i < n; ++i) {
     const uint32_t ordinal = partition_of_row_[i];
     PartitionState& st = StateOf(ordinal);
+    if (st.pending_rows.empty() && st.pending_deletes.empty()) touched_.push_back(ordinal);
     key_.assign(reinterpret_cast<const char*>(&ordinal), sizeof(ordinal));
     key_ += keys_[i];
     const uint32_t row = static_cast<uint32_t>(i);
@@ -108,7 +114,11 @@ Status IcebergTaskWriter::WriteDelta(const Chunk& chunk) {
 }
 
 Status IcebergTaskWriter::FlushPending(const Chunk& chunk) {
-  for (auto& st : partitions_) {
+  // Only the partitions this chunk touched (a table may have many partitions open).
+  std::vector<uint32_t> touched;
+  touched.swap(touched_);
+  for (uint32_t ordinal : touched) {
+    PartitionState& st = partitions_[ordinal];
     if (!st.pending_rows.empty()) {
       scratch_ = Chunk(o_.data.schema);
       scratch_.AppendFrom(chunk, st.pending_rows.data(), 0, st.pending_rows.size());

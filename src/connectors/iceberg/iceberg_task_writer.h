@@ -90,6 +90,7 @@ class IcebergTaskWriter {
   IcebergFileNamer namer_;
   std::vector<PartitionState> partitions_;
   std::vector<uint32_t> partition_of_row_;
+  std::vector<uint32_t> touched_;  // partitions with pending rows in the current chunk
   std::vector<std::string> keys_;
   std::string key_;
   std::unordered_map<std::string, PathOffset> inserted_;
