@@ -7,6 +7,7 @@
 #include "connectors/connector_options.h"
 #include "connectors/iceberg/iceberg_committer.h"
 #include "connectors/iceberg/iceberg_connector.h"
+#include "connectors/iceberg/iceberg_key_index.h"
 #include "connectors/iceberg/iceberg_options.h"
 #include "connectors/iceberg/iceberg_task_writer.h"
 #include "connectors/iceberg/table_metadata.h"
@@ -47,6 +48,7 @@ std::string HexId(const std::string& text) {
 // The write configuration of one sink.
 struct WriteConf {
   bool upsert = false;
+  bool position_deletes = false;  // 'sluice.write.delete-mode' = 'position'
   int64_t target_file_size = kDefaultTargetFileSize;
   std::map<std::string, std::string> parquet_properties;  // 'write.parquet.*'
 };
@@ -110,19 +112,34 @@ Result<WriteConf> ResolveWriteConf(const ConnectorContext& ctx, const TableMetad
     }
   }
   if (auto mode = property(kDeleteMode); mode && *mode != "equality") {
-    return Status::NotSupported(place + ": '" + std::string(kDeleteMode) + "' = '" + *mode +
-                                "' is not supported yet; Sluice writes Flink's equality deletes ('equality')");
+    if (*mode != "position") {
+      return Status::NotSupported(place + ": '" + std::string(kDeleteMode) + "' = '" + *mode +
+                                  "' is not supported yet; Sluice writes 'equality' (Flink's) and 'position' deletes");
+    }
+    conf.position_deletes = true;
   }
   return conf;
 }
 
 class IcebergSinkWriter final : public SinkWriter {
  public:
+  // `load_index` (position mode only) fills the writer's primary-key index from the table.
   IcebergSinkWriter(std::unique_ptr<IcebergTaskWriter> writer, std::unique_ptr<IcebergCommitter> committer,
-                    std::string table, std::string key)
-      : writer_(std::move(writer)), committer_(std::move(committer)), table_(std::move(table)), key_(std::move(key)) {}
+                    std::string table, std::string key, std::function<Status(IcebergTaskWriter*)> load_index)
+      : writer_(std::move(writer)),
+        committer_(std::move(committer)),
+        table_(std::move(table)),
+        key_(std::move(key)),
+        load_index_(std::move(load_index)) {}
 
-  Status Write(const Chunk& chunk) override { return writer_->Write(chunk); }
+  Status Write(const Chunk& chunk) override {
+    if (load_index_ && !index_loaded_) {
+      // After any restore has committed, so the index is the table's committed state.
+      RETURN_IF_ERROR(load_index_(writer_.get()));
+      index_loaded_ = true;
+    }
+    return writer_->Write(chunk);
+  }
 
   Status Finish() override {
     if (two_phase_) return Status::OK();  // the final checkpoint pre-commits and commits
@@ -147,6 +164,7 @@ class IcebergSinkWriter final : public SinkWriter {
   Status RecoverAndCommit(const std::string& committables) override {
     // Files written after the restored checkpoint are never referenced by a snapshot (orphans).
     writer_->Abort();
+    index_loaded_ = false;
     if (committables.empty()) return Status::OK();
     ASSIGN_OR_RETURN(std::string job, IcebergCommitter::JobIdOf(committables));
     committer_->set_job_id(job);
@@ -169,6 +187,8 @@ class IcebergSinkWriter final : public SinkWriter {
   std::unique_ptr<IcebergCommitter> committer_;
   std::string table_;
   std::string key_;
+  std::function<Status(IcebergTaskWriter*)> load_index_;
+  bool index_loaded_ = false;
   bool two_phase_ = false;
 };
 
@@ -221,11 +241,16 @@ class IcebergTableSink final : public TableSink {
     o.data.spec_id = md.default_spec_id;
     o.upsert = conf_.upsert;
     o.delta = conf_.upsert || !insert_only_;
+    o.position_mode = o.delta && conf_.position_deletes;
     // The equality fields: the identifier fields (PRIMARY KEY), or every primitive column.
     std::vector<int32_t> eq_ids = schema.identifier_field_ids();
     if (conf_.upsert && eq_ids.empty()) {
       return Status::InvalidArgument(place + ": Equality field columns shouldn't be empty when configuring to use UPSERT "
                                      "data stream. (Declare a PRIMARY KEY on the Iceberg table.)");
+    }
+    if (o.position_mode && eq_ids.empty()) {
+      return Status::InvalidArgument(place + ": 'sluice.write.delete-mode' = 'position' needs the table's identifier "
+                                     "fields (a PRIMARY KEY) to index its rows by");
     }
     if (o.delta && eq_ids.empty()) {
       for (const auto& f : schema.fields()) {
@@ -270,11 +295,23 @@ class IcebergTableSink final : public TableSink {
       key.clear();
       for (const auto& n : sorted) key += (key.empty() ? "" : ",") + n;
     }
+    std::function<Status(IcebergTaskWriter*)> load_index;
+    if (o.position_mode) {
+      std::vector<LogicalType> key_types;
+      for (int c : o.key_columns) key_types.push_back(types[static_cast<size_t>(c)]);
+      load_index = [catalog = catalog_, io, ident = ref_.ident, eq_ids, key_types,
+                    table = ctx_.table_name](IcebergTaskWriter* w) -> Status {
+        ASSIGN_OR_RETURN(LoadedTable t, catalog->LoadTable(ident));
+        return ScanLiveKeys(io.get(), t.metadata, eq_ids, key_types, table,
+                            [w](const std::string& path, const Chunk& keys) { return w->AddIndexed(path, keys); });
+      };
+    }
     auto writer = std::make_unique<IcebergTaskWriter>(std::move(o), std::move(*router));
     auto committer = std::make_unique<IcebergCommitter>(catalog_, io, ref_.ident,
                                                         HexId(ref_.catalog.catalog_name + "." + ref_.ident.ToString()));
     return std::unique_ptr<SinkWriter>(
-        std::make_unique<IcebergSinkWriter>(std::move(writer), std::move(committer), ref_.ident.ToString(), key));
+        std::make_unique<IcebergSinkWriter>(std::move(writer), std::move(committer), ref_.ident.ToString(), key,
+                                            std::move(load_index)));
   }
 
  private:

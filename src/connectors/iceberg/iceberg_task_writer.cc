@@ -20,6 +20,8 @@ void IcebergTaskWriter::Abort() {
   }
   partitions_.clear();
   inserted_.clear();
+  paths_.clear();
+  path_index_.clear();
   touched_.clear();
   router_.Clear();
 }
@@ -85,7 +87,18 @@ void IcebergTaskWriter::DeleteKey(PartitionState& st, const std::string& key, ui
     inserted_.erase(it);
     return;
   }
-  st.pending_deletes.push_back(row);
+  // In position mode the index holds every live key: one that is not there has no row to delete.
+  if (!o_.position_mode) st.pending_deletes.push_back(row);
+}
+
+Status IcebergTaskWriter::AddIndexed(const std::string& path, const Chunk& keys) {
+  std::vector<int> key_columns(keys.num_columns() - 1);
+  for (size_t k = 0; k < key_columns.size(); ++k) key_columns[k] = static_cast<int>(k);
+  EncodeKeys(keys, key_columns, &keys_);
+  const uint32_t path_index = InternPath(path);
+  const auto* pos = keys.column(keys.num_columns() - 1).data<int64_t>();
+  for (size_t i = 0; i < keys.size(); ++i) inserted_[keys_[i]] = PathOffset{path_index, pos[i]};
+  return Status::OK();
 }
 
 Status IcebergTaskWriter::WriteDelta(const Chunk& chunk) {
@@ -95,8 +108,14 @@ Status IcebergTaskWriter::WriteDelta(const Chunk& chunk) {
     const uint32_t ordinal = partition_of_row_[i];
     PartitionState& st = StateOf(ordinal);
     if (st.pending_rows.empty() && st.pending_deletes.empty()) touched_.push_back(ordinal);
-    key_.assign(reinterpret_cast<const char*>(&ordinal), sizeof(ordinal));
-    key_ += keys_[i];
+    // Keys are per partition as Flink's writers keep them; the position-mode index is table-wide
+    // (an upsert's partition columns are key columns, so a key has one partition).
+    if (o_.position_mode) {
+      key_ = keys_[i];
+    } else {
+      key_.assign(reinterpret_cast<const char*>(&ordinal), sizeof(ordinal));
+      key_ += keys_[i];
+    }
     const uint32_t row = static_cast<uint32_t>(i);
     switch (chunk.kind(i)) {
       case RowKind::kInsert:
@@ -191,9 +210,11 @@ Result<IcebergWriteResult> IcebergTaskWriter::Complete() {
     RETURN_IF_ERROR(WritePositionDeletes(i, st, &result.delete_files));
   }
   partitions_.clear();
-  inserted_.clear();
-  paths_.clear();
-  path_index_.clear();
+  if (!o_.position_mode) {
+    inserted_.clear();
+    paths_.clear();
+    path_index_.clear();
+  }
   router_.Clear();
   return result;
 }

@@ -50,6 +50,10 @@ struct IcebergTaskWriterOptions {
   bool delta = false;
   bool upsert = false;
   std::vector<int> key_columns;  // chunk columns of the equality fields (delta mode)
+  // 'sluice.write.delete-mode' = 'position': the key map is a primary-key index of the whole table
+  // (kept across checkpoints, filled by AddIndexed), so a key not in it has nothing to delete and
+  // every delete is a position delete.
+  bool position_mode = false;
 };
 
 class IcebergTaskWriter {
@@ -60,8 +64,11 @@ class IcebergTaskWriter {
   [[nodiscard]] Status Write(const Chunk& chunk);
   // Closes every open file and returns what was written since the last Complete.
   [[nodiscard]] Result<IcebergWriteResult> Complete();
-  // Gives up every open file.
+  // Gives up every open file (and, in position mode, the index: rebuild it with AddIndexed).
   void Abort();
+  // Position mode: records the live keys of a data file of the table; `keys` holds the key columns
+  // then the row positions (iceberg_key_index.h).
+  [[nodiscard]] Status AddIndexed(const std::string& path, const Chunk& keys);
 
  private:
   struct PathOffset {
