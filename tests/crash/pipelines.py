@@ -480,6 +480,14 @@ def terminal(case, cur, second, multi_input, changelog_input, timed):
 
 # ---------------------------------------------------------------------------------------------------
 
+def upsert_options(ice, ice_rng):
+    """The WITH options of an Iceberg upsert sink: Flink's equality deletes or Sluice's position mode."""
+    if ice != "upsert":
+        return ""
+    mode = ice_rng.choice(["equality", "position"])
+    return ", 'write.upsert.enabled' = 'true', 'sluice.write.delete-mode' = '%s'" % mode
+
+
 def generate(seed, scale=1.0):
     """The Case of `seed`. scale multiplies the number of rows (the harness's --scale)."""
     case = Case(seed)
@@ -529,7 +537,7 @@ def generate(seed, scale=1.0):
             case.ddl.append("CREATE TABLE %s (%s) WITH ('connector' = 'iceberg', 'catalog-name' = 'crash', "
                             "'catalog-type' = 'hadoop', 'warehouse' = '${OUT}/%s', 'catalog-database' = 'db', "
                             "'catalog-table' = '%s'%s);"
-                            % (sink, cols, sink, sink, ", 'write.upsert.enabled' = 'true'" if ice == "upsert" else ""))
+                            % (sink, cols, sink, sink, upsert_options(ice, ice_rng)))
             kind, exact, fmt = "iceberg", True, "iceberg-" + ice
         case.inserts.append("INSERT INTO %s\n%s" % (sink, select))
         case.sinks[sink] = kind

@@ -262,6 +262,34 @@ def test_checkpointed(args, work):
         check(len(ids) == len(set((o, c) for _, o, c in ids)), "%s: no checkpoint committed twice: %s" % (fp, ids))
 
 
+def test_position_mode(args, work):
+    """'sluice.write.delete-mode' = 'position': only position deletes, so PyIceberg reads the upsert
+    table; across re-runs (the index is rebuilt from the table) and killed checkpointed runs."""
+    n = 3000
+    wh, ckpt = os.path.join(work, "wh_pos"), os.path.join(work, "ckpt_pos")
+    sql = checkpointed_sql(wh, ckpt, n).replace(
+        "'write.upsert.enabled' = 'true'", "'write.upsert.enabled' = 'true', 'sluice.write.delete-mode' = 'position'")
+    t = os.path.join(wh, "db", "daily")
+    for attempt in range(10):
+        env = dict(os.environ)
+        if attempt < 2:
+            env["SLUICE_FAILPOINT"] = ["sink.after-precommit@2", "checkpoint.before-commit@2"][attempt]
+        p = run_sql(args.sluice, work, "pos", sql, env=env, expect_ok=False)
+        if p.returncode == 0:
+            break
+    check(p.returncode == 0 and attempt == 2, "position mode: killed twice, then finished: " + p.stderr[-500:])
+    same_rows(daily_expected(n), pyiceberg_rows(t), "position mode, killed runs: PyIceberg")
+    same_rows(daily_expected(n), iceberg_read.read_rows(iceberg_read.metadata(t)), "position mode: iceberg_read")
+    # A second job on the same table: its index comes from the table.
+    shutil.rmtree(ckpt, ignore_errors=True)
+    run_sql(args.sluice, work, "pos2", sql)
+    same_rows(daily_expected(n), pyiceberg_rows(t), "position mode, second job: PyIceberg")
+    for s in snapshots(t):
+        check(int(s["summary"].get("added-equality-deletes", 0)) == 0, "no equality deletes: %s" % s["summary"])
+    ids = iceberg_read.checkpoint_ids(iceberg_read.metadata(t))
+    check(len(ids) == len(set(ids)), "position mode: no checkpoint committed twice: %s" % ids)
+
+
 def test_errors(args, work):
     wh = os.path.join(work, "wh_err")
     base = catalog(wh) + "CREATE TEMPORARY TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '3');\n"
@@ -278,7 +306,7 @@ def main():
     args = ap.parse_args()
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
-    for test in [test_append_partitioned, test_rolling, test_upsert, test_non_upsert, test_checkpointed, test_errors]:
+    for test in [test_append_partitioned, test_rolling, test_upsert, test_non_upsert, test_checkpointed, test_position_mode, test_errors]:
         print("==", test.__name__, flush=True)
         try:
             test(args, args.work)
