@@ -207,34 +207,18 @@ class IcebergTableSink final : public TableSink {
   void SetInputChangelogMode(const ChangelogMode& input) override { insert_only_ = input.IsInsertOnly(); }
 
   Result<std::unique_ptr<SinkWriter>> CreateWriter() override {
-    const std::string place = "Table '" + ctx_.table_name + "'";
     const TableMetadata& md = table_.metadata;
     const IcebergSchema& schema = md.CurrentSchema();
-    const Schema& columns = ctx_.physical_schema;
-    // The sink's columns are the table's, by name.
     std::vector<int32_t> ids;
     std::vector<LogicalType> types;
-    for (size_t i = 0; i < columns.size(); ++i) {
-      const IcebergField* f = schema.FindField(columns.field(i).name);
-      if (f == nullptr || std::none_of(schema.fields().begin(), schema.fields().end(),
-                                       [&](const IcebergField& t) { return t.id == f->id; })) {
-        return Status::InvalidArgument(place + ": column '" + columns.field(i).name + "' is not a column of Iceberg table " +
-                                       ref_.ident.ToString());
-      }
-      ids.push_back(f->id);
-      types.push_back(columns.field(i).type);
-    }
-    if (ids.size() != schema.fields().size()) {
-      return Status::InvalidArgument(place + ": the sink has " + std::to_string(ids.size()) + " columns but Iceberg table " +
-                                     ref_.ident.ToString() + " has " + std::to_string(schema.fields().size()));
-    }
+    RETURN_IF_ERROR(MapColumns(&ids, &types));
     ASSIGN_OR_RETURN(parquet::ParquetWriterOptions pq, parquet::ParquetWriterOptions::FromTableProperties(conf_.parquet_properties));
     IcebergTaskWriterOptions o;
     std::shared_ptr<FileIO> io = NewLocalFileIO();
     o.io = io.get();
     o.table_location = md.location;
-    auto router = PartitionRouter::ForSchema(md.DefaultSpec(), schema, columns);
-    if (!router.ok()) return router.status().WithContext(place);
+    auto router = PartitionRouter::ForSchema(md.DefaultSpec(), schema, ctx_.physical_schema);
+    if (!router.ok()) return router.status().WithContext(place());
     ASSIGN_OR_RETURN(o.data, MakeIcebergFileSpec(schema, ids, types));
     o.data.parquet = pq;
     o.data.target_file_size = conf_.target_file_size;
@@ -242,58 +226,21 @@ class IcebergTableSink final : public TableSink {
     o.upsert = conf_.upsert;
     o.delta = conf_.upsert || !insert_only_;
     o.position_mode = o.delta && conf_.position_deletes;
-    // The equality fields: the identifier fields (PRIMARY KEY), or every primitive column.
-    std::vector<int32_t> eq_ids = schema.identifier_field_ids();
-    if (conf_.upsert && eq_ids.empty()) {
-      return Status::InvalidArgument(place + ": Equality field columns shouldn't be empty when configuring to use UPSERT "
-                                     "data stream. (Declare a PRIMARY KEY on the Iceberg table.)");
-    }
-    if (o.position_mode && eq_ids.empty()) {
-      return Status::InvalidArgument(place + ": 'sluice.write.delete-mode' = 'position' needs the table's identifier "
-                                     "fields (a PRIMARY KEY) to index its rows by");
-    }
-    if (o.delta && eq_ids.empty()) {
-      for (const auto& f : schema.fields()) {
-        if (f.type.IsPrimitive()) eq_ids.push_back(f.id);
-      }
-    }
-    std::vector<std::string> key_names;
-    for (int32_t id : eq_ids) {
-      auto at = std::find(ids.begin(), ids.end(), id);
-      if (at == ids.end()) return Status::InvalidArgument(place + ": equality field id " + std::to_string(id) + " is not a column");
-      o.key_columns.push_back(static_cast<int>(at - ids.begin()));
-      key_names.push_back(schema.FindName(id));
-    }
-    if (conf_.upsert) {
-      for (const auto& pf : md.DefaultSpec().fields()) {
-        if (std::find(eq_ids.begin(), eq_ids.end(), pf.source_id) == eq_ids.end()) {
-          std::string names;
-          for (const auto& n : key_names) names += (names.empty() ? "" : ", ") + n;
-          return Status::InvalidArgument(place + ": In UPSERT mode, source column '" + schema.FindName(pf.source_id) +
-                                         "' of partition field '" + pf.name + "', should be included in equality fields: '[" +
-                                         names + "]'");
-        }
-      }
-    }
+    std::vector<int32_t> eq_ids;
+    std::string key = "-";
     if (o.delta) {
+      ASSIGN_OR_RETURN(key, EqualityFields(ids, &o, &eq_ids));
       std::vector<int32_t> delete_ids = conf_.upsert ? eq_ids : ids;
       std::vector<LogicalType> delete_types;
       for (int32_t id : delete_ids) delete_types.push_back(types[static_cast<size_t>(std::find(ids.begin(), ids.end(), id) - ids.begin())]);
       ASSIGN_OR_RETURN(o.equality_delete, MakeIcebergFileSpec(schema, delete_ids, delete_types));
       o.equality_delete.content = DataFileContent::kEqualityDeletes;
       o.equality_delete.equality_ids = eq_ids;
-      o.equality_delete.parquet = pq;
-      o.equality_delete.target_file_size = conf_.target_file_size;
       o.position_delete = PositionDeleteFileSpec();
-      o.position_delete.parquet = pq;
-      o.position_delete.target_file_size = conf_.target_file_size;
-    }
-    std::string key = "-";
-    if (o.delta) {
-      std::vector<std::string> sorted = key_names;
-      std::sort(sorted.begin(), sorted.end());
-      key.clear();
-      for (const auto& n : sorted) key += (key.empty() ? "" : ",") + n;
+      for (IcebergFileSpec* spec : {&o.equality_delete, &o.position_delete}) {
+        spec->parquet = pq;
+        spec->target_file_size = conf_.target_file_size;
+      }
     }
     std::function<Status(IcebergTaskWriter*)> load_index;
     if (o.position_mode) {
@@ -315,6 +262,77 @@ class IcebergTableSink final : public TableSink {
   }
 
  private:
+  std::string place() const { return "Table '" + ctx_.table_name + "'"; }
+
+  // The sink's columns are the table's, by name: their field ids and Sluice types.
+  Status MapColumns(std::vector<int32_t>* ids, std::vector<LogicalType>* types) const {
+    const IcebergSchema& schema = table_.metadata.CurrentSchema();
+    const Schema& columns = ctx_.physical_schema;
+    for (size_t i = 0; i < columns.size(); ++i) {
+      const IcebergField* f = schema.FindField(columns.field(i).name);
+      if (f == nullptr || std::none_of(schema.fields().begin(), schema.fields().end(),
+                                       [&](const IcebergField& t) { return t.id == f->id; })) {
+        return Status::InvalidArgument(place() + ": column '" + columns.field(i).name +
+                                       "' is not a column of Iceberg table " + ref_.ident.ToString());
+      }
+      ids->push_back(f->id);
+      types->push_back(columns.field(i).type);
+    }
+    if (ids->size() != schema.fields().size()) {
+      return Status::InvalidArgument(place() + ": the sink has " + std::to_string(ids->size()) +
+                                     " columns but Iceberg table " + ref_.ident.ToString() + " has " +
+                                     std::to_string(schema.fields().size()));
+    }
+    return Status::OK();
+  }
+
+  // The delta writer's equality fields: the identifier fields (PRIMARY KEY), or every primitive
+  // column. Sets o->key_columns and *eq_ids; returns the key names sorted, joined by ','.
+  Result<std::string> EqualityFields(const std::vector<int32_t>& ids, IcebergTaskWriterOptions* o,
+                                     std::vector<int32_t>* eq_ids) const {
+    const IcebergSchema& schema = table_.metadata.CurrentSchema();
+    *eq_ids = schema.identifier_field_ids();
+    if (conf_.upsert && eq_ids->empty()) {
+      return Status::InvalidArgument(place() + ": Equality field columns shouldn't be empty when configuring to use "
+                                     "UPSERT data stream. (Declare a PRIMARY KEY on the Iceberg table.)");
+    }
+    if (o->position_mode && eq_ids->empty()) {
+      return Status::InvalidArgument(place() + ": 'sluice.write.delete-mode' = 'position' needs the table's identifier "
+                                     "fields (a PRIMARY KEY) to index its rows by");
+    }
+    if (eq_ids->empty()) {
+      for (const auto& f : schema.fields()) {
+        if (f.type.IsPrimitive()) eq_ids->push_back(f.id);
+      }
+    }
+    std::vector<std::string> key_names;
+    for (int32_t id : *eq_ids) {
+      auto at = std::find(ids.begin(), ids.end(), id);
+      if (at == ids.end()) {
+        return Status::InvalidArgument(place() + ": equality field id " + std::to_string(id) + " is not a column");
+      }
+      o->key_columns.push_back(static_cast<int>(at - ids.begin()));
+      key_names.push_back(schema.FindName(id));
+    }
+    // Upserts (Flink's rule) and the position mode's table-wide index need every partition source
+    // among the equality fields, so a key lives in one partition.
+    if (conf_.upsert || o->position_mode) {
+      for (const auto& pf : table_.metadata.DefaultSpec().fields()) {
+        if (std::find(eq_ids->begin(), eq_ids->end(), pf.source_id) != eq_ids->end()) continue;
+        std::string names;
+        for (const auto& n : key_names) names += (names.empty() ? "" : ", ") + n;
+        const std::string mode = conf_.upsert ? "In UPSERT mode" : "With 'sluice.write.delete-mode' = 'position'";
+        return Status::InvalidArgument(place() + ": " + mode + ", source column '" + schema.FindName(pf.source_id) +
+                                       "' of partition field '" + pf.name + "', should be included in equality fields: '[" +
+                                       names + "]'");
+      }
+    }
+    std::sort(key_names.begin(), key_names.end());
+    std::string key;
+    for (const auto& n : key_names) key += (key.empty() ? "" : ",") + n;
+    return key;
+  }
+
   ConnectorContext ctx_;
   IcebergTableRef ref_;
   std::shared_ptr<IcebergCatalog> catalog_;
