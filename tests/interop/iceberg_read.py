@@ -2,7 +2,7 @@
 manifests, pyarrow for Parquet files, and the spec's scan planning for deletes, written from the
 spec without Sluice's code:
 
-  - a position delete (file_path, pos) applies to a data file with data sequence number <= the
+  - a position delete (file_path, pos) or a deletion vector (Puffin, read with pyroaring) applies to a data file with data sequence number <= the
     delete file's;
   - an equality delete applies to a data file with data sequence number < the delete file's, in the
     same partition (or any partition, for an unpartitioned spec), and deletes every row whose
@@ -20,6 +20,7 @@ import sys
 
 import fastavro
 import pyarrow.parquet as pq
+import pyroaring
 
 
 def local(path):
@@ -103,6 +104,15 @@ def read_rows(md, field_names=None):
     eq_deletes = []   # (seq, spec id, partition, [names], set of tuples)
     for d in deletes:
         f = d["file"]
+        if f["file_format"] == "PUFFIN":
+            # A deletion vector: [length, BE][magic D1 D3 39 64][64-bit portable Roaring][CRC-32].
+            with open(local(f["file_path"]), "rb") as fh:
+                fh.seek(f["content_offset"])
+                blob = fh.read(f["content_size_in_bytes"])
+            assert blob[4:8] == bytes([0xD1, 0xD3, 0x39, 0x64]), "not a deletion-vector-v1 blob"
+            for p in pyroaring.BitMap64.deserialize(blob[8:-4]):
+                pos_deletes.setdefault(f["referenced_data_file"], []).append((d["seq"], p))
+            continue
         t = pq.read_table(local(f["file_path"])).to_pylist()
         if f["content"] == 1:
             for r in t:

@@ -290,6 +290,24 @@ def test_position_mode(args, work):
     check(len(ids) == len(set(ids)), "position mode: no checkpoint committed twice: %s" % ids)
 
 
+def test_v3_deletion_vectors(args, work):
+    """Format v3: the delta writer's position deletes are deletion vectors (Puffin), not position
+    delete files, as the spec requires."""
+    wh = os.path.join(work, "wh_v3")
+    n = 3000
+    sql = catalog(wh) + DAILY.replace("'format-version' = '2'", "'format-version' = '3'") % (n, "", n - 1)
+    run_sql(args.sluice, work, "v3", sql)
+    t = os.path.join(wh, "db", "daily")
+    md = iceberg_read.metadata(t)
+    check(md["format-version"] == 3, "a v3 table")
+    same_rows(daily_expected(n), iceberg_read.read_rows(md), "v3 upsert with deletion vectors: iceberg_read")
+    _, deletes = iceberg_read.live_files(md)
+    formats = collections.Counter((d["file"]["content"], d["file"]["file_format"]) for d in deletes)
+    check((1, "PARQUET") not in formats and formats[(1, "PUFFIN")] > 0, "v3 deletes are DVs: %s" % formats)
+    summary = snapshots(t)[-1]["summary"]
+    check(int(summary.get("added-dvs", 0)) == formats[(1, "PUFFIN")], "added-dvs: %s" % summary)
+
+
 def test_errors(args, work):
     wh = os.path.join(work, "wh_err")
     base = catalog(wh) + "CREATE TEMPORARY TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '3');\n"
@@ -306,7 +324,7 @@ def main():
     args = ap.parse_args()
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
-    for test in [test_append_partitioned, test_rolling, test_upsert, test_non_upsert, test_checkpointed, test_position_mode, test_errors]:
+    for test in [test_append_partitioned, test_rolling, test_upsert, test_non_upsert, test_checkpointed, test_position_mode, test_v3_deletion_vectors, test_errors]:
         print("==", test.__name__, flush=True)
         try:
             test(args, args.work)

@@ -239,7 +239,8 @@ Status IcebergCommitter::CommitOnce(const Parsed& c, const std::vector<DataFile>
           ch.added_equality_deletes += f.record_count;
           break;
         case DataFileContent::kPositionDeletes:
-          ++ch.added_position_delete_files;
+          // A deletion vector counts as a DV, not as a position delete file (Java's SnapshotSummary).
+          ++(f.file_format == "PUFFIN" ? ch.added_dvs : ch.added_position_delete_files);
           ch.added_position_deletes += f.record_count;
           break;
       }

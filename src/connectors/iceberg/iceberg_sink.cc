@@ -226,6 +226,13 @@ class IcebergTableSink final : public TableSink {
     o.upsert = conf_.upsert;
     o.delta = conf_.upsert || !insert_only_;
     o.position_mode = o.delta && conf_.position_deletes;
+    o.deletion_vectors = md.format_version >= 3;
+    if (o.position_mode && o.deletion_vectors) {
+      // Its deletes reference files of earlier snapshots, whose deletion vectors a commit would have
+      // to merge and replace ('dv' mode).
+      return Status::NotSupported(place() + ": 'sluice.write.delete-mode' = 'position' on a format v3 table (deletion "
+                                  "vectors) is not supported yet; use format-version 2");
+    }
     std::vector<int32_t> eq_ids;
     std::string key = "-";
     if (o.delta) {

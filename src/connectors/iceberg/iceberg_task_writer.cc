@@ -1,9 +1,12 @@
 #include "connectors/iceberg/iceberg_task_writer.h"
 
 #include <algorithm>
+#include <map>
 #include <cstring>
 #include <numeric>
 
+#include "connectors/iceberg/deletion_vector.h"
+#include "connectors/iceberg/puffin.h"
 #include "state/key_encoder.h"
 
 namespace sluice {
@@ -197,6 +200,45 @@ Status IcebergTaskWriter::WritePositionDeletes(uint32_t ordinal, PartitionState&
   return Status::OK();
 }
 
+Status IcebergTaskWriter::WriteDeletionVectors(std::vector<DataFile>* out) {
+  // Per data file (by path index): its vector and its partition.
+  std::map<std::string, std::pair<DeletionVector, uint32_t>> vectors;
+  for (uint32_t i = 0; i < partitions_.size(); ++i) {
+    for (const PathOffset& d : partitions_[i].pos_deletes) {
+      auto& entry = vectors[paths_[d.path]];
+      entry.first.Add(d.pos);
+      entry.second = i;
+    }
+    partitions_[i].pos_deletes.clear();
+  }
+  if (vectors.empty()) return Status::OK();
+  const std::string location = namer_.NextLocation("");
+  const std::string puffin = location.substr(0, location.size() - std::string(".parquet").size()) + ".puffin";
+  ASSIGN_OR_RETURN(auto file, o_.io->Create(puffin));
+  ASSIGN_OR_RETURN(auto writer, PuffinWriter::Open(std::move(file), {{"created-by", parquet::kCreatedBy}}));
+  std::vector<DataFile> files;
+  for (auto& [path, entry] : vectors) {
+    entry.first.RunOptimize();
+    ASSIGN_OR_RETURN(PuffinBlobMetadata blob, AddDeletionVectorBlob(writer.get(), entry.first, path));
+    DataFile f;
+    f.content = DataFileContent::kPositionDeletes;
+    f.file_format = "PUFFIN";
+    f.file_path = puffin;
+    f.partition = router_.partition(entry.second).values;
+    f.record_count = entry.first.Cardinality();
+    f.referenced_data_file = path;
+    f.content_offset = blob.offset;
+    f.content_size_in_bytes = blob.length;
+    files.push_back(std::move(f));
+  }
+  RETURN_IF_ERROR(writer->Close());
+  for (auto& f : files) {
+    f.file_size_in_bytes = static_cast<int64_t>(writer->bytes_written());
+    out->push_back(std::move(f));
+  }
+  return Status::OK();
+}
+
 Result<IcebergWriteResult> IcebergTaskWriter::Complete() {
   IcebergWriteResult result;
   for (uint32_t i = 0; i < partitions_.size(); ++i) {
@@ -207,8 +249,9 @@ Result<IcebergWriteResult> IcebergTaskWriter::Complete() {
       ASSIGN_OR_RETURN(std::vector<DataFile> eq, st.eq_deletes->Complete());
       for (auto& f : eq) result.delete_files.push_back(std::move(f));
     }
-    RETURN_IF_ERROR(WritePositionDeletes(i, st, &result.delete_files));
+    if (!o_.deletion_vectors) RETURN_IF_ERROR(WritePositionDeletes(i, st, &result.delete_files));
   }
+  if (o_.deletion_vectors) RETURN_IF_ERROR(WriteDeletionVectors(&result.delete_files));
   partitions_.clear();
   if (!o_.position_mode) {
     inserted_.clear();

@@ -16,7 +16,8 @@
 //    partition, as Flink keeps one delta writer per partition.
 //
 // Position deletes are kept in memory until Complete, which writes them sorted by (file_path, pos)
-// per partition, closes every file and returns them all; the key map starts empty again.
+// per partition (or as deletion vectors, format v3), closes every file and returns them all; the key
+// map starts empty again.
 //
 // Threading: one sink task.
 #pragma once
@@ -54,6 +55,11 @@ struct IcebergTaskWriterOptions {
   // (kept across checkpoints, filled by AddIndexed), so a key not in it has nothing to delete and
   // every delete is a position delete.
   bool position_mode = false;
+  // Format v3 tables: position deletes are written as deletion vectors (Puffin 'deletion-vector-v1'
+  // blobs, one per data file, all of a Complete in one Puffin file), as the spec requires ("position
+  // delete files must not be added to v3 tables"). Each data file written in this checkpoint gets at
+  // most one vector; files of earlier snapshots are never referenced here (equality mode).
+  bool deletion_vectors = false;
 };
 
 class IcebergTaskWriter {
@@ -90,6 +96,7 @@ class IcebergTaskWriter {
   void DeleteKey(PartitionState& st, const std::string& key, uint32_t row);
   [[nodiscard]] Status FlushPending(const Chunk& chunk);
   [[nodiscard]] Status WritePositionDeletes(uint32_t ordinal, PartitionState& st, std::vector<DataFile>* out);
+  [[nodiscard]] Status WriteDeletionVectors(std::vector<DataFile>* out);
   uint32_t InternPath(const std::string& path);
 
   IcebergTaskWriterOptions o_;

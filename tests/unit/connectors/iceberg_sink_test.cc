@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <functional>
 
+#include "connectors/iceberg/deletion_vector.h"
 #include "connectors/iceberg/hadoop_catalog.h"
 #include "connectors/iceberg/iceberg_committer.h"
 #include "connectors/iceberg/iceberg_connector.h"
@@ -120,6 +121,32 @@ TEST_F(IcebergSinkTest, UpsertWritesEqualityAndPositionDeletesAsFlink) {
   ASSERT_EQ(fields.size(), 7u);
   EXPECT_EQ(fields[1].second, "1");  // snapshots
   EXPECT_EQ(fields[6].second, "id");
+}
+
+TEST_F(IcebergSinkTest, FormatV3WritesDeletionVectorsInsteadOfPositionDeleteFiles) {
+  auto w = Writer({{"write.upsert.enabled", "true"}, {"format-version", "3"}}, ChangelogMode::All());
+  ASSERT_NE(w, nullptr);
+  ASSERT_TRUE(w->EnableTwoPhaseCommit());
+  ASSERT_TRUE(w->Write(Rows({{RowKind::kInsert, 1, "a"}, {RowKind::kInsert, 2, "b"}, {RowKind::kUpdateAfter, 1, "c"},
+                             {RowKind::kUpdateAfter, 2, "d"}, {RowKind::kUpdateAfter, 1, "e"}}))
+                  .ok());
+  auto committables = w->PreCommit(1);
+  ASSERT_TRUE(committables.ok()) << committables.status().ToString();
+  ASSERT_TRUE(w->Commit(*committables).ok());
+  LoadedTable t = Load();
+  EXPECT_EQ(t.metadata.CurrentSnapshot()->SummaryValue("added-dvs"), "1");
+  int dvs = 0;
+  auto io = NewLocalFileIO();
+  for (const auto& f : AddedFiles(t.metadata)) {
+    if (f.content != DataFileContent::kPositionDeletes) continue;
+    ASSERT_EQ(f.file_format, "PUFFIN");
+    ASSERT_TRUE(f.referenced_data_file.has_value());
+    auto dv = ReadDeletionVector(io.get(), f);
+    ASSERT_TRUE(dv.ok()) << dv.status().ToString();
+    EXPECT_EQ(dv->ToVector(), (std::vector<int64_t>{0, 1, 2}));  // rows 0-2 replaced by rows 2-4
+    ++dvs;
+  }
+  EXPECT_EQ(dvs, 1);
 }
 
 TEST_F(IcebergSinkTest, CheckpointsAtOrBelowTheCommittedOneAreSkipped) {
