@@ -9,7 +9,7 @@ SHELL := /bin/bash
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS := sql json csv debezium_json checkpoint parquet
+FUZZ_TARGETS := sql json csv debezium_json checkpoint parquet avro iceberg_metadata
 
 # The test build: clang (libFuzzer), ASan+UBSan, and libFuzzer's coverage instrumentation so the fuzz
 # targets are extra executables of the same build. A build-asan configured with another compiler

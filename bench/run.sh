@@ -33,6 +33,25 @@ if [ "$micro_ran" = 0 ]; then
   echo "no micro benchmark binaries found in $BUILD_DIR/bench (configure with -DSLUICE_BUILD_BENCH=ON)" >&2
 fi
 
+# Parquet write throughput against pyarrow writing the same rows (issue 16): parquet_write_bench
+# leaves its file behind; bench/parquet_write_pyarrow.py writes those rows with pyarrow (zstd 3) and
+# prints both rates and their ratio. Needs the interop venv (scripts/install-python.sh).
+if [ -x "$BUILD_DIR/bench/parquet_write_bench" ]; then
+  echo
+  echo "== Parquet write: Sluice vs pyarrow (zstd level 3, 1M lines rows)"
+  pq_json=$(mktemp)
+  if "$BUILD_DIR/bench/parquet_write_bench" --benchmark_format=json > "$pq_json" 2>/dev/null &&
+     py=$(bash scripts/install-python.sh 2>/dev/null); then
+    sluice_rate=$("$py" -c 'import json,sys; b=json.load(open(sys.argv[1]))["benchmarks"][0]; print(b["items_per_second"])' "$pq_json")
+    sluice_mbs=$("$py" -c 'import json,sys; b=json.load(open(sys.argv[1]))["benchmarks"][0]; print(b["bytes_per_second"] / 1e6)' "$pq_json")
+    printf 'sluice: %.0f rows/s, %.1f MB/s\n' "$sluice_rate" "$sluice_mbs"
+    "$py" bench/parquet_write_pyarrow.py --sluice-rows-per-sec "$sluice_rate"
+  else
+    echo "parquet comparison not runnable (benchmark or Python venv missing)"
+  fi
+  rm -f "$pq_json"
+fi
+
 # Nexmark q13's side input, as Nexmark's SideInputGenerator writes it: 10000 lines "i,i".
 SIDE_INPUT=/tmp/sluice-nexmark-side-input.csv
 awk 'BEGIN { for (i = 0; i < 10000; i++) printf "%d,%d\n", i, i }' > "$SIDE_INPUT"

@@ -19,7 +19,9 @@ PACKAGES=(
   libsnappy-dev                                # Parquet and Avro snappy codec (Iceberg readers and writers)
   zlib1g-dev                                   # Avro 'deflate' and Parquet gzip codecs (Iceberg manifests)
   libroaring-dev                               # Iceberg deletion vectors (Puffin 'deletion-vector-v1')
+  libcurl4-openssl-dev                        # HTTP for the Iceberg REST catalog client
   librdkafka-dev                               # the kafka and upsert-kafka connectors (and their mock cluster)
+  openjdk-17-jdk-headless maven                # interop oracles only: the Iceberg Java reference reader (tests/interop/java)
 )
 
 missing=()

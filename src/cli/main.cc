@@ -23,13 +23,14 @@
 #include "connectors/connector.h"
 #include "formats/format.h"
 #include "common/config.h"
+#include "common/version.h"
 #include "engine/session.h"
 #include "sql/parser.h"
 
 namespace sluice {
 namespace {
 
-constexpr char kVersion[] = "sluice 0.1.0";
+const std::string kVersion = std::string("sluice ") + kSluiceVersion;
 
 std::string FirstKeyword(const std::string& text) {
   size_t i = 0;

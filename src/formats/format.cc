@@ -23,7 +23,7 @@ std::string LowerCopy(std::string_view s) {
 
 bool IsSecretOptionKey(std::string_view key) {
   std::string k = LowerCopy(key);
-  for (const char* word : {"password", "secret", "token", "jaas", "credential", "private-key", "access-key"}) {
+  for (const char* word : {"password", "secret", "token", "jaas", "credential", "private-key", "access-key", "authorization"}) {
     if (k.find(word) != std::string::npos) return true;
   }
   return false;

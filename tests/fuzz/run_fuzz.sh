@@ -16,7 +16,7 @@ corpus=$work/corpus/$target
 artifacts=$work/artifacts/$target
 mkdir -p "$corpus" "$artifacts"
 if [ -d "$here/corpus/$target" ]; then cp -n "$here/corpus/$target"/* "$corpus"/ 2>/dev/null || true; fi
-if [ "$target" = checkpoint ]; then
+if [ "$target" = checkpoint ] || [ "$target" = avro ] || [ "$target" = iceberg_metadata ]; then
   SLUICE_FUZZ_WRITE_SEEDS=$corpus "$binary" >/dev/null 2>&1
 else
   python3 "$here/make_seeds.py" "$target" "$corpus"
@@ -25,7 +25,7 @@ flags=(-max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -print_final_st
        -artifact_prefix="$artifacts/" -close_fd_mask=1)
 case $target in
   sql) flags+=(-max_len=16384 -dict="$here/sql.dict") ;;
-  checkpoint) flags+=(-max_len=65536) ;;
+  checkpoint|avro|iceberg_metadata) flags+=(-max_len=65536) ;;
   *) flags+=(-max_len=16384) ;;
 esac
 log=$work/$target.log

@@ -4,7 +4,9 @@
 
   dv_pyroaring.py write DIR   writes DIR/pyroaring-<name>.bin (64-bit portable Roaring) and .dv
                               (the deletion-vector-v1 blob: length, magic, vector, CRC-32)
-  dv_pyroaring.py check DIR   reads DIR/sluice-<name>.bin and .dv and checks their positions
+  dv_pyroaring.py check DIR   reads DIR/sluice-<name>.bin and .dv and checks their positions; then
+                              reads DIR/sluice.puffin (one deletion-vector-v1 blob per non-empty set, referenced
+                              data file "file:///data/<name>.parquet") with PyIceberg's Puffin reader
 
 The position sets are formulas, computed the same way by the C++ test.
 """
@@ -58,10 +60,30 @@ def check(d):
             failures.append("%s.dv: CRC mismatch" % name)
         elif BitMap64.deserialize(body[4:]) != want:
             failures.append("%s.dv: positions differ" % name)
+    failures += pyiceberg_check(d)
     if failures:
         print("\n".join(failures))
         sys.exit(1)
-    print("ok: pyroaring read %d deletion vectors" % len(sets()))
+    print("ok: pyroaring read %d deletion vectors; PyIceberg read the Puffin file" % len(sets()))
+
+
+def pyiceberg_check(d):
+    from pyiceberg.table.deletion_vector import deletion_vectors_from_puffin_file
+    from pyiceberg.table.puffin import PuffinFile
+
+    puffin = PuffinFile(open("%s/sluice.puffin" % d, "rb").read())
+    got = {dv.referenced_data_file: dv.to_vector().to_pylist() for dv in deletion_vectors_from_puffin_file(puffin)}
+    want = {"file:///data/%s.parquet" % name: list(bm) for name, bm in sets().items() if bm}
+    failures = []
+    if got.keys() != want.keys():
+        failures.append("sluice.puffin: blobs for %s" % sorted(got))
+    for k in want.keys() & got.keys():
+        if got[k] != want[k]:
+            failures.append("sluice.puffin %s: %d positions, want %d" % (k, len(got[k]), len(want[k])))
+    for blob in puffin.footer.blobs:
+        if blob.fields != [2147483645] or blob.snapshot_id != -1 or blob.properties.get("cardinality") is None:
+            failures.append("sluice.puffin: blob metadata %r" % blob)
+    return failures
 
 
 if __name__ == "__main__":

@@ -5,9 +5,11 @@
 
 DIR holds v2-manifest.avro, v2-list.avro, v3-manifest.avro, v3-list.avro written by
 tests/unit/connectors/iceberg_manifest_interop_test.cc for table schema (id int, name string, bir date)
-partitioned by identity(name). Each file must: read with fastavro; carry the header keys the spec
-requires; and have, for every field of the Java-written file of the same kind (VECTORS), a field of the
-same name, field-id and type shape (docs aside), plus field ids on every field.
+partitioned by identity(name), snapshot 42 with sequence number 1. Each file must: read with fastavro;
+carry the header keys the spec requires; and have, for every field of the Java-written file of the same
+kind (VECTORS), a field of the same name, field-id and type shape (docs aside), plus field ids on every
+field; the v2 files' avro.schema and iceberg.schema equal Java's (docs aside). Then PyIceberg's own
+manifest reader reads each list and its manifest, with inheritance.
 """
 import json
 import sys
@@ -22,8 +24,9 @@ JAVA = {
     "v3-list": "deletion-vectors/spark-deletion_vector_sample/metadata/"
                "snap-8122216072706851001-1-a2b5890a-4c9d-427f-9434-b7100abddc2f.avro",
 }
-MANIFEST_KEYS = {"schema", "schema-id", "partition-spec", "partition-spec-id", "format-version", "content"}
-LIST_KEYS = {"snapshot-id", "parent-snapshot-id", "sequence-number", "format-version"}
+MANIFEST_KEYS = {"schema", "schema-id", "partition-spec", "partition-spec-id", "format-version", "content",
+                 "iceberg.schema"}
+LIST_KEYS = {"snapshot-id", "parent-snapshot-id", "sequence-number", "format-version", "iceberg.schema"}
 
 
 def read(path):
@@ -85,6 +88,14 @@ def compare(ours, java, path, failures, skip_partition):
         failures.append("%s: %r vs Java %r" % (path, shape(ours), shape(java)))
 
 
+def strip_docs(o):
+    if isinstance(o, dict):
+        return {k: strip_docs(v) for k, v in o.items() if k != "doc"}
+    if isinstance(o, list):
+        return [strip_docs(x) for x in o]
+    return o
+
+
 def main(vectors, d):
     failures = []
     for name, java_path in JAVA.items():
@@ -101,6 +112,11 @@ def main(vectors, d):
                 failures.append("%s: header %s=%r, Java %r" % (name, k, meta.get(k), jmeta[k]))
         # The v3 Java vector is unpartitioned; its partition record is compared in v2 only.
         compare(schema, jschema, name, failures, skip_partition=name.startswith("v3"))
+        # Java's v2 files (same table schema and spec) have exactly these schemas, docs aside.
+        if name.startswith("v2"):
+            for key in ("avro.schema", "iceberg.schema"):
+                if strip_docs(json.loads(meta[key])) != strip_docs(json.loads(jmeta[key])):
+                    failures.append("%s: %s differs from Java's" % (name, key))
         if not records:
             failures.append("%s: no records" % name)
         if "manifest" in name:
@@ -115,10 +131,31 @@ def main(vectors, d):
         else:
             if records[0]["sequence_number"] != int(meta["sequence-number"]):
                 failures.append("%s: manifest sequence number %r" % (name, records[0]["sequence_number"]))
+    failures += pyiceberg_check(d)
     if failures:
         print("\n".join(failures))
         sys.exit(1)
-    print("ok: %d Sluice files match the Java-written schemas" % len(JAVA))
+    print("ok: %d Sluice files match the Java-written schemas; PyIceberg reads them" % len(JAVA))
+
+
+def pyiceberg_check(d):
+    from pyiceberg.io.pyarrow import PyArrowFileIO
+    from pyiceberg.manifest import ManifestEntryStatus, read_manifest_list
+
+    io = PyArrowFileIO()
+    failures = []
+    for v in (2, 3):
+        manifests = list(read_manifest_list(io.new_input("%s/v%d-list.avro" % (d, v))))
+        if len(manifests) != 1 or manifests[0].sequence_number != 1 or manifests[0].added_files_count != 2:
+            failures.append("pyiceberg v%d list: %r" % (v, manifests))
+            continue
+        entries = manifests[0].fetch_manifest_entry(io, discard_deleted=False)
+        got = [(e.status, e.snapshot_id, e.sequence_number, e.file_sequence_number, e.data_file.partition[0],
+                e.data_file.record_count, e.data_file.lower_bounds[2]) for e in entries]
+        want = [(ManifestEntryStatus.ADDED, 42, 1, 1, n, 1, n.encode()) for n in ("a", "b")]
+        if got != want:
+            failures.append("pyiceberg v%d manifest: %r" % (v, got))
+    return failures
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
 """Iceberg metadata interoperability: PyIceberg reads what Sluice's hadoop catalog writes, and Sluice
-reads and commits on top of what PyIceberg writes (then PyIceberg reads that commit back).
+reads and commits on top of what PyIceberg writes (then PyIceberg reads that commit back). The Java
+reference implementation (iceberg-core from Maven Central, tests/interop/java) parses every metadata
+file Sluice wrote as well.
 
 Usage: iceberg_metadata_interop.py <path to connectors_test>
 The Sluice side is tests/unit/connectors/iceberg_interop_test.cc, run with environment variables.
@@ -7,6 +9,7 @@ The Sluice side is tests/unit/connectors/iceberg_interop_test.cc, run with envir
 import datetime
 import decimal
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -77,6 +80,19 @@ def check_sluice_written(warehouse):
     check(md.refs["main"].snapshot_id == 4242, f"refs {md.refs}")
 
 
+def check_sluice_written_versions(warehouse):
+    v1 = StaticTable.from_metadata(f"file://{warehouse}/db/sales_v1/metadata/v2.metadata.json")
+    check(v1.metadata.format_version == 1, f"v1 format version {v1.metadata.format_version}")
+    check([f.name for f in v1.spec().fields] == ["business_date", "ts_day", "store_id_bucket", "qty_trunc"],
+          f"v1 spec {v1.spec()}")
+    check(v1.current_snapshot().snapshot_id == 4242, f"v1 snapshot {v1.current_snapshot()}")
+    v3 = StaticTable.from_metadata(f"file://{warehouse}/db/sales_v3/metadata/v2.metadata.json")
+    check(v3.metadata.format_version == 3, f"v3 format version {v3.metadata.format_version}")
+    check(v3.metadata.next_row_id == 5, f"v3 next-row-id {v3.metadata.next_row_id}")
+    snap = v3.current_snapshot()
+    check(snap.first_row_id == 0 and snap.added_rows == 5, f"v3 row lineage {snap}")
+
+
 def write_pyiceberg_table(root):
     catalog = SqlCatalog("py", uri=f"sqlite:///{root}/catalog.db", warehouse=f"file://{root}/pywh")
     catalog.create_namespace("ns")
@@ -111,6 +127,56 @@ def check_sluice_commit_on_pyiceberg(warehouse):
     check(rows[0]["name"] == "a" and rows[2]["price"] == decimal.Decimal("-2.25"), f"rows {rows}")
 
 
+def java_check(root, files):
+    """Runs the Java reference parser over `files`; returns its output per file."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    java_dir = os.path.join(here, "java")
+    if shutil.which("java") is None or shutil.which("mvn") is None:
+        sys.exit("FAILED: java and mvn are needed for the Java reference check (scripts/install-deps.sh)")
+    cp_file = os.path.join(root, "classpath.txt")
+    subprocess.run(["mvn", "-q", "-B", "-Dstyle.color=never", "-f", os.path.join(java_dir, "pom.xml"), "dependency:build-classpath",
+                    f"-Dmdep.outputFile={cp_file}"], check=True, stdout=subprocess.DEVNULL)
+    with open(cp_file) as f:
+        cp = f.read().strip()
+    out = subprocess.run(["java", "-cp", cp, os.path.join(java_dir, "IcebergMetadataCheck.java"), *files],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"FAILED: the Java reference could not read Sluice's metadata:\n{out.stdout}\n{out.stderr}")
+    per_file, current = {}, None
+    for line in out.stdout.splitlines():
+        if line.startswith("file: "):
+            current = line[len("file: "):]
+            per_file[current] = []
+        elif current is not None:
+            per_file[current].append(line)
+    return per_file
+
+
+def check_java(root, warehouse):
+    files = {name: f"{warehouse}/db/{name}/metadata/v2.metadata.json"
+             for name in ["sales", "sales_v1", "sales_v3", "from_py"]}
+    out = java_check(root, list(files.values()))
+    sales = out[files["sales"]]
+    for want in ["format-version: 2",
+                 "schema: struct<1: store_id: required string, 2: business_date: required date, "
+                 "3: amount: optional decimal(12, 2), 4: ts: optional timestamptz, 5: qty: optional int, "
+                 "6: tags: optional list<string>, 7: attrs: optional map<string, long>, "
+                 "8: loc: optional struct<12: lat: optional double, 13: lon: optional double>>",
+                 "identifier-field-ids: [1, 2]",
+                 "spec: [1000: business_date: identity(2), 1001: ts_day: day(4), 1002: store_id_bucket: bucket[16](1), "
+                 "1003: qty_trunc: truncate[10](5)]",
+                 "sort-order: [identity(4) DESC NULLS LAST]",
+                 "snapshot: 4242 seq 1 append",
+                 "metadata-log: 1"]:
+        check(want in sales, f"Java read of sales: missing '{want}' in {sales}")
+    check(any("total-records=5" in line and "flink.max-committed-checkpoint-id=3" in line for line in sales),
+          f"Java summary {sales}")
+    check("format-version: 1" in out[files["sales_v1"]], f"Java read of sales_v1 {out[files['sales_v1']]}")
+    check("row-lineage: first-row-id 0 added-rows 5 next-row-id 5" in out[files["sales_v3"]],
+          f"Java read of sales_v3 {out[files['sales_v3']]}")
+    check("snapshot: 777 seq 2 replace" in out[files["from_py"]], f"Java read of from_py {out[files['from_py']]}")
+
+
 def main():
     binary = sys.argv[1]
     with tempfile.TemporaryDirectory(prefix="sluice_iceberg_interop_") as root:
@@ -118,11 +184,13 @@ def main():
         os.makedirs(warehouse)
         run_sluice(binary, "WriteTableForPyIceberg", {"SLUICE_ICEBERG_INTEROP_WAREHOUSE": warehouse})
         check_sluice_written(warehouse)
+        check_sluice_written_versions(warehouse)
         metadata = write_pyiceberg_table(root)
         path = metadata[len("file://"):] if metadata.startswith("file://") else metadata
         run_sluice(binary, "ReadAndCommitPyIcebergTable",
                    {"SLUICE_ICEBERG_INTEROP_WAREHOUSE": warehouse, "SLUICE_ICEBERG_PYICEBERG_METADATA": path})
         check_sluice_commit_on_pyiceberg(warehouse)
+        check_java(root, warehouse)
     print("iceberg metadata interop: OK")
 
 

@@ -241,6 +241,8 @@ def main():
     write(out, "nested", nest, NESTED_SCHEMA, compression="zstd")
     write(out, "nested_v2_pages", nest, NESTED_SCHEMA, compression="snappy", data_page_version="2.0",
           data_page_size=200, row_group_size=70)
+    write(out, "nested_v1_pages", nest, NESTED_SCHEMA, compression="gzip", data_page_version="1.0",
+          data_page_size=100, write_batch_size=3, row_group_size=90, use_dictionary=False)
     write(out, "nested_legacy_names", nest, NESTED_SCHEMA, use_compliant_nested_type=False, use_dictionary=False)
     write(out, "field_ids", field_ids(), "(`a` BIGINT, `b` STRING, `st` ROW<`x` INT, `y` STRING>)")
     # Required (non-null) columns: no definition levels at all.

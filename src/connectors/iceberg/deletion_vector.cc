@@ -244,9 +244,38 @@ Result<DeletionVector> DeletionVector::DeserializeBlob(std::string_view blob) {
 
 Result<PuffinBlobMetadata> AddDeletionVectorBlob(PuffinWriter* writer, const DeletionVector& dv,
                                                  const std::string& referenced_data_file) {
+  if (dv.empty()) {
+    // A file without deleted rows needs no vector, and some readers (PyIceberg 0.12) fail on one.
+    return Status::InvalidArgument("an empty deletion vector for " + referenced_data_file + " is not written");
+  }
   return writer->AddBlob(std::string(kDeletionVectorBlobType), {kRowPositionFieldId}, -1, -1, dv.SerializeBlob(),
                          {{"referenced-data-file", referenced_data_file},
                           {"cardinality", std::to_string(dv.Cardinality())}});
+}
+
+Result<std::vector<DataFile>> WriteDeletionVectorFile(FileIO* io, const std::string& location,
+                                                      const std::vector<DeletionVectorFor>& vectors,
+                                                      const std::string& created_by) {
+  ASSIGN_OR_RETURN(auto file, io->Create(location));
+  ASSIGN_OR_RETURN(auto writer, PuffinWriter::Open(std::move(file), {{"created-by", created_by}}));
+  std::vector<DataFile> out;
+  for (const DeletionVectorFor& v : vectors) {
+    if (v.positions->empty()) continue;
+    ASSIGN_OR_RETURN(PuffinBlobMetadata blob, AddDeletionVectorBlob(writer.get(), *v.positions, v.data_file->file_path));
+    DataFile f;
+    f.content = DataFileContent::kPositionDeletes;
+    f.file_path = location;
+    f.file_format = "PUFFIN";
+    f.partition = v.data_file->partition;
+    f.record_count = v.positions->Cardinality();
+    f.referenced_data_file = v.data_file->file_path;
+    f.content_offset = blob.offset;
+    f.content_size_in_bytes = blob.length;
+    out.push_back(std::move(f));
+  }
+  RETURN_IF_ERROR(writer->Close());
+  for (DataFile& f : out) f.file_size_in_bytes = static_cast<int64_t>(writer->bytes_written());
+  return out;
 }
 
 Result<DeletionVector> ReadDeletionVector(FileIO* io, const DataFile& file) {

@@ -72,9 +72,24 @@ class DeletionVector {
 };
 
 // Writes `dv` as a deletion-vector-v1 blob for `referenced_data_file` (fields [_pos],
-// snapshot-id and sequence-number -1, properties referenced-data-file and cardinality).
+// snapshot-id and sequence-number -1, properties referenced-data-file and cardinality). An empty
+// vector is refused: a file without deleted rows gets no vector.
 [[nodiscard]] Result<PuffinBlobMetadata> AddDeletionVectorBlob(PuffinWriter* writer, const DeletionVector& dv,
                                                               const std::string& referenced_data_file);
+
+// One data file's deleted positions, for WriteDeletionVectorFile.
+struct DeletionVectorFor {
+  const DataFile* data_file = nullptr;  // the file the positions delete from (path and partition)
+  const DeletionVector* positions = nullptr;
+};
+
+// Writes one Puffin file at `location` holding a deletion vector per data file (empty vectors are
+// skipped) and returns the delete-manifest entries that describe them: content position deletes,
+// format PUFFIN, the data file's partition, record_count the vector's cardinality, the Puffin file's
+// size, referenced_data_file, content_offset and content_size_in_bytes.
+[[nodiscard]] Result<std::vector<DataFile>> WriteDeletionVectorFile(FileIO* io, const std::string& location,
+                                                                    const std::vector<DeletionVectorFor>& vectors,
+                                                                    const std::string& created_by);
 
 // Reads the deletion vector a manifest's delete file describes (its content_offset and
 // content_size_in_bytes in the Puffin file at file_path); checks the cardinality against its

@@ -111,7 +111,8 @@ Result<bool> HadoopCatalog::NamespaceExists(const IcebergNamespace& ns) {
   return !is_table;
 }
 
-Status HadoopCatalog::CreateNamespace(const IcebergNamespace& ns, const std::map<std::string, std::string>& properties) {
+Status HadoopCatalog::CreateNamespace(const IcebergNamespace& ns,
+                                      const std::map<std::string, std::string>& properties) {
   if (ns.empty()) return Status::InvalidArgument("Cannot create namespace with invalid name: (empty)");
   for (const std::string& level : ns) RETURN_IF_ERROR(CheckName(level, "namespace"));
   if (!properties.empty()) {
@@ -251,7 +252,8 @@ Result<LoadedTable> HadoopCatalog::CommitTable(const LoadedTable& base, const Ta
   if (next.last_updated_ms <= base.metadata.last_updated_ms) {
     next.last_updated_ms = std::max(base.metadata.last_updated_ms + 1, now_ms_());
   }
-  ASSIGN_OR_RETURN(std::vector<MetadataLogEntry> removed, UpdateMetadataLog(&next, base.metadata, base.metadata_location));
+  ASSIGN_OR_RETURN(std::vector<MetadataLogEntry> removed,
+                   UpdateMetadataLog(&next, base.metadata, base.metadata_location));
   RETURN_IF_ERROR(next.Validate());
 
   int64_t next_version = base.version + 1;

@@ -69,4 +69,26 @@ Status CheckRequirement(const TableRequirement& r, const TableMetadata* current)
   return Status::OK();
 }
 
+Result<LoadedTable> CommitWithRetries(IcebergCatalog* catalog, const TableIdentifier& ident,
+                                      const MetadataUpdate& apply) {
+  Status last;
+  for (int64_t attempt = 0;; ++attempt) {
+    ASSIGN_OR_RETURN(LoadedTable base, catalog->LoadTable(ident));
+    ASSIGN_OR_RETURN(int64_t retries, base.metadata.IntProperty(kPropCommitNumRetries, kDefaultCommitNumRetries));
+    if (attempt > std::max<int64_t>(retries, 0)) {
+      return Status::Aborted("Commit to " + ident.ToString() + " failed after " + std::to_string(attempt) +
+                             " attempts ('" + kPropCommitNumRetries + "' = " + std::to_string(retries) +
+                             "): " + last.message());
+    }
+    ASSIGN_OR_RETURN(std::optional<TableMetadata> updated, apply(base));
+    if (!updated) return base;
+    std::vector<TableRequirement> requirements = {
+        TableRequirement::TableUuid(base.metadata.table_uuid),
+        TableRequirement::RefSnapshotId(kMainBranch, base.metadata.current_snapshot_id)};
+    auto committed = catalog->CommitTable(base, *updated, requirements);
+    if (committed.ok() || !IsCommitConflict(committed.status())) return committed;
+    last = committed.status();
+  }
+}
+
 }  // namespace sluice

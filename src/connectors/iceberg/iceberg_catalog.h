@@ -16,6 +16,7 @@
 // processes are serialized by the catalog's atomic primitive (exactly one wins).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -106,5 +107,17 @@ class IcebergCatalog {
   // Drops the table's metadata; with `purge` its files as well. NotFound when it does not exist.
   [[nodiscard]] virtual Status DropTable(const TableIdentifier& ident, bool purge) = 0;
 };
+
+// Iceberg's commit loop ('commit.retry.num-retries', default 4): loads the table, lets `apply` build
+// the new metadata from it (apply returns nullopt when there is nothing to commit, e.g. a restarted
+// job finds its checkpoint already committed), commits with assert-table-uuid and
+// assert-ref-snapshot-id on main, and on a conflict reloads and applies again. No waiting between
+// attempts: a conflict means another commit has already landed, so a reload sees it. Returns the
+// committed table, or the loaded one when apply committed nothing.
+inline constexpr const char* kPropCommitNumRetries = "commit.retry.num-retries";
+inline constexpr int64_t kDefaultCommitNumRetries = 4;
+using MetadataUpdate = std::function<Result<std::optional<TableMetadata>>(const LoadedTable& base)>;
+[[nodiscard]] Result<LoadedTable> CommitWithRetries(IcebergCatalog* catalog, const TableIdentifier& ident,
+                                                    const MetadataUpdate& apply);
 
 }  // namespace sluice

@@ -12,8 +12,6 @@ namespace sluice {
 namespace {
 
 constexpr const char* kMagic = "sluice-iceberg-committable 1";
-// Iceberg's 'commit.retry.num-retries' default.
-constexpr int kCommitRetries = 4;
 
 int64_t NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -40,28 +38,6 @@ struct IcebergCommitter::Parsed {
   };
   std::vector<Manifest> manifests;
 };
-
-int64_t MaxCommittedCheckpointId(const TableMetadata& metadata, const std::string& job_id,
-                                 const std::string& operator_id) {
-  const Snapshot* s = metadata.CurrentSnapshot();
-  size_t steps = 0;
-  while (s != nullptr && steps++ <= metadata.snapshots.size()) {
-    const std::string job = s->SummaryValue(kFlinkJobId);
-    const std::string op = s->SummaryValue(kFlinkOperatorId);
-    if (job == job_id && (op.empty() || op == operator_id)) {
-      const std::string id = s->SummaryValue(kFlinkMaxCommittedCheckpointId);
-      if (!id.empty()) {
-        try {
-          return std::stoll(id);
-        } catch (...) {
-          return -1;
-        }
-      }
-    }
-    s = s->parent_snapshot_id ? metadata.SnapshotById(*s->parent_snapshot_id) : nullptr;
-  }
-  return -1;
-}
 
 IcebergCommitter::IcebergCommitter(std::shared_ptr<IcebergCatalog> catalog, std::shared_ptr<FileIO> io,
                                    TableIdentifier ident, std::string operator_id)
@@ -155,11 +131,12 @@ Status IcebergCommitter::Commit(const std::string& committables) {
   if (c.manifests.empty()) return Status::OK();  // nothing written in that checkpoint
   std::vector<DataFile> data, deletes;
   bool read = false;
-  Status last;
-  for (int attempt = 0; attempt <= kCommitRetries; ++attempt) {
-    ASSIGN_OR_RETURN(LoadedTable base, catalog_->LoadTable(ident_));
-    if (MaxCommittedCheckpointId(base.metadata, c.job_id, c.operator_id) >= c.checkpoint_id) {
-      return Status::OK();  // committed before (by this writer or the attempt that crashed)
+  bool applied = false;  // the last attempt built a snapshot (not: found the checkpoint committed)
+  auto apply = [&](const LoadedTable& base) -> Result<std::optional<TableMetadata>> {
+    applied = false;
+    ASSIGN_OR_RETURN(int64_t max_committed, MaxCommittedCheckpointId(base.metadata, c.job_id, c.operator_id));
+    if (max_committed >= c.checkpoint_id) {
+      return std::optional<TableMetadata>();  // committed before (by this writer or the attempt that crashed)
     }
     if (!read) {
       for (const auto& m : c.manifests) {
@@ -177,28 +154,27 @@ Status IcebergCommitter::Commit(const std::string& committables) {
       }
       read = true;
     }
-    last = CommitOnce(c, data, deletes, base);
-    if (last.ok()) {
-      for (const auto& m : c.manifests) (void)io_->Delete(m.path);
-      ++stats_.snapshots;
-      for (const auto& f : data) {
-        stats_.rows_written += f.record_count;
-        ++stats_.data_files;
-      }
-      for (const auto& f : deletes) {
-        (f.content == DataFileContent::kEqualityDeletes ? stats_.equality_deletes : stats_.position_deletes) +=
-            f.record_count;
-      }
-      return Status::OK();
-    }
-    if (!IsCommitConflict(last)) return last;
+    ASSIGN_OR_RETURN(TableMetadata updated, BuildSnapshot(c, data, deletes, base));
+    applied = true;
+    return std::optional<TableMetadata>(std::move(updated));
+  };
+  RETURN_IF_ERROR(CommitWithRetries(catalog_.get(), ident_, apply).status());
+  if (!applied) return Status::OK();
+  for (const auto& m : c.manifests) (void)io_->Delete(m.path);
+  ++stats_.snapshots;
+  for (const auto& f : data) {
+    stats_.rows_written += f.record_count;
+    ++stats_.data_files;
   }
-  return last.WithContext("Iceberg table " + ident_.ToString() + ": the commit kept conflicting after " +
-                          std::to_string(kCommitRetries) + " retries");
+  for (const auto& f : deletes) {
+    (f.content == DataFileContent::kEqualityDeletes ? stats_.equality_deletes : stats_.position_deletes) +=
+        f.record_count;
+  }
+  return Status::OK();
 }
 
-Status IcebergCommitter::CommitOnce(const Parsed& c, const std::vector<DataFile>& data,
-                                    const std::vector<DataFile>& deletes, const LoadedTable& base) {
+Result<TableMetadata> IcebergCommitter::BuildSnapshot(const Parsed& c, const std::vector<DataFile>& data,
+                                                      const std::vector<DataFile>& deletes, const LoadedTable& base) {
   const TableMetadata& md = base.metadata;
   if (md.format_version < 2 && !deletes.empty()) {
     return Status::InvalidArgument("Iceberg table " + ident_.ToString() +
@@ -275,9 +251,7 @@ Status IcebergCommitter::CommitOnce(const Parsed& c, const std::vector<DataFile>
                       {kFlinkJobId, c.job_id},
                       {kFlinkMaxCommittedCheckpointId, std::to_string(c.checkpoint_id)}};
   if (md.format_version >= 3) ns.added_rows = written.next_row_id - lo.first_row_id;
-  ASSIGN_OR_RETURN(TableMetadata updated, AddSnapshot(md, ns));
-  return catalog_->CommitTable(base, updated, {TableRequirement::RefSnapshotId(kMainBranch, md.current_snapshot_id)})
-      .status();
+  return AddSnapshot(md, ns);
 }
 
 }  // namespace sluice

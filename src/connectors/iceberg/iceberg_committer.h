@@ -7,10 +7,11 @@
 // makes one snapshot of them: "append" when there are only data files, "overwrite" (a RowDelta: data
 // and delete manifests) otherwise, on top of the current snapshot's manifests, with the summary
 // 'flink.max-committed-checkpoint-id', 'flink.job-id' and 'flink.operator-id' and Java's totals. A
-// commit conflict (another writer committed first) reloads the table and re-applies the change.
+// commit conflict (another writer committed first) reloads the table and re-applies the change
+// (CommitWithRetries, 'commit.retry.num-retries').
 //
 // A committable whose checkpoint id is at most the table's max committed checkpoint id for its job
-// and operator (MaxCommittedCheckpointId walks the current snapshot's ancestry, as Flink's
+// and operator (MaxCommittedCheckpointId of table_metadata.h walks the current snapshot's ancestry, as Flink's
 // getMaxCommittedCheckpointId) is skipped, so committing the same committables twice (a restart after
 // the commit but before the checkpoint's completion was noticed) never commits twice.
 //
@@ -29,16 +30,8 @@
 
 namespace sluice {
 
-inline constexpr const char* kFlinkMaxCommittedCheckpointId = "flink.max-committed-checkpoint-id";
-inline constexpr const char* kFlinkJobId = "flink.job-id";
-inline constexpr const char* kFlinkOperatorId = "flink.operator-id";
 // Flink's checkpoint id for the commit at the end of input of a job without checkpoints.
 inline constexpr int64_t kEndOfInputCheckpointId = 9223372036854775807LL;
-
-// The highest 'flink.max-committed-checkpoint-id' a snapshot of `job_id` and `operator_id` carries
-// on the current snapshot's ancestry (the newest such snapshot's), or -1.
-int64_t MaxCommittedCheckpointId(const TableMetadata& metadata, const std::string& job_id,
-                                 const std::string& operator_id);
 
 // What the commits of one sink did, for the job summary.
 struct IcebergCommitStats {
@@ -73,8 +66,10 @@ class IcebergCommitter {
   struct Parsed;
   [[nodiscard]] Result<std::string> WriteTempManifest(const std::string& location, ManifestContent content,
                                                       const std::vector<DataFile>& files, const TableMetadata& md);
-  [[nodiscard]] Status CommitOnce(const Parsed& c, const std::vector<DataFile>& data,
-                                  const std::vector<DataFile>& deletes, const LoadedTable& base);
+  // The metadata with the checkpoint's snapshot added on `base` (its manifests and manifest list
+  // written), for CommitWithRetries.
+  [[nodiscard]] Result<TableMetadata> BuildSnapshot(const Parsed& c, const std::vector<DataFile>& data,
+                                                    const std::vector<DataFile>& deletes, const LoadedTable& base);
 
   std::shared_ptr<IcebergCatalog> catalog_;
   std::shared_ptr<FileIO> io_;

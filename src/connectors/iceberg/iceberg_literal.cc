@@ -331,7 +331,9 @@ Result<IcebergLiteral> IcebergLiteral::FromBytes(const IcebergType& type, std::s
     case IcebergTypeId::kTimestampTz:
     case IcebergTypeId::kTimestampNs:
     case IcebergTypeId::kTimestampTzNs:
-      if (b.size() == 4 && type.id() == IcebergTypeId::kLong) return OfInt(type, static_cast<int32_t>(ReadLittleEndian(b)));
+      if (b.size() == 4 && type.id() == IcebergTypeId::kLong) {
+        return OfInt(type, static_cast<int32_t>(ReadLittleEndian(b)));
+      }
       if (b.size() != 8) return bad();
       return OfInt(type, static_cast<int64_t>(ReadLittleEndian(b)));
     case IcebergTypeId::kFloat:
@@ -374,8 +376,9 @@ std::string IcebergLiteral::ToJson() const {
     case IcebergTypeId::kFloat:
     case IcebergTypeId::kDouble: {
       char buf[64];
-      auto [p, ec] = id == IcebergTypeId::kFloat ? std::to_chars(buf, buf + sizeof(buf), static_cast<float>(double_value_))
-                                                  : std::to_chars(buf, buf + sizeof(buf), double_value_);
+      auto [p, ec] = id == IcebergTypeId::kFloat
+                         ? std::to_chars(buf, buf + sizeof(buf), static_cast<float>(double_value_))
+                         : std::to_chars(buf, buf + sizeof(buf), double_value_);
       return std::string(buf, p);
     }
     case IcebergTypeId::kDecimal:

@@ -8,6 +8,7 @@
 #include "common/file_io.h"
 #include "connectors/iceberg/hadoop_catalog.h"
 #include "connectors/iceberg/partition_spec.h"
+#include "connectors/iceberg/rest_catalog.h"
 #include "connectors/iceberg/table_metadata.h"
 #include "formats/format.h"
 
@@ -127,6 +128,7 @@ Result<IcebergCatalogConfig> IcebergCatalogConfig::FromCatalogOptions(const std:
   IcebergCatalogConfig c;
   c.catalog_name = catalog_name;
   std::vector<std::string> known = {"type", kCatalogType, kWarehouse, kUri, kDefaultDatabaseKey};
+  known.insert(known.end(), std::begin(kPassThroughKeys), std::end(kPassThroughKeys));
   for (const auto& [k, v] : options) {
     if (k == "type") continue;
     if (k == kCatalogType) {
@@ -243,8 +245,13 @@ Status CheckIcebergTableProperties(const std::map<std::string, std::string>& pro
 
 Result<std::shared_ptr<IcebergCatalog>> OpenIcebergCatalog(const IcebergCatalogConfig& config) {
   if (config.type == IcebergCatalogType::kRest) {
-    return Status::NotSupported("Iceberg catalog '" + config.catalog_name +
-                                "': 'catalog-type' = 'rest' is not supported by Sluice yet");
+    RestCatalogOptions options;
+    options.catalog_name = config.catalog_name;
+    options.uri = config.uri;
+    options.warehouse = config.warehouse;
+    options.properties = config.properties;
+    ASSIGN_OR_RETURN(auto catalog, RestCatalog::Connect(std::move(options), NewCurlHttpTransport()));
+    return std::shared_ptr<IcebergCatalog>(std::move(catalog));
   }
   std::shared_ptr<FileIO> io = NewLocalFileIO();
   if (config.warehouse.find("://") != std::string::npos && config.warehouse.rfind("file:", 0) != 0) {

@@ -68,7 +68,7 @@ std::vector<OptionSpec> IcebergTablePropertySpecs();
 Status CheckIcebergTableProperties(const std::map<std::string, std::string>& properties, const std::string& table);
 
 // Opens the catalog a configuration describes. The hadoop catalog works on the local file system;
-// the REST catalog client is refused until it lands (naming 'catalog-type').
+// the REST catalog client (rest_catalog.h) connects to 'uri' and reads the server's configuration.
 Result<std::shared_ptr<IcebergCatalog>> OpenIcebergCatalog(const IcebergCatalogConfig& config);
 
 // What a connector table refers to: its catalog and its identifier there.

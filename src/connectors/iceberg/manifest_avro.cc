@@ -9,79 +9,136 @@ namespace sluice {
 
 namespace {
 
-// {"name":"<name>","type":<type>[,"default":null],"field-id":<id>}
-std::string AvroFieldJson(std::string_view name, std::string_view type, int id, bool optional) {
-  std::string out = "{\"name\":";
-  AppendJsonString(name, &out);
-  out += ",\"type\":";
-  if (optional) {
-    out += "[\"null\",";
-    out += type;
-    out += "],\"default\":null";
-  } else {
-    out += type;
+// The Avro JSON of Iceberg types, as Java's AvroSchemaUtil converts them: a nested struct is a
+// record named "r<field id>" (its parent field's, or the list element's id), an optional field a
+// union with null first and a null default, a list an array with "element-id", a map with string
+// keys an Avro map with "key-id"/"value-id", any other map an array of "k<key id>_v<value id>"
+// records with logicalType "map". Named fixed types repeat by name after their first definition.
+class AvroJsonBuilder {
+ public:
+  Status Type(const IcebergType& t, int32_t owner_id, std::string* out) {
+    switch (t.id()) {
+      case IcebergTypeId::kStruct: return Struct(t, "r" + std::to_string(owner_id), out);
+      case IcebergTypeId::kList: {
+        out->append("{\"type\":\"array\",\"items\":");
+        RETURN_IF_ERROR(Optional(t.element(), t.element_id(), !t.element_required(), out));
+        out->append(",\"element-id\":" + std::to_string(t.element_id()) + "}");
+        return Status::OK();
+      }
+      case IcebergTypeId::kMap: return Map(t, out);
+      default: return Primitive(t, out);
+    }
   }
-  out += ",\"field-id\":" + std::to_string(id) + "}";
-  return out;
-}
 
-std::string AvroRecordJson(std::string_view name, const std::vector<std::string>& fields) {
-  std::string out = "{\"type\":\"record\",\"name\":\"" + std::string(name) + "\",\"fields\":[";
-  for (size_t i = 0; i < fields.size(); ++i) {
-    if (i > 0) out += ",";
-    out += fields[i];
+  Status Struct(const IcebergType& t, const std::string& name, std::string* out) {
+    out->append("{\"type\":\"record\",\"name\":");
+    AppendJsonString(name, out);
+    out->append(",\"fields\":[");
+    for (size_t i = 0; i < t.fields().size(); ++i) {
+      const IcebergField& f = t.fields()[i];
+      if (i > 0) out->push_back(',');
+      out->append("{\"name\":");
+      AppendJsonString(f.name, out);
+      out->append(",\"type\":");
+      RETURN_IF_ERROR(Optional(f.type, f.id, !f.required, out));
+      if (!f.doc.empty()) {
+        out->append(",\"doc\":");
+        AppendJsonString(f.doc, out);
+      }
+      if (!f.required) out->append(",\"default\":null");
+      out->append(",\"field-id\":" + std::to_string(f.id) + "}");
+    }
+    out->append("]}");
+    return Status::OK();
   }
-  return out + "]}";
-}
 
-// An int-keyed map as Java writes it: an array of key/value records with logicalType "map".
-std::string IntMap(int field_id, std::string_view name, int key_id, int value_id, std::string_view value_type) {
-  const std::string kv = AvroRecordJson("k" + std::to_string(key_id) + "_v" + std::to_string(value_id),
-                                {AvroFieldJson("key", "\"int\"", key_id, false), AvroFieldJson("value", value_type, value_id, false)});
-  return AvroFieldJson(name, "{\"type\":\"array\",\"items\":" + kv + ",\"logicalType\":\"map\"}", field_id, true);
-}
-
-std::string AvroListJson(int field_id, std::string_view name, int element_id, std::string_view element_type) {
-  return AvroFieldJson(name,
-               "{\"type\":\"array\",\"items\":" + std::string(element_type) + ",\"element-id\":" +
-                   std::to_string(element_id) + "}",
-               field_id, true);
-}
-
-std::string FixedType(const std::string& name, int size, std::string_view extra, std::set<std::string>* named) {
-  if (!named->insert(name).second) return "\"" + name + "\"";
-  return "{\"type\":\"fixed\",\"name\":\"" + name + "\",\"size\":" + std::to_string(size) + std::string(extra) + "}";
-}
-
-Result<std::string> AvroTypeOf(const IcebergType& t, std::set<std::string>* named) {
-  switch (t.id()) {
-    case IcebergTypeId::kBoolean: return std::string("\"boolean\"");
-    case IcebergTypeId::kInt: return std::string("\"int\"");
-    case IcebergTypeId::kLong: return std::string("\"long\"");
-    case IcebergTypeId::kFloat: return std::string("\"float\"");
-    case IcebergTypeId::kDouble: return std::string("\"double\"");
-    case IcebergTypeId::kDate: return std::string(R"({"type":"int","logicalType":"date"})");
-    case IcebergTypeId::kTime: return std::string(R"({"type":"long","logicalType":"time-micros"})");
-    case IcebergTypeId::kTimestamp:
-      return std::string(R"({"type":"long","logicalType":"timestamp-micros","adjust-to-utc":false})");
-    case IcebergTypeId::kTimestampTz:
-      return std::string(R"({"type":"long","logicalType":"timestamp-micros","adjust-to-utc":true})");
-    case IcebergTypeId::kTimestampNs:
-      return std::string(R"({"type":"long","logicalType":"timestamp-nanos","adjust-to-utc":false})");
-    case IcebergTypeId::kTimestampTzNs:
-      return std::string(R"({"type":"long","logicalType":"timestamp-nanos","adjust-to-utc":true})");
-    case IcebergTypeId::kString: return std::string("\"string\"");
-    case IcebergTypeId::kBinary: return std::string("\"bytes\"");
-    case IcebergTypeId::kUuid: return FixedType("uuid_fixed", 16, R"(,"logicalType":"uuid")", named);
-    case IcebergTypeId::kFixed: return FixedType("fixed_" + std::to_string(t.length()), t.length(), "", named);
-    case IcebergTypeId::kDecimal:
-      return FixedType("decimal_" + std::to_string(t.precision()) + "_" + std::to_string(t.scale()),
-                       DecimalRequiredBytes(t.precision()),
-                       ",\"logicalType\":\"decimal\",\"precision\":" + std::to_string(t.precision()) +
-                           ",\"scale\":" + std::to_string(t.scale()),
-                       named);
-    default: return Status::NotSupported("a partition field of type " + t.ToString() + " cannot be written to a manifest");
+ private:
+  Status Optional(const IcebergType& t, int32_t owner_id, bool optional, std::string* out) {
+    if (optional) out->append("[\"null\",");
+    RETURN_IF_ERROR(Type(t, owner_id, out));
+    if (optional) out->push_back(']');
+    return Status::OK();
   }
+
+  Status Map(const IcebergType& t, std::string* out) {
+    if (t.key().id() == IcebergTypeId::kString) {
+      out->append("{\"type\":\"map\",\"values\":");
+      RETURN_IF_ERROR(Optional(t.value(), t.value_id(), !t.value_required(), out));
+      out->append(",\"key-id\":" + std::to_string(t.key_id()) + ",\"value-id\":" + std::to_string(t.value_id()) + "}");
+      return Status::OK();
+    }
+    const IcebergType entry = IcebergType::Struct(
+        {IcebergField(t.key_id(), "key", true, t.key()), IcebergField(t.value_id(), "value", t.value_required(), t.value())});
+    out->append("{\"type\":\"array\",\"items\":");
+    RETURN_IF_ERROR(Struct(entry, "k" + std::to_string(t.key_id()) + "_v" + std::to_string(t.value_id()), out));
+    out->append(",\"logicalType\":\"map\"}");
+    return Status::OK();
+  }
+
+  void Fixed(const std::string& name, int size, std::string_view extra, std::string* out) {
+    if (!named_.insert(name).second) {
+      AppendJsonString(name, out);
+      return;
+    }
+    out->append("{\"type\":\"fixed\",\"name\":\"" + name + "\",\"size\":" + std::to_string(size));
+    out->append(extra);
+    out->push_back('}');
+  }
+
+  Status Primitive(const IcebergType& t, std::string* out) {
+    switch (t.id()) {
+      case IcebergTypeId::kBoolean: out->append("\"boolean\""); break;
+      case IcebergTypeId::kInt: out->append("\"int\""); break;
+      case IcebergTypeId::kLong: out->append("\"long\""); break;
+      case IcebergTypeId::kFloat: out->append("\"float\""); break;
+      case IcebergTypeId::kDouble: out->append("\"double\""); break;
+      case IcebergTypeId::kDate: out->append(R"({"type":"int","logicalType":"date"})"); break;
+      case IcebergTypeId::kTime: out->append(R"({"type":"long","logicalType":"time-micros"})"); break;
+      case IcebergTypeId::kTimestamp:
+        out->append(R"({"type":"long","logicalType":"timestamp-micros","adjust-to-utc":false})");
+        break;
+      case IcebergTypeId::kTimestampTz:
+        out->append(R"({"type":"long","logicalType":"timestamp-micros","adjust-to-utc":true})");
+        break;
+      case IcebergTypeId::kTimestampNs:
+        out->append(R"({"type":"long","logicalType":"timestamp-nanos","adjust-to-utc":false})");
+        break;
+      case IcebergTypeId::kTimestampTzNs:
+        out->append(R"({"type":"long","logicalType":"timestamp-nanos","adjust-to-utc":true})");
+        break;
+      case IcebergTypeId::kString: out->append("\"string\""); break;
+      case IcebergTypeId::kBinary: out->append("\"bytes\""); break;
+      case IcebergTypeId::kUuid: Fixed("uuid_fixed", 16, R"(,"logicalType":"uuid")", out); break;
+      case IcebergTypeId::kFixed: Fixed("fixed_" + std::to_string(t.length()), t.length(), "", out); break;
+      case IcebergTypeId::kDecimal:
+        Fixed("decimal_" + std::to_string(t.precision()) + "_" + std::to_string(t.scale()),
+              DecimalRequiredBytes(t.precision()),
+              ",\"logicalType\":\"decimal\",\"precision\":" + std::to_string(t.precision()) +
+                  ",\"scale\":" + std::to_string(t.scale()),
+              out);
+        break;
+      default: return Status::NotSupported("Iceberg type " + t.ToString() + " has no Avro form here");
+    }
+    return Status::OK();
+  }
+
+  std::set<std::string> named_;
+};
+
+IcebergField Req(int32_t id, const char* name, IcebergTypeId type) {
+  return IcebergField(id, name, true, IcebergType::Primitive(type));
+}
+IcebergField Opt(int32_t id, const char* name, IcebergTypeId type) {
+  return IcebergField(id, name, false, IcebergType::Primitive(type));
+}
+// An int-keyed map field (column id -> count or bound).
+IcebergField IdMap(int32_t id, const char* name, int32_t key_id, int32_t value_id, IcebergTypeId value) {
+  return IcebergField(id, name, false,
+                      IcebergType::Map(key_id, IcebergType::Primitive(IcebergTypeId::kInt), value_id, true,
+                                       IcebergType::Primitive(value)));
+}
+IcebergField NumberList(int32_t id, const char* name, int32_t element_id, IcebergTypeId element) {
+  return IcebergField(id, name, false, IcebergType::List(element_id, true, IcebergType::Primitive(element)));
 }
 
 }  // namespace
@@ -95,72 +152,78 @@ int DecimalRequiredBytes(int precision) {
   return 16;
 }
 
-Result<std::string> ManifestEntryAvroSchema(int format_version, const IcebergType& partition_type) {
-  std::set<std::string> named;
-  std::vector<std::string> partition_fields;
-  for (const IcebergField& f : partition_type.fields()) {
-    ASSIGN_OR_RETURN(std::string type, AvroTypeOf(f.type, &named));
-    partition_fields.push_back(AvroFieldJson(f.name, type, f.id, true));
-  }
-  std::vector<std::string> file_fields = {
-      AvroFieldJson("content", "\"int\"", 134, false),
-      AvroFieldJson("file_path", "\"string\"", 100, false),
-      AvroFieldJson("file_format", "\"string\"", 101, false),
-      AvroFieldJson("partition", AvroRecordJson("r102", partition_fields), 102, false),
-      AvroFieldJson("record_count", "\"long\"", 103, false),
-      AvroFieldJson("file_size_in_bytes", "\"long\"", 104, false),
-      IntMap(108, "column_sizes", 117, 118, "\"long\""),
-      IntMap(109, "value_counts", 119, 120, "\"long\""),
-      IntMap(110, "null_value_counts", 121, 122, "\"long\""),
-      IntMap(137, "nan_value_counts", 138, 139, "\"long\""),
-      IntMap(125, "lower_bounds", 126, 127, "\"bytes\""),
-      IntMap(128, "upper_bounds", 129, 130, "\"bytes\""),
-      AvroFieldJson("key_metadata", "\"bytes\"", 131, true),
-      AvroListJson(132, "split_offsets", 133, "\"long\""),
-      AvroListJson(135, "equality_ids", 136, "\"int\""),
-      AvroFieldJson("sort_order_id", "\"int\"", 140, true),
+IcebergSchema ManifestEntrySchema(int format_version, const IcebergType& partition_type) {
+  using T = IcebergTypeId;
+  std::vector<IcebergField> file = {
+      Req(134, "content", T::kInt),
+      Req(100, "file_path", T::kString),
+      Req(101, "file_format", T::kString),
+      IcebergField(102, "partition", true, partition_type),
+      Req(103, "record_count", T::kLong),
+      Req(104, "file_size_in_bytes", T::kLong),
+      IdMap(108, "column_sizes", 117, 118, T::kLong),
+      IdMap(109, "value_counts", 119, 120, T::kLong),
+      IdMap(110, "null_value_counts", 121, 122, T::kLong),
+      IdMap(137, "nan_value_counts", 138, 139, T::kLong),
+      IdMap(125, "lower_bounds", 126, 127, T::kBinary),
+      IdMap(128, "upper_bounds", 129, 130, T::kBinary),
+      Opt(131, "key_metadata", T::kBinary),
+      NumberList(132, "split_offsets", 133, T::kLong),
+      NumberList(135, "equality_ids", 136, T::kInt),
+      Opt(140, "sort_order_id", T::kInt),
   };
-  if (format_version >= 3) file_fields.push_back(AvroFieldJson("first_row_id", "\"long\"", 142, true));
-  file_fields.push_back(AvroFieldJson("referenced_data_file", "\"string\"", 143, true));
+  if (format_version >= 3) file.push_back(Opt(142, "first_row_id", T::kLong));
+  file.push_back(Opt(143, "referenced_data_file", T::kString));
   if (format_version >= 3) {
-    file_fields.push_back(AvroFieldJson("content_offset", "\"long\"", 144, true));
-    file_fields.push_back(AvroFieldJson("content_size_in_bytes", "\"long\"", 145, true));
+    file.push_back(Opt(144, "content_offset", T::kLong));
+    file.push_back(Opt(145, "content_size_in_bytes", T::kLong));
   }
-  return AvroRecordJson("manifest_entry", {
-                                      AvroFieldJson("status", "\"int\"", 0, false),
-                                      AvroFieldJson("snapshot_id", "\"long\"", 1, true),
-                                      AvroFieldJson("sequence_number", "\"long\"", 3, true),
-                                      AvroFieldJson("file_sequence_number", "\"long\"", 4, true),
-                                      AvroFieldJson("data_file", AvroRecordJson("r2", file_fields), 2, false),
-                                  });
+  return IcebergSchema(0, {Req(0, "status", T::kInt), Opt(1, "snapshot_id", T::kLong),
+                           Opt(3, "sequence_number", T::kLong), Opt(4, "file_sequence_number", T::kLong),
+                           IcebergField(2, "data_file", true, IcebergType::Struct(std::move(file)))});
+}
+
+IcebergSchema ManifestFileSchema(int format_version) {
+  using T = IcebergTypeId;
+  const IcebergType summary = IcebergType::Struct({Req(509, "contains_null", T::kBoolean),
+                                                   Opt(518, "contains_nan", T::kBoolean),
+                                                   Opt(510, "lower_bound", T::kBinary),
+                                                   Opt(511, "upper_bound", T::kBinary)});
+  std::vector<IcebergField> fields = {
+      Req(500, "manifest_path", T::kString),
+      Req(501, "manifest_length", T::kLong),
+      Req(502, "partition_spec_id", T::kInt),
+      Req(517, "content", T::kInt),
+      Req(515, "sequence_number", T::kLong),
+      Req(516, "min_sequence_number", T::kLong),
+      Req(503, "added_snapshot_id", T::kLong),
+      Req(504, "added_files_count", T::kInt),
+      Req(505, "existing_files_count", T::kInt),
+      Req(506, "deleted_files_count", T::kInt),
+      Req(512, "added_rows_count", T::kLong),
+      Req(513, "existing_rows_count", T::kLong),
+      Req(514, "deleted_rows_count", T::kLong),
+      IcebergField(507, "partitions", false, IcebergType::List(508, true, summary)),
+      Opt(519, "key_metadata", T::kBinary),
+  };
+  if (format_version >= 3) fields.push_back(Opt(520, "first_row_id", T::kLong));
+  return IcebergSchema(0, std::move(fields));
+}
+
+Result<std::string> IcebergToAvroSchemaJson(const IcebergSchema& schema, std::string_view record_name) {
+  std::string out;
+  AvroJsonBuilder builder;
+  RETURN_IF_ERROR(builder.Struct(schema.AsStruct(), std::string(record_name), &out));
+  return out;
+}
+
+Result<std::string> ManifestEntryAvroSchema(int format_version, const IcebergType& partition_type) {
+  return IcebergToAvroSchemaJson(ManifestEntrySchema(format_version, partition_type), "manifest_entry");
 }
 
 std::string ManifestFileAvroSchema(int format_version) {
-  const std::string summary = AvroRecordJson("r508", {
-                                                 AvroFieldJson("contains_null", "\"boolean\"", 509, false),
-                                                 AvroFieldJson("contains_nan", "\"boolean\"", 518, true),
-                                                 AvroFieldJson("lower_bound", "\"bytes\"", 510, true),
-                                                 AvroFieldJson("upper_bound", "\"bytes\"", 511, true),
-                                             });
-  std::vector<std::string> fields = {
-      AvroFieldJson("manifest_path", "\"string\"", 500, false),
-      AvroFieldJson("manifest_length", "\"long\"", 501, false),
-      AvroFieldJson("partition_spec_id", "\"int\"", 502, false),
-      AvroFieldJson("content", "\"int\"", 517, false),
-      AvroFieldJson("sequence_number", "\"long\"", 515, false),
-      AvroFieldJson("min_sequence_number", "\"long\"", 516, false),
-      AvroFieldJson("added_snapshot_id", "\"long\"", 503, false),
-      AvroFieldJson("added_files_count", "\"int\"", 504, false),
-      AvroFieldJson("existing_files_count", "\"int\"", 505, false),
-      AvroFieldJson("deleted_files_count", "\"int\"", 506, false),
-      AvroFieldJson("added_rows_count", "\"long\"", 512, false),
-      AvroFieldJson("existing_rows_count", "\"long\"", 513, false),
-      AvroFieldJson("deleted_rows_count", "\"long\"", 514, false),
-      AvroListJson(507, "partitions", 508, summary),
-      AvroFieldJson("key_metadata", "\"bytes\"", 519, true),
-  };
-  if (format_version >= 3) fields.push_back(AvroFieldJson("first_row_id", "\"long\"", 520, true));
-  return AvroRecordJson("manifest_file", fields);
+  // Only primitive, list and struct types: the conversion cannot fail.
+  return std::move(IcebergToAvroSchemaJson(ManifestFileSchema(format_version), "manifest_file")).value();
 }
 
 AvroValue PartitionValueToAvro(const IcebergLiteral& v) {

@@ -1,7 +1,9 @@
-// The Avro side of manifests: the spec's Avro schemas for manifest entries and manifest-list
-// entries (format v2 and v3, field ids on every field, the partition record "r102", Java's
-// key/value record forms "k117_v118" for int-keyed maps), and the conversion of partition values
-// between IcebergLiteral and AvroValue.
+// The Avro side of manifests: the spec's schemas of manifest entries and manifest-list entries
+// (format v2 and v3) as Iceberg schemas, their Avro form as Java's AvroSchemaUtil converts them (field
+// ids on every field, nested records named "r<field id>" such as the partition record "r102",
+// int-keyed maps as arrays of "k117_v118" key/value records), and the conversion of partition
+// values between IcebergLiteral and AvroValue. One definition gives both the "avro.schema" and the
+// "iceberg.schema" header of a file.
 //
 // Iceberg types map to Avro as the spec's "Avro" appendix gives them: date -> int/date,
 // time -> long/time-micros, timestamp(tz) -> long/timestamp-micros with "adjust-to-utc",
@@ -21,10 +23,16 @@
 
 namespace sluice {
 
-// The Avro schema JSON of a manifest file's entries. `partition_type` is the spec's partition
-// struct (PartitionSpec::PartitionType); its fields become the optional fields of record "r102".
+// The schema of a manifest's entries. `partition_type` is the spec's partition struct
+// (PartitionSpec::PartitionType); its fields become the optional fields of record "r102".
+IcebergSchema ManifestEntrySchema(int format_version, const IcebergType& partition_type);
+// The schema of a manifest list's entries.
+IcebergSchema ManifestFileSchema(int format_version);
+
+// The Avro schema JSON of an Iceberg schema, the top-level record named `record_name`.
+[[nodiscard]] Result<std::string> IcebergToAvroSchemaJson(const IcebergSchema& schema, std::string_view record_name);
+// The two schemas above in Avro form ("manifest_entry", "manifest_file").
 [[nodiscard]] Result<std::string> ManifestEntryAvroSchema(int format_version, const IcebergType& partition_type);
-// The Avro schema JSON of a manifest list's entries.
 std::string ManifestFileAvroSchema(int format_version);
 
 // The bytes of a decimal's fixed type for `precision` (Iceberg's decimalRequiredBytes).

@@ -186,7 +186,8 @@ Result<ManifestFile> ManifestFileFromAvro(const Layout& l, const AvroValue& rec,
   return m;
 }
 
-// The summary record's fields by name; a writer may order them differently from the spec.
+// Whether the partition field summaries have the spec's field order (contains_null, [contains_nan,]
+// lower_bound, upper_bound), which ManifestFileFromAvro reads them by.
 bool SummaryInSpecOrder(const AvroNode& list_record) {
   const int idx = list_record.FieldIndex("partitions");
   if (idx < 0) return true;
@@ -267,7 +268,10 @@ Result<IcebergType> PartitionTypeOf(const AvroNode& data_file, const std::string
   for (const AvroField& f : rec->fields) {
     auto type = IcebergTypeOfAvro(*f.type);
     if (!type.ok()) return type.status().WithContext("Iceberg manifest " + src + " partition field " + f.name);
-    fields.emplace_back(f.field_id().value_or(0), f.name, false, std::move(type).value());
+    // Old v1 writers left out partition field ids; the reference implementation numbered them
+    // from 1000 in spec order.
+    const int32_t id = f.field_id().value_or(PartitionSpec::kFirstFieldId + static_cast<int32_t>(fields.size()));
+    fields.emplace_back(id, f.name, false, std::move(type).value());
   }
   return IcebergType::Struct(std::move(fields));
 }
@@ -378,7 +382,7 @@ Result<ManifestContents> ParseManifest(std::string data, const std::string& sour
   ManifestContents out;
   RETURN_IF_ERROR(ReadHeader(*reader, file_layout.has(kFContent),
                              file_layout.has(kFFirstRowId) || file_layout.has(kFContentOffset), source, &out));
-  if (inherit_from != nullptr && !reader->FindMetadata("content")) out.content = inherit_from->content;
+
   ASSIGN_OR_RETURN(out.partition_type, PartitionTypeOf(*df, source));
   while (true) {
     AvroValue rec;
@@ -395,6 +399,14 @@ Result<ManifestContents> ParseManifest(std::string data, const std::string& sour
     if (file == nullptr || file->kind() != AvroValue::Kind::kRecord) return Malformed(source, "missing data_file");
     ASSIGN_OR_RETURN(e.data_file, DataFileFromAvro(file_layout, out.partition_type, *file, source));
     out.entries.push_back(std::move(e));
+  }
+  if (!reader->FindMetadata("content")) {
+    // Without the header key: the manifest list says, or else the entries do.
+    bool deletes = false;
+    for (const ManifestEntry& e : out.entries) deletes |= e.data_file.content != DataFileContent::kData;
+    out.content = inherit_from != nullptr ? inherit_from->content
+                  : deletes               ? ManifestContent::kDeletes
+                                          : ManifestContent::kData;
   }
   if (inherit_from != nullptr) Inherit(*inherit_from, &out);
   return out;

@@ -132,6 +132,7 @@ Result<std::unique_ptr<ManifestWriter>> ManifestWriter::Open(FileIO* io, const s
       {"partition-spec-id", std::to_string(options.spec.spec_id())},
       {"format-version", std::to_string(options.format_version)},
       {"content", ManifestContentName(options.content)},
+      {"iceberg.schema", SchemaToJson(ManifestEntrySchema(options.format_version, w->partition_type_))},
   };
   ASSIGN_OR_RETURN(auto file, io->Create(location));
   ASSIGN_OR_RETURN(w->writer_, AvroFileWriter::Open(std::move(file), &w->avro_schema_, std::move(avro)));
@@ -263,6 +264,7 @@ Result<WrittenManifestList> WriteManifestList(FileIO* io, const std::string& loc
       {"format-version", std::to_string(options.format_version)},
   };
   if (options.format_version >= 3) avro.metadata.emplace_back("first-row-id", std::to_string(options.first_row_id));
+  avro.metadata.emplace_back("iceberg.schema", SchemaToJson(ManifestFileSchema(options.format_version)));
   ASSIGN_OR_RETURN(auto file, io->Create(location));
   ASSIGN_OR_RETURN(auto writer, AvroFileWriter::Open(std::move(file), &schema, std::move(avro)));
   WrittenManifestList out;

@@ -3,7 +3,8 @@
 //  - a manifest: "schema", "schema-id", "partition-spec", "partition-spec-id", "format-version",
 //    "content" ("data" or "deletes");
 //  - a manifest list: "snapshot-id", "parent-snapshot-id" ("null" for none, as Java writes it),
-//    "sequence-number", "format-version", and in v3 "first-row-id".
+//    "sequence-number", "format-version", and in v3 "first-row-id";
+//  - both, as Java writes them: "iceberg.schema", the file's own schema in Iceberg JSON.
 //
 // As Java's writers do, an entry ADDED by the snapshot being committed is written with its
 // snapshot id and null sequence numbers (inherited from the manifest list on read), and the

@@ -18,7 +18,8 @@ Result<PartitionRouter> PartitionRouter::Make(const PartitionSpec& spec, const I
     bool top_level = false;
     for (const IcebergField& top : schema.fields()) top_level |= top.id == f.source_id;
     if (source == nullptr || !top_level) {
-      return Status::NotSupported("partition field '" + f.name + "': Sluice writes partitions only of top-level columns");
+      return Status::NotSupported("partition field '" + f.name +
+                                  "': Sluice writes partitions only of top-level columns");
     }
     auto result = f.transform.ResultType(source->type);
     if (!result.ok()) return result.status().WithContext("partition field '" + f.name + "'");

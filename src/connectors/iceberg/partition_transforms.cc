@@ -123,6 +123,23 @@ int64_t IntegralAt(const Vector& v, size_t i) {
   }
 }
 
+// Calls f(const T* data, int64_t scale) once with the column's physical array, so loops over rows
+// compile per type with no per-row dispatch; `scale` converts to Iceberg's unit (TIME: ms -> micros).
+template <typename F>
+void WithIntegralData(const Vector& v, F&& f) {
+  switch (v.type().id()) {
+    case TypeId::kTinyInt: f(v.data<int8_t>(), 1); break;
+    case TypeId::kSmallInt: f(v.data<int16_t>(), 1); break;
+    case TypeId::kInteger:
+    case TypeId::kDate: f(v.data<int32_t>(), 1); break;
+    case TypeId::kTime: f(v.data<int32_t>(), 1000); break;
+    case TypeId::kBigInt:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampLtz: f(v.data<int64_t>(), 1); break;
+    default: SLUICE_UNREACHABLE();
+  }
+}
+
 void CopyValidity(const Vector& input, Vector* out) {
   if (!input.MayHaveNulls()) return;
   std::memcpy(out->mutable_validity(), input.validity(), input.size());
@@ -141,7 +158,9 @@ Status BucketColumn(int32_t n, const Vector& input, Vector* out) {
     case TypeId::kBigInt:
     case TypeId::kTimestamp:
     case TypeId::kTimestampLtz:
-      for (size_t i = 0; i < rows; ++i) dst[i] = BucketOf(IcebergHashLong(IntegralAt(input, i)), n);
+      WithIntegralData(input, [&](const auto* src, int64_t scale) {
+        for (size_t i = 0; i < rows; ++i) dst[i] = BucketOf(IcebergHashLong(int64_t{src[i]} * scale), n);
+      });
       break;
     case TypeId::kDecimal: {
       const __int128* src = input.data<__int128>();
@@ -170,22 +189,22 @@ Status TruncateColumn(int32_t w, const Vector& input, Vector* out) {
   switch (input.type().id()) {
     case TypeId::kTinyInt:
     case TypeId::kSmallInt:
-    case TypeId::kInteger: {
-      // Iceberg's int: widen to int32 results with the source's layout kept.
-      for (size_t i = 0; i < rows; ++i) {
-        int64_t v = TruncateInteger<int64_t>(IntegralAt(input, i), w);
-        if (input.type().id() == TypeId::kInteger) out->data<int32_t>()[i] = static_cast<int32_t>(v);
-        if (input.type().id() == TypeId::kSmallInt) out->data<int16_t>()[i] = static_cast<int16_t>(v);
-        if (input.type().id() == TypeId::kTinyInt) out->data<int8_t>()[i] = static_cast<int8_t>(v);
-      }
+    case TypeId::kInteger:
+    case TypeId::kBigInt:
+      // Iceberg computes truncate[W] of an int in 32 bits and of a long in 64 (wrapping at the ends of
+      // the range as Java does); TINYINT and SMALLINT columns are Iceberg ints, so their results are
+      // INTEGER (-128 truncated by 10 is -130).
+      if (input.type().id() != TypeId::kBigInt) *out = Vector(LogicalType::Integer().WithNullable(true), rows);
+      WithIntegralData(input, [&](const auto* src, int64_t) {
+        if (input.type().id() == TypeId::kBigInt) {
+          int64_t* dst = out->data<int64_t>();
+          for (size_t i = 0; i < rows; ++i) dst[i] = TruncateInteger<int64_t>(int64_t{src[i]}, w);
+        } else {
+          int32_t* dst = out->data<int32_t>();
+          for (size_t i = 0; i < rows; ++i) dst[i] = static_cast<int32_t>(TruncateInteger<int64_t>(int64_t{src[i]}, w));
+        }
+      });
       break;
-    }
-    case TypeId::kBigInt: {
-      const int64_t* src = input.data<int64_t>();
-      int64_t* dst = out->data<int64_t>();
-      for (size_t i = 0; i < rows; ++i) dst[i] = TruncateInteger<int64_t>(src[i], w);
-      break;
-    }
     case TypeId::kDecimal: {
       const __int128* src = input.data<__int128>();
       __int128* dst = out->data<__int128>();
@@ -273,11 +292,12 @@ Result<std::optional<IcebergLiteral>> ApplyTransform(const Transform& transform,
   RETURN_IF_ERROR(transform.ResultType(source).status());
   if (!value || transform.kind == TransformKind::kVoid) return std::optional<IcebergLiteral>();
   const IcebergLiteral& v = *value;
+  auto some = [](IcebergLiteral l) { return std::optional<IcebergLiteral>(std::move(l)); };
   IcebergTypeId id = source.id();
   bool nanos = id == IcebergTypeId::kTimestampNs || id == IcebergTypeId::kTimestampTzNs;
   switch (transform.kind) {
     case TransformKind::kIdentity:
-      return std::optional<IcebergLiteral>(v);
+      return some(v);
     case TransformKind::kBucket: {
       int32_t hash;
       switch (id) {
@@ -288,33 +308,31 @@ Result<std::optional<IcebergLiteral>> ApplyTransform(const Transform& transform,
         case IcebergTypeId::kBinary: hash = Murmur3Hash32(v.bytes()); break;
         default: hash = IcebergHashLong(nanos ? FloorDiv(v.int_value(), 1000) : v.int_value()); break;
       }
-      return std::optional<IcebergLiteral>(IcebergLiteral::Int(BucketOf(hash, transform.param)));
+      return some(IcebergLiteral::Int(BucketOf(hash, transform.param)));
     }
     case TransformKind::kTruncate:
       switch (id) {
         case IcebergTypeId::kInt:
-          return std::optional<IcebergLiteral>(IcebergLiteral::Int(
+          return some(IcebergLiteral::Int(
               static_cast<int32_t>(TruncateInteger<int64_t>(v.int_value(), transform.param))));
         case IcebergTypeId::kLong:
-          return std::optional<IcebergLiteral>(IcebergLiteral::Long(TruncateInteger<int64_t>(v.int_value(), transform.param)));
+          return some(IcebergLiteral::Long(TruncateInteger<int64_t>(v.int_value(), transform.param)));
         case IcebergTypeId::kDecimal:
-          return std::optional<IcebergLiteral>(IcebergLiteral::Decimal(
+          return some(IcebergLiteral::Decimal(
               TruncateInteger<__int128>(v.unscaled(), transform.param), source.precision(), source.scale()));
         case IcebergTypeId::kString:
-          return std::optional<IcebergLiteral>(IcebergLiteral::String(std::string(TruncateUtf8(v.bytes(), transform.param))));
+          return some(IcebergLiteral::String(std::string(TruncateUtf8(v.bytes(), transform.param))));
         default:
-          return std::optional<IcebergLiteral>(
-              IcebergLiteral::Binary(v.bytes().substr(0, static_cast<size_t>(transform.param))));
+          return some(IcebergLiteral::Binary(v.bytes().substr(0, static_cast<size_t>(transform.param))));
       }
     default: {
       int64_t micros_or_days = nanos ? FloorDiv(v.int_value(), 1000) : v.int_value();
       bool is_date = id == IcebergTypeId::kDate;
       int64_t days = is_date ? micros_or_days : FloorDiv(micros_or_days, kMicrosPerDay);
-      if (transform.kind == TransformKind::kYear) return std::optional<IcebergLiteral>(IcebergLiteral::Int(YearsFromDays(days)));
-      if (transform.kind == TransformKind::kMonth) return std::optional<IcebergLiteral>(IcebergLiteral::Int(MonthsFromDays(days)));
-      if (transform.kind == TransformKind::kDay) return std::optional<IcebergLiteral>(IcebergLiteral::Date(static_cast<int32_t>(days)));
-      return std::optional<IcebergLiteral>(
-          IcebergLiteral::Int(static_cast<int32_t>(FloorDiv(micros_or_days, kMicrosPerHourI))));
+      if (transform.kind == TransformKind::kYear) return some(IcebergLiteral::Int(YearsFromDays(days)));
+      if (transform.kind == TransformKind::kMonth) return some(IcebergLiteral::Int(MonthsFromDays(days)));
+      if (transform.kind == TransformKind::kDay) return some(IcebergLiteral::Date(static_cast<int32_t>(days)));
+      return some(IcebergLiteral::Int(static_cast<int32_t>(FloorDiv(micros_or_days, kMicrosPerHourI))));
     }
   }
 }
@@ -353,7 +371,9 @@ Result<std::optional<IcebergLiteral>> LiteralFromVector(const Vector& column, si
         if (bytes.size() != 16) return mismatch();
         return std::optional<IcebergLiteral>(IcebergLiteral::Uuid(std::move(bytes)));
       }
-      if (type.id() == IcebergTypeId::kFixed) return std::optional<IcebergLiteral>(IcebergLiteral::Fixed(std::move(bytes)));
+      if (type.id() == IcebergTypeId::kFixed) {
+        return std::optional<IcebergLiteral>(IcebergLiteral::Fixed(std::move(bytes)));
+      }
       return std::optional<IcebergLiteral>(IcebergLiteral::Binary(std::move(bytes)));
     }
     case IcebergTypeId::kStruct:

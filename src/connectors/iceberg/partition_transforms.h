@@ -5,7 +5,8 @@
 // bucket/year/month/hour, DATE (int32 days) for day, the source's layout for identity and truncate
 // (truncated strings are views into the input's heaps) — with nulls where the input is null, and
 // for void everywhere. A sink calls it once per chunk and partition field, then groups rows by the
-// resulting columns; only one IcebergLiteral is made per distinct partition (PartitionValueAt).
+// resulting columns (truncate of a TINYINT/SMALLINT column gives INTEGER, Iceberg's int); only one
+// IcebergLiteral is made per distinct partition (LiteralFromVector; PartitionRouter does all this).
 //
 // Hashing follows the spec's Appendix B (32-bit Murmur3, x86 variant, seed 0): ints and longs hash
 // as the 8 little-endian bytes of the long, so promoting int to long keeps buckets; dates as their

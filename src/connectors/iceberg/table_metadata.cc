@@ -4,6 +4,7 @@
 #include <charconv>
 #include <random>
 #include <set>
+#include <unordered_map>
 
 #include "common/check.h"
 
@@ -128,7 +129,8 @@ Status TableMetadata::Validate() const {
   }
   for (const auto& [name, ref] : refs) {
     if (SnapshotById(ref.snapshot_id) == nullptr) {
-      return Status::InvalidArgument("Snapshot for reference " + name + " does not exist in the existing snapshots list");
+      return Status::InvalidArgument("Snapshot for reference " + name +
+                                     " does not exist in the existing snapshots list");
     }
   }
   if (format_version >= 2) {
@@ -147,6 +149,40 @@ Status TableMetadata::Validate() const {
 // Builders
 
 namespace {
+
+// Java's Schema.validateIdentifierField: identifier fields are required primitive top-level
+// columns (or fields of required structs), never float or double.
+Status ValidateIdentifierFields(const IcebergSchema& schema) {
+  for (int32_t id : schema.identifier_field_ids()) {
+    const IcebergField* f = schema.FindField(id);
+    std::string name = schema.FindName(id);
+    if (f == nullptr) {
+      return Status::InvalidArgument("Cannot add fieldId " + std::to_string(id) +
+                                     " as an identifier field: field does not exist");
+    }
+    if (!f->type.IsPrimitive()) {
+      return Status::InvalidArgument("Cannot add field " + name +
+                                     " as an identifier field: not a primitive type field");
+    }
+    if (!f->required) {
+      return Status::InvalidArgument("Cannot add field " + name + " as an identifier field: not a required field");
+    }
+    if (f->type.id() == IcebergTypeId::kFloat || f->type.id() == IcebergTypeId::kDouble) {
+      return Status::InvalidArgument("Cannot add field " + name +
+                                     " as an identifier field: must not be float or double field");
+    }
+    // Every enclosing field must be a required struct (not a list or map, not optional).
+    for (size_t dot = name.find('.'); dot != std::string::npos; dot = name.find('.', dot + 1)) {
+      const IcebergField* parent = schema.FindField(std::string_view(name).substr(0, dot));
+      if (parent == nullptr || parent->type.id() != IcebergTypeId::kStruct || !parent->required) {
+        return Status::InvalidArgument("Cannot add field " + name +
+                                       " as an identifier field: must not be nested in an optional field or a "
+                                       "list or map");
+      }
+    }
+  }
+  return Status::OK();
+}
 
 Result<int32_t> RemapSource(const IcebergSchema& from, const IcebergSchema& to, int32_t source_id,
                             std::string_view what) {
@@ -186,13 +222,15 @@ Result<TableMetadata> NewTableMetadata(const NewTableOptions& options) {
   md.last_updated_ms = options.now_ms;
 
   ASSIGN_OR_RETURN(IcebergSchema schema, AssignFreshIds(options.schema, 0));
+  RETURN_IF_ERROR(ValidateIdentifierFields(schema));
   md.last_column_id = schema.HighestFieldId();
   md.current_schema_id = 0;
 
   std::vector<PartitionField> spec_fields;
   int32_t next_field_id = PartitionSpec::kFirstFieldId;
   for (const PartitionField& f : options.spec.fields()) {
-    ASSIGN_OR_RETURN(int32_t source, RemapSource(options.schema, schema, f.source_id, "partition field '" + f.name + "'"));
+    ASSIGN_OR_RETURN(int32_t source,
+                     RemapSource(options.schema, schema, f.source_id, "partition field '" + f.name + "'"));
     spec_fields.push_back({source, next_field_id++, f.name, f.transform});
   }
   PartitionSpec spec(0, std::move(spec_fields));
@@ -242,7 +280,9 @@ std::vector<std::pair<std::string, std::string>> BuildSnapshotSummary(const Snap
   set_if(c.removed_position_deletes, "removed-position-deletes");
   set_if(c.added_equality_deletes, "added-equality-deletes");
   set_if(c.removed_equality_deletes, "removed-equality-deletes");
-  if (c.changed_partition_count) summary.emplace_back("changed-partition-count", std::to_string(*c.changed_partition_count));
+  if (c.changed_partition_count) {
+    summary.emplace_back("changed-partition-count", std::to_string(*c.changed_partition_count));
+  }
   // Totals continue the parent's; the first snapshot starts from zero; a parent without a total
   // (written by a writer that did not keep it) leaves it out, as Java's SnapshotProducer does.
   auto total = [&](const char* key, int64_t added, int64_t removed) {
@@ -319,6 +359,100 @@ Result<std::vector<MetadataLogEntry>> UpdateMetadataLog(TableMetadata* next, con
     next->metadata_log.erase(next->metadata_log.begin(), next->metadata_log.begin() + drop);
   }
   return removed;
+}
+
+Result<ExpireSnapshotsOptions> ExpireOptionsFromProperties(const TableMetadata& metadata, int64_t now_ms) {
+  ExpireSnapshotsOptions options;
+  ASSIGN_OR_RETURN(int64_t max_age, metadata.IntProperty(kPropMaxSnapshotAgeMs, kDefaultMaxSnapshotAgeMs));
+  ASSIGN_OR_RETURN(options.min_snapshots_to_keep, metadata.IntProperty(kPropMinSnapshotsToKeep, 1));
+  options.older_than_ms = now_ms - max_age;
+  return options;
+}
+
+Result<TableMetadata> ExpireSnapshots(const TableMetadata& base, const ExpireSnapshotsOptions& options,
+                                      std::vector<Snapshot>* removed) {
+  if (options.min_snapshots_to_keep < 1) {
+    return Status::InvalidArgument("Number of snapshots to retain must be at least 1, cannot be: " +
+                                   std::to_string(options.min_snapshots_to_keep));
+  }
+  std::set<int64_t> keep;
+  std::set<int64_t> reachable;
+  for (const auto& [name, ref] : base.refs) {
+    if (ref.type == "tag") {
+      keep.insert(ref.snapshot_id);
+      continue;
+    }
+    int64_t min_keep = ref.min_snapshots_to_keep.value_or(options.min_snapshots_to_keep);
+    int64_t kept = 0;
+    bool retaining = true;
+    // Walk the branch's ancestry; the chain is bounded by the snapshot count (no cycles in valid
+    // metadata, and a visited id stops the walk).
+    std::set<int64_t> seen;
+    for (const Snapshot* s = base.SnapshotById(ref.snapshot_id); s != nullptr && seen.insert(s->snapshot_id).second;
+         s = s->parent_snapshot_id ? base.SnapshotById(*s->parent_snapshot_id) : nullptr) {
+      reachable.insert(s->snapshot_id);
+      if (retaining && (kept < min_keep || s->timestamp_ms >= options.older_than_ms)) {
+        keep.insert(s->snapshot_id);
+        ++kept;
+      } else {
+        retaining = false;
+      }
+    }
+  }
+  for (const Snapshot& s : base.snapshots) {
+    if (!reachable.contains(s.snapshot_id) && s.timestamp_ms >= options.older_than_ms) keep.insert(s.snapshot_id);
+  }
+  TableMetadata md = base;
+  md.snapshots.clear();
+  std::set<int64_t> expired;
+  for (const Snapshot& s : base.snapshots) {
+    if (keep.contains(s.snapshot_id)) {
+      md.snapshots.push_back(s);
+    } else {
+      expired.insert(s.snapshot_id);
+      removed->push_back(s);
+    }
+  }
+  // The spec: entries before an expired snapshot's entry go with it.
+  size_t first_kept = 0;
+  for (size_t i = 0; i < md.snapshot_log.size(); ++i) {
+    if (expired.contains(md.snapshot_log[i].snapshot_id)) first_kept = i + 1;
+  }
+  md.snapshot_log.erase(md.snapshot_log.begin(), md.snapshot_log.begin() + first_kept);
+  auto drop_stats = [&](std::vector<RawJsonEntry>* entries) {
+    std::erase_if(*entries, [&](const RawJsonEntry& e) { return e.snapshot_id && expired.contains(*e.snapshot_id); });
+  };
+  drop_stats(&md.statistics);
+  drop_stats(&md.partition_statistics);
+  RETURN_IF_ERROR(md.Validate());
+  return md;
+}
+
+Result<int64_t> MaxCommittedCheckpointId(const TableMetadata& metadata, std::string_view job_id,
+                                         std::string_view operator_id, const std::string& branch) {
+  std::unordered_map<int64_t, const Snapshot*> by_id;
+  for (const Snapshot& s : metadata.snapshots) by_id.emplace(s.snapshot_id, &s);
+  const Snapshot* s = metadata.SnapshotForRef(branch);
+  for (size_t steps = 0; s != nullptr && steps <= metadata.snapshots.size(); ++steps) {
+    std::string job = s->SummaryValue(kFlinkJobId);
+    std::string op = s->SummaryValue(kFlinkOperatorId);
+    if (job == job_id && (op.empty() || op == operator_id)) {
+      std::string value = s->SummaryValue(kFlinkMaxCommittedCheckpointId);
+      if (!value.empty()) {
+        int64_t id = 0;
+        auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), id);
+        if (ec != std::errc() || p != value.data() + value.size()) {
+          return Status::InvalidArgument("snapshot " + std::to_string(s->snapshot_id) + " has a malformed '" +
+                                         kFlinkMaxCommittedCheckpointId + "': '" + value + "'");
+        }
+        return id;
+      }
+    }
+    if (!s->parent_snapshot_id) break;
+    auto it = by_id.find(*s->parent_snapshot_id);
+    s = it == by_id.end() ? nullptr : it->second;
+  }
+  return int64_t{-1};
 }
 
 std::string NewTableUuid() {

@@ -193,6 +193,34 @@ std::vector<std::pair<std::string, std::string>> BuildSnapshotSummary(const Snap
 [[nodiscard]] Result<std::vector<MetadataLogEntry>> UpdateMetadataLog(TableMetadata* next, const TableMetadata& base,
                                                                       const std::string& base_metadata_file);
 
+// Snapshot expiry as Java's ExpireSnapshots: a branch keeps its head's ancestors while fewer than
+// `min_snapshots_to_keep` are kept or they are not older than `older_than_ms`; a tag keeps its
+// snapshot; a snapshot no ref reaches is kept only when not older than `older_than_ms`. The
+// snapshot log loses the entries up to the last expired snapshot, statistics of expired snapshots
+// are dropped. Files are not touched: the caller deletes what only the removed snapshots reference.
+struct ExpireSnapshotsOptions {
+  int64_t older_than_ms = 0;
+  int64_t min_snapshots_to_keep = 1;
+};
+inline constexpr const char* kPropMaxSnapshotAgeMs = "history.expire.max-snapshot-age-ms";
+inline constexpr int64_t kDefaultMaxSnapshotAgeMs = 432000000;  // 5 days
+inline constexpr const char* kPropMinSnapshotsToKeep = "history.expire.min-snapshots-to-keep";
+// The options the table's properties give at `now_ms`.
+[[nodiscard]] Result<ExpireSnapshotsOptions> ExpireOptionsFromProperties(const TableMetadata& metadata, int64_t now_ms);
+// The metadata without the expired snapshots; `removed` receives them (oldest first).
+[[nodiscard]] Result<TableMetadata> ExpireSnapshots(const TableMetadata& base, const ExpireSnapshotsOptions& options,
+                                                    std::vector<Snapshot>* removed);
+
+// Flink's exactly-once bookkeeping (IcebergFilesCommitter): walking back from the branch head, the
+// 'flink.max-committed-checkpoint-id' of the newest snapshot committed by job `job_id` (and by
+// `operator_id`, when the snapshot records one); -1 when the job never committed to the table.
+inline constexpr const char* kFlinkMaxCommittedCheckpointId = "flink.max-committed-checkpoint-id";
+inline constexpr const char* kFlinkJobId = "flink.job-id";
+inline constexpr const char* kFlinkOperatorId = "flink.operator-id";
+[[nodiscard]] Result<int64_t> MaxCommittedCheckpointId(const TableMetadata& metadata, std::string_view job_id,
+                                                       std::string_view operator_id,
+                                                       const std::string& branch = kMainBranch);
+
 // Random ids as Java makes them: a type-4 UUID ("xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx") and a
 // positive snapshot id from one (its halves XORed, sign bit cleared).
 std::string NewTableUuid();

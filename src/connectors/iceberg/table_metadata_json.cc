@@ -128,7 +128,9 @@ Status ParseSchemas(dom::object o, TableMetadata* md) {
     ASSIGN_OR_RETURN(md->current_schema_id, JsonGetInt(o, "current-schema-id"));
     return Status::OK();
   }
-  if (md->format_version != 1) return Status::InvalidArgument("schemas must exist in format v" + std::to_string(md->format_version));
+  if (md->format_version != 1) {
+    return Status::InvalidArgument("schemas must exist in format v" + std::to_string(md->format_version));
+  }
   if (!JsonHas(o, "schema")) return Status::InvalidArgument("Cannot parse missing field: schema");
   ASSIGN_OR_RETURN(IcebergSchema s, ParseSchemaJson(o["schema"].value_unsafe()));
   md->current_schema_id = s.schema_id();
@@ -271,31 +273,6 @@ Result<TableMetadata> ParseObject(dom::object o) {
   return md;
 }
 
-void WriteSnapshot(const Snapshot& s, int format_version, JsonWriter* w) {
-  w->BeginObject();
-  if (format_version >= 2) w->Field("sequence-number", s.sequence_number);
-  w->Field("snapshot-id", s.snapshot_id);
-  if (s.parent_snapshot_id) w->Field("parent-snapshot-id", *s.parent_snapshot_id);
-  w->Field("timestamp-ms", s.timestamp_ms);
-  if (!s.summary.empty()) {
-    w->Key("summary");
-    w->BeginObject();
-    for (const auto& [k, v] : s.summary) w->Field(k, v);
-    w->EndObject();
-  }
-  if (!s.manifest_list.empty()) {
-    w->Field("manifest-list", s.manifest_list);
-  } else if (!s.manifests.empty()) {
-    w->Key("manifests");
-    w->BeginArray();
-    for (const std::string& m : s.manifests) w->String(m);
-    w->EndArray();
-  }
-  if (s.schema_id) w->Field("schema-id", *s.schema_id);
-  if (s.first_row_id) w->Field("first-row-id", *s.first_row_id);
-  if (s.added_rows) w->Field("added-rows", *s.added_rows);
-  w->EndObject();
-}
 
 void WriteRawEntries(std::string_view key, const std::vector<RawJsonEntry>& entries, JsonWriter* w, bool always) {
   if (entries.empty() && !always) return;
@@ -327,7 +304,7 @@ void WriteSnapshotsAndLogs(const TableMetadata& md, JsonWriter* w) {
   w->EndObject();
   w->Key("snapshots");
   w->BeginArray();
-  for (const Snapshot& s : md.snapshots) WriteSnapshot(s, md.format_version, w);
+  for (const Snapshot& s : md.snapshots) WriteSnapshotJson(s, md.format_version, w);
   w->EndArray();
   WriteRawEntries("statistics", md.statistics, w, true);
   WriteRawEntries("partition-statistics", md.partition_statistics, w, true);
@@ -374,6 +351,32 @@ Result<std::string> Gunzip(std::string_view data) {
 }
 
 }  // namespace
+
+void WriteSnapshotJson(const Snapshot& s, int format_version, JsonWriter* w) {
+  w->BeginObject();
+  if (format_version >= 2) w->Field("sequence-number", s.sequence_number);
+  w->Field("snapshot-id", s.snapshot_id);
+  if (s.parent_snapshot_id) w->Field("parent-snapshot-id", *s.parent_snapshot_id);
+  w->Field("timestamp-ms", s.timestamp_ms);
+  if (!s.summary.empty()) {
+    w->Key("summary");
+    w->BeginObject();
+    for (const auto& [k, v] : s.summary) w->Field(k, v);
+    w->EndObject();
+  }
+  if (!s.manifest_list.empty()) {
+    w->Field("manifest-list", s.manifest_list);
+  } else if (!s.manifests.empty()) {
+    w->Key("manifests");
+    w->BeginArray();
+    for (const std::string& m : s.manifests) w->String(m);
+    w->EndArray();
+  }
+  if (s.schema_id) w->Field("schema-id", *s.schema_id);
+  if (s.first_row_id) w->Field("first-row-id", *s.first_row_id);
+  if (s.added_rows) w->Field("added-rows", *s.added_rows);
+  w->EndObject();
+}
 
 Result<TableMetadata> ParseTableMetadata(std::string_view json, std::string_view location) {
   auto with_place = [&](const Status& st) {

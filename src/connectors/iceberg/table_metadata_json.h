@@ -15,11 +15,15 @@
 
 namespace sluice {
 
+class JsonWriter;
+
 // Parses a metadata file's text (gzip-compressed files, as Java writes them with
 // 'write.metadata.compression-codec' = 'gzip', are recognized by their magic bytes). `location`
 // names the file in errors.
 [[nodiscard]] Result<TableMetadata> ParseTableMetadata(std::string_view json, std::string_view location = {});
 // The metadata as pretty-printed JSON.
 std::string TableMetadataToJson(const TableMetadata& metadata);
+// One snapshot object as metadata files write it (also the REST catalog's add-snapshot update).
+void WriteSnapshotJson(const Snapshot& snapshot, int format_version, JsonWriter* w);
 
 }  // namespace sluice

@@ -75,8 +75,8 @@ Result<std::string_view> AvroDecoder::ReadFixed(size_t size) {
 Result<int64_t> AvroDecoder::ReadBlockCount() {
   ASSIGN_OR_RETURN(int64_t count, ReadLong());
   if (count >= 0) {
-    // Every item takes at least... nothing (null items), so the count alone cannot be checked
-    // against the input; callers bound the work by what each item consumes.
+    // Items may take no bytes at all (nulls, empty records), so a count cannot be checked against
+    // the input here; the decoders bound it (CheckItemCount).
     return count;
   }
   if (count == INT64_MIN) return Error("block count out of range");

@@ -370,9 +370,8 @@ Status AvroReadPlan::Run(int index, AvroDecoder* d, AvroValue* out, int depth) c
       *out = step.op == Step::Op::kMap ? AvroValue::Map(std::move(entries)) : AvroValue::Array(std::move(items));
       return Status::OK();
     }
-    case Step::Op::kFail: break;
   }
-  return d->Error(step.failure.empty() ? "unreadable data" : step.failure);
+  return d->Error("unreadable data");
 }
 
 }  // namespace sluice

@@ -40,8 +40,8 @@ class AvroReadPlan {
 };
 
 struct AvroReadPlan::Step {
-  enum class Op : uint8_t { kPrimitive, kRecord, kArray, kMap, kEnum, kWriterUnion, kFail };
-  Op op = Op::kFail;
+  enum class Op : uint8_t { kPrimitive, kRecord, kArray, kMap, kEnum, kWriterUnion };
+  Op op = Op::kPrimitive;
   const AvroNode* writer = nullptr;
   const AvroNode* reader = nullptr;
   // kRecord: one per writer field; kArray/kMap: the items; kWriterUnion: one per writer branch
@@ -54,7 +54,6 @@ struct AvroReadPlan::Step {
   // kEnum: the reader symbol per writer symbol, -1 when missing (the reader's enum default applies
   // or the datum fails).
   std::vector<int> enum_map;
-  std::string failure;  // kFail
 };
 
 // The value a field's "default" JSON gives for `type` (for a union: its first branch).

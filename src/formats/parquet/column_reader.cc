@@ -10,6 +10,8 @@ namespace {
 // A page may announce at most this many level entries (a hostile header must not make the reader
 // allocate gigabytes; real writers stay far below).
 constexpr int64_t kMaxPageEntries = int64_t{1} << 26;
+// Nor may it announce more than this many uncompressed bytes (decompression allocates them first).
+constexpr int32_t kMaxPageBytes = int32_t{1} << 29;
 
 Status Malformed(std::string msg) { return Status::InvalidArgument(std::move(msg)); }
 
@@ -81,7 +83,8 @@ ColumnChunkReader::ColumnChunkReader(const ColumnDescriptor& column, LeafConvers
       keep_levels_(keep_levels),
       max_def_(column.max_definition_level),
       max_rep_(column.max_repetition_level),
-      byte_array_(column.physical_type == Type::BYTE_ARRAY || column.physical_type == Type::FIXED_LEN_BYTE_ARRAY) {}
+      byte_array_((column.physical_type == Type::BYTE_ARRAY || column.physical_type == Type::FIXED_LEN_BYTE_ARRAY) &&
+                  conv_.target.IsStringLike()) {}
 
 Status ColumnChunkReader::Fail(const Status& st) const {
   std::string where = context_;
@@ -89,9 +92,8 @@ Status ColumnChunkReader::Fail(const Status& st) const {
   return st.WithContext(where);
 }
 
-Status ColumnChunkReader::Start(std::string bytes, const ColumnMetaData& meta, int64_t num_rows, std::string context) {
+Status ColumnChunkReader::Start(const ColumnMetaData& meta, std::string context) {
   context_ = std::move(context);
-  chunk_ = std::move(bytes);
   chunk_pos_ = 0;
   page_index_ = -1;
   values_left_ = meta.num_values;
@@ -146,6 +148,10 @@ Status ColumnChunkReader::NextPage(bool* done) {
     Status st = Parse(&r, &h);
     if (!st.ok()) return Fail(st.WithContext("page header"));
     size_t body = chunk_pos_ + r.position();
+    if (h.uncompressed_page_size > kMaxPageBytes) {
+      return Fail(Malformed("page announces " + std::to_string(h.uncompressed_page_size) +
+                            " uncompressed bytes, more than the reader accepts (" + std::to_string(kMaxPageBytes) + ")"));
+    }
     if (h.compressed_page_size < 0 || h.uncompressed_page_size < 0 ||
         static_cast<size_t>(h.compressed_page_size) > chunk_.size() - body) {
       return Fail(Malformed("page of " + std::to_string(h.compressed_page_size) +
@@ -198,8 +204,11 @@ Status ColumnChunkReader::LoadDictionary(const PageHeader& h, const uint8_t* bod
 Status ColumnChunkReader::DecodeLevels(const uint8_t* data, size_t size, int16_t max_level, size_t n,
                                        std::vector<int16_t>* out) {
   out->resize(n);
-  rle_.Reset(data, size, BitWidthOf(static_cast<uint64_t>(max_level)));
+  const int width = BitWidthOf(static_cast<uint64_t>(max_level));
+  rle_.Reset(data, size, width);
   RETURN_IF_ERROR(rle_.Get(out->data(), n));
+  // Checked even when the bit width holds no value above the maximum: an RLE run stores its value in
+  // whole bytes.
   int16_t worst = 0;
   for (int16_t v : *out) worst = std::max(worst, v);
   if (worst > max_level) {
@@ -305,10 +314,10 @@ Status ColumnChunkReader::InitValueDecoder() {
       return dbp_.Init(data, size);
     case Encoding::DELTA_LENGTH_BYTE_ARRAY:
       if (t != Type::BYTE_ARRAY) break;
-      return dlba_.Init(data, size);
+      return dlba_.Init(data, size, page_entries_);
     case Encoding::DELTA_BYTE_ARRAY:
       if (t != Type::BYTE_ARRAY && t != Type::FIXED_LEN_BYTE_ARRAY) break;
-      return dba_.Init(data, size);
+      return dba_.Init(data, size, page_entries_);
     default:
       break;
   }
@@ -326,7 +335,13 @@ Status ColumnChunkReader::DecodePhysical(size_t n, void* out) {
         case Type::FIXED_LEN_BYTE_ARRAY: return plain_.DecodeFixedLenByteArrays(static_cast<std::string_view*>(out), n);
         default: return plain_.DecodeFixedWidth(out, conv_.physical_width, n);
       }
-    case Encoding::RLE: return rle_.Get(static_cast<uint8_t*>(out), n);
+    case Encoding::RLE: {
+      // An RLE run stores its value in a whole byte: keep booleans 0/1 whatever the byte says.
+      auto* b = static_cast<uint8_t*>(out);
+      RETURN_IF_ERROR(rle_.Get(b, n));
+      for (size_t i = 0; i < n; ++i) b[i] = b[i] != 0;
+      return Status::OK();
+    }
     case Encoding::BYTE_STREAM_SPLIT:
       if (t == Type::FIXED_LEN_BYTE_ARRAY) return bss_.DecodeFixedLenByteArrays(static_cast<std::string_view*>(out), n);
       return bss_.DecodeFixedWidth(out, n);
@@ -367,6 +382,14 @@ Status ColumnChunkReader::DecodeValues(size_t n, uint8_t* dst, Vector* values) {
     }
     if (strings) values->AddHeap(dict_heap_);
     return Status::OK();
+  }
+  if (encoding_ == Encoding::PLAIN && conv_.kind == LeafConversion::Kind::kBytesToDecimal &&
+      conv_.physical == Type::FIXED_LEN_BYTE_ARRAY && conv_.type_length <= 8) {
+    // Decimals straight from the page bytes, without views.
+    const uint8_t* src;
+    RETURN_IF_ERROR(plain_.TakeFixed(conv_.type_length, n, &src));
+    if (DecimalsFromContiguous(src, n, conv_.type_length, reinterpret_cast<__int128*>(dst))) return Status::OK();
+    return Status::Internal("no contiguous decimal path for width " + std::to_string(conv_.type_length));
   }
   if (conv_.kind == LeafConversion::Kind::kCopy) {
     RETURN_IF_ERROR(DecodePhysical(n, dst));

@@ -42,9 +42,12 @@ class ColumnChunkReader {
   // empty). `keep_levels`: whether ReadRows returns the levels (needed for nested columns).
   ColumnChunkReader(const ColumnDescriptor& column, LeafConversion conv, int16_t slot_def, bool keep_levels);
 
-  // Starts a row group: `bytes` holds the column chunk's pages; `context` names the file, column and
+  // The buffer the caller reads the next column chunk's bytes into (kept between row groups so its
+  // memory is reused).
+  std::string* chunk_buffer() { return &chunk_; }
+  // Starts a row group whose column chunk is in chunk_buffer(); `context` names the file, column and
   // row group for errors.
-  [[nodiscard]] Status Start(std::string bytes, const ColumnMetaData& meta, int64_t num_rows, std::string context);
+  [[nodiscard]] Status Start(const ColumnMetaData& meta, std::string context);
 
   // Reads the next `num_rows` rows (see the file comment); appends to *levels (when keep_levels)
   // and to *values.
@@ -71,7 +74,8 @@ class ColumnChunkReader {
   const bool keep_levels_;
   const int16_t max_def_;
   const int16_t max_rep_;
-  const bool byte_array_;  // BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY: page bytes live in heaps
+  // Byte-array values kept as views (a string-like target): page bytes live in heaps.
+  const bool byte_array_;
 
   std::string context_;
   std::string chunk_;

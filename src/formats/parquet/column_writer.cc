@@ -18,6 +18,8 @@ namespace {
 
 // Above this size min/max are left out of the footer (as parquet-mr does); the file metrics keep them.
 constexpr size_t kMaxFooterStatBytes = 4096;
+// Size of the blocks a column chunk's pages are buffered in.
+constexpr size_t kBlockBytes = 1 << 20;
 // Rows appended to a page between two checks of its size.
 constexpr int64_t kSliceRows = 1024;
 
@@ -74,6 +76,79 @@ struct DictKeyOf<__int128> {
   }
 };
 
+// Strings in dictionaries and statistics are short (keys, codes, ids): hash and compare them with
+// inline 8-byte loads rather than library calls.
+inline uint64_t Load64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+inline uint64_t Mix64(uint64_t a, uint64_t b) {
+  unsigned __int128 m = static_cast<unsigned __int128>(a ^ 0x9E3779B97F4A7C15ULL) * (b ^ 0xD6E8FEB86659FD93ULL);
+  return static_cast<uint64_t>(m) ^ static_cast<uint64_t>(m >> 64);
+}
+
+struct StringKeyHash {
+  size_t operator()(std::string_view s) const {
+    const char* p = s.data();
+    size_t n = s.size();
+    uint64_t h = n;
+    if (n > 16) {
+      const char* end = p + n;
+      for (; end - p > 16; p += 16) h = Mix64(h ^ Load64(p), Load64(p + 8));
+      // The last 16 bytes (overlapping the words already mixed when n is not a multiple of 16).
+      return Mix64(h ^ Load64(end - 16), Load64(end - 8));
+    }
+    if (n >= 8) return Mix64(h ^ Load64(p), Load64(p + n - 8));
+    uint64_t w = 0;
+    if (n > 0) std::memcpy(&w, p, n);
+    return Mix64(h, w);
+  }
+};
+
+struct StringKeyEq {
+  bool operator()(std::string_view a, std::string_view b) const {
+    if (a.size() != b.size()) return false;
+    size_t n = a.size();
+    if (n >= 8 && n <= 16) {
+      return Load64(a.data()) == Load64(b.data()) && Load64(a.data() + n - 8) == Load64(b.data() + n - 8);
+    }
+    return n == 0 || std::memcmp(a.data(), b.data(), n) == 0;
+  }
+};
+
+// a < b as unsigned bytes; the first 8 bytes (big-endian, zero-padded) decide most comparisons.
+inline bool BytesLess(std::string_view a, std::string_view b) {
+  uint64_t pa = 0;
+  uint64_t pb = 0;
+  // An empty view may carry a null pointer, which memcpy must not get even for 0 bytes.
+  if (!a.empty()) std::memcpy(&pa, a.data(), std::min<size_t>(8, a.size()));
+  if (!b.empty()) std::memcpy(&pb, b.data(), std::min<size_t>(8, b.size()));
+  pa = __builtin_bswap64(pa);
+  pb = __builtin_bswap64(pb);
+  if (pa != pb) return pa < pb;
+  return a < b;
+}
+
+template <typename P>
+bool Less(const P& a, const P& b) {
+  if constexpr (std::is_same_v<P, std::string_view>) {
+    return BytesLess(a, b);
+  } else {
+    return a < b;
+  }
+}
+
+template <typename P>
+struct DictMap {
+  using type = absl::flat_hash_map<typename DictKeyOf<P>::type, uint32_t>;
+};
+template <>
+struct DictMap<std::string_view> {
+  using type = absl::flat_hash_map<std::string_view, uint32_t, StringKeyHash, StringKeyEq>;
+};
+
 template <typename P>
 bool IsNaN(P v) {
   if constexpr (std::is_floating_point_v<P>) {
@@ -96,9 +171,9 @@ class MinMax {
       has_ = true;
       return;
     }
-    if (v < P(min_)) {
+    if (Less<P>(v, P(min_))) {
       min_ = Stored(v);
-    } else if (P(max_) < v) {
+    } else if (Less<P>(P(max_), v)) {
       max_ = Stored(v);
     }
   }
@@ -135,8 +210,8 @@ class MinMax {
 template <typename P, typename Source>
 class TypedColumnWriter final : public ColumnWriter {
  public:
-  TypedColumnWriter(const ColumnDescriptor& col, std::unique_ptr<PageCodec> codec, const ColumnWriterOptions& options)
-      : col_(col), codec_(std::move(codec)), options_(options) {
+  TypedColumnWriter(const ColumnDescriptor& col, PageCodec* codec, const ColumnWriterOptions& options)
+      : col_(col), codec_(codec), options_(options) {
     if (col_.physical_type == Type::FIXED_LEN_BYTE_ARRAY) fixed_width_ = col_.type_length;
     def_bits_ = BitWidthOf(static_cast<uint64_t>(col_.max_definition_level));
     rep_bits_ = BitWidthOf(static_cast<uint64_t>(col_.max_repetition_level));
@@ -145,9 +220,16 @@ class TypedColumnWriter final : public ColumnWriter {
 
   Status Write(const LeafBatch& b) override;
   int64_t EstimatedSize() const override {
-    return static_cast<int64_t>(pages_.size() + dict_bytes_) + PageBytes();
+    // Pages written are counted as stored; the open page and the dictionary are scaled by the
+    // compression ratio seen so far in this chunk (or file), so the estimate does not jump down
+    // when a row group is flushed.
+    int64_t unc = chunk_uncompressed_ > 0 ? chunk_uncompressed_ : file_uncompressed_;
+    int64_t comp = chunk_uncompressed_ > 0 ? chunk_compressed_ : file_compressed_;
+    int64_t pending = dict_bytes_ + PageBytes();
+    if (unc > 0) pending = static_cast<int64_t>(static_cast<double>(pending) * static_cast<double>(comp) / unc);
+    return pages_bytes_ + pending;
   }
-  Status FinishChunk(int64_t file_offset, std::string* out, ColumnChunk* chunk) override;
+  Status FinishChunk(int64_t file_offset, WritableFile* file, ColumnChunk* chunk) override;
   ColumnStatsSummary FileStats() const override {
     ColumnStatsSummary s;
     s.null_count = file_nulls_;
@@ -217,9 +299,20 @@ class TypedColumnWriter final : public ColumnWriter {
   Status FallBackToPlain();
   Status AppendPage(PageType type, std::string_view payload, int32_t num_values, Encoding encoding);
   void ResetChunk();
+  void AppendToBlocks(std::string_view bytes) {
+    if (used_blocks_ == 0 || blocks_[used_blocks_ - 1].size() + bytes.size() > blocks_[used_blocks_ - 1].capacity()) {
+      // The next block: one kept from an earlier row group when there is one.
+      if (used_blocks_ == blocks_.size()) blocks_.emplace_back();
+      blocks_[used_blocks_].clear();
+      blocks_[used_blocks_].reserve(std::max(bytes.size(), kBlockBytes));
+      ++used_blocks_;
+    }
+    blocks_[used_blocks_ - 1].append(bytes);
+    pages_bytes_ += static_cast<int64_t>(bytes.size());
+  }
 
   const ColumnDescriptor col_;
-  std::unique_ptr<PageCodec> codec_;
+  PageCodec* codec_;
   const ColumnWriterOptions options_;
   int32_t fixed_width_ = 0;
   int def_bits_ = 0;
@@ -238,12 +331,16 @@ class TypedColumnWriter final : public ColumnWriter {
   // The column chunk.
   bool dict_mode_ = false;
   bool dict_pages_written_ = false;
-  absl::flat_hash_map<typename DictKeyOf<P>::type, uint32_t> dict_index_;
+  typename DictMap<P>::type dict_index_;
   std::vector<P> dict_values_;
   std::unique_ptr<StringHeap> dict_heap_;
   int64_t dict_bytes_ = 0;
   int dict_bits_ = 0;
-  std::string pages_;  // data pages with their headers
+  // Data pages with their headers, in blocks of about kBlockBytes (a growing string would copy the
+  // chunk over and over, and hold twice its size while doing so).
+  std::vector<std::string> blocks_;
+  size_t used_blocks_ = 0;  // blocks_ beyond this are spare capacity from earlier row groups
+  int64_t pages_bytes_ = 0;
   int64_t chunk_values_ = 0;
   int64_t chunk_nulls_ = 0;
   int64_t chunk_uncompressed_ = 0;
@@ -257,9 +354,11 @@ class TypedColumnWriter final : public ColumnWriter {
   int64_t file_nulls_ = 0;
   int64_t file_nans_ = 0;
   int64_t file_compressed_ = 0;
+  int64_t file_uncompressed_ = 0;
 
   std::string payload_;
-  std::string compressed_;
+  ByteBuffer compressed_;
+  std::string_view body_;  // the last page's stored bytes: compressed_, or the payload itself
   std::string header_;
 };
 
@@ -272,7 +371,8 @@ void TypedColumnWriter<P, Source>::ResetChunk() {
   dict_heap_.reset();
   dict_bytes_ = 0;
   dict_bits_ = 0;
-  pages_.clear();
+  used_blocks_ = 0;
+  pages_bytes_ = 0;
   chunk_values_ = chunk_nulls_ = chunk_uncompressed_ = chunk_compressed_ = 0;
   used_plain_ = false;
   chunk_minmax_.Reset();
@@ -323,11 +423,25 @@ void TypedColumnWriter<P, Source>::EncodeValues(const LeafBatch& b, size_t first
   int64_t nans = 0;
   if (dict_mode_) {
     int64_t plain_bytes = 0;
+    // Runs of one value are common (a basket's store, a window's key): the previous value's index
+    // is reused without a hash lookup.
+    P last{};
+    uint32_t last_index = UINT32_MAX;
     for (size_t k = first; k < end; ++k) {
       P v = Source::Get(raw, pos ? pos[k] : static_cast<uint32_t>(k));
       if constexpr (std::is_floating_point_v<P>) nans += IsNaN(v);
       plain_bytes += static_cast<int64_t>(PlainSize(v));
-      indices_.push_back(DictIndex(v));
+      bool same;
+      if constexpr (kIsString) {
+        same = StringKeyEq()(v, last);
+      } else {
+        same = DictKeyOf<P>::Of(v) == DictKeyOf<P>::Of(last);
+      }
+      if (last_index == UINT32_MAX || !same) {
+        last_index = DictIndex(v);
+        last = v;
+      }
+      indices_.push_back(last_index);
     }
     page_plain_bytes_ += plain_bytes;
   } else if constexpr (kIsBool) {
@@ -378,6 +492,8 @@ Status TypedColumnWriter<P, Source>::Write(const LeafBatch& b) {
     if (def != nullptr) {
       def_.insert(def_.end(), def + lv, def + end);
       nv = static_cast<size_t>(std::count(def + lv, def + end, max_def));
+    } else if (max_def > 0) {
+      def_.resize(def_.size() + (end - lv), max_def);  // no NULL in the batch (LeafBatch)
     }
     if (rep != nullptr) rep_.insert(rep_.end(), rep + lv, rep + end);
     EncodeValues(b, vv, nv);
@@ -417,14 +533,19 @@ Status TypedColumnWriter<P, Source>::FallBackToPlain() {
 template <typename P, typename Source>
 Status TypedColumnWriter<P, Source>::AppendPage(PageType type, std::string_view payload, int32_t num_values,
                                                 Encoding encoding) {
-  RETURN_IF_ERROR(codec_->Compress(payload, &compressed_));
-  if (payload.size() > INT32_MAX || compressed_.size() > INT32_MAX) {
+  if (codec_->codec() == CompressionCodec::UNCOMPRESSED) {
+    body_ = payload;
+  } else {
+    RETURN_IF_ERROR(codec_->Compress(payload, &compressed_));
+    body_ = std::string_view(reinterpret_cast<const char*>(compressed_.data()), compressed_.size());
+  }
+  if (payload.size() > INT32_MAX || body_.size() > INT32_MAX) {
     return Status::InvalidArgument("Parquet column '" + col_.DottedPath() + "': a page exceeds 2 GB");
   }
   PageHeader h;
   h.type = type;
   h.uncompressed_page_size = static_cast<int32_t>(payload.size());
-  h.compressed_page_size = static_cast<int32_t>(compressed_.size());
+  h.compressed_page_size = static_cast<int32_t>(body_.size());
   if (type == PageType::DICTIONARY_PAGE) {
     h.dictionary_page_header = DictionaryPageHeader{.num_values = num_values, .encoding = encoding, .is_sorted = {}};
   } else {
@@ -437,7 +558,7 @@ Status TypedColumnWriter<P, Source>::AppendPage(PageType type, std::string_view 
   header_.clear();
   Serialize(h, &header_);
   chunk_uncompressed_ += static_cast<int64_t>(header_.size() + payload.size());
-  chunk_compressed_ += static_cast<int64_t>(header_.size() + compressed_.size());
+  chunk_compressed_ += static_cast<int64_t>(header_.size() + body_.size());
   return Status::OK();
 }
 
@@ -467,8 +588,8 @@ Status TypedColumnWriter<P, Source>::FlushPage() {
     used_plain_ = true;
   }
   RETURN_IF_ERROR(AppendPage(PageType::DATA_PAGE, payload_, static_cast<int32_t>(page_levels_), encoding));
-  pages_ += header_;
-  pages_ += compressed_;
+  AppendToBlocks(header_);
+  AppendToBlocks(body_);
   chunk_values_ += page_levels_;
   def_.clear();
   rep_.clear();
@@ -480,24 +601,25 @@ Status TypedColumnWriter<P, Source>::FlushPage() {
 }
 
 template <typename P, typename Source>
-Status TypedColumnWriter<P, Source>::FinishChunk(int64_t file_offset, std::string* out, ColumnChunk* chunk) {
+Status TypedColumnWriter<P, Source>::FinishChunk(int64_t file_offset, WritableFile* file, ColumnChunk* chunk) {
   RETURN_IF_ERROR(FlushPage());
-  const size_t start = out->size();
   ColumnMetaData md;
   md.type = col_.physical_type;
   md.path_in_schema = col_.path;
   md.codec = codec_->codec();
+  int64_t offset = file_offset;
   if (dict_pages_written_) {
     payload_.clear();
     for (const P& v : dict_values_) AppendPlain(&payload_, v);
     RETURN_IF_ERROR(
         AppendPage(PageType::DICTIONARY_PAGE, payload_, static_cast<int32_t>(dict_values_.size()), Encoding::PLAIN));
-    md.dictionary_page_offset = file_offset;
-    out->append(header_);
-    out->append(compressed_);
+    md.dictionary_page_offset = offset;
+    RETURN_IF_ERROR(file->Append(header_));
+    RETURN_IF_ERROR(file->Append(body_));
+    offset += static_cast<int64_t>(header_.size() + body_.size());
   }
-  md.data_page_offset = file_offset + static_cast<int64_t>(out->size() - start);
-  out->append(pages_);
+  md.data_page_offset = offset;
+  for (size_t b = 0; b < used_blocks_; ++b) RETURN_IF_ERROR(file->Append(blocks_[b]));
   if (dict_pages_written_ || used_plain_) md.encodings.push_back(Encoding::PLAIN);
   md.encodings.push_back(Encoding::RLE);
   if (dict_pages_written_) md.encodings.push_back(Encoding::RLE_DICTIONARY);
@@ -523,45 +645,44 @@ Status TypedColumnWriter<P, Source>::FinishChunk(int64_t file_offset, std::strin
   file_values_ += chunk_values_;
   file_nulls_ += chunk_nulls_;
   file_compressed_ += chunk_compressed_;
+  file_uncompressed_ += chunk_uncompressed_;
   ResetChunk();
   return Status::OK();
 }
 
 template <typename P, typename Source>
-std::unique_ptr<ColumnWriter> Make(const ColumnDescriptor& col, std::unique_ptr<PageCodec> codec,
-                                   const ColumnWriterOptions& options) {
-  return std::make_unique<TypedColumnWriter<P, Source>>(col, std::move(codec), options);
+std::unique_ptr<ColumnWriter> Make(const ColumnDescriptor& col, PageCodec* codec, const ColumnWriterOptions& options) {
+  return std::make_unique<TypedColumnWriter<P, Source>>(col, codec, options);
 }
 
 }  // namespace
 
-Result<std::unique_ptr<ColumnWriter>> MakeColumnWriter(const ColumnDescriptor& col, CompressionCodec codec_id,
-                                                       int compression_level, const ColumnWriterOptions& options) {
-  ASSIGN_OR_RETURN(std::unique_ptr<PageCodec> codec, PageCodec::Make(codec_id, compression_level));
+Result<std::unique_ptr<ColumnWriter>> MakeColumnWriter(const ColumnDescriptor& col, PageCodec* codec,
+                                                       const ColumnWriterOptions& options) {
   const LogicalType& t = col.sluice_type;
   switch (t.id()) {
-    case TypeId::kBoolean: return Make<bool, Cast<uint8_t, bool>>(col, std::move(codec), options);
-    case TypeId::kTinyInt: return Make<int32_t, Cast<int8_t, int32_t>>(col, std::move(codec), options);
-    case TypeId::kSmallInt: return Make<int32_t, Cast<int16_t, int32_t>>(col, std::move(codec), options);
+    case TypeId::kBoolean: return Make<bool, Cast<uint8_t, bool>>(col, codec, options);
+    case TypeId::kTinyInt: return Make<int32_t, Cast<int8_t, int32_t>>(col, codec, options);
+    case TypeId::kSmallInt: return Make<int32_t, Cast<int16_t, int32_t>>(col, codec, options);
     case TypeId::kInteger:
-    case TypeId::kDate: return Make<int32_t, Cast<int32_t, int32_t>>(col, std::move(codec), options);
+    case TypeId::kDate: return Make<int32_t, Cast<int32_t, int32_t>>(col, codec, options);
     case TypeId::kBigInt:
     case TypeId::kTimestamp:
-    case TypeId::kTimestampLtz: return Make<int64_t, Cast<int64_t, int64_t>>(col, std::move(codec), options);
-    case TypeId::kTime: return Make<int64_t, TimeMillisToMicros>(col, std::move(codec), options);
-    case TypeId::kFloat: return Make<float, Cast<float, float>>(col, std::move(codec), options);
-    case TypeId::kDouble: return Make<double, Cast<double, double>>(col, std::move(codec), options);
+    case TypeId::kTimestampLtz: return Make<int64_t, Cast<int64_t, int64_t>>(col, codec, options);
+    case TypeId::kTime: return Make<int64_t, TimeMillisToMicros>(col, codec, options);
+    case TypeId::kFloat: return Make<float, Cast<float, float>>(col, codec, options);
+    case TypeId::kDouble: return Make<double, Cast<double, double>>(col, codec, options);
     case TypeId::kDecimal:
       switch (col.physical_type) {
-        case Type::INT32: return Make<int32_t, Cast<__int128, int32_t>>(col, std::move(codec), options);
-        case Type::INT64: return Make<int64_t, Cast<__int128, int64_t>>(col, std::move(codec), options);
-        default: return Make<__int128, Cast<__int128, __int128>>(col, std::move(codec), options);
+        case Type::INT32: return Make<int32_t, Cast<__int128, int32_t>>(col, codec, options);
+        case Type::INT64: return Make<int64_t, Cast<__int128, int64_t>>(col, codec, options);
+        default: return Make<__int128, Cast<__int128, __int128>>(col, codec, options);
       }
     case TypeId::kChar:
     case TypeId::kVarChar:
     case TypeId::kBinary:
     case TypeId::kVarBinary:
-      return Make<std::string_view, Cast<std::string_view, std::string_view>>(col, std::move(codec), options);
+      return Make<std::string_view, Cast<std::string_view, std::string_view>>(col, codec, options);
     default:
       break;
   }

@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 
+#include "common/file_io.h"
 #include "common/status.h"
 #include "formats/parquet/compression.h"
 #include "formats/parquet/level_builder.h"
@@ -56,10 +57,10 @@ class ColumnWriter {
   virtual Status Write(const LeafBatch& batch) = 0;
   // Bytes this chunk would take if finished now (pages written, the open page, the dictionary).
   virtual int64_t EstimatedSize() const = 0;
-  // Closes the chunk: appends its pages to `out` (the dictionary page first) and describes them
-  // in `chunk`, whose offsets start at `file_offset` (where `out` starts in the file). The writer
-  // is then ready for the next row group.
-  virtual Status FinishChunk(int64_t file_offset, std::string* out, ColumnChunk* chunk) = 0;
+  // Closes the chunk: appends its pages to `file` (the dictionary page first) and describes them
+  // in `chunk`, whose offsets start at `file_offset` (the file's size before). The writer is then
+  // ready for the next row group.
+  virtual Status FinishChunk(int64_t file_offset, WritableFile* file, ColumnChunk* chunk) = 0;
   // Whole-file statistics so far.
   virtual ColumnStatsSummary FileStats() const = 0;
   // Levels (values including nulls) written to the file so far, and compressed bytes.
@@ -67,7 +68,9 @@ class ColumnWriter {
   virtual int64_t FileCompressedSize() const = 0;
 };
 
-Result<std::unique_ptr<ColumnWriter>> MakeColumnWriter(const ColumnDescriptor& column, CompressionCodec codec,
-                                                       int compression_level, const ColumnWriterOptions& options);
+// `codec` is shared by the file's column writers (one compression context, warm in cache, for the
+// whole file) and must outlive the writer.
+Result<std::unique_ptr<ColumnWriter>> MakeColumnWriter(const ColumnDescriptor& column, PageCodec* codec,
+                                                       const ColumnWriterOptions& options);
 
 }  // namespace sluice::parquet

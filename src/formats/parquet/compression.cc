@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 namespace sluice::parquet {
 
@@ -49,23 +50,21 @@ Result<std::unique_ptr<PageCodec>> PageCodec::Make(CompressionCodec codec, int l
 
 namespace {
 
-Status GzipCompress(std::string_view in, int level, std::string* out) {
+Result<size_t> GzipCompress(std::string_view in, int level, char* dst, size_t capacity) {
   z_stream s{};
   // windowBits 15 + 16: a gzip wrapper, as Parquet's GZIP codec is.
   if (deflateInit2(&s, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
     return Status::Internal("zlib deflateInit2 failed");
   }
-  out->resize(deflateBound(&s, in.size()) + 32);
   s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
   s.avail_in = static_cast<uInt>(in.size());
-  s.next_out = reinterpret_cast<Bytef*>(out->data());
-  s.avail_out = static_cast<uInt>(out->size());
+  s.next_out = reinterpret_cast<Bytef*>(dst);
+  s.avail_out = static_cast<uInt>(capacity);
   int rc = deflate(&s, Z_FINISH);
   size_t written = s.total_out;
   deflateEnd(&s);
   if (rc != Z_STREAM_END) return Status::Internal("zlib deflate failed");
-  out->resize(written);
-  return Status::OK();
+  return written;
 }
 
 Status GzipDecompress(std::string_view in, size_t size, std::string* out) {
@@ -96,32 +95,51 @@ Status GzipDecompress(std::string_view in, size_t size, std::string* out) {
 
 }  // namespace
 
-Status PageCodec::Compress(std::string_view in, std::string* out) {
+size_t PageCodec::MaxCompressedLength(size_t n) const {
+  switch (codec_) {
+    case CompressionCodec::SNAPPY: return snappy::MaxCompressedLength(n);
+    case CompressionCodec::GZIP: return n + n / 1000 + 64 + (n >> 12) + (n >> 14) + (n >> 25) + 13;  // deflateBound + gzip
+    case CompressionCodec::ZSTD: return ZSTD_compressBound(n);
+    default: return n;
+  }
+}
+
+Result<size_t> PageCodec::CompressInto(std::string_view in, char* dst, size_t capacity) {
   switch (codec_) {
     case CompressionCodec::UNCOMPRESSED:
-      out->assign(in);
-      return Status::OK();
+      if (!in.empty()) std::memcpy(dst, in.data(), in.size());
+      return in.size();
     case CompressionCodec::SNAPPY: {
-      out->resize(snappy::MaxCompressedLength(in.size()));
       size_t n = 0;
-      snappy::RawCompress(in.data(), in.size(), out->data(), &n);
-      out->resize(n);
-      return Status::OK();
+      snappy::RawCompress(in.data(), in.size(), dst, &n);
+      return n;
     }
     case CompressionCodec::GZIP:
-      return GzipCompress(in, level_, out);
+      return GzipCompress(in, level_, dst, capacity);
     case CompressionCodec::ZSTD: {
       if (ctx_->zc == nullptr) ctx_->zc = ZSTD_createCCtx();
-      out->resize(ZSTD_compressBound(in.size()));
-      size_t n = ZSTD_compressCCtx(ctx_->zc, out->data(), out->size(), in.data(), in.size(), level_);
+      size_t n = ZSTD_compressCCtx(ctx_->zc, dst, capacity, in.data(), in.size(), level_);
       if (ZSTD_isError(n)) return Status::Internal(std::string("zstd compression failed: ") + ZSTD_getErrorName(n));
-      out->resize(n);
-      return Status::OK();
+      return n;
     }
     default:
       break;
   }
   return Status::Internal("unsupported codec in PageCodec::Compress");
+}
+
+Status PageCodec::Compress(std::string_view in, std::string* out) {
+  out->resize(MaxCompressedLength(in.size()));
+  ASSIGN_OR_RETURN(size_t n, CompressInto(in, out->data(), out->size()));
+  out->resize(n);
+  return Status::OK();
+}
+
+Status PageCodec::Compress(std::string_view in, ByteBuffer* out) {
+  out->resize(MaxCompressedLength(in.size()));
+  ASSIGN_OR_RETURN(size_t n, CompressInto(in, reinterpret_cast<char*>(out->data()), out->size()));
+  out->resize(n);
+  return Status::OK();
 }
 
 Status PageCodec::Decompress(std::string_view in, size_t size, std::string* out) {

@@ -15,6 +15,7 @@
 
 #include "common/status.h"
 #include "formats/parquet/parquet_metadata.h"
+#include "types/vector.h"
 
 namespace sluice::parquet {
 
@@ -28,12 +29,17 @@ class PageCodec {
   CompressionCodec codec() const { return codec_; }
   // Replaces `out` with the compressed form of `in`.
   Status Compress(std::string_view in, std::string* out);
+  // The same into a buffer that is not zero-filled when it grows (the writers' hot path).
+  Status Compress(std::string_view in, ByteBuffer* out);
   // Replaces `out` with the decompression of `in`, which must be exactly `uncompressed_size` bytes.
   Status Decompress(std::string_view in, size_t uncompressed_size, std::string* out);
 
  private:
   PageCodec(CompressionCodec codec, int level);
   struct Contexts;
+  size_t MaxCompressedLength(size_t n) const;
+  // Compresses into dst (at least MaxCompressedLength bytes); returns the compressed length.
+  Result<size_t> CompressInto(std::string_view in, char* dst, size_t capacity);
   CompressionCodec codec_;
   int level_;
   std::unique_ptr<Contexts> ctx_;

@@ -1,5 +1,6 @@
 #include "formats/parquet/leaf_conversion.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "formats/parquet/value_decoders.h"
@@ -75,6 +76,7 @@ Result<LeafConversion> ChooseConversion(const ParquetSchema& schema, const Colum
   LeafConversion c;
   c.physical = column.physical_type;
   c.physical_width = PhysicalWidth(c.physical);
+  c.type_length = c.physical == Type::FIXED_LEN_BYTE_ARRAY ? static_cast<size_t>(std::max(column.type_length, 0)) : 0;
   c.target = requested;
   c.target_width = requested.PhysicalWidth();
   const TypeId want = requested.id();
@@ -174,6 +176,32 @@ inline int64_t FloorDiv(int64_t a, int64_t b) {
   return (a % b != 0 && (a < 0)) ? q - 1 : q;
 }
 
+// The common case, FIXED_LEN_BYTE_ARRAY of W <= 8 bytes: a constant-size load per value. `at(i)`
+// gives value i's bytes.
+template <size_t W, typename At>
+void FixedToDecimal(At at, size_t n, __int128* d) {
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t v = 0;
+    std::memcpy(&v, at(i), W);
+    d[i] = static_cast<int64_t>(__builtin_bswap64(v)) >> (64 - 8 * W);
+  }
+}
+
+template <typename At>
+bool FixedWidthToDecimal(At at, size_t n, size_t width, __int128* d) {
+  switch (width) {
+    case 1: FixedToDecimal<1>(at, n, d); return true;
+    case 2: FixedToDecimal<2>(at, n, d); return true;
+    case 3: FixedToDecimal<3>(at, n, d); return true;
+    case 4: FixedToDecimal<4>(at, n, d); return true;
+    case 5: FixedToDecimal<5>(at, n, d); return true;
+    case 6: FixedToDecimal<6>(at, n, d); return true;
+    case 7: FixedToDecimal<7>(at, n, d); return true;
+    case 8: FixedToDecimal<8>(at, n, d); return true;
+    default: return false;
+  }
+}
+
 Status BytesToDecimal(const std::string_view* s, size_t n, __int128* d) {
   for (size_t i = 0; i < n; ++i) {
     const auto* p = reinterpret_cast<const uint8_t*>(s[i].data());
@@ -183,17 +211,30 @@ Status BytesToDecimal(const std::string_view* s, size_t n, __int128* d) {
       continue;
     }
     // Bytes beyond 16 must be pure sign extension.
-    size_t skip = 0;
     if (len > 16) {
-      skip = len - 16;
+      size_t skip = len - 16;
       uint8_t ext = (p[skip] & 0x80) ? 0xff : 0x00;
       for (size_t k = 0; k < skip; ++k) {
         if (p[k] != ext) return Status::InvalidArgument("a DECIMAL value of " + std::to_string(len) + " bytes exceeds 38 digits");
       }
+      p += skip;
+      len = 16;
     }
-    unsigned __int128 v = (p[skip] & 0x80) ? ~static_cast<unsigned __int128>(0) : 0;
-    for (size_t k = skip; k < len; ++k) v = (v << 8) | p[k];
-    d[i] = static_cast<__int128>(v);
+    if (len <= 8) {
+      // The bytes at the top of a 64-bit word, then an arithmetic shift extends the sign.
+      uint64_t v = 0;
+      std::memcpy(&v, p, len);
+      d[i] = static_cast<int64_t>(__builtin_bswap64(v)) >> (64 - 8 * len);
+      continue;
+    }
+    // Right-align the big-endian bytes in 16, sign-extended, and swap to the machine's order.
+    uint8_t buf[16];
+    std::memset(buf, (p[0] & 0x80) ? 0xff : 0x00, 16);
+    std::memcpy(buf + 16 - len, p, len);
+    uint64_t hi, lo;
+    std::memcpy(&hi, buf, 8);
+    std::memcpy(&lo, buf + 8, 8);
+    d[i] = static_cast<__int128>((static_cast<unsigned __int128>(__builtin_bswap64(hi)) << 64) | __builtin_bswap64(lo));
   }
   return Status::OK();
 }
@@ -214,6 +255,10 @@ void UuidToString(const std::string_view* s, size_t n, std::string_view* d, Stri
 }
 
 }  // namespace
+
+bool DecimalsFromContiguous(const uint8_t* src, size_t n, size_t width, __int128* dst) {
+  return FixedWidthToDecimal([src, width](size_t i) { return src + i * width; }, n, width, dst);
+}
 
 Status Convert(const LeafConversion& conv, const void* src, size_t n, void* dst, StringHeap* heap) {
   switch (conv.kind) {
@@ -259,6 +304,13 @@ Status Convert(const LeafConversion& conv, const void* src, size_t n, void* dst,
       return Status::OK();
     }
     case Kind::kBytesToDecimal:
+      if (conv.physical == Type::FIXED_LEN_BYTE_ARRAY) {
+        const auto* views = static_cast<const std::string_view*>(src);
+        if (FixedWidthToDecimal([views](size_t i) { return views[i].data(); }, n, conv.type_length,
+                                static_cast<__int128*>(dst))) {
+          return Status::OK();
+        }
+      }
       return BytesToDecimal(static_cast<const std::string_view*>(src), n, static_cast<__int128*>(dst));
     case Kind::kUuidToString:
       UuidToString(static_cast<const std::string_view*>(src), n, static_cast<std::string_view*>(dst), heap);

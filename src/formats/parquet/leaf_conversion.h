@@ -50,6 +50,7 @@ struct LeafConversion {
   int64_t divisor = 1;
   size_t physical_width = 0;  // bytes per decoded physical value (string_view for byte arrays)
   size_t target_width = 0;    // bytes per target slot
+  size_t type_length = 0;     // FIXED_LEN_BYTE_ARRAY width (every value has it)
   LogicalType target;
 };
 
@@ -62,5 +63,9 @@ Result<LeafConversion> ChooseConversion(const ParquetSchema& schema, const Colum
 // kCopy). Strings produced here (kUuidToString) go into `heap`. Fails only on malformed values
 // (a decimal wider than 16 bytes).
 [[nodiscard]] Status Convert(const LeafConversion& conv, const void* src, size_t n, void* dst, StringHeap* heap);
+
+// DECIMALs from n big-endian values of `width` bytes laid end to end (PLAIN FIXED_LEN_BYTE_ARRAY),
+// without views; false (nothing done) when width is not 1..8.
+bool DecimalsFromContiguous(const uint8_t* src, size_t n, size_t width, __int128* dst);
 
 }  // namespace sluice::parquet

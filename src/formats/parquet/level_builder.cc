@@ -31,14 +31,14 @@ Status LevelBuilder::BuildFlat(const SchemaNode& node, const ColumnDescriptor& c
     out->num_values = n;
     return Status::OK();
   }
-  out->def_levels.resize(n);
-  int16_t* def = out->def_levels.data();
   if (validity == nullptr) {
-    std::fill(def, def + n, static_cast<int16_t>(1));
+    out->def_levels.clear();  // every level is 1
     out->dense = true;
     out->num_values = n;
     return Status::OK();
   }
+  out->def_levels.resize(n);
+  int16_t* def = out->def_levels.data();
   size_t valid = 0;
   for (size_t i = 0; i < n; ++i) {
     def[i] = validity[i] != 0;

@@ -31,7 +31,8 @@ struct LeafBatch {
   bool dense = true;
   std::vector<uint32_t> positions;
   size_t num_values = 0;
-  // One entry per level; empty when the column's max definition (repetition) level is 0.
+  // One entry per level; empty when the column's max definition (repetition) level is 0. Also
+  // empty, for a flat column, when every level is the maximum (no NULL in the batch).
   std::vector<int16_t> def_levels;
   std::vector<int16_t> rep_levels;
   size_t num_levels = 0;

@@ -53,6 +53,12 @@ Result<std::unique_ptr<ParquetReader>> ParquetReader::Open(RandomAccessFile* fil
   return reader;
 }
 
+Result<std::unique_ptr<ParquetReader>> ParquetReader::Open(std::unique_ptr<RandomAccessFile> file) {
+  ASSIGN_OR_RETURN(std::unique_ptr<ParquetReader> reader, Open(file.get()));
+  reader->owned_file_ = std::move(file);
+  return reader;
+}
+
 Status ParquetReader::Validate() const {
   const size_t columns = schema_.columns().size();
   const uint64_t data_end = file_->size() - kFooterTail;
@@ -130,9 +136,8 @@ Status ParquetReader::StartRowGroup(int g) {
     if (start < kMagicSize || start > data_end || length > data_end - start) {
       return Status::InvalidArgument(context + ": the column chunk lies outside the file");
     }
-    std::string bytes;
-    RETURN_IF_ERROR(file_->ReadAt(start, static_cast<size_t>(length), &bytes));
-    RETURN_IF_ERROR(leaves_[i].Start(std::move(bytes), m, rg.num_rows, std::move(context)));
+    RETURN_IF_ERROR(file_->ReadAt(start, static_cast<size_t>(length), leaves_[i].chunk_buffer()));
+    RETURN_IF_ERROR(leaves_[i].Start(m, std::move(context)));
   }
   current_group_ = g;
   group_rows_left_ = rg.num_rows;

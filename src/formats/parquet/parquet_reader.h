@@ -52,6 +52,8 @@ class ParquetReader {
   static constexpr const char* kRowPositionColumn = "_pos";
 
   static Result<std::unique_ptr<ParquetReader>> Open(RandomAccessFile* file);
+  // The same, keeping the file open for as long as the reader lives.
+  static Result<std::unique_ptr<ParquetReader>> Open(std::unique_ptr<RandomAccessFile> file);
 
   const FileMetaData& metadata() const { return metadata_; }
   const ParquetSchema& schema() const { return schema_; }
@@ -78,6 +80,7 @@ class ParquetReader {
   Status StartRowGroup(int rg);
 
   RandomAccessFile* file_;
+  std::unique_ptr<RandomAccessFile> owned_file_;
   FileMetaData metadata_;
   ParquetSchema schema_;
   std::vector<int64_t> first_row_;  // position of each row group's first row

@@ -1,10 +1,14 @@
 #include "formats/parquet/parquet_writer.h"
 
+#include "common/version.h"
+
+#include <algorithm>
 #include <charconv>
+#include <cstring>
 
 namespace sluice::parquet {
 
-const char kCreatedBy[] = "sluice version 0.1.0";
+const std::string kCreatedBy = std::string("sluice version ") + kSluiceVersion;
 
 namespace {
 
@@ -24,6 +28,37 @@ Result<int64_t> PositiveInt(const std::map<std::string, std::string>& props, con
 }
 
 }  // namespace
+
+std::string IcebergBoundBytes(const ParquetColumnMetrics& column, std::string_view bound) {
+  if (column.sluice_type.id() != TypeId::kDecimal) return std::string(bound);
+  // The unscaled value, sign-extended to 128 bits.
+  __int128 v = 0;
+  if (column.physical_type == Type::INT32 || column.physical_type == Type::INT64) {
+    int64_t x = 0;
+    if (bound.size() == 4) {
+      int32_t y;
+      std::memcpy(&y, bound.data(), 4);
+      x = y;
+    } else {
+      std::memcpy(&x, bound.data(), std::min<size_t>(8, bound.size()));
+    }
+    v = x;
+  } else {
+    for (size_t i = 0; i < bound.size(); ++i) v = (v << 8) | static_cast<uint8_t>(bound[i]);
+    int shift = 128 - 8 * static_cast<int>(bound.size());
+    if (shift > 0 && shift < 128) v = (v << shift) >> shift;  // sign-extend from the column's width
+  }
+  // The fewest bytes whose top bit still carries the sign.
+  int n = 16;
+  while (n > 1) {
+    __int128 top = v >> (8 * (n - 1) - 1);
+    if (top != 0 && top != -1) break;
+    --n;
+  }
+  std::string out(n, '\0');
+  for (int i = 0; i < n; ++i) out[i] = static_cast<char>(v >> (8 * (n - 1 - i)));
+  return out;
+}
 
 Result<ParquetWriterOptions> ParquetWriterOptions::FromTableProperties(
     const std::map<std::string, std::string>& props) {
@@ -63,8 +98,9 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(WritableFile* file, c
   copts.page_row_limit = w->options_.page_row_limit;
   copts.dict_size_bytes = w->options_.dict_size_bytes;
   copts.enable_dictionary = w->options_.enable_dictionary;
+  ASSIGN_OR_RETURN(w->codec_, PageCodec::Make(w->options_.codec, w->options_.compression_level));
   for (const ColumnDescriptor& col : w->schema_.columns()) {
-    ASSIGN_OR_RETURN(auto cw, MakeColumnWriter(col, w->options_.codec, w->options_.compression_level, copts));
+    ASSIGN_OR_RETURN(auto cw, MakeColumnWriter(col, w->codec_.get(), copts));
     w->columns_.push_back(std::move(cw));
   }
   const SchemaNode& root = w->schema_.root();
@@ -110,10 +146,8 @@ Status ParquetWriter::FlushRowGroup() {
   g.ordinal = static_cast<int16_t>(row_groups_.size());
   int64_t compressed = 0;
   for (auto& c : columns_) {
-    buffer_.clear();
     ColumnChunk chunk;
-    RETURN_IF_ERROR(c->FinishChunk(static_cast<int64_t>(file_->bytes_written()), &buffer_, &chunk));
-    RETURN_IF_ERROR(file_->Append(buffer_));
+    RETURN_IF_ERROR(c->FinishChunk(static_cast<int64_t>(file_->bytes_written()), file_, &chunk));
     g.total_byte_size += chunk.meta_data->total_uncompressed_size;
     compressed += chunk.meta_data->total_compressed_size;
     g.columns.push_back(std::move(chunk));

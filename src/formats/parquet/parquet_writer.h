@@ -38,7 +38,7 @@
 namespace sluice::parquet {
 
 // "sluice version 0.1.0": the footer's created_by.
-extern const char kCreatedBy[];
+extern const std::string kCreatedBy;
 
 struct ParquetWriterOptions {
   // 'write.parquet.compression-codec' (zstd | snappy | gzip | uncompressed) and
@@ -78,6 +78,11 @@ struct ParquetColumnMetrics {
   std::optional<std::string> max;
 };
 
+// A bound of ParquetColumnMetrics in Iceberg's single-value serialization: the same bytes, except
+// DECIMAL, which Iceberg stores as the unscaled value's big-endian two's complement in the fewest
+// bytes.
+std::string IcebergBoundBytes(const ParquetColumnMetrics& column, std::string_view bound);
+
 struct ParquetFileMetrics {
   int64_t row_count = 0;
   uint64_t file_size = 0;
@@ -113,13 +118,13 @@ class ParquetWriter {
   ParquetSchema schema_;
   Schema sluice_schema_;
   ParquetWriterOptions options_;
+  std::unique_ptr<PageCodec> codec_;
   std::vector<std::unique_ptr<ColumnWriter>> columns_;
   // columns_by_field_[i]: the leaf columns of top-level field i.
   std::vector<std::vector<int>> columns_by_field_;
   LevelBuilder levels_;
   LeafBatch batch_;
   std::vector<RowGroup> row_groups_;
-  std::string buffer_;
   int64_t rows_ = 0;
   int64_t group_rows_ = 0;
   bool closed_ = false;

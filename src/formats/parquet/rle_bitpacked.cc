@@ -22,9 +22,19 @@ void BitPack(const uint32_t* values, size_t n, int bit_width, std::string* out) 
   size_t start = out->size();
   out->resize(start + (n * bit_width + 7) / 8);
   auto* dst = reinterpret_cast<uint8_t*>(out->data() + start);
+  size_t i = 0;
+  if (bit_width <= 16) {
+    // Whole groups of 8 values fill exactly bit_width bytes: pack each group in one register.
+    for (; i + 8 <= n; i += 8) {
+      unsigned __int128 group = 0;
+      for (int j = 0; j < 8; ++j) group |= static_cast<unsigned __int128>(values[i + j]) << (j * bit_width);
+      std::memcpy(dst, &group, bit_width);
+      dst += bit_width;
+    }
+  }
   uint64_t acc = 0;
   int bits = 0;
-  for (size_t i = 0; i < n; ++i) {
+  for (; i < n; ++i) {
     acc |= static_cast<uint64_t>(values[i]) << bits;
     bits += bit_width;
     while (bits >= 8) {
@@ -82,6 +92,25 @@ void AppendRle(uint32_t value, size_t count, int bit_width, std::string* out) {
   for (int i = 0; i < bytes; ++i) out->push_back(static_cast<char>(value >> (8 * i)));
 }
 
+
+// The end of the run of values equal to values[pos], comparing 8 bytes at a time.
+template <typename T>
+size_t RunEnd(const T* values, size_t pos, size_t n) {
+  const T x = values[pos];
+  size_t e = pos + 1;
+  constexpr size_t kPerWord = 8 / sizeof(T);
+  uint64_t pattern = 0;
+  for (size_t i = 0; i < kPerWord; ++i) std::memcpy(reinterpret_cast<char*>(&pattern) + i * sizeof(T), &x, sizeof(T));
+  while (e + kPerWord <= n) {
+    uint64_t w;
+    std::memcpy(&w, values + e, 8);
+    if (w != pattern) break;
+    e += kPerWord;
+  }
+  while (e < n && values[e] == x) ++e;
+  return e;
+}
+
 }  // namespace
 
 template <typename T>
@@ -89,8 +118,7 @@ void EncodeRleBitPacked(const T* values, size_t n, int bit_width, std::string* o
   size_t literal_start = 0;
   size_t pos = 0;
   while (pos < n) {
-    size_t run_end = pos + 1;
-    while (run_end < n && values[run_end] == values[pos]) ++run_end;
+    size_t run_end = RunEnd(values, pos, n);
     size_t run = run_end - pos;
     if (run >= 8) {
       // Literal values must come in whole groups of 8 except at the end: top them up from this run.

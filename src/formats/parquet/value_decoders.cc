@@ -77,6 +77,13 @@ Status PlainDecoder::DecodeFixedWidth(void* out, size_t width, size_t n) {
   return Status::OK();
 }
 
+Status PlainDecoder::TakeFixed(size_t width, size_t n, const uint8_t** out) {
+  if (width == 0 || n > (size_ - pos_) / width) return Truncated("PLAIN values");
+  *out = data_ + pos_;
+  pos_ += n * width;
+  return Status::OK();
+}
+
 Status PlainDecoder::DecodeByteArrays(std::string_view* out, size_t n) {
   for (size_t i = 0; i < n; ++i) {
     if (size_ - pos_ < 4) return Truncated("PLAIN BYTE_ARRAY length");
@@ -237,9 +244,22 @@ Status DeltaBinaryPackedDecoder::DecodeAll(std::vector<int64_t>* out, size_t* en
 
 // ---- DELTA_LENGTH_BYTE_ARRAY ----
 
-Status DeltaLengthByteArrayDecoder::Init(const uint8_t* data, size_t size) {
+namespace {
+
+Status CheckAnnounced(const DeltaBinaryPackedDecoder& d, size_t max_values, std::string_view what) {
+  if (d.total_values() > max_values) {
+    return Status::InvalidArgument(std::string(what) + " announces " + std::to_string(d.total_values()) +
+                                   " values; the page has at most " + std::to_string(max_values));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status DeltaLengthByteArrayDecoder::Init(const uint8_t* data, size_t size, size_t max_values) {
   DeltaBinaryPackedDecoder lengths;
   RETURN_IF_ERROR(lengths.Init(data, size));
+  RETURN_IF_ERROR(CheckAnnounced(lengths, max_values, "DELTA_LENGTH_BYTE_ARRAY"));
   lengths_.clear();
   size_t start = 0;
   RETURN_IF_ERROR(lengths.DecodeAll(&lengths_, &start));
@@ -269,13 +289,14 @@ Status DeltaLengthByteArrayDecoder::DecodeByteArrays(std::string_view* out, size
 
 // ---- DELTA_BYTE_ARRAY ----
 
-Status DeltaByteArrayDecoder::Init(const uint8_t* data, size_t size) {
+Status DeltaByteArrayDecoder::Init(const uint8_t* data, size_t size, size_t max_values) {
   DeltaBinaryPackedDecoder prefixes;
   RETURN_IF_ERROR(prefixes.Init(data, size));
+  RETURN_IF_ERROR(CheckAnnounced(prefixes, max_values, "DELTA_BYTE_ARRAY"));
   prefixes_.clear();
   size_t start = 0;
   RETURN_IF_ERROR(prefixes.DecodeAll(&prefixes_, &start));
-  RETURN_IF_ERROR(suffixes_.Init(data + start, size - start));
+  RETURN_IF_ERROR(suffixes_.Init(data + start, size - start, max_values));
   next_ = 0;
   last_ = std::string_view();
   heap_ = std::make_shared<StringHeap>();

@@ -50,6 +50,8 @@ class PlainDecoder {
   [[nodiscard]] Status DecodeFixedWidth(void* out, size_t width, size_t n);
   [[nodiscard]] Status DecodeByteArrays(std::string_view* out, size_t n);
   [[nodiscard]] Status DecodeFixedLenByteArrays(std::string_view* out, size_t n);
+  // The next n values of `width` bytes as one contiguous run (no copy).
+  [[nodiscard]] Status TakeFixed(size_t width, size_t n, const uint8_t** out);
 
  private:
   const uint8_t* data_ = nullptr;
@@ -118,7 +120,9 @@ class DeltaBinaryPackedDecoder {
 // DELTA_LENGTH_BYTE_ARRAY: the lengths (DELTA_BINARY_PACKED), then all bytes concatenated.
 class DeltaLengthByteArrayDecoder {
  public:
-  [[nodiscard]] Status Init(const uint8_t* data, size_t size);
+  // `max_values`: the most values the page can hold (its level entries); a header announcing more
+  // is malformed (and must not make the decoder allocate for it).
+  [[nodiscard]] Status Init(const uint8_t* data, size_t size, size_t max_values);
   [[nodiscard]] Status DecodeByteArrays(std::string_view* out, size_t n);
   // Offset just past the last value's bytes (where DELTA_BYTE_ARRAY's data would end).
   size_t end_offset() const { return bytes_end_; }
@@ -135,7 +139,7 @@ class DeltaLengthByteArrayDecoder {
 // each value is the previous value's prefix followed by its suffix, rebuilt into heap().
 class DeltaByteArrayDecoder {
  public:
-  [[nodiscard]] Status Init(const uint8_t* data, size_t size);
+  [[nodiscard]] Status Init(const uint8_t* data, size_t size, size_t max_values);
   [[nodiscard]] Status DecodeByteArrays(std::string_view* out, size_t n);
   const std::shared_ptr<StringHeap>& heap() const { return heap_; }
 

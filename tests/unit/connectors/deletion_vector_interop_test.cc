@@ -1,6 +1,7 @@
 // pyroaring as the independent reader and writer of deletion vectors
 // (tests/interop/dv_pyroaring.py): the 64-bit portable vectors and deletion-vector-v1 blobs this
-// code writes are read by pyroaring, and pyroaring's are read here. Runs when SLUICE_PYTHON and
+// code writes are read by pyroaring, and pyroaring's are read here; PyIceberg reads a Puffin file of
+// them. Runs when SLUICE_PYTHON and
 // SLUICE_SOURCE_DIR are set (ctest interop.iceberg); skipped otherwise.
 #include <gtest/gtest.h>
 
@@ -43,11 +44,19 @@ TEST(DeletionVectorInteropTest, PyroaringBothWays) {
   const std::string script = std::string(python) + " " + source + "/tests/interop/dv_pyroaring.py ";
   auto io = NewLocalFileIO();
   auto sets = Sets();
+  auto puffin = io->Create((dir / "sluice.puffin").string());
+  ASSERT_TRUE(puffin.ok());
+  auto writer = PuffinWriter::Open(std::move(puffin).value(), {{"created-by", "Sluice test"}});
+  ASSERT_TRUE(writer.ok());
   for (auto& [name, dv] : sets) {
     dv.RunOptimize();
     ASSERT_TRUE(io->WriteAtomically((dir / ("sluice-" + name + ".bin")).string(), dv.SerializePortable(), true).ok());
     ASSERT_TRUE(io->WriteAtomically((dir / ("sluice-" + name + ".dv")).string(), dv.SerializeBlob(), true).ok());
+    if (!dv.empty()) {
+      ASSERT_TRUE(AddDeletionVectorBlob(writer->get(), dv, "file:///data/" + name + ".parquet").ok());
+    }
   }
+  ASSERT_TRUE((*writer)->Close().ok());
   EXPECT_EQ(std::system((script + "check " + dir.string()).c_str()), 0);
   ASSERT_EQ(std::system((script + "write " + dir.string()).c_str()), 0);
   for (const auto& [name, want] : sets) {

@@ -88,6 +88,9 @@ TEST(PuffinTest, WriteAndReadBlobs) {
   auto mb = AddDeletionVectorBlob(writer->get(), b, "file:///d/b.parquet");
   auto mz = (*writer)->AddBlob("apache-datasketches-theta-v1", {1}, 3, 4, std::string(1000, 'x'), {}, true);
   ASSERT_TRUE(ma.ok() && mb.ok() && mz.ok());
+  EXPECT_NE(AddDeletionVectorBlob(writer->get(), DeletionVector(), "file:///d/c.parquet").status().message().find(
+                "empty deletion vector"),
+            std::string::npos);
   EXPECT_EQ(ma->offset, 4);
   EXPECT_EQ(mb->offset, 4 + ma->length);
   ASSERT_TRUE((*writer)->Close().ok());
@@ -126,6 +129,41 @@ TEST(PuffinTest, WriteAndReadBlobs) {
     flipped[i] ^= 0x20;
     ParsePuffinFooter(flipped, "flip").status().IgnoreError();
   }
+}
+
+TEST(PuffinTest, DeletionVectorFileForManyDataFiles) {
+  auto io = NewLocalFileIO();
+  const std::string path = ::testing::TempDir() + "/sluice_dvs.puffin";
+  DataFile a;
+  a.file_path = "file:///d/a.parquet";
+  a.partition = {IcebergLiteral::Int(3)};
+  DataFile b;
+  b.file_path = "file:///d/b.parquet";
+  b.partition = {IcebergLiteral::Int(4)};
+  DataFile c;
+  c.file_path = "file:///d/c.parquet";
+  DeletionVector da;
+  da.AddRange(10, 20);
+  DeletionVector db;
+  db.Add(int64_t{1} << 32);
+  const DeletionVector none;
+  auto files = WriteDeletionVectorFile(io.get(), path, {{&a, &da}, {&c, &none}, {&b, &db}}, "Sluice test");
+  ASSERT_TRUE(files.ok()) << files.status().ToString();
+  ASSERT_EQ(files->size(), 2u);  // the empty vector is skipped
+  const auto size = static_cast<int64_t>(fs::file_size(path));
+  for (const DataFile& f : *files) {
+    EXPECT_EQ(f.content, DataFileContent::kPositionDeletes);
+    EXPECT_EQ(f.file_format, "PUFFIN");
+    EXPECT_EQ(f.file_path, path);
+    EXPECT_EQ(f.file_size_in_bytes, size);
+  }
+  EXPECT_EQ((*files)[0].referenced_data_file, a.file_path);
+  EXPECT_EQ((*files)[0].partition, a.partition);
+  EXPECT_EQ((*files)[0].record_count, 10);
+  EXPECT_EQ((*files)[1].referenced_data_file, b.file_path);
+  auto back = ReadDeletionVector(io.get(), (*files)[1]);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->ToVector(), db.ToVector());
 }
 
 class DeletionVectorVectorsTest : public ::testing::Test {

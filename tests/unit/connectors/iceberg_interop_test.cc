@@ -64,6 +64,22 @@ TEST(IcebergInterop, WriteTableForPyIceberg) {
   auto committed = catalog.CommitTable(*table, *next, {TableRequirement::RefSnapshotId("main", std::nullopt)});
   ASSERT_TRUE(committed.ok()) << committed.status().ToString();
   EXPECT_EQ(committed->version, 2);
+
+  // The same table in format v1 (no sequence numbers, the v1 compatibility fields) and v3 (row
+  // lineage: first-row-id, added-rows, next-row-id).
+  for (const char* version : {"1", "3"}) {
+    NewTableOptions other = options;
+    other.properties["format-version"] = version;
+    other.table_uuid.clear();
+    auto t = catalog.CreateTable({{"db"}, std::string("sales_v") + version}, other);
+    ASSERT_TRUE(t.ok()) << t.status().ToString();
+    NewSnapshot snap = s;
+    snap.manifest_list = t->metadata.location + "/metadata/snap-4242-1-none.avro";
+    snap.added_rows = 5;
+    auto with_snapshot = AddSnapshot(t->metadata, snap);
+    ASSERT_TRUE(with_snapshot.ok());
+    ASSERT_TRUE(catalog.CommitTable(*t, *with_snapshot, {}).ok());
+  }
 }
 
 // SLUICE_ICEBERG_PYICEBERG_METADATA=<file> and SLUICE_ICEBERG_INTEROP_WAREHOUSE=<dir>: reads a

@@ -49,6 +49,7 @@ class IcebergVectorsTest : public ::testing::Test {
 TEST_F(IcebergVectorsTest, ReadsEveryManifestAndManifestList) {
   int lists = 0;
   int manifests = 0;
+  int deletes = 0;
   for (const auto& p : fs::recursive_directory_iterator(kVectors)) {
     if (p.path().extension() != ".avro") continue;
     auto io = NewLocalFileIO();
@@ -64,11 +65,19 @@ TEST_F(IcebergVectorsTest, ReadsEveryManifestAndManifestList) {
       auto manifest = ParseManifest(*data, p.path().string(), nullptr);
       ASSERT_TRUE(manifest.ok()) << manifest.status().ToString();
       EXPECT_FALSE(manifest->entries.empty()) << p.path();
+      // Content comes from the header, or (Impala's files have none) from the entries.
+      for (const ManifestEntry& e : manifest->entries) {
+        EXPECT_EQ(manifest->content == ManifestContent::kData, e.data_file.content == DataFileContent::kData)
+            << p.path();
+      }
+      for (const IcebergField& f : manifest->partition_type.fields()) EXPECT_GE(f.id, 1000) << p.path();
       ++manifests;
+      deletes += manifest->content == ManifestContent::kDeletes ? 1 : 0;
     }
   }
   EXPECT_GE(lists, 25);
   EXPECT_GE(manifests, 30);
+  EXPECT_GE(deletes, 10);
 }
 
 TEST_F(IcebergVectorsTest, PartitionedEqualityDeletesWithInheritance) {

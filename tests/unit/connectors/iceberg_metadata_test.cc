@@ -31,7 +31,8 @@ std::vector<fs::path> MetadataFiles() {
   if (!fs::exists(kVectors)) return out;
   for (const auto& e : fs::recursive_directory_iterator(kVectors)) {
     std::string name = e.path().filename().string();
-    if (e.is_regular_file() && (name.ends_with(".metadata.json") || e.path().parent_path().filename() == "metadata-json")) {
+    bool standalone = e.path().parent_path().filename() == "metadata-json";
+    if (e.is_regular_file() && (name.ends_with(".metadata.json") || standalone)) {
       out.push_back(e.path());
     }
   }
@@ -160,6 +161,14 @@ TEST(IcebergMetadataTest, NewTableLikeJava) {
   auto bad = SalesTable(2);
   bad.properties["format-version"] = "5";
   EXPECT_FALSE(NewTableMetadata(bad).ok());
+
+  // Identifier fields must be required (Java's Schema.validateIdentifierField).
+  auto optional_key = SalesTable(2);
+  std::vector<IcebergField> fields = optional_key.schema.fields();
+  optional_key.schema = IcebergSchema(0, fields, {3});  // amount: optional decimal
+  auto refused = NewTableMetadata(optional_key);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message(), "Cannot add field amount as an identifier field: not a required field");
 }
 
 TEST(IcebergMetadataTest, SnapshotsCarrySummaryTotals) {
@@ -256,6 +265,65 @@ TEST(IcebergMetadataTest, MetadataLogKeepsPreviousVersionsMax) {
   EXPECT_EQ(current.metadata_log[1].metadata_file, "v4.metadata.json");
   ASSERT_EQ(dropped_all.size(), 2u);
   EXPECT_EQ(dropped_all[0].metadata_file, "v1.metadata.json");
+}
+
+TEST(IcebergMetadataTest, ExpiresSnapshotsLikeJava) {
+  auto md = NewTableMetadata(SalesTable(2));
+  ASSERT_TRUE(md.ok());
+  TableMetadata current = *md;
+  for (int64_t id = 1; id <= 5; ++id) {
+    NewSnapshot s;
+    s.snapshot_id = id;
+    s.timestamp_ms = id * 1000;
+    s.manifest_list = "m" + std::to_string(id);
+    current = *AddSnapshot(current, s);
+  }
+  current.refs["keep-me"] = SnapshotRef{2, "tag", {}, {}, {}};
+  std::vector<Snapshot> removed;
+  // Older than 4000 expires unless it is among the newest 1 or tagged: 1 and 3 go.
+  auto expired = ExpireSnapshots(current, {4000, 1}, &removed);
+  ASSERT_TRUE(expired.ok()) << expired.status().ToString();
+  std::vector<int64_t> kept;
+  for (const Snapshot& s : expired->snapshots) kept.push_back(s.snapshot_id);
+  EXPECT_EQ(kept, (std::vector<int64_t>{2, 4, 5}));
+  ASSERT_EQ(removed.size(), 2u);
+  EXPECT_EQ(removed[0].manifest_list, "m1");
+  // The log keeps only entries after the last expired snapshot's.
+  ASSERT_EQ(expired->snapshot_log.size(), 2u);
+  EXPECT_EQ(expired->snapshot_log[0].snapshot_id, 4);
+  // min-snapshots-to-keep wins over age.
+  removed.clear();
+  auto kept_three = ExpireSnapshots(current, {1000000, 3}, &removed);
+  ASSERT_TRUE(kept_three.ok());
+  EXPECT_EQ(kept_three->snapshots.size(), 4u);  // 3, 4, 5 on main and the tagged 2
+  auto options = ExpireOptionsFromProperties(current, 432000000 + 3000);
+  ASSERT_TRUE(options.ok());
+  EXPECT_EQ(options->older_than_ms, 3000);
+}
+
+TEST(IcebergMetadataTest, FindsFlinksMaxCommittedCheckpointId) {
+  auto md = NewTableMetadata(SalesTable(2));
+  ASSERT_TRUE(md.ok());
+  EXPECT_EQ(*MaxCommittedCheckpointId(*md, "job", "op"), -1);
+  TableMetadata current = *md;
+  auto commit = [&](int64_t id, const char* job, const char* checkpoint) {
+    NewSnapshot s;
+    s.snapshot_id = id;
+    s.timestamp_ms = id;
+    s.manifest_list = "m";
+    s.extra_summary = {{"flink.job-id", job}, {"flink.operator-id", "op"},
+                       {"flink.max-committed-checkpoint-id", checkpoint}};
+    current = *AddSnapshot(current, s);
+  };
+  commit(1, "job", "3");
+  commit(2, "job", "4");
+  commit(3, "other-job", "9");
+  EXPECT_EQ(*MaxCommittedCheckpointId(current, "job", "op"), 4);
+  EXPECT_EQ(*MaxCommittedCheckpointId(current, "other-job", "op"), 9);
+  EXPECT_EQ(*MaxCommittedCheckpointId(current, "job", "another-op"), -1);
+  EXPECT_EQ(*MaxCommittedCheckpointId(current, "new-job", "op"), -1);
+  std::vector<Snapshot> removed;
+  EXPECT_FALSE(ExpireSnapshots(current, {0, 0}, &removed).ok());
 }
 
 TEST(IcebergJsonTest, SchemaJsonRoundTrips) {

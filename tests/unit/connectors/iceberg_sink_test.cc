@@ -165,8 +165,8 @@ TEST_F(IcebergSinkTest, CheckpointsAtOrBelowTheCommittedOneAreSkipped) {
   EXPECT_EQ(t.metadata.CurrentSnapshot()->operation(), "append");
   auto job = IcebergCommitter::JobIdOf(*c2);
   ASSERT_TRUE(job.ok());
-  EXPECT_EQ(MaxCommittedCheckpointId(t.metadata, *job, t.metadata.CurrentSnapshot()->SummaryValue(kFlinkOperatorId)), 2);
-  EXPECT_EQ(MaxCommittedCheckpointId(t.metadata, "another-job", ""), -1);
+  EXPECT_EQ(*MaxCommittedCheckpointId(t.metadata, *job, t.metadata.CurrentSnapshot()->SummaryValue(kFlinkOperatorId)), 2);
+  EXPECT_EQ(*MaxCommittedCheckpointId(t.metadata, "another-job", ""), -1);
   // String bounds truncated to 16 characters, the upper one incremented (Iceberg's truncate(16)).
   auto files = AddedFiles(t.metadata);
   ASSERT_EQ(files.size(), 1u);

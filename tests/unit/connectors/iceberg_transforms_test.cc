@@ -43,6 +43,18 @@ TEST(IcebergTransformsTest, ColumnsMatchTheValuePath) {
   EXPECT_EQ(out.data<int32_t>()[1], -10);
   EXPECT_EQ(out.data<int32_t>()[2], 0);
 
+  Vector tiny(LogicalType::TinyInt(), 2);
+  tiny.data<int8_t>()[0] = -128;
+  tiny.data<int8_t>()[1] = 127;
+  ASSERT_TRUE(ApplyTransform(Transform::Truncate(10), T(IcebergTypeId::kInt), tiny, &out).ok());
+  EXPECT_EQ(out.type().id(), TypeId::kInteger);
+  EXPECT_EQ(out.data<int32_t>()[0], -130);
+  EXPECT_EQ(out.data<int32_t>()[1], 120);
+  Vector times(LogicalType::Time(0), 1);
+  times.data<int32_t>()[0] = 81068000;  // 22:31:08 in ms; hashed as micros
+  ASSERT_TRUE(ApplyTransform(Transform::Bucket(1 << 30), T(IcebergTypeId::kTime), times, &out).ok());
+  EXPECT_EQ(out.data<int32_t>()[0], BucketOf(-662762989, 1 << 30));
+
   Vector strings(LogicalType::String(), 3);
   strings.SetString(0, "iceberg");
   strings.SetString(1, "h\xC3\xA9llo");

@@ -89,7 +89,8 @@ TEST(IcebergLiteralTest, SingleValueBinaryRoundTrips) {
     EXPECT_EQ(*back, l) << l.type().ToString();
   }
   // A promoted column's 4-byte int bound reads as a long.
-  auto promoted = IcebergLiteral::FromBytes(IcebergType::Primitive(IcebergTypeId::kLong), std::string("\xfe\xff\xff\xff", 4));
+  auto promoted =
+      IcebergLiteral::FromBytes(IcebergType::Primitive(IcebergTypeId::kLong), std::string("\xfe\xff\xff\xff", 4));
   ASSERT_TRUE(promoted.ok());
   EXPECT_EQ(promoted->int_value(), -2);
   EXPECT_FALSE(IcebergLiteral::FromBytes(IcebergType::Primitive(IcebergTypeId::kInt), "abc").ok());

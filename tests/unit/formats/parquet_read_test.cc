@@ -56,13 +56,15 @@ SchemaElement Leaf(std::string name, Type type, FRT rep) {
 // bytes of other types in `raw` (then `entries` gives the level count when there are no levels).
 struct TestColumn {
   TestColumn(std::vector<int16_t> d, std::vector<int16_t> r, std::vector<int32_t> v, std::string raw_bytes = "",
-             size_t n = 0)
-      : def(std::move(d)), rep(std::move(r)), values(std::move(v)), raw(std::move(raw_bytes)), entries(n) {}
+             size_t n = 0, size_t split_at = 0)
+      : def(std::move(d)), rep(std::move(r)), values(std::move(v)), raw(std::move(raw_bytes)), entries(n),
+        split(split_at) {}
   std::vector<int16_t> def;
   std::vector<int16_t> rep;
   std::vector<int32_t> values;
   std::string raw;
   size_t entries = 0;
+  size_t split = 0;
 };
 
 std::string PlainByteArray(const std::string& v) {
@@ -86,19 +88,32 @@ std::string BuildFile(const std::vector<SchemaElement>& elements, const std::vec
     const ColumnDescriptor& d = schema->columns()[c];
     const TestColumn& col = cols[c];
     size_t n = std::max({col.def.size(), col.rep.size(), col.values.size(), col.entries});
-    std::string page;
-    EncodeLevelsV1(col.rep.data(), n, d.max_repetition_level, &page);
-    EncodeLevelsV1(col.def.data(), n, d.max_definition_level, &page);
-    page.append(reinterpret_cast<const char*>(col.values.data()), col.values.size() * 4);
-    page += col.raw;
-    PageHeader h;
-    h.type = PageType::DATA_PAGE;
-    h.uncompressed_page_size = h.compressed_page_size = static_cast<int32_t>(page.size());
-    h.data_page_header = DataPageHeader{};
-    h.data_page_header->num_values = static_cast<int32_t>(n);
+    // INT32 columns with levels may be cut into two pages after entry `split` (rows may continue on
+    // the second page).
+    std::vector<std::pair<size_t, size_t>> pages = {{0, n}};
+    if (col.split > 0) pages = {{0, col.split}, {col.split, n}};
     std::string chunk;
-    Serialize(h, &chunk);
-    chunk += page;
+    size_t value = 0;
+    for (auto [begin, end] : pages) {
+      std::string page;
+      if (!col.rep.empty()) EncodeLevelsV1(col.rep.data() + begin, end - begin, d.max_repetition_level, &page);
+      if (!col.def.empty()) EncodeLevelsV1(col.def.data() + begin, end - begin, d.max_definition_level, &page);
+      size_t values = col.values.size();
+      if (col.split > 0) {
+        values = 0;
+        for (size_t i = begin; i < end; ++i) values += col.def[i] == d.max_definition_level;
+      }
+      page.append(reinterpret_cast<const char*>(col.values.data() + value), values * 4);
+      value += values;
+      page += col.raw;
+      PageHeader h;
+      h.type = PageType::DATA_PAGE;
+      h.uncompressed_page_size = h.compressed_page_size = static_cast<int32_t>(page.size());
+      h.data_page_header = DataPageHeader{};
+      h.data_page_header->num_values = static_cast<int32_t>(end - begin);
+      Serialize(h, &chunk);
+      chunk += page;
+    }
     ColumnChunk cc;
     cc.file_offset = static_cast<int64_t>(file.size());
     ColumnMetaData m;
@@ -158,6 +173,25 @@ TEST(ParquetReadTest, TwoLevelList) {
   ASSERT_TRUE(r.status.ok()) << r.status.ToString();
   EXPECT_EQ(r.schema, "(`a` ARRAY<INT NOT NULL>)");
   EXPECT_EQ(r.rows, (std::vector<std::string>{"[1,2]", "[]", "null", "[3]"}));
+}
+
+TEST(ParquetReadTest, RowsContinueOnTheNextPageV1) {
+  // The two-level list of TwoLevelList with the page cut inside the first row ([1 | 2]) and, in a
+  // second file, inside the last ([3, 4 | 5]).
+  for (auto [split, def, rep, values, want] :
+       {std::tuple<size_t, std::vector<int16_t>, std::vector<int16_t>, std::vector<int32_t>, std::vector<std::string>>{
+            1, {2, 2, 1, 0, 2}, {0, 1, 0, 0, 0}, {1, 2, 3}, {"[1,2]", "[]", "null", "[3]"}},
+        {4, {2, 1, 2, 2, 2}, {0, 0, 0, 1, 1}, {1, 3, 4, 5}, {"[1]", "[]", "[3,4,5]"}}}) {
+    size_t rows = want.size();
+    std::string f = BuildFile({Group("schema", 1, std::nullopt), Group("a", 1, FRT::OPTIONAL, ConvertedType::LIST),
+                               Leaf("element", Type::INT32, FRT::REPEATED)},
+                              {TestColumn(def, rep, values, "", 0, split)}, static_cast<int64_t>(rows));
+    for (size_t chunk_rows : {size_t{1}, size_t{2}, size_t{100}}) {
+      Read r = ReadBytes(f, chunk_rows);
+      ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+      EXPECT_EQ(r.rows, want) << "split " << split << ", chunk " << chunk_rows;
+    }
+  }
 }
 
 TEST(ParquetReadTest, ParquetMrArrayGroupIsTheElement) {
@@ -302,7 +336,7 @@ TEST(ParquetValueDecodersTest, DeltaLengthAndDeltaByteArray) {
   std::string lengths = {'\x80', '\x01', '\x04', '\x02', '\x06', '\x00', '\x00', '\x00', '\x00', '\x00'};
   DeltaLengthByteArrayDecoder dl;
   std::string data = lengths + "abcabd";
-  ASSERT_TRUE(dl.Init(reinterpret_cast<const uint8_t*>(data.data()), data.size()).ok());
+  ASSERT_TRUE(dl.Init(reinterpret_cast<const uint8_t*>(data.data()), data.size(), 2).ok());
   std::string_view v[2];
   ASSERT_TRUE(dl.DecodeByteArrays(v, 2).ok());
   EXPECT_EQ(v[0], "abc");
@@ -312,10 +346,13 @@ TEST(ParquetValueDecodersTest, DeltaLengthAndDeltaByteArray) {
   std::string suffix_lengths = {'\x80', '\x01', '\x04', '\x02', '\x06', '\x03', '\x00', '\x00', '\x00', '\x00'};
   std::string dba = prefixes + suffix_lengths + "abcd";
   DeltaByteArrayDecoder db;
-  ASSERT_TRUE(db.Init(reinterpret_cast<const uint8_t*>(dba.data()), dba.size()).ok());
+  ASSERT_TRUE(db.Init(reinterpret_cast<const uint8_t*>(dba.data()), dba.size(), 2).ok());
   ASSERT_TRUE(db.DecodeByteArrays(v, 2).ok());
   EXPECT_EQ(v[0], "abc");
   EXPECT_EQ(v[1], "abd");
+  // More values than the page's levels allow.
+  DeltaByteArrayDecoder too_many;
+  EXPECT_FALSE(too_many.Init(reinterpret_cast<const uint8_t*>(dba.data()), dba.size(), 1).ok());
 }
 
 TEST(ParquetValueDecodersTest, PlainAndByteStreamSplit) {

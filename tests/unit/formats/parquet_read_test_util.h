@@ -104,7 +104,7 @@ inline ReadResult ReadFile(const std::string& path, size_t chunk_rows, const Sch
     r.status = file.status();
     return r;
   }
-  auto reader = ParquetReader::Open(file->get());
+  auto reader = ParquetReader::Open(std::move(file).value());
   if (!reader.ok()) {
     r.status = reader.status();
     return r;

@@ -1,0 +1,54 @@
+// A minimal HTTP client for connectors that talk to services (the Iceberg REST catalog): one request,
+// one response, over Debian's libcurl. HttpTransport is the seam: tests substitute an in-process fake.
+//
+// Send returns a response for every HTTP status (the caller maps them); it fails only when no
+// response arrived (connection refused, DNS, TLS, timeout), with kIOError naming the URL without its
+// query string. Header values (which may carry secrets) never appear in errors.
+//
+// Threading: a transport is thread-safe (each Send uses its own curl handle).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common/status.h"
+
+namespace sluice {
+
+struct HttpRequest {
+  std::string method = "GET";  // GET, HEAD, POST, DELETE
+  std::string url;
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;  // sent for POST
+};
+
+struct HttpResponse {
+  int status = 0;
+  std::string body;
+};
+
+class HttpTransport {
+ public:
+  virtual ~HttpTransport() = default;
+  [[nodiscard]] virtual Result<HttpResponse> Send(const HttpRequest& request) = 0;
+};
+
+struct HttpClientOptions {
+  int64_t connect_timeout_ms = 10'000;
+  int64_t request_timeout_ms = 120'000;
+};
+
+std::shared_ptr<HttpTransport> NewCurlHttpTransport(HttpClientOptions options = {});
+
+// Percent-encoding of a URL path segment or query value (RFC 3986 unreserved characters are kept).
+std::string PercentEncode(std::string_view s);
+// The URL without its query string (for messages).
+std::string UrlWithoutQuery(std::string_view url);
+// "Not Found" for 404 and the other common statuses; empty when unknown.
+std::string HttpReasonPhrase(int status);
+
+}  // namespace sluice
