@@ -298,7 +298,17 @@ class CaseRun:
         rc, err, _ = run(self.sluice, self.script("corrupt", cout, corrupt, replace=retain))
         if rc != 0 or "falling back to the previous checkpoint" not in err:
             return ["a truncated newest checkpoint was not skipped with a note (rc=%s): %s" % (rc, err.strip()[-2000:])]
-        problems = compare(self.case, self.want, committed(cout, self.case.sinks))
+        # Iceberg appends are left out: Flink's committer protocol (a commit is skipped when its
+        # checkpoint id is at most the table's max committed one) assumes the restored checkpoint is
+        # the latest completed one. Falling back past a completed checkpoint whose commit landed
+        # replays its rows under new checkpoint ids, which commit them again (docs/iceberg.md).
+        # Upserts converge to the same table.
+        kept = {s: k for s, k in self.case.sinks.items() if s not in self.case.iceberg_appends}
+        saved, self.case.sinks = self.case.sinks, kept
+        try:
+            problems = compare(self.case, self.want, committed(cout, kept))
+        finally:
+            self.case.sinks = saved
         if problems:
             return ["restoring the checkpoint before a truncated one changed the output"] + problems
         return []

@@ -64,6 +64,7 @@ class Case:
         # operator would drop as late (behind the minimum of its inputs' watermarks) would too.
         self.in_order = False
         self.files_views = set()  # extra tables already declared (a second sink's join reuses j2)
+        self.iceberg_appends = set()  # Iceberg sinks that append (not upsert)
 
     def sql(self):
         out = list(self.head)
@@ -539,6 +540,8 @@ def generate(seed, scale=1.0):
                             "'catalog-table' = '%s'%s);"
                             % (sink, cols, sink, sink, upsert_options(ice, ice_rng)))
             kind, exact, fmt = "iceberg", True, "iceberg-" + ice
+            if ice == "append":
+                case.iceberg_appends.add(sink)
         case.inserts.append("INSERT INTO %s\n%s" % (sink, select))
         case.sinks[sink] = kind
         case.exact[sink] = exact
