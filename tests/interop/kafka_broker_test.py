@@ -187,6 +187,9 @@ def test_read_committed(tmp):
     create_topic("txn", 1)
     cp = compile_txn_producer(tmp)
     run(JAVA + ["-cp", cp, "TxnProducer", BOOTSTRAP, "txn"])
+    p = tool("org.apache.kafka.tools.TransactionsCommand", "--bootstrap-server", BOOTSTRAP, "describe",
+             "--transactional-id", "sluice-test-txn-producer", check=False)
+    check("kafka-transactions: the producer's last transaction is committed", "CompleteCommit" in p.stdout, True)
     check("kafka-console-consumer read_committed (the checker itself)",
           [json.loads(k)["k"] for k, _ in consume("txn", 4)], ["C1", "C2", "C3", "C4"])
     for isolation, want in (("read_committed", ["C1", "C2", "C3", "C4"]),
