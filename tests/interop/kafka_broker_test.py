@@ -28,8 +28,8 @@ failures = []
 TMP = None  # the run's temporary directory (set by main)
 
 
-def run(cmd, stdin=None, check=True):
-    p = subprocess.run(cmd, input=stdin, capture_output=True, text=True, timeout=TIMEOUT)
+def run(cmd, stdin=None, check=True, timeout=TIMEOUT):
+    p = subprocess.run(cmd, input=stdin, capture_output=True, text=True, timeout=timeout)
     if check and p.returncode != 0:
         raise RuntimeError("%s failed (%d):\n%s\n%s" % (" ".join(cmd[:8]), p.returncode, p.stdout, p.stderr))
     return p
@@ -201,6 +201,25 @@ def test_read_committed(tmp):
         p = sluice(ddl + "SELECT k FROM t;", check=False)
         got = sorted(r.split(",")[1] for r in csv_rows(p.stdout)) if p.returncode == 0 else p.stderr.strip()
         check("source %s over an aborted transaction" % isolation, got, want)
+    # A transaction left open: read_committed cannot go past its first record (the last stable offset),
+    # so a bounded read must end there instead of waiting for the transaction to end.
+    opener = subprocess.Popen(JAVA + ["-cp", cp, "TxnProducer", BOOTSTRAP, "txn", "open"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        check("open transaction: started", opener.stdout.readline().strip(), "open")
+        ddl = kafka_table("t", "txn", "k STRING, v STRING",
+                          **{"key.format": "json", "key.fields": "k", "value.format": "json",
+                             "value.fields-include": "EXCEPT_KEY", "properties.isolation.level": "read_committed",
+                             "scan.startup.mode": "earliest-offset", "scan.bounded.mode": "latest-offset"})
+        try:
+            p = run([SLUICE, "run", "--format", "csv", "-e", ddl + "SELECT k FROM t;"], check=False, timeout=60)
+            got = sorted(r.split(",")[1] for r in csv_rows(p.stdout)) if p.returncode == 0 else p.stderr.strip()
+        except subprocess.TimeoutExpired:
+            got = "the bounded read did not end within 60 s (waits for the open transaction)"
+        check("source read_committed, bounded, next to an open transaction", got, ["C1", "C2", "C3", "C4"])
+    finally:
+        opener.stdin.close()
+        opener.wait(timeout=TIMEOUT)
 
 
 def test_consumer_group():
