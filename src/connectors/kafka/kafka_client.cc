@@ -223,6 +223,18 @@ Result<std::unique_ptr<KafkaHandle>> CreateKafkaClient(const KafkaTableOptions& 
   return std::make_unique<KafkaHandle>(rk, spec.type == RD_KAFKA_CONSUMER);
 }
 
+Status CheckKafkaReachable(rd_kafka_t* rk, const KafkaTableOptions& options) {
+  const rd_kafka_metadata_t* md = nullptr;
+  // No topic named and all_topics = 0: the brokers' metadata only, which creates no topic.
+  rd_kafka_resp_err_t err = rd_kafka_metadata(rk, 0, nullptr, &md, kKafkaRequestTimeoutMs);
+  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    const std::string servers = options.properties.count("bootstrap.servers") ? options.properties.at("bootstrap.servers") : "";
+    return Status::IOError("Cannot connect to the Kafka cluster '" + servers + "': " + KafkaErrorText(err));
+  }
+  rd_kafka_metadata_destroy(md);
+  return Status::OK();
+}
+
 Result<std::vector<TopicPartitions>> DiscoverTopics(rd_kafka_t* rk, const KafkaTableOptions& options) {
   std::vector<TopicPartitions> out;
   const std::string servers = options.properties.count("bootstrap.servers") ? options.properties.at("bootstrap.servers") : "";

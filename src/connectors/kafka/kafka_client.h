@@ -83,6 +83,10 @@ struct TopicPartitions {
 };
 Result<std::vector<TopicPartitions>> DiscoverTopics(rd_kafka_t* rk, const KafkaTableOptions& options);
 
+// Fails (after at most kKafkaRequestTimeoutMs) when no broker of the cluster answers a metadata
+// request: a producer would otherwise queue records until 'message.timeout.ms' (5 minutes by default).
+Status CheckKafkaReachable(rd_kafka_t* rk, const KafkaTableOptions& options);
+
 // "Kafka: <librdkafka's description>" for a librdkafka error code.
 std::string KafkaErrorText(rd_kafka_resp_err_t err);
 

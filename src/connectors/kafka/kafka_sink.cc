@@ -102,6 +102,7 @@ class KafkaWriter final : public SinkWriter {
     spec.dr_msg_cb = &OnDelivery;
     spec.opaque = &delivery_;
     ASSIGN_OR_RETURN(handle_, CreateKafkaClient(options_, spec));
+    RETURN_IF_ERROR(CheckKafkaReachable(handle_->get(), options_));
     topic_ = options_.topics.front();
     if (options_.partitioner != KafkaPartitioner::kDefault) {
       ASSIGN_OR_RETURN(auto topics, DiscoverTopics(handle_->get(), options_));

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Runs COMMAND next to a real Apache Kafka broker (single KRaft node, broker + controller, on 127.0.0.1):
+#
+#   kafka_broker.sh COMMAND [ARGS...]
+#
+# The jars come from scripts/install-kafka.sh. The broker gets two free loopback ports (client and
+# controller listeners), a generated server.properties and a log dir in a fresh temporary directory;
+# the storage is formatted with kafka-storage. Readiness (a metadata request answered by kafka-topics
+# --list) is awaited for at most SLUICE_KAFKA_START_SECONDS (default 120) seconds. COMMAND sees
+# KAFKA_BOOTSTRAP (127.0.0.1:<port>), KAFKA_CP (the classpath glob for `java -cp "$KAFKA_CP" <Main>`)
+# and KAFKA_LOG_DIR. The broker is stopped and the directory removed however COMMAND ends; the broker's
+# log is printed when COMMAND fails. COMMAND's exit status is returned.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cp_dir="$(bash "$root/scripts/install-kafka.sh")"
+cp="$cp_dir/*"
+tmp="$(mktemp -d -t sluice-kafka-XXXXXX)"
+broker_pid=""
+cleanup() {
+  if [ -n "$broker_pid" ] && kill -0 "$broker_pid" 2>/dev/null; then
+    kill "$broker_pid" 2>/dev/null || true
+    # A controlled shutdown takes a few seconds; a broker that hangs is killed.
+    for _ in $(seq 1 150); do kill -0 "$broker_pid" 2>/dev/null || break; sleep 0.2; done
+    kill -9 "$broker_pid" 2>/dev/null || true
+    wait "$broker_pid" 2>/dev/null || true
+  fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+port="$(free_port)"
+controller_port="$(free_port)"
+while [ "$controller_port" = "$port" ]; do controller_port="$(free_port)"; done
+jvm=(java -Xms256m -Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dorg.slf4j.simpleLogger.defaultLogLevel=warn)
+tool_jvm=(java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dorg.slf4j.simpleLogger.defaultLogLevel=warn)
+
+cat > "$tmp/server.properties" <<PROPS
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:$controller_port
+listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$controller_port
+advertised.listeners=PLAINTEXT://127.0.0.1:$port
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+log.dirs=$tmp/logs
+num.partitions=1
+offsets.topic.replication.factor=1
+offsets.topic.num.partitions=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+transaction.state.log.num.partitions=1
+min.insync.replicas=1
+group.initial.rebalance.delay.ms=0
+log.cleaner.backoff.ms=500
+auto.create.topics.enable=false
+PROPS
+
+"${tool_jvm[@]}" -cp "$cp" kafka.tools.StorageTool format -t "$(python3 -c 'import base64, uuid; print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')" \
+  -c "$tmp/server.properties" >"$tmp/format.log" 2>&1 || {
+  echo "kafka_broker: kafka-storage format failed:" >&2; cat "$tmp/format.log" >&2; exit 1; }
+
+"${jvm[@]}" -Dkafka.logs.dir="$tmp" -cp "$cp" kafka.Kafka "$tmp/server.properties" >"$tmp/server.log" 2>&1 &
+broker_pid=$!
+
+deadline=$((SECONDS + ${SLUICE_KAFKA_START_SECONDS:-120}))
+until "${tool_jvm[@]}" -cp "$cp" org.apache.kafka.tools.TopicCommand --bootstrap-server "127.0.0.1:$port" --list \
+        >/dev/null 2>"$tmp/ready.log"; do
+  if ! kill -0 "$broker_pid" 2>/dev/null; then
+    echo "kafka_broker: the broker exited during startup:" >&2
+    cat "$tmp/server.log" >&2
+    exit 1
+  fi
+  if [ "$SECONDS" -ge "$deadline" ]; then
+    echo "kafka_broker: not ready on 127.0.0.1:$port after ${SLUICE_KAFKA_START_SECONDS:-120}s:" >&2
+    tail -50 "$tmp/server.log" "$tmp/ready.log" >&2
+    exit 1
+  fi
+  sleep 0.5
+done
+
+status=0
+KAFKA_BOOTSTRAP="127.0.0.1:$port" KAFKA_CP="$cp" KAFKA_LOG_DIR="$tmp/logs" "$@" || status=$?
+if [ "$status" -ne 0 ] && [ -s "$tmp/server.log" ]; then
+  echo "kafka_broker: broker log (last 80 lines):" >&2
+  tail -80 "$tmp/server.log" >&2
+fi
+exit "$status"
