@@ -226,5 +226,18 @@ else
   echo "parquet scan: $BUILD_DIR/bench/parquet_scan not built"
 fi
 
+echo
+echo "== Iceberg scan with 10% position deletes: Sluice's Iceberg reader vs DuckDB (one thread, anti-join)"
+if [ -x "$BUILD_DIR/bench/iceberg_scan" ]; then
+  if python=$(scripts/install-python.sh); then
+    "$python" bench/iceberg/iceberg_scan_vs_duckdb.py "$BUILD_DIR/bench/iceberg_scan" "${ICEBERG_SCAN_ROWS:-10000000}" ||
+      echo "iceberg scan: not runnable"
+  else
+    echo "iceberg scan: not runnable (no interop venv)"
+  fi
+else
+  echo "iceberg scan: $BUILD_DIR/bench/iceberg_scan not built"
+fi
+
 if [ "$micro_ran" = 1 ] && [ "$micro_failed" = 0 ]; then exit 0; fi
 exit 1
