@@ -224,7 +224,8 @@ SLUICE_JOBS = [
     ("nested",
      ["CREATE TABLE lake.db.nested (id BIGINT NOT NULL, tags ARRAY<STRING>, attrs MAP<STRING, BIGINT>, "
       "loc ROW<lat DOUBLE, lon DOUBLE>)",
-      "INSERT INTO lake.db.nested VALUES (1, ARRAY['x', 'z'], MAP['a', CAST(1 AS BIGINT)], ROW(1.5, -2.25)), "
+      "INSERT INTO lake.db.nested VALUES (1, ARRAY['x', 'z'], MAP['a', CAST(1 AS BIGINT)], "
+      "CAST(ROW(1.5, -2.25) AS ROW<lat DOUBLE, lon DOUBLE>)), "
       "(2, CAST(NULL AS ARRAY<STRING>), CAST(NULL AS MAP<STRING, BIGINT>), CAST(NULL AS ROW<lat DOUBLE, lon DOUBLE>))"],
      ['{"id":1,"tags":["x","z"],"attrs":{"a":1},"loc":{"lat":1.5,"lon":-2.25}}',
       '{"id":2,"tags":null,"attrs":null,"loc":null}'],
