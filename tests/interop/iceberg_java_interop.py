@@ -280,6 +280,24 @@ SLUICE_JOBS = [
      ['{"id":1,"v":"b"}', '{"id":2,"v":"e"}', '{"id":4,"v":"f"}'],
      2),
 ]
+
+def summary_count(snap, key):
+    return int(snap["summary"].get(key, "0"))
+
+
+# What the snapshot summaries (as Java reads them) must show, so each table exercises the delete kind it
+# is here for: (what, predicate over the snapshots in commit order).
+SUMMARY_CHECKS = {
+    "appends": ("appends only", lambda snaps: all(s["operation"] == "append" for s in snaps)),
+    "daily": ("equality deletes from the second job",
+              lambda snaps: summary_count(snaps[-1], "added-equality-deletes") > 0),
+    "pos": ("position deletes and no equality deletes",
+            lambda snaps: summary_count(snaps[-1], "total-position-deletes") > 0
+            and summary_count(snaps[-1], "total-equality-deletes") == 0),
+    "v3": ("a deletion vector for the key written twice in the first job",
+           lambda snaps: summary_count(snaps[0], "added-dvs") > 0),
+}
+
 # The daily table after its first job (time travel to the first snapshot).
 DAILY_FIRST = ['{"store_id":"S-1","business_date":"2026-08-15","lines":2,"net":4.00}',
                '{"store_id":"S-1","business_date":"2026-08-16","lines":1,"net":4.00}',
@@ -310,6 +328,8 @@ def part_b(binary, cp, root):
         for s in snaps:
             if "flink.max-committed-checkpoint-id" not in s["summary"]:
                 fail(f"db.{table}: snapshot {s['snapshot-id']} has no flink.max-committed-checkpoint-id: {s}")
+        if table in SUMMARY_CHECKS and not SUMMARY_CHECKS[table][1](snaps):
+            fail(f"db.{table}: the snapshot summaries do not show {SUMMARY_CHECKS[table][0]}: {snaps}")
         total = int(snaps[-1]["summary"].get("total-records", "-1"))
         if total < len(expected):
             fail(f"db.{table}: total-records {total} is below the {len(expected)} live rows")
