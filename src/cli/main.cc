@@ -111,6 +111,7 @@ int RunStatements(Session& session, const RunOptions& opts, const std::string& s
     if (const auto& summary = session.LastJobSummary()) {
       for (const auto& note : summary->notes) std::cerr << "Note: " << note << "\n";
       std::cerr << summary->ToString() << "\n";
+      std::cerr << summary->SinkTables();
     }
     if (!result.ok()) return Fail(where, result.status());
     switch (result->kind) {

@@ -19,6 +19,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/status.h"
@@ -135,6 +136,11 @@ class SinkWriter {
     return Status::OK();
   }
   virtual Status RecoverAndCommit(const std::string& committables) { return Commit(committables); }
+
+  // Extra columns of the job summary's per-sink table (e.g. an Iceberg table's snapshots, rows
+  // written, files and deletes), as (column, value) pairs in order; the first pair names the row
+  // ("table"). Sinks with the same columns share one table in the summary. Empty: no row.
+  virtual std::vector<std::pair<std::string, std::string>> SummaryFields() const { return {}; }
 };
 
 class TableSink {
@@ -143,6 +149,9 @@ class TableSink {
   // The changes the sink can store: insert-only for append sinks; all kinds for print; upsert
   // (I, UA, D) for sinks that write by primary key.
   virtual ChangelogMode accepted_changelog_mode() const = 0;
+  // The changes the query sends into the sink, once planning knows them (Flink's requested mode in
+  // DynamicTableSink.getChangelogMode); called before CreateWriter. Insert-only in batch mode.
+  virtual void SetInputChangelogMode(const ChangelogMode& input) { (void)input; }
   virtual Result<std::unique_ptr<SinkWriter>> CreateWriter() = 0;
 };
 

@@ -304,6 +304,7 @@ class Session::Impl {
     auto create = [&]() -> Status {
       if (!create_writers) return Status::OK();
       for (auto& [node, tsink] : table_sinks) {
+        tsink->SetInputChangelogMode(batch_mode() ? ChangelogMode::InsertOnly() : node->inputs[0]->changelog_mode);
         ASSIGN_OR_RETURN(std::unique_ptr<SinkWriter> writer, tsink->CreateWriter());
         planned.resources.sinks[node] = std::move(writer);
       }

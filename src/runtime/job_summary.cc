@@ -65,6 +65,52 @@ std::string JobSummary::ToString() const {
   return s + buf;
 }
 
+namespace {
+
+bool IsNumber(const std::string& v) {
+  return !v.empty() && std::all_of(v.begin(), v.end(), [](char c) { return (c >= '0' && c <= '9') || c == ','; });
+}
+
+}  // namespace
+
+std::string JobSummary::SinkTables() const {
+  std::string out;
+  std::vector<bool> done(sinks.size(), false);
+  for (size_t i = 0; i < sinks.size(); ++i) {
+    if (done[i] || sinks[i].fields.empty()) continue;
+    std::vector<const SinkStats*> rows;
+    for (size_t j = i; j < sinks.size(); ++j) {
+      if (done[j] || sinks[j].fields.size() != sinks[i].fields.size()) continue;
+      bool same = true;
+      for (size_t k = 0; k < sinks[i].fields.size(); ++k) same = same && sinks[j].fields[k].first == sinks[i].fields[k].first;
+      if (!same) continue;
+      done[j] = true;
+      rows.push_back(&sinks[j]);
+    }
+    const size_t cols = sinks[i].fields.size();
+    std::vector<size_t> width(cols);
+    for (size_t k = 0; k < cols; ++k) {
+      width[k] = sinks[i].fields[k].first.size();
+      for (const SinkStats* r : rows) width[k] = std::max(width[k], r->fields[k].second.size());
+    }
+    auto line = [&](auto cell) {
+      std::string l;
+      for (size_t k = 0; k < cols; ++k) {
+        auto [text, right] = cell(k);
+        const std::string pad(width[k] - text.size(), ' ');
+        if (k > 0) l += "  ";
+        l += right ? pad + text : text + (k + 1 < cols ? pad : "");
+      }
+      return l + "\n";
+    };
+    out += line([&](size_t k) { return std::pair<std::string, bool>(sinks[i].fields[k].first, k > 0 && IsNumber(rows[0]->fields[k].second)); });
+    for (const SinkStats* r : rows) {
+      out += line([&](size_t k) { return std::pair<std::string, bool>(r->fields[k].second, k > 0 && IsNumber(r->fields[k].second)); });
+    }
+  }
+  return out;
+}
+
 int64_t CurrentRssBytes() {
   // /proc/self/statm: "size resident shared ..." in pages.
   FILE* f = std::fopen("/proc/self/statm", "r");

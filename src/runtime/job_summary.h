@@ -21,6 +21,9 @@ struct JobSummary {
     std::string table;  // the sink table, or "(select)" for a query result
     int64_t inserts = 0, update_befores = 0, update_afters = 0, deletes = 0;
     int64_t dropped_not_null = 0;  // rows dropped by 'table.exec.sink.not-null-enforcer' = 'DROP'
+    // The writer's own summary columns (SinkWriter::SummaryFields), e.g. an Iceberg table's
+    // snapshots and deletes; empty for most sinks.
+    std::vector<std::pair<std::string, std::string>> fields;
   };
   std::vector<SourceStats> sources;
   std::vector<SinkStats> sinks;
@@ -68,6 +71,11 @@ struct JobSummary {
   // "job finished: source pos(rows=22276) -> sink lines(+I=58119) late_dropped=0 elapsed=0.412s peak_rss=52428800";
   // with late rows "late_dropped=3(WindowAggregate=2, Deduplicate=1) -> late rows late_rows(+I=3)".
   std::string ToString() const;
+  // The sinks' own summary columns as aligned tables (one per set of columns, a header line and a
+  // line per sink; numbers right-aligned), each line ending in '\n'; empty when no sink has any:
+  //   table                      snapshots  written files eq deletes pos deletes  key
+  //   stream.store_sales_daily           1   58,119     1        775      57,344  business_date,store_id
+  std::string SinkTables() const;
 };
 
 // Measures a job's own peak memory: the most resident memory the process holds while the meter

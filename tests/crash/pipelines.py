@@ -6,7 +6,10 @@ its committed output with an unkilled run:
   - 'append': json lines, compared as a multiset of rows;
   - 'changelog': debezium-json events, folded into a multiset of rows and compared; and when the
     pipeline's changelog is deterministic (`exact`), also compared event for event as a multiset, so
-    every change must be there exactly once.
+    every change must be there exactly once;
+  - 'iceberg': an Iceberg table (an append, or an upsert by k for keyed aggregates) read back with its
+    deletes applied (tests/interop/iceberg_read.py), compared as a multiset of rows; a checkpoint id
+    committed twice is a difference too.
 
 A pipeline is built from a main stream and, for joins and unions, a second stream. Every stream is
 normalised to a view with the columns (k BIGINT, v BIGINT, tag STRING, ts TIMESTAMP(3) rowtime,
@@ -61,6 +64,7 @@ class Case:
         # operator would drop as late (behind the minimum of its inputs' watermarks) would too.
         self.in_order = False
         self.files_views = set()  # extra tables already declared (a second sink's join reuses j2)
+        self.iceberg_appends = set()  # Iceberg sinks that append (not upsert)
 
     def sql(self):
         out = list(self.head)
@@ -477,10 +481,19 @@ def terminal(case, cur, second, multi_input, changelog_input, timed):
 
 # ---------------------------------------------------------------------------------------------------
 
+def upsert_options(ice, ice_rng):
+    """The WITH options of an Iceberg upsert sink: Flink's equality deletes or Sluice's position mode."""
+    if ice != "upsert":
+        return ""
+    mode = ice_rng.choice(["equality", "position"])
+    return ", 'write.upsert.enabled' = 'true', 'sluice.write.delete-mode' = '%s'" % mode
+
+
 def generate(seed, scale=1.0):
     """The Case of `seed`. scale multiplies the number of rows (the harness's --scale)."""
     case = Case(seed)
     rng = case.rng
+    ice_rng = random.Random(seed * 31 + 5)
     n = int(rng.choice([2000, 4000, 8000]) * scale)
     case.rows = n
     changelog = rng.random() < 0.12
@@ -507,8 +520,28 @@ def generate(seed, scale=1.0):
         name, select, cols, kind, exact, drops = terminal(case, cur, second, multi, changelog, b.timed)
         fmt = "json" if kind == "append" else "debezium-json"
         sink = "out%d" % i
-        case.ddl.append("CREATE TABLE %s (%s) WITH ('connector' = 'filesystem', 'path' = '${OUT}/%s', 'format' = '%s');"
-                        % (sink, cols, sink, fmt))
+        # Iceberg sinks (issue 16), drawn from their own generator so the other choices of a seed stay
+        # as they were: append sinks as Iceberg appends, keyed aggregates as Iceberg upserts. The
+        # table read back (deletes applied) must equal the unkilled run's.
+        ice = None
+        if kind == "append" and ice_rng.random() < 0.3:
+            ice = "append"
+        elif kind == "changelog" and name in ("agg", "agg-distinct", "agg-having") and ice_rng.random() < 0.4:
+            ice = "upsert"
+        if ice is None:
+            case.ddl.append("CREATE TABLE %s (%s) WITH ('connector' = 'filesystem', 'path' = '${OUT}/%s', 'format' = '%s');"
+                            % (sink, cols, sink, fmt))
+        else:
+            if ice == "upsert":
+                cols = cols.replace("k BIGINT", "k BIGINT NOT NULL", 1) + ", PRIMARY KEY (k) NOT ENFORCED"
+                select = select.replace("SELECT k, ", "SELECT COALESCE(k, -1) AS k, ", 1)
+            case.ddl.append("CREATE TABLE %s (%s) WITH ('connector' = 'iceberg', 'catalog-name' = 'crash', "
+                            "'catalog-type' = 'hadoop', 'warehouse' = '${OUT}/%s', 'catalog-database' = 'db', "
+                            "'catalog-table' = '%s'%s);"
+                            % (sink, cols, sink, sink, upsert_options(ice, ice_rng)))
+            kind, exact, fmt = "iceberg", True, "iceberg-" + ice
+            if ice == "append":
+                case.iceberg_appends.add(sink)
         case.inserts.append("INSERT INTO %s\n%s" % (sink, select))
         case.sinks[sink] = kind
         case.exact[sink] = exact

@@ -15,6 +15,12 @@ SinkOperator::SinkOperator(std::string table_name, std::shared_ptr<SinkWriter> w
   }
 }
 
+JobSummary::SinkStats SinkOperator::stats() const {
+  JobSummary::SinkStats s = stats_;
+  s.fields = writer_->SummaryFields();
+  return s;
+}
+
 Status SinkOperator::Process(int, Chunk& chunk) {
   const size_t n = chunk.size();
   metrics_.rows_in += static_cast<int64_t>(n);

@@ -25,7 +25,8 @@ class SinkOperator final : public Operator {
  public:
   SinkOperator(std::string table_name, std::shared_ptr<SinkWriter> writer, Schema schema, bool drop_not_null_violations);
   Status Process(int input, Chunk& chunk) override;
-  const JobSummary::SinkStats& stats() const { return stats_; }
+  // The counts, with the writer's own summary columns (SinkWriter::SummaryFields).
+  JobSummary::SinkStats stats() const;
   Status Open(JobContext* ctx) override;
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
   Status NotifyCheckpointComplete(int64_t id) override;

@@ -1,0 +1,82 @@
+// IcebergCommitter: the exactly-once half of the Iceberg sink, as Flink's IcebergFilesCommitter.
+//
+// At a checkpoint (Prepare) the files a task wrote since the previous one are listed in temporary
+// manifests under <table location>/metadata/ ("<job id>-<operator id>-0-0-<checkpoint id>-<n>.avro",
+// Flink's ManifestOutputFileFactory names), and the committables name them with the checkpoint id,
+// the job id and the operator id. Commit (when the checkpoint is durable, or again after a restore)
+// makes one snapshot of them: "append" when there are only data files, "overwrite" (a RowDelta: data
+// and delete manifests) otherwise, on top of the current snapshot's manifests, with the summary
+// 'flink.max-committed-checkpoint-id', 'flink.job-id' and 'flink.operator-id' and Java's totals. A
+// commit conflict (another writer committed first) reloads the table and re-applies the change
+// (CommitWithRetries, 'commit.retry.num-retries').
+//
+// A committable whose checkpoint id is at most the table's max committed checkpoint id for its job
+// and operator (MaxCommittedCheckpointId of table_metadata.h walks the current snapshot's ancestry, as Flink's
+// getMaxCommittedCheckpointId) is skipped, so committing the same committables twice (a restart after
+// the commit but before the checkpoint's completion was noticed) never commits twice.
+//
+// Threading: one sink task.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/file_io.h"
+#include "common/status.h"
+#include "connectors/iceberg/iceberg_catalog.h"
+#include "connectors/iceberg/iceberg_task_writer.h"
+
+namespace sluice {
+
+// Flink's checkpoint id for the commit at the end of input of a job without checkpoints.
+inline constexpr int64_t kEndOfInputCheckpointId = 9223372036854775807LL;
+
+// What the commits of one sink did, for the job summary.
+struct IcebergCommitStats {
+  int64_t snapshots = 0;
+  int64_t rows_written = 0;
+  int64_t data_files = 0;
+  int64_t equality_deletes = 0;
+  int64_t position_deletes = 0;
+};
+
+class IcebergCommitter {
+ public:
+  IcebergCommitter(std::shared_ptr<IcebergCatalog> catalog, std::shared_ptr<FileIO> io, TableIdentifier ident,
+                   std::string operator_id);
+
+  const std::string& job_id() const { return job_id_; }
+  // A restored job continues under the job id of the committables it restored.
+  void set_job_id(std::string job_id) { job_id_ = std::move(job_id); }
+
+  // Writes the temporary manifests of `result` and returns the committables. They are never empty:
+  // a checkpoint without files still records the job id, so a restore from it continues under the
+  // same job id (and skips what that job committed after it).
+  [[nodiscard]] Result<std::string> Prepare(int64_t checkpoint_id, const IcebergWriteResult& result);
+  // Commits the committables Prepare returned, unless the table already has them.
+  [[nodiscard]] Status Commit(const std::string& committables);
+  // The job id the committables were prepared under.
+  [[nodiscard]] static Result<std::string> JobIdOf(const std::string& committables);
+
+  const IcebergCommitStats& stats() const { return stats_; }
+
+ private:
+  struct Parsed;
+  [[nodiscard]] Result<std::string> WriteTempManifest(const std::string& location, ManifestContent content,
+                                                      const std::vector<DataFile>& files, const TableMetadata& md);
+  // The metadata with the checkpoint's snapshot added on `base` (its manifests and manifest list
+  // written), for CommitWithRetries.
+  [[nodiscard]] Result<TableMetadata> BuildSnapshot(const Parsed& c, const std::vector<DataFile>& data,
+                                                    const std::vector<DataFile>& deletes, const LoadedTable& base);
+
+  std::shared_ptr<IcebergCatalog> catalog_;
+  std::shared_ptr<FileIO> io_;
+  TableIdentifier ident_;
+  std::string operator_id_;
+  std::string job_id_;
+  IcebergCommitStats stats_;
+};
+
+}  // namespace sluice
