@@ -9,7 +9,6 @@ The Sluice side is tests/unit/connectors/iceberg_interop_test.cc, run with envir
 import datetime
 import decimal
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -131,13 +130,12 @@ def java_check(root, files):
     """Runs the Java reference parser over `files`; returns its output per file."""
     here = os.path.dirname(os.path.abspath(__file__))
     java_dir = os.path.join(here, "java")
-    if shutil.which("java") is None or shutil.which("mvn") is None:
-        sys.exit("FAILED: java and mvn are needed for the Java reference check (scripts/install-deps.sh)")
-    cp_file = os.path.join(root, "classpath.txt")
-    subprocess.run(["mvn", "-q", "-B", "-Dstyle.color=never", "-f", os.path.join(java_dir, "pom.xml"), "dependency:build-classpath",
-                    f"-Dmdep.outputFile={cp_file}"], check=True, stdout=subprocess.DEVNULL)
-    with open(cp_file) as f:
-        cp = f.read().strip()
+    # The same classpath as the row checks (tests/interop/iceberg_java_interop.py), from one place.
+    deps = subprocess.run(["bash", os.path.join(here, "..", "..", "scripts", "install-java-deps.sh"), "reference"],
+                          capture_output=True, text=True)
+    if deps.returncode != 0:
+        sys.exit(f"FAILED: the Java reference's classpath (scripts/install-java-deps.sh reference):\n{deps.stderr}")
+    cp = os.path.join(deps.stdout.strip().splitlines()[-1], "lib", "*")
     out = subprocess.run(["java", "-cp", cp, os.path.join(java_dir, "IcebergMetadataCheck.java"), *files],
                          capture_output=True, text=True)
     if out.returncode != 0:
