@@ -401,7 +401,7 @@ part_changelog() {
     cut -d, -f2- | changes_of_events >"$d/store_events.csv"
   local r
   r=$(q "SELECT COUNT(*), COALESCE(SUM(CASE WHEN op = 'c' THEN 1 ELSE 0 END), 0), COALESCE(SUM(CASE WHEN op = 'd' THEN 1 ELSE 0 END), 0) FROM daily_events WHERE COALESCE(\`after\`.store_id, \`before\`.store_id) = '$store' AND COALESCE(\`after\`.business_date, \`before\`.business_date) = DATE '$DAY'")
-  echo "$store, business date $DAY, INSERT (3) as Debezium events: $(field 1 "$r") events (c $(field 2 "$r"), d $(field 3 "$r")); the first 5 and the last:"
+  echo "$store, business date $DAY, the daily INSERT written as Debezium events: $(field 1 "$r") events (c $(field 2 "$r"), d $(field 3 "$r")); the first 5 and the last:"
   printf '  %-4s %-6s %-8s %7s %12s\n' op change store_id baskets sales_minor
   { head -5 "$d/store_events.csv"; tail -1 "$d/store_events.csv"; } |
     while IFS=, read -r k op st b s; do printf '  %-4s %-6s %-8s %7s %12s\n' "$op" "$k" "$st" "$b" "$s"; done
