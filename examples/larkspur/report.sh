@@ -109,11 +109,12 @@ iceberg_ddl() {
   sed -n "/^CREATE TABLE IF NOT EXISTS lake.\`stream\`.$1 /,/;\$/p" "$SQL/pipeline.sql" | sed "s/\.$1 (/.$2 (/"
 }
 # snapshot_sum TABLE KEY: the sum of KEY ('added-records', ...) over the snapshot summaries of an Iceberg
-# table of the warehouse (its current metadata file, as version-hint.text names it).
+# table of the warehouse (its current metadata file, as version-hint.text names it); KEY 'operation'
+# counts the snapshots.
 snapshot_sum() {
   local m=$WAREHOUSE/stream/$1/metadata
-  tr -d ' \n' <"$m/v$(cat "$m/version-hint.text").metadata.json" | grep -oE "\"$2\":\"[0-9]+\"" |
-    grep -oE '[0-9]+' | awk '{ s += $1 } END { print s + 0 }'
+  tr -d ' \n' <"$m/v$(cat "$m/version-hint.text").metadata.json" | grep -oE "\"$2\":\"[a-z0-9]+\"" |
+    sed -E 's/.*:"([a-z0-9]+)"/\1/' | awk '{ s += ($1 ~ /^[0-9]+$/) ? $1 : 1 } END { print s + 0 }'
 }
 # iceberg_summary LOG: the Iceberg sinks' table of a job summary (header and one line per table).
 iceberg_summary() { sed -n '/^table  *snapshots  *written/,/^$/p' "$1" | grep -E '^(table |stream\.)'; }
@@ -143,9 +144,15 @@ part_run() {
   echo "store_sales_hourly  $(field 2 "$r") store-hours (Iceberg, append, lake.stream.store_sales_hourly)"
   echo "late rows           $(field 3 "$r") lines the hourly window dropped (JSON, $OUT/late_rows)"
   fold top_written "$OUT/final/top_stores"
-  echo "store_sales_daily   snapshots: added-records $(snapshot_sum store_sales_daily added-records), added-equality-deletes $(snapshot_sum store_sales_daily added-equality-deletes), added-position-deletes $(snapshot_sum store_sales_daily added-position-deletes)"
+  echo "the same from the tables' own snapshot summaries (metadata/v<N>.metadata.json):"
+  printf '  %-26s %9s %13s %16s %22s %22s\n' table snapshots added-records added-data-files added-equality-deletes added-position-deletes
+  local t
+  for t in pos_sales_lines store_sales_hourly store_sales_daily; do
+    printf '  %-26s %9s %13s %16s %22s %22s\n' "stream.$t" "$(snapshot_sum "$t" operation)" "$(snapshot_sum "$t" added-records)" \
+      "$(snapshot_sum "$t" added-data-files)" "$(snapshot_sum "$t" added-equality-deletes)" "$(snapshot_sum "$t" added-position-deletes)"
+  done
   r=$(q "SELECT COUNT(*), SUM(lines), SUM(net_minor) FROM daily_final")
-  echo "                    read back (Iceberg source): $(field 1 "$r") store-days, $(field 2 "$r") lines, net sales $(field 3 "$r") minor units"
+  echo "store_sales_daily   read back (Iceberg source): $(field 1 "$r") store-days, $(field 2 "$r") lines, net sales $(field 3 "$r") minor units"
   e=$(event_counts top_events)
   r=$(q "SELECT COUNT(*) FROM top_final")
   echo "top_stores          $(field 1 "$e") Debezium events (c $(field 2 "$e"), d $(field 3 "$e")) ($OUT/top_stores)"
