@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# make demo: generates the Larkspur replay and runs its report on embedded defaults (files in; files
-# out, the two upsert outputs as Debezium changelogs). See examples/larkspur/README.md; each part also
+# make demo: generates the Larkspur replay and runs its report on embedded defaults (files in; out, three
+# Iceberg tables in a local hadoop warehouse, build/larkspur/out/warehouse, and the Top-N board as a
+# Debezium changelog). See examples/larkspur/README.md; each part also
 # runs on its own:
 #   examples/larkspur/report.sh [run|explain|errors|dedup|asof|reconcile|changelog|minibatch]...
 set -euo pipefail

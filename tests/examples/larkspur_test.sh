@@ -29,13 +29,35 @@ expect() {
 # num REGEX N: the Nth number on the report's first line matching REGEX.
 num() { grep -m1 -E "$1" "$R" | grep -oE '[0-9]+' | sed -n "${2}p"; }
 
-# run: the two upsert sinks' Debezium files (one c per line, a d per update), read back by key
-expect "store_sales_daily c events (one +I or +U per line)" "$(num '^store_sales_daily ' 2)" "$(truth "day.$D.lines")"
-expect "store_sales_daily d events (one -U per line after a store-day's first)" "$(num '^store_sales_daily ' 3)" \
-  "$(( $(truth "day.$D.lines") - $(truth "day.$D.store_days") ))"
-expect "store_sales_daily store-days read back" "$(num '^                    read back by key: [0-9]+ store-days' 1)" "$(truth "day.$D.store_days")"
-expect "store_sales_daily lines read back" "$(num '^                    read back by key: [0-9]+ store-days' 2)" "$(truth "day.$D.lines")"
-expect "store_sales_daily net sales read back" "$(num '^                    read back by key: [0-9]+ store-days' 3)" "$(truth "day.$D.net_minor")"
+# col REGEX N: the Nth whitespace-separated field of the report's first line matching REGEX, without
+# thousands separators (the job summary's Iceberg table).
+col() { grep -m1 -E "$1" "$R" | tr -d , | awk -v n="$2" '{ print $n }'; }
+lines=$(truth "day.$D.lines")
+store_days=$(truth "day.$D.store_days")
+# run: the job summary's Iceberg table (Step 3): one snapshot per table (one commit at end of input)
+for t in pos_sales_lines store_sales_hourly store_sales_daily; do
+  expect "$t snapshots" "$(col "^  stream\.$t " 2)" 1
+done
+expect "pos_sales_lines written = lines" "$(col '^  stream\.pos_sales_lines ' 3)" "$lines"
+expect "pos_sales_lines read back = lines" "$(num '^pos_sales_lines ' 1)" "$lines"
+expect "pos_sales_lines: no deletes" "$(col '^  stream\.pos_sales_lines ' 5),$(col '^  stream\.pos_sales_lines ' 6)" "0,0"
+expect "store_sales_hourly written = read back" "$(col '^  stream\.store_sales_hourly ' 3)" "$(num '^store_sales_hourly ' 1)"
+# The upsert table: a row per line, and each row written deletes its key's earlier row: by equality the
+# first time a key is written in the commit (one per store-day), by position (the row before it in the
+# same commit) after that. So eq + pos = written, and written - pos = live rows.
+expect "store_sales_daily written = lines" "$(col '^  stream\.store_sales_daily ' 3)" "$lines"
+expect "store_sales_daily eq deletes = store-days" "$(col '^  stream\.store_sales_daily ' 5)" "$store_days"
+expect "store_sales_daily pos deletes = lines - store-days" "$(col '^  stream\.store_sales_daily ' 6)" "$(( lines - store_days ))"
+expect "store_sales_daily key" "$(grep -m1 '^  stream\.store_sales_daily ' "$R" | awk '{ print $NF }')" "business_date,store_id"
+# The tables' snapshot summaries agree with the job summary.
+for t in pos_sales_lines store_sales_hourly store_sales_daily; do
+  expect "$t snapshot summaries = job summary (snapshots, records, files, eq and pos deletes)" \
+    "$(grep -m1 -E "^  stream\.$t .*[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+$" "$R" | awk '{ print $2, $3, $4, $5, $6 }')" \
+    "$(col "^  stream\.$t " 2) $(col "^  stream\.$t " 3) $(col "^  stream\.$t " 4) $(col "^  stream\.$t " 5) $(col "^  stream\.$t " 6)"
+done
+expect "store_sales_daily store-days read back (Iceberg source)" "$(num '^store_sales_daily   read back \(Iceberg source\)' 1)" "$store_days"
+expect "store_sales_daily lines read back" "$(num '^store_sales_daily   read back \(Iceberg source\)' 2)" "$lines"
+expect "store_sales_daily net sales read back" "$(num '^store_sales_daily   read back \(Iceberg source\)' 3)" "$(truth "day.$D.net_minor")"
 expect "top_stores rows read back" "$(num '^                    read back by key: [0-9]+ rows' 1)" 9
 expect "top_stores c - d = rows" "$(( $(num '^top_stores ' 2) - $(num '^top_stores ' 3) ))" 9
 
@@ -94,16 +116,22 @@ expect "SG-0042 changes: a -U per d" "$(num '^  changes: \+I' 2)" "$sg_d"
 expect "SG-0042 changes: a +U per d" "$(num '^  changes: \+I' 3)" "$sg_d"
 expect "SG-0042 changes: no -D" "$(num '^  changes: \+I' 4)" 0
 expect "SG-0042 last event = the row read back" "$(sed -n '/^SG-0042, business date/,/^  changes/p' "$R" | tail -2 | head -1 | awk '{print $4, $5}')" \
-  "$(grep -m1 '^  read back by key (debezium-json source, PRIMARY KEY (store_id' "$R" | sed -E 's/.*: ([0-9]+) baskets, sales_minor ([0-9]+)$/\1 \2/')"
+  "$(grep -m1 '^  in lake.stream.store_sales_daily (Iceberg source' "$R" | sed -E 's/.*: ([0-9]+) baskets, sales_minor ([0-9]+)$/\1 \2/')"
 expect "Top-N events read back: +I per c" "$(num '^  read back as a changelog' 1)" "$(num '^top 3 stores per country, in top_stores' 3)"
 expect "Top-N events read back: -D per d" "$(num '^  read back as a changelog' 4)" "$(num '^top 3 stores per country, in top_stores' 4)"
 expect "top-N rows at the end" "$(sed -n '/^top 3 stores per country, in top_stores/,/^$/p' "$R" | grep -cE '^  (GB|IN|SG) ')" 9
 
 # mini-batch
-expect "c events without mini-batch (one per line)" "$(num '^without mini-batch' 2)" "$(truth "day.$D.lines")"
-expect "store-days without mini-batch" "$(num '^without mini-batch' 4)" "$(truth "day.$D.store_days")"
-expect "store-days with mini-batch" "$(num '^with mini-batch' 4)" "$(truth "day.$D.store_days")"
-expect "fewer events with mini-batch" "$(( $(num '^with mini-batch' 1) < $(num '^without mini-batch' 1) ))" 1
+# mini-batch: the daily upsert table's snapshot summaries (added-records, eq and pos deletes) and live rows
+expect "rows written without mini-batch (one per line)" "$(num '^without mini-batch' 1)" "$lines"
+for m in without with; do
+  expect "store-days $m mini-batch (read back)" "$(num "^$m mini-batch" 4)" "$store_days"
+  expect "eq deletes $m mini-batch = store-days" "$(num "^$m mini-batch" 2)" "$store_days"
+  expect "eq + pos deletes $m mini-batch = written (an upsert deletes its key's earlier row)" \
+    "$(( $(num "^$m mini-batch" 2) + $(num "^$m mini-batch" 3) ))" "$(num "^$m mini-batch" 1)"
+  expect "written - pos deletes $m mini-batch = live rows" "$(( $(num "^$m mini-batch" 1) - $(num "^$m mini-batch" 3) ))" "$store_days"
+done
+expect "fewer rows written with mini-batch" "$(( $(num '^with mini-batch' 1) < $(num '^without mini-batch' 1) ))" 1
 expect "final tables equal" "$(num '^final tables' 2)" "$(truth "day.$D.store_days")"
 
 if [[ $failures -ne 0 ]]; then echo "$failures check(s) failed; report: $R"; exit 1; fi
