@@ -2098,12 +2098,7 @@ Result<std::shared_ptr<CatalogTable>> Binder::BindCreateTable(std::shared_ptr<co
   }
   for (const auto& k : ddl->partition_keys) {
     // A transform term ("bucket(16, id)", Iceberg tables) names its column last.
-    std::string column = k;
-    if (size_t open = k.find('('); open != std::string::npos) {
-      size_t space = k.rfind(' ');
-      size_t start = (space == std::string::npos || space < open ? open : space) + 1;
-      column = k.substr(start, k.size() - 1 - start);
-    }
+    const std::string column = sql::PartitionTermColumn(k);
     if (!names.count(column)) return Error(ddl->pos, "Partition column '" + column + "' not defined in the table schema.");
     t->partition_keys.push_back(k);
   }

@@ -53,6 +53,14 @@ std::string JoinNames(const ast::Name& name) {
   return joined;
 }
 
+// [catalog.]database -> (catalog, database), the catalog defaulting to the current one.
+Result<std::pair<std::string, std::string>> SplitDatabaseName(const ast::Name& name, const std::string& current) {
+  if (name.empty() || name.size() > 2) {
+    return Status::BindError("Invalid database name '" + JoinNames(name) + "': expected [catalog.]database");
+  }
+  return std::make_pair(name.size() == 2 ? name[0] : current, name.back());
+}
+
 }  // namespace
 
 Catalog::Catalog() { memory_catalogs_[kDefaultCatalog].databases = {kDefaultDatabase}; }
@@ -147,11 +155,8 @@ Status Catalog::UseCatalog(const std::string& name) {
 }
 
 Status Catalog::UseDatabase(const ast::Name& name) {
-  if (name.empty() || name.size() > 2) {
-    return Status::BindError("Invalid database name '" + JoinNames(name) + "': expected [catalog.]database");
-  }
-  std::string catalog = name.size() == 2 ? name[0] : current_catalog_;
-  const std::string& database = name.back();
+  ASSIGN_OR_RETURN(auto parts, SplitDatabaseName(name, current_catalog_));
+  const auto& [catalog, database] = parts;
   if (name.size() == 2 && !memory_catalogs_.count(catalog) && !external_catalogs_.count(catalog)) {
     return Status::BindError("A catalog with name [" + catalog + "] does not exist.");
   }
@@ -180,11 +185,8 @@ Result<std::vector<std::string>> Catalog::ListDatabases(const std::string& catal
 
 Status Catalog::CreateDatabase(const ast::Name& name, const std::map<std::string, std::string>& properties,
                                bool if_not_exists) {
-  if (name.empty() || name.size() > 2) {
-    return Status::BindError("Invalid database name '" + JoinNames(name) + "': expected [catalog.]database");
-  }
-  std::string catalog = name.size() == 2 ? name[0] : current_catalog_;
-  const std::string& database = name.back();
+  ASSIGN_OR_RETURN(auto parts, SplitDatabaseName(name, current_catalog_));
+  const auto& [catalog, database] = parts;
   RETURN_IF_ERROR(CheckCatalog(catalog));
   if (ExternalCatalog* ext = FindExternal(catalog)) return ext->CreateDatabase(database, properties, if_not_exists);
   auto& dbs = memory_catalogs_.at(catalog).databases;
@@ -207,11 +209,8 @@ bool Catalog::DatabaseHasObjects(const std::string& catalog, const std::string& 
 }
 
 Status Catalog::DropDatabase(const ast::Name& name, bool if_exists, bool cascade) {
-  if (name.empty() || name.size() > 2) {
-    return Status::BindError("Invalid database name '" + JoinNames(name) + "': expected [catalog.]database");
-  }
-  std::string catalog = name.size() == 2 ? name[0] : current_catalog_;
-  const std::string& database = name.back();
+  ASSIGN_OR_RETURN(auto parts, SplitDatabaseName(name, current_catalog_));
+  const auto& [catalog, database] = parts;
   RETURN_IF_ERROR(CheckCatalog(catalog));
   if (catalog == current_catalog_ && database == current_database_) {
     return Status::BindError("Cannot drop a database which is currently in use.");

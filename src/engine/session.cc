@@ -643,13 +643,7 @@ class Session::Impl {
     }
     for (size_t i = 0; i < lines.size(); ++i) s += lines[i] + (i + 1 < lines.size() ? ",\n" : "\n");
     s += ")";
-    if (!t.partition_keys.empty()) {
-      std::string terms;
-      for (const auto& k : t.partition_keys) {
-        terms += (terms.empty() ? "" : ", ") + (k.find('(') == std::string::npos ? sql::QuoteIdentifier(k) : k);
-      }
-      s += " PARTITIONED BY (" + terms + ")";
-    }
+    if (!t.partition_keys.empty()) s += " PARTITIONED BY " + sql::PartitionTermsText(t.partition_keys);
     s += " WITH (\n";
     for (size_t i = 0; i < t.ordered_options.size(); ++i) {
       // Secret-looking values (passwords, sasl.jaas.config, ...) never leave the session.

@@ -706,14 +706,7 @@ class Unparser {
       out += ")";
     }
     if (ct.comment) out += "\nCOMMENT " + QuoteString(*ct.comment);
-    if (!ct.partition_keys.empty()) {
-      // Columns are quoted; transform terms ("bucket(16, id)") keep their text.
-      std::string terms;
-      for (const auto& k : ct.partition_keys) {
-        terms += (terms.empty() ? "" : ", ") + (k.find('(') == std::string::npos ? QuoteIdentifier(k) : k);
-      }
-      out += "\nPARTITIONED BY (" + terms + ")";
-    }
+    if (!ct.partition_keys.empty()) out += "\nPARTITIONED BY " + PartitionTermsText(ct.partition_keys);
     if (!ct.options.empty()) out += "\nWITH " + PropertiesText(ct.options);
     if (ct.like) {
       out += "\nLIKE " + NameText(ct.like->source);
@@ -744,6 +737,20 @@ std::string QuoteIdentifier(std::string_view name) {
     out += c;
   }
   return out + "`";
+}
+
+std::string PartitionTermsText(const std::vector<std::string>& terms) {
+  std::string out;
+  for (const auto& t : terms) out += (out.empty() ? "" : ", ") + (t.find('(') == std::string::npos ? QuoteIdentifier(t) : t);
+  return "(" + out + ")";
+}
+
+std::string PartitionTermColumn(const std::string& term) {
+  size_t open = term.find('(');
+  if (open == std::string::npos || term.back() != ')') return term;
+  size_t space = term.rfind(' ');
+  size_t start = (space == std::string::npos || space < open ? open : space) + 1;
+  return term.substr(start, term.size() - 1 - start);
 }
 
 std::string QuoteString(std::string_view text) {

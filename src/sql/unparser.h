@@ -9,6 +9,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "sql/ast.h"
@@ -27,6 +28,12 @@ std::string UnparseWithParentheses(const ast::Statement& statement);
 std::string UnparseType(const LogicalType& type);
 // `name` with backquotes, a backquote inside doubled.
 std::string QuoteIdentifier(std::string_view name);
+// "(`day`, bucket(16, id))": PARTITIONED BY terms, columns quoted and transform terms (Iceberg tables)
+// kept as written.
+std::string PartitionTermsText(const std::vector<std::string>& terms);
+// The column a PARTITIONED BY term names: the term itself, or the last argument of a transform term
+// ("bucket(16, id)" -> "id"), as the parser writes them.
+std::string PartitionTermColumn(const std::string& term);
 // 'text' with a quote inside doubled.
 std::string QuoteString(std::string_view text);
 

@@ -129,9 +129,7 @@ class IcebergExternalCatalog final : public ExternalCatalog {
     }
     ASSIGN_OR_RETURN(NewTableOptions opts, IcebergNewTableOptions(table.physical_schema(), table.primary_key,
                                                                   table.partition_keys, table.options, name));
-    ASSIGN_OR_RETURN(LoadedTable created, catalog_->CreateTable(ident, std::move(opts)));
-    (void)created;
-    return Status::OK();
+    return catalog_->CreateTable(ident, std::move(opts)).status();
   }
 
   Status DropTable(const ObjectPath& path, bool if_exists) override {
