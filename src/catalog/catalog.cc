@@ -156,7 +156,9 @@ Status Catalog::UseCatalog(const std::string& name) {
 
 Status Catalog::UseDatabase(const ast::Name& name) {
   ASSIGN_OR_RETURN(auto parts, SplitDatabaseName(name, current_catalog_));
-  const auto& [catalog, database] = parts;
+  // Named copies, not a structured binding: clang 14 cannot capture bindings in lambdas.
+  const std::string catalog = parts.first;
+  const std::string database = parts.second;
   if (name.size() == 2 && !memory_catalogs_.count(catalog) && !external_catalogs_.count(catalog)) {
     return Status::BindError("A catalog with name [" + catalog + "] does not exist.");
   }
@@ -186,7 +188,9 @@ Result<std::vector<std::string>> Catalog::ListDatabases(const std::string& catal
 Status Catalog::CreateDatabase(const ast::Name& name, const std::map<std::string, std::string>& properties,
                                bool if_not_exists) {
   ASSIGN_OR_RETURN(auto parts, SplitDatabaseName(name, current_catalog_));
-  const auto& [catalog, database] = parts;
+  // Named copies, not a structured binding: clang 14 cannot capture bindings in lambdas.
+  const std::string catalog = parts.first;
+  const std::string database = parts.second;
   RETURN_IF_ERROR(CheckCatalog(catalog));
   if (ExternalCatalog* ext = FindExternal(catalog)) return ext->CreateDatabase(database, properties, if_not_exists);
   auto& dbs = memory_catalogs_.at(catalog).databases;
@@ -210,7 +214,9 @@ bool Catalog::DatabaseHasObjects(const std::string& catalog, const std::string& 
 
 Status Catalog::DropDatabase(const ast::Name& name, bool if_exists, bool cascade) {
   ASSIGN_OR_RETURN(auto parts, SplitDatabaseName(name, current_catalog_));
-  const auto& [catalog, database] = parts;
+  // Named copies, not a structured binding: clang 14 cannot capture bindings in lambdas.
+  const std::string catalog = parts.first;
+  const std::string database = parts.second;
   RETURN_IF_ERROR(CheckCatalog(catalog));
   if (catalog == current_catalog_ && database == current_database_) {
     return Status::BindError("Cannot drop a database which is currently in use.");
