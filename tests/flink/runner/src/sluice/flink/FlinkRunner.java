@@ -21,7 +21,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.SerializationFeature;
 import org.apache.flink.table.api.EnvironmentSettings;
@@ -45,7 +50,7 @@ import org.apache.flink.util.CloseableIterator;
  * differential suite compares with Sluice (tests/flink/run_differential.py, docs/flink.md):
  *
  *   java -cp '.java-deps/flink/lib/*:.java-deps/flink/classes' sluice.flink.FlinkRunner
- *        --out DIR [--parallelism N] [--timeout-s S] CASE.sql...
+ *        --out DIR [--parallelism N] [--timeout-s S] [--cluster-per-job] CASE.sql...
  *
  * For each script it writes DIR/NAME.json (NAME: the script's folder name when the file is case.sql,
  * else the file name without .sql): every statement with its kind, error (the messages of the
@@ -53,7 +58,8 @@ import org.apache.flink.util.CloseableIterator;
  * INSERT / statement sets `EXPLAIN CHANGELOG_MODE` of it, the changelog (jsonl lines as
  * `sluice run --format jsonl` prints them: SELECT results under "rows", each 'print', 'blackhole'
  * or 'filesystem' sink's under "sinks" with its connector), wall and CPU milliseconds; and
- * DIR/_batch.json with the JVM's peak RSS. ${CASE_DIR} in a script stands
+ * DIR/_batch.json with the JVM's peak RSS. The jobs of a batch run on one MiniCluster started at
+ * the beginning (submitted through its REST endpoint on 127.0.0.1), unless --cluster-per-job. ${CASE_DIR} in a script stands
  * for its folder. One JVM runs the whole batch; every script gets a fresh TableEnvironment.
  */
 public final class FlinkRunner {
@@ -66,6 +72,9 @@ public final class FlinkRunner {
   private final Path out;
   private final int parallelism;
   private final long timeoutSeconds;
+  // The REST address of the batch's one MiniCluster (jobs are submitted to it as to a remote
+  // cluster, which saves starting a MiniCluster per job), or null to let each job start its own.
+  private java.net.URI cluster;
   private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "runner-watchdog");
     t.setDaemon(true);
@@ -82,21 +91,35 @@ public final class FlinkRunner {
     Path out = null;
     int parallelism = 1;
     long timeout = 120;
+    boolean shared = true;
     List<Path> scripts = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--out": out = Path.of(args[++i]); break;
         case "--parallelism": parallelism = Integer.parseInt(args[++i]); break;
         case "--timeout-s": timeout = Long.parseLong(args[++i]); break;
+        case "--cluster-per-job": shared = false; break;
         default: scripts.add(Path.of(args[i]));
       }
     }
     if (out == null || scripts.isEmpty()) {
-      System.err.println("usage: FlinkRunner --out DIR [--parallelism N] [--timeout-s S] CASE.sql...");
+      System.err.println("usage: FlinkRunner --out DIR [--parallelism N] [--timeout-s S] [--cluster-per-job] CASE.sql...");
       System.exit(2);
     }
     Files.createDirectories(out);
     FlinkRunner runner = new FlinkRunner(out, parallelism, timeout);
+    MiniCluster miniCluster = null;
+    if (shared) {
+      Configuration conf = new Configuration();
+      conf.set(RestOptions.BIND_PORT, "0");
+      conf.set(RestOptions.ADDRESS, "127.0.0.1");
+      conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
+      conf.set(TaskManagerOptions.NUM_TASK_SLOTS, Math.max(4, parallelism * 4));
+      miniCluster = new MiniCluster(new MiniClusterConfiguration.Builder().setConfiguration(conf)
+          .setNumTaskManagers(1).setNumSlotsPerTaskManager(Math.max(4, parallelism * 4)).build());
+      miniCluster.start();
+      runner.cluster = miniCluster.getRestAddress().get();
+    }
     for (Path script : scripts) {
       long start = System.nanoTime();
       String name = runner.runScript(script);
@@ -123,7 +146,13 @@ public final class FlinkRunner {
     String text = Files.readString(script, StandardCharsets.UTF_8).replace("${CASE_DIR}", dir);
     Path sinkDir = out.resolve(name + ".sinks");
     Files.createDirectories(sinkDir);
-    EnvironmentSettings settings = EnvironmentSettings.newInstance().inStreamingMode().build();
+    Configuration conf = new Configuration();
+    if (cluster != null) {
+      conf.setString("execution.target", "remote");
+      conf.setString("rest.address", cluster.getHost());
+      conf.setString("rest.port", Integer.toString(cluster.getPort()));
+    }
+    EnvironmentSettings settings = EnvironmentSettings.newInstance().inStreamingMode().withConfiguration(conf).build();
     TableEnvironment env = TableEnvironment.create(settings);
     env.getConfig().set("parallelism.default", Integer.toString(parallelism));
     env.getConfig().set("table.exec.resource.default-parallelism", Integer.toString(parallelism));
