@@ -218,6 +218,10 @@ public final class FlinkRunner {
       return r;
     }
     try {
+      if (kind.equals("set")) {
+        applySet(env, stmt);
+        return r;
+      }
       TableResult result = env.executeSql(stmt);
       if (kind.equals("explain")) {
         try (CloseableIterator<Row> it = result.collect()) {
@@ -346,6 +350,29 @@ public final class FlinkRunner {
           throw new IllegalStateException(e);
         }
       });
+    }
+  }
+
+  private static final Pattern SET = Pattern.compile(
+      "(?is)^\\s*(SET|RESET)\\s*(?:'((?:[^']|'')*)'(?:\\s*=\\s*'((?:[^']|'')*)')?)?\\s*$");
+
+  /**
+   * SET 'key' = 'value' and RESET 'key', the SQL client's statements (TableEnvironment.executeSql
+   * does not take them): applied to the table config of the script's environment.
+   */
+  private static void applySet(TableEnvironment env, String stmt) {
+    String code = stmt.replaceAll("(?s)/\\*.*?\\*/", " ").replaceAll("--[^\\n]*", " ").trim();
+    Matcher m = SET.matcher(code);
+    if (!m.matches() || m.group(2) == null) {
+      throw new IllegalArgumentException("the runner understands only SET 'key' = 'value' and RESET 'key': " + stmt);
+    }
+    String key = m.group(2).replace("''", "'");
+    if (m.group(1).equalsIgnoreCase("RESET")) {
+      env.getConfig().getConfiguration().removeKey(key);
+    } else if (m.group(3) == null) {
+      throw new IllegalArgumentException("SET without a value: " + stmt);
+    } else {
+      env.getConfig().set(key, m.group(3).replace("''", "'"));
     }
   }
 
