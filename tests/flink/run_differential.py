@@ -17,6 +17,8 @@ Compared (docs/flink.md):
   rows      SELECT results and print sinks: the changelog line by line (values compared as JSON with
             numbers as written), or with "compare": "final" the folded tables (multisets).
   explain   the operators of the Optimized Physical Plan with their changelogMode, in order.
+  files     a filesystem sink: the lines Flink's format (json, csv, ...) encodes for its rows against
+            the lines of the files Sluice writes (${OUT_DIR} in a case is the place for them).
   refusal   a job Flink refuses at planning (or fails while running) must fail on Sluice too, and
             Sluice's message must contain Flink's (the innermost cause's first line).
 Prints every disagreement with the case name and a diff (the documented ones as 'known' lines), then
@@ -30,6 +32,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -43,6 +46,7 @@ KNOWN_CATEGORIES = {
 }
 CASES = ROOT / "tests" / "flink" / "cases"
 DATA = ROOT / "tests" / "flink" / "data"
+FLINK_OUT = ROOT / "build" / "flink-diff" / "flink"  # set by main from --out
 
 
 def sha(paths):
@@ -169,6 +173,45 @@ def diff(a, b, a_name="flink", b_name="sluice"):
     return "\n".join(difflib.unified_diff(a, b, a_name, b_name, lineterm="", n=2))
 
 
+def sink_path(setup, table):
+    """The 'path' option of the CREATE TABLE of `table` among the setup statements, or None."""
+    for stmt in setup:
+        m = re.match(r"(?is)\s*(?:--[^\n]*\n\s*)*CREATE\s+(?:TEMPORARY\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?`?(\w+)`?", stmt["sql"])
+        if m and m.group(1) == table:
+            p = re.search(r"'path'\s*=\s*'([^']*)'", stmt["sql"])
+            return Path(p.group(1)) if p else None
+    return None
+
+
+def clear_sink_files(job, setup, flink_out):
+    """Removes what an earlier run left in the filesystem sinks' paths (only under the runner's files)."""
+    for name, sink in (job.get("sinks") or {}).items():
+        path = sink_path(setup, name) if sink["connector"] == "filesystem" else None
+        if path and str(path.resolve()).startswith(str(flink_out.resolve())) and path.exists():
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+
+
+def compare_files(job, setup, work):
+    """A filesystem sink: the lines Flink's format encodes against the files Sluice wrote (as a set of
+    lines: how rows are spread over part files is the sink's business)."""
+    problems = []
+    for name, sink in (job.get("sinks") or {}).items():
+        if sink["connector"] != "filesystem" or "encoded" not in sink:
+            continue
+        path = sink_path(setup, name)
+        got = []
+        if path and path.exists():
+            files = [path] if path.is_file() else sorted(
+                p for p in path.rglob("*") if p.is_file() and not p.name.startswith(("." , "_")))
+            for f in files:
+                got.extend(f.read_text().splitlines())
+        a, b = sorted(sink["encoded"]), sorted(got)
+        if a != b:
+            problems.append(("files", f"{name}: the lines written by the format (Flink's encoder vs "
+                             f"Sluice's files under {path})\n" + diff(a, b)))
+    return problems
+
+
 def compare_case(case, flink, sluice, work, timeout):
     """Returns a list of (category, text) disagreements for one case."""
     opts = case_options(case)
@@ -184,6 +227,7 @@ def compare_case(case, flink, sluice, work, timeout):
         job = stmts[j]
         setup = [s["sql"] for s in stmts[:j] if not is_job(s) and s["kind"] != "explain"]
         script = ";\n".join(setup + [job["sql"]]) + ";\n"
+        clear_sink_files(job, stmts[:j], FLINK_OUT)
         rc, out, err = run_sluice(sluice, script, work / f"job{n}.sql", timeout)
         (work / f"job{n}.out").write_text(out)
         (work / f"job{n}.err").write_text(err)
@@ -204,6 +248,7 @@ def compare_case(case, flink, sluice, work, timeout):
         if rc != 0:
             problems.append(("sluice-error", f"Flink runs the job, Sluice fails (exit {rc}):\n{err.strip()}"))
             continue
+        problems.extend(compare_files(job, stmts[:j], work))
         flink_sets = {}
         if job["kind"] == "query":
             flink_sets["(select)"] = job.get("rows", [])
@@ -262,6 +307,8 @@ def main():
     deps = Path(subprocess.run(["bash", str(ROOT / "scripts" / "install-flink.sh")], check=True,
                                stdout=subprocess.PIPE, text=True).stdout.strip())
     out = Path(args.out)
+    global FLINK_OUT
+    FLINK_OUT = out / "flink"
     flink = run_flink(cases, out / "flink", deps, args.fresh, args.timeout)
     passed = failed = known = 0
     for case in cases:

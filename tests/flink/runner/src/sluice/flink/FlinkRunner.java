@@ -60,7 +60,10 @@ import org.apache.flink.util.CloseableIterator;
  * or 'filesystem' sink's under "sinks" with its connector), wall and CPU milliseconds; and
  * DIR/_batch.json with the JVM's peak RSS. The jobs of a batch run on one MiniCluster started at
  * the beginning (submitted through its REST endpoint on 127.0.0.1), unless --cluster-per-job. ${CASE_DIR} in a script stands
- * for its folder. One JVM runs the whole batch; every script gets a fresh TableEnvironment.
+ * for its folder and ${OUT_DIR} for DIR/NAME.files (a place for the files a sink writes: the runner
+ * itself writes none there, the differential driver lets Sluice write there). A 'filesystem' sink's
+ * rows are also recorded as its format encodes them ("encoded"). One JVM runs the whole batch; every
+ * script gets a fresh TableEnvironment.
  */
 public final class FlinkRunner {
   private static final Pattern INSERT_TARGET = Pattern.compile(
@@ -143,7 +146,9 @@ public final class FlinkRunner {
   private String runScript(Path script) throws IOException {
     String name = caseName(script);
     String dir = script.toAbsolutePath().getParent().toString();
-    String text = Files.readString(script, StandardCharsets.UTF_8).replace("${CASE_DIR}", dir);
+    Path files = out.resolve(name + ".files").toAbsolutePath();
+    String text = Files.readString(script, StandardCharsets.UTF_8).replace("${CASE_DIR}", dir)
+        .replace("${OUT_DIR}", files.toString());
     Path sinkDir = out.resolve(name + ".sinks");
     Files.createDirectories(sinkDir);
     Configuration conf = new Configuration();
@@ -285,6 +290,8 @@ public final class FlinkRunner {
           Map<String, Object> sink = new LinkedHashMap<>();
           sink.put("connector", sinkConnectors.get(s.getKey()));
           sink.put("rows", f.exists() ? Files.readAllLines(s.getValue(), StandardCharsets.UTF_8) : List.of());
+          Path encoded = Path.of(s.getValue() + ".encoded");
+          if (Files.exists(encoded)) sink.put("encoded", Files.readAllLines(encoded, StandardCharsets.UTF_8));
           sinks.put(s.getKey(), sink);
         }
         r.put("sinks", sinks);
@@ -335,6 +342,7 @@ public final class FlinkRunner {
       if (connector == null || !CAPTURED.contains(connector)) continue;
       Path file = sinkDir.resolve(index + "-" + table + ".jsonl");
       Files.deleteIfExists(file);
+      Files.deleteIfExists(Path.of(file + ".encoded"));
       Map<String, String> options = new LinkedHashMap<>(original.getOptions());
       options.put("connector", CollectSinkFactory.IDENTIFIER);
       options.put(CollectSinkFactory.ORIGIN, connector);
