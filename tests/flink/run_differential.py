@@ -4,8 +4,10 @@
 Each case is a folder tests/flink/cases/NAME/ with case.sql (${CASE_DIR} stands for the folder; the
 shared inputs are in tests/flink/data/) and optionally case.json:
   {"compare": "changelog" | "final", "why": "...",       how rows are compared (default changelog)
-   "known": {"explain": "flink_differences.md#anchor"}}  documented differences by category: reported
+   "known": {"explain": "flink_differences.md#anchor"},  documented differences by category: reported
                                                           with the anchor, not failed
+   "refusal": "..."}                                      the part of Flink's refusal Sluice must say,
+                                                          when its first line holds more (a plan dump)
 A case holds DDL/SET statements and one job (a SELECT, an INSERT or a statement set).
 
 The Flink side runs all cases in one JVM (tests/flink/runner, built by scripts/install-flink.sh); its
@@ -233,6 +235,10 @@ def compare_case(case, flink, sluice, work, timeout):
         (work / f"job{n}.err").write_text(err)
         if job.get("error"):
             want = flink_message(job["error"])
+            if opts.get("refusal"):
+                if opts["refusal"] not in "\n".join(job["error"]):
+                    problems.append(("refusal-case", f"case.json's refusal text is not in Flink's message: {want}"))
+                want = opts["refusal"]
             if job.get("error_phase") == "run":
                 if rc == 0:
                     problems.append(("run-error", f"Flink's job fails, Sluice's succeeds.\nFlink: {want}"))
