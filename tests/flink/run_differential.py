@@ -214,88 +214,103 @@ def compare_files(job, setup, work):
     return problems
 
 
+def compare_failure(job, opts, rc, err):
+    """Flink refused the job while planning or failed it while running: Sluice must too, in Flink's words."""
+    want = flink_message(job["error"])
+    problems = []
+    if opts.get("refusal"):
+        if opts["refusal"] not in "\n".join(job["error"]):
+            problems.append(("refusal-case", f"case.json's refusal text is not in Flink's message: {want}"))
+        want = opts["refusal"]
+    if job.get("error_phase") == "run":
+        if rc == 0:
+            problems.append(("run-error", f"Flink's job fails, Sluice's succeeds.\nFlink: {want}"))
+        elif not says(err, want):
+            problems.append(("run-error-message", f"Flink: {want}\nSluice: {err.strip()}"))
+    elif job.get("error_phase") != "plan":
+        problems.append(("flink-runner", f"The Flink runner failed: {want}"))
+    elif rc == 0:
+        problems.append(("refusal", f"Flink refuses the job, Sluice runs it.\nFlink: {want}"))
+    elif not says(err, want):
+        problems.append(("refusal-message", f"Flink: {want}\nSluice: {err.strip()}"))
+    return problems
+
+
+def compare_rows(job, mode, out):
+    """The changelogs of the SELECT and of each print sink: Flink's runner output against the jsonl
+    lines Sluice printed (a sink's after '<table>> ')."""
+    flink_sets = {}
+    if job["kind"] == "query":
+        flink_sets["(select)"] = job.get("rows", [])
+    for name, sink in (job.get("sinks") or {}).items():
+        if sink["connector"] == "print":
+            flink_sets[name] = sink["rows"]
+    sluice_sets = {k: [] for k in flink_sets}
+    for line in out.splitlines():
+        m = re.match(r"^(.*?)> (\{.*)$", line)
+        if m and m.group(1) in sluice_sets and not line.startswith("{"):
+            sluice_sets[m.group(1)].append(m.group(2))
+        elif line.startswith("{") and "(select)" in sluice_sets:
+            sluice_sets["(select)"].append(line)
+    problems = []
+    for name, want_lines in flink_sets.items():
+        got_lines = sluice_sets.get(name, [])
+        a = [canonical(x) for x in want_lines]
+        b = [canonical(x) for x in got_lines]
+        if a == b:
+            continue
+        fa, fb = fold(want_lines), fold(got_lines)
+        if mode == "final" and fa == fb:
+            continue
+        if fa == fb:
+            problems.append(("changelog", f"{name}: same final table, different changelog\n" + diff(a, b)))
+        else:
+            problems.append(("rows", f"{name}: different results (folded tables)\n" + diff(fa, fb)
+                             + "\nchangelogs:\n" + diff(a, b)))
+    return problems
+
+
+def compare_explain(job, setup, sluice, work, n, timeout):
+    """EXPLAIN CHANGELOG_MODE of the job on Sluice against Flink's: operators and modes, Calc aside."""
+    explain_script = ";\n".join(setup + ["EXPLAIN CHANGELOG_MODE " + explain_form(job["sql"])]) + ";\n"
+    rc, out, err = run_sluice(sluice, explain_script, work / f"job{n}.explain.sql", timeout)
+    (work / f"job{n}.explain.out").write_text(out + err)
+    if rc != 0:
+        return [("explain", f"Sluice's EXPLAIN CHANGELOG_MODE failed: {err.strip()}")]
+    a, b = plan_modes(job.get("explain")), plan_modes(out)
+    if a == b:
+        return []
+    category = "explain"
+    if job["kind"] == "query" and len(a) == len(b) and all(
+            x == y or x == re.sub(r"\bUB,", "", y) for x, y in zip(a, b)):
+        category = "explain-select-ub"
+    return [(category, "Optimized Physical Plan operators and changelog modes\n" + diff(a, b))]
+
+
 def compare_case(case, flink, sluice, work, timeout):
     """Returns a list of (category, text) disagreements for one case."""
     opts = case_options(case)
-    problems = []
     stmts = flink["statements"]
-    setup_errors = [s for s in stmts if not is_job(s) and s.get("error")]
-    jobs = [i for i, s in enumerate(stmts) if is_job(s)]
     work.mkdir(parents=True, exist_ok=True)
+    setup_errors = [s for s in stmts if not is_job(s) and s.get("error")]
     if setup_errors:
-        problems.append(("flink-setup", "Flink failed a setup statement:\n" + "\n".join(setup_errors[0]["error"])))
-        return problems
-    for n, j in enumerate(jobs):
+        return [("flink-setup", "Flink failed a setup statement:\n" + "\n".join(setup_errors[0]["error"]))]
+    problems = []
+    for n, j in enumerate(i for i, s in enumerate(stmts) if is_job(s)):
         job = stmts[j]
         setup = [s["sql"] for s in stmts[:j] if not is_job(s) and s["kind"] != "explain"]
-        script = ";\n".join(setup + [job["sql"]]) + ";\n"
         clear_sink_files(job, stmts[:j], FLINK_OUT)
-        rc, out, err = run_sluice(sluice, script, work / f"job{n}.sql", timeout)
+        rc, out, err = run_sluice(sluice, ";\n".join(setup + [job["sql"]]) + ";\n", work / f"job{n}.sql", timeout)
         (work / f"job{n}.out").write_text(out)
         (work / f"job{n}.err").write_text(err)
         if job.get("error"):
-            want = flink_message(job["error"])
-            if opts.get("refusal"):
-                if opts["refusal"] not in "\n".join(job["error"]):
-                    problems.append(("refusal-case", f"case.json's refusal text is not in Flink's message: {want}"))
-                want = opts["refusal"]
-            if job.get("error_phase") == "run":
-                if rc == 0:
-                    problems.append(("run-error", f"Flink's job fails, Sluice's succeeds.\nFlink: {want}"))
-                elif not says(err, want):
-                    problems.append(("run-error-message", f"Flink: {want}\nSluice: {err.strip()}"))
-            elif job.get("error_phase") != "plan":
-                problems.append(("flink-runner", f"The Flink runner failed: {want}"))
-            elif rc == 0:
-                problems.append(("refusal", f"Flink refuses the job, Sluice runs it.\nFlink: {want}"))
-            elif not says(err, want):
-                problems.append(("refusal-message", f"Flink: {want}\nSluice: {err.strip()}"))
-            continue
-        if rc != 0:
+            problems.extend(compare_failure(job, opts, rc, err))
+        elif rc != 0:
             problems.append(("sluice-error", f"Flink runs the job, Sluice fails (exit {rc}):\n{err.strip()}"))
-            continue
-        problems.extend(compare_files(job, stmts[:j], work))
-        flink_sets = {}
-        if job["kind"] == "query":
-            flink_sets["(select)"] = job.get("rows", [])
-        for name, sink in (job.get("sinks") or {}).items():
-            if sink["connector"] == "print":
-                flink_sets[name] = sink["rows"]
-        sluice_sets = {k: [] for k in flink_sets}
-        for line in out.splitlines():
-            m = re.match(r"^(.*?)> (\{.*)$", line)
-            if m and m.group(1) in sluice_sets and not line.startswith("{"):
-                sluice_sets[m.group(1)].append(m.group(2))
-            elif line.startswith("{") and "(select)" in sluice_sets:
-                sluice_sets["(select)"].append(line)
-        mode = opts.get("compare", "changelog")
-        for name, want_lines in flink_sets.items():
-            got_lines = sluice_sets.get(name, [])
-            a = [canonical(x) for x in want_lines]
-            b = [canonical(x) for x in got_lines]
-            if a == b:
-                continue
-            fa, fb = fold(want_lines), fold(got_lines)
-            if mode == "final" and fa == fb:
-                continue
-            if fa == fb:
-                problems.append(("changelog", f"{name}: same final table, different changelog\n" + diff(a, b)))
-            else:
-                problems.append(("rows", f"{name}: different results (folded tables)\n" + diff(fa, fb)
-                                 + "\nchangelogs:\n" + diff(a, b)))
-        explain_script = ";\n".join(setup + ["EXPLAIN CHANGELOG_MODE " + explain_form(job["sql"])]) + ";\n"
-        rc, out, err = run_sluice(sluice, explain_script, work / f"job{n}.explain.sql", timeout)
-        (work / f"job{n}.explain.out").write_text(out + err)
-        if rc != 0:
-            problems.append(("explain", f"Sluice's EXPLAIN CHANGELOG_MODE failed: {err.strip()}"))
         else:
-            a, b = plan_modes(job.get("explain")), plan_modes(out)
-            if a != b:
-                category = "explain"
-                if job["kind"] == "query" and len(a) == len(b) and all(
-                        x == y or x == re.sub(r"\bUB,", "", y) for x, y in zip(a, b)):
-                    category = "explain-select-ub"
-                problems.append((category, "Optimized Physical Plan operators and changelog modes\n" + diff(a, b)))
+            problems.extend(compare_files(job, stmts[:j], work))
+            problems.extend(compare_rows(job, opts.get("compare", "changelog"), out))
+            problems.extend(compare_explain(job, setup, sluice, work, n, timeout))
     return problems
 
 
