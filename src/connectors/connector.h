@@ -60,6 +60,10 @@ struct ConnectorContext {
   // The rows that 'values' tables read (and their sinks collect), owned by whoever owns the session
   // (tests, the .test runner). Null when the session offers none; 'values' tables then fail to open.
   ValuesDataRegistry* values_registry = nullptr;
+  // The job's id (32 hex digits, as Flink prints a JobID), the same for every connector of one job
+  // (one INSERT or statement set). Sinks that record their writer in an external system use it
+  // (Iceberg's 'flink.job-id' snapshot property). Empty when planning without running.
+  std::string job_id;
 };
 
 // The projected output schema a source's readers produce for `ctx`.

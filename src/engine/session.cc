@@ -14,6 +14,7 @@
 #include "common/clock.h"
 #include "common/deep_stack.h"
 #include "common/config.h"
+#include "common/random_id.h"
 #include "connectors/connector.h"
 #include "connectors/values/values_connector.h"
 #include "formats/format.h"
@@ -250,6 +251,7 @@ class Session::Impl {
   Result<Planned> PlanRoots(std::vector<PlanNodePtr> roots, QueryResultHandler* handler, bool create_writers) {
     Planned planned;
     planned.logical = roots;
+    job_id_ = RandomJobId();  // one id for every connector of this job (MakeContext)
     const auto& registry = ConnectorRegistry::Builtin();
     SourceModeFn mode_of = [&](const TableSourceScanNode& scan) -> Result<ChangelogMode> {
       const CatalogTable& table = *scan.table;
@@ -443,6 +445,7 @@ class Session::Impl {
     ctx.err = options_.err;
     ctx.chunk_size = static_cast<size_t>(config_.GetInt(kChunkSizeKey));  // SET keeps it within [1, 2^20]
     ctx.values_registry = &values_;
+    ctx.job_id = job_id_;
     return ctx;
   }
 
@@ -664,6 +667,7 @@ class Session::Impl {
   std::optional<JobSummary> last_job_summary_;  // of the last statement's job (Session::LastJobSummary)
   Catalog catalog_;
   ValuesDataRegistry values_;
+  std::string job_id_;  // of the job being planned (PlanRoots), handed to its connectors
   // Functions declared with CREATE FUNCTION (upper-case name -> the native built-in it runs).
   std::map<std::string, std::string> function_aliases_;
 };

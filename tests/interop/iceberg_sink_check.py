@@ -308,6 +308,34 @@ def test_v3_deletion_vectors(args, work):
     check(int(summary.get("added-dvs", 0)) == formats[(1, "PUFFIN")], "added-dvs: %s" % summary)
 
 
+def test_job_id_per_job(args, work):
+    """Every sink of one job (a statement set into two tables) records the same 'flink.job-id' and its
+    own 'flink.operator-id', as Flink's committers do; the next job (not restored from the first one's
+    checkpoints) has another id."""
+    wh = os.path.join(work, "wh_jobid")
+    sql = ("SET 'execution.checkpointing.interval' = '50 ms';\nSET 'state.checkpoints.dir' = '%s';\n"
+           + catalog(wh)
+           + "CREATE TABLE IF NOT EXISTS lake.db.a (id BIGINT);\nCREATE TABLE IF NOT EXISTS lake.db.b (id BIGINT);\n"
+           "CREATE TEMPORARY TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '500',\n"
+           "  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '500');\n"
+           "EXECUTE STATEMENT SET BEGIN\nINSERT INTO lake.db.a SELECT id FROM gen;\n"
+           "INSERT INTO lake.db.b SELECT id * 2 FROM gen;\nEND;\n")
+    jobs = []
+    for run in range(2):  # each run its own checkpoint folder: a new job, not a restore of the last one
+        run_sql(args.sluice, work, "jobid%d" % run, sql % os.path.join(work, "ckpt_jobid%d" % run))
+        ids_a = iceberg_read.checkpoint_ids(iceberg_read.metadata(os.path.join(wh, "db", "a")))
+        ids_b = iceberg_read.checkpoint_ids(iceberg_read.metadata(os.path.join(wh, "db", "b")))
+        check(ids_a and ids_b, "run %d: both tables committed with checkpoint ids: %s %s" % (run, ids_a, ids_b))
+        if not (ids_a and ids_b):
+            return
+        job_a, op_a, _ = ids_a[-1]
+        job_b, op_b, _ = ids_b[-1]
+        check(job_a == job_b and len(job_a) == 32, "run %d: one flink.job-id for both sinks: %s %s" % (run, job_a, job_b))
+        check(op_a != op_b, "run %d: each sink has its own flink.operator-id: %s %s" % (run, op_a, op_b))
+        jobs.append(job_a)
+    check(jobs[0] != jobs[1], "each job has its own id: %s" % jobs)
+
+
 def test_errors(args, work):
     wh = os.path.join(work, "wh_err")
     base = catalog(wh) + "CREATE TEMPORARY TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '3');\n"
@@ -324,7 +352,7 @@ def main():
     args = ap.parse_args()
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
-    for test in [test_append_partitioned, test_rolling, test_upsert, test_non_upsert, test_checkpointed, test_position_mode, test_v3_deletion_vectors, test_errors]:
+    for test in [test_append_partitioned, test_rolling, test_upsert, test_non_upsert, test_checkpointed, test_position_mode, test_v3_deletion_vectors, test_job_id_per_job, test_errors]:
         print("==", test.__name__, flush=True)
         try:
             test(args, args.work)

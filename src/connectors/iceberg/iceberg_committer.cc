@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/random_id.h"
 #include "connectors/iceberg/manifest_reader.h"
 #include "connectors/iceberg/manifest_writer.h"
 
@@ -16,11 +17,6 @@ constexpr const char* kMagic = "sluice-iceberg-committable 1";
 int64_t NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
       .count();
-}
-
-std::string NoDashes(std::string s) {
-  s.erase(std::remove(s.begin(), s.end(), '-'), s.end());
-  return s;
 }
 
 }  // namespace
@@ -40,12 +36,12 @@ struct IcebergCommitter::Parsed {
 };
 
 IcebergCommitter::IcebergCommitter(std::shared_ptr<IcebergCatalog> catalog, std::shared_ptr<FileIO> io,
-                                   TableIdentifier ident, std::string operator_id)
+                                   TableIdentifier ident, std::string operator_id, std::string job_id)
     : catalog_(std::move(catalog)),
       io_(std::move(io)),
       ident_(std::move(ident)),
       operator_id_(std::move(operator_id)),
-      job_id_(NoDashes(NewTableUuid())) {}
+      job_id_(job_id.empty() ? RandomJobId() : std::move(job_id)) {}
 
 Result<std::string> IcebergCommitter::WriteTempManifest(const std::string& location, ManifestContent content,
                                                         const std::vector<DataFile>& files, const TableMetadata& md) {

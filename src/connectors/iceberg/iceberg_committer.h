@@ -44,8 +44,9 @@ struct IcebergCommitStats {
 
 class IcebergCommitter {
  public:
+  // `job_id`: the job's id, shared by its sinks ('flink.job-id'); empty draws a random one.
   IcebergCommitter(std::shared_ptr<IcebergCatalog> catalog, std::shared_ptr<FileIO> io, TableIdentifier ident,
-                   std::string operator_id);
+                   std::string operator_id, std::string job_id = "");
 
   const std::string& job_id() const { return job_id_; }
   // A restored job continues under the job id of the committables it restored.

@@ -261,8 +261,8 @@ class IcebergTableSink final : public TableSink {
       };
     }
     auto writer = std::make_unique<IcebergTaskWriter>(std::move(o), std::move(*router));
-    auto committer = std::make_unique<IcebergCommitter>(catalog_, io, ref_.ident,
-                                                        HexId(ref_.catalog.catalog_name + "." + ref_.ident.ToString()));
+    auto committer = std::make_unique<IcebergCommitter>(
+        catalog_, io, ref_.ident, HexId(ref_.catalog.catalog_name + "." + ref_.ident.ToString()), ctx_.job_id);
     return std::unique_ptr<SinkWriter>(
         std::make_unique<IcebergSinkWriter>(std::move(writer), std::move(committer), ref_.ident.ToString(), key,
                                             std::move(load_index)));
