@@ -57,6 +57,34 @@ struct Column {
   IcebergType type;
 };
 
+// Integer digits a type's values can have.
+int IntegerDigits(const LogicalType& t) {
+  switch (t.id()) {
+    case TypeId::kTinyInt: return 3;
+    case TypeId::kSmallInt: return 5;
+    case TypeId::kInteger: return 10;
+    case TypeId::kBigInt: return 19;
+    case TypeId::kDecimal: return t.precision() - t.scale();
+    default: return 1000;
+  }
+}
+
+// Whether CAST(from AS to) maps distinct values to distinct values in the same order, so a
+// comparison of the cast column with a literal compares the column's own values.
+bool KeepsValues(const LogicalType& from, const LogicalType& to) {
+  if (from.IsIntegral() && to.IsIntegral()) return from.id() <= to.id();
+  if ((from.IsIntegral() || from.id() == TypeId::kDecimal) && to.id() == TypeId::kDecimal) {
+    int from_scale = from.id() == TypeId::kDecimal ? from.scale() : 0;
+    return to.scale() >= from_scale && to.precision() - to.scale() >= IntegerDigits(from);
+  }
+  if (to.id() == TypeId::kDouble) {
+    return from.id() == TypeId::kFloat || from.id() == TypeId::kDouble || (from.IsIntegral() && from.id() <= TypeId::kInteger);
+  }
+  if (from.id() == TypeId::kVarChar && to.id() == TypeId::kVarChar) return true;
+  if (from.id() == to.id() && from.IsTimestamp()) return to.precision() >= from.precision();
+  return false;
+}
+
 class Converter {
  public:
   Converter(const Schema& physical, const IcebergSchema* schema) : physical_(physical), schema_(schema) {}
@@ -170,11 +198,12 @@ class Converter {
     return IcebergFilter::Predicate(IcebergOp::kStartsWith, col->field, {IcebergLiteral::String(prefix)});
   }
 
-  // A top-level column of a type with Iceberg statistics, possibly under a widening integer cast.
+  // A top-level column of a type with Iceberg statistics, possibly under a cast that keeps every
+  // value (the binder widens a column to the comparison's common type).
   std::optional<Column> ColumnOf(const Expr& e) {
     const Expr* x = &e;
-    if (x->kind == ExprKind::kCast && !x->is_try && x->type.IsIntegral() && x->args[0]->type.IsIntegral() &&
-        x->args[0]->kind == ExprKind::kColumnRef && x->args[0]->type.id() <= x->type.id()) {
+    if (x->kind == ExprKind::kCast && !x->is_try && x->args[0]->kind == ExprKind::kColumnRef &&
+        KeepsValues(x->args[0]->type, x->type)) {
       x = x->args[0].get();
     }
     if (x->kind != ExprKind::kColumnRef || x->column_index < 0 ||
