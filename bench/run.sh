@@ -239,5 +239,14 @@ else
   echo "iceberg scan: $BUILD_DIR/bench/iceberg_scan not built"
 fi
 
+echo
+echo "== Iceberg filter push-down: a selective filter on a partitioned table, pruning vs none"
+if [ -x "$BUILD_DIR/sluice" ]; then
+  bench/iceberg/iceberg_prune_bench.sh "$BUILD_DIR/sluice" "${ICEBERG_PRUNE_ROWS:-10000000}" ||
+    echo "iceberg prune: not runnable"
+else
+  echo "iceberg prune: $BUILD_DIR/sluice not built"
+fi
+
 if [ "$micro_ran" = 1 ] && [ "$micro_failed" = 0 ]; then exit 0; fi
 exit 1

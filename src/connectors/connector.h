@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "function/expression.h"
 #include "types/row_kind.h"
 #include "types/schema.h"
 #include "types/vector.h"
@@ -49,6 +50,9 @@ struct ConnectorContext {
   // Metadata columns the query reads ('METADATA FROM key'), appended after the projected columns,
   // with their declared types. A connector that does not offer a key rejects it at creation.
   std::vector<Field> metadata;
+  // For sources: the filters the connector accepted at planning (ConnectorFactory::ApplyFilters),
+  // conjuncts whose column references are ordinals of physical_schema. The query applies them too.
+  std::vector<ExprPtr> filters;
   std::vector<std::string> primary_key;        // column names; empty when none
   std::vector<std::string> partition_keys;     // PARTITIONED BY (...) column names, in order
   std::map<std::string, std::string> options;  // the WITH clause, keys as written
@@ -110,6 +114,9 @@ class TableSource {
   virtual ChangelogMode changelog_mode() const { return ChangelogMode::InsertOnly(); }
   virtual bool bounded() const = 0;
   virtual Result<std::vector<std::unique_ptr<SourceSplit>>> CreateSplits() = 0;
+  // Extra fields of the source's entry in the job summary, as (name, value) pairs in order, e.g.
+  // how many files a scan planned and skipped by its filters. Empty: none.
+  virtual std::vector<std::pair<std::string, std::string>> SummaryFields() const { return {}; }
 };
 
 class SinkWriter {
@@ -172,6 +179,17 @@ class ConnectorFactory {
   // What a source on `ctx`'s table emits, for planning (before projections are known). By default
   // it creates the source and asks it; a connector may answer without creating one.
   virtual Result<ChangelogMode> SourceChangelogMode(const ConnectorContext& ctx) const;
+  // Filter push-down (Flink's SupportsFilterPushDown). A connector whose sources can skip data by
+  // filters answers true, and ApplyFilters says which of `filters` (conjuncts over the columns of
+  // ctx.physical_schema, offered by the planner) its sources use: one flag per filter. The accepted
+  // ones come back in ConnectorContext::filters when the source is created. The planner keeps every
+  // filter in the query, so a source may skip rows that cannot match an accepted filter and must
+  // never skip one that can; it need not drop every row that does not match.
+  virtual bool supports_filter_push_down() const { return false; }
+  virtual Result<std::vector<bool>> ApplyFilters(const ConnectorContext& ctx, const std::vector<ExprPtr>& filters) const {
+    (void)ctx;
+    return std::vector<bool>(filters.size(), false);
+  }
   virtual Result<std::unique_ptr<TableSink>> CreateSink(const ConnectorContext& ctx) const;
 };
 

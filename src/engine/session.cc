@@ -260,7 +260,16 @@ class Session::Impl {
     };
     ASSIGN_OR_RETURN(std::vector<PlanNodePtr> with_sources,
                      PlaceSourceChangelogNodes(roots, mode_of, config_.GetBool(kCdcEventsDuplicateKey)));
-    ASSIGN_OR_RETURN(planned.physical, OptimizePlans(with_sources));
+    FilterPushDownFn push_filters = [&](const TableSourceScanNode& scan, const std::vector<ExprPtr>& filters)
+        -> Result<std::optional<std::vector<bool>>> {
+      const CatalogTable& table = *scan.table;
+      ASSIGN_OR_RETURN(const ConnectorFactory* factory, WithTable(registry.Find(table.connector()), table));
+      if (!factory->supports_filter_push_down()) return std::optional<std::vector<bool>>();
+      ASSIGN_OR_RETURN(std::vector<bool> accepted, factory->ApplyFilters(MakeContext(table, scan.hint_options), filters));
+      return std::optional<std::vector<bool>>(std::move(accepted));
+    };
+    if (!config_.GetBool(kSourcePredicatePushdownKey)) push_filters = nullptr;
+    ASSIGN_OR_RETURN(planned.physical, OptimizePlans(with_sources, push_filters));
     std::set<PlanNode*> seen;
     std::vector<PlanNode*> scans;
     for (const auto& r : planned.physical) CollectScans(r, &seen, &scans);
@@ -270,6 +279,7 @@ class Session::Impl {
       ASSIGN_OR_RETURN(const ConnectorFactory* factory, WithTable(registry.Find(table.connector()), table));
       ConnectorContext ctx = MakeContext(table, scan.hint_options);
       ctx.projection = scan.projection;
+      ctx.filters = scan.filters;
       for (int m : scan.metadata) ctx.metadata.push_back({table.columns[static_cast<size_t>(m)].metadata_key, table.columns[static_cast<size_t>(m)].type});
       ASSIGN_OR_RETURN(std::unique_ptr<TableSource> source, factory->CreateSource(ctx));
       scan.source_mode = source->changelog_mode();

@@ -101,6 +101,7 @@ class Translator {
                                                rowtime, std::move(watermark), ctx_.chunk_size);
     ASSIGN_OR_RETURN(int64_t idle_ms, IdleTimeoutMillis(scan));
     op->SetIdleTimeout(idle_ms * 1000);
+    op->SetSummaryFields(it->second->SummaryFields());
     sources_->push_back(op.get());
     return Add(std::move(op), {});
   }
@@ -942,7 +943,7 @@ JobSummary Job::Summarize() const {
   summary.notes = checkpoint_notes_;
   for (SourceOperatorBase* s : sources_) {
     if (dynamic_cast<ValuesOperator*>(s) != nullptr) continue;
-    summary.sources.push_back({s->table_name(), s->rows_read(), s->records_skipped()});
+    summary.sources.push_back({s->table_name(), s->rows_read(), s->records_skipped(), s->summary_fields()});
   }
   for (SinkOperator* s : sinks_) summary.sinks.push_back(s->stats());
   if (late_rows_) {

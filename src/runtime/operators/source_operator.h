@@ -35,6 +35,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "connectors/connector.h"
@@ -60,6 +61,12 @@ class SourceOperatorBase : public Operator {
   virtual int64_t rows_read() const { return metrics_.rows_out; }
   virtual int64_t records_skipped() const { return 0; }
   virtual const std::string& table_name() const { return name(); }
+  // The source's own job summary fields (TableSource::SummaryFields), set when the job is built.
+  void SetSummaryFields(std::vector<std::pair<std::string, std::string>> fields) { summary_fields_ = std::move(fields); }
+  const std::vector<std::pair<std::string, std::string>>& summary_fields() const { return summary_fields_; }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> summary_fields_;
 };
 
 class SourceOperator final : public SourceOperatorBase {
