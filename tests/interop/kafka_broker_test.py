@@ -185,6 +185,20 @@ def test_exactly_once():
     marker = group_offsets("sluice-test-0-progress", "sink_exactly_once")
     check("sink exactly-once: the progress marker is a committed offset of its group on partition 0",
           sorted(marker) == [0] and int(marker[0][0]) >= 1, True)
+    # upsert-kafka with the reducing buffer, exactly-once: the buffer is written into each checkpoint's
+    # transaction at the barrier.
+    create_topic("eos_upsert", 2)
+    ddl = kafka_table("counts", "eos_upsert", "k STRING, n BIGINT, PRIMARY KEY (k) NOT ENFORCED",
+                      **eos_opts("eos-upsert", **{"connector": "upsert-kafka", "key.format": "json",
+                                                  "value.format": "json", "sink.buffer-flush.max-rows": "3",
+                                                  "sink.buffer-flush.interval": "1 s"}))
+    values = ", ".join("('k%d')" % (i % 4) for i in range(40))
+    p = sluice(ddl + "INSERT INTO counts SELECT k, COUNT(*) FROM (VALUES %s) AS t(k) GROUP BY k;" % values,
+               check=False, sets=checkpointed())
+    check("upsert-kafka exactly-once: runs", p.stderr if p.returncode else "", "")
+    check("upsert-kafka exactly-once: read_committed folds to the table",
+          {json.loads(k)["k"]: json.loads(v)["n"] for k, v in fold(consume("eos_upsert", 1000, idle_ms=5000)).items()},
+          {"k0": 10, "k1": 10, "k2": 10, "k3": 10})
     # Without checkpointing the whole run is one transaction, committed at the end.
     create_topic("eos_nockpt", 1)
     ddl = kafka_table("out", "eos_nockpt", "id INT", **eos_opts("eos-nockpt", **{"value.format": "json"}))

@@ -296,6 +296,12 @@ class KafkaWriter final : public SinkWriter {
   // checkpoint, produces them again unless the progress marker shows them committed. Idempotent.
   Status CommitEpoch(const std::string& bytes) {
     ASSIGN_OR_RETURN(KafkaCommittable c, DecodeKafkaCommittable(bytes));
+    if (!exactly_once_) {
+      return Status::InvalidArgument(
+          "the checkpoint holds output of checkpoint " + std::to_string(c.checkpoint_id) +
+          " that an 'exactly-once' sink had not committed yet; restore it with 'sink.delivery-guarantee' = "
+          "'exactly-once' and the same 'sink.transactional-id-prefix', or use a new 'state.checkpoints.dir'");
+    }
     if (!precommitted_) lineage_ = c.lineage;  // restored: the job goes on in its checkpoints' lineage
     if (c.lineage == lineage_ && c.checkpoint_id <= committed_id_) return Status::OK();
     if (awaiting_commit_ && c.checkpoint_id < txn_epoch_) return Status::OK();  // commits with txn_epoch_
