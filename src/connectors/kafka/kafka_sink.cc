@@ -114,6 +114,7 @@ class KafkaWriter final : public SinkWriter {
                                                       OptionReader(options_.table_name, &options_.value_format_options));
     if (!value.ok()) return WithFormatOptionPrefix(value.status(), options_.value_option_prefix, *options_.value_format);
     value_encoder_ = std::move(value).value();
+    if (exactly_once_) RETURN_IF_ERROR(CheckTransactionTimeoutFitsInterval(ctx_.config, options_));
     if (!connect) return Status::OK();
     value_is_whole_row_ = options_.value_fields.size() == ctx_.physical_schema.size();
     KafkaClientSpec spec;

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "common/config.h"
 #include "connectors/kafka/kafka_client.h"
 
 namespace sluice {
@@ -16,6 +17,8 @@ constexpr char kMarkerCheckpoint[] = " checkpoint=";
 // Retriable transaction errors (a coordinator moving, a timeout while the commit goes on in the
 // background) are retried this many times before the job fails.
 constexpr int kTxnAttempts = 10;
+// librdkafka's default 'transaction.timeout.ms'.
+constexpr int64_t kDefaultTransactionTimeoutMs = 60000;
 
 // Takes `error` (destroying it): "Kafka transaction <what> failed: <error>".
 Status TxnStatus(rd_kafka_error_t* error, const std::string& what) {
@@ -183,6 +186,29 @@ Status InitKafkaTransactions(rd_kafka_t* rk, const KafkaTableOptions& options) {
                                    "'properties.transaction.timeout.ms' to at most that, or raise the broker's limit.");
   }
   return TxnStatus(error, "initialization (transactional.id '" + KafkaTransactionalId(options) + "')");
+}
+
+Status CheckTransactionTimeoutFitsInterval(const std::map<std::string, std::string>* config,
+                                           const KafkaTableOptions& options) {
+  if (config == nullptr) return Status::OK();
+  const auto interval_it = config->find("execution.checkpointing.interval");
+  if (interval_it == config->end()) return Status::OK();
+  auto interval = ParseDurationMillis(interval_it->second);
+  if (!interval.ok() || *interval <= 0) return Status::OK();  // the session reports a bad value
+  int64_t timeout = kDefaultTransactionTimeoutMs;
+  const auto it = options.properties.find("transaction.timeout.ms");
+  if (it != options.properties.end()) {
+    auto r = std::from_chars(it->second.data(), it->second.data() + it->second.size(), timeout);
+    if (r.ec != std::errc()) return Status::OK();  // librdkafka rejects it when the producer is created
+  }
+  if (*interval < timeout) return Status::OK();
+  return Status::InvalidArgument("'execution.checkpointing.interval' = '" + interval_it->second +
+                                 "' is not below the Kafka transaction timeout of the 'exactly-once' sink (" +
+                                 std::to_string(timeout) +
+                                 " ms, 'properties.transaction.timeout.ms'): each transaction stays open for a "
+                                 "checkpoint interval, so the broker would abort it. Raise "
+                                 "'properties.transaction.timeout.ms' (at most the broker's "
+                                 "'transaction.max.timeout.ms') or checkpoint more often.");
 }
 
 Status BeginKafkaTransaction(rd_kafka_t* rk) {

@@ -20,6 +20,7 @@
 #include <librdkafka/rdkafka.h>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -87,6 +88,11 @@ std::string KafkaProgressGroup(const KafkaTableOptions& options);
 // transaction. A 'transaction.timeout.ms' above the broker's 'transaction.max.timeout.ms' is an
 // error naming the option and the broker's limit.
 Status InitKafkaTransactions(rd_kafka_t* rk, const KafkaTableOptions& options);
+// A transaction stays open for about a checkpoint interval: 'execution.checkpointing.interval' (from
+// the session's `config`, may be null) must be below 'transaction.timeout.ms', or the broker would
+// abort every transaction before its checkpoint completes.
+Status CheckTransactionTimeoutFitsInterval(const std::map<std::string, std::string>* config,
+                                           const KafkaTableOptions& options);
 Status BeginKafkaTransaction(rd_kafka_t* rk);
 // Commits the open transaction; with `progress`, its marker is committed in it.
 Status CommitKafkaTransaction(rd_kafka_t* rk, const KafkaTableOptions& options, const std::string& topic,
