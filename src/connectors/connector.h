@@ -105,6 +105,15 @@ class SourceSplit {
     (void)position;
     return Status::Internal("split " + id() + " cannot seek to a checkpointed position");
   }
+  // Checkpoint `checkpoint_id` is durable; `position` is what CheckpointPosition gave for it (also
+  // for a split that had finished by then). A split that mirrors its progress outside the job does
+  // it here (a Kafka partition commits the offset to its consumer group, as Flink's
+  // 'commit.offsets.on.checkpoint'). Default: nothing.
+  virtual Status NotifyCheckpointComplete(int64_t checkpoint_id, const std::string& position) {
+    (void)checkpoint_id;
+    (void)position;
+    return Status::OK();
+  }
 };
 
 class TableSource {

@@ -723,6 +723,7 @@ Status Job::CompletePendingCheckpoint(bool wait, bool help) {
   Failpoint("checkpoint.before-commit");
   for (const auto& op : operators_) RETURN_IF_ERROR(op->NotifyCheckpointComplete(pending_checkpoint_id_));
   if (late_rows_) RETURN_IF_ERROR(late_rows_->NotifyCheckpointComplete(pending_checkpoint_id_));
+  Failpoint("checkpoint.after-commit");
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - pending_checkpoint_started_).count();
   ++checkpoint_stats_.taken;

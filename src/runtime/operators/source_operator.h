@@ -90,8 +90,13 @@ class SourceOperator final : public SourceOperatorBase {
   // is the position after its first `pos` rows. Restore seeks such a split to its position; any other
   // is re-opened and skips the emitted rows (the reader re-reads them).
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+  // Hands each split the position the completed checkpoint stored (SourceSplit::NotifyCheckpointComplete).
+  Status NotifyCheckpointComplete(int64_t id) override;
 
  protected:
+  // Notes the splits' positions at checkpoint `id` for NotifyCheckpointComplete (also in a final
+  // checkpoint, where the finished source writes no state).
+  Status PrepareSnapshotPreBarrier(int64_t id) override;
   Status SnapshotState(StateWriter* w) override;
   Status RestoreState(StateReader* r) override;
 
@@ -139,6 +144,9 @@ class SourceOperator final : public SourceOperatorBase {
   std::unique_ptr<ExprEvaluator> watermark_eval_;
   int64_t emitted_watermark_ = kMinWatermark;
   int64_t idle_timeout_micros_ = 0;
+  // The splits' positions at the last checkpoint barrier, until that checkpoint completes.
+  int64_t positions_checkpoint_ = 0;
+  std::vector<std::string> positions_;
 };
 
 class ValuesOperator final : public SourceOperatorBase {
