@@ -49,7 +49,7 @@ Result<RegistryConfig> ReadRegistryConfig(const OptionReader& o) {
   c.url = o.GetString(kUrl, "");
   if (c.url.empty()) {
     return Status::InvalidArgument("One or more required options are missing for the 'avro-confluent' format of table '" +
-                                   o.table_name() + "'. Missing required options are: " + kUrl);
+                                   o.table_name() + "'. Missing required options are: '" + kUrl + "'");
   }
   for (const char* key : {kKeystoreLocation, kKeystorePassword, kTruststoreLocation, kTruststorePassword}) {
     if (o.Has(key)) {
