@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "common/config.h"
+#include "formats/avro_confluent/avro_confluent_format.h"
 
 namespace sluice {
 
@@ -84,6 +85,13 @@ std::map<std::string, std::string> FormatOptions(const std::map<std::string, std
                                                  const std::string& prefix, const FormatFactory& format) {
   std::map<std::string, std::string> out;
   for (const ConfigOption& o : format.options()) {
+    if (std::string_view(o.key).find('#') != std::string_view::npos) {
+      // A map option ('avro-confluent.properties.#'): every key it matches.
+      for (const auto& [key, value] : options) {
+        if (key.rfind(prefix, 0) == 0 && OptionKeyMatches(o.key, key.substr(prefix.size()))) out[key.substr(prefix.size())] = value;
+      }
+      continue;
+    }
     auto it = options.find(prefix + o.key);
     if (it != options.end()) out[o.key] = it->second;
   }
@@ -476,6 +484,12 @@ Result<KafkaTableOptions> ParseKafkaTableOptions(const ConnectorContext& ctx, bo
   } else {
     o.topic_pattern = opts.at(kTopicPattern);
     if (o.topic_pattern.empty()) return fail(reader.InvalidValue(kTopicPattern, "the pattern is empty"));
+  }
+
+  // Flink's autoCompleteSchemaRegistrySubject: '<topic>-value' / '<topic>-key' for one topic.
+  if (o.topics.size() == 1) {
+    DefaultSchemaRegistrySubject(*o.value_format, o.topics[0], false, &o.value_format_options);
+    if (o.key_format != nullptr) DefaultSchemaRegistrySubject(*o.key_format, o.topics[0], true, &o.key_format_options);
   }
 
   // Key and value fields (Flink's createKeyFormatProjection / createValueFormatProjection).

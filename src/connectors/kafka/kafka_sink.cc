@@ -27,6 +27,16 @@ struct Span {
 Status EncodeRecords(RecordEncoder* encoder, const Chunk& chunk, std::string* buf, std::vector<Span>* spans) {
   buf->clear();
   spans->clear();
+  if (encoder->binary()) {  // avro, raw: the format gives each record's end
+    std::vector<size_t> ends;
+    RETURN_IF_ERROR(encoder->EncodeBinary(chunk, buf, &ends));
+    size_t begin = 0;
+    for (size_t end : ends) {
+      spans->push_back({begin, end - begin});
+      begin = end;
+    }
+    return Status::OK();
+  }
   RETURN_IF_ERROR(encoder->Encode(chunk, buf));
   if (static_cast<size_t>(std::count(buf->begin(), buf->end(), '\n')) == chunk.size()) {
     size_t begin = 0;
