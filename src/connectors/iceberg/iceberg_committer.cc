@@ -37,6 +37,7 @@ struct IcebergCommitter::Parsed {
     int64_t length = 0;
   };
   std::vector<Manifest> manifests;
+  std::vector<ReplacedDeletionVector> replaced;
 };
 
 IcebergCommitter::IcebergCommitter(std::shared_ptr<IcebergCatalog> catalog, std::shared_ptr<FileIO> io,
@@ -79,6 +80,9 @@ Result<std::string> IcebergCommitter::Prepare(int64_t checkpoint_id, const Icebe
                                                       result.delete_files, md));
     out += "deletes\t" + m + "\n";
   }
+  for (const auto& r : result.replaced_dvs) {
+    out += "replaces\t" + r.data_file + "\t" + r.path + "\t" + std::to_string(r.offset) + "\n";
+  }
   return out;
 }
 
@@ -120,6 +124,10 @@ Status IcebergCommitter::Commit(const std::string& committables) {
           if (t2 == std::string::npos) return Corrupt(ident_);
           c.manifests.push_back({key == "data" ? ManifestContent::kData : ManifestContent::kDeletes,
                                  value.substr(0, t2), std::stoll(value.substr(t2 + 1))});
+        } else if (key == "replaces") {
+          const size_t t2 = value.find('\t'), t3 = value.rfind('\t');
+          if (t2 == std::string::npos || t3 == t2) return Corrupt(ident_);
+          c.replaced.push_back({value.substr(0, t2), value.substr(t2 + 1, t3 - t2 - 1), std::stoll(value.substr(t3 + 1))});
         } else {
           return Corrupt(ident_);
         }
@@ -220,7 +228,8 @@ Result<TableMetadata> IcebergCommitter::BuildSnapshot(const Parsed& c, const std
           ch.added_position_deletes += f.record_count;
           break;
       }
-      ch.added_files_size += f.file_size_in_bytes;
+      // A deletion vector's size is its blob's (Java's ContentFileUtil.contentSizeInBytes).
+      ch.added_files_size += f.file_format == "PUFFIN" ? f.content_size_in_bytes.value_or(0) : f.file_size_in_bytes;
     }
     ASSIGN_OR_RETURN(ManifestFile m, writer->Close());
     manifests.push_back(std::move(m));
@@ -231,6 +240,13 @@ Result<TableMetadata> IcebergCommitter::BuildSnapshot(const Parsed& c, const std
   const Snapshot* parent = md.CurrentSnapshot();
   if (parent != nullptr && !parent->manifest_list.empty()) {
     ASSIGN_OR_RETURN(ManifestListContents list, ReadManifestList(io_.get(), parent->manifest_list));
+    // A manifest left with only DELETED entries (by the parent) has nothing for later snapshots.
+    std::erase_if(list.manifests, [](const ManifestFile& m) {
+      return m.added_files_count == 0 && m.existing_files_count == 0 && m.deleted_files_count > 0;
+    });
+    RETURN_IF_ERROR(ReplaceDeletionVectors(c, deletes, md, snapshot_id,
+                                           JoinLocation(md.location, "metadata/" + commit_uuid + "-r"), &list.manifests,
+                                           &ns.changes));
     for (auto& m : list.manifests) manifests.push_back(std::move(m));
   }
   ManifestListOptions lo;
@@ -252,6 +268,77 @@ Result<TableMetadata> IcebergCommitter::BuildSnapshot(const Parsed& c, const std
                       {kFlinkMaxCommittedCheckpointId, std::to_string(c.checkpoint_id)}};
   if (md.format_version >= 3) ns.added_rows = written.next_row_id - lo.first_row_id;
   return AddSnapshot(md, ns);
+}
+
+Status IcebergCommitter::ReplaceDeletionVectors(const Parsed& c, const std::vector<DataFile>& deletes,
+                                                const TableMetadata& md, int64_t snapshot_id,
+                                                const std::string& location_prefix,
+                                                std::vector<ManifestFile>* manifests, SnapshotChanges* changes) {
+  std::unordered_map<std::string, const ReplacedDeletionVector*> targets;  // data file -> what the writer merged
+  for (const DataFile& f : deletes) {
+    if (f.file_format == "PUFFIN" && f.referenced_data_file) targets.emplace(*f.referenced_data_file, nullptr);
+  }
+  if (targets.empty()) return Status::OK();
+  for (const auto& r : c.replaced) targets[r.data_file] = &r;
+  std::unordered_map<std::string, std::vector<ManifestEntry>> seen;
+  auto conflict = [&](const std::string& data_file, const std::string& what) {
+    return Status::RuntimeError("Cannot commit to Iceberg table " + ident_.ToString() + ": " + what + " for data file " +
+                           data_file + " (another writer changed its deletes; the job restarts from its checkpoint)");
+  };
+  std::unordered_map<std::string, bool> matched;
+  int n = 0;
+  for (ManifestFile& m : *manifests) {
+    if (m.content != ManifestContent::kDeletes) continue;
+    auto cached = delete_manifests_.find(m.manifest_path);
+    if (cached == delete_manifests_.end()) {
+      ASSIGN_OR_RETURN(ManifestContents contents, ReadManifest(io_.get(), m));
+      cached = delete_manifests_.emplace(m.manifest_path, std::move(contents.entries)).first;
+    }
+    const std::vector<ManifestEntry>& entries = seen.emplace(m.manifest_path, cached->second).first->second;
+    bool rewrite = false;
+    for (const ManifestEntry& e : entries) {
+      const DataFile& f = e.data_file;
+      if (e.status == ManifestEntryStatus::kDeleted || f.file_format != "PUFFIN" || !f.referenced_data_file) continue;
+      auto t = targets.find(*f.referenced_data_file);
+      if (t == targets.end()) continue;
+      if (t->second == nullptr || t->second->path != f.file_path || t->second->offset != f.content_offset.value_or(-1)) {
+        return conflict(t->first, "found a concurrently added deletion vector " + f.file_path);
+      }
+      matched[t->first] = true;
+      rewrite = true;
+    }
+    if (!rewrite) continue;
+    const PartitionSpec* spec = md.SpecById(m.partition_spec_id);
+    if (spec == nullptr) return Status::InvalidArgument("Iceberg table " + ident_.ToString() + ": partition spec " +
+                                                        std::to_string(m.partition_spec_id) + " is gone");
+    ManifestWriterOptions opts;
+    opts.format_version = md.format_version;
+    opts.content = ManifestContent::kDeletes;
+    opts.schema = md.CurrentSchema();
+    opts.spec = *spec;
+    opts.snapshot_id = snapshot_id;
+    ASSIGN_OR_RETURN(auto writer, ManifestWriter::Open(io_.get(), location_prefix + std::to_string(n++) + ".avro", opts));
+    for (const ManifestEntry& e : entries) {
+      if (e.status == ManifestEntryStatus::kDeleted) continue;
+      const DataFile& f = e.data_file;
+      if (f.file_format == "PUFFIN" && f.referenced_data_file && targets.count(*f.referenced_data_file)) {
+        RETURN_IF_ERROR(writer->Delete(e));
+        ++changes->removed_dvs;
+        ++changes->removed_delete_files;
+        changes->removed_position_deletes += f.record_count;
+        changes->removed_files_size += f.content_size_in_bytes.value_or(0);
+      } else {
+        RETURN_IF_ERROR(writer->Existing(e));
+      }
+    }
+    ASSIGN_OR_RETURN(m, writer->Close());
+  }
+  for (const auto& r : c.replaced) {
+    if (!matched.count(r.data_file)) return conflict(r.data_file, "the deletion vector " + r.path + " is no longer live");
+  }
+  // Keep only the manifests of this snapshot in the cache.
+  delete_manifests_ = std::move(seen);
+  return Status::OK();
 }
 
 }  // namespace sluice
