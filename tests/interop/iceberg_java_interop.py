@@ -365,6 +365,37 @@ def part_b(binary, cp, root):
                     fail(f"sluice run SELECT of db.daily at snapshot {first}:\n{err}")
                 same_rows(got, DAILY_FIRST, f"Sluice's read of db.daily at snapshot {first}")
     print(f"(b) the Java reference reads the {len(SLUICE_JOBS)} Sluice-written tables row for row")
+    compact_and_expire(binary, cp, warehouse, prefix)
+
+
+# Tables of SLUICE_JOBS compacted by `sluice iceberg compact`: one of each delete kind.
+COMPACTED = ["daily", "pos", "v3", "dv"]
+
+
+def compact_and_expire(binary, cp, warehouse, prefix):
+    """`sluice iceberg compact` and `expire-snapshots`: the Java reference reads the same rows after
+    each (and the replace snapshot without delete files), and so does Sluice."""
+    expected = {table: rows for table, _, rows, _ in SLUICE_JOBS}
+    for table in COMPACTED:
+        for argv in (["compact", warehouse, f"db.{table}"],
+                     ["expire-snapshots", warehouse, f"db.{table}", "--older-than", "2100-01-01 00:00:00",
+                      "--retain-last", "1"]):
+            out = subprocess.run([binary, "iceberg", *argv], capture_output=True, text=True)
+            if out.returncode != 0:
+                fail(f"sluice iceberg {' '.join(argv)}:\n{out.stderr}")
+            rows, snaps = java_read(cp, "--warehouse", warehouse, "--name", f"db.{table}", "--snapshots")
+            same_rows(rows, expected[table], f"the Java reference's read of db.{table} after {argv[0]}")
+            last = snaps[-1]["summary"]
+            if argv[0] == "compact" and (snaps[-1]["operation"] != "replace" or summary_count(snaps[-1], "total-delete-files")):
+                fail(f"db.{table}: compaction did not leave a replace snapshot without delete files: {last}")
+            if argv[0] == "expire-snapshots" and len(snaps) != 1:
+                fail(f"db.{table}: {len(snaps)} snapshots after expire-snapshots --retain-last 1")
+            ok, got, err = sluice(binary, prefix + f"SELECT * FROM lake.db.{table};")
+            if not ok:
+                fail(f"sluice run SELECT * FROM lake.db.{table} after {argv[0]}:\n{err}")
+            same_rows(got, expected[table], f"Sluice's SELECT of db.{table} after {argv[0]}")
+    print(f"(b) after `sluice iceberg compact` and `expire-snapshots` the Java reference and Sluice read "
+          f"{len(COMPACTED)} tables row for row")
 
 
 # ---- (c) the Java reader on tables others wrote ---------------------------------------------------

@@ -384,6 +384,63 @@ def test_dv_mode(args, work):
     check(len(ids) == len(set(ids)), "dv mode: no checkpoint committed twice: %s" % ids)
 
 
+def sluice_iceberg(sluice, *argv):
+    """`sluice iceberg ...`: its "name<TAB>value" lines as a dict."""
+    p = subprocess.run([sluice, "iceberg", *argv], capture_output=True, text=True, timeout=600)
+    check(p.returncode == 0, "sluice iceberg %s: %s" % (" ".join(argv), p.stderr[-1000:]))
+    return {k: int(v) for k, v in (line.split("\t") for line in p.stdout.splitlines() if "\t" in line)}
+
+
+def test_compact(args, work):
+    """`sluice iceberg compact` (rewrite_data_files) and `expire-snapshots` on upsert tables of each
+    delete mode: every reader agrees before and after; after compaction no delete file is left, so
+    PyIceberg reads even the equality-delete table and DuckDB's Parquet reader sees the live rows; a
+    later upsert job still applies to the compacted files; expiry leaves only the current snapshot's files."""
+    n = 3000
+    modes = [("equality", "2"), ("position", "2"), ("dv", "3")]
+    for mode, version in modes:
+        wh = os.path.join(work, "wh_compact_" + mode)
+        sql = catalog(wh) + DAILY.replace("'format-version' = '2'", "'format-version' = '%s'" % version).replace(
+            "'write.upsert.enabled' = 'true'", "'write.upsert.enabled' = 'true', 'sluice.write.delete-mode' = '%s'" % mode)
+        run_sql(args.sluice, work, "compact_" + mode, sql % (n, "", n - 1))
+        run_sql(args.sluice, work, "compact2_" + mode, sql % (n, "", n - 1))
+        t = os.path.join(wh, "db", "daily")
+        want = daily_expected(n)
+        same_rows(want, iceberg_read.read_rows(iceberg_read.metadata(t)), "%s, before compaction: iceberg_read" % mode)
+        if mode != "equality":
+            same_rows(want, pyiceberg_rows(t), "%s, before compaction: PyIceberg" % mode)
+        before = iceberg_read.live_files(iceberg_read.metadata(t))
+        out = sluice_iceberg(args.sluice, "compact", wh, "db.daily")
+        check(out.get("rewritten_data_files_count") == len(before[0]) and out.get("added_data_files_count") == 2
+              and out.get("removed_delete_files_count") == len(before[1]), "%s: compact output %s" % (mode, out))
+        md = iceberg_read.metadata(t)
+        check(snapshots(t)[-1]["summary"]["operation"] == "replace", "%s: a replace snapshot" % mode)
+        check(not iceberg_read.live_files(md)[1], "%s: no delete files after compaction" % mode)
+        same_rows(want, iceberg_read.read_rows(md), "%s, compacted: iceberg_read" % mode)
+        same_rows(want, pyiceberg_rows(t), "%s, compacted: PyIceberg" % mode)
+        same_rows(want, duckdb_rows(t), "%s, compacted: DuckDB read_parquet" % mode)
+        same_rows(want, sluice_rows(args.sluice, wh, "lake.db.daily"), "%s, compacted: Sluice" % mode)
+        check(sluice_iceberg(args.sluice, "compact", wh, "db.daily").get("rewritten_data_files_count") == 0,
+              "%s: a compacted table needs no compaction" % mode)
+        # Another job upserts every key again: its deletes apply to the compacted files.
+        run_sql(args.sluice, work, "compact3_" + mode, sql % (n, "", n - 1))
+        same_rows(want, iceberg_read.read_rows(iceberg_read.metadata(t)), "%s, upserted after compaction: iceberg_read" % mode)
+        same_rows(want, sluice_rows(args.sluice, wh, "lake.db.daily"), "%s, upserted after compaction: Sluice" % mode)
+        out = sluice_iceberg(args.sluice, "expire-snapshots", wh, "db.daily", "--older-than", "2100-01-01 00:00:00",
+                             "--retain-last", "1")
+        md = iceberg_read.metadata(t)
+        check(len(md["snapshots"]) == 1 and out.get("expired_snapshots_count") == 3 and out.get("deleted_data_files_count", 0) > 0,
+              "%s: expire-snapshots output %s" % (mode, out))
+        data, deletes = iceberg_read.live_files(md)
+        live = set(iceberg_read.local(d["file"]["file_path"]) for d in data + deletes)
+        on_disk = set(glob.glob(os.path.join(t, "data", "**", "*.*"), recursive=True))
+        check(on_disk == live, "%s: after expiry the data directory holds the live files only: %s" % (mode, sorted(on_disk ^ live)[:5]))
+        same_rows(want, iceberg_read.read_rows(md), "%s, expired: iceberg_read" % mode)
+        if mode != "equality":
+            same_rows(want, pyiceberg_rows(t), "%s, expired: PyIceberg" % mode)
+        same_rows(want, sluice_rows(args.sluice, wh, "lake.db.daily"), "%s, expired: Sluice" % mode)
+
+
 def test_errors(args, work):
     wh = os.path.join(work, "wh_err")
     base = catalog(wh) + "CREATE TEMPORARY TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '3');\n"
@@ -400,7 +457,7 @@ def main():
     args = ap.parse_args()
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
-    for test in [test_append_partitioned, test_rolling, test_upsert, test_non_upsert, test_checkpointed, test_position_mode, test_v3_deletion_vectors, test_dv_mode, test_errors]:
+    for test in [test_append_partitioned, test_rolling, test_upsert, test_non_upsert, test_checkpointed, test_position_mode, test_v3_deletion_vectors, test_dv_mode, test_compact, test_errors]:
         print("==", test.__name__, flush=True)
         try:
             test(args, args.work)

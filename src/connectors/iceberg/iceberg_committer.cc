@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "connectors/iceberg/manifest_reader.h"
+#include "connectors/iceberg/manifest_rewrite.h"
 #include "connectors/iceberg/manifest_writer.h"
 
 namespace sluice {
@@ -212,24 +213,7 @@ Result<TableMetadata> IcebergCommitter::BuildSnapshot(const Parsed& c, const std
       std::string key;
       for (const auto& v : f.partition) key += v ? "1" + v->ToBytes() + "|" : "0|";
       partitions.insert(key);
-      SnapshotChanges& ch = ns.changes;
-      switch (f.content) {
-        case DataFileContent::kData:
-          ++ch.added_data_files;
-          ch.added_records += f.record_count;
-          break;
-        case DataFileContent::kEqualityDeletes:
-          ++ch.added_equality_delete_files;
-          ch.added_equality_deletes += f.record_count;
-          break;
-        case DataFileContent::kPositionDeletes:
-          // A deletion vector counts as a DV, not as a position delete file (Java's SnapshotSummary).
-          ++(f.file_format == "PUFFIN" ? ch.added_dvs : ch.added_position_delete_files);
-          ch.added_position_deletes += f.record_count;
-          break;
-      }
-      // A deletion vector's size is its blob's (Java's ContentFileUtil.contentSizeInBytes).
-      ch.added_files_size += f.file_format == "PUFFIN" ? f.content_size_in_bytes.value_or(0) : f.file_size_in_bytes;
+      CountAddedFile(f, &ns.changes);
     }
     ASSIGN_OR_RETURN(ManifestFile m, writer->Close());
     manifests.push_back(std::move(m));
@@ -241,9 +225,7 @@ Result<TableMetadata> IcebergCommitter::BuildSnapshot(const Parsed& c, const std
   if (parent != nullptr && !parent->manifest_list.empty()) {
     ASSIGN_OR_RETURN(ManifestListContents list, ReadManifestList(io_.get(), parent->manifest_list));
     // A manifest left with only DELETED entries (by the parent) has nothing for later snapshots.
-    std::erase_if(list.manifests, [](const ManifestFile& m) {
-      return m.added_files_count == 0 && m.existing_files_count == 0 && m.deleted_files_count > 0;
-    });
+    std::erase_if(list.manifests, OnlyDeletedEntries);
     RETURN_IF_ERROR(ReplaceDeletionVectors(c, deletes, md, snapshot_id,
                                            JoinLocation(md.location, "metadata/" + commit_uuid + "-r"), &list.manifests,
                                            &ns.changes));
@@ -280,6 +262,9 @@ Status IcebergCommitter::ReplaceDeletionVectors(const Parsed& c, const std::vect
   }
   if (targets.empty()) return Status::OK();
   for (const auto& r : c.replaced) targets[r.data_file] = &r;
+  // The cache moves to `seen` as manifests are found (an error leaves it empty: read again).
+  auto cache = std::move(delete_manifests_);
+  delete_manifests_.clear();
   std::unordered_map<std::string, std::vector<ManifestEntry>> seen;
   auto conflict = [&](const std::string& data_file, const std::string& what) {
     return Status::RuntimeError("Cannot commit to Iceberg table " + ident_.ToString() + ": " + what + " for data file " +
@@ -289,12 +274,13 @@ Status IcebergCommitter::ReplaceDeletionVectors(const Parsed& c, const std::vect
   int n = 0;
   for (ManifestFile& m : *manifests) {
     if (m.content != ManifestContent::kDeletes) continue;
-    auto cached = delete_manifests_.find(m.manifest_path);
-    if (cached == delete_manifests_.end()) {
+    std::vector<ManifestEntry>& entries = seen[m.manifest_path];
+    if (auto cached = cache.find(m.manifest_path); cached != cache.end()) {
+      entries = std::move(cached->second);
+    } else {
       ASSIGN_OR_RETURN(ManifestContents contents, ReadManifest(io_.get(), m));
-      cached = delete_manifests_.emplace(m.manifest_path, std::move(contents.entries)).first;
+      entries = std::move(contents.entries);
     }
-    const std::vector<ManifestEntry>& entries = seen.emplace(m.manifest_path, cached->second).first->second;
     bool rewrite = false;
     for (const ManifestEntry& e : entries) {
       const DataFile& f = e.data_file;
@@ -308,30 +294,14 @@ Status IcebergCommitter::ReplaceDeletionVectors(const Parsed& c, const std::vect
       rewrite = true;
     }
     if (!rewrite) continue;
-    const PartitionSpec* spec = md.SpecById(m.partition_spec_id);
-    if (spec == nullptr) return Status::InvalidArgument("Iceberg table " + ident_.ToString() + ": partition spec " +
-                                                        std::to_string(m.partition_spec_id) + " is gone");
-    ManifestWriterOptions opts;
-    opts.format_version = md.format_version;
-    opts.content = ManifestContent::kDeletes;
-    opts.schema = md.CurrentSchema();
-    opts.spec = *spec;
-    opts.snapshot_id = snapshot_id;
-    ASSIGN_OR_RETURN(auto writer, ManifestWriter::Open(io_.get(), location_prefix + std::to_string(n++) + ".avro", opts));
-    for (const ManifestEntry& e : entries) {
-      if (e.status == ManifestEntryStatus::kDeleted) continue;
-      const DataFile& f = e.data_file;
-      if (f.file_format == "PUFFIN" && f.referenced_data_file && targets.count(*f.referenced_data_file)) {
-        RETURN_IF_ERROR(writer->Delete(e));
-        ++changes->removed_dvs;
-        ++changes->removed_delete_files;
-        changes->removed_position_deletes += f.record_count;
-        changes->removed_files_size += f.content_size_in_bytes.value_or(0);
-      } else {
-        RETURN_IF_ERROR(writer->Existing(e));
-      }
-    }
-    ASSIGN_OR_RETURN(m, writer->Close());
+    ASSIGN_OR_RETURN(m, RewriteManifestRemoving(
+                            io_.get(), md, m, entries,
+                            [&](const ManifestEntry& e) {
+                              const DataFile& f = e.data_file;
+                              return f.file_format == "PUFFIN" && f.referenced_data_file &&
+                                     targets.count(*f.referenced_data_file) > 0;
+                            },
+                            snapshot_id, location_prefix + std::to_string(n++) + ".avro", changes));
   }
   for (const auto& r : c.replaced) {
     if (!matched.count(r.data_file)) return conflict(r.data_file, "the deletion vector " + r.path + " is no longer live");
