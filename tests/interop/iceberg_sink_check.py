@@ -350,7 +350,7 @@ def test_dv_mode(args, work):
     sql = checkpointed_sql(wh, ckpt, n).replace("'format-version' = '2'", "'format-version' = '3'").replace(
         "'write.upsert.enabled' = 'true'", "'write.upsert.enabled' = 'true', 'sluice.write.delete-mode' = 'dv'")
     t = os.path.join(wh, "db", "daily")
-    plan = ["sink.after-precommit@2", "checkpoint.before-commit@3", "checkpoint.after-sync@2"]
+    plan = ["sink.after-precommit@2", "checkpoint.before-commit@2", "checkpoint.after-sync@2"]
     for attempt in range(10):
         env = dict(os.environ)
         if attempt < len(plan):
