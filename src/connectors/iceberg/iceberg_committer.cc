@@ -13,6 +13,12 @@ namespace sluice {
 namespace {
 
 constexpr const char* kMagic = "sluice-iceberg-committable 1";
+constexpr const char* kCommitIdProperty = "sluice.commit-id";
+
+bool HasCommitId(const TableMetadata& md, const std::string& id) {
+  return std::any_of(md.snapshots.begin(), md.snapshots.end(),
+                     [&](const Snapshot& s) { return s.SummaryValue(kCommitIdProperty) == id; });
+}
 
 int64_t NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -39,6 +45,7 @@ struct IcebergCommitter::Parsed {
   };
   std::vector<Manifest> manifests;
   std::vector<ReplacedDeletionVector> replaced;
+  std::string commit_id;  // set by committers that do not commit once by id
 };
 
 IcebergCommitter::IcebergCommitter(std::shared_ptr<IcebergCatalog> catalog, std::shared_ptr<FileIO> io,
@@ -68,6 +75,7 @@ Result<std::string> IcebergCommitter::Prepare(int64_t checkpoint_id, const Icebe
   const TableMetadata& md = table.metadata;
   std::string out = std::string(kMagic) + "\ncheckpoint\t" + std::to_string(checkpoint_id) + "\njob\t" + job_id_ +
                     "\noperator\t" + operator_id_ + "\nspec\t" + std::to_string(md.default_spec_id) + "\n";
+  if (!once_by_id_) out += "commit\t" + NewTableUuid() + "\n";
   const std::string base = JoinLocation(md.location, "metadata/" + job_id_ + "-" + operator_id_ + "-0-0-" +
                                                          std::to_string(checkpoint_id) + "-");
   int n = 0;
@@ -120,6 +128,7 @@ Status IcebergCommitter::Commit(const std::string& committables) {
         else if (key == "job") c.job_id = value;
         else if (key == "operator") c.operator_id = value;
         else if (key == "spec") c.spec_id = std::stoi(value);
+        else if (key == "commit") c.commit_id = value;
         else if (key == "data" || key == "deletes") {
           const size_t t2 = value.rfind('\t');
           if (t2 == std::string::npos) return Corrupt(ident_);
@@ -144,8 +153,9 @@ Status IcebergCommitter::Commit(const std::string& committables) {
   auto apply = [&](const LoadedTable& base) -> Result<std::optional<TableMetadata>> {
     applied = false;
     ASSIGN_OR_RETURN(int64_t max_committed, MaxCommittedCheckpointId(base.metadata, c.job_id, c.operator_id));
-    if (max_committed >= c.checkpoint_id) {
-      return std::optional<TableMetadata>();  // committed before (by this writer or the attempt that crashed)
+    // Committed before (by this writer or the attempt that crashed), unless the id is reused (above).
+    if (max_committed >= c.checkpoint_id && (c.commit_id.empty() || HasCommitId(base.metadata, c.commit_id))) {
+      return std::optional<TableMetadata>();
     }
     if (!read) {
       for (const auto& m : c.manifests) {
@@ -248,6 +258,7 @@ Result<TableMetadata> IcebergCommitter::BuildSnapshot(const Parsed& c, const std
   ns.extra_summary = {{kFlinkOperatorId, c.operator_id},
                       {kFlinkJobId, c.job_id},
                       {kFlinkMaxCommittedCheckpointId, std::to_string(c.checkpoint_id)}};
+  if (!c.commit_id.empty()) ns.extra_summary.emplace_back(kCommitIdProperty, c.commit_id);
   if (md.format_version >= 3) ns.added_rows = written.next_row_id - lo.first_row_id;
   return AddSnapshot(md, ns);
 }

@@ -10,6 +10,12 @@
 // commit conflict (another writer committed first) reloads the table and re-applies the change
 // (CommitWithRetries, 'commit.retry.num-retries').
 //
+// A writer with a primary-key index ('position' and 'dv' modes) must see its table exactly as its
+// index does. When a job falls back to an older checkpoint (the newest one unreadable), its next
+// checkpoint reuses an id the table already has; that checkpoint's files are new and its deletes were
+// computed against the table as it is, so it is committed anyway: such committers (set_commit_once_by_id
+// (false)) tag each snapshot with 'sluice.commit-id' and skip only committables whose id is there.
+//
 // Deletion vectors (v3): a new vector for a data file that has a live one replaces it (the writer
 // merged the old positions in and names the vector it replaced, IcebergWriteResult::replaced_dvs).
 // The commit rewrites the delete manifests holding the replaced vectors with them DELETED (the rest
@@ -68,6 +74,9 @@ class IcebergCommitter {
   [[nodiscard]] static Result<std::string> JobIdOf(const std::string& committables);
 
   const IcebergCommitStats& stats() const { return stats_; }
+  // false: a checkpoint id already committed is committed again unless its own commit id is in the
+  // table (writers with a primary-key index, see above). Default true (Flink's rule).
+  void set_commit_once_by_id(bool v) { once_by_id_ = v; }
 
  private:
   struct Parsed;
@@ -91,6 +100,7 @@ class IcebergCommitter {
   std::string operator_id_;
   std::string job_id_;
   IcebergCommitStats stats_;
+  bool once_by_id_ = true;
   // Entries of delete manifests read for ReplaceDeletionVectors (manifests never change).
   std::unordered_map<std::string, std::vector<ManifestEntry>> delete_manifests_;
 };

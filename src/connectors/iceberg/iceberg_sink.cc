@@ -271,9 +271,11 @@ class IcebergTableSink final : public TableSink {
             [w](const std::string& path, const Chunk& keys) { return w->AddIndexed(path, keys); }, deleted);
       };
     }
+    const bool indexed = o.position_mode;
     auto writer = std::make_unique<IcebergTaskWriter>(std::move(o), std::move(*router));
     auto committer = std::make_unique<IcebergCommitter>(catalog_, io, ref_.ident,
                                                         HexId(ref_.catalog.catalog_name + "." + ref_.ident.ToString()));
+    committer->set_commit_once_by_id(!indexed);
     return std::unique_ptr<SinkWriter>(
         std::make_unique<IcebergSinkWriter>(std::move(writer), std::move(committer), ref_.ident.ToString(), key,
                                             std::move(load_index)));
