@@ -274,6 +274,7 @@ std::vector<std::pair<std::string, std::string>> BuildSnapshotSummary(const Snap
   set_if(c.added_position_delete_files, "added-position-delete-files");
   set_if(c.added_dvs, "added-dvs");
   set_if(added_delete_files, "added-delete-files");
+  set_if(c.removed_dvs, "removed-dvs");
   set_if(c.removed_delete_files, "removed-delete-files");
   set_if(c.added_records, "added-records");
   set_if(c.deleted_records, "deleted-records");
