@@ -70,6 +70,10 @@ const std::vector<ConfigOption>& AllConfigOptions() {
       {kCdcEventsDuplicateKey, OptionType::kBoolean, "false",
        "Whether a source that emits a full changelog (-U rows too) with a PRIMARY KEY may repeat changes; if "
        "true, a ChangelogNormalize over it keyed by the primary key removes the duplicates."},
+      {kSourcePredicatePushdownKey, OptionType::kBoolean, "true",
+       "When it is true, the optimizer pushes filters down into table sources that support it (the Iceberg source "
+       "skips manifests and data files that cannot match, EXPLAIN shows them as filter=[...] on the "
+       "TableSourceScan). The filter is always applied after the scan too, so results do not change."},
       {kMaxColumnWidthKey, OptionType::kInteger, "30",
        "The widest a tableau result column is printed; longer values are cut and end in '...'.", {}, {}, 1},
       {"pipeline.name", OptionType::kString, "", "The job name shown in the job summary; with 'state.checkpoints.dir' "

@@ -101,6 +101,7 @@ inline constexpr char kMaxColumnWidthKey[] = "table.display.max-column-width";
 inline constexpr char kSinkUpsertMaterializeKey[] = "table.exec.sink.upsert-materialize";
 inline constexpr char kAggPhaseStrategyKey[] = "table.optimizer.agg-phase-strategy";
 inline constexpr char kCdcEventsDuplicateKey[] = "table.exec.source.cdc-events-duplicate";
+inline constexpr char kSourcePredicatePushdownKey[] = "table.optimizer.source.predicate-pushdown-enabled";
 inline constexpr char kLateRowsTableKey[] = "sluice.exec.late-rows.table";
 inline constexpr char kPrintFormatKey[] = "sluice.print.format";
 inline constexpr char kProcessMemoryKey[] = "taskmanager.memory.process.size";

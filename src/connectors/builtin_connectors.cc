@@ -1,5 +1,6 @@
 #include "connectors/builtin_connectors.h"
 
+#include "connectors/http/schema_registry_http.h"
 #include "connectors/iceberg/iceberg_connector.h"
 #include "connectors/iceberg/iceberg_external_catalog.h"
 #include "connectors/kafka/kafka_connector.h"
@@ -15,6 +16,7 @@
 namespace sluice {
 
 std::vector<std::unique_ptr<ConnectorFactory>> BuiltinConnectorFactories() {
+  InstallSchemaRegistryHttp();  // the avro-confluent format's registry client speaks HTTP through libcurl
   std::vector<std::unique_ptr<ConnectorFactory>> out;
   out.push_back(MakeFilesystemConnectorFactory());
   out.push_back(MakePrintConnectorFactory());

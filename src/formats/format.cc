@@ -8,6 +8,9 @@
 #include "formats/csv/csv_format.h"
 #include "formats/json/debezium_json_format.h"
 #include "formats/json/json_format.h"
+#include "formats/raw/raw_format.h"
+#include "formats/avro/avro_format.h"
+#include "formats/avro_confluent/avro_confluent_format.h"
 
 namespace sluice {
 
@@ -23,7 +26,8 @@ std::string LowerCopy(std::string_view s) {
 
 bool IsSecretOptionKey(std::string_view key) {
   std::string k = LowerCopy(key);
-  for (const char* word : {"password", "secret", "token", "jaas", "credential", "private-key", "access-key", "authorization"}) {
+  for (const char* word : {"password", "secret", "token", "jaas", "credential", "private-key", "access-key", "authorization",
+                           "user-info", "user.info"}) {
     if (k.find(word) != std::string::npos) return true;
   }
   return false;
@@ -141,7 +145,26 @@ Result<const FormatFactory*> FindFormat(const std::string& identifier) {
 }
 
 std::vector<const FormatFactory*> AllFormats() {
-  return {&CsvFormatFactory(), &DebeziumJsonFormatFactory(), &JsonFormatFactory()};
+  return {&AvroFormatFactory(), &AvroConfluentFormatFactory(), &CsvFormatFactory(), &DebeziumJsonFormatFactory(),
+          &JsonFormatFactory(), &RawFormatFactory()};
+}
+
+Status RecordEncoder::EncodeBinary(const Chunk&, std::string*, std::vector<size_t>*) {
+  return Status::NotSupported("This format writes text records (Encode), not binary ones");
+}
+
+Status BinaryRecordError(std::string_view format_name, size_t size, std::string_view source, int64_t line,
+                         std::string_view reason) {
+  std::string msg = "Failed to deserialize ";
+  msg.append(format_name);
+  msg.append(" record (" + std::to_string(size) + " bytes) at ");
+  msg.append(source);
+  const bool offset = source.size() >= 6 && source.substr(source.size() - 6) == "offset";
+  msg.push_back(offset ? ' ' : ':');
+  msg.append(std::to_string(line));
+  msg.append(": ");
+  msg.append(reason);
+  return Status::InvalidArgument(std::move(msg));
 }
 
 Status RecordError(std::string_view format_name, std::string_view record, std::string_view source, int64_t line,

@@ -11,6 +11,9 @@
 // record is skipped and counted. A RecordEncoder appends rows of a Chunk as text records, each ending
 // in '\n'.
 //
+// Binary formats (avro, avro-confluent, raw) decode one whole record per TextRecord (its bytes in
+// `text`; `line` carries the Kafka offset) and encode through RecordEncoder::EncodeBinary.
+//
 // Threading: factories are immutable and shared. A decoder or encoder is used by one thread (it owns
 // scratch buffers and, for json, a simdjson parser).
 #pragma once
@@ -118,6 +121,13 @@ class RecordEncoder {
   // each ending in '\n'. Plain formats do not write RowKinds (their sinks accept inserts only);
   // changelog formats (debezium-json) encode each row's kind.
   virtual Status Encode(const Chunk& chunk, std::string* out) = 0;
+
+  // True for binary formats (avro, avro-confluent, raw): a record may hold any byte, so records are
+  // not cut at '\n'; they are written with EncodeBinary, one message each (Kafka), and Encode fails.
+  virtual bool binary() const { return false; }
+  // Binary formats: appends one record per row of `chunk` to `out` and, per row, the offset in `out`
+  // where its record ends.
+  virtual Status EncodeBinary(const Chunk& chunk, std::string* out, std::vector<size_t>* ends);
 };
 
 class FormatFactory {
@@ -132,6 +142,9 @@ class FormatFactory {
   // getChangelogMode(): insert-only for plain formats; every kind for changelog formats
   // (debezium-json). A connector's source emits, and its sink accepts, what its format carries.
   virtual ChangelogMode changelog_mode() const { return ChangelogMode::InsertOnly(); }
+  // True when records are binary (avro, raw): readers must hand each record whole (a Kafka message),
+  // never cut at line breaks.
+  virtual bool binary_records() const { return false; }
   // `physical` is the table's physical schema and `projection` the columns to produce (indexes into
   // it; empty means all). JSON matches fields by name, CSV by position in `physical`.
   virtual Result<std::unique_ptr<RecordDecoder>> CreateDecoder(const Schema& physical,
@@ -141,7 +154,7 @@ class FormatFactory {
                                                                const OptionReader& options) const = 0;
 };
 
-// The built-in formats (csv, debezium-json, json). Unknown identifiers get a did-you-mean.
+// The built-in formats (avro, avro-confluent, csv, debezium-json, json, raw). Unknown identifiers get a did-you-mean.
 Result<const FormatFactory*> FindFormat(const std::string& identifier);
 std::vector<const FormatFactory*> AllFormats();
 
@@ -149,5 +162,10 @@ std::vector<const FormatFactory*> AllFormats();
 // is "JSON", "CSV" or "Debezium JSON").
 Status RecordError(std::string_view format_name, std::string_view record, std::string_view source, int64_t line,
                    std::string_view reason);
+// The same for a binary record (avro, raw), which is not quoted: "Failed to deserialize Avro record
+// (42 bytes) at topic 't' partition 0 offset 17: <reason>" (a source ending in "offset" takes the
+// number after a space, a file name after ':').
+Status BinaryRecordError(std::string_view format_name, size_t size, std::string_view source, int64_t line,
+                         std::string_view reason);
 
 }  // namespace sluice

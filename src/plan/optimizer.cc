@@ -7,6 +7,7 @@
 #include "catalog/catalog.h"
 #include "common/check.h"
 #include "function/scalar_function.h"
+#include "plan/filter_pushdown_rule.h"
 #include "plan/interval_join_rule.h"
 #include "plan/window_join_rule.h"
 #include "plan/window_rank_rule.h"
@@ -1006,7 +1007,7 @@ class JoinFilterRule {
 
 }  // namespace
 
-Result<std::vector<PlanNodePtr>> OptimizePlans(const std::vector<PlanNodePtr>& roots) {
+Result<std::vector<PlanNodePtr>> OptimizePlans(const std::vector<PlanNodePtr>& roots, const FilterPushDownFn& push_filters) {
   std::map<const PlanNode*, PlanNodePtr> memo;
   std::vector<PlanNodePtr> out;
   for (const auto& r : roots) out.push_back(MergeCalcs(r, true, &memo));
@@ -1037,6 +1038,8 @@ Result<std::vector<PlanNodePtr>> OptimizePlans(const std::vector<PlanNodePtr>& r
   for (auto& r : out) {
     ASSIGN_OR_RETURN(r, ranks_over_joins.Apply(r));
   }
+  // Before sharing, so scans with different pushed filters stay apart (their digests differ).
+  ASSIGN_OR_RETURN(out, PushFiltersIntoScans(out, push_filters));
   // Share equal sub-plans first, so pruning keeps the union of what every consumer reads.
   ReuseSubPlans(&out);
   Pruner pruner;

@@ -312,11 +312,20 @@ TEST(KafkaTest, BoundedAndStartupModes) {
   // A partition without a bounded specific offset is not read.
   EXPECT_EQ(read({{"scan.bounded.mode", "specific-offsets"}, {"scan.bounded.specific-offsets", "partition:7,offset:3"}}), "");
 
-  // group-offsets: a source with a group commits what it read when it closes; the next one starts there.
+  // group-offsets: a source whose table asks for librdkafka's auto-commit commits what it read when it
+  // closes; the next one starts there. (Without it, offsets are committed only when checkpoints
+  // complete: 'properties.commit.offsets.on.checkpoint', tested on the real broker.)
   EXPECT_EQ(read({{"properties.group.id", "g1"}}), "+I[1]+I[2]+I[3]+I[4]+I[5]");
+  EXPECT_EQ(read({{"properties.group.id", "g1"}, {"scan.startup.mode", "group-offsets"},
+                  {"properties.auto.offset.reset", "earliest"}}),
+            "+I[1]+I[2]+I[3]+I[4]+I[5]");
+  EXPECT_EQ(read({{"properties.group.id", "g1"}, {"properties.enable.auto.commit", "true"}}), "+I[1]+I[2]+I[3]+I[4]+I[5]");
   ProduceRaw("modes", "events", {{"{\"id\":6}", 6000}});
-  EXPECT_EQ(read({{"properties.group.id", "g1"}, {"scan.startup.mode", "group-offsets"}}), "+I[6]");
-  EXPECT_EQ(read({{"properties.group.id", "g1"}, {"scan.startup.mode", "group-offsets"}}), "");
+  const std::map<std::string, std::string> auto_commit = {{"properties.group.id", "g1"},
+                                                           {"scan.startup.mode", "group-offsets"},
+                                                           {"properties.enable.auto.commit", "true"}};
+  EXPECT_EQ(read(auto_commit), "+I[6]");
+  EXPECT_EQ(read(auto_commit), "");
   // A group without committed offsets fails unless 'auto.offset.reset' says where to start.
   auto opts = KafkaOptions("modes", "events");
   opts["scan.startup.mode"] = "group-offsets";
@@ -492,7 +501,10 @@ TEST(KafkaTest, BadOptionsGetFlinksErrors) {
   auto exactly = k;
   exactly["sink.delivery-guarantee"] = "exactly-once";
   EXPECT_TRUE(Contains(CreateError("kafka", exactly, {}, true),
-                       "'sink.delivery-guarantee' = 'exactly-once' is not supported by Sluice yet"));
+                       "sink.transactional-id-prefix must be specified when using DeliveryGuarantee.EXACTLY_ONCE."));
+  exactly["sink.transactional-id-prefix"] = "t";
+  EXPECT_TRUE(Contains(CreateError("kafka", exactly, {}, true),
+                       "'sink.delivery-guarantee' = 'exactly-once' cannot be used with the mock cluster"));
   auto rr = nofields;
   rr["key.fields"] = "id";
   rr["sink.partitioner"] = "round-robin";
