@@ -121,8 +121,11 @@ Result<std::unique_ptr<TableSource>> CreateIcebergSource(const ConnectorContext&
   std::optional<IcebergScanPruner> pruner;
   std::optional<IcebergScanMetrics> metrics;
   if (filter) {
-    pruner.emplace(md, std::move(*filter));
+    pruner.emplace(md, *filter);
     metrics.emplace();
+    auto with_filter = std::make_shared<IcebergReadSchema>(*shared_schema);
+    with_filter->filter = std::make_shared<const IcebergFilter>(std::move(*filter));
+    shared_schema = std::move(with_filter);
   }
   ASSIGN_OR_RETURN(std::vector<FileScanTask> tasks,
                    PlanIcebergRead(io.get(), md, options, ctx.table_name, pruner ? &*pruner : nullptr,
