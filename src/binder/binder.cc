@@ -129,6 +129,24 @@ Result<PlanNodePtr> Binder::BindInsert(const ast::Insert& insert) {
     calc->projections.push_back(e);
     calc->schema.Add(col.name, e->type);
   }
+  // The sink consumes the physical columns, then the persisted metadata columns (Flink's consumed
+  // row of a SupportsWritingMetadata sink), whatever their declared order.
+  std::vector<size_t> order;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    if (table->columns[targets[i]].kind == ast::ColumnKind::kPhysical) order.push_back(i);
+  }
+  for (size_t i = 0; i < targets.size(); ++i) {
+    if (table->columns[targets[i]].kind != ast::ColumnKind::kPhysical) order.push_back(i);
+  }
+  std::vector<ExprPtr> projections;
+  Schema calc_schema;
+  for (size_t o = 0; o < order.size(); ++o) {
+    if (order[o] != o) identity = false;
+    projections.push_back(calc->projections[order[o]]);
+    calc_schema.Add(calc->schema.field(order[o]).name, calc->schema.field(order[o]).type);
+  }
+  calc->projections = std::move(projections);
+  calc->schema = calc_schema;
   auto sink = std::make_shared<SinkNode>();
   sink->table = table;
   for (const auto& h : insert.hints) {
@@ -140,7 +158,7 @@ Result<PlanNodePtr> Binder::BindInsert(const ast::Insert& insert) {
     sink->inputs = {calc};
   }
   Schema s;
-  for (size_t t : targets) s.Add(table->columns[t].name, table->columns[t].type);
+  for (size_t o : order) s.Add(table->columns[targets[o]].name, table->columns[targets[o]].type);
   sink->schema = s;
   return PlanNodePtr(sink);
 }

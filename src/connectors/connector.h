@@ -49,6 +49,8 @@ struct ConnectorContext {
   std::vector<int> projection;
   // Metadata columns the query reads ('METADATA FROM key'), appended after the projected columns,
   // with their declared types. A connector that does not offer a key rejects it at creation.
+  // For sinks: the table's persisted metadata columns, appended after the physical columns of
+  // every input row, in declared order (checked against ConnectorFactory::writable_metadata).
   std::vector<Field> metadata;
   // For sources: the filters the connector accepted at planning (ConnectorFactory::ApplyFilters),
   // conjuncts whose column references are ordinals of physical_schema. The query applies them too.
@@ -182,6 +184,10 @@ class ConnectorFactory {
   virtual std::vector<OptionSpec> options() const = 0;
   // Metadata keys the connector offers to 'METADATA FROM' columns, with their types.
   virtual std::vector<Field> metadata() const { return {}; }
+  // Metadata keys its sinks write (Flink's SupportsWritingMetadata), in the connector's order. A sink's
+  // persisted (non-VIRTUAL) metadata columns come in ConnectorContext::metadata and its input rows
+  // hold them after the physical columns.
+  virtual std::vector<Field> writable_metadata() const { return {}; }
   virtual bool supports_source() const = 0;
   virtual bool supports_sink() const = 0;
   virtual Result<std::unique_ptr<TableSource>> CreateSource(const ConnectorContext& ctx) const;

@@ -34,6 +34,35 @@ namespace sluice {
 
 namespace {
 
+// A sink's persisted metadata columns (Flink's DynamicSinkUtils checks): each key must be one the
+// connector writes. Sets ctx->metadata to them, in declared order.
+Status AddSinkMetadata(const ConnectorFactory& factory, const CatalogTable& table, ConnectorContext* ctx) {
+  const std::vector<Field> writable = factory.writable_metadata();
+  for (size_t i : table.persisted_columns()) {
+    const CatalogColumn& c = table.columns[i];
+    if (c.kind != ast::ColumnKind::kMetadata) continue;
+    if (writable.empty()) {
+      return Status::PlanError("Table '" + table.path.FullName() +
+                               "' declares persistable metadata columns, but the underlying DynamicTableSink doesn't "
+                               "implement the SupportsWritingMetadata interface. If the column should not be "
+                               "persisted, it can be declared with the VIRTUAL keyword.");
+    }
+    bool found = false;
+    std::string keys;
+    for (const Field& w : writable) {
+      found = found || w.name == c.metadata_key;
+      keys += "\n" + w.name;
+    }
+    if (!found) {
+      return Status::PlanError("Invalid metadata key '" + c.metadata_key + "' in column '" + c.name + "' of table '" +
+                               table.path.FullName() + "'. The DynamicTableSink of connector '" + table.connector() +
+                               "' supports the following metadata keys for writing:" + keys);
+    }
+    ctx->metadata.push_back({c.metadata_key, c.type.WithTimeAttribute(TimeAttribute::kNone)});
+  }
+  return Status::OK();
+}
+
 constexpr char kOkMessage[] = "[INFO] Execute statement succeeded.";
 
 // Adapts a QueryResultHandler to the SinkWriter interface so SELECT results flow through the same
@@ -297,6 +326,7 @@ class Session::Impl {
       const CatalogTable& table = *sink.table;
       ASSIGN_OR_RETURN(const ConnectorFactory* factory, WithTable(registry.Find(table.connector()), table));
       ConnectorContext ctx = MakeContext(table, sink.hint_options);
+      RETURN_IF_ERROR(AddSinkMetadata(*factory, table, &ctx));
       ASSIGN_OR_RETURN(std::unique_ptr<TableSink> tsink, factory->CreateSink(ctx));
       sink.accepted_mode = tsink->accepted_changelog_mode();
       sink.primary_key.clear();

@@ -2,6 +2,7 @@
 
 #include "connectors/connector_options.h"
 #include "connectors/kafka/kafka_client.h"
+#include "connectors/kafka/kafka_metadata_writer.h"
 #include "connectors/kafka/kafka_options.h"
 #include "connectors/kafka/kafka_sink.h"
 #include "connectors/kafka/kafka_source.h"
@@ -16,6 +17,7 @@ class KafkaFactory final : public ConnectorFactory {
   std::string identifier() const override { return upsert_ ? "upsert-kafka" : "kafka"; }
   std::vector<OptionSpec> options() const override { return KafkaOptionSpecs(upsert_); }
   std::vector<Field> metadata() const override { return KafkaReadableMetadata(); }
+  std::vector<Field> writable_metadata() const override { return KafkaWritableMetadata(); }
   bool supports_source() const override { return true; }
   bool supports_sink() const override { return true; }
 

@@ -6,7 +6,9 @@
 #include <random>
 #include <unordered_map>
 
+#include "common/check.h"
 #include "connectors/kafka/kafka_client.h"
+#include "connectors/kafka/kafka_metadata_writer.h"
 #include "connectors/kafka/kafka_transactions.h"
 #include "formats/format.h"
 #include "types/vector.h"
@@ -125,8 +127,9 @@ class KafkaWriter final : public SinkWriter {
     if (!value.ok()) return WithFormatOptionPrefix(value.status(), options_.value_option_prefix, *options_.value_format);
     value_encoder_ = std::move(value).value();
     if (exactly_once_) RETURN_IF_ERROR(CheckTransactionTimeoutFitsInterval(ctx_.config, options_));
+    ASSIGN_OR_RETURN(metadata_, KafkaMetadataWriter::Make(ctx_, options_));
     if (!connect) return Status::OK();
-    value_is_whole_row_ = options_.value_fields.size() == ctx_.physical_schema.size();
+    value_is_whole_row_ = options_.value_fields.size() == ctx_.physical_schema.size() && ctx_.metadata.empty();
     KafkaClientSpec spec;
     spec.type = RD_KAFKA_PRODUCER;
     // Kafka's default partitioner: murmur2 of the key (random without one), as Flink's 'default'.
@@ -207,9 +210,7 @@ class KafkaWriter final : public SinkWriter {
 
  private:
   Status WriteChunk(const Chunk& chunk) {
-    if (chunk.num_columns() != ctx_.physical_schema.size()) {
-      return Status::NotSupported("writing Kafka metadata columns (timestamp, headers) is not supported by Sluice yet");
-    }
+    SLUICE_CHECK_EQ(chunk.num_columns(), ctx_.physical_schema.size() + ctx_.metadata.size());
     if (!options_.upsert && options_.value_format->changelog_mode().IsInsertOnly() && !chunk.AllInserts()) {
       return Status::RuntimeError("The 'kafka' sink is append-only and cannot store update or delete changes; use "
                                   "'upsert-kafka' with a PRIMARY KEY for an updating query");
@@ -252,10 +253,12 @@ class KafkaWriter final : public SinkWriter {
         const Span& s = value_spans_[value_row++];
         value = std::string_view(value_buf_).substr(s.begin, s.size);
       }
+      KafkaHeaders headers = metadata_.Headers(chunk, r);
+      const int64_t timestamp_ms = metadata_.TimestampMillis(chunk, r);
       if (buffering_) {
-        Buffer(*key, value);
+        Buffer(*key, value, timestamp_ms, std::move(headers));
       } else {
-        RETURN_IF_ERROR(Produce(key, value));
+        RETURN_IF_ERROR(Produce(key, value, timestamp_ms, std::move(headers)));
       }
     }
     rd_kafka_poll(handle_->get(), 0);
@@ -368,42 +371,44 @@ class KafkaWriter final : public SinkWriter {
                            std::to_string(delivery_.failed) + " record(s) not delivered)");
   }
 
-  void Buffer(std::string_view key, std::optional<std::string_view> value) {
+  void Buffer(std::string_view key, std::optional<std::string_view> value, int64_t timestamp_ms, KafkaHeaders headers) {
     if (buffer_.empty()) first_buffered_ = std::chrono::steady_clock::now();
-    std::optional<std::string> v;
-    if (value) v.emplace(*value);
-    auto it = index_.find(std::string(key));
+    Buffered b{std::string(key), std::nullopt, timestamp_ms, std::move(headers)};
+    if (value) b.value.emplace(*value);
+    auto it = index_.find(b.key);
     if (it != index_.end()) {
-      buffer_[it->second].second = std::move(v);  // the last change of a key wins
+      buffer_[it->second] = std::move(b);  // the last change of a key wins
       return;
     }
-    index_.emplace(std::string(key), buffer_.size());
-    buffer_.emplace_back(std::string(key), std::move(v));
+    index_.emplace(b.key, buffer_.size());
+    buffer_.push_back(std::move(b));
   }
 
   Status FlushBuffer() {
-    for (const auto& [key, value] : buffer_) {
+    for (Buffered& b : buffer_) {
       std::optional<std::string_view> v;
-      if (value) v = *value;
-      RETURN_IF_ERROR(Produce(std::string_view(key), v));
+      if (b.value) v = *b.value;
+      RETURN_IF_ERROR(Produce(std::string_view(b.key), v, b.timestamp_ms, std::move(b.headers)));
     }
     buffer_.clear();
     index_.clear();
     return Status::OK();
   }
 
-  Status Produce(std::optional<std::string_view> key, std::optional<std::string_view> value) {
+  // `timestamp_ms` 0: the producer's clock. `headers` (may be null) go with the record.
+  Status Produce(std::optional<std::string_view> key, std::optional<std::string_view> value, int64_t timestamp_ms,
+                 KafkaHeaders headers) {
     int32_t partition = RD_KAFKA_PARTITION_UA;
     if (options_.partitioner == KafkaPartitioner::kFixed) {
       partition = 0;  // Flink's fixed partitioner: writer i writes partition i % n; Sluice has one writer
     } else if (options_.partitioner == KafkaPartitioner::kRoundRobin) {
       partition = static_cast<int32_t>(next_partition_++ % static_cast<uint64_t>(partitions_));
     }
-    if (!exactly_once_) return Send(KafkaRecordLog::Record{key, value, partition, 0});
-    KafkaRecordLog::Record record{key, value, partition, 0};
+    if (!exactly_once_) return Send(KafkaRecordLog::Record{key, value, partition, timestamp_ms}, std::move(headers));
+    KafkaRecordLog::Record record{key, value, partition, timestamp_ms};
     if (two_phase_) {
       // Logged for the committables, with its timestamp, so a replay writes the same record.
-      record.timestamp_ms = NowMillis();
+      if (record.timestamp_ms == 0) record.timestamp_ms = NowMillis();
       log_.Append(record);
       // Held back while the previous epoch's transaction waits for its checkpoint (CommitEpoch).
       if (awaiting_commit_) return Status::OK();
@@ -419,8 +424,8 @@ class KafkaWriter final : public SinkWriter {
     return Status::OK();
   }
 
-  // Produces one record (asynchronously; DeliveryStatus reports failures).
-  Status Send(const KafkaRecordLog::Record& r) {
+  // Produces one record (asynchronously; DeliveryStatus reports failures), with `headers` if any.
+  Status Send(const KafkaRecordLog::Record& r, KafkaHeaders headers = nullptr) {
     const std::optional<std::string_view>& key = r.key;
     const std::optional<std::string_view>& value = r.value;
     const int32_t partition = r.partition;
@@ -436,8 +441,12 @@ class KafkaWriter final : public SinkWriter {
       rd_kafka_resp_err_t err = rd_kafka_producev(
           handle_->get(), RD_KAFKA_V_TOPIC(topic_.c_str()), RD_KAFKA_V_PARTITION(partition),
           RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_KEY(key_ptr, key_len),
-          RD_KAFKA_V_VALUE(value_ptr, value_len), RD_KAFKA_V_TIMESTAMP(r.timestamp_ms), RD_KAFKA_V_END);
-      if (err == RD_KAFKA_RESP_ERR_NO_ERROR) return Status::OK();
+          RD_KAFKA_V_VALUE(value_ptr, value_len), RD_KAFKA_V_TIMESTAMP(r.timestamp_ms),
+          RD_KAFKA_V_HEADERS(headers.get()), RD_KAFKA_V_END);
+      if (err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+        (void)headers.release();  // librdkafka owns them now
+        return Status::OK();
+      }
       if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
         return Status::IOError("Failed to send data to Kafka topic '" + topic_ + "': " + KafkaErrorText(err));
       }
@@ -466,6 +475,7 @@ class KafkaWriter final : public SinkWriter {
   KafkaProgress progress_;  // the marker as read after the restart
   int64_t transactions_ = 0;
   int64_t replayed_ = 0;
+  KafkaMetadataWriter metadata_;
   std::unique_ptr<RecordEncoder> key_encoder_;
   std::unique_ptr<RecordEncoder> value_encoder_;
   bool value_is_whole_row_ = false;
@@ -475,7 +485,13 @@ class KafkaWriter final : public SinkWriter {
   int32_t partitions_ = 1;
   uint64_t next_partition_ = 0;
   bool buffering_ = false;
-  std::vector<std::pair<std::string, std::optional<std::string>>> buffer_;  // in first-change order
+  struct Buffered {
+    std::string key;
+    std::optional<std::string> value;  // nullopt: a tombstone
+    int64_t timestamp_ms = 0;
+    KafkaHeaders headers;
+  };
+  std::vector<Buffered> buffer_;  // in first-change order
   std::unordered_map<std::string, size_t> index_;                          // key -> position in buffer_
   std::chrono::steady_clock::time_point first_buffered_;
   std::string key_buf_;
