@@ -187,6 +187,12 @@ void PrintReference() {
       for (size_t i = 0; i < meta.size(); ++i) std::cout << (i ? ", " : "") << "`" << meta[i].name << "` " << meta[i].type.ToString();
       std::cout << ".\n";
     }
+    auto writable = f->writable_metadata();
+    if (!writable.empty()) {
+      std::cout << "\nWritable metadata columns (sinks; declare the others VIRTUAL in a sink table): ";
+      for (size_t i = 0; i < writable.size(); ++i) std::cout << (i ? ", " : "") << "`" << writable[i].name << "` " << writable[i].type.ToString();
+      std::cout << ".\n";
+    }
   }
   for (const FormatFactory* f : AllFormats()) {
     std::cout << "\n## format '" << f->identifier() << "'\n\n| option | default | description |\n|---|---|---|\n";
