@@ -160,15 +160,21 @@ Status ParseCommitOffsets(const OptionReader& reader, KafkaTableOptions* o) {
   return Status::OK();
 }
 
+// 'scan.topic-partition-discovery.interval': a bounded source ignores it, as Flink's KafkaSourceBuilder
+// turns discovery off for one; an unbounded source finds its partitions once, when it starts, so only
+// '0' (Flink's "disabled") is accepted there.
+Status CheckPartitionDiscovery(const OptionReader& reader, const KafkaTableOptions& o) {
+  ASSIGN_OR_RETURN(int64_t discovery, reader.GetDurationMillis(kPartitionDiscovery, 0));
+  if (discovery == 0 || o.bounded_mode != KafkaBoundedMode::kUnbounded) return Status::OK();
+  return Status::NotSupported(std::string("'") + kPartitionDiscovery +
+                              "' is not supported by Sluice yet for an unbounded source: it finds the partitions once, "
+                              "when it starts. Set it to '0' or leave it out (or bound the source with "
+                              "'scan.bounded.mode', which ignores it, as Flink's).");
+}
+
 Status ParseScanOptions(const OptionReader& reader, bool upsert, KafkaTableOptions* o) {
   RETURN_IF_ERROR(ParseCommitOffsets(reader, o));
   bool single_topic = o->topics.size() == 1;
-  ASSIGN_OR_RETURN(int64_t discovery, reader.GetDurationMillis(kPartitionDiscovery, 0));
-  if (discovery != 0) {
-    return Status::NotSupported(std::string("'") + kPartitionDiscovery +
-                                "' is not supported by Sluice yet: a source finds the partitions once, when it starts. "
-                                "Set it to '0' or leave it out.");
-  }
   if (!upsert) {
     ASSIGN_OR_RETURN(std::string mode,
                      reader.GetEnum(kStartupMode, "group-offsets",
@@ -225,7 +231,7 @@ Status ParseScanOptions(const OptionReader& reader, bool upsert, KafkaTableOptio
     return Status::InvalidArgument(std::string("'") + kGroupId +
                                    "' is required in 'group-offsets' bounded mode but missing.");
   }
-  return Status::OK();
+  return CheckPartitionDiscovery(reader, *o);
 }
 
 // 'sink.delivery-guarantee' and, for 'exactly-once', 'sink.transactional-id-prefix' (Flink's
@@ -390,8 +396,10 @@ std::vector<OptionSpec> KafkaOptionSpecs(bool upsert) {
                    "consumers see every change once, also across crashes; without checkpointing the whole run is one "
                    "transaction committed at the end (docs/kafka.md)."});
   specs.push_back({kPartitionDiscovery, false, "",
-                   "Only '0' (disabled) is supported: a source finds the partitions once, when it starts; "
-                   "discovering new ones while running is not supported by Sluice yet."});
+                   "Flink's default is 5 min (new partitions and topics read from the earliest offset); Sluice's "
+                   "sources find their partitions once, when they start, so an unbounded source accepts only '0' "
+                   "(disabled) and behaves so when the option is left out. A bounded source ('scan.bounded.mode') "
+                   "ignores it, as Flink's."});
   specs.push_back({kTransactionalIdPrefix, false, "",
                    "Required by 'exactly-once': the sink's Kafka transactional.id is '<prefix>-0' and its progress "
                    "marker is kept in the consumer group '<prefix>-0-progress'. Unique per sink and job on a cluster: "

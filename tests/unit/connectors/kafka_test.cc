@@ -516,10 +516,15 @@ TEST(KafkaTest, BadOptionsGetFlinksErrors) {
                        "'sink.buffer-flush.max-rows' and 'sink.buffer-flush.interval' must be set to be greater than "
                        "zero together to enable sink buffer flushing."));
   auto discovery = k;
+  discovery.erase("scan.bounded.mode");
   discovery["scan.topic-partition-discovery.interval"] = "5 min";
   EXPECT_TRUE(Contains(CreateError("kafka", discovery),
                        "'scan.topic-partition-discovery.interval' is not supported by Sluice yet"));
   discovery["scan.topic-partition-discovery.interval"] = "0";
+  EXPECT_EQ(CreateError("kafka", discovery), "OK");
+  // A bounded source ignores discovery, as Flink's KafkaSourceBuilder.
+  discovery["scan.topic-partition-discovery.interval"] = "5 min";
+  discovery["scan.bounded.mode"] = "latest-offset";
   EXPECT_EQ(CreateError("kafka", discovery), "OK");
   auto novalue = k;
   novalue.erase("format");
