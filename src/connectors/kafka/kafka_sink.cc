@@ -281,15 +281,18 @@ class KafkaWriter final : public SinkWriter {
     RETURN_IF_ERROR(FlushBuffer());
     const int64_t records = log_.records();
     std::string log = log_.Release();
+    precommitted_ = true;
+    // An epoch without records and no transaction to finish needs none (as Flink's writer skips
+    // empty transactions): an idle job does not commit a transaction per checkpoint.
+    if (records == 0 && !awaiting_commit_ && !txn_open_) return EncodeKafkaCommittable(id, lineage_, 0, log);
     if (awaiting_commit_) {
       awaiting_commit_ = false;
       RETURN_IF_ERROR(ProduceLog(log, "the epoch of checkpoint " + std::to_string(id)));
     }
-    RETURN_IF_ERROR(EnsureTransaction());  // an empty epoch still commits its marker
+    RETURN_IF_ERROR(EnsureTransaction());  // an empty epoch joining a waiting transaction moves its marker
     RETURN_IF_ERROR(FlushProducer());
     awaiting_commit_ = true;
     txn_epoch_ = id;
-    precommitted_ = true;
     return EncodeKafkaCommittable(id, lineage_, records, log);
   }
 
@@ -305,6 +308,8 @@ class KafkaWriter final : public SinkWriter {
     }
     if (!precommitted_) lineage_ = c.lineage;  // restored: the job goes on in its checkpoints' lineage
     if (c.lineage == lineage_ && c.checkpoint_id <= committed_id_) return Status::OK();
+    // An empty epoch outside a transaction has nothing to commit or to write again.
+    if (c.records == 0 && !(awaiting_commit_ && c.checkpoint_id == txn_epoch_)) return Status::OK();
     if (awaiting_commit_ && c.checkpoint_id < txn_epoch_) return Status::OK();  // commits with txn_epoch_
     if (awaiting_commit_ && c.checkpoint_id == txn_epoch_) {
       RETURN_IF_ERROR(CommitKafkaTransaction(handle_->get(), options_, topic_, KafkaProgress{lineage_, txn_epoch_}));
