@@ -100,6 +100,8 @@ class KafkaWriter final : public SinkWriter {
   // its timeout; whatever it held is written again by the recovery of the restored checkpoint.
   ~KafkaWriter() override {
     if (handle_ != nullptr && txn_open_) AbortKafkaTransaction(handle_->get());
+    handle_.reset();
+    if (holds_index_) ReleaseKafkaWriterIndex(options_.transactional_id_prefix, options_.writer_index);
   }
 
   // Creates the encoders (checking the formats' options); connects only when `connect`.
@@ -123,7 +125,11 @@ class KafkaWriter final : public SinkWriter {
     spec.defaults["partitioner"] = "murmur2_random";
     spec.dr_msg_cb = &OnDelivery;
     spec.opaque = &delivery_;
-    if (exactly_once_) spec.overrides["transactional.id"] = KafkaTransactionalId(options_);
+    if (exactly_once_) {
+      options_.writer_index = AcquireKafkaWriterIndex(options_.transactional_id_prefix);
+      holds_index_ = true;
+      spec.overrides["transactional.id"] = KafkaTransactionalId(options_);
+    }
     ASSIGN_OR_RETURN(handle_, CreateKafkaClient(options_, spec));
     RETURN_IF_ERROR(CheckKafkaReachable(handle_->get(), options_));
     topic_ = options_.topics.front();
@@ -449,6 +455,7 @@ class KafkaWriter final : public SinkWriter {
   // commit; once pre-committed (awaiting_commit_) it waits for checkpoint txn_epoch_, and new
   // records only go to log_ until it commits.
   const bool exactly_once_;
+  bool holds_index_ = false;  // options_.writer_index is held (AcquireKafkaWriterIndex)
   bool two_phase_ = false;
   bool txn_open_ = false;
   bool awaiting_commit_ = false;
