@@ -35,22 +35,25 @@ std::string PartitionKey(int32_t spec_id, const std::vector<std::optional<Iceber
   return key;
 }
 
-// Which tasks of the scan are rewritten: those with deletes, and the small files of a partition of
-// the default spec that has at least two of them.
+// Which tasks of the scan are rewritten: those with deletes, and the files below the target size of
+// a partition of the default spec that has at least two of them (with deletes or not), so they are
+// written together.
 std::vector<const FileScanTask*> SelectTasks(const std::vector<FileScanTask>& tasks, const TableMetadata& md,
                                              int64_t target_size) {
   std::map<std::string, std::vector<const FileScanTask*>> small;
   std::vector<const FileScanTask*> out;
   for (const FileScanTask& t : tasks) {
     if (t.spec_id != md.default_spec_id) continue;  // files of older specs stay as they are
-    if (!t.deletes.empty()) {
-      out.push_back(&t);
-    } else if (t.data_file.file_size_in_bytes < target_size) {
+    if (t.data_file.file_size_in_bytes < target_size) {
       small[PartitionKey(t.spec_id, t.data_file.partition)].push_back(&t);
+    } else if (!t.deletes.empty()) {
+      out.push_back(&t);
     }
   }
   for (auto& [key, group] : small) {
-    if (group.size() >= 2) out.insert(out.end(), group.begin(), group.end());
+    for (const FileScanTask* t : group) {
+      if (group.size() >= 2 || !t->deletes.empty()) out.push_back(t);
+    }
   }
   return out;
 }

@@ -4,8 +4,9 @@
 //
 //  - RewriteDataFiles (compaction): the data files of the current snapshot that have deletes (equality
 //    deletes, position deletes or deletion vectors that apply to them), and in each partition the files
-//    below the target size when there are at least two of them, are read with their deletes applied
-//    (the scan reader, iceberg_scan_reader.h) and written again per partition at the target size.
+//    below the target size when there are at least two of them (with deletes or not), are read with
+//    their deletes applied (the scan reader, iceberg_scan_reader.h) and written again per partition at
+//    the target size.
 //    One 'replace' snapshot removes them and every delete file that applies to no other file, and adds
 //    the new files with the data sequence number of the snapshot the rewrite started from (Java's
 //    use-starting-sequence-number), so deletes committed after it still apply. A table that changed
