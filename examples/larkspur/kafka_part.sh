@@ -63,7 +63,9 @@ kafka_fresh_topic() {
 board_counts() {
   local err=$KOUT/board_counts.log r skipped
   r=$("$SLUICE" run --format csv --mode table -i "$SQL/kafka_board.sql" \
-    -e "SET 'execution.runtime-mode' = 'batch'; SELECT COUNT(*), COUNT(DISTINCT k) FROM board_records" 2>"$err" | tail -n +2)
+    -e "SET 'execution.runtime-mode' = 'batch'; SELECT COUNT(*), COUNT(DISTINCT k) FROM board_records" 2>"$err") ||
+    { cat "$err" >&2; return 1; }
+  r=$(tail -n +2 <<<"$r")
   cat "$err" >>"$LOG"
   skipped=$(grep -m1 -oE 'source board_records\([^)]*\)' "$err" | grep -oE 'skipped=[0-9]+' | cut -d= -f2 || true)
   echo "$(field 1 "$r"),${skipped:-0},$(field 2 "$r")"
@@ -105,7 +107,8 @@ INSERT INTO pos_topic SELECT event_id, basket_id, store_id, till_id, currency, e
 INSERT INTO prices_topic SELECT sku, country, currency, price_minor, effective_from FROM price_changes;
 END;
 EOF
-  "$SLUICE" run -i "$SQL/tables.sql" "$SQL/kafka_produce.sql" >/dev/null 2>"$KOUT/produce.log"
+  "$SLUICE" run -i "$SQL/tables.sql" "$SQL/kafka_produce.sql" >/dev/null 2>"$KOUT/produce.log" ||
+    { cat "$KOUT/produce.log" >&2; return 1; }
   cat "$KOUT/produce.log" >>"$LOG"
   local s
   s=$(grep -oE 'sink (pos_topic|prices_topic)\(\+I=[0-9]+' "$KOUT/produce.log" | sed -E 's/sink ([a-z_]+)\(\+I=/\1 /' | sort)
@@ -126,7 +129,8 @@ EOF
     "$SQL/pipeline.sql" >"$SQL/kafka_pipeline.sql"
   grep -q "'upsert-kafka', 'topic' = '$board'" "$SQL/kafka_pipeline.sql" ||
     { echo "report.sh: pipeline.sql's top_stores WITH clause changed; the kafka part cannot point it at $board" >&2; return 1; }
-  "$SLUICE" run -i "$SQL/kafka_tables.sql" "$SQL/kafka_pipeline.sql" >/dev/null 2>"$KOUT/pipeline.log"
+  "$SLUICE" run -i "$SQL/kafka_tables.sql" "$SQL/kafka_pipeline.sql" >/dev/null 2>"$KOUT/pipeline.log" ||
+    { cat "$KOUT/pipeline.log" >&2; return 1; }
   cat "$KOUT/pipeline.log" >>"$LOG"
   local src sink
   src=$(grep -oE 'source pos_basket_events\(rows=[0-9]+' "$KOUT/pipeline.log" | head -1 | grep -oE '[0-9]+$' || true)
@@ -144,7 +148,7 @@ WITH ($board_with, 'properties.isolation.level' = 'read_committed', 'scan.bounde
 CREATE TABLE board_final ($TOP_COLS) WITH ('connector' = 'filesystem', 'path' = '$KOUT/final', 'format' = 'json');
 EOF
   local c keys
-  c=$(board_counts)
+  c=$(board_counts) || return 1
   keys=$(field 3 "$c")
   echo "$board: $(( $(field 1 "$c") + $(field 2 "$c") )) records: $(field 1 "$c") upserts, $(field 2 "$c") tombstones, $keys keys"
   rm -rf "$KOUT/final"
@@ -163,14 +167,23 @@ EOF
   fi
   local first
   first=$(sort "$KOUT/final/final.json" | head -1 | cut -d'"' -f8)
-  "$SLUICE" run -i "$SQL/kafka_board.sql" -e "INSERT INTO board SELECT * FROM board_final WHERE store_id = '$first';" \
-    >/dev/null 2>>"$LOG"
-  local want=$((keys + 1)) deadline=$((SECONDS + ${LARKSPUR_COMPACTION_SECONDS:-120})) n
+  # roll: that row once more (sent again every 10 s while no compaction shows, in case the segment
+  # did not roll: each roll leaves the topic's folded table and its final record count unchanged).
+  roll() {
+    "$SLUICE" run -i "$SQL/kafka_board.sql" -e "INSERT INTO board SELECT * FROM board_final WHERE store_id = '$first';" \
+      >/dev/null 2>>"$LOG"
+  }
+  roll
+  local want=$((keys + 1)) deadline=$((SECONDS + ${LARKSPUR_COMPACTION_SECONDS:-120})) n next=$((SECONDS + 10))
   while :; do
-    c=$(board_counts)
+    c=$(board_counts) || return 1
     n=$(( $(field 1 "$c") + $(field 2 "$c") ))
     [[ $n -le $want || $SECONDS -ge $deadline ]] && break
     sleep 1
+    if [[ $SECONDS -ge $next ]]; then
+      roll
+      next=$((SECONDS + 10))
+    fi
   done
   if [[ $n -gt $want ]]; then
     echo "  compaction not observed within ${LARKSPUR_COMPACTION_SECONDS:-120} s: $n records (the topic's cleanup.policy, segment.ms and the broker's log.cleaner.backoff.ms decide when)"
