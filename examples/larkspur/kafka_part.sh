@@ -3,7 +3,8 @@
 #
 # 1. Sluice produces the replay into two topics: the POS baskets into <prefix>pos (6 partitions, keyed
 #    by till_id: 'key.fields' = 'till_id', the default partitioner, Kafka's murmur2 of the key) and the
-#    price versions into <prefix>prices (1 partition).
+#    price versions into <prefix>prices (1 partition), each in one transaction ('sink.delivery-guarantee'
+#    = 'exactly-once': no checkpoints, so the run is one transaction per table).
 # 2. tables.sql's two sources are pointed at the topics (ALTER TABLE ... SET: 'connector' = 'kafka',
 #    'properties.isolation.level' = 'read_committed', 'scan.startup.mode' = 'earliest-offset',
 #    'scan.bounded.mode' = 'latest-offset', so the job ends) and pipeline.sql's Top-N board becomes an
@@ -98,9 +99,11 @@ CREATE TABLE pos_topic (
   event_id STRING, basket_id STRING, store_id STRING, till_id STRING, currency STRING,
   event_ts TIMESTAMP(3), uploaded_at TIMESTAMP(3), lines $lines
 ) WITH ('connector' = 'kafka', 'topic' = '$pos', $servers,
-  'key.format' = 'raw', 'key.fields' = 'till_id', 'value.format' = 'json', 'sink.partitioner' = 'default');
+  'key.format' = 'raw', 'key.fields' = 'till_id', 'value.format' = 'json', 'sink.partitioner' = 'default',
+  'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = '${TOPIC_PREFIX}pos-replay');
 CREATE TABLE prices_topic (sku STRING, country STRING, currency STRING, price_minor BIGINT, effective_from TIMESTAMP(3))
-WITH ('connector' = 'kafka', 'topic' = '$prices', $servers, 'value.format' = 'json');
+WITH ('connector' = 'kafka', 'topic' = '$prices', $servers, 'value.format' = 'json',
+  'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = '${TOPIC_PREFIX}prices-replay');
 EXECUTE STATEMENT SET
 BEGIN
 INSERT INTO pos_topic SELECT event_id, basket_id, store_id, till_id, currency, event_ts, uploaded_at, lines FROM pos_basket_events;
@@ -112,7 +115,7 @@ EOF
   cat "$KOUT/produce.log" >>"$LOG"
   local s
   s=$(grep -oE 'sink (pos_topic|prices_topic)\(\+I=[0-9]+' "$KOUT/produce.log" | sed -E 's/sink ([a-z_]+)\(\+I=/\1 /' | sort)
-  echo "produced by Sluice: $(awk '$1 == "pos_topic" { print $2 }' <<<"$s") basket events into $pos (key till_id), $(awk '$1 == "prices_topic" { print $2 }' <<<"$s") price versions into $prices"
+  echo "produced by Sluice (exactly-once, one transaction per topic): $(awk '$1 == "pos_topic" { print $2 }' <<<"$s") basket events into $pos (key till_id), $(awk '$1 == "prices_topic" { print $2 }' <<<"$s") price versions into $prices"
   # 2. The pipeline with its sources on the topics and the board on the compacted topic.
   sed -e "s#$OUT/#$KOUT/#g" "$SQL/tables.sql" >"$SQL/kafka_tables.sql"
   cat >>"$SQL/kafka_tables.sql" <<EOF

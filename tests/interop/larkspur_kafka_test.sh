@@ -31,8 +31,8 @@ expect() {
 num() { grep -m1 -E "$1" "$R" | grep -oE '[0-9]+' | sed -n "${2}p"; }
 
 events=$(truth "day.$D.events")
-expect "basket events produced into the POS topic" "$(num '^produced by Sluice:' 1)" "$events"
-expect "price versions produced" "$(num '^produced by Sluice:' 2)" "$(wc -l <"$WORK/data/prices/price_changes.json" | tr -d " ")"
+expect "basket events produced into the POS topic" "$(num '^produced by Sluice' 1)" "$events"
+expect "price versions produced" "$(num '^produced by Sluice' 2)" "$(wc -l <"$WORK/data/prices/price_changes.json" | tr -d " ")"
 expect "basket events the pipeline read (read_committed)" "$(num '^pipeline.sql on the topics:' 1)" "$events"
 ins=$(grep -m1 '^pipeline.sql on the topics:' "$R" | grep -oE '\+I=[0-9]+' | cut -d= -f2)
 del=$(grep -m1 '^pipeline.sql on the topics:' "$R" | grep -oE '\-D=[0-9]+' | cut -d= -f2)
