@@ -7,8 +7,9 @@
 # PART is one of: run explain errors dedup asof reconcile changelog minibatch kafka (default: all but
 # kafka, in this order; with --kafka, or KAFKA=HOST:PORT in the environment, kafka too). The kafka part
 # runs the pipeline on a Kafka broker (README.md, "On a Kafka broker"; kafka_part.sh). Parts that read
-# the pipeline's outputs (asof, reconcile, changelog, minibatch, kafka) run it first if they are missing. Three outputs are Iceberg tables in a local hadoop warehouse ($OUT/warehouse,
-# catalog lake, database stream); the report reads them back through the Iceberg source and prints the
+# the pipeline's outputs (asof, reconcile, changelog, minibatch, kafka) run it first if they are
+# missing. Three outputs are Iceberg tables in a local hadoop warehouse ($OUT/warehouse, catalog lake,
+# database stream); the report reads them back through the Iceberg source and prints the
 # sink's job summary (snapshots, rows written, files, deletes). The Top-N board writes Debezium change
 # events ('debezium-json'), read back by key and as raw events (the same files as plain JSON).
 # The data comes from `sluice gen larkspur --out DIR` (default build/larkspur/data); outputs, the SQL
@@ -29,7 +30,7 @@ while [[ $# -gt 0 ]]; do
     --data) DATA=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
     --kafka) KAFKA=$2; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     run|explain|errors|dedup|asof|reconcile|changelog|minibatch|kafka) PARTS+=("$1"); shift ;;
     *) echo "report.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
