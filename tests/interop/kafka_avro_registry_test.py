@@ -9,6 +9,8 @@
   source     records the Java producer writes with two writer schemas (one with an extra field and without a
              column the table's reader schema gives a default; one with an int for the BIGINT column) are
              read by Sluice through Avro's schema resolution
+  debezium   Sluice writes an updating query's changelog with 'debezium-avro-confluent'; Java decodes the
+             envelopes (op 'c' with "after", op 'd' with "before") and Sluice reads them back as a changelog
   bad_ids    a record with a schema id the registry does not know fails the query naming topic, partition
              and offset; with 'value.avro-confluent.ignore-parse-errors' it is skipped
 """
@@ -32,8 +34,8 @@ def java(*args, stdin=None, check=True):
     return kb.run(kb.JAVA + ["-cp", CP, "AvroRegistryCheck"] + list(args), stdin=stdin, check=check)
 
 
-def table(name, topic, columns, **opts):
-    o = {"value.format": "avro-confluent", "value.avro-confluent.url": REGISTRY,
+def table(name, topic, columns, fmt="avro-confluent", **opts):
+    o = {"value.format": fmt, "value.%s.url" % fmt: REGISTRY,
          "scan.startup.mode": "earliest-offset", "scan.bounded.mode": "latest-offset"}
     o.update(opts)
     return kb.kafka_table(name, topic, columns, **o)
@@ -96,6 +98,23 @@ def test_bad_ids():
     kb.check("bad_ids: skipped with ignore-parse-errors", rows, ["+I,1", "+I,3"])
 
 
+def test_debezium():
+    kb.create_topic("avro-dbz", 1)
+    sql = table("dbz_t", "avro-dbz", "name STRING, n BIGINT", fmt="debezium-avro-confluent")
+    sql += ("INSERT INTO dbz_t SELECT name, COUNT(*) FROM (VALUES ('a'), ('b'), ('a')) AS t(name) GROUP BY name;\n")
+    kb.sluice(sql)
+    out = java("consume", kb.BOOTSTRAP, "avro-dbz", "4", REGISTRY).stdout.splitlines()
+    envelopes = sorted(l.split("|", 1)[1] for l in out)
+    kb.check("debezium: Java decodes the envelopes", envelopes, sorted([
+        '{"before": null, "after": {"name": "a", "n": 1}, "op": "c"}',
+        '{"before": null, "after": {"name": "b", "n": 1}, "op": "c"}',
+        '{"before": {"name": "a", "n": 1}, "after": null, "op": "d"}',
+        '{"before": null, "after": {"name": "a", "n": 2}, "op": "c"}']))
+    read = table("dbz_r", "avro-dbz", "name STRING, n BIGINT", fmt="debezium-avro-confluent")
+    rows = kb.csv_rows(kb.sluice(read + "SELECT name, n FROM dbz_r;\n").stdout)
+    kb.check("debezium: Sluice reads the changelog back", rows, ["+I,a,1", "+I,b,1", "-D,a,1", "+I,a,2"])
+
+
 def main():
     global CP
     import tempfile
@@ -104,7 +123,7 @@ def main():
         cp = kb.CP + os.pathsep + os.path.join(AVRO_CP, "*")
         kb.run(["javac", "-cp", cp, "-d", tmp, os.path.join(HERE, "avro", "AvroRegistryCheck.java")])
         CP = cp + os.pathsep + tmp
-        cases = {"sink": test_sink, "source": test_source, "bad_ids": test_bad_ids}
+        cases = {"sink": test_sink, "source": test_source, "debezium": test_debezium, "bad_ids": test_bad_ids}
         only = sys.argv[2:]
         for name, t in cases.items():
             if only and name not in only:
