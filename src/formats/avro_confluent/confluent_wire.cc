@@ -140,6 +140,12 @@ Result<const ConfluentReader::Writer*> ConfluentReader::WriterFor(int32_t id) {
     w->status = Status::InvalidArgument(which + " is not a valid Avro schema: " + schema.status().message());
   } else {
     w->schema = std::make_unique<AvroSchema>(std::move(schema).value());
+    // The table's own schema (what Sluice registered): decoded straight into the columns, no plan.
+    if (w->schema->ToJson() == codec_->schema().ToJson()) {
+      const Writer* same = w.get();
+      writers_[id] = std::move(w);
+      return same;
+    }
     auto plan = AvroReadPlan::Make(w->schema->root(), codec_->schema().root());
     if (!plan.ok()) {
       w->status = Status::InvalidArgument(which + " cannot be read as the table's schema: " + plan.status().message());

@@ -315,6 +315,10 @@ TEST(AvroConfluentFormatTest, RegistersOnceAndFramesRecords) {
   EXPECT_TRUE(auth);
   EXPECT_EQ(e->record(0), Framed(1, std::string("\x03\x02\x04" "ab", 5)));
   EXPECT_EQ(e->record(1), Framed(1, std::string("\x02\x00", 2)));
+  // Read back: the writer schema is the table's own, decoded without a resolution plan.
+  Decoded d = Decode(AvroConfluentFormatFactory(), s, {e->record(0), e->record(1)}, o);
+  ASSERT_TRUE(d.status.ok()) << d.status.ToString();
+  ExpectSameRows(c, d.chunk);
 }
 
 TEST(AvroConfluentFormatTest, ResolvesWriterSchemasById) {
