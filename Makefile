@@ -5,6 +5,8 @@
 #   make bench  - builds in release and runs the benchmarks
 #   make demo   - runs the example pipeline on embedded defaults
 #   make fuzz   - runs each libFuzzer target for FUZZ_SECONDS (600) in the test build (tests/fuzz)
+#   make test-flink - the same scripts on Apache Flink 2.2.1 and on build/sluice, compared
+#                 (tests/flink, docs/flink.md; Java 17 and Maven; a few minutes, Flink's results cached)
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
@@ -21,7 +23,7 @@ define configure_asan
 	  -DSLUICE_BUILD_FUZZ=ON -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" $(CMAKE_FLAGS) >/dev/null
 endef
 
-.PHONY: deps build test fuzz bench demo clean
+.PHONY: deps build test test-flink fuzz bench demo clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -34,6 +36,9 @@ test: deps
 	$(configure_asan)
 	@ninja -C build-asan -j $(JOBS)
 	@cd build-asan && ctest --output-on-failure -j $(JOBS)
+
+test-flink: build
+	@nice -n 10 python3 tests/flink/run_differential.py --sluice build/sluice
 
 fuzz: deps
 	$(configure_asan)

@@ -239,5 +239,25 @@ else
   echo "iceberg scan: $BUILD_DIR/bench/iceberg_scan not built"
 fi
 
+echo
+echo "== Iceberg filter push-down: a selective filter on a partitioned table, pruning vs none"
+if [ -x "$BUILD_DIR/sluice" ]; then
+  bench/iceberg/iceberg_prune_bench.sh "$BUILD_DIR/sluice" "${ICEBERG_PRUNE_ROWS:-10000000}" ||
+    echo "iceberg prune: not runnable"
+else
+  echo "iceberg prune: $BUILD_DIR/sluice not built"
+fi
+
+echo
+echo "== Iceberg upsert pipeline: cost per updated key in each delete mode (equality v2, position v2, dv v3)"
+# bench/iceberg/upsert_delete_modes.py: the same running-total upsert job per mode, modes interleaved,
+# UPSERT_REPS (default 3) times; the ratio is against Flink's equality mode (lower is cheaper).
+if [ -x "$SLUICE" ]; then
+  python3 bench/iceberg/upsert_delete_modes.py "$SLUICE" "${UPSERT_KEYS:-100000}" "${UPSERT_UPDATES:-2000000}" \
+    "${UPSERT_REPS:-3}" || echo "iceberg upsert modes: not runnable"
+else
+  echo "iceberg upsert modes: $SLUICE not built"
+fi
+
 if [ "$micro_ran" = 1 ] && [ "$micro_failed" = 0 ]; then exit 0; fi
 exit 1

@@ -76,12 +76,18 @@ class Binder {
   Result<Relation> BindQueryBody(const ast::Query& query, bool top = false);
   // ORDER BY / LIMIT / OFFSET over a bound query body: a Sort node chosen as Flink's rules choose.
   Result<Relation> BindOrderLimit(const ast::Query& query, Relation body, bool top);
+  Result<PlanNodePtr> MakeSortNode(const ast::Query& query, PlanNodePtr below, const std::vector<SortKey>& keys,
+                                   int64_t offset, int64_t fetch);
   Result<Relation> BindSelect(const ast::Select& select);
+  Result<Relation> BindProjection(const ast::Select& select, Relation input);
   Result<Relation> BindSetOp(const ast::SetOp& op);
   Result<Relation> BindValues(const ast::Values& values);
   Result<Relation> BindTableRef(const ast::TableRef& ref);
   Result<Relation> BindTable(const ast::TableName& ref);
   Result<Relation> BindJoin(const ast::Join& join);
+  Result<Relation> BindUnnestJoin(const ast::Join& join);
+  Result<ExprPtr> BindJoinCondition(const ast::Join& join, const Relation& left, const Relation& right,
+                                    const Scope& combined, JoinType type);
   // One aggregate call over `input`: its arguments and FILTER become columns of `pre` (a projection of
   // the input, reused when equal); `needs_retract` picks the retracting variant.
   Result<AggregateCall> BindAggregateCall(const ast::Call& call, const Relation& input, CalcNode* pre, bool needs_retract);
@@ -110,6 +116,14 @@ class Binder {
   Result<ExprPtr> BindLiteral(const ast::Literal& lit);
   Result<ExprPtr> BindInterval(const ast::IntervalLiteral& lit);
   Result<ExprPtr> BindCase(const ast::Case& c, const Scope& scope);
+  Result<ExprPtr> BindUnary(const ast::Unary& u, const Scope& scope);
+  Result<ExprPtr> BindBinary(const ast::Binary& b, const Scope& scope);
+  Result<ExprPtr> BindBetween(const ast::Between& b, const Scope& scope);
+  Result<ExprPtr> BindIn(const ast::In& in, const Scope& scope);
+  Result<ExprPtr> BindLike(const ast::Like& l, const Scope& scope);
+  Result<ExprPtr> BindCast(const ast::Cast& c, const Scope& scope);
+  Result<ExprPtr> BindTrim(const ast::Trim& t, const Scope& scope);
+  Result<ExprPtr> BindConstructor(const ast::Expr& expr, const Scope& scope);
   // Resolves `name` over bound args, inserting implicit casts.
   Result<ExprPtr> MakeFunctionCall(const std::string& name, std::vector<ExprPtr> args, ast::SourcePos pos);
   Result<ExprPtr> CastTo(ExprPtr e, const LogicalType& type, ast::SourcePos pos);
@@ -128,6 +142,8 @@ class Binder {
     int group_window_key = -1;
   };
   Result<Relation> BindAggregate(const ast::Select& select, Relation input);
+  Status BindGroupKeys(const ast::Select& select, const Relation& input, const ast::Call* group_window,
+                       AggContext* ctx, CalcNode* pre, std::vector<std::string>* key_names);
   // Called first by BindExpr while an AggContext is active: resolves a group key or an aggregate call
   // to an output column; returns null to bind the node structurally.
   Result<ExprPtr> ResolveInAggregate(const ast::Expr& expr);

@@ -38,7 +38,13 @@ Result<Binder::Relation> Binder::BindOverAggregates(const ast::Select& select, R
     }
     ASSIGN_OR_RETURN(ExprPtr order, BindExpr(*w.order_by[0].expr, input.scope));
     if (order->kind != ExprKind::kColumnRef || order->type.time_attribute() == TimeAttribute::kNone) {
-      return Error(w.order_by[0].expr->pos, "OVER windows' ordering in stream mode must be defined on a time attribute.");
+      // Flink 2.2 refuses a bounded frame over another order; an unbounded one it runs with a
+      // non-time-attribute OVER operator that Sluice does not have.
+      const bool bounded = w.frame_unit != ast::WindowSpec::FrameUnit::kNone &&
+                           w.frame_start.kind != ast::FrameBound::Kind::kUnboundedPreceding;
+      if (bounded) return Error(w.order_by[0].expr->pos, "Non-time attribute sort is not supported for bounded OVER window.");
+      return NotSupported(w.order_by[0].expr->pos,
+                          "An unbounded OVER window ordered by a column that is not a time attribute");
     }
     if (w.order_by[0].descending) {
       return Error(w.order_by[0].expr->pos, "The ordering of an OVER window in stream mode must be ascending on its time attribute.");

@@ -181,9 +181,8 @@ Result<Binder::Relation> Binder::FinishTemporalJoin(const ast::Join& join, const
   std::shared_ptr<const CatalogTable> table = path.ok() ? catalog_->FindTable(*path) : nullptr;
   if (table != nullptr) {
     if (table->primary_key.empty()) {
-      return Error(right_ref.pos, "Event-Time Temporal Table Join requires both primary key and row time attribute in "
-                                  "versioned table, but no primary key can be found. (declare PRIMARY KEY (...) NOT "
-                                  "ENFORCED on '" + right_name + "')");
+      return Error(right_ref.pos, "Temporal Table Join requires primary key in versioned table, but no primary key can "
+                                  "be found. (declare PRIMARY KEY (...) NOT ENFORCED on '" + right_name + "')");
     }
     for (const auto& pk : table->primary_key) {
       bool covered = false;

@@ -20,6 +20,7 @@
 
 #include "cli/result_printer.h"
 #include "cli/gen_larkspur.h"
+#include "cli/iceberg_command.h"
 #include "connectors/connector.h"
 #include "formats/format.h"
 #include "common/config.h"
@@ -241,6 +242,27 @@ int main(int argc, char** argv) {
   gen_larkspur->add_option("--seed", larkspur_opts.seed, "The random seed (default 28)");
   gen_larkspur->add_option("--stores", larkspur_opts.stores, "Stores, split over GB, IN and SG (default 600)");
 
+  CLI::App* iceberg = app.add_subcommand("iceberg", "Iceberg table maintenance (docs/iceberg.md)");
+  iceberg->require_subcommand(1);
+  sluice::IcebergCommandOptions iceberg_opts;
+  CLI::App* compact = iceberg->add_subcommand(
+      "compact", "Rewrite data files with their deletes applied (Iceberg's rewrite_data_files): one 'replace' snapshot");
+  CLI::App* expire = iceberg->add_subcommand(
+      "expire-snapshots", "Expire old snapshots and delete the files only they reach (Iceberg's expire_snapshots)");
+  for (CLI::App* cmd : {compact, expire}) {
+    cmd->add_option("CATALOG", iceberg_opts.catalog,
+                    "A warehouse path (hadoop catalog) or catalog options 'catalog-type=rest,uri=http://...'")
+        ->required();
+    cmd->add_option("TABLE", iceberg_opts.table, "The table, <database>.<table>")->required();
+  }
+  compact->add_option("--target-file-size-bytes", iceberg_opts.target_file_size,
+                      "Size of the written files (default: the table's write.target-file-size-bytes)");
+  expire->add_option("--older-than", iceberg_opts.older_than,
+                     "Expire snapshots older than this: epoch milliseconds or 'YYYY-MM-DD HH:MM:SS' (UTC); default: "
+                     "now minus history.expire.max-snapshot-age-ms");
+  expire->add_option("--retain-last", iceberg_opts.retain_last,
+                     "Keep at least this many snapshots of each branch (default: history.expire.min-snapshots-to-keep)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -257,6 +279,10 @@ int main(int argc, char** argv) {
       return 1;
     }
     return 0;
+  }
+  if (compact->parsed() || expire->parsed()) {
+    iceberg_opts.action = compact->parsed() ? "compact" : "expire-snapshots";
+    return sluice::RunIcebergCommand(iceberg_opts, std::cout, std::cerr);
   }
   if (reference->parsed()) {
     sluice::PrintReference();

@@ -37,6 +37,12 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "(the dropped row as a JSON object named by the operator's input columns) and optionally event_time "
        "TIMESTAMP(3) (the row's time attribute), in any order. Checked when a job that can drop late rows is "
        "planned; the job summary counts the rows written there. Empty: late rows are dropped and counted."},
+      {kPrintFormatKey, OptionType::kEnum, "PRINT",
+       "Sluice: how 'print' sinks write each change. 'PRINT' as Flink's print connector ('<identifier>> +I[...]'); "
+       "'JSONL' as one JSON object per line in the form `sluice run --format jsonl` prints ({\"op\":\"+I\",...}), "
+       "after '<identifier>> ' where the identifier defaults to the table's name, so a script's sinks can be told "
+       "apart and compared exactly (tests/flink, docs/flink.md).",
+       {"PRINT", "JSONL"}},
       {kChunkSizeKey, OptionType::kInteger, "1024",
        "Sluice: rows per columnar chunk read from sources. Results never depend on it; tests vary it.",
        {}, {}, 1, 1 << 20},
@@ -64,6 +70,10 @@ const std::vector<ConfigOption>& AllConfigOptions() {
       {kCdcEventsDuplicateKey, OptionType::kBoolean, "false",
        "Whether a source that emits a full changelog (-U rows too) with a PRIMARY KEY may repeat changes; if "
        "true, a ChangelogNormalize over it keyed by the primary key removes the duplicates."},
+      {kSourcePredicatePushdownKey, OptionType::kBoolean, "true",
+       "When it is true, the optimizer pushes filters down into table sources that support it (the Iceberg source "
+       "skips manifests and data files that cannot match, EXPLAIN shows them as filter=[...] on the "
+       "TableSourceScan). The filter is always applied after the scan too, so results do not change."},
       {kMaxColumnWidthKey, OptionType::kInteger, "30",
        "The widest a tableau result column is printed; longer values are cut and end in '...'.", {}, {}, 1},
       {"pipeline.name", OptionType::kString, "", "The job name shown in the job summary; with 'state.checkpoints.dir' "

@@ -101,7 +101,9 @@ inline constexpr char kMaxColumnWidthKey[] = "table.display.max-column-width";
 inline constexpr char kSinkUpsertMaterializeKey[] = "table.exec.sink.upsert-materialize";
 inline constexpr char kAggPhaseStrategyKey[] = "table.optimizer.agg-phase-strategy";
 inline constexpr char kCdcEventsDuplicateKey[] = "table.exec.source.cdc-events-duplicate";
+inline constexpr char kSourcePredicatePushdownKey[] = "table.optimizer.source.predicate-pushdown-enabled";
 inline constexpr char kLateRowsTableKey[] = "sluice.exec.late-rows.table";
+inline constexpr char kPrintFormatKey[] = "sluice.print.format";
 inline constexpr char kProcessMemoryKey[] = "taskmanager.memory.process.size";
 // A table option every connector accepts (Flink 1.17's source watermark option): the table's own
 // idle timeout, overriding 'table.exec.source.idle-timeout' (runtime/operators/source_operator.h).

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "function/expression.h"
 #include "types/row_kind.h"
 #include "types/schema.h"
 #include "types/vector.h"
@@ -49,6 +50,9 @@ struct ConnectorContext {
   // Metadata columns the query reads ('METADATA FROM key'), appended after the projected columns,
   // with their declared types. A connector that does not offer a key rejects it at creation.
   std::vector<Field> metadata;
+  // For sources: the filters the connector accepted at planning (ConnectorFactory::ApplyFilters),
+  // conjuncts whose column references are ordinals of physical_schema. The query applies them too.
+  std::vector<ExprPtr> filters;
   std::vector<std::string> primary_key;        // column names; empty when none
   std::vector<std::string> partition_keys;     // PARTITIONED BY (...) column names, in order
   std::map<std::string, std::string> options;  // the WITH clause, keys as written
@@ -60,6 +64,10 @@ struct ConnectorContext {
   // The rows that 'values' tables read (and their sinks collect), owned by whoever owns the session
   // (tests, the .test runner). Null when the session offers none; 'values' tables then fail to open.
   ValuesDataRegistry* values_registry = nullptr;
+  // The job's id (32 hex digits, as Flink prints a JobID), the same for every connector of one job
+  // (one INSERT or statement set). Sinks that record their writer in an external system use it
+  // (Iceberg's 'flink.job-id' snapshot property). Empty when planning without running.
+  std::string job_id;
 };
 
 // The projected output schema a source's readers produce for `ctx`.
@@ -97,6 +105,15 @@ class SourceSplit {
     (void)position;
     return Status::Internal("split " + id() + " cannot seek to a checkpointed position");
   }
+  // Checkpoint `checkpoint_id` is durable; `position` is what CheckpointPosition gave for it (also
+  // for a split that had finished by then). A split that mirrors its progress outside the job does
+  // it here (a Kafka partition commits the offset to its consumer group, as Flink's
+  // 'commit.offsets.on.checkpoint'). Default: nothing.
+  virtual Status NotifyCheckpointComplete(int64_t checkpoint_id, const std::string& position) {
+    (void)checkpoint_id;
+    (void)position;
+    return Status::OK();
+  }
 };
 
 class TableSource {
@@ -106,6 +123,9 @@ class TableSource {
   virtual ChangelogMode changelog_mode() const { return ChangelogMode::InsertOnly(); }
   virtual bool bounded() const = 0;
   virtual Result<std::vector<std::unique_ptr<SourceSplit>>> CreateSplits() = 0;
+  // Extra fields of the source's entry in the job summary, as (name, value) pairs in order, e.g.
+  // how many files a scan planned and skipped by its filters. Empty: none.
+  virtual std::vector<std::pair<std::string, std::string>> SummaryFields() const { return {}; }
 };
 
 class SinkWriter {
@@ -168,6 +188,17 @@ class ConnectorFactory {
   // What a source on `ctx`'s table emits, for planning (before projections are known). By default
   // it creates the source and asks it; a connector may answer without creating one.
   virtual Result<ChangelogMode> SourceChangelogMode(const ConnectorContext& ctx) const;
+  // Filter push-down (Flink's SupportsFilterPushDown). A connector whose sources can skip data by
+  // filters answers true, and ApplyFilters says which of `filters` (conjuncts over the columns of
+  // ctx.physical_schema, offered by the planner) its sources use: one flag per filter. The accepted
+  // ones come back in ConnectorContext::filters when the source is created. The planner keeps every
+  // filter in the query, so a source may skip rows that cannot match an accepted filter and must
+  // never skip one that can; it need not drop every row that does not match.
+  virtual bool supports_filter_push_down() const { return false; }
+  virtual Result<std::vector<bool>> ApplyFilters(const ConnectorContext& ctx, const std::vector<ExprPtr>& filters) const {
+    (void)ctx;
+    return std::vector<bool>(filters.size(), false);
+  }
   virtual Result<std::unique_ptr<TableSink>> CreateSink(const ConnectorContext& ctx) const;
 };
 

@@ -14,6 +14,7 @@
 #include "common/clock.h"
 #include "common/deep_stack.h"
 #include "common/config.h"
+#include "common/random_id.h"
 #include "connectors/connector.h"
 #include "connectors/values/values_connector.h"
 #include "formats/format.h"
@@ -250,6 +251,7 @@ class Session::Impl {
   Result<Planned> PlanRoots(std::vector<PlanNodePtr> roots, QueryResultHandler* handler, bool create_writers) {
     Planned planned;
     planned.logical = roots;
+    job_id_ = RandomJobId();  // one id for every connector of this job (MakeContext)
     const auto& registry = ConnectorRegistry::Builtin();
     SourceModeFn mode_of = [&](const TableSourceScanNode& scan) -> Result<ChangelogMode> {
       const CatalogTable& table = *scan.table;
@@ -258,7 +260,16 @@ class Session::Impl {
     };
     ASSIGN_OR_RETURN(std::vector<PlanNodePtr> with_sources,
                      PlaceSourceChangelogNodes(roots, mode_of, config_.GetBool(kCdcEventsDuplicateKey)));
-    ASSIGN_OR_RETURN(planned.physical, OptimizePlans(with_sources));
+    FilterPushDownFn push_filters = [&](const TableSourceScanNode& scan, const std::vector<ExprPtr>& filters)
+        -> Result<std::optional<std::vector<bool>>> {
+      const CatalogTable& table = *scan.table;
+      ASSIGN_OR_RETURN(const ConnectorFactory* factory, WithTable(registry.Find(table.connector()), table));
+      if (!factory->supports_filter_push_down()) return std::optional<std::vector<bool>>();
+      ASSIGN_OR_RETURN(std::vector<bool> accepted, factory->ApplyFilters(MakeContext(table, scan.hint_options), filters));
+      return std::optional<std::vector<bool>>(std::move(accepted));
+    };
+    if (!config_.GetBool(kSourcePredicatePushdownKey)) push_filters = nullptr;
+    ASSIGN_OR_RETURN(planned.physical, OptimizePlans(with_sources, push_filters));
     std::set<PlanNode*> seen;
     std::vector<PlanNode*> scans;
     for (const auto& r : planned.physical) CollectScans(r, &seen, &scans);
@@ -268,6 +279,7 @@ class Session::Impl {
       ASSIGN_OR_RETURN(const ConnectorFactory* factory, WithTable(registry.Find(table.connector()), table));
       ConnectorContext ctx = MakeContext(table, scan.hint_options);
       ctx.projection = scan.projection;
+      ctx.filters = scan.filters;
       for (int m : scan.metadata) ctx.metadata.push_back({table.columns[static_cast<size_t>(m)].metadata_key, table.columns[static_cast<size_t>(m)].type});
       ASSIGN_OR_RETURN(std::unique_ptr<TableSource> source, factory->CreateSource(ctx));
       scan.source_mode = source->changelog_mode();
@@ -443,6 +455,7 @@ class Session::Impl {
     ctx.err = options_.err;
     ctx.chunk_size = static_cast<size_t>(config_.GetInt(kChunkSizeKey));  // SET keeps it within [1, 2^20]
     ctx.values_registry = &values_;
+    ctx.job_id = job_id_;
     return ctx;
   }
 
@@ -664,6 +677,7 @@ class Session::Impl {
   std::optional<JobSummary> last_job_summary_;  // of the last statement's job (Session::LastJobSummary)
   Catalog catalog_;
   ValuesDataRegistry values_;
+  std::string job_id_;  // of the job being planned (PlanRoots), handed to its connectors
   // Functions declared with CREATE FUNCTION (upper-case name -> the native built-in it runs).
   std::map<std::string, std::string> function_aliases_;
 };

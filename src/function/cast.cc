@@ -50,6 +50,14 @@ bool CanCast(const LogicalType& from, const LogicalType& to, bool implicit) {
     if (f == TypeId::kMap && t == TypeId::kMap) {
       return CanCast(from.child(0), to.child(0), true) && CanCast(from.child(1), to.child(1), true);
     }
+    // Flink's constructed casting: a ROW casts to a ROW of as many fields, field by field by
+    // position (names are not compared), so ROW(1.5, -2.25) goes into ROW<x DECIMAL(5, 2), y DOUBLE>.
+    if (f == TypeId::kRow && t == TypeId::kRow && from.num_children() == to.num_children()) {
+      for (size_t i = 0; i < from.num_children(); ++i) {
+        if (!CanCast(from.child(i), to.child(i), true)) return false;
+      }
+      return true;
+    }
     return false;
   }
   // Explicit casts.

@@ -342,6 +342,38 @@ Result<std::shared_ptr<ScalarFunction>> ResolveNullIf(const CallInfo& c) {
                       });
 }
 
+// GREATEST / LEAST: the largest / smallest argument after casting all to their common type; NULL as
+// soon as one argument is NULL (Flink's semantics).
+Result<std::shared_ptr<ScalarFunction>> ResolveExtreme(const CallInfo& c, bool greatest) {
+  if (c.size() < 1) return std::shared_ptr<ScalarFunction>();
+  auto common = CommonType(c.types);
+  if (!common.ok() || common->IsNested()) return std::shared_ptr<ScalarFunction>();
+  bool nullable = false;
+  for (const auto& t : c.types) nullable |= t.nullable();
+  std::vector<LogicalType> casts = CastTargets(c.types, *common);
+  LogicalType r = common->WithNullable(nullable).WithTimeAttribute(TimeAttribute::kNone);
+  const CmpOp op = greatest ? CmpOp::kGt : CmpOp::kLt;
+  return MakeFunction(c.name, casts, r,
+                      [op](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) {
+                        for (size_t k = 0; k < n; ++k) out->ShareHeapsWith(*args[k]);
+                        for (size_t i = 0; i < rows; ++i) CopyRow(*args[0], i, out, i);
+                        Vector better(LogicalType::Boolean(), rows);
+                        for (size_t k = 1; k < n; ++k) {
+                          CompareVectors(op, *args[k], *out, rows, &better);
+                          const uint8_t* bd = better.data<uint8_t>();
+                          for (size_t i = 0; i < rows; ++i) {
+                            if (better.IsValid(i) && bd[i]) CopyRow(*args[k], i, out, i);
+                          }
+                        }
+                        for (size_t k = 0; k < n; ++k) {
+                          for (size_t i = 0; i < rows; ++i) {
+                            if (args[k]->IsNull(i)) out->SetNull(i, true);
+                          }
+                        }
+                        return Status::OK();
+                      });
+}
+
 Result<std::shared_ptr<ScalarFunction>> NeverFailsR(Result<std::shared_ptr<ScalarFunction>> r) {
   if (r.ok()) NeverFails(*r);
   return r;
@@ -378,6 +410,8 @@ void RegisterComparisonFunctions(FunctionTable* t) {
   t->Add({"IS NOT FALSE", {"<BOOLEAN> IS NOT FALSE"}, [](const CallInfo& c) { return NeverFailsR(ResolvePredicate(c, Pred::kNotFalse)); }, false});
   t->Add({"IF", {"IF(<BOOLEAN>, <ANY>, <ANY>)"}, ResolveIf});
   t->Add({"NULLIF", {"NULLIF(<ANY>, <ANY>)"}, ResolveNullIf});
+  t->Add({"GREATEST", {"GREATEST(<COMPARABLE_TYPE>, ...)"}, [](const CallInfo& c) { return NeverFailsR(ResolveExtreme(c, true)); }});
+  t->Add({"LEAST", {"LEAST(<COMPARABLE_TYPE>, ...)"}, [](const CallInfo& c) { return NeverFailsR(ResolveExtreme(c, false)); }});
 }
 
 }  // namespace sluice::fn

@@ -201,6 +201,51 @@ std::string TypeFamilyName(const LogicalType& t) {
   return "<ANY>";
 }
 
+namespace {
+
+// Calcite's SqlTypeFamily name of a type.
+std::string SqlFamilyName(const LogicalType& t) {
+  if (t.IsNumeric()) return "NUMERIC";
+  if (t.IsCharacterString()) return "CHARACTER";
+  if (t.IsBinaryString()) return "BINARY";
+  switch (t.id()) {
+    case TypeId::kNull:
+      return "NULL";
+    case TypeId::kBoolean:
+      return "BOOLEAN";
+    case TypeId::kDate:
+      return "DATE";
+    case TypeId::kTime:
+      return "TIME";
+    case TypeId::kTimestamp:
+      return "TIMESTAMP";
+    case TypeId::kTimestampLtz:
+      return "TIMESTAMP_WITH_LOCAL_TIME_ZONE";
+    case TypeId::kIntervalDayTime:
+      return "INTERVAL_DAY_TIME";
+    case TypeId::kIntervalYearMonth:
+      return "INTERVAL_YEAR_MONTH";
+    case TypeId::kArray:
+      return "ARRAY";
+    case TypeId::kMap:
+      return "MAP";
+    case TypeId::kMultiset:
+      return "MULTISET";
+    case TypeId::kRow:
+      return "ROW";
+    default:
+      return "ANY";
+  }
+}
+
+}  // namespace
+
+std::string SqlFamilySignature(const std::string& name, const std::vector<LogicalType>& arg_types) {
+  std::string sig = name + "(";
+  for (size_t i = 0; i < arg_types.size(); ++i) sig += (i ? ", <" : "<") + SqlFamilyName(arg_types[i]) + ">";
+  return sig + ")";
+}
+
 bool AsString(const LogicalType& t, LogicalType* cast) {
   if (t.id() == TypeId::kNull) {
     *cast = LogicalType::String();
@@ -287,11 +332,11 @@ Result<ResolvedCall> ResolveScalar(const std::string& name, const std::vector<Lo
   std::string upper = Upper(name);
   const fn::FunctionFamily* family = Builtins().Find(upper);
   if (family == nullptr) {
-    std::string msg = "No such function: " + name + ".";
+    std::string msg = "No match found for function signature " + fn::SqlFamilySignature(name, arg_types);
     if (IsAggregateFunction(upper)) {
       msg = "Aggregate function " + upper + " is not allowed here.";
     } else if (auto hint = DidYouMean(upper, Builtins().Names(true))) {
-      msg += " Did you mean " + *hint + "?";
+      msg += ". Did you mean " + *hint + "?";
     }
     return Status::BindError(msg);
   }

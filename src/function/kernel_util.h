@@ -238,6 +238,9 @@ LogicalType ArithmeticResultType(const LogicalType& a, const LogicalType& b, cha
 int NumericRank(TypeId id);
 // "<INTEGER>", "<CHARACTER>", ... as Flink prints argument types in signatures.
 std::string TypeFamilyName(const LogicalType& t);
+// A call as Calcite's validator prints one no function matches, the arguments by their SqlTypeFamily:
+// "NOPE(<CHARACTER>, <NUMERIC>, <TIMESTAMP>)" (Flink: "No match found for function signature ...").
+std::string SqlFamilySignature(const std::string& name, const std::vector<LogicalType>& arg_types);
 // Argument coercions for resolvers: set *cast to the type the argument is cast to and return true when
 // the argument fits (a NULL-typed argument fits every family).
 bool AsString(const LogicalType& t, LogicalType* cast);   // CHAR/VARCHAR (kept as is)

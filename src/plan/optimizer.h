@@ -3,6 +3,7 @@
 //     FlinkCalcMergeRule; drop Calcs that only pass every column through unchanged;
 //   - prune columns top-down so a TableSourceScan reads only the physical columns the query uses
 //     (Flink's projection push-down, printed as project=[...] in EXPLAIN);
+//   - offer filters over a scan to its connector (filter_pushdown_rule.h, Flink's filter push-down);
 //   - reuse identical sub-plans across the INSERTs of a statement set, so a shared view is computed
 //     once (Flink's sub-plan reuse; EXPLAIN shows reuse_id / Reused).
 // Trait inference (changelog modes) and sink validation are in traits.h.
@@ -13,13 +14,16 @@
 #include <vector>
 
 #include "common/status.h"
+#include "plan/filter_pushdown_rule.h"
 #include "plan/plan_node.h"
 
 namespace sluice {
 
 // Optimizes the trees of one statement (a statement set has several) whose roots' output columns
-// are all needed (sinks or a query result). Equal sub-plans end up shared.
-Result<std::vector<PlanNodePtr>> OptimizePlans(const std::vector<PlanNodePtr>& roots);
+// are all needed (sinks or a query result). Equal sub-plans end up shared. With `push_filters`,
+// filters over scans are offered to their connectors (filter_pushdown_rule.h).
+Result<std::vector<PlanNodePtr>> OptimizePlans(const std::vector<PlanNodePtr>& roots,
+                                               const FilterPushDownFn& push_filters = nullptr);
 
 // Replaces structurally equal sub-trees of `roots` by one shared node.
 void ReuseSubPlans(std::vector<PlanNodePtr>* roots);
@@ -35,5 +39,11 @@ PlanNodePtr CopyWithInputs(const PlanNodePtr& node, std::vector<PlanNodePtr> inp
 
 // Marks which input columns `e` reads.
 void CollectColumns(const Expr& e, std::vector<bool>* used);
+
+// The conjuncts of a condition (its AND's arguments, or itself; none for null).
+std::vector<ExprPtr> Conjuncts(const ExprPtr& e);
+
+// The conjunction of `parts` (null parts skipped), flattened; null when nothing is left.
+ExprPtr AndAll(const std::vector<ExprPtr>& parts);
 
 }  // namespace sluice

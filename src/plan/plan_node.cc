@@ -27,6 +27,13 @@ std::vector<std::string> ColumnNames(const PlanNode& node) { return node.schema.
 std::string TableSourceScanNode::ExplainAttributes() const {
   Schema phys = table->physical_schema();
   std::string t = "table=[[" + table->path.catalog + ", " + table->path.database + ", " + table->path.name;
+  if (filter_push_down) {
+    // Flink's FilterPushDownSpec digest: one accepted filter as is, several as and(...).
+    std::vector<std::string> names = phys.names();
+    std::vector<std::string> texts;
+    for (const auto& f : filters) texts.push_back(f->ToString(&names));
+    t += ", filter=[" + (texts.size() > 1 ? "and(" + JoinNames(texts) + ")" : JoinNames(texts)) + "]";
+  }
   bool projected = projection.size() != phys.size();
   for (size_t i = 0; !projected && i < projection.size(); ++i) projected = projection[i] != static_cast<int>(i);
   if (projected) {

@@ -84,6 +84,12 @@ struct TableSourceScanNode : PlanNode {
   std::vector<int> projection;      // physical column ordinals (of physical_schema) read, in output order
   std::vector<int> metadata;        // catalog column indexes of metadata columns read, after them
   std::vector<std::pair<std::string, std::string>> hint_options;  // /*+ OPTIONS(...) */
+  // Filter push-down (filter_pushdown_rule.h): whether the connector was offered the conjuncts of the
+  // Calc above (printed as filter=[...] even when it took none, as Flink does), and the conjuncts it
+  // accepted, whose column references are physical column ordinals (of the table's physical schema),
+  // so they stay valid when projection push-down changes the scan's columns.
+  bool filter_push_down = false;
+  std::vector<ExprPtr> filters;
   // What the connector emits (set when the engine creates the source, before trait inference).
   ChangelogMode source_mode = ChangelogMode::InsertOnly();
   std::string ExplainName() const override { return "TableSourceScan"; }

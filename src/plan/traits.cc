@@ -447,8 +447,8 @@ class Inference {
           return;
         }
         if (!UniqueOn(n->inputs[1].get(), t.right_keys)) {
-          status_ = Status::PlanError("Event-Time Temporal Table Join requires both primary key and row time attribute in "
-                                      "versioned table, but no primary key can be found. ('" + t.right_name +
+          status_ = Status::PlanError("Temporal Table Join requires primary key in versioned table, but no primary key "
+                                      "can be found. ('" + t.right_name +
                                       "' must be a table with a PRIMARY KEY, or a view that keeps the last row per key "
                                       "by event time: ROW_NUMBER() OVER (PARTITION BY key ORDER BY rowtime DESC) = 1, "
                                       "and the join must cover that key)");

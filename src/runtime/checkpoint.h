@@ -22,7 +22,7 @@
 // Failpoints (for the crash harness, tests/crash/): SLUICE_FAILPOINT=<name>[@<n>] in the environment
 // kills the process with SIGKILL the n-th time (default: first) the named point is reached. Points:
 // checkpoint.before-sync, checkpoint.after-sync, sink.after-precommit, checkpoint.before-commit,
-// restore.during.
+// checkpoint.after-commit (the sinks committed, the sources' offsets went out), restore.during.
 //
 // Threading: Write runs on the job's checkpoint thread, one at a time; HelpWrite may run on another
 // thread meanwhile (the job's task thread, while it waits for that write). The rest is used by the

@@ -101,6 +101,7 @@ class Translator {
                                                rowtime, std::move(watermark), ctx_.chunk_size);
     ASSIGN_OR_RETURN(int64_t idle_ms, IdleTimeoutMillis(scan));
     op->SetIdleTimeout(idle_ms * 1000);
+    op->SetSummaryFields(it->second->SummaryFields());
     sources_->push_back(op.get());
     return Add(std::move(op), {});
   }
@@ -722,6 +723,7 @@ Status Job::CompletePendingCheckpoint(bool wait, bool help) {
   Failpoint("checkpoint.before-commit");
   for (const auto& op : operators_) RETURN_IF_ERROR(op->NotifyCheckpointComplete(pending_checkpoint_id_));
   if (late_rows_) RETURN_IF_ERROR(late_rows_->NotifyCheckpointComplete(pending_checkpoint_id_));
+  Failpoint("checkpoint.after-commit");
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - pending_checkpoint_started_).count();
   ++checkpoint_stats_.taken;
@@ -942,7 +944,7 @@ JobSummary Job::Summarize() const {
   summary.notes = checkpoint_notes_;
   for (SourceOperatorBase* s : sources_) {
     if (dynamic_cast<ValuesOperator*>(s) != nullptr) continue;
-    summary.sources.push_back({s->table_name(), s->rows_read(), s->records_skipped()});
+    summary.sources.push_back({s->table_name(), s->rows_read(), s->records_skipped(), s->summary_fields()});
   }
   for (SinkOperator* s : sinks_) summary.sinks.push_back(s->stats());
   if (late_rows_) {

@@ -13,6 +13,7 @@ std::string JobSummary::ToString() const {
   for (const auto& src : sources) {
     s += " source " + src.table + "(rows=" + std::to_string(src.rows);
     if (src.skipped) s += ", skipped=" + std::to_string(src.skipped);
+    for (const auto& [k, v] : src.fields) s += ", " + k + "=" + v;
     s += ")";
   }
   for (const auto& snk : sinks) {

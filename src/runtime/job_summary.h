@@ -16,6 +16,9 @@ struct JobSummary {
     std::string table;
     int64_t rows = 0;
     int64_t skipped = 0;  // malformed records skipped by 'json.ignore-parse-errors' and the like
+    // The source's own fields (TableSource::SummaryFields), e.g. an Iceberg scan's planned and
+    // skipped files: "source t(rows=10, result-data-files=1, skipped-data-files=3)".
+    std::vector<std::pair<std::string, std::string>> fields;
   };
   struct SinkStats {
     std::string table;  // the sink table, or "(select)" for a query result

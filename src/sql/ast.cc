@@ -1,7 +1,15 @@
-// Names of the AST's enums (see ast.h).
+// Names of the AST's enums (see ast.h), and the constructors and destructors of the expression nodes
+// that own a Query (ast_expr.h declares Query only).
 #include "sql/ast.h"
 
 namespace sluice::ast {
+
+In::In() : Expr(kKind) {}
+In::~In() = default;
+SubqueryExpr::SubqueryExpr() : Expr(kKind) {}
+SubqueryExpr::~SubqueryExpr() = default;
+Exists::Exists() : Expr(kKind) {}
+Exists::~Exists() = default;
 
 const char* TimeUnitName(TimeUnit unit) {
   switch (unit) {

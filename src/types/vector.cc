@@ -8,12 +8,18 @@
 namespace sluice {
 
 namespace {
-constexpr size_t kHeapBlockSize = 64 * 1024;
-}
+// Blocks grow geometrically from kFirstHeapBlock to kMaxHeapBlock (as DuckDB's arena does): state
+// stores hold many small vectors (a window slice's keys, a group's DISTINCT values), and a fixed
+// 64 KiB first block made each of them cost 64 KiB however few strings it held.
+constexpr size_t kFirstHeapBlock = 512;
+constexpr size_t kMaxHeapBlock = 64 * 1024;
+}  // namespace
 
 char* StringHeap::Allocate(size_t n) {
   if (n > left_) {
-    size_t block = std::max(kHeapBlockSize, n);
+    // Each new block is as large as all the earlier ones together: 512, 512, 1 KiB, 2 KiB, ... 64 KiB.
+    const size_t grown = std::min(kMaxHeapBlock, std::max(kFirstHeapBlock, reserved_));
+    const size_t block = std::max(grown, n);
     blocks_.push_back(std::unique_ptr<char[]>(new char[block]));
     cur_ = blocks_.back().get();
     left_ = block;

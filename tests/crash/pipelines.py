@@ -482,11 +482,13 @@ def terminal(case, cur, second, multi_input, changelog_input, timed):
 # ---------------------------------------------------------------------------------------------------
 
 def upsert_options(ice, ice_rng):
-    """The WITH options of an Iceberg upsert sink: Flink's equality deletes or Sluice's position mode."""
+    """The WITH options of an Iceberg upsert sink: Flink's equality deletes, Sluice's position mode or
+    its deletion vectors (format v3)."""
     if ice != "upsert":
         return ""
-    mode = ice_rng.choice(["equality", "position"])
-    return ", 'write.upsert.enabled' = 'true', 'sluice.write.delete-mode' = '%s'" % mode
+    mode = ice_rng.choice(["equality", "position", "dv"])
+    version = ", 'format-version' = '3'" if mode == "dv" else ""
+    return ", 'write.upsert.enabled' = 'true', 'sluice.write.delete-mode' = '%s'%s" % (mode, version)
 
 
 def generate(seed, scale=1.0):

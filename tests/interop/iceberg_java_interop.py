@@ -6,7 +6,7 @@
     rows a reader must see. PyIceberg reads the tables it can (not the equality deletes) and must agree;
     then `sluice run` SELECTs each table through a hadoop catalog and must print exactly those rows.
 (b) Sluice writes, Java reads: `sluice run` scripts write an append table, a nested-type table, a
-    partitioned table, upsert tables (equality deletes; 'position' delete mode; format v3) and an updating
+    partitioned table, upsert tables (equality deletes; 'position' and 'dv' delete modes; format v3) and an updating
     query without upsert; tests/interop/java/IcebergReadTable.java reads each with IcebergGenerics (deletes
     applied) and must agree with the folded rows written here and with Sluice's own SELECT.
 (c) The Java reader itself, on tables others wrote: the Iceberg vectors next to the repository (README
@@ -279,6 +279,15 @@ SLUICE_JOBS = [
       "INSERT INTO lake.db.v3 VALUES (2, 'e'), (4, 'f')"],
      ['{"id":1,"v":"b"}', '{"id":2,"v":"e"}', '{"id":4,"v":"f"}'],
      2),
+    # Beyond Flink: deletion vectors from a primary-key index ('dv'), merged with the file's previous one.
+    ("dv",
+     ["CREATE TABLE lake.db.dv (id BIGINT NOT NULL, v STRING, PRIMARY KEY (id) NOT ENFORCED) "
+      "WITH ('format-version' = '3', 'write.upsert.enabled' = 'true', 'sluice.write.delete-mode' = 'dv')",
+      "INSERT INTO lake.db.dv VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd'), (1, 'a2')",
+      "INSERT INTO lake.db.dv VALUES (2, 'b2')",
+      "INSERT INTO lake.db.dv VALUES (3, 'c2'), (2, 'b3'), (5, 'e')"],
+     ['{"id":1,"v":"a2"}', '{"id":2,"v":"b3"}', '{"id":3,"v":"c2"}', '{"id":4,"v":"d"}', '{"id":5,"v":"e"}'],
+     3),
 ]
 
 def summary_count(snap, key):
@@ -296,6 +305,10 @@ SUMMARY_CHECKS = {
             and summary_count(snaps[-1], "total-equality-deletes") == 0),
     "v3": ("a deletion vector for the key written twice in the first job",
            lambda snaps: summary_count(snaps[0], "added-dvs") > 0),
+    "dv": ("deletion vectors replaced by merged ones (one live DV per data file) and no other deletes",
+           lambda snaps: summary_count(snaps[1], "removed-dvs") == 1 and summary_count(snaps[2], "removed-dvs") == 1
+           and summary_count(snaps[-1], "total-delete-files") == 2
+           and summary_count(snaps[-1], "total-equality-deletes") == 0),
 }
 
 # The daily table after its first job (time travel to the first snapshot).
@@ -352,6 +365,37 @@ def part_b(binary, cp, root):
                     fail(f"sluice run SELECT of db.daily at snapshot {first}:\n{err}")
                 same_rows(got, DAILY_FIRST, f"Sluice's read of db.daily at snapshot {first}")
     print(f"(b) the Java reference reads the {len(SLUICE_JOBS)} Sluice-written tables row for row")
+    compact_and_expire(binary, cp, warehouse, prefix)
+
+
+# Tables of SLUICE_JOBS compacted by `sluice iceberg compact`: one of each delete kind.
+COMPACTED = ["daily", "pos", "v3", "dv"]
+
+
+def compact_and_expire(binary, cp, warehouse, prefix):
+    """`sluice iceberg compact` and `expire-snapshots`: the Java reference reads the same rows after
+    each (and the replace snapshot without delete files), and so does Sluice."""
+    expected = {table: rows for table, _, rows, _ in SLUICE_JOBS}
+    for table in COMPACTED:
+        for argv in (["compact", warehouse, f"db.{table}"],
+                     ["expire-snapshots", warehouse, f"db.{table}", "--older-than", "2100-01-01 00:00:00",
+                      "--retain-last", "1"]):
+            out = subprocess.run([binary, "iceberg", *argv], capture_output=True, text=True)
+            if out.returncode != 0:
+                fail(f"sluice iceberg {' '.join(argv)}:\n{out.stderr}")
+            rows, snaps = java_read(cp, "--warehouse", warehouse, "--name", f"db.{table}", "--snapshots")
+            same_rows(rows, expected[table], f"the Java reference's read of db.{table} after {argv[0]}")
+            last = snaps[-1]["summary"]
+            if argv[0] == "compact" and (snaps[-1]["operation"] != "replace" or summary_count(snaps[-1], "total-delete-files")):
+                fail(f"db.{table}: compaction did not leave a replace snapshot without delete files: {last}")
+            if argv[0] == "expire-snapshots" and len(snaps) != 1:
+                fail(f"db.{table}: {len(snaps)} snapshots after expire-snapshots --retain-last 1")
+            ok, got, err = sluice(binary, prefix + f"SELECT * FROM lake.db.{table};")
+            if not ok:
+                fail(f"sluice run SELECT * FROM lake.db.{table} after {argv[0]}:\n{err}")
+            same_rows(got, expected[table], f"Sluice's SELECT of db.{table} after {argv[0]}")
+    print(f"(b) after `sluice iceberg compact` and `expire-snapshots` the Java reference and Sluice read "
+          f"{len(COMPACTED)} tables row for row")
 
 
 # ---- (c) the Java reader on tables others wrote ---------------------------------------------------

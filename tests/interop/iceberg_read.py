@@ -12,11 +12,15 @@ PyIceberg 0.12 refuses tables with equality deletes, so tests read those with th
 
   python iceberg_read.py [--check-checkpoints] <table dir>
       prints the live rows as sorted JSON lines; with --check-checkpoints also a '!! ...' line (and
-      exit status 2) for each Flink checkpoint id committed twice by one job and operator
+      exit status 2) for each Flink checkpoint id committed twice by one job and operator (Sluice's
+      'position'/'dv' writers commit a checkpoint id reused after a fallback to an older checkpoint
+      under a new 'sluice.commit-id'; the same commit id twice is the failure there)
 """
 import json
 import os
+import struct
 import sys
+import zlib
 
 import fastavro
 import pyarrow.parquet as pq
@@ -94,6 +98,17 @@ def norm(v):
     return v
 
 
+def dv_positions(f):
+    """A deletion vector's positions: [length, BE][magic D1 D3 39 64][64-bit portable Roaring][CRC-32]."""
+    with open(local(f["file_path"]), "rb") as fh:
+        fh.seek(f["content_offset"])
+        blob = fh.read(f["content_size_in_bytes"])
+    assert blob[4:8] == bytes([0xD1, 0xD3, 0x39, 0x64]), "not a deletion-vector-v1 blob"
+    assert struct.unpack(">I", blob[:4])[0] == len(blob) - 8, "deletion vector length"
+    assert struct.unpack(">I", blob[-4:])[0] == zlib.crc32(blob[4:-4]), "deletion vector CRC-32"
+    return set(pyroaring.BitMap64.deserialize(blob[8:-4]))
+
+
 def read_rows(md, field_names=None):
     """The table's live rows (dicts by column name), deletes applied."""
     schema = next(s for s in md["schemas"] if s["schema-id"] == md.get("current-schema-id", 0))
@@ -106,11 +121,7 @@ def read_rows(md, field_names=None):
         f = d["file"]
         if f["file_format"] == "PUFFIN":
             # A deletion vector: [length, BE][magic D1 D3 39 64][64-bit portable Roaring][CRC-32].
-            with open(local(f["file_path"]), "rb") as fh:
-                fh.seek(f["content_offset"])
-                blob = fh.read(f["content_size_in_bytes"])
-            assert blob[4:8] == bytes([0xD1, 0xD3, 0x39, 0x64]), "not a deletion-vector-v1 blob"
-            for p in pyroaring.BitMap64.deserialize(blob[8:-4]):
+            for p in dv_positions(f):
                 pos_deletes.setdefault(f["referenced_data_file"], []).append((d["seq"], p))
             continue
         t = pq.read_table(local(f["file_path"])).to_pylist()
@@ -166,9 +177,15 @@ if __name__ == "__main__":
         print(line)
     if check:
         seen, status = set(), 0
-        for job, op, ckpt in checkpoint_ids(md):
-            if (job, op, ckpt) in seen:
+        for s in reversed(ancestry(md)):
+            summary = s.get("summary", {})
+            if "flink.max-committed-checkpoint-id" not in summary:
+                continue
+            job, op, ckpt = (summary.get("flink.job-id"), summary.get("flink.operator-id"),
+                             int(summary["flink.max-committed-checkpoint-id"]))
+            key = (job, op, ckpt, summary.get("sluice.commit-id"))
+            if key in seen:
                 print("!! checkpoint %d of job %s operator %s committed twice" % (ckpt, job, op))
                 status = 2
-            seen.add((job, op, ckpt))
+            seen.add(key)
         sys.exit(status)

@@ -72,6 +72,14 @@ def duckdb_rows(table_dir):
     return [{c: iceberg_read.norm(v) for c, v in zip(cols, row)} for row in rel.fetchall()]
 
 
+def sluice_rows(sluice, wh, table):
+    """The table read back by Sluice's own Iceberg source (jsonl, the final rows)."""
+    p = subprocess.run([sluice, "run", "--format", "jsonl", "--mode", "table", "-e",
+                        catalog(wh) + "SELECT * FROM %s;" % table], capture_output=True, text=True, timeout=600)
+    check(p.returncode == 0, "Sluice reads %s: %s" % (table, p.stderr[-1000:]))
+    return [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
+
+
 def same_rows(want, got, what):
     a = collections.Counter(json.dumps(r, sort_keys=True) for r in want)
     b = collections.Counter(json.dumps(r, sort_keys=True) for r in got)
@@ -308,6 +316,159 @@ def test_v3_deletion_vectors(args, work):
     check(int(summary.get("added-dvs", 0)) == formats[(1, "PUFFIN")], "added-dvs: %s" % summary)
 
 
+def test_job_id_per_job(args, work):
+    """Every sink of one job (a statement set into two tables) records the same 'flink.job-id' and its
+    own 'flink.operator-id', as Flink's committers do; the next job (not restored from the first one's
+    checkpoints) has another id."""
+    wh = os.path.join(work, "wh_jobid")
+    sql = ("SET 'execution.checkpointing.interval' = '50 ms';\nSET 'state.checkpoints.dir' = '%s';\n"
+           + catalog(wh)
+           + "CREATE TABLE IF NOT EXISTS lake.db.a (id BIGINT);\nCREATE TABLE IF NOT EXISTS lake.db.b (id BIGINT);\n"
+           "CREATE TEMPORARY TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '500',\n"
+           "  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '500');\n"
+           "EXECUTE STATEMENT SET BEGIN\nINSERT INTO lake.db.a SELECT id FROM gen;\n"
+           "INSERT INTO lake.db.b SELECT id * 2 FROM gen;\nEND;\n")
+    jobs = []
+    for run in range(2):  # each run its own checkpoint folder: a new job, not a restore of the last one
+        run_sql(args.sluice, work, "jobid%d" % run, sql % os.path.join(work, "ckpt_jobid%d" % run))
+        ids_a = iceberg_read.checkpoint_ids(iceberg_read.metadata(os.path.join(wh, "db", "a")))
+        ids_b = iceberg_read.checkpoint_ids(iceberg_read.metadata(os.path.join(wh, "db", "b")))
+        check(ids_a and ids_b, "run %d: both tables committed with checkpoint ids: %s %s" % (run, ids_a, ids_b))
+        if not (ids_a and ids_b):
+            return
+        job_a, op_a, _ = ids_a[-1]
+        job_b, op_b, _ = ids_b[-1]
+        check(job_a == job_b and len(job_a) == 32, "run %d: one flink.job-id for both sinks: %s %s" % (run, job_a, job_b))
+        check(op_a != op_b, "run %d: each sink has its own flink.operator-id: %s %s" % (run, op_a, op_b))
+        jobs.append(job_a)
+    check(jobs[0] != jobs[1], "each job has its own id: %s" % jobs)
+
+
+def check_one_dv_per_file(md, what):
+    """The v3 rule in every snapshot of the current ancestry: at most one live DV per data file, and
+    a DV replaced by a newer one (for the same file) keeps all its positions in the newer one."""
+    seen = {}  # (Puffin path, offset) -> positions
+    for snap in reversed(iceberg_read.ancestry(md)):
+        one = dict(md, **{"current-snapshot-id": snap["snapshot-id"]})
+        _, deletes = iceberg_read.live_files(one)
+        per_file = collections.Counter(d["file"].get("referenced_data_file") for d in deletes
+                                       if d["file"]["file_format"] == "PUFFIN")
+        twice = [f for f, c in per_file.items() if c > 1]
+        check(not twice, "%s: snapshot %s has two DVs for %s" % (what, snap["snapshot-id"], twice[:3]))
+        for d in deletes:
+            f = d["file"]
+            key = (f["file_path"], f["content_offset"])
+            if key not in seen:
+                seen[key] = (f["referenced_data_file"], iceberg_read.dv_positions(f))
+    latest = {}
+    for ref, positions in seen.values():
+        latest.setdefault(ref, []).append(positions)
+    for ref, versions in latest.items():
+        versions.sort(key=len)
+        for a, b in zip(versions, versions[1:]):
+            check(a <= b, "%s: a newer DV of %s dropped positions of the one it replaced" % (what, ref))
+
+
+def test_dv_mode(args, work):
+    """'sluice.write.delete-mode' = 'dv' on a format v3 table: every delete is a deletion vector,
+    merged with the data file's previous one; PyIceberg, the pyroaring spec reader and Sluice agree,
+    across killed checkpointed runs and a second job (the index and the DVs come from the table)."""
+    n = 3000
+    wh, ckpt = os.path.join(work, "wh_dv"), os.path.join(work, "ckpt_dv")
+    sql = checkpointed_sql(wh, ckpt, n).replace("'format-version' = '2'", "'format-version' = '3'").replace(
+        "'write.upsert.enabled' = 'true'", "'write.upsert.enabled' = 'true', 'sluice.write.delete-mode' = 'dv'")
+    t = os.path.join(wh, "db", "daily")
+    plan = ["sink.after-precommit@2", "checkpoint.before-commit@2", "checkpoint.after-sync@2"]
+    for attempt in range(10):
+        env = dict(os.environ)
+        if attempt < len(plan):
+            env["SLUICE_FAILPOINT"] = plan[attempt]
+        p = run_sql(args.sluice, work, "dv", sql, env=env, expect_ok=False)
+        if p.returncode == 0:
+            break
+    check(p.returncode == 0 and attempt == len(plan), "dv mode: killed %d times, then finished: %s" % (len(plan), p.stderr[-500:]))
+    md = iceberg_read.metadata(t)
+    check(md["format-version"] == 3, "dv mode: a v3 table")
+    same_rows(daily_expected(n), pyiceberg_rows(t), "dv mode, killed runs: PyIceberg")
+    same_rows(daily_expected(n), iceberg_read.read_rows(md), "dv mode, killed runs: iceberg_read (pyroaring)")
+    ids = iceberg_read.checkpoint_ids(md)
+    check(len(ids) > 2, "dv mode: several checkpoint commits: %s" % ids)
+    check(len(ids) == len(set(ids)), "dv mode: no checkpoint committed twice: %s" % ids)
+    # A second job on the same table: every key is updated again, in files of the first job.
+    shutil.rmtree(ckpt, ignore_errors=True)
+    run_sql(args.sluice, work, "dv2", sql)
+    md = iceberg_read.metadata(t)
+    same_rows(daily_expected(n), pyiceberg_rows(t), "dv mode, second job: PyIceberg")
+    same_rows(daily_expected(n), iceberg_read.read_rows(md), "dv mode, second job: iceberg_read (pyroaring)")
+    same_rows(daily_expected(n), sluice_rows(args.sluice, wh, "lake.db.daily"), "dv mode, second job: Sluice")
+    for s in snapshots(t):
+        summary = s["summary"]
+        check(int(summary.get("added-equality-deletes", 0)) == 0 and int(summary.get("added-position-delete-files", 0)) == 0,
+              "dv mode: only DVs: %s" % summary)
+    removed = sum(int(s["summary"].get("removed-dvs", 0)) for s in snapshots(t))
+    check(removed > 0, "dv mode: DVs of earlier snapshots were replaced (removed-dvs)")
+    check_one_dv_per_file(md, "dv mode")
+    ids = iceberg_read.checkpoint_ids(md)
+    check(len(ids) == len(set(ids)), "dv mode: no checkpoint committed twice: %s" % ids)
+
+
+def sluice_iceberg(sluice, *argv):
+    """`sluice iceberg ...`: its "name<TAB>value" lines as a dict."""
+    p = subprocess.run([sluice, "iceberg", *argv], capture_output=True, text=True, timeout=600)
+    check(p.returncode == 0, "sluice iceberg %s: %s" % (" ".join(argv), p.stderr[-1000:]))
+    return {k: int(v) for k, v in (line.split("\t") for line in p.stdout.splitlines() if "\t" in line)}
+
+
+def test_compact(args, work):
+    """`sluice iceberg compact` (rewrite_data_files) and `expire-snapshots` on upsert tables of each
+    delete mode: every reader agrees before and after; after compaction no delete file is left, so
+    PyIceberg reads even the equality-delete table and DuckDB's Parquet reader sees the live rows; a
+    later upsert job still applies to the compacted files; expiry leaves only the current snapshot's files."""
+    n = 3000
+    modes = [("equality", "2"), ("position", "2"), ("dv", "3")]
+    for mode, version in modes:
+        wh = os.path.join(work, "wh_compact_" + mode)
+        sql = catalog(wh) + DAILY.replace("'format-version' = '2'", "'format-version' = '%s'" % version).replace(
+            "'write.upsert.enabled' = 'true'", "'write.upsert.enabled' = 'true', 'sluice.write.delete-mode' = '%s'" % mode)
+        run_sql(args.sluice, work, "compact_" + mode, sql % (n, "", n - 1))
+        run_sql(args.sluice, work, "compact2_" + mode, sql % (n, "", n - 1))
+        t = os.path.join(wh, "db", "daily")
+        want = daily_expected(n)
+        same_rows(want, iceberg_read.read_rows(iceberg_read.metadata(t)), "%s, before compaction: iceberg_read" % mode)
+        if mode != "equality":
+            same_rows(want, pyiceberg_rows(t), "%s, before compaction: PyIceberg" % mode)
+        before = iceberg_read.live_files(iceberg_read.metadata(t))
+        out = sluice_iceberg(args.sluice, "compact", wh, "db.daily")
+        check(out.get("rewritten_data_files_count") == len(before[0]) and out.get("added_data_files_count") == 2
+              and out.get("removed_delete_files_count") == len(before[1]), "%s: compact output %s" % (mode, out))
+        md = iceberg_read.metadata(t)
+        check(snapshots(t)[-1]["summary"]["operation"] == "replace", "%s: a replace snapshot" % mode)
+        check(not iceberg_read.live_files(md)[1], "%s: no delete files after compaction" % mode)
+        same_rows(want, iceberg_read.read_rows(md), "%s, compacted: iceberg_read" % mode)
+        same_rows(want, pyiceberg_rows(t), "%s, compacted: PyIceberg" % mode)
+        same_rows(want, duckdb_rows(t), "%s, compacted: DuckDB read_parquet" % mode)
+        same_rows(want, sluice_rows(args.sluice, wh, "lake.db.daily"), "%s, compacted: Sluice" % mode)
+        check(sluice_iceberg(args.sluice, "compact", wh, "db.daily").get("rewritten_data_files_count") == 0,
+              "%s: a compacted table needs no compaction" % mode)
+        # Another job upserts every key again: its deletes apply to the compacted files.
+        run_sql(args.sluice, work, "compact3_" + mode, sql % (n, "", n - 1))
+        same_rows(want, iceberg_read.read_rows(iceberg_read.metadata(t)), "%s, upserted after compaction: iceberg_read" % mode)
+        same_rows(want, sluice_rows(args.sluice, wh, "lake.db.daily"), "%s, upserted after compaction: Sluice" % mode)
+        out = sluice_iceberg(args.sluice, "expire-snapshots", wh, "db.daily", "--older-than", "2100-01-01 00:00:00",
+                             "--retain-last", "1")
+        md = iceberg_read.metadata(t)
+        check(len(md["snapshots"]) == 1 and out.get("expired_snapshots_count") == 3 and out.get("deleted_data_files_count", 0) > 0,
+              "%s: expire-snapshots output %s" % (mode, out))
+        data, deletes = iceberg_read.live_files(md)
+        live = set(iceberg_read.local(d["file"]["file_path"]) for d in data + deletes)
+        on_disk = set(glob.glob(os.path.join(t, "data", "**", "*.*"), recursive=True))
+        check(on_disk == live, "%s: after expiry the data directory holds the live files only: %s" % (mode, sorted(on_disk ^ live)[:5]))
+        same_rows(want, iceberg_read.read_rows(md), "%s, expired: iceberg_read" % mode)
+        if mode != "equality":
+            same_rows(want, pyiceberg_rows(t), "%s, expired: PyIceberg" % mode)
+        same_rows(want, sluice_rows(args.sluice, wh, "lake.db.daily"), "%s, expired: Sluice" % mode)
+
+
 def test_errors(args, work):
     wh = os.path.join(work, "wh_err")
     base = catalog(wh) + "CREATE TEMPORARY TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '3');\n"
@@ -324,7 +485,8 @@ def main():
     args = ap.parse_args()
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
-    for test in [test_append_partitioned, test_rolling, test_upsert, test_non_upsert, test_checkpointed, test_position_mode, test_v3_deletion_vectors, test_errors]:
+    for test in [test_append_partitioned, test_rolling, test_upsert, test_non_upsert, test_checkpointed, test_position_mode,
+                 test_v3_deletion_vectors, test_dv_mode, test_compact, test_job_id_per_job, test_errors]:
         print("==", test.__name__, flush=True)
         try:
             test(args, args.work)

@@ -41,6 +41,11 @@
 //   ----
 //   +I[SG-0042, 1]
 //
+//   sources                       a statement (a query or INSERT); then its job's sources as the job
+//   <sql>                         summary lists them, one per line: rows read and the source's own
+//   ----                          fields (an Iceberg scan's planned and skipped files)
+//   t(rows=3, result-data-files=1, skipped-data-files=2)
+//
 //   explain                       a statement; the text it returns (EXPLAIN ...), exactly
 //   <sql>
 //   ----
@@ -133,7 +138,7 @@ struct Record {
 
 bool StartsRecord(const std::string& line) {
   std::string t = Trim(line);
-  for (const char* kw : {"statement", "query", "input", "output", "explain", "file", "sink", "#"}) {
+  for (const char* kw : {"statement", "query", "input", "output", "explain", "file", "sink", "sources", "#"}) {
     if (t.rfind(kw, 0) == 0) return true;
   }
   return false;
@@ -286,6 +291,20 @@ class FileRunner {
       std::string name = r.arg.find('.') == std::string::npos ? "default_catalog.default_database." + r.arg : r.arg;
       for (const auto& row : reg->Results(name)) actual.push_back(ValuesRowToString(row));
       if (actual != r.expected) return "sink content mismatch" + Diff(r.expected, actual);
+      return "";
+    }
+    if (r.kind == "sources") {
+      Collector c;
+      auto res = session_->Execute(r.sql, &c);
+      if (!res.ok()) return "unexpected error: " + res.status().ToString();
+      if (!res->summary) return "the statement ran no job";
+      std::vector<std::string> actual;
+      for (const auto& src : res->summary->sources) {
+        std::string line = src.table + "(rows=" + std::to_string(src.rows);
+        for (const auto& kv : src.fields) line += ", " + kv.first + "=" + kv.second;
+        actual.push_back(line + ")");
+      }
+      if (actual != r.expected) return "sources mismatch" + Diff(r.expected, actual);
       return "";
     }
     if (r.kind == "file") {

@@ -5,22 +5,25 @@
 #include <set>
 #include <sstream>
 
+#include "common/random_id.h"
 #include "connectors/iceberg/manifest_reader.h"
+#include "connectors/iceberg/manifest_rewrite.h"
 #include "connectors/iceberg/manifest_writer.h"
 
 namespace sluice {
 namespace {
 
 constexpr const char* kMagic = "sluice-iceberg-committable 1";
+constexpr const char* kCommitIdProperty = "sluice.commit-id";
+
+bool HasCommitId(const TableMetadata& md, const std::string& id) {
+  return std::any_of(md.snapshots.begin(), md.snapshots.end(),
+                     [&](const Snapshot& s) { return s.SummaryValue(kCommitIdProperty) == id; });
+}
 
 int64_t NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
       .count();
-}
-
-std::string NoDashes(std::string s) {
-  s.erase(std::remove(s.begin(), s.end(), '-'), s.end());
-  return s;
 }
 
 }  // namespace
@@ -37,15 +40,17 @@ struct IcebergCommitter::Parsed {
     int64_t length = 0;
   };
   std::vector<Manifest> manifests;
+  std::vector<ReplacedDeletionVector> replaced;
+  std::string commit_id;  // set by committers that do not commit once by id
 };
 
 IcebergCommitter::IcebergCommitter(std::shared_ptr<IcebergCatalog> catalog, std::shared_ptr<FileIO> io,
-                                   TableIdentifier ident, std::string operator_id)
+                                   TableIdentifier ident, std::string operator_id, std::string job_id)
     : catalog_(std::move(catalog)),
       io_(std::move(io)),
       ident_(std::move(ident)),
       operator_id_(std::move(operator_id)),
-      job_id_(NoDashes(NewTableUuid())) {}
+      job_id_(job_id.empty() ? RandomJobId() : std::move(job_id)) {}
 
 Result<std::string> IcebergCommitter::WriteTempManifest(const std::string& location, ManifestContent content,
                                                         const std::vector<DataFile>& files, const TableMetadata& md) {
@@ -66,6 +71,7 @@ Result<std::string> IcebergCommitter::Prepare(int64_t checkpoint_id, const Icebe
   const TableMetadata& md = table.metadata;
   std::string out = std::string(kMagic) + "\ncheckpoint\t" + std::to_string(checkpoint_id) + "\njob\t" + job_id_ +
                     "\noperator\t" + operator_id_ + "\nspec\t" + std::to_string(md.default_spec_id) + "\n";
+  if (!once_by_id_) out += "commit\t" + NewTableUuid() + "\n";
   const std::string base = JoinLocation(md.location, "metadata/" + job_id_ + "-" + operator_id_ + "-0-0-" +
                                                          std::to_string(checkpoint_id) + "-");
   int n = 0;
@@ -78,6 +84,9 @@ Result<std::string> IcebergCommitter::Prepare(int64_t checkpoint_id, const Icebe
     ASSIGN_OR_RETURN(std::string m, WriteTempManifest(base + std::to_string(++n) + ".avro", ManifestContent::kDeletes,
                                                       result.delete_files, md));
     out += "deletes\t" + m + "\n";
+  }
+  for (const auto& r : result.replaced_dvs) {
+    out += "replaces\t" + r.data_file + "\t" + r.path + "\t" + std::to_string(r.offset) + "\n";
   }
   return out;
 }
@@ -115,11 +124,16 @@ Status IcebergCommitter::Commit(const std::string& committables) {
         else if (key == "job") c.job_id = value;
         else if (key == "operator") c.operator_id = value;
         else if (key == "spec") c.spec_id = std::stoi(value);
+        else if (key == "commit") c.commit_id = value;
         else if (key == "data" || key == "deletes") {
           const size_t t2 = value.rfind('\t');
           if (t2 == std::string::npos) return Corrupt(ident_);
           c.manifests.push_back({key == "data" ? ManifestContent::kData : ManifestContent::kDeletes,
                                  value.substr(0, t2), std::stoll(value.substr(t2 + 1))});
+        } else if (key == "replaces") {
+          const size_t t2 = value.find('\t'), t3 = value.rfind('\t');
+          if (t2 == std::string::npos || t3 == t2) return Corrupt(ident_);
+          c.replaced.push_back({value.substr(0, t2), value.substr(t2 + 1, t3 - t2 - 1), std::stoll(value.substr(t3 + 1))});
         } else {
           return Corrupt(ident_);
         }
@@ -135,8 +149,9 @@ Status IcebergCommitter::Commit(const std::string& committables) {
   auto apply = [&](const LoadedTable& base) -> Result<std::optional<TableMetadata>> {
     applied = false;
     ASSIGN_OR_RETURN(int64_t max_committed, MaxCommittedCheckpointId(base.metadata, c.job_id, c.operator_id));
-    if (max_committed >= c.checkpoint_id) {
-      return std::optional<TableMetadata>();  // committed before (by this writer or the attempt that crashed)
+    // Committed before (by this writer or the attempt that crashed), unless the id is reused (above).
+    if (max_committed >= c.checkpoint_id && (c.commit_id.empty() || HasCommitId(base.metadata, c.commit_id))) {
+      return std::optional<TableMetadata>();
     }
     if (!read) {
       for (const auto& m : c.manifests) {
@@ -204,23 +219,7 @@ Result<TableMetadata> IcebergCommitter::BuildSnapshot(const Parsed& c, const std
       std::string key;
       for (const auto& v : f.partition) key += v ? "1" + v->ToBytes() + "|" : "0|";
       partitions.insert(key);
-      SnapshotChanges& ch = ns.changes;
-      switch (f.content) {
-        case DataFileContent::kData:
-          ++ch.added_data_files;
-          ch.added_records += f.record_count;
-          break;
-        case DataFileContent::kEqualityDeletes:
-          ++ch.added_equality_delete_files;
-          ch.added_equality_deletes += f.record_count;
-          break;
-        case DataFileContent::kPositionDeletes:
-          // A deletion vector counts as a DV, not as a position delete file (Java's SnapshotSummary).
-          ++(f.file_format == "PUFFIN" ? ch.added_dvs : ch.added_position_delete_files);
-          ch.added_position_deletes += f.record_count;
-          break;
-      }
-      ch.added_files_size += f.file_size_in_bytes;
+      CountAddedFile(f, &ns.changes);
     }
     ASSIGN_OR_RETURN(ManifestFile m, writer->Close());
     manifests.push_back(std::move(m));
@@ -231,6 +230,11 @@ Result<TableMetadata> IcebergCommitter::BuildSnapshot(const Parsed& c, const std
   const Snapshot* parent = md.CurrentSnapshot();
   if (parent != nullptr && !parent->manifest_list.empty()) {
     ASSIGN_OR_RETURN(ManifestListContents list, ReadManifestList(io_.get(), parent->manifest_list));
+    // A manifest left with only DELETED entries (by the parent) has nothing for later snapshots.
+    std::erase_if(list.manifests, OnlyDeletedEntries);
+    RETURN_IF_ERROR(ReplaceDeletionVectors(c, deletes, md, snapshot_id,
+                                           JoinLocation(md.location, "metadata/" + commit_uuid + "-r"), &list.manifests,
+                                           &ns.changes));
     for (auto& m : list.manifests) manifests.push_back(std::move(m));
   }
   ManifestListOptions lo;
@@ -250,8 +254,68 @@ Result<TableMetadata> IcebergCommitter::BuildSnapshot(const Parsed& c, const std
   ns.extra_summary = {{kFlinkOperatorId, c.operator_id},
                       {kFlinkJobId, c.job_id},
                       {kFlinkMaxCommittedCheckpointId, std::to_string(c.checkpoint_id)}};
+  if (!c.commit_id.empty()) ns.extra_summary.emplace_back(kCommitIdProperty, c.commit_id);
   if (md.format_version >= 3) ns.added_rows = written.next_row_id - lo.first_row_id;
   return AddSnapshot(md, ns);
+}
+
+Status IcebergCommitter::ReplaceDeletionVectors(const Parsed& c, const std::vector<DataFile>& deletes,
+                                                const TableMetadata& md, int64_t snapshot_id,
+                                                const std::string& location_prefix,
+                                                std::vector<ManifestFile>* manifests, SnapshotChanges* changes) {
+  std::unordered_map<std::string, const ReplacedDeletionVector*> targets;  // data file -> what the writer merged
+  for (const DataFile& f : deletes) {
+    if (f.file_format == "PUFFIN" && f.referenced_data_file) targets.emplace(*f.referenced_data_file, nullptr);
+  }
+  if (targets.empty()) return Status::OK();
+  for (const auto& r : c.replaced) targets[r.data_file] = &r;
+  // The cache moves to `seen` as manifests are found (an error leaves it empty: read again).
+  auto cache = std::move(delete_manifests_);
+  delete_manifests_.clear();
+  std::unordered_map<std::string, std::vector<ManifestEntry>> seen;
+  auto conflict = [&](const std::string& data_file, const std::string& what) {
+    return Status::RuntimeError("Cannot commit to Iceberg table " + ident_.ToString() + ": " + what + " for data file " +
+                           data_file + " (another writer changed its deletes; the job restarts from its checkpoint)");
+  };
+  std::unordered_map<std::string, bool> matched;
+  int n = 0;
+  for (ManifestFile& m : *manifests) {
+    if (m.content != ManifestContent::kDeletes) continue;
+    std::vector<ManifestEntry>& entries = seen[m.manifest_path];
+    if (auto cached = cache.find(m.manifest_path); cached != cache.end()) {
+      entries = std::move(cached->second);
+    } else {
+      ASSIGN_OR_RETURN(ManifestContents contents, ReadManifest(io_.get(), m));
+      entries = std::move(contents.entries);
+    }
+    bool rewrite = false;
+    for (const ManifestEntry& e : entries) {
+      const DataFile& f = e.data_file;
+      if (e.status == ManifestEntryStatus::kDeleted || f.file_format != "PUFFIN" || !f.referenced_data_file) continue;
+      auto t = targets.find(*f.referenced_data_file);
+      if (t == targets.end()) continue;
+      if (t->second == nullptr || t->second->path != f.file_path || t->second->offset != f.content_offset.value_or(-1)) {
+        return conflict(t->first, "found a concurrently added deletion vector " + f.file_path);
+      }
+      matched[t->first] = true;
+      rewrite = true;
+    }
+    if (!rewrite) continue;
+    ASSIGN_OR_RETURN(m, RewriteManifestRemoving(
+                            io_.get(), md, m, entries,
+                            [&](const ManifestEntry& e) {
+                              const DataFile& f = e.data_file;
+                              return f.file_format == "PUFFIN" && f.referenced_data_file &&
+                                     targets.count(*f.referenced_data_file) > 0;
+                            },
+                            snapshot_id, location_prefix + std::to_string(n++) + ".avro", changes));
+  }
+  for (const auto& r : c.replaced) {
+    if (!matched.count(r.data_file)) return conflict(r.data_file, "the deletion vector " + r.path + " is no longer live");
+  }
+  // Keep only the manifests of this snapshot in the cache.
+  delete_manifests_ = std::move(seen);
+  return Status::OK();
 }
 
 }  // namespace sluice

@@ -10,6 +10,18 @@
 // commit conflict (another writer committed first) reloads the table and re-applies the change
 // (CommitWithRetries, 'commit.retry.num-retries').
 //
+// A writer with a primary-key index ('position' and 'dv' modes) must see its table exactly as its
+// index does. When a job falls back to an older checkpoint (the newest one unreadable), its next
+// checkpoint reuses an id the table already has; that checkpoint's files are new and its deletes were
+// computed against the table as it is, so it is committed anyway: such committers (set_commit_once_by_id
+// (false)) tag each snapshot with 'sluice.commit-id' and skip only committables whose id is there.
+//
+// Deletion vectors (v3): a new vector for a data file that has a live one replaces it (the writer
+// merged the old positions in and names the vector it replaced, IcebergWriteResult::replaced_dvs).
+// The commit rewrites the delete manifests holding the replaced vectors with them DELETED (the rest
+// EXISTING), so a data file has one live vector per snapshot. When the live vector is not the one
+// the writer merged (another writer changed it), the commit fails rather than lose its deletes.
+//
 // A committable whose checkpoint id is at most the table's max committed checkpoint id for its job
 // and operator (MaxCommittedCheckpointId of table_metadata.h walks the current snapshot's ancestry, as Flink's
 // getMaxCommittedCheckpointId) is skipped, so committing the same committables twice (a restart after
@@ -21,6 +33,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "common/file_io.h"
@@ -44,8 +57,9 @@ struct IcebergCommitStats {
 
 class IcebergCommitter {
  public:
+  // `job_id`: the job's id, shared by its sinks ('flink.job-id'); empty draws a random one.
   IcebergCommitter(std::shared_ptr<IcebergCatalog> catalog, std::shared_ptr<FileIO> io, TableIdentifier ident,
-                   std::string operator_id);
+                   std::string operator_id, std::string job_id = "");
 
   const std::string& job_id() const { return job_id_; }
   // A restored job continues under the job id of the committables it restored.
@@ -61,6 +75,9 @@ class IcebergCommitter {
   [[nodiscard]] static Result<std::string> JobIdOf(const std::string& committables);
 
   const IcebergCommitStats& stats() const { return stats_; }
+  // false: a checkpoint id already committed is committed again unless its own commit id is in the
+  // table (writers with a primary-key index, see above). Default true (Flink's rule).
+  void set_commit_once_by_id(bool v) { once_by_id_ = v; }
 
  private:
   struct Parsed;
@@ -70,6 +87,13 @@ class IcebergCommitter {
   // written), for CommitWithRetries.
   [[nodiscard]] Result<TableMetadata> BuildSnapshot(const Parsed& c, const std::vector<DataFile>& data,
                                                     const std::vector<DataFile>& deletes, const LoadedTable& base);
+  // Rewrites the parent's delete manifests (`manifests`) that hold live deletion vectors of the
+  // data files `deletes` adds vectors for: those entries DELETED by `snapshot_id`, counted in
+  // `changes`. Checks them against the vectors the writer replaced.
+  [[nodiscard]] Status ReplaceDeletionVectors(const Parsed& c, const std::vector<DataFile>& deletes,
+                                              const TableMetadata& md, int64_t snapshot_id,
+                                              const std::string& location_prefix, std::vector<ManifestFile>* manifests,
+                                              SnapshotChanges* changes);
 
   std::shared_ptr<IcebergCatalog> catalog_;
   std::shared_ptr<FileIO> io_;
@@ -77,6 +101,9 @@ class IcebergCommitter {
   std::string operator_id_;
   std::string job_id_;
   IcebergCommitStats stats_;
+  bool once_by_id_ = true;
+  // Entries of delete manifests read for ReplaceDeletionVectors (manifests never change).
+  std::unordered_map<std::string, std::vector<ManifestEntry>> delete_manifests_;
 };
 
 }  // namespace sluice

@@ -1,6 +1,7 @@
 #include "connectors/iceberg/iceberg_connector.h"
 
 #include "connectors/connector_options.h"
+#include "connectors/iceberg/iceberg_filter.h"
 #include "connectors/iceberg/iceberg_options.h"
 
 namespace sluice {
@@ -26,6 +27,14 @@ class IcebergConnectorFactory final : public ConnectorFactory {
   Result<ChangelogMode> SourceChangelogMode(const ConnectorContext& ctx) const override {
     RETURN_IF_ERROR(ValidateConnectorOptions(ctx, *this, ConnectorRole::kSource).status());
     return IcebergSourceChangelogMode(ctx);
+  }
+  // As Flink's IcebergTableSource.applyFilters: the filters FlinkFilters can convert are accepted
+  // (and all remain in the query).
+  bool supports_filter_push_down() const override { return true; }
+  Result<std::vector<bool>> ApplyFilters(const ConnectorContext& ctx, const std::vector<ExprPtr>& filters) const override {
+    std::vector<bool> accepted;
+    for (const auto& f : filters) accepted.push_back(ConvertIcebergFilter(*f, ctx.physical_schema, nullptr).has_value());
+    return accepted;
   }
   Result<std::unique_ptr<TableSink>> CreateSink(const ConnectorContext& ctx) const override {
     RETURN_IF_ERROR(ValidateConnectorOptions(ctx, *this, ConnectorRole::kSink).status());

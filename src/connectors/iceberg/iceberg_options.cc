@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <filesystem>
 
 #include "common/config.h"
 #include "common/file_io.h"
@@ -47,10 +48,22 @@ Result<IcebergCatalogType> ParseCatalogType(const std::string& value, const std:
                                  "' (Sluice's Iceberg catalogs are 'hadoop' and 'rest')");
 }
 
-Status CheckRequired(const IcebergCatalogConfig& c, const std::string& place) {
+// Checks the required options and makes a 'hadoop' warehouse given as a relative local path absolute
+// (against the working directory), so the locations written into the table's metadata are absolute
+// and every reader, started from any directory, finds the files.
+Status CheckRequired(IcebergCatalogConfig& c, const std::string& place) {
   if (c.type == IcebergCatalogType::kHadoop && c.warehouse.empty()) {
     return Status::InvalidArgument(place + ": a 'hadoop' Iceberg catalog needs 'warehouse' (a directory, e.g. "
                                    "'file:///path/warehouse')");
+  }
+  const bool has_scheme = c.warehouse.find("://") != std::string::npos || c.warehouse.rfind("file:", 0) == 0;
+  if (c.type == IcebergCatalogType::kHadoop && !has_scheme && c.warehouse.front() != '/') {
+    std::error_code ec;
+    std::filesystem::path abs = std::filesystem::absolute(c.warehouse, ec);
+    if (ec) return Status::InvalidArgument(place + ": cannot resolve 'warehouse' '" + c.warehouse + "': " + ec.message());
+    std::string text = abs.lexically_normal().string();
+    while (text.size() > 1 && text.back() == '/') text.pop_back();
+    c.warehouse = text;
   }
   if (c.type == IcebergCatalogType::kRest && c.uri.empty()) {
     return Status::InvalidArgument(place + ": a 'rest' Iceberg catalog needs 'uri' (e.g. 'http://127.0.0.1:8181')");

@@ -147,20 +147,21 @@ Result<const Snapshot*> SelectIcebergSnapshot(const TableMetadata& metadata, con
 }
 
 Result<std::vector<FileScanTask>> PlanIcebergRead(FileIO* io, const TableMetadata& metadata,
-                                                  const IcebergReadOptions& o, const std::string& table) {
+                                                  const IcebergReadOptions& o, const std::string& table,
+                                                  IcebergScanPruner* pruner, IcebergScanMetrics* metrics) {
   if (o.start_snapshot_id) {
     std::optional<int64_t> end = o.end_snapshot_id;
     if (!end) {
       if (!metadata.current_snapshot_id) return std::vector<FileScanTask>{};
       end = metadata.current_snapshot_id;
     }
-    auto tasks = PlanAppendScan(io, metadata, o.start_snapshot_id, *end);
+    auto tasks = PlanAppendScan(io, metadata, o.start_snapshot_id, *end, pruner, metrics);
     if (!tasks.ok()) return Status(tasks.status().code(), Place(table) + tasks.status().message());
     return tasks;
   }
   ASSIGN_OR_RETURN(const Snapshot* snapshot, SelectIcebergSnapshot(metadata, o, table));
   if (snapshot == nullptr) return std::vector<FileScanTask>{};
-  return PlanSnapshotScan(io, metadata, *snapshot);
+  return PlanSnapshotScan(io, metadata, *snapshot, pruner, metrics);
 }
 
 }  // namespace sluice

@@ -54,9 +54,11 @@ std::vector<OptionSpec> IcebergReadOptionSpecList();
                                                             const IcebergReadOptions& options,
                                                             const std::string& table);
 
-// The files to read for `options`.
+// The files to read for `options`, pruned by `pruner` when given (counted in `metrics`).
 [[nodiscard]] Result<std::vector<FileScanTask>> PlanIcebergRead(FileIO* io, const TableMetadata& metadata,
                                                                 const IcebergReadOptions& options,
-                                                                const std::string& table);
+                                                                const std::string& table,
+                                                                IcebergScanPruner* pruner = nullptr,
+                                                                IcebergScanMetrics* metrics = nullptr);
 
 }  // namespace sluice

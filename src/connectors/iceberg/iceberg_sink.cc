@@ -48,7 +48,7 @@ std::string HexId(const std::string& text) {
 // The write configuration of one sink.
 struct WriteConf {
   bool upsert = false;
-  bool position_deletes = false;  // 'sluice.write.delete-mode' = 'position'
+  std::string delete_mode = "equality";  // 'sluice.write.delete-mode': equality | position | dv
   int64_t target_file_size = kDefaultTargetFileSize;
   std::map<std::string, std::string> parquet_properties;  // 'write.parquet.*'
 };
@@ -111,12 +111,21 @@ Result<WriteConf> ResolveWriteConf(const ConnectorContext& ctx, const TableMetad
       return Status::NotSupported(place + ": file format '" + *format + "' is not supported; Sluice writes 'parquet'");
     }
   }
-  if (auto mode = property(kDeleteMode); mode && *mode != "equality") {
-    if (*mode != "position") {
-      return Status::NotSupported(place + ": '" + std::string(kDeleteMode) + "' = '" + *mode +
-                                  "' is not supported yet; Sluice writes 'equality' (Flink's) and 'position' deletes");
+  if (auto mode = property(kDeleteMode)) {
+    if (*mode != "equality" && *mode != "position" && *mode != "dv") {
+      return Status::InvalidArgument(place + ": '" + std::string(kDeleteMode) + "' = '" + *mode +
+                                     "' is not a delete mode; use 'equality' (Flink's), 'position' or 'dv'");
     }
-    conf.position_deletes = true;
+    conf.delete_mode = *mode;
+  }
+  if (conf.delete_mode == "dv" && md.format_version < 3) {
+    return Status::InvalidArgument(place + ": '" + std::string(kDeleteMode) + "' = 'dv' writes deletion vectors, which "
+                                   "need a format-version 3 table, but the table has format version " + std::to_string(md.format_version) +
+                                   " (use 'position' on format v2 tables)");
+  }
+  if (conf.delete_mode == "position" && md.format_version >= 3) {
+    return Status::InvalidArgument(place + ": '" + std::string(kDeleteMode) + "' = 'position' writes position delete "
+                                   "files, which format v3 tables may not get; use 'dv' (deletion vectors)");
   }
   return conf;
 }
@@ -225,14 +234,8 @@ class IcebergTableSink final : public TableSink {
     o.data.spec_id = md.default_spec_id;
     o.upsert = conf_.upsert;
     o.delta = conf_.upsert || !insert_only_;
-    o.position_mode = o.delta && conf_.position_deletes;
+    o.position_mode = o.delta && conf_.delete_mode != "equality";
     o.deletion_vectors = md.format_version >= 3;
-    if (o.position_mode && o.deletion_vectors) {
-      // Its deletes reference files of earlier snapshots, whose deletion vectors a commit would have
-      // to merge and replace ('dv' mode).
-      return Status::NotSupported(place() + ": 'sluice.write.delete-mode' = 'position' on a format v3 table (deletion "
-                                  "vectors) is not supported yet; use format-version 2");
-    }
     std::vector<int32_t> eq_ids;
     std::string key = "-";
     if (o.delta) {
@@ -253,16 +256,26 @@ class IcebergTableSink final : public TableSink {
     if (o.position_mode) {
       std::vector<LogicalType> key_types;
       for (int c : o.key_columns) key_types.push_back(types[static_cast<size_t>(c)]);
-      load_index = [catalog = catalog_, io, ident = ref_.ident, eq_ids, key_types,
-                    table = ctx_.table_name](IcebergTaskWriter* w) -> Status {
+      const bool dv = o.deletion_vectors;
+      load_index = [catalog = catalog_, io, ident = ref_.ident, eq_ids, key_types, table = ctx_.table_name,
+                    mode = conf_.delete_mode, dv](IcebergTaskWriter* w) -> Status {
         ASSIGN_OR_RETURN(LoadedTable t, catalog->LoadTable(ident));
-        return ScanLiveKeys(io.get(), t.metadata, eq_ids, key_types, table,
-                            [w](const std::string& path, const Chunk& keys) { return w->AddIndexed(path, keys); });
+        DeletedRowsFn deleted;
+        if (dv) {
+          deleted = [w](const std::string& path, const DataFile* vector, DeletionVector positions) {
+            return w->AddDeleted(path, vector, std::move(positions));
+          };
+        }
+        return ScanLiveKeys(
+            io.get(), t.metadata, eq_ids, key_types, table, mode,
+            [w](const std::string& path, const Chunk& keys) { return w->AddIndexed(path, keys); }, deleted);
       };
     }
+    const bool indexed = o.position_mode;
     auto writer = std::make_unique<IcebergTaskWriter>(std::move(o), std::move(*router));
-    auto committer = std::make_unique<IcebergCommitter>(catalog_, io, ref_.ident,
-                                                        HexId(ref_.catalog.catalog_name + "." + ref_.ident.ToString()));
+    auto committer = std::make_unique<IcebergCommitter>(
+        catalog_, io, ref_.ident, HexId(ref_.catalog.catalog_name + "." + ref_.ident.ToString()), ctx_.job_id);
+    committer->set_commit_once_by_id(!indexed);
     return std::unique_ptr<SinkWriter>(
         std::make_unique<IcebergSinkWriter>(std::move(writer), std::move(committer), ref_.ident.ToString(), key,
                                             std::move(load_index)));
@@ -304,8 +317,8 @@ class IcebergTableSink final : public TableSink {
                                      "UPSERT data stream. (Declare a PRIMARY KEY on the Iceberg table.)");
     }
     if (o->position_mode && eq_ids->empty()) {
-      return Status::InvalidArgument(place() + ": 'sluice.write.delete-mode' = 'position' needs the table's identifier "
-                                     "fields (a PRIMARY KEY) to index its rows by");
+      return Status::InvalidArgument(place() + ": 'sluice.write.delete-mode' = '" + conf_.delete_mode +
+                                     "' needs the table's identifier fields (a PRIMARY KEY) to index its rows by");
     }
     if (eq_ids->empty()) {
       for (const auto& f : schema.fields()) {
@@ -328,7 +341,8 @@ class IcebergTableSink final : public TableSink {
         if (std::find(eq_ids->begin(), eq_ids->end(), pf.source_id) != eq_ids->end()) continue;
         std::string names;
         for (const auto& n : key_names) names += (names.empty() ? "" : ", ") + n;
-        const std::string mode = conf_.upsert ? "In UPSERT mode" : "With 'sluice.write.delete-mode' = 'position'";
+        const std::string mode =
+            conf_.upsert ? "In UPSERT mode" : "With 'sluice.write.delete-mode' = '" + conf_.delete_mode + "'";
         return Status::InvalidArgument(place() + ": " + mode + ", source column '" + schema.FindName(pf.source_id) +
                                        "' of partition field '" + pf.name + "', should be included in equality fields: '[" +
                                        names + "]'");
@@ -367,11 +381,11 @@ Result<std::unique_ptr<TableSink>> CreateIcebergSink(const ConnectorContext& ctx
   ConnectorContext create_ctx = ctx;
   for (const auto& spec : IcebergWriteOptionSpecs()) create_ctx.options.erase(spec.key);
   ASSIGN_OR_RETURN(LoadedTable table, OpenIcebergTable(catalog.get(), ref, create_ctx, /*create_if_missing=*/true));
+  ASSIGN_OR_RETURN(WriteConf conf, ResolveWriteConf(ctx, table.metadata));
   if (table.metadata.format_version < 2) {
     return Status::NotSupported("Table '" + ctx.table_name + "': Iceberg table " + ref.ident.ToString() +
                                 " has format version 1; Sluice writes format v2 and v3 tables");
   }
-  ASSIGN_OR_RETURN(WriteConf conf, ResolveWriteConf(ctx, table.metadata));
   return std::unique_ptr<TableSink>(
       std::make_unique<IcebergTableSink>(ctx, std::move(ref), std::move(catalog), std::move(table), std::move(conf)));
 }

@@ -7,7 +7,9 @@
 
 #include "common/file_io.h"
 #include "connectors/iceberg/iceberg_connector.h"
+#include "connectors/iceberg/iceberg_filter.h"
 #include "connectors/iceberg/iceberg_options.h"
+#include "connectors/iceberg/iceberg_pruning.h"
 #include "connectors/iceberg/iceberg_read_options.h"
 #include "connectors/iceberg/iceberg_scan_reader.h"
 
@@ -17,8 +19,12 @@ namespace {
 class IcebergTableSource final : public TableSource {
  public:
   IcebergTableSource(std::shared_ptr<IcebergDeleteLoader> deletes, std::shared_ptr<const IcebergReadSchema> schema,
-                     std::vector<FileScanTask> tasks, int64_t limit)
-      : deletes_(std::move(deletes)), schema_(std::move(schema)), tasks_(std::move(tasks)), limit_(limit) {}
+                     std::vector<FileScanTask> tasks, int64_t limit, std::optional<IcebergScanMetrics> metrics)
+      : deletes_(std::move(deletes)),
+        schema_(std::move(schema)),
+        tasks_(std::move(tasks)),
+        limit_(limit),
+        metrics_(std::move(metrics)) {}
 
   bool bounded() const override { return true; }
   Result<std::vector<std::unique_ptr<SourceSplit>>> CreateSplits() override {
@@ -27,13 +33,29 @@ class IcebergTableSource final : public TableSource {
     for (const FileScanTask& t : tasks_) splits.push_back(NewIcebergFileSplit(deletes_, schema_, t, budget));
     return splits;
   }
+  // With pushed-down filters: how many data files the scan reads and skipped (Iceberg's ScanMetrics).
+  std::vector<std::pair<std::string, std::string>> SummaryFields() const override {
+    return metrics_ ? metrics_->SummaryFields() : std::vector<std::pair<std::string, std::string>>{};
+  }
 
  private:
   std::shared_ptr<IcebergDeleteLoader> deletes_;
   std::shared_ptr<const IcebergReadSchema> schema_;
   std::vector<FileScanTask> tasks_;
   int64_t limit_;
+  std::optional<IcebergScanMetrics> metrics_;
 };
+
+// The conjunction of the pushed-down filters bound to the table's current schema; nullopt when there
+// are none. A filter that no longer binds (a column dropped since planning) prunes nothing.
+std::optional<IcebergFilter> PushedFilter(const ConnectorContext& ctx, const IcebergSchema& schema) {
+  if (ctx.filters.empty()) return std::nullopt;
+  std::vector<IcebergFilter> parts;
+  for (const auto& f : ctx.filters) {
+    if (auto c = ConvertIcebergFilter(*f, ctx.physical_schema, &schema)) parts.push_back(std::move(*c));
+  }
+  return IcebergFilter::And(std::move(parts));
+}
 
 class IcebergStreamingSource final : public TableSource {
  public:
@@ -85,6 +107,8 @@ Result<std::unique_ptr<TableSource>> CreateIcebergSource(const ConnectorContext&
   ASSIGN_OR_RETURN(IcebergReadSchema schema,
                    MakeIcebergReadSchema(md.CurrentSchema(), ctx.physical_schema, ctx.projection, ctx.table_name));
   auto deletes = std::make_shared<IcebergDeleteLoader>(io, md.CurrentSchema());
+  std::optional<IcebergFilter> filter = PushedFilter(ctx, md.CurrentSchema());
+  if (filter) schema.filter = std::make_shared<const IcebergFilter>(*filter);
   auto shared_schema = std::make_shared<const IcebergReadSchema>(std::move(schema));
   if (options.streaming) {
     TableIdentifier ident = ref.ident;
@@ -95,9 +119,17 @@ Result<std::unique_ptr<TableSource>> CreateIcebergSource(const ConnectorContext&
     return std::unique_ptr<TableSource>(std::make_unique<IcebergStreamingSource>(
         std::move(loader), std::move(deletes), std::move(shared_schema), options.stream, ctx.table_name));
   }
-  ASSIGN_OR_RETURN(std::vector<FileScanTask> tasks, PlanIcebergRead(io.get(), md, options, ctx.table_name));
+  std::optional<IcebergScanPruner> pruner;
+  std::optional<IcebergScanMetrics> metrics;
+  if (filter) {
+    pruner.emplace(md, std::move(*filter));
+    metrics.emplace();
+  }
+  ASSIGN_OR_RETURN(std::vector<FileScanTask> tasks,
+                   PlanIcebergRead(io.get(), md, options, ctx.table_name, pruner ? &*pruner : nullptr,
+                                   metrics ? &*metrics : nullptr));
   return std::unique_ptr<TableSource>(std::make_unique<IcebergTableSource>(
-      std::move(deletes), std::move(shared_schema), std::move(tasks), options.limit));
+      std::move(deletes), std::move(shared_schema), std::move(tasks), options.limit, std::move(metrics)));
 }
 
 }  // namespace sluice

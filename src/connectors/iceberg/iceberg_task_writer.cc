@@ -5,8 +5,6 @@
 #include <cstring>
 #include <numeric>
 
-#include "connectors/iceberg/deletion_vector.h"
-#include "connectors/iceberg/puffin.h"
 #include "state/key_encoder.h"
 
 namespace sluice {
@@ -25,6 +23,7 @@ void IcebergTaskWriter::Abort() {
   inserted_.clear();
   paths_.clear();
   path_index_.clear();
+  vectors_.clear();
   touched_.clear();
   router_.Clear();
 }
@@ -101,6 +100,16 @@ Status IcebergTaskWriter::AddIndexed(const std::string& path, const Chunk& keys)
   const uint32_t path_index = InternPath(path);
   const auto* pos = keys.column(keys.num_columns() - 1).data<int64_t>();
   for (size_t i = 0; i < keys.size(); ++i) inserted_[keys_[i]] = PathOffset{path_index, pos[i]};
+  return Status::OK();
+}
+
+Status IcebergTaskWriter::AddDeleted(const std::string& path, const DataFile* dv, DeletionVector positions) {
+  FileVector& v = vectors_[path];
+  v.positions.Merge(positions);
+  if (dv != nullptr) {
+    v.dv_path = dv->file_path;
+    v.dv_offset = dv->content_offset.value_or(0);
+  }
   return Status::OK();
 }
 
@@ -200,41 +209,48 @@ Status IcebergTaskWriter::WritePositionDeletes(uint32_t ordinal, PartitionState&
   return Status::OK();
 }
 
-Status IcebergTaskWriter::WriteDeletionVectors(std::vector<DataFile>* out) {
-  // Per data file (by path index): its vector and its partition.
-  std::map<std::string, std::pair<DeletionVector, uint32_t>> vectors;
+Status IcebergTaskWriter::WriteDeletionVectors(IcebergWriteResult* out) {
+  // Per data file: this Complete's positions and the partition of the rows they delete.
+  std::map<std::string, std::pair<DeletionVector, uint32_t>> fresh;
   for (uint32_t i = 0; i < partitions_.size(); ++i) {
     for (const PathOffset& d : partitions_[i].pos_deletes) {
-      auto& entry = vectors[paths_[d.path]];
+      auto& entry = fresh[paths_[d.path]];
       entry.first.Add(d.pos);
       entry.second = i;
     }
     partitions_[i].pos_deletes.clear();
   }
-  if (vectors.empty()) return Status::OK();
+  if (fresh.empty()) return Status::OK();
+  const bool merge = o_.position_mode;
+  std::vector<DataFile> targets;  // the data files (path and partition) the vectors delete from
+  targets.reserve(fresh.size());
+  std::vector<DeletionVectorFor> vectors;
+  for (auto& [path, entry] : fresh) {
+    if (merge) {
+      // The v3 rule: the new vector holds the file's earlier deletes too and replaces its live one.
+      if (auto it = vectors_.find(path); it != vectors_.end()) {
+        entry.first.Merge(it->second.positions);
+        if (!it->second.dv_path.empty()) out->replaced_dvs.push_back({path, it->second.dv_path, it->second.dv_offset});
+      }
+    }
+    entry.first.RunOptimize();
+    DataFile target;
+    target.file_path = path;
+    target.partition = router_.partition(entry.second).values;
+    targets.push_back(std::move(target));
+    vectors.push_back({&targets.back(), &entry.first});
+  }
   const std::string location = namer_.NextLocation("");
   const std::string puffin = location.substr(0, location.size() - std::string(".parquet").size()) + ".puffin";
-  ASSIGN_OR_RETURN(auto file, o_.io->Create(puffin));
-  ASSIGN_OR_RETURN(auto writer, PuffinWriter::Open(std::move(file), {{"created-by", parquet::kCreatedBy}}));
-  std::vector<DataFile> files;
-  for (auto& [path, entry] : vectors) {
-    entry.first.RunOptimize();
-    ASSIGN_OR_RETURN(PuffinBlobMetadata blob, AddDeletionVectorBlob(writer.get(), entry.first, path));
-    DataFile f;
-    f.content = DataFileContent::kPositionDeletes;
-    f.file_format = "PUFFIN";
-    f.file_path = puffin;
-    f.partition = router_.partition(entry.second).values;
-    f.record_count = entry.first.Cardinality();
-    f.referenced_data_file = path;
-    f.content_offset = blob.offset;
-    f.content_size_in_bytes = blob.length;
-    files.push_back(std::move(f));
-  }
-  RETURN_IF_ERROR(writer->Close());
+  ASSIGN_OR_RETURN(std::vector<DataFile> files, WriteDeletionVectorFile(o_.io, puffin, vectors, parquet::kCreatedBy));
   for (auto& f : files) {
-    f.file_size_in_bytes = static_cast<int64_t>(writer->bytes_written());
-    out->push_back(std::move(f));
+    if (merge) {
+      FileVector& v = vectors_[*f.referenced_data_file];
+      v.positions = std::move(fresh[*f.referenced_data_file].first);
+      v.dv_path = f.file_path;
+      v.dv_offset = f.content_offset.value_or(0);
+    }
+    out->delete_files.push_back(std::move(f));
   }
   return Status::OK();
 }
@@ -251,7 +267,7 @@ Result<IcebergWriteResult> IcebergTaskWriter::Complete() {
     }
     if (!o_.deletion_vectors) RETURN_IF_ERROR(WritePositionDeletes(i, st, &result.delete_files));
   }
-  if (o_.deletion_vectors) RETURN_IF_ERROR(WriteDeletionVectors(&result.delete_files));
+  if (o_.deletion_vectors) RETURN_IF_ERROR(WriteDeletionVectors(&result));
   partitions_.clear();
   if (!o_.position_mode) {
     inserted_.clear();

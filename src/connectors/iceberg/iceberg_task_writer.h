@@ -30,15 +30,24 @@
 
 #include "common/file_io.h"
 #include "common/status.h"
+#include "connectors/iceberg/deletion_vector.h"
 #include "connectors/iceberg/iceberg_file_writer.h"
 #include "connectors/iceberg/partition_router.h"
 #include "types/vector.h"
 
 namespace sluice {
 
+// A deletion vector that a new one (holding its positions too) replaces: the commit removes it.
+struct ReplacedDeletionVector {
+  std::string data_file;  // the referenced data file
+  std::string path;       // the Puffin file of the replaced vector
+  int64_t offset = 0;     // its content_offset
+};
+
 struct IcebergWriteResult {
   std::vector<DataFile> data_files;
   std::vector<DataFile> delete_files;
+  std::vector<ReplacedDeletionVector> replaced_dvs;
   bool empty() const { return data_files.empty() && delete_files.empty(); }
 };
 
@@ -57,8 +66,11 @@ struct IcebergTaskWriterOptions {
   bool position_mode = false;
   // Format v3 tables: position deletes are written as deletion vectors (Puffin 'deletion-vector-v1'
   // blobs, one per data file, all of a Complete in one Puffin file), as the spec requires ("position
-  // delete files must not be added to v3 tables"). Each data file written in this checkpoint gets at
-  // most one vector; files of earlier snapshots are never referenced here (equality mode).
+  // delete files must not be added to v3 tables"). Each data file gets at most one vector per
+  // Complete. In equality mode only files of this checkpoint are referenced; with position_mode too
+  // ('sluice.write.delete-mode' = 'dv') files of earlier snapshots are, and a file's new vector is
+  // merged with its previous one (AddDeleted, then the vectors this writer wrote), which the commit
+  // removes (IcebergWriteResult::replaced_dvs), so a data file keeps one live vector (the v3 rule).
   bool deletion_vectors = false;
 };
 
@@ -70,16 +82,26 @@ class IcebergTaskWriter {
   [[nodiscard]] Status Write(const Chunk& chunk);
   // Closes every open file and returns what was written since the last Complete.
   [[nodiscard]] Result<IcebergWriteResult> Complete();
-  // Gives up every open file (and, in position mode, the index: rebuild it with AddIndexed).
+  // Gives up every open file (and, in position and dv mode, the index and the files' deleted positions:
+  // rebuild them with AddIndexed and AddDeleted).
   void Abort();
   // Position mode: records the live keys of a data file of the table; `keys` holds the key columns
   // then the row positions (iceberg_key_index.h).
   [[nodiscard]] Status AddIndexed(const std::string& path, const Chunk& keys);
+  // 'dv' mode: the deleted positions of a data file of the table and its live deletion vector
+  // (nullptr: none), merged into the file's next vector (iceberg_key_index.h's DeletedRowsFn).
+  [[nodiscard]] Status AddDeleted(const std::string& path, const DataFile* dv, DeletionVector positions);
 
  private:
   struct PathOffset {
     uint32_t path = 0;  // index into paths_
     int64_t pos = 0;
+  };
+  // 'dv' mode: a data file's deleted positions so far and its live vector (Puffin path, offset).
+  struct FileVector {
+    DeletionVector positions;
+    std::string dv_path;  // empty: no live vector
+    int64_t dv_offset = 0;
   };
   struct PartitionState {
     std::unique_ptr<RollingFileWriter> data;
@@ -96,7 +118,7 @@ class IcebergTaskWriter {
   void DeleteKey(PartitionState& st, const std::string& key, uint32_t row);
   [[nodiscard]] Status FlushPending(const Chunk& chunk);
   [[nodiscard]] Status WritePositionDeletes(uint32_t ordinal, PartitionState& st, std::vector<DataFile>* out);
-  [[nodiscard]] Status WriteDeletionVectors(std::vector<DataFile>* out);
+  [[nodiscard]] Status WriteDeletionVectors(IcebergWriteResult* out);
   uint32_t InternPath(const std::string& path);
 
   IcebergTaskWriterOptions o_;
@@ -110,6 +132,7 @@ class IcebergTaskWriter {
   std::unordered_map<std::string, PathOffset> inserted_;
   std::vector<std::string> paths_;
   std::unordered_map<std::string, uint32_t> path_index_;
+  std::unordered_map<std::string, FileVector> vectors_;  // 'dv' mode
   Chunk scratch_;
 };
 

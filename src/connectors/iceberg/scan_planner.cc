@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "connectors/iceberg/iceberg_pruning.h"
 #include "connectors/iceberg/manifest_reader.h"
 
 namespace sluice {
@@ -93,11 +94,20 @@ std::string NormalizeIcebergPath(const std::string& path) {
 }
 
 Result<std::vector<FileScanTask>> PlanSnapshotScan(FileIO* io, const TableMetadata& metadata,
-                                                   const Snapshot& snapshot) {
+                                                   const Snapshot& snapshot, IcebergScanPruner* pruner,
+                                                   IcebergScanMetrics* metrics) {
   ASSIGN_OR_RETURN(std::vector<ManifestFile> manifests, SnapshotManifests(io, snapshot));
+  IcebergScanMetrics counts;
   std::vector<FileScanTask> tasks;
   std::vector<ScanDeleteFile> deletes;
   for (const ManifestFile& mf : manifests) {
+    // A v1 inline manifest list carries no content or summaries; its manifests are read.
+    const bool data_manifest = mf.content == ManifestContent::kData;
+    if (pruner != nullptr && data_manifest && !pruner->ManifestMightMatch(mf)) {
+      counts.skipped_data_manifests++;
+      continue;
+    }
+    if (data_manifest) counts.scanned_data_manifests++;
     ASSIGN_OR_RETURN(ManifestContents contents, ReadManifest(io, mf));
     const int32_t spec_id = snapshot.manifest_list.empty() ? contents.partition_spec_id.value_or(0)
                                                            : mf.partition_spec_id;
@@ -105,6 +115,10 @@ Result<std::vector<FileScanTask>> PlanSnapshotScan(FileIO* io, const TableMetada
       if (e.status == ManifestEntryStatus::kDeleted) continue;
       const int64_t seq = e.sequence_number.value_or(0);
       if (e.data_file.content == DataFileContent::kData) {
+        if (pruner != nullptr && !pruner->FileMightMatch(e.data_file, spec_id)) {
+          counts.skipped_data_files++;
+          continue;
+        }
         tasks.push_back({std::move(e.data_file), seq, spec_id, {}});
       } else {
         deletes.push_back({std::move(e.data_file), seq, spec_id});
@@ -132,6 +146,8 @@ Result<std::vector<FileScanTask>> PlanSnapshotScan(FileIO* io, const TableMetada
     }
   }
   for (FileScanTask& t : tasks) AssignDeletes(index, &t);
+  counts.result_data_files = static_cast<int64_t>(tasks.size());
+  if (metrics != nullptr) *metrics = counts;
   return tasks;
 }
 
@@ -161,8 +177,10 @@ Result<std::vector<int64_t>> SnapshotsBetween(const TableMetadata& metadata, std
 }
 
 Result<std::vector<FileScanTask>> PlanAppendScan(FileIO* io, const TableMetadata& metadata,
-                                                 std::optional<int64_t> start_exclusive, int64_t end_inclusive) {
+                                                 std::optional<int64_t> start_exclusive, int64_t end_inclusive,
+                                                 IcebergScanPruner* pruner, IcebergScanMetrics* metrics) {
   ASSIGN_OR_RETURN(std::vector<int64_t> ids, SnapshotsBetween(metadata, start_exclusive, end_inclusive));
+  IcebergScanMetrics counts;
   std::vector<FileScanTask> tasks;
   for (int64_t id : ids) {
     const Snapshot* snap = metadata.SnapshotById(id);
@@ -170,13 +188,24 @@ Result<std::vector<FileScanTask>> PlanAppendScan(FileIO* io, const TableMetadata
     ASSIGN_OR_RETURN(std::vector<ManifestFile> manifests, SnapshotManifests(io, *snap));
     for (const ManifestFile& mf : manifests) {
       if (mf.content != ManifestContent::kData || mf.added_snapshot_id != id) continue;
+      if (pruner != nullptr && !pruner->ManifestMightMatch(mf)) {
+        counts.skipped_data_manifests++;
+        continue;
+      }
+      counts.scanned_data_manifests++;
       ASSIGN_OR_RETURN(ManifestContents contents, ReadManifest(io, mf));
       for (ManifestEntry& e : contents.entries) {
         if (e.status != ManifestEntryStatus::kAdded || e.snapshot_id.value_or(id) != id) continue;
+        if (pruner != nullptr && !pruner->FileMightMatch(e.data_file, mf.partition_spec_id)) {
+          counts.skipped_data_files++;
+          continue;
+        }
         tasks.push_back({std::move(e.data_file), e.sequence_number.value_or(0), mf.partition_spec_id, {}});
       }
     }
   }
+  counts.result_data_files = static_cast<int64_t>(tasks.size());
+  if (metrics != nullptr) *metrics = counts;
   return tasks;
 }
 

@@ -52,14 +52,22 @@ struct FileScanTask {
 // another.
 std::string NormalizeIcebergPath(const std::string& path);
 
+// With a `pruner`, data manifests and data files that cannot match its filter are skipped (delete
+// files never are), and `metrics` (when given) counts what was kept and skipped.
+class IcebergScanPruner;
+struct IcebergScanMetrics;
 [[nodiscard]] Result<std::vector<FileScanTask>> PlanSnapshotScan(FileIO* io, const TableMetadata& metadata,
-                                                                 const Snapshot& snapshot);
+                                                                 const Snapshot& snapshot,
+                                                                 IcebergScanPruner* pruner = nullptr,
+                                                                 IcebergScanMetrics* metrics = nullptr);
 
 // `start_exclusive` unset: from the first snapshot of `end`'s ancestry. Fails when `start` is not
 // an ancestor of `end`.
 [[nodiscard]] Result<std::vector<FileScanTask>> PlanAppendScan(FileIO* io, const TableMetadata& metadata,
                                                                std::optional<int64_t> start_exclusive,
-                                                               int64_t end_inclusive);
+                                                               int64_t end_inclusive,
+                                                               IcebergScanPruner* pruner = nullptr,
+                                                               IcebergScanMetrics* metrics = nullptr);
 
 // The ids of the snapshots after `start_exclusive` up to `end_inclusive` in `end`'s ancestry,
 // oldest first; fails as PlanAppendScan does.

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "common/check.h"
+#include "common/random_id.h"
 
 namespace sluice {
 
@@ -273,6 +274,7 @@ std::vector<std::pair<std::string, std::string>> BuildSnapshotSummary(const Snap
   set_if(c.added_position_delete_files, "added-position-delete-files");
   set_if(c.added_dvs, "added-dvs");
   set_if(added_delete_files, "added-delete-files");
+  set_if(c.removed_dvs, "removed-dvs");
   set_if(c.removed_delete_files, "removed-delete-files");
   set_if(c.added_records, "added-records");
   set_if(c.deleted_records, "deleted-records");
@@ -455,18 +457,7 @@ Result<int64_t> MaxCommittedCheckpointId(const TableMetadata& metadata, std::str
   return int64_t{-1};
 }
 
-std::string NewTableUuid() {
-  std::random_device rd;
-  std::mt19937_64 gen((static_cast<uint64_t>(rd()) << 32) ^ rd());
-  uint64_t hi = gen(), lo = gen();
-  hi = (hi & ~0xF000ull) | 0x4000ull;                      // version 4
-  lo = (lo & ~(0xC000ull << 48)) | (0x8000ull << 48);      // IETF variant
-  char buf[37];
-  snprintf(buf, sizeof(buf), "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(hi >> 32),
-           static_cast<unsigned>((hi >> 16) & 0xffff), static_cast<unsigned>(hi & 0xffff),
-           static_cast<unsigned>(lo >> 48), static_cast<unsigned long long>(lo & 0xffffffffffffull));
-  return buf;
-}
+std::string NewTableUuid() { return RandomUuid(); }
 
 int64_t NewSnapshotId() {
   std::random_device rd;

@@ -156,6 +156,7 @@ struct SnapshotChanges {
   // Deletion vectors (v3) are counted here, not as position delete files; added-delete-files counts
   // both kinds and the equality ones.
   int64_t added_dvs = 0;
+  int64_t removed_dvs = 0;  // counted in removed_delete_files too
   int64_t removed_delete_files = 0;
   int64_t added_equality_deletes = 0;
   int64_t added_position_deletes = 0;

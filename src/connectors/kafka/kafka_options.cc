@@ -14,6 +14,7 @@ constexpr char kTopic[] = "topic";
 constexpr char kTopicPattern[] = "topic-pattern";
 constexpr char kBootstrapServers[] = "properties.bootstrap.servers";
 constexpr char kGroupId[] = "properties.group.id";
+constexpr char kCommitOffsets[] = "properties.commit.offsets.on.checkpoint";
 constexpr char kProperties[] = "properties.#";
 constexpr char kPropertiesPrefix[] = "properties.";
 constexpr char kFormat[] = "format";
@@ -148,7 +149,19 @@ Result<KafkaBoundedMode> BoundedModeOf(const std::string& s) {
   return KafkaBoundedMode::kSpecificOffsets;
 }
 
+// 'properties.commit.offsets.on.checkpoint' is Flink's source option, not a Kafka client property:
+// it leaves `properties` (librdkafka would reject it). Without a group there is nothing to commit
+// to, so it is off then (Flink disables it with a warning).
+Status ParseCommitOffsets(const OptionReader& reader, KafkaTableOptions* o) {
+  o->properties.erase("commit.offsets.on.checkpoint");
+  const bool has_group = o->properties.count("group.id") > 0;
+  ASSIGN_OR_RETURN(o->commit_offsets_on_checkpoint, reader.GetBool(kCommitOffsets, has_group));
+  if (!has_group) o->commit_offsets_on_checkpoint = false;
+  return Status::OK();
+}
+
 Status ParseScanOptions(const OptionReader& reader, bool upsert, KafkaTableOptions* o) {
+  RETURN_IF_ERROR(ParseCommitOffsets(reader, o));
   bool single_topic = o->topics.size() == 1;
   ASSIGN_OR_RETURN(int64_t discovery, reader.GetDurationMillis(kPartitionDiscovery, 0));
   if (discovery != 0) {
@@ -215,20 +228,47 @@ Status ParseScanOptions(const OptionReader& reader, bool upsert, KafkaTableOptio
   return Status::OK();
 }
 
+// 'sink.delivery-guarantee' and, for 'exactly-once', 'sink.transactional-id-prefix' (Flink's
+// validateDeliveryGuarantee). Exactly-once needs a real broker: librdkafka's mock cluster neither
+// keeps the offsets a transaction commits (the sink's progress marker) nor enforces read_committed.
+Status ParseDeliveryGuarantee(const OptionReader& reader, KafkaTableOptions* o) {
+  ASSIGN_OR_RETURN(std::string guarantee,
+                   reader.GetEnum(kDeliveryGuarantee, "at-least-once", {"at-least-once", "exactly-once", "none"}));
+  if (guarantee == "none") {
+    o->delivery_guarantee = KafkaDeliveryGuarantee::kNone;
+  } else if (guarantee == "at-least-once") {
+    o->delivery_guarantee = KafkaDeliveryGuarantee::kAtLeastOnce;
+  } else {
+    o->delivery_guarantee = KafkaDeliveryGuarantee::kExactlyOnce;
+    o->transactional_id_prefix = reader.GetString(kTransactionalIdPrefix, "");
+    if (!reader.Has(kTransactionalIdPrefix)) {
+      return Status::InvalidArgument(std::string(kTransactionalIdPrefix) +
+                                     " must be specified when using DeliveryGuarantee.EXACTLY_ONCE.");
+    }
+    if (o->transactional_id_prefix.empty()) {
+      return reader.InvalidValue(kTransactionalIdPrefix, "the prefix of the sink's Kafka transactional ids is empty");
+    }
+    const auto servers = o->properties.find("bootstrap.servers");
+    if (servers != o->properties.end() && servers->second.rfind("mock://", 0) == 0) {
+      return Status::NotSupported(
+          std::string("'") + kDeliveryGuarantee + "' = 'exactly-once' cannot be used with the mock cluster '" +
+          servers->second +
+          "': librdkafka's mock broker does not keep the offsets a transaction commits (send_offsets_to_transaction, "
+          "which Sluice's recovery reads back) and does not enforce read_committed, so exactly-once cannot be "
+          "guaranteed there. Use a real Kafka broker, or 'at-least-once'.");
+    }
+  }
+  return Status::OK();
+}
+
 Status ParseSinkOptions(const OptionReader& reader, bool upsert, KafkaTableOptions* o) {
+  o->properties.erase("commit.offsets.on.checkpoint");  // a source option (ParseCommitOffsets)
   if (o->topics.size() != 1) {
     return Status::NotSupported(
         "a Kafka sink writes to exactly one 'topic'; writing to a topic list or 'topic-pattern' needs the writable "
         "'topic' metadata column, which is not supported by Sluice yet");
   }
-  ASSIGN_OR_RETURN(std::string guarantee,
-                   reader.GetEnum(kDeliveryGuarantee, "at-least-once", {"at-least-once", "exactly-once", "none"}));
-  if (guarantee == "exactly-once") {
-    return Status::NotSupported(std::string("'") + kDeliveryGuarantee +
-                                "' = 'exactly-once' is not supported by Sluice yet: the Kafka sink does not write "
-                                "transactions yet. Use 'at-least-once' (the default) or 'none'.");
-  }
-  o->delivery_guarantee = guarantee == "none" ? KafkaDeliveryGuarantee::kNone : KafkaDeliveryGuarantee::kAtLeastOnce;
+  RETURN_IF_ERROR(ParseDeliveryGuarantee(reader, o));
   if (!upsert) {
     std::string partitioner = reader.GetString(kPartitioner, "default");
     if (partitioner.empty()) {
@@ -278,8 +318,12 @@ std::vector<OptionSpec> KafkaOptionSpecs(bool upsert) {
        "there n partitions (default 1). The mock cluster speaks PLAINTEXT only: a 'properties.security.protocol' "
        "other than PLAINTEXT (SASL, SSL) is refused with it."},
       {kGroupId, false, "",
-       "The consumer group. Required by the 'group-offsets' modes; a source commits the offsets it read when it "
-       "closes (librdkafka's enable.auto.commit)."},
+       "The consumer group. Required by the 'group-offsets' modes; with it a source commits the offsets of each "
+       "completed checkpoint to the group ('properties.commit.offsets.on.checkpoint')."},
+      {kCommitOffsets, false, "",
+       "Sources: whether the partition offsets stored in a checkpoint are committed to 'properties.group.id' once "
+       "the checkpoint completes (true by default when a group is set; without one nothing is committed). The "
+       "source never uses librdkafka's periodic auto-commit unless 'properties.enable.auto.commit' = 'true' is set."},
       {kProperties, false, "",
        "Any librdkafka configuration property, e.g. 'properties.security.protocol'. A PLAIN or SCRAM "
        "'properties.sasl.jaas.config' is translated to sasl.username and sasl.password. Secret values never "
@@ -338,14 +382,21 @@ std::vector<OptionSpec> KafkaOptionSpecs(bool upsert) {
                      "(checked when rows arrive) and at the end of input. 0 disables buffering."});
   }
   specs.push_back({kDeliveryGuarantee, false, "at-least-once",
-                   "'at-least-once' or 'none'. With either, the sink waits at the end of input (and, when the job "
-                   "checkpoints, at every checkpoint) until every record is acknowledged, and fails on a delivery "
-                   "error; after a restart it writes again what followed the last checkpoint. 'exactly-once' "
-                   "(Kafka transactions committed on checkpoints) is not supported by Sluice yet."});
+                   "'at-least-once', 'none' or 'exactly-once'. With the first two, the sink waits at the end of input "
+                   "(and, when the job checkpoints, at every checkpoint) until every record is acknowledged, and fails "
+                   "on a delivery error; after a restart it writes again what followed the last checkpoint. "
+                   "'exactly-once' (needs 'sink.transactional-id-prefix' and a real broker, not 'mock://') writes one "
+                   "Kafka transaction per checkpoint, committed once the checkpoint is durable, so read_committed "
+                   "consumers see every change once, also across crashes; without checkpointing the whole run is one "
+                   "transaction committed at the end (docs/kafka.md)."});
   specs.push_back({kPartitionDiscovery, false, "",
                    "Only '0' (disabled) is supported: a source finds the partitions once, when it starts; "
                    "discovering new ones while running is not supported by Sluice yet."});
-  specs.push_back({kTransactionalIdPrefix, false, "", "Accepted for Flink compatibility; used only by 'exactly-once'."});
+  specs.push_back({kTransactionalIdPrefix, false, "",
+                   "Required by 'exactly-once': the sink's Kafka transactional.id is '<prefix>-0' ('<prefix>-1', ... "
+                   "for further writers of the prefix in one job) and its progress marker is kept in the consumer "
+                   "group '<transactional.id>-progress'. Unique per job on a cluster: a new run with the same prefix "
+                   "fences and aborts the previous one's open transaction."});
   specs.push_back({kScanParallelism, false, "", "Accepted for Flink compatibility; Sluice reads every partition from one task."});
   specs.push_back({kSinkParallelism, false, "", "Accepted for Flink compatibility; Sluice writes from one task."});
   return specs;

@@ -34,7 +34,7 @@ namespace sluice {
 enum class KafkaStartupMode { kEarliestOffset, kLatestOffset, kGroupOffsets, kTimestamp, kSpecificOffsets };
 enum class KafkaBoundedMode { kUnbounded, kLatestOffset, kGroupOffsets, kTimestamp, kSpecificOffsets };
 enum class KafkaPartitioner { kDefault, kFixed, kRoundRobin };
-enum class KafkaDeliveryGuarantee { kAtLeastOnce, kNone };
+enum class KafkaDeliveryGuarantee { kAtLeastOnce, kNone, kExactlyOnce };
 
 struct KafkaTableOptions {
   bool upsert = false;  // 'upsert-kafka'
@@ -65,6 +65,14 @@ struct KafkaTableOptions {
 
   KafkaPartitioner partitioner = KafkaPartitioner::kDefault;
   KafkaDeliveryGuarantee delivery_guarantee = KafkaDeliveryGuarantee::kAtLeastOnce;
+  std::string transactional_id_prefix;  // 'sink.transactional-id-prefix' (set for exactly-once)
+  // The exactly-once writer's index among the open writers of its prefix (AcquireKafkaWriterIndex);
+  // set by the writer on its own copy.
+  int writer_index = 0;
+  // Sources: 'properties.commit.offsets.on.checkpoint' (Flink's; default true with a group.id):
+  // commit the checkpointed offsets to the group when a checkpoint completes. Not a librdkafka
+  // property, so it is not in `properties`.
+  bool commit_offsets_on_checkpoint = false;
   int64_t buffer_flush_max_rows = 0;     // upsert-kafka: both > 0 enables the reducing buffer
   int64_t buffer_flush_interval_ms = 0;
 

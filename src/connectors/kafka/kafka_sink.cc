@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <random>
 #include <unordered_map>
 
 #include "connectors/kafka/kafka_client.h"
+#include "connectors/kafka/kafka_transactions.h"
 #include "formats/format.h"
 #include "types/vector.h"
 
@@ -87,9 +89,30 @@ void OnDelivery(rd_kafka_t*, const rd_kafka_message_t* m, void* opaque) {
   if (d->failed++ == 0) d->first_error = KafkaErrorText(m->err);
 }
 
+// A fresh job lineage (kafka_transactions.h): random and never 0.
+uint64_t NewLineage() {
+  std::random_device rd;
+  uint64_t v = (static_cast<uint64_t>(rd()) << 32) ^ rd();
+  return v == 0 ? 1 : v;
+}
+
+int64_t NowMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 class KafkaWriter final : public SinkWriter {
  public:
-  KafkaWriter(const ConnectorContext& ctx, const KafkaTableOptions& o) : ctx_(ctx), options_(o) {}
+  KafkaWriter(const ConnectorContext& ctx, const KafkaTableOptions& o)
+      : ctx_(ctx), options_(o), exactly_once_(o.delivery_guarantee == KafkaDeliveryGuarantee::kExactlyOnce) {}
+
+  // A transaction left open (the job failed) is aborted, so read_committed readers need not wait for
+  // its timeout; whatever it held is written again by the recovery of the restored checkpoint.
+  ~KafkaWriter() override {
+    if (handle_ != nullptr && txn_open_) AbortKafkaTransaction(handle_->get());
+    handle_.reset();
+    if (holds_index_) ReleaseKafkaWriterIndex(options_.transactional_id_prefix, options_.writer_index);
+  }
 
   // Creates the encoders (checking the formats' options); connects only when `connect`.
   Status Open(bool connect) {
@@ -103,6 +126,7 @@ class KafkaWriter final : public SinkWriter {
                                                       OptionReader(options_.table_name, &options_.value_format_options));
     if (!value.ok()) return WithFormatOptionPrefix(value.status(), options_.value_option_prefix, *options_.value_format);
     value_encoder_ = std::move(value).value();
+    if (exactly_once_) RETURN_IF_ERROR(CheckTransactionTimeoutFitsInterval(ctx_.config, options_));
     if (!connect) return Status::OK();
     value_is_whole_row_ = options_.value_fields.size() == ctx_.physical_schema.size();
     KafkaClientSpec spec;
@@ -111,9 +135,19 @@ class KafkaWriter final : public SinkWriter {
     spec.defaults["partitioner"] = "murmur2_random";
     spec.dr_msg_cb = &OnDelivery;
     spec.opaque = &delivery_;
+    if (exactly_once_) {
+      options_.writer_index = AcquireKafkaWriterIndex(options_.transactional_id_prefix);
+      holds_index_ = true;
+      spec.overrides["transactional.id"] = KafkaTransactionalId(options_);
+    }
     ASSIGN_OR_RETURN(handle_, CreateKafkaClient(options_, spec));
     RETURN_IF_ERROR(CheckKafkaReachable(handle_->get(), options_));
     topic_ = options_.topics.front();
+    if (exactly_once_) {
+      // Fences the producers of earlier runs with this transactional.id and aborts their open transaction.
+      RETURN_IF_ERROR(InitKafkaTransactions(handle_->get(), options_));
+      lineage_ = NewLineage();
+    }
     if (options_.partitioner != KafkaPartitioner::kDefault) {
       ASSIGN_OR_RETURN(auto topics, DiscoverTopics(handle_->get(), options_));
       partitions_ = topics.front().partitions;
@@ -129,16 +163,52 @@ class KafkaWriter final : public SinkWriter {
 
   Status Finish() override {
     Status s = FinishWrites();
+    // Exactly-once without checkpoints: the whole run is one transaction, committed at the end. With
+    // them, the final checkpoint's PreCommit and Commit end the last transaction.
+    if (s.ok() && exactly_once_ && !two_phase_ && txn_open_) {
+      s = CommitKafkaTransaction(handle_->get(), options_, topic_, std::nullopt);
+      txn_open_ = false;
+      transactions_ += s.ok() ? 1 : 0;
+    }
     return s.ok() ? s : s.WithContext(options_.error_context);
   }
 
-  // At a checkpoint, everything written so far is delivered and acknowledged before the checkpoint
-  // completes, so a restart from it loses nothing (at-least-once, as Flink's KafkaSink flushes on
-  // checkpoints); records after it are written again.
-  Result<std::string> PreCommit(int64_t) override {
+  // Exactly-once sinks: the transactions committed and the records a recovery wrote again.
+  std::vector<std::pair<std::string, std::string>> SummaryFields() const override {
+    if (!exactly_once_) return {};
+    return {{"kafka topic", topic_},
+            {"transactions", std::to_string(transactions_)},
+            {"replayed records", std::to_string(replayed_)}};
+  }
+
+  bool EnableTwoPhaseCommit() override {
+    two_phase_ = exactly_once_;
+    return two_phase_;
+  }
+
+  // At-least-once: at a checkpoint, everything written so far is delivered and acknowledged before
+  // the checkpoint completes, so a restart from it loses nothing (as Flink's KafkaSink flushes on
+  // checkpoints); records after it are written again. Exactly-once: PreCommitEpoch.
+  Result<std::string> PreCommit(int64_t checkpoint_id) override {
+    if (two_phase_) {
+      auto committables = PreCommitEpoch(checkpoint_id);
+      if (!committables.ok()) return committables.status().WithContext(options_.error_context);
+      return committables;
+    }
     Status s = FinishWrites();
     if (!s.ok()) return s.WithContext(options_.error_context);
     return std::string();
+  }
+
+  Status Commit(const std::string& committables) override {
+    Status s = CommitEpoch(committables);
+    return s.ok() ? s : s.WithContext(options_.error_context);
+  }
+
+  // The crashed run's open transaction was aborted when this writer opened (init_transactions); what
+  // the restored checkpoint pre-committed is committed here unless its marker says it was.
+  Status RecoverAndCommit(const std::string& committables) override {
+    return committables.empty() ? Status::OK() : Commit(committables);
   }
 
  private:
@@ -208,9 +278,98 @@ class KafkaWriter final : public SinkWriter {
 
   Status FinishWrites() {
     RETURN_IF_ERROR(FlushBuffer());
+    return FlushProducer();
+  }
+
+  // Waits until every produced record is acknowledged.
+  Status FlushProducer() {
     // Messages that cannot be delivered fail after 'message.timeout.ms', so this loop ends.
     while (rd_kafka_flush(handle_->get(), 1000) == RD_KAFKA_RESP_ERR__TIMED_OUT) {
     }
+    return DeliveryStatus();
+  }
+
+  // Exactly-once, at checkpoint `id`: the epoch's records are acknowledged in the open transaction,
+  // which then waits for the checkpoint (records written meanwhile are held back in the next epoch's
+  // log); the committables are the epoch's log. When the previous checkpoint never completed, its
+  // transaction is still open: this epoch joins it, and it commits with this checkpoint.
+  Result<std::string> PreCommitEpoch(int64_t id) {
+    RETURN_IF_ERROR(FlushBuffer());
+    const int64_t records = log_.records();
+    std::string log = log_.Release();
+    precommitted_ = true;
+    // An epoch without records and no transaction to finish needs none (as Flink's writer skips
+    // empty transactions): an idle job does not commit a transaction per checkpoint.
+    if (records == 0 && !awaiting_commit_ && !txn_open_) return EncodeKafkaCommittable(id, lineage_, 0, log);
+    if (awaiting_commit_) {
+      awaiting_commit_ = false;
+      RETURN_IF_ERROR(ProduceLog(log, "the epoch of checkpoint " + std::to_string(id)));
+    }
+    RETURN_IF_ERROR(EnsureTransaction());  // an empty epoch joining a waiting transaction moves its marker
+    RETURN_IF_ERROR(FlushProducer());
+    awaiting_commit_ = true;
+    txn_epoch_ = id;
+    return EncodeKafkaCommittable(id, lineage_, records, log);
+  }
+
+  // Commits the transaction of a checkpoint that is now durable, or, for committables restored from a
+  // checkpoint, produces them again unless the progress marker shows them committed. Idempotent.
+  Status CommitEpoch(const std::string& bytes) {
+    ASSIGN_OR_RETURN(KafkaCommittable c, DecodeKafkaCommittable(bytes));
+    if (!exactly_once_) {
+      return Status::InvalidArgument(
+          "the checkpoint holds output of checkpoint " + std::to_string(c.checkpoint_id) +
+          " that an 'exactly-once' sink had not committed yet; restore it with 'sink.delivery-guarantee' = "
+          "'exactly-once' and the same 'sink.transactional-id-prefix', or use a new 'state.checkpoints.dir'");
+    }
+    if (!precommitted_) lineage_ = c.lineage;  // restored: the job goes on in its checkpoints' lineage
+    if (c.lineage == lineage_ && c.checkpoint_id <= committed_id_) return Status::OK();
+    // An empty epoch outside a transaction has nothing to commit or to write again.
+    if (c.records == 0 && !(awaiting_commit_ && c.checkpoint_id == txn_epoch_)) return Status::OK();
+    if (awaiting_commit_ && c.checkpoint_id < txn_epoch_) return Status::OK();  // commits with txn_epoch_
+    if (awaiting_commit_ && c.checkpoint_id == txn_epoch_) {
+      RETURN_IF_ERROR(CommitKafkaTransaction(handle_->get(), options_, topic_, KafkaProgress{lineage_, txn_epoch_}));
+      txn_open_ = false;
+      awaiting_commit_ = false;
+      committed_id_ = txn_epoch_;
+      ++transactions_;
+      // The records held back meanwhile start the next transaction.
+      return ProduceLog(log_.data(), "the current epoch");
+    }
+    if (txn_open_ || awaiting_commit_) {
+      return Status::Internal("the Kafka sink got the committables of checkpoint " + std::to_string(c.checkpoint_id) +
+                              " while the transaction of checkpoint " + std::to_string(txn_epoch_) + " is open");
+    }
+    if (!progress_read_) {
+      ASSIGN_OR_RETURN(progress_, ReadKafkaProgress(options_, topic_));
+      progress_read_ = true;
+    }
+    if (progress_.lineage == c.lineage && progress_.checkpoint_id >= c.checkpoint_id) {
+      committed_id_ = c.checkpoint_id;  // committed before the crash
+      return Status::OK();
+    }
+    // The crash lost this checkpoint's commit: its records go out again, with its marker.
+    RETURN_IF_ERROR(ProduceLog(c.log, "checkpoint " + std::to_string(c.checkpoint_id)));
+    RETURN_IF_ERROR(EnsureTransaction());
+    RETURN_IF_ERROR(FlushProducer());
+    RETURN_IF_ERROR(CommitKafkaTransaction(handle_->get(), options_, topic_, KafkaProgress{c.lineage, c.checkpoint_id}));
+    txn_open_ = false;
+    committed_id_ = c.checkpoint_id;
+    ++transactions_;
+    replayed_ += c.records;
+    return Status::OK();
+  }
+
+  // Produces the records of a log into the open transaction (beginning one if needed).
+  Status ProduceLog(std::string_view log, const std::string& what) {
+    KafkaRecordLog::Reader reader(log, "the Kafka sink's records of " + what);
+    KafkaRecordLog::Record r;
+    while (reader.Next(&r)) {
+      RETURN_IF_ERROR(EnsureTransaction());
+      RETURN_IF_ERROR(Send(r));
+    }
+    RETURN_IF_ERROR(reader.status());
+    rd_kafka_poll(handle_->get(), 0);
     return DeliveryStatus();
   }
 
@@ -251,6 +410,31 @@ class KafkaWriter final : public SinkWriter {
     } else if (options_.partitioner == KafkaPartitioner::kRoundRobin) {
       partition = static_cast<int32_t>(next_partition_++ % static_cast<uint64_t>(partitions_));
     }
+    if (!exactly_once_) return Send(KafkaRecordLog::Record{key, value, partition, 0});
+    KafkaRecordLog::Record record{key, value, partition, 0};
+    if (two_phase_) {
+      // Logged for the committables, with its timestamp, so a replay writes the same record.
+      record.timestamp_ms = NowMillis();
+      log_.Append(record);
+      // Held back while the previous epoch's transaction waits for its checkpoint (CommitEpoch).
+      if (awaiting_commit_) return Status::OK();
+    }
+    RETURN_IF_ERROR(EnsureTransaction());
+    return Send(record);
+  }
+
+  Status EnsureTransaction() {
+    if (txn_open_) return Status::OK();
+    RETURN_IF_ERROR(BeginKafkaTransaction(handle_->get()));
+    txn_open_ = true;
+    return Status::OK();
+  }
+
+  // Produces one record (asynchronously; DeliveryStatus reports failures).
+  Status Send(const KafkaRecordLog::Record& r) {
+    const std::optional<std::string_view>& key = r.key;
+    const std::optional<std::string_view>& value = r.value;
+    const int32_t partition = r.partition;
     void* key_ptr = key ? const_cast<char*>(key->data()) : nullptr;
     void* value_ptr = value ? const_cast<char*>(value->data()) : nullptr;
     // An empty record is not a null one: give librdkafka a non-null pointer for it.
@@ -263,7 +447,7 @@ class KafkaWriter final : public SinkWriter {
       rd_kafka_resp_err_t err = rd_kafka_producev(
           handle_->get(), RD_KAFKA_V_TOPIC(topic_.c_str()), RD_KAFKA_V_PARTITION(partition),
           RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_KEY(key_ptr, key_len),
-          RD_KAFKA_V_VALUE(value_ptr, value_len), RD_KAFKA_V_END);
+          RD_KAFKA_V_VALUE(value_ptr, value_len), RD_KAFKA_V_TIMESTAMP(r.timestamp_ms), RD_KAFKA_V_END);
       if (err == RD_KAFKA_RESP_ERR_NO_ERROR) return Status::OK();
       if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
         return Status::IOError("Failed to send data to Kafka topic '" + topic_ + "': " + KafkaErrorText(err));
@@ -277,6 +461,23 @@ class KafkaWriter final : public SinkWriter {
 
   ConnectorContext ctx_;
   KafkaTableOptions options_;
+  // Exactly-once (kafka_transactions.h). The open transaction holds the records since the last
+  // commit; once pre-committed (awaiting_commit_) it waits for checkpoint txn_epoch_, and new
+  // records only go to log_ until it commits.
+  const bool exactly_once_;
+  bool holds_index_ = false;  // options_.writer_index is held (AcquireKafkaWriterIndex)
+  bool two_phase_ = false;
+  bool txn_open_ = false;
+  bool awaiting_commit_ = false;
+  bool precommitted_ = false;
+  int64_t txn_epoch_ = 0;
+  int64_t committed_id_ = 0;  // the last checkpoint of lineage_ known committed
+  uint64_t lineage_ = 0;
+  KafkaRecordLog log_;  // the current epoch's records
+  bool progress_read_ = false;
+  KafkaProgress progress_;  // the marker as read after the restart
+  int64_t transactions_ = 0;
+  int64_t replayed_ = 0;
   std::unique_ptr<RecordEncoder> key_encoder_;
   std::unique_ptr<RecordEncoder> value_encoder_;
   bool value_is_whole_row_ = false;

@@ -12,6 +12,12 @@
 // Records are produced asynchronously through librdkafka; Finish waits until every record is
 // acknowledged and fails with the first delivery error, as does the next Write after one.
 //
+// 'sink.delivery-guarantee' = 'exactly-once' writes through a transactional producer: one transaction
+// per checkpoint (two-phase commit, connectors/connector.h), committed with a progress marker once the
+// checkpoint is durable; the checkpoint keeps the epoch's records so a recovery can write a lost commit
+// again exactly once (kafka_transactions.h, docs/kafka.md). Without checkpointing the run is one
+// transaction committed by Finish.
+//
 // Threading: a writer is used by the job's task thread.
 #pragma once
 

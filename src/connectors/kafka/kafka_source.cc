@@ -26,6 +26,12 @@ struct ConsumerState {
   // the first Read of any split, so a restore can move a split's start first (SeekToPosition).
   rd_kafka_topic_partition_list_t* assignment = nullptr;
   bool assigned = false;
+  // 'properties.commit.offsets.on.checkpoint': each split reports its offset when a checkpoint
+  // completes; once all have, they are committed to the group in one asynchronous request.
+  bool commit_offsets = false;
+  int64_t commit_checkpoint = 0;
+  int commit_reported = 0;
+  std::vector<int64_t> commit_offsets_pending;
 
   ~ConsumerState() {
     if (assignment != nullptr) rd_kafka_topic_partition_list_destroy(assignment);
@@ -41,6 +47,27 @@ struct ConsumerState {
   }
   // Wait for records only once every active split found nothing: then there is nothing else to do.
   bool ShouldWait() const { return empty_streak >= active_splits; }
+
+  // Split `slot`'s offset at completed checkpoint `id`; commits when every split reported (Flink
+  // commits asynchronously too and never fails the job for it: the checkpoint has the offsets).
+  void NoteCommit(int64_t id, int slot, int64_t offset) {
+    if (!commit_offsets) return;
+    if (id != commit_checkpoint) {
+      commit_checkpoint = id;
+      commit_reported = 0;
+      commit_offsets_pending.assign(static_cast<size_t>(assignment->cnt), -1);
+    }
+    commit_offsets_pending[static_cast<size_t>(slot)] = offset;
+    if (++commit_reported < assignment->cnt) return;
+    rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(assignment->cnt);
+    for (int i = 0; i < assignment->cnt; ++i) {
+      if (commit_offsets_pending[static_cast<size_t>(i)] < 0) continue;
+      rd_kafka_topic_partition_list_add(list, assignment->elems[i].topic, assignment->elems[i].partition)->offset =
+          commit_offsets_pending[static_cast<size_t>(i)];
+    }
+    if (list->cnt > 0) rd_kafka_commit(handle->get(), list, /*async=*/1);
+    rd_kafka_topic_partition_list_destroy(list);
+  }
 };
 
 const char* TimestampTypeName(rd_kafka_timestamp_type_t t) {
@@ -385,17 +412,7 @@ class KafkaPartitionSplit final : public SourceSplit {
 
   Status SeekToPosition(const std::string& position) override {
     int64_t v[5];
-    const char* p = position.data();
-    const char* end = p + position.size();
-    for (int i = 0; i < 5; ++i) {
-      while (p < end && *p == ' ') ++p;
-      auto [next, ec] = std::from_chars(p, end, v[i]);
-      if (ec != std::errc()) return Status::InvalidArgument("corrupt checkpoint position '" + position + "' of " + id());
-      p = next;
-    }
-    if (p != end || v[0] < 0 || v[1] < 0) {
-      return Status::InvalidArgument("corrupt checkpoint position '" + position + "' of " + id());
-    }
+    RETURN_IF_ERROR(ParsePosition(position, v));
     if (state_->assigned) return Status::Internal(id() + ": SeekToPosition after the first Read");
     next_ = v[0];
     restart_offset_ = next_;
@@ -404,6 +421,17 @@ class KafkaPartitionSplit final : public SourceSplit {
     start_at_ts_ = v[3] != 0 ? initial_start_at_ts_ : kNoOffset;
     ended_ = v[4] != 0;
     state_->assignment->elems[slot_].offset = next_;
+    return Status::OK();
+  }
+
+  // Commits the partition's offset at the checkpoint: the next offset to read, or the end offset once
+  // the split ended there (Flink commits a finished split's stopping offset).
+  Status NotifyCheckpointComplete(int64_t checkpoint_id, const std::string& position) override {
+    if (!state_->commit_offsets || position.empty()) return Status::OK();
+    int64_t v[5];
+    RETURN_IF_ERROR(ParsePosition(position, v));
+    const bool ended = v[4] != 0;
+    state_->NoteCommit(checkpoint_id, slot_, ended && v[2] >= 0 ? std::max(v[0], v[2]) : v[0]);
     return Status::OK();
   }
 
@@ -494,6 +522,22 @@ class KafkaPartitionSplit final : public SourceSplit {
   }
 
  private:
+  // CheckpointPosition's five numbers.
+  Status ParsePosition(const std::string& position, int64_t v[5]) const {
+    const char* p = position.data();
+    const char* end = p + position.size();
+    for (int i = 0; i < 5; ++i) {
+      while (p < end && *p == ' ') ++p;
+      auto [next, ec] = std::from_chars(p, end, v[i]);
+      if (ec != std::errc()) return Status::InvalidArgument("corrupt checkpoint position '" + position + "' of " + id());
+      p = next;
+    }
+    if (p != end || v[0] < 0 || v[1] < 0) {
+      return Status::InvalidArgument("corrupt checkpoint position '" + position + "' of " + id());
+    }
+    return Status::OK();
+  }
+
   bool Finish() {
     if (!done_) {
       done_ = true;
@@ -610,6 +654,9 @@ class KafkaSource final : public TableSource {
     KafkaClientSpec spec;
     spec.type = RD_KAFKA_CONSUMER;
     spec.overrides["enable.partition.eof"] = "true";
+    // Offsets go to the group when checkpoints complete ('properties.commit.offsets.on.checkpoint'),
+    // not by librdkafka's periodic auto-commit, unless the table asks for that.
+    spec.defaults["enable.auto.commit"] = "false";
     if (!options_.properties.count("group.id")) {
       // librdkafka assigns partitions only to a consumer with a group; without the user's, use a
       // private one that never commits.
@@ -617,6 +664,7 @@ class KafkaSource final : public TableSource {
       spec.overrides["enable.auto.commit"] = "false";
     }
     auto state = std::make_shared<ConsumerState>();
+    state->commit_offsets = options_.commit_offsets_on_checkpoint;
     ASSIGN_OR_RETURN(state->handle, CreateKafkaClient(options_, spec));
     rd_kafka_t* rk = state->handle->get();
     ASSIGN_OR_RETURN(std::vector<TopicPartitions> topics, DiscoverTopics(rk, options_));

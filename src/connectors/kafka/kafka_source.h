@@ -14,6 +14,9 @@
 // end offset and the start-timestamp filter's state); restore seeks there, as Flink's KafkaSource
 // keeps partition offsets in its checkpoints. So a restored job reads exactly the records after the
 // checkpoint, whatever 'scan.startup.mode' resolves to at the restart (latest-offset, group-offsets).
+// With a group and 'properties.commit.offsets.on.checkpoint' (SourceSplit::NotifyCheckpointComplete),
+// the offsets of a completed checkpoint are committed to the group in one asynchronous request once
+// every split reported its own; librdkafka's auto-commit is off unless the table turns it on.
 //
 // Rows: the key format decodes the message key into the key columns, the value format the value
 // into the value columns ('value.fields-include'); a column that is in both takes the value's.

@@ -1,9 +1,12 @@
 #include "connectors/print/print_connector.h"
 
 #include <iostream>
+#include <memory>
 
+#include "common/config.h"
 #include "connectors/builtin_connectors.h"
 #include "connectors/connector_options.h"
+#include "formats/json/json_format.h"
 #include "types/value_format.h"
 #include "types/vector.h"
 
@@ -15,15 +18,22 @@ constexpr char kIdentifier[] = "print-identifier";
 constexpr char kStandardError[] = "standard-error";
 constexpr char kParallelism[] = "sink.parallelism";
 
+// Writes each change as Flink's print connector does ("+I[a, 1]"), or, with 'sluice.print.format' =
+// 'JSONL', as the JSON object `sluice run --format jsonl` prints (`json` set).
 class PrintWriter final : public SinkWriter {
  public:
-  PrintWriter(std::ostream* stream, std::string prefix) : stream_(stream), prefix_(std::move(prefix)) {}
+  PrintWriter(std::ostream* stream, std::string prefix, std::shared_ptr<const JsonRowWriter> json)
+      : stream_(stream), prefix_(std::move(prefix)), json_(std::move(json)) {}
 
   Status Write(const Chunk& chunk) override {
     text_.clear();
     for (size_t r = 0; r < chunk.size(); ++r) {
       text_.append(prefix_);
-      AppendPrintRow(chunk, r, &text_);
+      if (json_) {
+        RETURN_IF_ERROR(json_->Append(chunk, r, &text_));
+      } else {
+        AppendPrintRow(chunk, r, &text_);
+      }
       text_.push_back('\n');
     }
     stream_->write(text_.data(), static_cast<std::streamsize>(text_.size()));
@@ -39,21 +49,31 @@ class PrintWriter final : public SinkWriter {
  private:
   std::ostream* stream_;
   std::string prefix_;
+  std::shared_ptr<const JsonRowWriter> json_;
   std::string text_;
 };
 
 class PrintSink final : public TableSink {
  public:
-  PrintSink(std::ostream* stream, std::string prefix) : stream_(stream), prefix_(std::move(prefix)) {}
+  PrintSink(std::ostream* stream, std::string prefix, std::shared_ptr<const JsonRowWriter> json)
+      : stream_(stream), prefix_(std::move(prefix)), json_(std::move(json)) {}
   ChangelogMode accepted_changelog_mode() const override { return ChangelogMode::All(); }
   Result<std::unique_ptr<SinkWriter>> CreateWriter() override {
-    return std::unique_ptr<SinkWriter>(new PrintWriter(stream_, prefix_));
+    return std::unique_ptr<SinkWriter>(new PrintWriter(stream_, prefix_, json_));
   }
 
  private:
   std::ostream* stream_;
   std::string prefix_;
+  std::shared_ptr<const JsonRowWriter> json_;
 };
+
+// 'sluice.print.format' from the session: true for 'JSONL'.
+bool PrintsJsonl(const ConnectorContext& ctx) {
+  if (ctx.config == nullptr) return false;
+  auto it = ctx.config->find(kPrintFormatKey);
+  return it != ctx.config->end() && it->second == "JSONL";
+}
 
 class PrintFactory final : public ConnectorFactory {
  public:
@@ -80,9 +100,15 @@ class PrintFactory final : public ConnectorFactory {
     auto parallelism = reader.GetInt(kParallelism, 1);
     if (!parallelism.ok()) return parallelism.status().WithContext(context);
     std::string prefix;
+    std::shared_ptr<const JsonRowWriter> json;
     if (reader.Has(kIdentifier)) prefix = reader.GetString(kIdentifier, "") + "> ";
+    if (PrintsJsonl(ctx)) {
+      // The table's own name (the last part of its identifier), as print-identifier would be written.
+      if (prefix.empty()) prefix = ctx.table_name.substr(ctx.table_name.rfind('.') + 1) + "> ";
+      json = std::make_shared<JsonRowWriter>(ctx.physical_schema.names(), JsonWriteOptions{}, "op");
+    }
     std::ostream* stream = *to_err ? (ctx.err ? ctx.err : &std::cerr) : (ctx.out ? ctx.out : &std::cout);
-    return std::unique_ptr<TableSink>(new PrintSink(stream, std::move(prefix)));
+    return std::unique_ptr<TableSink>(new PrintSink(stream, std::move(prefix), std::move(json)));
   }
 };
 

@@ -2,50 +2,12 @@
 #include <cctype>
 
 #include "function/aggregate/aggregate_util.h"
+#include "function/kernel_util.h"
 #include "state/state_serde.h"
 #include "types/value.h"
 
 namespace sluice {
 namespace aggregate_internal {
-
-namespace {
-
-// Calcite's SqlTypeFamily name of a type, used in "No match found for function signature".
-std::string FamilyName(const LogicalType& t) {
-  if (t.IsNumeric()) return "NUMERIC";
-  if (t.IsCharacterString()) return "CHARACTER";
-  if (t.IsBinaryString()) return "BINARY";
-  switch (t.id()) {
-    case TypeId::kNull:
-      return "NULL";
-    case TypeId::kBoolean:
-      return "BOOLEAN";
-    case TypeId::kDate:
-      return "DATE";
-    case TypeId::kTime:
-      return "TIME";
-    case TypeId::kTimestamp:
-      return "TIMESTAMP";
-    case TypeId::kTimestampLtz:
-      return "TIMESTAMP_WITH_LOCAL_TIME_ZONE";
-    case TypeId::kIntervalDayTime:
-      return "INTERVAL_DAY_TIME";
-    case TypeId::kIntervalYearMonth:
-      return "INTERVAL_YEAR_MONTH";
-    case TypeId::kArray:
-      return "ARRAY";
-    case TypeId::kMap:
-      return "MAP";
-    case TypeId::kMultiset:
-      return "MULTISET";
-    case TypeId::kRow:
-      return "ROW";
-    default:
-      return "ANY";
-  }
-}
-
-}  // namespace
 
 std::string SignatureString(const std::string& name, const std::vector<LogicalType>& arg_types) {
   std::string out = name + "(";
@@ -69,12 +31,7 @@ Status WrongArgCount(const std::string& name, const std::string& expecting) {
 }
 
 Status NoMatch(const std::string& name, const std::vector<LogicalType>& arg_types) {
-  std::string sig = name + "(";
-  for (size_t i = 0; i < arg_types.size(); ++i) {
-    if (i > 0) sig += ", ";
-    sig += "<" + FamilyName(arg_types[i]) + ">";
-  }
-  return Status::BindError("No match found for function signature " + sig + ")");
+  return Status::BindError("No match found for function signature " + fn::SqlFamilySignature(name, arg_types));
 }
 
 }  // namespace

@@ -259,6 +259,22 @@ Status SourceOperator::Step(int64_t bound, bool yield_on_tie) {
   return Status::OK();
 }
 
+Status SourceOperator::PrepareSnapshotPreBarrier(int64_t id) {
+  positions_checkpoint_ = id;
+  positions_.clear();
+  for (const auto& s : splits_) positions_.push_back(s.split->CheckpointPosition(std::min(s.pos, s.pending_rows)));
+  return Status::OK();
+}
+
+Status SourceOperator::NotifyCheckpointComplete(int64_t id) {
+  if (positions_checkpoint_ == 0 || positions_checkpoint_ > id) return Status::OK();
+  positions_checkpoint_ = 0;
+  for (size_t i = 0; i < splits_.size() && i < positions_.size(); ++i) {
+    RETURN_IF_ERROR(splits_[i].split->NotifyCheckpointComplete(id, positions_[i]));
+  }
+  return Status::OK();
+}
+
 Status SourceOperator::SnapshotState(StateWriter* w) {
   w->PutTag("source.v2");
   w->PutVarint(splits_.size());

@@ -35,6 +35,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "connectors/connector.h"
@@ -60,6 +61,12 @@ class SourceOperatorBase : public Operator {
   virtual int64_t rows_read() const { return metrics_.rows_out; }
   virtual int64_t records_skipped() const { return 0; }
   virtual const std::string& table_name() const { return name(); }
+  // The source's own job summary fields (TableSource::SummaryFields), set when the job is built.
+  void SetSummaryFields(std::vector<std::pair<std::string, std::string>> fields) { summary_fields_ = std::move(fields); }
+  const std::vector<std::pair<std::string, std::string>>& summary_fields() const { return summary_fields_; }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> summary_fields_;
 };
 
 class SourceOperator final : public SourceOperatorBase {
@@ -83,8 +90,13 @@ class SourceOperator final : public SourceOperatorBase {
   // is the position after its first `pos` rows. Restore seeks such a split to its position; any other
   // is re-opened and skips the emitted rows (the reader re-reads them).
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+  // Hands each split the position the completed checkpoint stored (SourceSplit::NotifyCheckpointComplete).
+  Status NotifyCheckpointComplete(int64_t id) override;
 
  protected:
+  // Notes the splits' positions at checkpoint `id` for NotifyCheckpointComplete (also in a final
+  // checkpoint, where the finished source writes no state).
+  Status PrepareSnapshotPreBarrier(int64_t id) override;
   Status SnapshotState(StateWriter* w) override;
   Status RestoreState(StateReader* r) override;
 
@@ -132,6 +144,9 @@ class SourceOperator final : public SourceOperatorBase {
   std::unique_ptr<ExprEvaluator> watermark_eval_;
   int64_t emitted_watermark_ = kMinWatermark;
   int64_t idle_timeout_micros_ = 0;
+  // The splits' positions at the last checkpoint barrier, until that checkpoint completes.
+  int64_t positions_checkpoint_ = 0;
+  std::vector<std::string> positions_;
 };
 
 class ValuesOperator final : public SourceOperatorBase {

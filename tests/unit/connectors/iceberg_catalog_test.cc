@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "connectors/iceberg/hadoop_catalog.h"
+#include "connectors/iceberg/iceberg_options.h"
 #include "connectors/iceberg/table_metadata_json.h"
 
 namespace sluice {
@@ -359,6 +360,30 @@ TEST_F(IcebergCatalogTest, ConcurrentProcessesCommitEachChangeOnce) {
     EXPECT_EQ(s->sequence_number, static_cast<int64_t>(2 * kCommits + 1 - chain));
   }
   EXPECT_EQ(chain, static_cast<size_t>(2 * kCommits));
+}
+
+// A relative 'warehouse' of a hadoop catalog is made absolute against the working directory, so the
+// table locations written into metadata are absolute (readers started elsewhere find the files); a
+// location with a scheme and a REST catalog's warehouse (a name the server interprets) are kept.
+TEST(IcebergCatalogConfigTest, RelativeHadoopWarehouseBecomesAbsolute) {
+  auto rel = IcebergCatalogConfig::FromCatalogOptions(
+      "lake", {{"type", "iceberg"}, {"catalog-type", "hadoop"}, {"warehouse", "./a/../wh/"}});
+  ASSERT_TRUE(rel.ok()) << rel.status().ToString();
+  EXPECT_EQ(rel->warehouse, (fs::current_path() / "wh").string());
+  auto table = IcebergCatalogConfig::FromTableOptions(
+      {{"catalog-name", "lake"}, {"catalog-type", "hadoop"}, {"warehouse", "wh"}}, "t");
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  EXPECT_EQ(table->warehouse, (fs::current_path() / "wh").string());
+  for (const char* kept : {"file:///tmp/wh", "file:wh", "s3://bucket/wh", "/abs/wh"}) {
+    auto c = IcebergCatalogConfig::FromCatalogOptions(
+        "lake", {{"type", "iceberg"}, {"catalog-type", "hadoop"}, {"warehouse", kept}});
+    ASSERT_TRUE(c.ok()) << c.status().ToString();
+    EXPECT_EQ(c->warehouse, kept);
+  }
+  auto rest = IcebergCatalogConfig::FromCatalogOptions(
+      "lake", {{"type", "iceberg"}, {"catalog-type", "rest"}, {"uri", "http://127.0.0.1:1"}, {"warehouse", "wh"}});
+  ASSERT_TRUE(rest.ok()) << rest.status().ToString();
+  EXPECT_EQ(rest->warehouse, "wh");
 }
 
 }  // namespace

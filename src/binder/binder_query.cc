@@ -1,0 +1,403 @@
+// Binding of query bodies (binder.h): set operations, VALUES, WITH, ORDER BY, LIMIT and OFFSET.
+#include "binder/binder.h"
+
+#include <algorithm>
+#include <cmath>
+#include <charconv>
+#include <cerrno>
+#include <cstdlib>
+#include <limits>
+#include <set>
+
+#include "binder/binder_util.h"
+#include "common/config.h"
+#include "common/time_util.h"
+#include "function/aggregate/aggregate_function.h"
+#include "function/cast.h"
+#include "function/evaluator.h"
+#include "function/function_registry.h"
+#include "function/scalar_function.h"
+#include "plan/interval_join_rule.h"
+#include "types/value_format.h"
+#include "sql/unparser.h"
+
+namespace sluice {
+
+using namespace binder_internal;  // NOLINT: the helpers the binder's files share
+
+namespace {
+
+// Literal rows need a plain constant; this evaluates constant expressions for VALUES.
+bool IsPlainLiteral(const Expr& e) { return e.kind == ExprKind::kLiteral; }
+
+// A UNION ALL whose branches can join its parent's: nothing of its own (WITH, ORDER BY, LIMIT, OFFSET).
+bool IsPlainUnionAll(const ast::Query& q) {
+  if (q.kind != ast::QueryKind::kSetOp || !q.with.empty() || !q.order_by.empty() || q.limit || q.offset) return false;
+  const auto& op = q.As<ast::SetOp>();
+  return op.op == ast::SetOpKind::kUnion && op.all;
+}
+
+}  // namespace
+
+// "a UNION ALL b UNION ALL c ..." parses into a chain of binary SetOps as long as the branches; it binds
+// into ONE n-ary Union, collecting the branches with an explicit stack, so neither the binder's recursion
+// nor the plan grows with the number of branches (Calcite's UnionMergeRule gives Flink the same node).
+Result<Binder::Relation> Binder::BindSetOp(const ast::SetOp& op) {
+  if (op.op != ast::SetOpKind::kUnion || !op.all) {
+    return NotSupported(op.pos, std::string(op.op == ast::SetOpKind::kUnion ? "UNION (without ALL)"
+                                            : op.op == ast::SetOpKind::kIntersect ? "INTERSECT"
+                                                                                   : "EXCEPT"));
+  }
+  struct Branch {
+    const ast::Query* query;
+    ast::SourcePos pos;  // the UNION ALL that joins it
+  };
+  std::vector<Branch> branches;
+  std::vector<Branch> todo = {{op.right.get(), op.pos}, {op.left.get(), op.pos}};
+  while (!todo.empty()) {
+    Branch b = todo.back();
+    todo.pop_back();
+    if (IsPlainUnionAll(*b.query)) {
+      const auto& inner = b.query->As<ast::SetOp>();
+      todo.push_back({inner.right.get(), inner.pos});
+      todo.push_back({inner.left.get(), inner.pos});
+      continue;
+    }
+    branches.push_back(b);
+  }
+  std::vector<Relation> inputs;
+  inputs.reserve(branches.size());
+  for (const Branch& b : branches) {
+    ASSIGN_OR_RETURN(Relation r, BindQueryBody(*b.query));
+    if (!inputs.empty() && r.node->schema.size() != inputs[0].node->schema.size()) {
+      return Error(b.pos, "Column count mismatch in UNION ALL: " + std::to_string(inputs[0].node->schema.size()) +
+                              " vs " + std::to_string(r.node->schema.size()));
+    }
+    inputs.push_back(std::move(r));
+  }
+  // Common types per column; cast each branch where needed.
+  const Schema& first = inputs[0].node->schema;
+  Schema out_schema;
+  std::vector<std::vector<ExprPtr>> projections(inputs.size());
+  std::vector<bool> cast(inputs.size(), false);
+  for (size_t i = 0; i < first.size(); ++i) {
+    std::vector<ExprPtr> column;
+    column.reserve(inputs.size());
+    for (const Relation& r : inputs) column.push_back(MakeColumnRef(static_cast<int>(i), r.node->schema.field(i).type));
+    ASSIGN_OR_RETURN(ExprPtr common, CastAllToCommon(&column, op.pos));
+    bool nullable = false;
+    for (size_t b = 0; b < inputs.size(); ++b) {
+      nullable |= column[b]->type.nullable();
+      cast[b] = cast[b] || column[b]->kind != ExprKind::kColumnRef;
+      projections[b].push_back(std::move(column[b]));
+    }
+    // A time attribute survives the union when every branch has the same kind on this column (Flink's
+    // leastRestrictive of time indicators), so windows over a UNION ALL of event-time streams work.
+    TimeAttribute attr = inputs[0].node->schema.field(i).type.time_attribute();
+    for (const Relation& r : inputs) {
+      if (r.node->schema.field(i).type.time_attribute() != attr) attr = TimeAttribute::kNone;
+    }
+    out_schema.Add(first.field(i).name, common->type.WithNullable(nullable).WithTimeAttribute(attr));
+  }
+  auto u = std::make_shared<UnionNode>();
+  for (size_t b = 0; b < inputs.size(); ++b) {
+    PlanNodePtr in = inputs[b].node;
+    if (!cast[b]) {
+      u->inputs.push_back(in);
+      continue;
+    }
+    auto calc = std::make_shared<CalcNode>();
+    calc->inputs = {in};
+    calc->projections = std::move(projections[b]);
+    for (size_t i = 0; i < calc->projections.size(); ++i) calc->schema.Add(in->schema.field(i).name, calc->projections[i]->type);
+    u->inputs.push_back(calc);
+  }
+  u->schema = out_schema;
+  Relation out;
+  out.node = u;
+  for (const auto& f : out_schema.fields()) out.scope.columns.push_back({"", f.name, f.type});
+  return out;
+}
+
+Result<Binder::Relation> Binder::BindValues(const ast::Values& values) {
+  Scope empty;
+  std::vector<std::vector<ExprPtr>> rows;
+  size_t width = values.rows.empty() ? 0 : values.rows[0].size();
+  for (const auto& row : values.rows) {
+    if (row.size() != width) return Error(values.pos, "Values passed to VALUES operator must have compatible types (rows differ in length)");
+    std::vector<ExprPtr> bound;
+    for (const auto& e : row) {
+      ASSIGN_OR_RETURN(ExprPtr b, BindExpr(*e, empty));
+      bound.push_back(b);
+    }
+    rows.push_back(std::move(bound));
+  }
+  auto node = std::make_shared<ValuesNode>();
+  for (size_t c = 0; c < width; ++c) {
+    std::vector<ExprPtr> col;
+    for (auto& r : rows) col.push_back(r[c]);
+    ASSIGN_OR_RETURN(ExprPtr common, CastAllToCommon(&col, values.pos));
+    bool nullable = false;
+    for (auto& e : col) nullable |= e->type.nullable();
+    for (size_t r = 0; r < rows.size(); ++r) rows[r][c] = col[r];
+    LogicalType t = common->type.WithNullable(nullable);
+    if (t.id() == TypeId::kNull) t = LogicalType::Null();
+    node->schema.Add(ExprColumnName(c), t);
+  }
+  for (auto& r : rows) {
+    std::vector<Value> vals;
+    for (size_t c = 0; c < r.size(); ++c) {
+      ExprPtr e = r[c];
+      Value v;
+      if (IsPlainLiteral(*e)) {
+        v = e->literal;
+      } else {
+        if (!e->IsConstant()) return Error(values.pos, "VALUES needs constant expressions");
+        auto folded = EvaluateConstant(*e, *eval_context_);
+        if (!folded.ok()) return Error(values.pos, folded.status().message());
+        v = *folded;
+      }
+      vals.push_back(v.is_null() ? Value::Null(node->schema.field(c).type) : v.WithType(node->schema.field(c).type));
+    }
+    node->rows.push_back(std::move(vals));
+  }
+  Relation out;
+  out.node = node;
+  for (const auto& f : node->schema.fields()) out.scope.columns.push_back({"", f.name, f.type});
+  return out;
+}
+
+Result<Binder::Relation> Binder::BindQueryBody(const ast::Query& query, bool top) {
+  if (!query.with.empty()) {
+    std::map<std::string, const ast::Cte*> level;
+    ctes_.push_back({});
+    for (const auto& cte : query.with) ctes_.back()[cte.name] = &cte;
+  }
+  struct Pop {
+    Binder* b;
+    bool active;
+    ~Pop() {
+      if (active) b->ctes_.pop_back();
+    }
+  } pop{this, !query.with.empty()};
+  Relation body;
+  switch (query.kind) {
+    case ast::QueryKind::kSelect: {
+      ASSIGN_OR_RETURN(body, BindSelect(query.As<ast::Select>()));
+      break;
+    }
+    case ast::QueryKind::kSetOp: {
+      ASSIGN_OR_RETURN(body, BindSetOp(query.As<ast::SetOp>()));
+      break;
+    }
+    case ast::QueryKind::kValues: {
+      ASSIGN_OR_RETURN(body, BindValues(query.As<ast::Values>()));
+      break;
+    }
+  }
+  if (!body.node) return Error(query.pos, "unknown query");
+  if (query.order_by.empty() && !query.limit && !query.offset) {
+    body.select_calc = nullptr;
+    return body;
+  }
+  return BindOrderLimit(query, std::move(body), top);
+}
+
+namespace {
+
+// The value of a LIMIT / OFFSET / FETCH operand: a non-negative integer literal, as Flink requires.
+Result<int64_t> LimitValue(const ast::Expr& e, const char* clause) {
+  if (e.kind == ast::ExprKind::kLiteral) {
+    const auto& lit = e.As<ast::Literal>();
+    if (lit.literal_kind == ast::LiteralKind::kExactNumeric && !lit.text.empty() &&
+        lit.text.find_first_not_of("0123456789") == std::string::npos) {
+      errno = 0;
+      char* end = nullptr;
+      unsigned long long v = std::strtoull(lit.text.c_str(), &end, 10);
+      if (errno == 0 && *end == '\0' && v <= static_cast<unsigned long long>(std::numeric_limits<int64_t>::max())) {
+        return static_cast<int64_t>(v);
+      }
+    }
+  }
+  return Status::InvalidArgument(std::string(clause) + " must be a non-negative integer literal (a BIGINT), e.g. " + clause +
+                                 " 10");
+}
+
+// A hidden key column is named as Calcite names it: the column it reads, else EXPR$i (unique).
+std::string HiddenKeyName(const Schema& schema, const ExprPtr& e, const Scope& scope) {
+  std::string name = e->kind == ExprKind::kColumnRef ? scope.columns[static_cast<size_t>(e->column_index)].name
+                                                     : ExprColumnName(schema.size());
+  std::vector<std::string> names = schema.names();
+  names.push_back(name);
+  Uniquify(&names);
+  return names.back();
+}
+
+// Sort keys that are expressions over the output, computed as extra columns on top of `below`.
+PlanNodePtr ComputeKeysOnTop(PlanNodePtr below, const std::vector<ExprPtr>& over_output,
+                             const std::vector<size_t>& over_output_key, std::vector<SortKey>* keys, const Scope& scope) {
+  auto calc = std::make_shared<CalcNode>();
+  calc->inputs = {below};
+  calc->projections = IdentityProjections(below->schema);
+  calc->schema = below->schema;
+  for (size_t i = 0; i < over_output.size(); ++i) {
+    ExprPtr e = over_output[i];
+    if (e->type.time_attribute() != TimeAttribute::kNone) {
+      auto copy = std::make_shared<Expr>(*e);
+      copy->type = e->type.WithTimeAttribute(TimeAttribute::kNone);
+      e = copy;
+    }
+    (*keys)[over_output_key[i]].column = static_cast<int>(calc->projections.size());
+    calc->projections.push_back(e);
+    calc->schema.Add(HiddenKeyName(calc->schema, e, scope), e->type);
+  }
+  return calc;
+}
+
+// Drops the hidden sort keys: the first `width` columns of `result`.
+PlanNodePtr DropHiddenKeys(PlanNodePtr result, size_t width) {
+  auto calc = std::make_shared<CalcNode>();
+  calc->inputs = {result};
+  for (size_t i = 0; i < width; ++i) {
+    calc->projections.push_back(MakeColumnRef(static_cast<int>(i), result->schema.field(i).type));
+    calc->schema.Add(result->schema.field(i).name, result->schema.field(i).type);
+  }
+  return calc;
+}
+
+}  // namespace
+
+Result<Binder::Relation> Binder::BindOrderLimit(const ast::Query& query, Relation body, bool top) {
+  int64_t offset = 0;
+  int64_t fetch = -1;
+  if (query.offset) {
+    auto v = LimitValue(*query.offset, "OFFSET");
+    if (!v.ok()) return Error(query.offset->pos, v.status().message());
+    offset = *v;
+  }
+  if (query.limit) {
+    auto v = LimitValue(*query.limit, "LIMIT");
+    if (!v.ok()) return Error(query.limit->pos, v.status().message());
+    fetch = *v;
+  }
+  const size_t width = body.node->schema.size();
+  std::shared_ptr<CalcNode> select_calc = body.select_calc;
+  body.select_calc = nullptr;
+  // Calcite (SqlToRelConverter's removeSortInSubQuery, on in Flink) drops an ORDER BY without LIMIT
+  // or a non-zero OFFSET below the top query, since it orders nothing there; OFFSET 0 without LIMIT
+  // and ORDER BY is no Sort at all.
+  const bool no_slice = fetch < 0 && offset == 0;
+  if (no_slice && (query.order_by.empty() || !top)) return body;
+  // Sort keys must be columns. A key is an output column (by alias, name or 1-based ordinal, as
+  // Flink's conformance allows), an expression over the output (computed on top), or, for a plain
+  // SELECT, an expression over its FROM clause (kept as a hidden column of the projection).
+  std::vector<SortKey> keys;
+  std::vector<ExprPtr> over_output;
+  std::vector<size_t> over_output_key;
+  for (const auto& o : query.order_by) {
+    SortKey k;
+    k.ascending = !o.descending;
+    // Flink sorts NULLs first in ascending order and last in descending order by default.
+    k.nulls_first = o.nulls == ast::OrderItem::Nulls::kDefault ? k.ascending : o.nulls == ast::OrderItem::Nulls::kFirst;
+    k.column = -1;
+    if (o.expr->kind == ast::ExprKind::kLiteral && o.expr->As<ast::Literal>().literal_kind == ast::LiteralKind::kExactNumeric) {
+      auto ordinal = LimitValue(*o.expr, "ORDER BY ordinal");
+      if (!ordinal.ok() || *ordinal < 1 || *ordinal > static_cast<int64_t>(width)) {
+        return Error(o.pos, "Ordinal out of range");
+      }
+      k.column = static_cast<int>(*ordinal - 1);
+      keys.push_back(k);
+      continue;
+    }
+    std::vector<const ast::Call*> aggs;
+    CollectAggregates(*o.expr, &aggs);
+    if (!aggs.empty()) return NotSupported(o.pos, "An aggregate function in ORDER BY (name it in the SELECT list and sort by its alias)");
+    Result<ExprPtr> e = BindExpr(*o.expr, body.scope);
+    if (e.ok()) {
+      if ((*e)->kind == ExprKind::kColumnRef) {
+        k.column = (*e)->column_index;
+      } else if ((*e)->IsConstant()) {
+        continue;  // a constant orders nothing (Calcite drops it too)
+      } else {
+        over_output_key.push_back(keys.size());
+        over_output.push_back(*e);
+      }
+      keys.push_back(k);
+      continue;
+    }
+    if (!select_calc) return e.status();
+    Result<ExprPtr> f = BindExpr(*o.expr, body.from_scope);
+    if (!f.ok()) return e.status();
+    if ((*f)->IsConstant()) continue;
+    // A hidden column of the SELECT's projection, dropped again after the sort.
+    ExprPtr hidden = *f;
+    if (hidden->kind != ExprKind::kColumnRef && hidden->type.time_attribute() != TimeAttribute::kNone) {
+      auto copy = std::make_shared<Expr>(*hidden);
+      copy->type = hidden->type.WithTimeAttribute(TimeAttribute::kNone);
+      hidden = copy;
+    }
+    k.column = static_cast<int>(select_calc->projections.size());
+    select_calc->projections.push_back(hidden);
+    select_calc->schema.Add(HiddenKeyName(select_calc->schema, hidden, body.from_scope), hidden->type);
+    keys.push_back(k);
+  }
+  if (keys.empty() && no_slice) return body;  // only constant keys: nothing to do
+  PlanNodePtr below = body.node;
+  if (!over_output.empty()) below = ComputeKeysOnTop(below, over_output, over_output_key, &keys, body.scope);
+  Relation out;
+  out.scope = body.scope;
+  PlanNodePtr result;
+  if (fetch == 0) {
+    // LIMIT 0: no row at all (Calcite prunes such a Sort to an empty result).
+    auto none = std::make_shared<CalcNode>();
+    none->inputs = {below};
+    none->projections = IdentityProjections(below->schema);
+    none->schema = below->schema;
+    none->condition = MakeLiteral(Value::Boolean(false));
+    result = none;
+  } else {
+    ASSIGN_OR_RETURN(result, MakeSortNode(query, below, keys, offset, fetch));
+  }
+  if (result->schema.size() != width) result = DropHiddenKeys(result, width);
+  out.node = result;
+  return out;
+}
+
+// The Sort of ORDER BY / LIMIT / OFFSET over `below`, as the variant Flink's rules would plan, behind
+// a single-task exchange.
+Result<PlanNodePtr> Binder::MakeSortNode(const ast::Query& query, PlanNodePtr below, const std::vector<SortKey>& keys,
+                                         int64_t offset, int64_t fetch) {
+  auto sort = std::make_shared<SortNode>();
+  sort->order = keys;
+  sort->offset = offset;
+  sort->fetch = fetch;
+  if (config_ && IsBatchRuntimeMode(*config_)) {
+    sort->variant = SortNode::Variant::kBatchSort;
+  } else if (keys.empty()) {
+    sort->variant = SortNode::Variant::kLimit;  // Flink's StreamPhysicalLimitRule
+  } else if (query.limit || query.offset) {
+    sort->variant = SortNode::Variant::kSortLimit;  // StreamPhysicalSortLimitRule
+  } else {
+    // StreamPhysicalTemporalSortRule: the first key must be a time attribute, ascending.
+    const LogicalType& first = below->schema.field(static_cast<size_t>(keys[0].column)).type;
+    if (first.time_attribute() == TimeAttribute::kNone || !keys[0].ascending) {
+      const ast::SourcePos& pos = query.order_by[0].pos;
+      return Status::PlanError(
+          "Sort on a non-time-attribute field is not supported.\nSluice: in streaming mode ORDER BY (line " +
+          std::to_string(pos.line) + ", column " + std::to_string(pos.column) +
+          ") must start with a time attribute in ascending order (rows leave as the watermark passes them), or "
+          "come with a LIMIT (a Top-N over the whole input); to sort a bounded result, SET "
+          "'execution.runtime-mode' = 'batch'.");
+    }
+    sort->variant = SortNode::Variant::kTemporalSort;
+  }
+  // Every sort runs on a single task (Flink's SINGLETON distribution).
+  auto ex = std::make_shared<ExchangeNode>();
+  ex->inputs = {below};
+  ex->schema = below->schema;
+  sort->inputs = {ex};
+  sort->schema = below->schema;
+  return PlanNodePtr(sort);
+}
+
+}  // namespace sluice

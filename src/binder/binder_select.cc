@@ -1,0 +1,416 @@
+// Binding of SELECT (binder.h): projections, WHERE, GROUP BY aggregates, HAVING and ROW_NUMBER.
+#include "binder/binder.h"
+
+#include <algorithm>
+#include <cmath>
+#include <charconv>
+#include <cerrno>
+#include <cstdlib>
+#include <limits>
+#include <set>
+
+#include "binder/binder_util.h"
+#include "common/config.h"
+#include "common/time_util.h"
+#include "function/aggregate/aggregate_function.h"
+#include "function/cast.h"
+#include "function/evaluator.h"
+#include "function/function_registry.h"
+#include "function/scalar_function.h"
+#include "plan/interval_join_rule.h"
+#include "types/value_format.h"
+#include "sql/unparser.h"
+
+namespace sluice {
+
+using namespace binder_internal;  // NOLINT: the helpers the binder's files share
+
+Result<Binder::Relation> Binder::BindSelect(const ast::Select& select) {
+  Relation input;
+  if (select.from) {
+    ASSIGN_OR_RETURN(input, BindTableRef(*select.from));
+  } else {
+    auto values = std::make_shared<ValuesNode>();
+    values->rows.push_back({});
+    input.node = values;
+  }
+  if (!select.windows.empty()) return NotSupported(select.windows[0].pos, "The WINDOW clause");
+  aggregate_ttl_ms_ = -1;
+  RETURN_IF_ERROR(ApplyStateTtlHints(select, input));
+  if (select.where) {
+    std::vector<const ast::Call*> aggs;
+    CollectAggregates(*select.where, &aggs);
+    if (!aggs.empty()) return Error(aggs[0]->pos, "Aggregate functions are not allowed in WHERE; use HAVING");
+    ASSIGN_OR_RETURN(ExprPtr cond, BindExpr(*select.where, input.scope));
+    if (cond->type.id() != TypeId::kBoolean && cond->type.id() != TypeId::kNull) {
+      return Error(select.where->pos, "WHERE clause must be a BOOLEAN expression, but is " + cond->type.ToString());
+    }
+    auto filter = std::make_shared<CalcNode>();
+    filter->inputs = {input.node};
+    filter->projections = IdentityProjections(input.node->schema);
+    filter->condition = cond;
+    filter->schema = input.node->schema;
+    input.node = filter;
+  }
+  std::vector<const ast::Call*> aggs;
+  for (const auto& item : select.items) CollectAggregates(*item.expr, &aggs);
+  if (select.having) CollectAggregates(*select.having, &aggs);
+  Relation out;
+  if (!select.group_by.empty() || !aggs.empty()) {
+    ASSIGN_OR_RETURN(out, BindAggregate(select, std::move(input)));
+  } else {
+    ASSIGN_OR_RETURN(out, BindProjection(select, std::move(input)));
+  }
+  if (select.distinct) {
+    out.select_calc = nullptr;
+    // SELECT DISTINCT is a GROUP BY every column without aggregates.
+    auto ex = std::make_shared<ExchangeNode>();
+    ex->inputs = {out.node};
+    ex->schema = out.node->schema;
+    for (size_t i = 0; i < out.node->schema.size(); ++i) ex->keys.push_back(static_cast<int>(i));
+    auto agg = std::make_shared<GroupAggregateNode>();
+    agg->state_ttl_ms = aggregate_ttl_ms_;
+    agg->inputs = {ex};
+    agg->group_keys = ex->keys;
+    for (const auto& f : out.node->schema.fields()) agg->schema.Add(f.name, f.type.WithTimeAttribute(TimeAttribute::kNone));
+    out.node = agg;
+    out.scope.columns.clear();
+    for (const auto& f : agg->schema.fields()) out.scope.columns.push_back({"", f.name, f.type});
+  }
+  return out;
+}
+
+// The SELECT list of a SELECT without aggregates, over `input`: ROW_NUMBER() and OVER aggregates
+// first, then a Calc of the items (* expanded) with unique names.
+Result<Binder::Relation> Binder::BindProjection(const ast::Select& select, Relation input) {
+  Relation out;
+  if (select.having) return Error(select.having->pos, "HAVING requires GROUP BY or an aggregate function");
+  std::vector<int> rn_items;
+  bool has_rn = false;
+  for (const auto& item : select.items) has_rn |= IsRowNumberOver(*item.expr);
+  if (has_rn) {
+    ASSIGN_OR_RETURN(input, BindRowNumber(select, std::move(input), &rn_items));
+  }
+  std::vector<const ast::Call*> over_calls;
+  for (const auto& item : select.items) CollectOverAggregates(*item.expr, &over_calls);
+  if (!over_calls.empty()) {
+    if (has_rn) return NotSupported(over_calls[0]->pos, "OVER aggregates next to ROW_NUMBER() in one SELECT");
+    ASSIGN_OR_RETURN(input, BindOverAggregates(select, std::move(input)));
+  }
+  auto calc = std::make_shared<CalcNode>();
+  calc->inputs = {input.node};
+  std::vector<std::string> names;
+  std::vector<ExprPtr> exprs;
+  for (size_t i = 0; i < select.items.size(); ++i) {
+    const auto& item = select.items[i];
+    if (item.expr->kind == ast::ExprKind::kStar) {
+      const auto& star = item.expr->As<ast::Star>();
+      bool any = false;
+      for (size_t c = 0; c < input.scope.columns.size(); ++c) {
+        const auto& col = input.scope.columns[c];
+        if (col.qualifier == "$rank" || col.qualifier == "$over") continue;  // helper columns are not part of *
+        if (!star.qualifier.empty() && col.qualifier != star.qualifier.back()) continue;
+        exprs.push_back(MakeColumnRef(static_cast<int>(c), col.type));
+        names.push_back(col.name);
+        any = true;
+      }
+      if (!any && !star.qualifier.empty()) return Error(item.pos, "Unknown table '" + JoinName(star.qualifier) + "'");
+      continue;
+    }
+    ASSIGN_OR_RETURN(ExprPtr e, BindExpr(*item.expr, input.scope));
+    // Time attributes survive only plain references (Flink materializes them otherwise), and
+    // PROCTIME() in a SELECT list declares a processing-time attribute, as in Flink.
+    const bool proctime_call = e->kind == ExprKind::kCall && e->function && e->function->name == "PROCTIME";
+    if (e->kind != ExprKind::kColumnRef && !proctime_call && e->type.time_attribute() != TimeAttribute::kNone) {
+      auto copy = std::make_shared<Expr>(*e);
+      copy->type = e->type.WithTimeAttribute(TimeAttribute::kNone);
+      e = copy;
+    }
+    exprs.push_back(e);
+    names.push_back(item.alias.empty() ? ImplicitName(*item.expr, i) : item.alias);
+  }
+  replacements_.clear();
+  Uniquify(&names);
+  calc->projections = exprs;
+  for (size_t i = 0; i < exprs.size(); ++i) calc->schema.Add(names[i], exprs[i]->type);
+  out.node = calc;
+  for (const auto& f : calc->schema.fields()) out.scope.columns.push_back({"", f.name, f.type});
+  out.select_calc = calc;
+  out.from_scope = input.scope;
+  return out;
+}
+
+Result<ExprPtr> Binder::ResolveInAggregate(const ast::Expr& expr) {
+  AggContext* ctx = agg_;
+  if (IsAggregateCall(expr)) {
+    auto it = ctx->agg_index.find(&expr);
+    if (it == ctx->agg_index.end()) return Error(expr.pos, "aggregate call was not collected");
+    return MakeColumnRef(it->second, ctx->output_types[static_cast<size_t>(it->second)]);
+  }
+  if (ctx->group_window_key >= 0) {
+    ASSIGN_OR_RETURN(ExprPtr property, ResolveGroupWindowProperty(expr, *ctx));
+    if (property) return property;
+  }
+  std::vector<const ast::Call*> inner;
+  CollectAggregates(expr, &inner);
+  if (!inner.empty()) return ExprPtr();  // bind structurally; the aggregates inside resolve on their own
+  if (expr.kind == ast::ExprKind::kLiteral || expr.kind == ast::ExprKind::kIntervalLiteral ||
+      expr.kind == ast::ExprKind::kTimeUnit) {
+    return ExprPtr();
+  }
+  // Does the expression (over the FROM clause) equal a group key?
+  agg_ = nullptr;
+  Result<ExprPtr> over_input = BindExpr(expr, ctx->input);
+  agg_ = ctx;
+  if (over_input.ok()) {
+    std::string digest = (*over_input)->ToString();
+    for (size_t k = 0; k < ctx->key_digests.size(); ++k) {
+      if (ctx->key_digests[k] == digest) return MakeColumnRef(static_cast<int>(k), ctx->output_types[k]);
+    }
+    if ((*over_input)->IsConstant()) return ExprPtr();
+  }
+  if (expr.kind == ast::ExprKind::kIdentifier || expr.kind == ast::ExprKind::kFieldAccess) {
+    if (!over_input.ok()) return over_input.status();
+    std::vector<std::string> names;
+    for (const auto& c : ctx->input.columns) names.push_back(c.name);
+    return Error(expr.pos, "Expression '" + (*over_input)->ToString(&names) + "' is not being grouped");
+  }
+  return ExprPtr();
+}
+
+// The GROUP BY keys as the first columns of `pre`, the projection below the aggregate, with their
+// names and digests; a legacy group window groups by its three window columns.
+Status Binder::BindGroupKeys(const ast::Select& select, const Relation& input, const ast::Call* group_window,
+                             AggContext* ctx, CalcNode* pre, std::vector<std::string>* key_names) {
+  for (const auto& g : select.group_by) {
+    if (g.kind != ast::GroupingElement::Kind::kExpr) {
+      if (g.kind == ast::GroupingElement::Kind::kEmpty) continue;
+      return NotSupported(g.pos, "GROUPING SETS, ROLLUP and CUBE");
+    }
+    if (g.expr.get() == group_window) {
+      // The legacy group window groups by its three window columns (the last in the scope).
+      ctx->group_window = Upper(group_window->name.back());
+      ctx->group_window_key = static_cast<int>(pre->projections.size());
+      for (size_t c = input.scope.columns.size() - 3; c < input.scope.columns.size(); ++c) {
+        const ScopeColumn& col = input.scope.columns[c];
+        ExprPtr k = MakeColumnRef(static_cast<int>(c), col.type);
+        ctx->key_digests.push_back(k->ToString());
+        pre->projections.push_back(k);
+        pre->schema.Add(col.name, col.type.WithTimeAttribute(TimeAttribute::kNone));
+        key_names->push_back(col.name);
+      }
+      continue;
+    }
+    ASSIGN_OR_RETURN(ExprPtr k, BindExpr(*g.expr, input.scope));
+    ctx->key_digests.push_back(k->ToString());
+    LogicalType kt = k->type.WithTimeAttribute(TimeAttribute::kNone);
+    std::string kn = g.expr->kind == ast::ExprKind::kIdentifier ? g.expr->As<ast::Identifier>().parts.back()
+                                                                 : "$f" + std::to_string(pre->projections.size());
+    pre->projections.push_back(k);
+    pre->schema.Add(kn, kt);
+    key_names->push_back(kn);
+  }
+  return Status::OK();
+}
+
+Result<Binder::Relation> Binder::BindAggregate(const ast::Select& select, Relation input) {
+  AggContext ctx;
+  ASSIGN_OR_RETURN(const ast::Call* group_window, PrepareGroupWindow(select, &input));
+  ctx.input = input.scope;
+  // The projection below the aggregate: group keys, then each aggregate's arguments and filter.
+  auto pre = std::make_shared<CalcNode>();
+  pre->inputs = {input.node};
+  std::vector<std::string> key_names;
+  RETURN_IF_ERROR(BindGroupKeys(select, input, group_window, &ctx, pre.get(), &key_names));
+  KeepWindowTimeAttribute(input.node, pre.get());
+  ctx.num_keys = pre->projections.size();
+  for (size_t i = 0; i < ctx.num_keys; ++i) ctx.output_types.push_back(pre->schema.field(i).type);
+  std::vector<const ast::Call*> calls;
+  std::vector<std::string> call_aliases;
+  for (const auto& item : select.items) {
+    size_t before = calls.size();
+    CollectAggregates(*item.expr, &calls);
+    for (size_t i = before; i < calls.size(); ++i) {
+      call_aliases.push_back(calls.size() == before + 1 && item.expr.get() == calls[i] && !item.alias.empty() ? item.alias : "");
+    }
+  }
+  if (select.having) {
+    size_t before = calls.size();
+    CollectAggregates(*select.having, &calls);
+    for (size_t i = before; i < calls.size(); ++i) call_aliases.push_back("");
+  }
+  auto agg = std::make_shared<GroupAggregateNode>();
+  agg->state_ttl_ms = aggregate_ttl_ms_;
+  for (size_t ci = 0; ci < calls.size(); ++ci) {
+    const ast::Call& call = *calls[ci];
+    ASSIGN_OR_RETURN(AggregateCall ac, BindAggregateCall(call, input, pre.get(), false));
+    ac.output_name = call_aliases[ci].empty() ? "EXPR$" + std::to_string(ctx.num_keys + ci) : call_aliases[ci];
+    ctx.agg_index[&call] = static_cast<int>(ctx.num_keys + ci);
+    ctx.output_types.push_back(ac.function->result_type);
+    agg->aggs.push_back(std::move(ac));
+  }
+  auto ex = std::make_shared<ExchangeNode>();
+  ex->inputs = {pre};
+  ex->schema = pre->schema;
+  for (size_t i = 0; i < ctx.num_keys; ++i) ex->keys.push_back(static_cast<int>(i));
+  agg->inputs = {ex};
+  agg->group_keys = ex->keys;
+  for (size_t i = 0; i < ctx.num_keys; ++i) agg->schema.Add(key_names[i], ctx.output_types[i]);
+  std::vector<std::string> names = agg->schema.names();
+  for (const auto& a : agg->aggs) names.push_back(a.output_name);
+  Uniquify(&names);
+  for (size_t i = 0; i < agg->aggs.size(); ++i) {
+    agg->aggs[i].output_name = names[ctx.num_keys + i];
+    agg->schema.Add(names[ctx.num_keys + i], ctx.output_types[ctx.num_keys + i]);
+  }
+  // SELECT list and HAVING over the aggregate's output.
+  Scope none;
+  agg_ = &ctx;
+  auto calc = std::make_shared<CalcNode>();
+  calc->inputs = {agg};
+  std::vector<std::string> out_names;
+  Status st;
+  for (size_t i = 0; i < select.items.size() && st.ok(); ++i) {
+    const auto& item = select.items[i];
+    if (item.expr->kind == ast::ExprKind::kStar) {
+      st = Error(item.pos, "'*' cannot be used with GROUP BY or aggregates");
+      break;
+    }
+    Result<ExprPtr> e = BindExpr(*item.expr, none);
+    if (!e.ok()) {
+      st = e.status();
+      break;
+    }
+    calc->projections.push_back(*e);
+    out_names.push_back(item.alias.empty() ? ImplicitName(*item.expr, i) : item.alias);
+  }
+  if (st.ok() && select.having) {
+    Result<ExprPtr> h = BindExpr(*select.having, none);
+    if (!h.ok()) st = h.status();
+    else if ((*h)->type.id() != TypeId::kBoolean) st = Error(select.having->pos, "HAVING must be a BOOLEAN expression");
+    else calc->condition = *h;
+  }
+  agg_ = nullptr;
+  RETURN_IF_ERROR(st);
+  Uniquify(&out_names);
+  for (size_t i = 0; i < out_names.size(); ++i) calc->schema.Add(out_names[i], calc->projections[i]->type);
+  Relation out;
+  out.node = calc;
+  for (const auto& f : calc->schema.fields()) out.scope.columns.push_back({"", f.name, f.type});
+  return out;
+}
+
+Result<AggregateCall> Binder::BindAggregateCall(const ast::Call& call, const Relation& input, CalcNode* pre,
+                                                bool needs_retract) {
+  std::string name = Upper(call.name.back());
+  AggregateCall ac;
+  ac.name = name;
+  ac.distinct = call.distinct;
+  std::vector<LogicalType> arg_types;
+  std::vector<const Value*> constants;
+  std::vector<ExprPtr> bound_args;
+  for (const auto& a : call.args) {
+    ASSIGN_OR_RETURN(ExprPtr b, BindExpr(*a, input.scope));
+    bound_args.push_back(b);
+  }
+  // Literal trailing arguments (LISTAGG's separator) stay constants; others are input columns.
+  for (size_t i = 0; i < bound_args.size(); ++i) {
+    const ExprPtr& b = bound_args[i];
+    arg_types.push_back(b->type.WithTimeAttribute(TimeAttribute::kNone));
+    bool constant = i > 0 && b->kind == ExprKind::kLiteral;
+    constants.push_back(constant ? &b->literal : nullptr);
+    if (constant) {
+      ac.constant_args.push_back(b->literal);
+    } else {
+      // Reuse a column already projected for this argument (a key or an earlier aggregate's).
+      int existing = -1;
+      for (size_t p = 0; p < pre->projections.size(); ++p) {
+        if (pre->projections[p]->ToString() == b->ToString()) existing = static_cast<int>(p);
+      }
+      if (existing >= 0) {
+        ac.args.push_back(existing);
+        continue;
+      }
+      ac.args.push_back(static_cast<int>(pre->projections.size()));
+      pre->projections.push_back(b);
+      std::string an = b->kind == ExprKind::kColumnRef ? input.scope.columns[static_cast<size_t>(b->column_index)].name
+                                                       : "$f" + std::to_string(pre->schema.size());
+      if (pre->schema.IndexOf(an)) an = "$f" + std::to_string(pre->schema.size());
+      pre->schema.Add(an, arg_types.back());
+    }
+  }
+  if (call.filter) {
+    ASSIGN_OR_RETURN(ExprPtr f, BindExpr(*call.filter, input.scope));
+    if (f->type.id() != TypeId::kBoolean) return Error(call.filter->pos, "FILTER condition must be BOOLEAN");
+    ac.filter = static_cast<int>(pre->projections.size());
+    pre->projections.push_back(f);
+    pre->schema.Add("$f" + std::to_string(pre->schema.size()), f->type);
+  }
+  auto fn = ResolveAggregate(name, arg_types, constants, needs_retract);
+  if (!fn.ok()) return Error(call.pos, fn.status().message());
+  ac.arg_types = arg_types;
+  for (const Value* c : constants) ac.arg_constants.push_back(c ? std::optional<Value>(*c) : std::nullopt);
+  ac.function = *fn;
+  return ac;
+}
+
+Result<Binder::Relation> Binder::BindRowNumber(const ast::Select& select, Relation input, std::vector<int>* rn_items) {
+  const ast::Call* rn_call = nullptr;
+  for (size_t i = 0; i < select.items.size(); ++i) {
+    if (IsRowNumberOver(*select.items[i].expr)) {
+      if (rn_call) return NotSupported(select.items[i].pos, "Several ROW_NUMBER() OVER items in one SELECT");
+      rn_call = &select.items[i].expr->As<ast::Call>();
+      rn_items->push_back(static_cast<int>(i));
+    }
+  }
+  const ast::WindowSpec& w = *rn_call->over;
+  if (w.frame_unit != ast::WindowSpec::FrameUnit::kNone) return NotSupported(w.pos, "A frame clause on ROW_NUMBER()");
+  // Partition and order keys must be columns; computed ones are projected first.
+  auto pre = std::make_shared<CalcNode>();
+  pre->inputs = {input.node};
+  pre->projections = IdentityProjections(input.node->schema);
+  pre->schema = input.node->schema;
+  auto column_of = [&](const ast::Expr& e) -> Result<int> {
+    ASSIGN_OR_RETURN(ExprPtr b, BindExpr(e, input.scope));
+    if (b->kind == ExprKind::kColumnRef) return b->column_index;
+    pre->projections.push_back(b);
+    pre->schema.Add("$f" + std::to_string(pre->schema.size()), b->type);
+    return static_cast<int>(pre->projections.size() - 1);
+  };
+  auto rank = std::make_shared<RankNode>();
+  for (const auto& p : w.partition_by) {
+    ASSIGN_OR_RETURN(int c, column_of(*p));
+    rank->partition_keys.push_back(c);
+  }
+  if (w.order_by.empty()) return Error(w.pos, "ROW_NUMBER() OVER needs an ORDER BY");
+  for (const auto& o : w.order_by) {
+    ASSIGN_OR_RETURN(int c, column_of(*o.expr));
+    SortKey k;
+    k.column = c;
+    k.ascending = !o.descending;
+    // Flink sorts NULLs first in ascending order and last in descending order by default.
+    k.nulls_first = o.nulls == ast::OrderItem::Nulls::kDefault ? k.ascending : o.nulls == ast::OrderItem::Nulls::kFirst;
+    rank->order.push_back(k);
+  }
+  rank->rank_function = Upper(rn_call->name.back());
+  PlanNodePtr below = input.node;
+  if (pre->projections.size() != input.node->schema.size()) below = pre;
+  auto ex = std::make_shared<ExchangeNode>();
+  ex->inputs = {below};
+  ex->schema = below->schema;
+  ex->keys = rank->partition_keys;
+  rank->inputs = {ex};
+  rank->schema = below->schema;
+  rank->schema.Add("$rn", LogicalType::BigInt().WithNullable(false));
+  Relation out;
+  out.node = rank;
+  out.scope = input.scope;
+  for (size_t i = input.scope.columns.size(); i < below->schema.size(); ++i) {
+    out.scope.columns.push_back({"$rank", below->schema.field(i).name, below->schema.field(i).type});
+  }
+  out.scope.columns.push_back({"$rank", "$rn", LogicalType::BigInt().WithNullable(false)});
+  replacements_[rn_call] = MakeColumnRef(static_cast<int>(rank->schema.size() - 1), LogicalType::BigInt().WithNullable(false));
+  return out;
+}
+
+}  // namespace sluice

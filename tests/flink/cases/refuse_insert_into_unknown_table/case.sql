@@ -1,0 +1,5 @@
+-- Refused at planning: INSERT into a table that does not exist.
+CREATE TABLE orders (
+  order_id INT, customer STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/orders.json', 'format' = 'json');
+INSERT INTO nowhere SELECT order_id FROM orders;

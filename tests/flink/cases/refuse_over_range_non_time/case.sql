@@ -1,0 +1,5 @@
+-- Refused at planning: a RANGE OVER ordered by a column that is not a time attribute.
+CREATE TABLE orders (
+  order_id INT, customer STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/orders.json', 'format' = 'json');
+SELECT order_id, SUM(qty) OVER (PARTITION BY customer ORDER BY order_id RANGE BETWEEN 2 PRECEDING AND CURRENT ROW) FROM orders;

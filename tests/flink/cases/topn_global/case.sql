@@ -1,0 +1,7 @@
+-- A global Top-3 over the whole stream.
+CREATE TABLE orders (
+  order_id INT, customer STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/orders.json', 'format' = 'json');
+SELECT order_id, qty, rn FROM (
+  SELECT order_id, qty, ROW_NUMBER() OVER (ORDER BY qty DESC) AS rn FROM orders WHERE qty IS NOT NULL
+) WHERE rn <= 3;

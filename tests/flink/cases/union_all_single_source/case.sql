@@ -1,0 +1,7 @@
+-- UNION ALL of two branches over one source.
+CREATE TABLE orders (
+  order_id INT, customer STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/orders.json', 'format' = 'json');
+SELECT order_id, 'big' AS kind FROM orders WHERE qty >= 4
+UNION ALL
+SELECT order_id, 'cheap' AS kind FROM orders WHERE price < 1;

@@ -1,0 +1,10 @@
+-- UNION ALL of two sources, then an aggregate over the union.
+CREATE TABLE orders (
+  order_id INT, customer STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/orders.json', 'format' = 'json');
+CREATE TABLE customers (
+  customer STRING, region STRING, tier INT, ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/customers.json', 'format' = 'json');
+SELECT who, COUNT(*) AS n FROM (
+  SELECT customer AS who FROM orders UNION ALL SELECT customer AS who FROM customers
+) GROUP BY who;
