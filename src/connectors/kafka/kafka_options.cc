@@ -401,9 +401,10 @@ std::vector<OptionSpec> KafkaOptionSpecs(bool upsert) {
                    "(disabled) and behaves so when the option is left out. A bounded source ('scan.bounded.mode') "
                    "ignores it, as Flink's."});
   specs.push_back({kTransactionalIdPrefix, false, "",
-                   "Required by 'exactly-once': the sink's Kafka transactional.id is '<prefix>-0' and its progress "
-                   "marker is kept in the consumer group '<prefix>-0-progress'. Unique per sink and job on a cluster: "
-                   "a new run with the same prefix fences and aborts the previous one's open transaction."});
+                   "Required by 'exactly-once': the sink's Kafka transactional.id is '<prefix>-0' ('<prefix>-1', ... "
+                   "for further writers of the prefix in one job) and its progress marker is kept in the consumer "
+                   "group '<transactional.id>-progress'. Unique per job on a cluster: a new run with the same prefix "
+                   "fences and aborts the previous one's open transaction."});
   specs.push_back({kScanParallelism, false, "", "Accepted for Flink compatibility; Sluice reads every partition from one task."});
   specs.push_back({kSinkParallelism, false, "", "Accepted for Flink compatibility; Sluice writes from one task."});
   return specs;
