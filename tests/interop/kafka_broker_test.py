@@ -540,6 +540,29 @@ def free_port():
     return port
 
 
+def test_metadata_sink():
+    """The writable metadata columns: kafka-console-consumer prints the timestamps and headers Sluice
+    wrote (at-least-once and, timestamps only, exactly-once)."""
+    for guarantee in ("at-least-once", "exactly-once"):
+        topic = "meta_" + guarantee.replace("-", "_")
+        create_topic(topic, 1)
+        headers = guarantee != "exactly-once"  # exactly-once refuses 'headers' (record log keeps none)
+        cols = "id INT, ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp'" + (", h MAP<STRING, BYTES> METADATA FROM 'headers'" if headers else "")
+        ddl = kafka_table("out", topic, cols, **{"value.format": "json", "sink.delivery-guarantee": guarantee,
+                                                  "sink.transactional-id-prefix": "sluice-meta"})
+        h = ", MAP['src', CAST('n' || CAST(id AS STRING) AS BYTES)]" if headers else ""
+        sluice(ddl + "INSERT INTO out SELECT id, TO_TIMESTAMP_LTZ(1700000000000 + id, 3)%s FROM "
+               "(VALUES (1), (2), (3)) AS t(id);" % h, sets=checkpointed())
+        p = tool("org.apache.kafka.tools.consumer.ConsoleConsumer", "--bootstrap-server", BOOTSTRAP, "--topic", topic,
+                 "--from-beginning", "--isolation-level", "read_committed", "--max-messages", "3", "--timeout-ms",
+                 "20000", "--property", "print.timestamp=true", "--property", "print.headers=true", check=False)
+        got = sorted(tuple(l.split("\t")) for l in p.stdout.splitlines() if l.startswith("CreateTime:"))
+        want = sorted(("CreateTime:%d" % (1700000000000 + i), ("src:n%d" % i) if headers else "NO_HEADERS",
+                       '{"id":%d}' % i) for i in (1, 2, 3))
+        check("metadata sink %s: record timestamps%s as written" % (guarantee, " and headers" if headers else ""),
+              got, want)
+
+
 def test_errors():
     """Missing topics and an unreachable broker, for a source and a sink. Each waits out a bounded
     request timeout, so the four runs go in parallel."""
@@ -571,7 +594,8 @@ def main():
                  "exactly_once": test_exactly_once, "exactly_once_crash": test_exactly_once_crash,
                  "sink_crash": test_sink_crash,
                  "read_committed": lambda: test_read_committed(tmp), "consumer_group": test_consumer_group,
-                 "upsert_compacted": test_upsert_compacted, "errors": test_errors}
+                 "upsert_compacted": test_upsert_compacted, "metadata_sink": test_metadata_sink,
+                 "errors": test_errors}
         only = sys.argv[2:]  # case names to run (all by default)
         for name, t in cases.items():
             if only and name not in only:
