@@ -8,7 +8,9 @@
 # the storage is formatted with kafka-storage. Readiness (a metadata request answered by kafka-topics
 # --list) is awaited for at most SLUICE_KAFKA_START_SECONDS (default 120) seconds. COMMAND sees
 # KAFKA_BOOTSTRAP (127.0.0.1:<port>), KAFKA_CP (the classpath glob for `java -cp "$KAFKA_CP" <Main>`)
-# and KAFKA_LOG_DIR. The broker is stopped and the directory removed however COMMAND ends; the broker's
+# and KAFKA_LOG_DIR. With SLUICE_KAFKA_SASL=1 the broker also has a SASL_PLAINTEXT listener with the
+# PLAIN mechanism (its JAAS config generated here, user 'sluice' with a random password), and COMMAND
+# also sees KAFKA_SASL_BOOTSTRAP, KAFKA_SASL_USER and KAFKA_SASL_PASSWORD. The broker is stopped and the directory removed however COMMAND ends; the broker's
 # log is printed when COMMAND fails. COMMAND's exit status is returned.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -32,6 +34,22 @@ free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1
 port="$(free_port)"
 controller_port="$(free_port)"
 while [ "$controller_port" = "$port" ]; do controller_port="$(free_port)"; done
+listeners="PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$controller_port"
+advertised="PLAINTEXT://127.0.0.1:$port"
+protocols="PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"
+sasl_props=""
+if [ "${SLUICE_KAFKA_SASL:-0}" = "1" ]; then
+  sasl_port="$(free_port)"
+  while [ "$sasl_port" = "$port" ] || [ "$sasl_port" = "$controller_port" ]; do sasl_port="$(free_port)"; done
+  sasl_password="$(python3 -c 'import secrets; print(secrets.token_hex(12))')"
+  listeners="$listeners,SASL_PLAINTEXT://127.0.0.1:$sasl_port"
+  advertised="$advertised,SASL_PLAINTEXT://127.0.0.1:$sasl_port"
+  protocols="$protocols,SASL_PLAINTEXT:SASL_PLAINTEXT"
+  sasl_props="sasl.enabled.mechanisms=PLAIN
+listener.name.sasl_plaintext.sasl.enabled.mechanisms=PLAIN
+listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_sluice=\"$sasl_password\";"
+  export KAFKA_SASL_BOOTSTRAP="127.0.0.1:$sasl_port" KAFKA_SASL_USER=sluice KAFKA_SASL_PASSWORD="$sasl_password"
+fi
 jvm=(java -Xms256m -Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dorg.slf4j.simpleLogger.defaultLogLevel=warn)
 tool_jvm=(java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dorg.slf4j.simpleLogger.defaultLogLevel=warn)
 
@@ -39,11 +57,12 @@ cat > "$tmp/server.properties" <<PROPS
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:$controller_port
-listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$controller_port
-advertised.listeners=PLAINTEXT://127.0.0.1:$port
+listeners=$listeners
+advertised.listeners=$advertised
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+listener.security.protocol.map=$protocols
+$sasl_props
 log.dirs=$tmp/logs
 num.partitions=1
 offsets.topic.replication.factor=1

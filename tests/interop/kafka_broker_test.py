@@ -563,6 +563,37 @@ def test_metadata_sink():
               got, want)
 
 
+def test_sasl():
+    """SASL/PLAIN through 'properties.*' with Flink's Java JAAS string (kafka_broker.sh with
+    SLUICE_KAFKA_SASL=1); the password never shows in EXPLAIN, SHOW CREATE TABLE or errors."""
+    servers = os.environ.get("KAFKA_SASL_BOOTSTRAP")
+    if not servers:
+        print("skip sasl: run kafka_broker.sh with SLUICE_KAFKA_SASL=1")
+        return
+    user, password = os.environ["KAFKA_SASL_USER"], os.environ["KAFKA_SASL_PASSWORD"]
+    create_topic("sasl_t", 1)
+
+    def ddl(pw):
+        jaas = ('org.apache.kafka.common.security.plain.PlainLoginModule required username="%s" '
+                'password="%s";' % (user, pw))
+        return kafka_table("t", "sasl_t", "id INT, v STRING", **{
+            "properties.bootstrap.servers": servers, "properties.security.protocol": "SASL_PLAINTEXT",
+            "properties.sasl.mechanism": "PLAIN", "properties.sasl.jaas.config": jaas,
+            "value.format": "json", "scan.startup.mode": "earliest-offset", "scan.bounded.mode": "latest-offset"})
+    p = sluice(ddl(password) + "INSERT INTO t VALUES (1, 'a'), (2, 'b');\nSELECT * FROM t;\n"
+               "EXPLAIN SELECT * FROM t;\nSHOW CREATE TABLE t;\n", check=False)
+    check("sasl: write and read back through SASL_PLAINTEXT/PLAIN", [r for r in csv_rows(p.stdout) if r.startswith("+I")],
+          ["+I,1,a", "+I,2,b"])
+    check("sasl: the password is not in the output", password in p.stdout + p.stderr, False)
+    check("sasl: EXPLAIN and SHOW CREATE TABLE ran (the jaas option shown masked)",
+          ("TableSourceScan" in p.stdout, "'properties.sasl.jaas.config'" in p.stdout), (True, True))
+    bad = "wrong-" + password[:6]
+    p = sluice(ddl(bad) + "SELECT * FROM t;\n", check=False)
+    check("sasl: a wrong password fails", p.returncode != 0, True)
+    check("sasl: the wrong password is not in the error", bad in p.stdout + p.stderr, False)
+    print("     (error: %s)" % p.stderr.strip().splitlines()[-1][:200] if p.stderr.strip() else "")
+
+
 def test_errors():
     """Missing topics and an unreachable broker, for a source and a sink. Each waits out a bounded
     request timeout, so the four runs go in parallel."""
@@ -594,7 +625,7 @@ def main():
                  "exactly_once": test_exactly_once, "exactly_once_crash": test_exactly_once_crash,
                  "sink_crash": test_sink_crash,
                  "read_committed": lambda: test_read_committed(tmp), "consumer_group": test_consumer_group,
-                 "upsert_compacted": test_upsert_compacted, "metadata_sink": test_metadata_sink,
+                 "upsert_compacted": test_upsert_compacted, "metadata_sink": test_metadata_sink, "sasl": test_sasl,
                  "errors": test_errors}
         only = sys.argv[2:]  # case names to run (all by default)
         for name, t in cases.items():
