@@ -35,6 +35,10 @@ struct CsvConfig {
   std::optional<char> escape;
   std::optional<std::string> null_literal;
   DecimalText decimal_text = DecimalText::kPlain;
+  // The CLI's `--format csv` result listing (CreateCsvListingEncoder) instead of Flink's csv text:
+  // TIME and TIMESTAMP with the type's precision, and only fields holding the delimiter, the quote or
+  // a line break quoted (as the jsonl listing keeps the type's precision).
+  bool listing = false;
 };
 
 Result<CsvConfig> ReadConfig(const OptionReader& options) {
@@ -354,7 +358,8 @@ class CsvEncoder final : public RecordEncoder {
  public:
   explicit CsvEncoder(CsvConfig config)
       : config_(std::move(config)),
-        min_safe_(std::max(static_cast<unsigned char>(config_.delimiter), static_cast<unsigned char>(config_.quote)) + 1) {}
+        min_safe_(std::max(static_cast<unsigned char>(config_.delimiter), static_cast<unsigned char>(config_.quote)) + 1),
+        fraction_(config_.listing ? FractionText::kPrecision : FractionText::kShortest) {}
 
   Status Encode(const Chunk& chunk, std::string* out) override {
     for (size_t r = 0; r < chunk.size(); ++r) {
@@ -405,13 +410,11 @@ class CsvEncoder final : public RecordEncoder {
       case TypeId::kVarChar: out->append(vec.GetString(row)); return true;
       case TypeId::kBinary:
       case TypeId::kVarBinary: AppendBase64(vec.GetString(row), out); return true;
-      case TypeId::kTime:
-        AppendTimeText(vec.data<int32_t>()[row], t.precision(), FractionText::kShortest, out);
-        return true;
+      case TypeId::kTime: AppendTimeText(vec.data<int32_t>()[row], t.precision(), fraction_, out); return true;
       case TypeId::kTimestamp:
       case TypeId::kTimestampLtz:
         AppendTimestampText(vec.data<int64_t>()[row], t.precision(), TimestampStandard::kSql,
-                            t.id() == TypeId::kTimestampLtz, FractionText::kShortest, out);
+                            t.id() == TypeId::kTimestampLtz, fraction_, out);
         return true;
       case TypeId::kDate: AppendVectorText(vec, row, out); return true;
       default: AppendVectorText(vec, row, out); return false;
@@ -419,6 +422,9 @@ class CsvEncoder final : public RecordEncoder {
   }
 
   bool NeedsQuotes(std::string_view s) const {
+    if (config_.listing) {
+      return s.find_first_of(std::string{config_.delimiter, config_.quote, '\n', '\r'}) != std::string_view::npos;
+    }
     size_t utf16_units = 0;
     for (char ch : s) {
       const auto c = static_cast<unsigned char>(ch);
@@ -444,6 +450,7 @@ class CsvEncoder final : public RecordEncoder {
 
   CsvConfig config_;
   unsigned min_safe_;
+  FractionText fraction_;
   std::string field_;
 };
 
@@ -496,6 +503,13 @@ class CsvFactory final : public FormatFactory {
 const FormatFactory& CsvFormatFactory() {
   static const CsvFactory kFactory;
   return kFactory;
+}
+
+Result<std::unique_ptr<RecordEncoder>> CreateCsvListingEncoder(const Schema& schema) {
+  for (const auto& f : schema.fields()) RETURN_IF_ERROR(CheckSupported(f.type, f.name, true));
+  CsvConfig config;
+  config.listing = true;
+  return std::unique_ptr<RecordEncoder>(new CsvEncoder(std::move(config)));
 }
 
 }  // namespace sluice

@@ -24,4 +24,9 @@ namespace sluice {
 
 const FormatFactory& CsvFormatFactory();
 
+// The encoder of the CLI's `--format csv` result listing: the csv format's defaults, except TIME and
+// TIMESTAMP keep the type's precision and only fields holding ',', '"' or a line break are quoted
+// (a listing, as the jsonl one, not Flink's file text).
+[[nodiscard]] Result<std::unique_ptr<RecordEncoder>> CreateCsvListingEncoder(const Schema& schema);
+
 }  // namespace sluice
