@@ -52,8 +52,9 @@ bench: deps
 	@ninja -C build-release -j $(JOBS)
 	@bash bench/run.sh build-release
 
+# make demo KAFKA=host:port: the pipeline once more on that Kafka broker (examples/larkspur/README.md).
 demo: build
-	@bash examples/demo.sh build/sluice
+	@KAFKA="$(KAFKA)" bash examples/demo.sh build/sluice
 
 clean:
 	rm -rf build build-asan build-release

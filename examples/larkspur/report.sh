@@ -2,17 +2,20 @@
 # The Larkspur report: runs the pipeline (tables.sql + pipeline.sql) over one upload day's replay and
 # the experiments of the chapter it retells, every number from a Sluice query over the replay.
 #
-#   examples/larkspur/report.sh [--sluice BIN] [--data DIR] [--out DIR] [PART...]
+#   examples/larkspur/report.sh [--sluice BIN] [--data DIR] [--out DIR] [--kafka HOST:PORT] [PART...]
 #
-# PART is one of: run explain errors dedup asof reconcile changelog minibatch (default: all, in this
-# order). Parts that read the pipeline's outputs (asof, reconcile, changelog, minibatch) run it first
-# if they are missing. Three outputs are Iceberg tables in a local hadoop warehouse ($OUT/warehouse,
-# catalog lake, database stream); the report reads them back through the Iceberg source and prints the
+# PART is one of: run explain errors dedup asof reconcile changelog minibatch kafka (default: all but
+# kafka, in this order; with --kafka, or KAFKA=HOST:PORT in the environment, kafka too). The kafka part
+# runs the pipeline on a Kafka broker (README.md, "On a Kafka broker"; kafka_part.sh). Parts that read
+# the pipeline's outputs (asof, reconcile, changelog, minibatch, kafka) run it first if they are
+# missing. Three outputs are Iceberg tables in a local hadoop warehouse ($OUT/warehouse, catalog lake,
+# database stream); the report reads them back through the Iceberg source and prints the
 # sink's job summary (snapshots, rows written, files, deletes). The Top-N board writes Debezium change
 # events ('debezium-json'), read back by key and as raw events (the same files as plain JSON).
 # The data comes from `sluice gen larkspur --out DIR` (default build/larkspur/data); outputs, the SQL
 # as run (paths substituted) and the job summaries (jobs.log) go to --out (default build/larkspur/out).
-# The report on stdout is the same, byte for byte, for the same replay.
+# The report on stdout is the same, byte for byte, for the same replay (but for the kafka part's counts
+# of changes, which depend on how the topic's partitions interleave).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -20,17 +23,22 @@ SLUICE=build/sluice
 DATA=build/larkspur/data
 OUT=build/larkspur/out
 PARTS=()
+KAFKA=${KAFKA:-}
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --sluice) SLUICE=$2; shift 2 ;;
     --data) DATA=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
-    run|explain|errors|dedup|asof|reconcile|changelog|minibatch) PARTS+=("$1"); shift ;;
+    --kafka) KAFKA=$2; shift 2 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    run|explain|errors|dedup|asof|reconcile|changelog|minibatch|kafka) PARTS+=("$1"); shift ;;
     *) echo "report.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
-[[ ${#PARTS[@]} -eq 0 ]] && PARTS=(run explain errors dedup asof reconcile changelog minibatch)
+if [[ ${#PARTS[@]} -eq 0 ]]; then
+  PARTS=(run explain errors dedup asof reconcile changelog minibatch)
+  [[ -n "$KAFKA" ]] && PARTS+=(kafka)
+fi
 [[ -x "$SLUICE" ]] || { echo "report.sh: no sluice binary at '$SLUICE' (make build, or --sluice BIN)" >&2; exit 2; }
 [[ -f "$DATA/truth/summary.txt" ]] || { echo "report.sh: no replay in '$DATA' (run: $SLUICE gen larkspur --out $DATA)" >&2; exit 2; }
 SLUICE=$(cd "$(dirname "$SLUICE")" && pwd)/$(basename "$SLUICE")
@@ -454,5 +462,7 @@ EOF
   r=$(q "SELECT COUNT(*), COALESCE(SUM(CASE WHEN a.baskets = b.baskets AND a.lines = b.lines AND a.units_out = b.units_out AND a.net_minor = b.net_minor AND a.currency = b.currency THEN 1 ELSE 0 END), 0) FROM daily_final AS a FULL JOIN mb_on_final AS b ON a.store_id = b.store_id AND a.business_date = b.business_date")
   echo "final tables (read back through the Iceberg source): $(field 1 "$r") store-days, equal $(field 2 "$r")"
 }
+
+source "$HERE/kafka_part.sh"
 
 for p in "${PARTS[@]}"; do "part_$p"; done

@@ -1,5 +1,6 @@
 #include "cli/iceberg_command.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 
@@ -61,7 +62,26 @@ Result<int64_t> MillisOf(const std::string& text) {
                                  "' is neither epoch milliseconds nor a timestamp 'YYYY-MM-DD HH:MM:SS' (UTC)");
 }
 
-Status Run(const IcebergCommandOptions& o, std::ostream& out) {
+// remove_orphan_files: the cutoff defaults to 3 days ago, as the procedure's older_than.
+Status RemoveOrphans(const IcebergCommandOptions& o, IcebergCatalog* catalog, FileIO* io, const TableIdentifier& ident,
+                     int64_t now_ms, std::ostream& out, std::ostream& err) {
+  constexpr int64_t kDayMs = 24LL * 3600 * 1000;
+  RemoveOrphanFilesRequest request;
+  request.dry_run = o.dry_run;
+  request.older_than_ms = now_ms - 3 * kDayMs;
+  if (!o.older_than.empty()) {
+    ASSIGN_OR_RETURN(request.older_than_ms, MillisOf(o.older_than));
+  }
+  if (request.older_than_ms > now_ms - kDayMs) {
+    err << "sluice: warning: --older-than is less than 24 hours ago: a file written by a job that has not "
+           "committed it yet counts as an orphan and is deleted (docs/iceberg.md)\n";
+  }
+  ASSIGN_OR_RETURN(RemoveOrphanFilesResult r, RemoveOrphanFiles(catalog, io, ident, request));
+  for (const std::string& location : r.orphan_file_locations) out << "orphan_file_location\t" << location << "\n";
+  return Status::OK();
+}
+
+Status Run(const IcebergCommandOptions& o, std::ostream& out, std::ostream& err) {
   ASSIGN_OR_RETURN(IcebergCatalogConfig config, CatalogOf(o.catalog));
   ASSIGN_OR_RETURN(TableIdentifier ident, TableOf(o.table));
   ASSIGN_OR_RETURN(std::shared_ptr<IcebergCatalog> catalog, OpenIcebergCatalog(config));
@@ -76,9 +96,11 @@ Status Run(const IcebergCommandOptions& o, std::ostream& out) {
         << "removed_delete_files_count\t" << r.removed_delete_files << "\n";
     return Status::OK();
   }
-  ExpireSnapshotsRequest request;
-  request.now_ms =
+  const int64_t now_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  if (o.action == "remove-orphan-files") return RemoveOrphans(o, catalog.get(), io.get(), ident, now_ms, out, err);
+  ExpireSnapshotsRequest request;
+  request.now_ms = now_ms;
   if (!o.older_than.empty()) {
     ASSIGN_OR_RETURN(int64_t ms, MillisOf(o.older_than));
     request.older_than_ms = ms;
@@ -97,7 +119,7 @@ Status Run(const IcebergCommandOptions& o, std::ostream& out) {
 }  // namespace
 
 int RunIcebergCommand(const IcebergCommandOptions& options, std::ostream& out, std::ostream& err) {
-  Status st = Run(options, out);
+  Status st = Run(options, out, err);
   if (!st.ok()) {
     err << "sluice: error in iceberg " << options.action << ": " << st.message() << "\n";
     return 1;

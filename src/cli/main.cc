@@ -249,7 +249,10 @@ int main(int argc, char** argv) {
       "compact", "Rewrite data files with their deletes applied (Iceberg's rewrite_data_files): one 'replace' snapshot");
   CLI::App* expire = iceberg->add_subcommand(
       "expire-snapshots", "Expire old snapshots and delete the files only they reach (Iceberg's expire_snapshots)");
-  for (CLI::App* cmd : {compact, expire}) {
+  CLI::App* orphans = iceberg->add_subcommand(
+      "remove-orphan-files",
+      "Delete the files under the table's location its metadata does not reach (Iceberg's remove_orphan_files)");
+  for (CLI::App* cmd : {compact, expire, orphans}) {
     cmd->add_option("CATALOG", iceberg_opts.catalog,
                     "A warehouse path (hadoop catalog) or catalog options 'catalog-type=rest,uri=http://...'")
         ->required();
@@ -262,6 +265,11 @@ int main(int argc, char** argv) {
                      "now minus history.expire.max-snapshot-age-ms");
   expire->add_option("--retain-last", iceberg_opts.retain_last,
                      "Keep at least this many snapshots of each branch (default: history.expire.min-snapshots-to-keep)");
+
+  orphans->add_option("--older-than", iceberg_opts.older_than,
+                      "Only files last modified before this are orphans: epoch milliseconds or 'YYYY-MM-DD HH:MM:SS' "
+                      "(UTC); default: 3 days ago");
+  orphans->add_flag("--dry-run", iceberg_opts.dry_run, "List the orphan files without deleting them");
 
   try {
     app.parse(argc, argv);
@@ -280,8 +288,8 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
-  if (compact->parsed() || expire->parsed()) {
-    iceberg_opts.action = compact->parsed() ? "compact" : "expire-snapshots";
+  if (compact->parsed() || expire->parsed() || orphans->parsed()) {
+    iceberg_opts.action = compact->parsed() ? "compact" : expire->parsed() ? "expire-snapshots" : "remove-orphan-files";
     return sluice::RunIcebergCommand(iceberg_opts, std::cout, std::cerr);
   }
   if (reference->parsed()) {

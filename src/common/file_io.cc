@@ -1,6 +1,7 @@
 #include "common/file_io.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -204,6 +205,33 @@ class LocalFileIO final : public FileIO {
     return names;
   }
 
+  Result<std::vector<FileInfo>> ListFilesRecursively(const std::string& location) override {
+    std::vector<FileInfo> out;
+    std::error_code ec;
+    const std::string root = LocalPathOf(location);
+    if (!fs::is_directory(root, ec)) return out;
+    fs::recursive_directory_iterator it(root, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      if (name.empty() || name[0] == '.') {
+        if (it->is_directory(ec)) it.disable_recursion_pending();
+        continue;
+      }
+      if (!it->is_regular_file(ec)) continue;
+      struct stat st;
+      if (::stat(it->path().c_str(), &st) != 0) {
+        if (errno == ENOENT) continue;  // deleted while listed
+        return Errno("Cannot stat", it->path().string());
+      }
+      const std::string relative = it->path().lexically_relative(root).string();
+      out.push_back({JoinLocation(location, relative), static_cast<uint64_t>(st.st_size),
+                     static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000});
+    }
+    if (ec) return Status::IOError("Cannot list '" + location + "': " + ec.message());
+    std::sort(out.begin(), out.end(), [](const FileInfo& a, const FileInfo& b) { return a.location < b.location; });
+    return out;
+  }
+
   Status CreateDirectories(const std::string& location) override {
     std::error_code ec;
     fs::create_directories(LocalPathOf(location), ec);
@@ -213,6 +241,10 @@ class LocalFileIO final : public FileIO {
 };
 
 }  // namespace
+
+Result<std::vector<FileInfo>> FileIO::ListFilesRecursively(const std::string& location) {
+  return Status::NotSupported("listing the files under '" + location + "' with their modification times");
+}
 
 Result<std::string> FileIO::ReadAll(const std::string& location) {
   ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file, OpenRead(location));

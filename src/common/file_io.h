@@ -49,6 +49,13 @@ class WritableFile {
   virtual void Abort() = 0;
 };
 
+// A file found by FileIO::ListFilesRecursively.
+struct FileInfo {
+  std::string location;
+  uint64_t size = 0;
+  int64_t modified_ms = 0;  // last modification, epoch milliseconds
+};
+
 class FileIO {
  public:
   virtual ~FileIO() = default;
@@ -67,6 +74,10 @@ class FileIO {
   // starting with '.' (writers' temporary files) are skipped. Empty when the directory does not exist.
   virtual Result<std::vector<std::string>> ListDirectory(const std::string& location, bool directories) = 0;
   virtual Status CreateDirectories(const std::string& location) = 0;
+  // Every file under a directory, at any depth (as Iceberg's listPrefix), sorted by location; names
+  // starting with '.' (files or directories) are skipped as in ListDirectory. Empty when the directory
+  // does not exist. File systems that cannot tell modification times return NotSupported.
+  virtual Result<std::vector<FileInfo>> ListFilesRecursively(const std::string& location);
 
   // Whole-file read through OpenRead.
   Result<std::string> ReadAll(const std::string& location);

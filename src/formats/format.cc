@@ -11,6 +11,7 @@
 #include "formats/raw/raw_format.h"
 #include "formats/avro/avro_format.h"
 #include "formats/avro_confluent/avro_confluent_format.h"
+#include "formats/avro_confluent/debezium_avro_confluent_format.h"
 
 namespace sluice {
 
@@ -145,7 +146,8 @@ Result<const FormatFactory*> FindFormat(const std::string& identifier) {
 }
 
 std::vector<const FormatFactory*> AllFormats() {
-  return {&AvroFormatFactory(), &AvroConfluentFormatFactory(), &CsvFormatFactory(), &DebeziumJsonFormatFactory(),
+  return {&AvroFormatFactory(), &AvroConfluentFormatFactory(), &CsvFormatFactory(), &DebeziumAvroConfluentFormatFactory(),
+          &DebeziumJsonFormatFactory(),
           &JsonFormatFactory(), &RawFormatFactory()};
 }
 

@@ -154,7 +154,7 @@ class FormatFactory {
                                                                const OptionReader& options) const = 0;
 };
 
-// The built-in formats (avro, avro-confluent, csv, debezium-json, json, raw). Unknown identifiers get a did-you-mean.
+// The built-in formats (avro, avro-confluent, csv, debezium-avro-confluent, debezium-json, json, raw). Unknown identifiers get a did-you-mean.
 Result<const FormatFactory*> FindFormat(const std::string& identifier);
 std::vector<const FormatFactory*> AllFormats();
 

@@ -2,122 +2,20 @@
 // positions are 1-based code points, NULL in gives NULL out unless noted (CONCAT_WS skips NULLs).
 // Regular expressions use RE2 (Java-compatible for the common syntax); constant patterns are compiled
 // once at resolution and captured in the kernel.
-#include <re2/re2.h>
-
 #include <algorithm>
 #include <cctype>
 #include <random>
 
-#include "function/like.h"
 #include "function/kernel_util.h"
+#include "function/string_kernels.h"
 #include "types/value.h"
 
 namespace sluice::fn {
 
+using namespace string_internal;  // NOLINT: the string functions' shared helpers
+
 namespace {
 
-using FnPtr = std::shared_ptr<ScalarFunction>;
-
-// ---- UTF-8 helpers ----
-
-// Byte offsets of every code point start, plus s.size() at the end.
-void CodePointOffsets(std::string_view s, std::vector<size_t>* offs) {
-  offs->clear();
-  for (size_t i = 0; i < s.size(); ++i) {
-    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) offs->push_back(i);
-  }
-  offs->push_back(s.size());
-}
-
-bool IsAscii(std::string_view s) {
-  for (char c : s) {
-    if (static_cast<unsigned char>(c) >= 0x80) return false;
-  }
-  return true;
-}
-
-// Decodes one code point at s[*i] (advancing *i); invalid bytes decode as themselves.
-uint32_t DecodeUtf8(std::string_view s, size_t* i) {
-  unsigned char c = static_cast<unsigned char>(s[*i]);
-  int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0;
-  uint32_t cp = extra == 0 ? c : (c & (0x3F >> extra));
-  ++*i;
-  for (int k = 0; k < extra && *i < s.size(); ++k, ++*i) cp = (cp << 6) | (static_cast<unsigned char>(s[*i]) & 0x3F);
-  return cp;
-}
-
-void AppendUtf8(uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
-// ---- kernels ----
-
-// Row i of a string function's result: what f builds into *buf, or NULL when f says so.
-template <typename F>
-void SetStringResult(const F& f, const Vector* const* args, size_t i, std::string* buf, Vector* out) {
-  buf->clear();
-  if (f(args, i, buf)) {
-    out->SetString(i, *buf);
-  } else {
-    out->SetNull(i, true);
-  }
-}
-
-// A kernel computing a string per valid row into `buf` with f(args, i, buf) -> bool (false = NULL).
-template <typename F>
-ScalarKernel StringOut(F f) {
-  return [f](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
-    std::string buf;
-    return ForEachValidRow(args, n, rows, out, [&](size_t i) {
-      SetStringResult(f, args, i, &buf, out);
-      return Status::OK();
-    });
-  };
-}
-
-// StringOut for a function whose result size its arguments control (REPEAT, LPAD, ...): size_of(args, i)
-// gives the result's size in bytes (or a bound close to it) without building it, so a result beyond
-// kMaxStringValueBytes fails naming `function` before any memory is spent on it.
-template <typename S, typename F>
-ScalarKernel StringOutBounded(std::string function, S size_of, F f) {
-  return [function, size_of, f](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
-    std::string buf;
-    return ForEachValidRow(args, n, rows, out, [&](size_t i) {
-      RETURN_IF_ERROR(CheckStringResultSize(function, size_of(args, i)));
-      SetStringResult(f, args, i, &buf, out);
-      return Status::OK();
-    });
-  };
-}
-
-// A kernel computing a fixed-width value T per valid row with f(args, i, T*) -> bool (false = NULL).
-template <typename T, typename F>
-ScalarKernel ValueOut(F f) {
-  return [f](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
-    T* od = out->data<T>();
-    return ForEachValidRow(args, n, rows, out, [&](size_t i) {
-      if (!f(args, i, &od[i])) out->SetNull(i, true);
-      return Status::OK();
-    });
-  };
-}
-
-inline std::string_view Str(const Vector* const* args, size_t a, size_t i) { return args[a]->GetString(i); }
-inline int32_t Int(const Vector* const* args, size_t a, size_t i) { return args[a]->data<int32_t>()[i]; }
 
 // Flink's substringSQL: pos > 0 from the start (1-based), pos < 0 from the end, pos = 0 as 1; a negative
 // length gives NULL.
@@ -224,45 +122,6 @@ int32_t Locate(std::string_view needle, std::string_view s, int64_t from) {
   size_t p = s.find(needle, start);
   if (p == std::string_view::npos) return 0;
   return static_cast<int32_t>(std::lower_bound(offs.begin(), offs.end(), p) - offs.begin()) + 1;
-}
-
-// Flink quotes the replacement (Matcher.quoteReplacement): it is literal text, so RE2's escape
-// character must be escaped.
-std::string LiteralReplacement(std::string_view r) {
-  std::string out;
-  for (char c : r) {
-    if (c == '\\') out.push_back('\\');
-    out.push_back(c);
-  }
-  return out;
-}
-
-// A regex compiled once when constant, otherwise per distinct pattern text of a batch.
-class RegexHolder {
- public:
-  explicit RegexHolder(const std::string* constant) {
-    if (constant != nullptr) constant_ = std::make_shared<RE2>(*constant, Options());
-  }
-  bool ConstantOk() const { return constant_ == nullptr || constant_->ok(); }
-  std::string ConstantError() const { return constant_ ? constant_->error() : ""; }
-  // Null when the pattern is invalid (Flink returns NULL for an invalid pattern at runtime).
-  const RE2* Get(std::string_view pattern, std::shared_ptr<RE2>* cache) const {
-    if (constant_) return constant_.get();
-    if (!*cache || (*cache)->pattern() != pattern) *cache = std::make_shared<RE2>(pattern, Options());
-    return (*cache)->ok() ? cache->get() : nullptr;
-  }
-
- private:
-  static RE2::Options Options() {
-    RE2::Options o;
-    o.set_log_errors(false);
-    return o;
-  }
-  std::shared_ptr<RE2> constant_;
-};
-
-Status BadRegex(const std::string& fn, const RegexHolder& h, const std::string& pattern) {
-  return Status::BindError("Invalid regular expression '" + pattern + "' in " + fn + ": " + h.ConstantError());
 }
 
 uint32_t Md5Rotl(uint32_t x, int c) { return (x << c) | (x >> (32 - c)); }
@@ -517,145 +376,6 @@ Result<FnPtr> ResolveConcatWs(const CallInfo& c) {
                       });
 }
 
-Result<FnPtr> ResolveLike(const CallInfo& c) {
-  if (c.size() != 2 && c.size() != 3) return FnPtr();
-  std::vector<LogicalType> casts(c.size());
-  for (size_t i = 0; i < c.size(); ++i) {
-    if (!AsString(c.type(i), &casts[i])) return FnPtr();
-  }
-  if (c.size() == 3) {
-    const std::string* esc = ConstantString(c, 2);
-    if (esc != nullptr && Utf8Length(*esc) != 1) {
-      return Status::BindError("Invalid escape character '" + *esc + "' in LIKE: it must be a single character");
-    }
-  }
-  const bool has_escape = c.size() == 3;
-  return MakeFunction(c.name, casts, LogicalType::Boolean().WithNullable(c.AnyNullable()),
-                      ValueOut<uint8_t>([has_escape](const Vector* const* a, size_t i, uint8_t* r) {
-                        int esc = -1;
-                        if (has_escape) {
-                          std::string_view e = Str(a, 2, i);
-                          if (e.empty()) return false;
-                          esc = static_cast<unsigned char>(e[0]);
-                        }
-                        *r = LikeMatch(Str(a, 0, i), Str(a, 1, i), esc) ? 1 : 0;
-                        return true;
-                      }));
-}
-
-Result<FnPtr> ResolveRegexpExtract(const CallInfo& c) {
-  if (c.size() != 2 && c.size() != 3) return FnPtr();
-  auto holder = std::make_shared<RegexHolder>(ConstantString(c, 1));
-  if (!holder->ConstantOk()) return BadRegex(c.name, *holder, *ConstantString(c, 1));
-  const bool has_index = c.size() == 3;
-  ScalarKernel kernel = [holder, has_index](EvalContext&, const Vector* const* args, size_t n, size_t rows,
-                                           Vector* out) -> Status {
-    std::shared_ptr<RE2> cache;
-    std::vector<re2::StringPiece> groups;
-    return ForEachValidRow(args, n, rows, out, [&](size_t i) {
-      const RE2* re = holder->Get(args[1]->GetString(i), &cache);
-      int idx = has_index ? args[2]->data<int32_t>()[i] : 0;
-      if (re == nullptr || idx < 0 || idx > re->NumberOfCapturingGroups()) {
-        out->SetNull(i, true);
-        return Status::OK();
-      }
-      std::string_view s = args[0]->GetString(i);
-      groups.assign(static_cast<size_t>(idx) + 1, re2::StringPiece());
-      if (!re->Match(re2::StringPiece(s.data(), s.size()), 0, s.size(), RE2::UNANCHORED, groups.data(),
-                     idx + 1) ||
-          groups[static_cast<size_t>(idx)].data() == nullptr) {
-        out->SetNull(i, true);
-        return Status::OK();
-      }
-      const auto& g = groups[static_cast<size_t>(idx)];
-      out->SetString(i, std::string_view(g.data(), g.size()));
-      return Status::OK();
-    });
-  };
-  if (has_index) return Simple(c, {AsString, AsString, AsInt}, LogicalType::String(), kernel, true);
-  return Simple(c, {AsString, AsString}, LogicalType::String(), kernel, true);
-}
-
-Result<FnPtr> ResolveRegexpReplace(const CallInfo& c) {
-  auto holder = std::make_shared<RegexHolder>(ConstantString(c, 1));
-  if (!holder->ConstantOk()) return BadRegex(c.name, *holder, *ConstantString(c, 1));
-  return Simple(c, {AsString, AsString, AsString}, LogicalType::String(),
-                [holder](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
-                  std::shared_ptr<RE2> cache;
-                  std::string buf;
-                  return ForEachValidRow(args, n, rows, out, [&](size_t i) {
-                    const RE2* re = holder->Get(args[1]->GetString(i), &cache);
-                    if (re == nullptr) {
-                      out->SetNull(i, true);
-                      return Status::OK();
-                    }
-                    buf.assign(args[0]->GetString(i));
-                    RE2::GlobalReplace(&buf, *re, LiteralReplacement(args[2]->GetString(i)));
-                    out->SetString(i, buf);
-                    return Status::OK();
-                  });
-                },
-                true);
-}
-
-Result<FnPtr> ResolveRegexp(const CallInfo& c) {
-  auto holder = std::make_shared<RegexHolder>(ConstantString(c, 1));
-  if (!holder->ConstantOk()) return BadRegex(c.name, *holder, *ConstantString(c, 1));
-  return Simple(c, {AsString, AsString}, LogicalType::Boolean(),
-                [holder](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
-                  std::shared_ptr<RE2> cache;
-                  uint8_t* od = out->data<uint8_t>();
-                  return ForEachValidRow(args, n, rows, out, [&](size_t i) {
-                    // Flink: an empty or invalid pattern matches nothing (FALSE).
-                    const RE2* re = args[1]->GetString(i).empty() ? nullptr : holder->Get(args[1]->GetString(i), &cache);
-                    if (re == nullptr) {
-                      od[i] = 0;
-                      return Status::OK();
-                    }
-                    std::string_view s = args[0]->GetString(i);
-                    od[i] = RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), *re) ? 1 : 0;
-                    return Status::OK();
-                  });
-                },
-                true);
-}
-
-// SIMILAR TO: SQL regex (% and _ wildcards, | * + ? () [] as regex) matching the whole string.
-std::string SimilarToRegex(std::string_view p) {
-  std::string r;
-  for (char ch : p) {
-    switch (ch) {
-      case '%': r += ".*"; break;
-      case '_': r += "."; break;
-      case '.': case '^': case '$': case '\\': r.push_back('\\'); r.push_back(ch); break;
-      default: r.push_back(ch);
-    }
-  }
-  return r;
-}
-
-Result<FnPtr> ResolveSimilarTo(const CallInfo& c) {
-  const std::string* pat = ConstantString(c, 1);
-  std::string converted = pat ? SimilarToRegex(*pat) : "";
-  auto holder = std::make_shared<RegexHolder>(pat ? &converted : nullptr);
-  if (!holder->ConstantOk()) return BadRegex(c.name, *holder, *pat);
-  return Simple(c, {AsString, AsString}, LogicalType::Boolean(),
-                [holder](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
-                  std::shared_ptr<RE2> cache;
-                  uint8_t* od = out->data<uint8_t>();
-                  return ForEachValidRow(args, n, rows, out, [&](size_t i) {
-                    const RE2* re = holder->Get(SimilarToRegex(args[1]->GetString(i)), &cache);
-                    if (re == nullptr) {
-                      out->SetNull(i, true);
-                      return Status::OK();
-                    }
-                    std::string_view s = args[0]->GetString(i);
-                    od[i] = RE2::FullMatch(re2::StringPiece(s.data(), s.size()), *re) ? 1 : 0;
-                    return Status::OK();
-                  });
-                });
-}
-
 bool SplitIndex(std::string_view s, std::string_view sep, int32_t index, std::string* out) {
   // Flink splits with StringUtils.splitByWholeSeparatorPreserveAllTokens: "" has no tokens.
   if (index < 0 || sep.empty() || s.empty()) return false;
@@ -695,9 +415,8 @@ Result<FnPtr> ResolveUuid(const CallInfo& c) {
                 false, /*deterministic=*/false);
 }
 
-}  // namespace
-
-void RegisterStringFunctions(FunctionTable* t) {
+// CHAR_LENGTH, UPPER, LOWER, the TRIMs, SUBSTRING, CONCAT, || and CONCAT_WS.
+void RegisterLengthCaseTrimConcat(FunctionTable* t) {
   auto str_in_int_out = [](auto f) {
     return ValueOut<int32_t>([f](const Vector* const* a, size_t i, int32_t* r) {
       *r = f(Str(a, 0, i));
@@ -722,8 +441,10 @@ void RegisterStringFunctions(FunctionTable* t) {
   t->Add({"CONCAT", {"CONCAT(<CHARACTER>, ...)"}, ResolveConcat});
   t->Add({"||", {"<CHARACTER> || <CHARACTER>"}, ResolveConcat, false});
   t->Add({"CONCAT_WS", {"CONCAT_WS(<CHARACTER>, <CHARACTER>, ...)"}, ResolveConcatWs});
-  t->Add({"LIKE", {"<CHARACTER> LIKE <CHARACTER>", "<CHARACTER> LIKE <CHARACTER> ESCAPE <CHARACTER>"}, ResolveLike, false});
-  t->Add({"SIMILAR TO", {"<CHARACTER> SIMILAR TO <CHARACTER>"}, ResolveSimilarTo, false});
+}
+
+// REPLACE, LPAD, RPAD, POSITION, LOCATE, INSTR and SPLIT_INDEX.
+void RegisterReplacePadSearch(FunctionTable* t) {
   t->Add({"REPLACE", {"REPLACE(<CHARACTER>, <CHARACTER>, <CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
             return Simple(c, {AsString, AsString, AsString}, LogicalType::String(),
                           StringOutBounded("REPLACE",
@@ -794,10 +515,10 @@ void RegisterStringFunctions(FunctionTable* t) {
                           }),
                           true);
           }});
-  t->Add({"REGEXP_EXTRACT", {"REGEXP_EXTRACT(<CHARACTER>, <CHARACTER>)", "REGEXP_EXTRACT(<CHARACTER>, <CHARACTER>, <INTEGER>)"},
-          ResolveRegexpExtract});
-  t->Add({"REGEXP_REPLACE", {"REGEXP_REPLACE(<CHARACTER>, <CHARACTER>, <CHARACTER>)"}, ResolveRegexpReplace});
-  t->Add({"REGEXP", {"REGEXP(<CHARACTER>, <CHARACTER>)"}, ResolveRegexp});
+}
+
+// INITCAP, REVERSE, REPEAT, LEFT and RIGHT.
+void RegisterReshaping(FunctionTable* t) {
   t->Add({"INITCAP", {"INITCAP(<CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
             return Simple(c, {AsString}, LogicalType::String(), StringOut([](const Vector* const* a, size_t i, std::string* buf) {
                             bool word_start = true;
@@ -858,6 +579,10 @@ void RegisterStringFunctions(FunctionTable* t) {
                             }));
             }});
   }
+}
+
+// COUNT_CHAR, ASCII, CHR, MD5, HASH_CODE, TO_BASE64, FROM_BASE64 and UUID.
+void RegisterCodeFunctions(FunctionTable* t) {
   // The Nexmark benchmark's Java UDF com.github.nexmark.flink.udf.CountChar, implemented natively
   // (CREATE FUNCTION maps that class here): how often the first character of `ch` occurs in `s`.
   t->Add({"COUNT_CHAR", {"COUNT_CHAR(<CHARACTER>, <CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
@@ -917,40 +642,17 @@ void RegisterStringFunctions(FunctionTable* t) {
   t->Add({"UUID", {"UUID()"}, ResolveUuid});
 }
 
-// SQL LIKE with % and _ (one code point) and an optional escape character; backtracking on the last %.
-bool LikeMatch(std::string_view s, std::string_view p, int escape) {
-  size_t si = 0, pi = 0;
-  size_t star_p = std::string_view::npos, star_s = 0;
-  while (si < s.size()) {
-    if (pi < p.size()) {
-      char c = p[pi];
-      if (escape >= 0 && c == static_cast<char>(escape) && pi + 1 < p.size()) {
-        if (s[si] == p[pi + 1]) {
-          ++si;
-          pi += 2;
-          continue;
-        }
-      } else if (c == '%') {
-        star_p = ++pi;
-        star_s = si;
-        continue;
-      } else if (c == '_') {
-        DecodeUtf8(s, &si);
-        ++pi;
-        continue;
-      } else if (c == s[si]) {
-        ++si;
-        ++pi;
-        continue;
-      }
-    }
-    if (star_p == std::string_view::npos) return false;
-    pi = star_p;
-    DecodeUtf8(s, &star_s);
-    si = star_s;
-  }
-  while (pi < p.size() && p[pi] == '%') ++pi;
-  return pi == p.size();
+}  // namespace
+
+void RegisterStringFunctions(FunctionTable* t) {
+  RegisterLengthCaseTrimConcat(t);
+  RegisterLikeFunctions(t);
+  RegisterReplacePadSearch(t);
+  RegisterRegexpFunctions(t);
+  RegisterReshaping(t);
+  RegisterCodeFunctions(t);
 }
+
+// SQL LIKE with % and _ (one code point) and an optional escape character; backtracking on the last %.
 
 }  // namespace sluice::fn

@@ -9,12 +9,6 @@
 namespace sluice {
 namespace {
 
-std::vector<ExprPtr> ConjunctsOf(const ExprPtr& e) {
-  if (!e) return {};
-  if (e->kind == ExprKind::kAnd) return e->args;
-  return {e};
-}
-
 // A non-deterministic call (RAND(), UUID()) must be evaluated once per row, never by a source.
 bool IsDeterministic(const Expr& e) {
   if (e.kind == ExprKind::kCall && (e.function == nullptr || !e.function->deterministic)) return false;
@@ -73,7 +67,7 @@ class FilterPushDown {
       const auto& calc = chain[k]->As<CalcNode>();
       const bool on_scan = k + 1 == chain.size();
       auto over_scan = [&](const ExprPtr& e) { return on_scan ? e : SubstituteColumns(e, below); };
-      for (const auto& c : ConjunctsOf(calc.condition)) conds.push_back(over_scan(c));
+      for (const auto& c : Conjuncts(calc.condition)) conds.push_back(over_scan(c));
       std::vector<ExprPtr> projections;
       for (const auto& p : calc.projections) projections.push_back(over_scan(p));
       below = std::move(projections);

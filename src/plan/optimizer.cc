@@ -9,6 +9,7 @@
 #include "function/scalar_function.h"
 #include "plan/filter_pushdown_rule.h"
 #include "plan/interval_join_rule.h"
+#include "plan/join_filter_rule.h"
 #include "plan/window_join_rule.h"
 #include "plan/window_rank_rule.h"
 #include "plan/window_rules.h"
@@ -53,8 +54,6 @@ void CollectColumns(const Expr& e, std::vector<bool>* used) {
   for (const auto& a : e.args) CollectColumns(*a, used);
 }
 
-namespace {
-
 std::vector<ExprPtr> Conjuncts(const ExprPtr& e) {
   if (!e) return {};
   if (e->kind == ExprKind::kAnd) return e->args;
@@ -79,6 +78,8 @@ ExprPtr AndAll(const std::vector<ExprPtr>& parts) {
   e->args = std::move(args);
   return e;
 }
+
+namespace {
 
 // Parent counts during the final merge: a Calc with several parents is not merged into them, so the
 // work it does stays shared.
@@ -894,112 +895,6 @@ class RankRules {
     for (const auto& r : rest) cond.push_back(SubstituteColumns(r, subst));
     nc->condition = AndAll(cond);
     return PlanNodePtr(nc);
-  }
-
-  std::map<const PlanNode*, PlanNodePtr> memo_;
-};
-
-}  // namespace
-
-namespace {
-
-// Flink's filter-into-join rules for inner joins: a WHERE over a join (comma joins and JOIN ... ON
-// alike) gives its equalities between the two sides to the join as keys, its one-sided conditions to
-// the side they read (so state keeps only matching rows), and the rest to the join's residual.
-class JoinFilterRule {
- public:
-  PlanNodePtr Apply(const PlanNodePtr& node) {
-    auto f = memo_.find(node.get());
-    if (f != memo_.end()) return f->second;
-    std::vector<PlanNodePtr> inputs;
-    for (const auto& in : node->inputs) inputs.push_back(Apply(in));
-    PlanNodePtr out = CopyWithInputs(node, inputs);
-    if (out->kind == PlanKind::kCalc && out->As<CalcNode>().condition && out->inputs[0]->kind == PlanKind::kJoin &&
-        out->inputs[0]->As<JoinNode>().join_type == JoinType::kInner) {
-      out = Push(out->As<CalcNode>());
-    }
-    memo_[node.get()] = out;
-    return out;
-  }
-
- private:
-  PlanNodePtr Push(const CalcNode& calc) {
-    const auto& join = calc.inputs[0]->As<JoinNode>();
-    const PlanNodePtr& lx = join.inputs[0];
-    const PlanNodePtr& rx = join.inputs[1];
-    const PlanNodePtr left_in = lx->kind == PlanKind::kExchange ? lx->inputs[0] : lx;
-    const PlanNodePtr right_in = rx->kind == PlanKind::kExchange ? rx->inputs[0] : rx;
-    const int nl = static_cast<int>(left_in->schema.size());
-    const size_t n = join.schema.size();
-    std::vector<ExprPtr> left_filters, right_filters, residual = Conjuncts(join.residual), keep;
-    std::vector<int> lkeys = join.left_keys, rkeys = join.right_keys;
-    std::vector<int> right_shift(n, -1);
-    for (size_t i = static_cast<size_t>(nl); i < n; ++i) right_shift[i] = static_cast<int>(i) - nl;
-    bool changed = false;
-    for (const auto& c : Conjuncts(calc.condition)) {
-      std::vector<bool> used(n, false);
-      CollectColumns(*c, &used);
-      bool any_left = false, any_right = false;
-      for (size_t i = 0; i < n; ++i) {
-        if (!used[i]) continue;
-        (static_cast<int>(i) < nl ? any_left : any_right) = true;
-      }
-      if (any_left && !any_right) {
-        left_filters.push_back(c);
-        changed = true;
-      } else if (any_right && !any_left) {
-        right_filters.push_back(RemapColumns(c, right_shift));
-        changed = true;
-      } else if (any_left && any_right && c->kind == ExprKind::kCall && c->function && c->function->name == "=" &&
-                 c->args[0]->kind == ExprKind::kColumnRef && c->args[1]->kind == ExprKind::kColumnRef &&
-                 c->args[0]->type.EqualsIgnoringNullability(c->args[1]->type)) {
-        int a = c->args[0]->column_index, b = c->args[1]->column_index;
-        if (a >= nl) std::swap(a, b);
-        lkeys.push_back(a);
-        rkeys.push_back(b - nl);
-        changed = true;
-      } else if (any_left && any_right) {
-        residual.push_back(c);
-        changed = true;
-      } else {
-        keep.push_back(c);
-      }
-    }
-    if (!changed) return std::make_shared<CalcNode>(calc);
-    auto filtered = [](const PlanNodePtr& in, const std::vector<ExprPtr>& filters) -> PlanNodePtr {
-      if (filters.empty()) return in;
-      auto f = std::make_shared<CalcNode>();
-      f->inputs = {in};
-      f->schema = in->schema;
-      for (size_t i = 0; i < in->schema.size(); ++i) f->projections.push_back(MakeColumnRef(static_cast<int>(i), in->schema.field(i).type));
-      f->condition = AndAll(filters);
-      return f;
-    };
-    auto exchange = [](const PlanNodePtr& in, const std::vector<int>& keys) {
-      auto x = std::make_shared<ExchangeNode>();
-      x->inputs = {in};
-      x->schema = in->schema;
-      x->keys = keys;
-      return x;
-    };
-    auto nj = std::make_shared<JoinNode>(join);
-    nj->left_keys = lkeys;
-    nj->right_keys = rkeys;
-    nj->inputs = {exchange(filtered(left_in, left_filters), lkeys), exchange(filtered(right_in, right_filters), rkeys)};
-    nj->residual = AndAll(residual);
-    nj->condition = AndAll([&] {
-      std::vector<ExprPtr> parts = Conjuncts(join.condition);
-      for (const auto& c : Conjuncts(calc.condition)) {
-        bool kept = false;
-        for (const auto& k : keep) kept |= k == c;
-        if (!kept) parts.push_back(c);
-      }
-      return parts;
-    }());
-    auto nc = std::make_shared<CalcNode>(calc);
-    nc->inputs = {nj};
-    nc->condition = AndAll(keep);
-    return nc;
   }
 
   std::map<const PlanNode*, PlanNodePtr> memo_;

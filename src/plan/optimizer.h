@@ -40,4 +40,10 @@ PlanNodePtr CopyWithInputs(const PlanNodePtr& node, std::vector<PlanNodePtr> inp
 // Marks which input columns `e` reads.
 void CollectColumns(const Expr& e, std::vector<bool>* used);
 
+// The conjuncts of a condition (its AND's arguments, or itself; none for null).
+std::vector<ExprPtr> Conjuncts(const ExprPtr& e);
+
+// The conjunction of `parts` (null parts skipped), flattened; null when nothing is left.
+ExprPtr AndAll(const std::vector<ExprPtr>& parts);
+
 }  // namespace sluice

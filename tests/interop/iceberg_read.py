@@ -12,7 +12,9 @@ PyIceberg 0.12 refuses tables with equality deletes, so tests read those with th
 
   python iceberg_read.py [--check-checkpoints] <table dir>
       prints the live rows as sorted JSON lines; with --check-checkpoints also a '!! ...' line (and
-      exit status 2) for each Flink checkpoint id committed twice by one job and operator
+      exit status 2) for each Flink checkpoint id committed twice by one job and operator (Sluice's
+      'position'/'dv' writers commit a checkpoint id reused after a fallback to an older checkpoint
+      under a new 'sluice.commit-id'; the same commit id twice is the failure there)
 """
 import json
 import os
@@ -175,9 +177,15 @@ if __name__ == "__main__":
         print(line)
     if check:
         seen, status = set(), 0
-        for job, op, ckpt in checkpoint_ids(md):
-            if (job, op, ckpt) in seen:
+        for s in reversed(ancestry(md)):
+            summary = s.get("summary", {})
+            if "flink.max-committed-checkpoint-id" not in summary:
+                continue
+            job, op, ckpt = (summary.get("flink.job-id"), summary.get("flink.operator-id"),
+                             int(summary["flink.max-committed-checkpoint-id"]))
+            key = (job, op, ckpt, summary.get("sluice.commit-id"))
+            if key in seen:
                 print("!! checkpoint %d of job %s operator %s committed twice" % (ckpt, job, op))
                 status = 2
-            seen.add((job, op, ckpt))
+            seen.add(key)
         sys.exit(status)

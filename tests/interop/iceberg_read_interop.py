@@ -260,6 +260,13 @@ def main():
                                          f"'end-snapshot-id' = '{second}', 'monitor-interval' = '1s') */")
     check(sorted(r[0] for r in got) == list(range(0, 80)), f"streaming read: {got[:5]}")
     print("ok: bounded streaming read")
+    # The same with a filter: the pushed-down filter prunes the streaming read's files too.
+    got = sluice_rows(binary, warehouse, "SELECT id FROM lake.db.events /*+ OPTIONS('streaming' = 'true', "
+                                         "'starting-strategy' = 'INCREMENTAL_FROM_EARLIEST_SNAPSHOT', "
+                                         f"'end-snapshot-id' = '{second}', 'monitor-interval' = '1s') */ "
+                                         "WHERE id >= 45 AND id < 55")
+    check(sorted(r[0] for r in got) == list(range(45, 55)), f"filtered streaming read: {got[:5]}")
+    print("ok: bounded streaming read with a filter")
     shutil.rmtree(root)
 
 

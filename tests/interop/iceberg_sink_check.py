@@ -469,6 +469,93 @@ def test_compact(args, work):
         same_rows(want, sluice_rows(args.sluice, wh, "lake.db.daily"), "%s, expired: Sluice" % mode)
 
 
+def orphan_lines(sluice, *argv):
+    """`sluice iceberg remove-orphan-files ...`: the orphan_file_location values, as local paths."""
+    p = subprocess.run([sluice, "iceberg", "remove-orphan-files", *argv], capture_output=True, text=True, timeout=600)
+    check(p.returncode == 0, "sluice iceberg remove-orphan-files %s: %s" % (" ".join(argv), p.stderr[-1000:]))
+    out = []
+    for line in p.stdout.splitlines():
+        name, _, value = line.partition("\t")
+        check(name == "orphan_file_location", "remove-orphan-files prints orphan_file_location lines: %r" % line)
+        out.append(iceberg_read.local(value))
+    return out
+
+
+def reachable_files(table_dir):
+    """What the table's metadata reaches, computed here from the spec: every snapshot's manifest list,
+    manifests and their live entries' files, the statistics files, the current and logged metadata
+    files and version-hint.text."""
+    md = iceberg_read.metadata(table_dir)
+    hint = open(os.path.join(table_dir, "metadata", "version-hint.text")).read().strip()
+    out = {os.path.join(table_dir, "metadata", "version-hint.text"),
+           os.path.join(table_dir, "metadata", "v%s.metadata.json" % hint)}
+    out |= set(iceberg_read.local(e["metadata-file"]) for e in md.get("metadata-log", []))
+    out |= set(iceberg_read.local(e["statistics-path"]) for e in md.get("statistics", []) + md.get("partition-statistics", []))
+    for s in md.get("snapshots", []):
+        out.add(iceberg_read.local(s["manifest-list"]))
+        for m in iceberg_read.read_avro(s["manifest-list"]):
+            out.add(iceberg_read.local(m["manifest_path"]))
+            out |= set(iceberg_read.local(e["data_file"]["file_path"]) for e in iceberg_read.read_avro(m["manifest_path"])
+                       if e["status"] != 2)
+    return out
+
+
+def listed_files(table_dir):
+    return set(p for p in glob.glob(os.path.join(table_dir, "**", "*"), recursive=True) if os.path.isfile(p))
+
+
+def test_remove_orphan_files(args, work):
+    """`sluice iceberg remove-orphan-files` (remove_orphan_files) on a position-delete upsert table whose
+    first job was killed after writing a checkpoint's files and temporary manifests (sink.after-precommit)
+    and abandoned: the dry run lists
+    exactly the files the metadata does not reach (computed here), the cutoff selects by modification
+    time, the real run deletes them, every reader still reads the same rows and a second run finds nothing."""
+    n = 3000
+    wh, ckpt = os.path.join(work, "wh_orphan"), os.path.join(work, "ckpt_orphan")
+    sql = checkpointed_sql(wh, ckpt, n).replace(
+        "'write.upsert.enabled' = 'true'", "'write.upsert.enabled' = 'true', 'sluice.write.delete-mode' = 'position'")
+    env = dict(os.environ)
+    env["SLUICE_FAILPOINT"] = "sink.after-precommit@2"
+    p = run_sql(args.sluice, work, "orphan", sql, env=env, expect_ok=False)
+    check(p.returncode != 0, "orphans: the failpoint killed the job")
+    # The killed job is abandoned (a restart would write its checkpoint's temporary manifests again
+    # under the same names and delete them); a new job upserts every key again.
+    shutil.rmtree(ckpt, ignore_errors=True)
+    run_sql(args.sluice, work, "orphan2", sql)
+    t = os.path.abspath(os.path.join(wh, "db", "daily"))
+    want = daily_expected(n)
+    orphans = sorted(listed_files(t) - reachable_files(t))
+    check(any("/data/" in f and f.endswith(".parquet") for f in orphans), "the killed run left data files: %s" % orphans)
+    check(any(f.endswith(".avro") and "/metadata/" in f for f in orphans), "the killed run left temporary manifests: %s" % orphans)
+    print("orphans of the killed job:", [os.path.relpath(f, t) for f in orphans], flush=True)
+    before = listed_files(t)
+    check(orphan_lines(args.sluice, wh, "db.daily", "--dry-run") == [], "default cutoff (3 days ago): no orphans yet")
+    check(orphan_lines(args.sluice, wh, "db.daily", "--dry-run", "--older-than", "1000") == [],
+          "a cutoff in the past: no orphans")
+    check(orphan_lines(args.sluice, wh, "db.daily", "--dry-run", "--older-than", "2100-01-01 00:00:00") == orphans,
+          "dry run, a cutoff in the future: exactly the unreferenced files %s" % orphans)
+    # The cutoff compares modification times: only the file made old is older than a 2001 cutoff.
+    old = orphans[0]
+    os.utime(old, (946684800, 946684800))  # 2000-01-01
+    check(orphan_lines(args.sluice, wh, "db.daily", "--dry-run", "--older-than", "2001-01-01 00:00:00") == [old],
+          "a cutoff between the modification times selects the older file only")
+    check(listed_files(t) == before, "a dry run deletes nothing")
+    check(orphan_lines(args.sluice, wh, "db.daily", "--older-than", "2100-01-01 00:00:00") == orphans,
+          "the real run reports the orphans")
+    check(listed_files(t) == before - set(orphans), "the real run deletes exactly the orphans")
+    same_rows(want, iceberg_read.read_rows(iceberg_read.metadata(t)), "orphans removed: iceberg_read")
+    same_rows(want, pyiceberg_rows(t), "orphans removed: PyIceberg")
+    same_rows(want, sluice_rows(args.sluice, wh, "lake.db.daily"), "orphans removed: Sluice")
+    check(orphan_lines(args.sluice, wh, "db.daily", "--older-than", "2100-01-01 00:00:00") == [],
+          "a second run finds nothing")
+    # After expiry every file the expired snapshots alone reached is gone too: nothing is orphaned.
+    sluice_iceberg(args.sluice, "expire-snapshots", wh, "db.daily", "--older-than", "2100-01-01 00:00:00",
+                   "--retain-last", "1")
+    check(orphan_lines(args.sluice, wh, "db.daily", "--dry-run", "--older-than", "2100-01-01 00:00:00") == [],
+          "expire-snapshots leaves no orphans")
+    same_rows(want, pyiceberg_rows(t), "orphans removed, expired: PyIceberg")
+
+
 def test_errors(args, work):
     wh = os.path.join(work, "wh_err")
     base = catalog(wh) + "CREATE TEMPORARY TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '3');\n"
@@ -482,11 +569,15 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sluice", required=True)
     ap.add_argument("--work", required=True)
+    ap.add_argument("--only", help="run only the test of this name (test_...)")
     args = ap.parse_args()
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
     for test in [test_append_partitioned, test_rolling, test_upsert, test_non_upsert, test_checkpointed, test_position_mode,
-                 test_v3_deletion_vectors, test_dv_mode, test_compact, test_job_id_per_job, test_errors]:
+                 test_v3_deletion_vectors, test_dv_mode, test_compact, test_remove_orphan_files, test_job_id_per_job,
+                 test_errors]:
+        if args.only and test.__name__ != args.only:
+            continue
         print("==", test.__name__, flush=True)
         try:
             test(args, args.work)

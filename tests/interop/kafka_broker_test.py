@@ -199,6 +199,17 @@ def test_exactly_once():
     check("upsert-kafka exactly-once: read_committed folds to the table",
           {json.loads(k)["k"]: json.loads(v)["n"] for k, v in fold(consume("eos_upsert", 1000, idle_ms=5000)).items()},
           {"k0": 10, "k1": 10, "k2": 10, "k3": 10})
+    # Two INSERTs into one exactly-once table (a statement set): each writer gets its own transactional
+    # id ('<prefix>-0', '<prefix>-1') instead of fencing the other.
+    create_topic("eos_two", 1)
+    ddl = kafka_table("out", "eos_two", "id INT", **eos_opts("eos-two", **{"value.format": "json"}))
+    p = sluice(ddl + "EXECUTE STATEMENT SET BEGIN\nINSERT INTO out VALUES (1), (2);\nINSERT INTO out VALUES (3);\nEND;",
+               check=False, sets=checkpointed())
+    check("exactly-once: two writers of one prefix run", p.stderr if p.returncode else "", "")
+    check("exactly-once: two writers of one prefix: every row once",
+          sorted(json.loads(v)["id"] for _, v in consume("eos_two", 3)), [1, 2, 3])
+    check("exactly-once: two writers of one prefix: two transactional ids, committed",
+          (transaction_state("eos-two-0"), transaction_state("eos-two-1")), ("CompleteCommit", "CompleteCommit"))
     # Without checkpointing the whole run is one transaction, committed at the end.
     create_topic("eos_nockpt", 1)
     ddl = kafka_table("out", "eos_nockpt", "id INT", **eos_opts("eos-nockpt", **{"value.format": "json"}))

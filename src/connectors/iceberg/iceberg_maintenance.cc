@@ -7,6 +7,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include <simdjson.h>
+
 #include "connectors/iceberg/iceberg_file_writer.h"
 #include "connectors/iceberg/iceberg_scan_reader.h"
 #include "connectors/iceberg/manifest_reader.h"
@@ -35,22 +37,25 @@ std::string PartitionKey(int32_t spec_id, const std::vector<std::optional<Iceber
   return key;
 }
 
-// Which tasks of the scan are rewritten: those with deletes, and the small files of a partition of
-// the default spec that has at least two of them.
+// Which tasks of the scan are rewritten: those with deletes, and the files below the target size of
+// a partition of the default spec that has at least two of them (with deletes or not), so they are
+// written together.
 std::vector<const FileScanTask*> SelectTasks(const std::vector<FileScanTask>& tasks, const TableMetadata& md,
                                              int64_t target_size) {
   std::map<std::string, std::vector<const FileScanTask*>> small;
   std::vector<const FileScanTask*> out;
   for (const FileScanTask& t : tasks) {
     if (t.spec_id != md.default_spec_id) continue;  // files of older specs stay as they are
-    if (!t.deletes.empty()) {
-      out.push_back(&t);
-    } else if (t.data_file.file_size_in_bytes < target_size) {
+    if (t.data_file.file_size_in_bytes < target_size) {
       small[PartitionKey(t.spec_id, t.data_file.partition)].push_back(&t);
+    } else if (!t.deletes.empty()) {
+      out.push_back(&t);
     }
   }
   for (auto& [key, group] : small) {
-    if (group.size() >= 2) out.insert(out.end(), group.begin(), group.end());
+    for (const FileScanTask* t : group) {
+      if (group.size() >= 2 || !t->deletes.empty()) out.push_back(t);
+    }
   }
   return out;
 }
@@ -228,11 +233,13 @@ Result<RewriteDataFilesResult> RewriteDataFiles(IcebergCatalog* catalog, std::sh
 namespace {
 
 // Every file a set of snapshots reaches: manifest lists, manifests and content files (the live
-// entries' files, or every entry's with `all_entries`), with each content file's kind.
+// entries' files, or every entry's with `all_entries`), with each content file's kind; `metadata`:
+// the table metadata's own files (AddMetadataFiles).
 struct Reachable {
   std::set<std::string> lists;
   std::set<std::string> manifests;
   std::map<std::string, DataFileContent> files;
+  std::set<std::string> metadata;
 };
 
 Status Collect(FileIO* io, const Snapshot& s, bool all_entries, Reachable* out) {
@@ -248,6 +255,33 @@ Status Collect(FileIO* io, const Snapshot& s, bool all_entries, Reachable* out) 
   }
   return Status::OK();
 }
+
+// The metadata files of a loaded table: the current one, the metadata log's, version-hint.text (the
+// hadoop catalog's; Java counts it for every table), statistics and partition-statistics files.
+Status AddMetadataFiles(const LoadedTable& table, Reachable* out) {
+  const TableMetadata& md = table.metadata;
+  out->metadata.insert(table.metadata_location);
+  for (const MetadataLogEntry& e : md.metadata_log) out->metadata.insert(e.metadata_file);
+  out->metadata.insert(JoinLocation(md.location, "metadata/version-hint.text"));
+  simdjson::dom::parser parser;
+  for (const auto* entries : {&md.statistics, &md.partition_statistics}) {
+    for (const RawJsonEntry& e : *entries) {
+      std::string_view path;
+      simdjson::dom::element doc;
+      if (parser.parse(e.json).get(doc) != simdjson::SUCCESS ||
+          doc["statistics-path"].get_string().get(path) != simdjson::SUCCESS) {
+        return Status::InvalidArgument("Iceberg table " + table.ident.ToString() +
+                                       ": a statistics entry has no statistics-path: " + e.json);
+      }
+      out->metadata.insert(std::string(path));
+    }
+  }
+  return Status::OK();
+}
+
+// A location's identity for comparing listed files with metadata references: local locations are
+// written "file:///p", "file:/p" or "/p".
+std::string PathKey(const std::string& location) { return LocalPathOf(location); }
 
 }  // namespace
 
@@ -285,6 +319,29 @@ Result<ExpireSnapshotsResult> ExpireSnapshotsAndFiles(IcebergCatalog* catalog, F
   }
   for (const auto& path : expired.lists) {
     if (!kept.lists.count(path) && io->Delete(path).ok()) ++result.deleted_manifest_lists;
+  }
+  return result;
+}
+
+Result<RemoveOrphanFilesResult> RemoveOrphanFiles(IcebergCatalog* catalog, FileIO* io, const TableIdentifier& ident,
+                                                  const RemoveOrphanFilesRequest& request) {
+  ASSIGN_OR_RETURN(LoadedTable listed_for, catalog->LoadTable(ident));
+  // List first, then load the metadata again: a commit that completes in between is seen.
+  ASSIGN_OR_RETURN(std::vector<FileInfo> files, io->ListFilesRecursively(listed_for.metadata.location));
+  ASSIGN_OR_RETURN(LoadedTable table, catalog->LoadTable(ident));
+  Reachable reach;
+  for (const Snapshot& s : table.metadata.snapshots) RETURN_IF_ERROR(Collect(io, s, false, &reach));
+  RETURN_IF_ERROR(AddMetadataFiles(table, &reach));
+  std::unordered_set<std::string> reachable;
+  for (const auto& set : {reach.lists, reach.manifests, reach.metadata}) {
+    for (const std::string& location : set) reachable.insert(PathKey(location));
+  }
+  for (const auto& [location, content] : reach.files) reachable.insert(PathKey(location));
+  RemoveOrphanFilesResult result;
+  for (const FileInfo& f : files) {
+    if (f.modified_ms >= request.older_than_ms || reachable.count(PathKey(f.location))) continue;
+    if (!request.dry_run) RETURN_IF_ERROR(io->Delete(f.location));
+    result.orphan_file_locations.push_back(f.location);
   }
   return result;
 }

@@ -1,11 +1,12 @@
 // Table maintenance (beyond Flink's SQL; the `sluice iceberg` CLI commands, docs/iceberg.md
 // "Compaction and snapshot expiry"), with the semantics of Iceberg's Spark procedures
-// rewrite_data_files and expire_snapshots:
+// rewrite_data_files, expire_snapshots and remove_orphan_files:
 //
 //  - RewriteDataFiles (compaction): the data files of the current snapshot that have deletes (equality
 //    deletes, position deletes or deletion vectors that apply to them), and in each partition the files
-//    below the target size when there are at least two of them, are read with their deletes applied
-//    (the scan reader, iceberg_scan_reader.h) and written again per partition at the target size.
+//    below the target size when there are at least two of them (with deletes or not), are read with
+//    their deletes applied (the scan reader, iceberg_scan_reader.h) and written again per partition at
+//    the target size.
 //    One 'replace' snapshot removes them and every delete file that applies to no other file, and adds
 //    the new files with the data sequence number of the snapshot the rewrite started from (Java's
 //    use-starting-sequence-number), so deletes committed after it still apply. A table that changed
@@ -15,6 +16,19 @@
 //    table's history.expire.* properties) are committed away, then every file only they reached is
 //    deleted: manifest lists, manifests, data files, delete files (a Puffin file once no kept
 //    deletion vector is in it).
+//  - RemoveOrphanFiles: every file under the table's location (as FileIO::ListFilesRecursively lists
+//    them: names starting with '.', writers' temporary files, are not listed, as Java's hidden-path
+//    filter does not list them) that the table's metadata does not reach and that was last modified
+//    before `older_than_ms` is deleted (or only listed, `dry_run`). Reachable: every snapshot's
+//    manifest list, its manifests and their live entries' data and delete files (Puffin files of
+//    deletion vectors too), the statistics and partition-statistics files, the current metadata file,
+//    the metadata log's files and the hadoop catalog's version-hint.text. Orphans are what a job
+//    killed between writing files and committing them leaves (data and delete files, the committer's
+//    temporary manifests), and metadata files beyond write.metadata.previous-versions-max.
+//    The cutoff is the only protection against deleting the files of a commit in progress (written,
+//    not yet referenced): it must be older than any write still running (the CLI's default: 3 days).
+//    The files are listed before the metadata is loaded, so a commit that completes in between is
+//    seen.
 //
 // A writer in 'position' or 'dv' delete mode keeps an index of row positions: stop it before
 // compacting its table (a compaction commits new positions it does not know).
@@ -26,6 +40,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common/file_io.h"
 #include "common/status.h"
@@ -67,5 +82,18 @@ struct ExpireSnapshotsResult {
 [[nodiscard]] Result<ExpireSnapshotsResult> ExpireSnapshotsAndFiles(IcebergCatalog* catalog, FileIO* io,
                                                                     const TableIdentifier& ident,
                                                                     const ExpireSnapshotsRequest& request);
+
+struct RemoveOrphanFilesRequest {
+  int64_t older_than_ms = 0;  // only files last modified before it are orphans
+  bool dry_run = false;       // list them without deleting
+};
+
+struct RemoveOrphanFilesResult {
+  std::vector<std::string> orphan_file_locations;  // sorted; deleted unless dry_run
+};
+
+[[nodiscard]] Result<RemoveOrphanFilesResult> RemoveOrphanFiles(IcebergCatalog* catalog, FileIO* io,
+                                                                const TableIdentifier& ident,
+                                                                const RemoveOrphanFilesRequest& request);
 
 }  // namespace sluice

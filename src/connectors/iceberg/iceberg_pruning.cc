@@ -234,7 +234,86 @@ std::optional<T> Lookup(const std::map<int32_t, T>& m, int32_t key) {
   return it->second;
 }
 
+// A Parquet statistic (PLAIN encoding) as a value of the column's Iceberg type, where the two
+// encodings agree; nullopt otherwise.
+std::optional<IcebergLiteral> ParquetBound(const IcebergType& type, const parquet::SchemaElement& leaf,
+                                           const std::optional<std::string>& bytes) {
+  if (!bytes || !leaf.type) return std::nullopt;
+  using PT = parquet::Type;
+  const PT pt = *leaf.type;
+  bool ok = false;
+  switch (type.id()) {
+    case IcebergTypeId::kBoolean: ok = pt == PT::BOOLEAN; break;
+    case IcebergTypeId::kInt:
+    case IcebergTypeId::kDate: ok = pt == PT::INT32; break;
+    case IcebergTypeId::kLong: ok = pt == PT::INT32 || pt == PT::INT64; break;
+    case IcebergTypeId::kFloat: ok = pt == PT::FLOAT; break;
+    case IcebergTypeId::kDouble: ok = pt == PT::FLOAT || pt == PT::DOUBLE; break;
+    case IcebergTypeId::kString: ok = pt == PT::BYTE_ARRAY; break;
+    case IcebergTypeId::kTimestamp:
+    case IcebergTypeId::kTimestampTz:
+    case IcebergTypeId::kTimestampNs:
+    case IcebergTypeId::kTimestampTzNs: {
+      const bool ns = type.id() == IcebergTypeId::kTimestampNs || type.id() == IcebergTypeId::kTimestampTzNs;
+      const auto& lt = leaf.logical_type;
+      if (lt.kind == parquet::LogicalTypeAnnotation::Kind::TIMESTAMP) {
+        ok = lt.unit == (ns ? parquet::TimeUnit::NANOS : parquet::TimeUnit::MICROS);
+      } else {
+        ok = !ns && leaf.converted_type == parquet::ConvertedType::TIMESTAMP_MICROS;
+      }
+      ok = ok && pt == PT::INT64;
+      break;
+    }
+    default: break;
+  }
+  if (!ok) return std::nullopt;
+  auto v = IcebergLiteral::FromBytes(type, *bytes);
+  if (!v.ok()) return std::nullopt;
+  return *v;
+}
+
 }  // namespace
+
+std::vector<int> IcebergRowGroupsToRead(const parquet::FileMetaData& metadata, const IcebergFilter& filter,
+                                        const IcebergSchema& schema) {
+  // Leaf column index and schema element of each top-level primitive column with a field id.
+  std::map<int32_t, std::pair<size_t, const parquet::SchemaElement*>> leaves;
+  size_t leaf = 0;
+  std::vector<int32_t> remaining;  // children left per open group, the root first
+  for (size_t i = 0; i < metadata.schema.size(); ++i) {
+    const parquet::SchemaElement& e = metadata.schema[i];
+    const size_t depth = remaining.size();
+    if (!remaining.empty()) remaining.back()--;
+    if (e.num_children && *e.num_children > 0) {
+      remaining.push_back(*e.num_children);
+    } else if (i > 0) {
+      if (depth == 1 && e.field_id) leaves[*e.field_id] = {leaf, &e};
+      leaf++;
+    }
+    while (!remaining.empty() && remaining.back() == 0) remaining.pop_back();
+  }
+  std::vector<int> out;
+  for (size_t g = 0; g < metadata.row_groups.size(); ++g) {
+    const parquet::RowGroup& rg = metadata.row_groups[g];
+    bool might = rg.num_rows != 0 && Evaluate(filter, [&](const IcebergFilter& p) {
+      auto it = leaves.find(p.field);
+      const IcebergField* field = schema.FindField(p.field);
+      if (it == leaves.end() || field == nullptr || it->second.first >= rg.columns.size()) return true;
+      const auto& chunk = rg.columns[it->second.first];
+      if (!chunk.meta_data || !chunk.meta_data->statistics) return true;
+      const parquet::Statistics& st = *chunk.meta_data->statistics;
+      RangeStats s;
+      s.may_have_null = !st.null_count || *st.null_count > 0;
+      s.all_null = st.null_count && *st.null_count == chunk.meta_data->num_values;
+      // min_value/max_value only: the legacy min/max of strings were written in signed byte order.
+      s.lower = ParquetBound(field->type, *it->second.second, st.min_value);
+      s.upper = ParquetBound(field->type, *it->second.second, st.max_value);
+      return RangeMightMatch(p, s);
+    });
+    if (might) out.push_back(static_cast<int>(g));
+  }
+  return out;
+}
 
 std::vector<std::pair<std::string, std::string>> IcebergScanMetrics::SummaryFields() const {
   return {{"result-data-files", std::to_string(result_data_files)},

@@ -16,6 +16,7 @@
 //   - Data files are skipped by their partition tuple (the projected filter evaluated exactly) and by
 //     their column metrics (InclusiveMetricsEvaluator: record, value, null and NaN counts, lower and
 //     upper bounds; truncated string bounds stay valid bounds).
+//   - Row groups of the Parquet files read are skipped by their column statistics the same way.
 // A bound that is NaN or cannot be decoded never prunes.
 //
 // Threading: one scan planning at a time (caches projections per spec).
@@ -30,6 +31,7 @@
 #include "connectors/iceberg/iceberg_filter.h"
 #include "connectors/iceberg/manifest.h"
 #include "connectors/iceberg/table_metadata.h"
+#include "formats/parquet/parquet_metadata.h"
 
 namespace sluice {
 
@@ -68,5 +70,13 @@ class IcebergScanPruner {
   IcebergFilter filter_;
   std::map<int32_t, SpecFilter> specs_;
 };
+
+// The row groups of a Parquet data file that `filter` (bound to `schema`) might match, by their
+// column statistics (null counts, min_value/max_value) of top-level columns matched by field id:
+// ints, longs, dates, floats, doubles, booleans, strings and microsecond (nanosecond for the _ns
+// types) timestamps; other columns never prune. Used by the scan reader (iceberg_scan_reader.h);
+// row positions stay those of the whole file, so position deletes still line up.
+std::vector<int> IcebergRowGroupsToRead(const parquet::FileMetaData& metadata, const IcebergFilter& filter,
+                                        const IcebergSchema& schema);
 
 }  // namespace sluice

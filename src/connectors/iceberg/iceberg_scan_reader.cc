@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "connectors/iceberg/deletion_vector.h"
+#include "connectors/iceberg/iceberg_pruning.h"
 #include "formats/parquet/parquet_reader.h"
 #include "state/key_encoder.h"
 
@@ -41,7 +42,8 @@ struct OpenParquet {
 };
 
 Result<OpenParquet> OpenParquetFile(FileIO* io, const DataFile& df, const Schema& schema,
-                                    const std::vector<parquet::FieldIdTree>& ids, bool positions) {
+                                    const std::vector<parquet::FieldIdTree>& ids, bool positions,
+                                    const IcebergReadSchema* pruning = nullptr) {
   if (df.file_format != "PARQUET") {
     return Status::NotSupported("Iceberg file " + df.file_path + " is in " + df.file_format +
                                 " format; Sluice reads Parquet data and delete files only");
@@ -51,6 +53,9 @@ Result<OpenParquet> OpenParquetFile(FileIO* io, const DataFile& df, const Schema
   ASSIGN_OR_RETURN(out.reader, parquet::ParquetReader::Open(out.file.get()));
   parquet::ParquetReadOptions options;
   options.row_positions = positions;
+  if (pruning != nullptr && pruning->filter) {
+    options.row_groups = IcebergRowGroupsToRead(out.reader->metadata(), *pruning->filter, pruning->table_schema);
+  }
   RETURN_IF_ERROR(out.reader->Select(schema, ids, options));
   return out;
 }
@@ -266,7 +271,7 @@ class IcebergFileSplit final : public SourceSplit {
       ASSIGN_OR_RETURN(deleted_, deletes_->DeletedPositions(task_));
     }
     with_positions_ = !deleted_.empty();
-    ASSIGN_OR_RETURN(pq_, OpenParquetFile(deletes_->io(), task_.data_file, read, ids, with_positions_));
+    ASSIGN_OR_RETURN(pq_, OpenParquetFile(deletes_->io(), task_.data_file, read, ids, with_positions_, schema_.get()));
     pos_column_ = read.size();
     return Status::OK();
   }

@@ -26,6 +26,7 @@
 
 #include "common/file_io.h"
 #include "connectors/connector.h"
+#include "connectors/iceberg/iceberg_filter.h"
 #include "connectors/iceberg/iceberg_types.h"
 #include "connectors/iceberg/scan_planner.h"
 #include "formats/parquet/parquet_schema.h"
@@ -38,6 +39,9 @@ struct IcebergReadSchema {
   std::vector<parquet::FieldIdTree> output_ids;
   std::vector<int32_t> output_field_ids;  // top-level id of each output column
   IcebergSchema table_schema;
+  // The pushed-down filter (bound to table_schema), when there is one: row groups it cannot match
+  // are not read (iceberg_pruning.h).
+  std::shared_ptr<const IcebergFilter> filter;
 };
 
 // Matches the table's physical columns (those of `projection`; all when empty) to `schema`'s

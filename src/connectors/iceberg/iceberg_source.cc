@@ -107,6 +107,8 @@ Result<std::unique_ptr<TableSource>> CreateIcebergSource(const ConnectorContext&
   ASSIGN_OR_RETURN(IcebergReadSchema schema,
                    MakeIcebergReadSchema(md.CurrentSchema(), ctx.physical_schema, ctx.projection, ctx.table_name));
   auto deletes = std::make_shared<IcebergDeleteLoader>(io, md.CurrentSchema());
+  std::optional<IcebergFilter> filter = PushedFilter(ctx, md.CurrentSchema());
+  if (filter) schema.filter = std::make_shared<const IcebergFilter>(*filter);
   auto shared_schema = std::make_shared<const IcebergReadSchema>(std::move(schema));
   if (options.streaming) {
     TableIdentifier ident = ref.ident;
@@ -117,7 +119,6 @@ Result<std::unique_ptr<TableSource>> CreateIcebergSource(const ConnectorContext&
     return std::unique_ptr<TableSource>(std::make_unique<IcebergStreamingSource>(
         std::move(loader), std::move(deletes), std::move(shared_schema), options.stream, ctx.table_name));
   }
-  std::optional<IcebergFilter> filter = PushedFilter(ctx, md.CurrentSchema());
   std::optional<IcebergScanPruner> pruner;
   std::optional<IcebergScanMetrics> metrics;
   if (filter) {

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "common/clock.h"
+#include "connectors/iceberg/iceberg_pruning.h"
 #include "connectors/iceberg/scan_planner.h"
 
 namespace sluice {
@@ -192,15 +193,19 @@ class IcebergStreamingSplit final : public SourceSplit {
 
   Status Plan(const TableMetadata& md, const Batch& batch) {
     Result<std::vector<FileScanTask>> tasks = std::vector<FileScanTask>{};
+    // The pushed-down filter skips files of each batch as it does for a bounded scan (the same files
+    // on every replay, so checkpointed positions stay valid).
+    std::optional<IcebergScanPruner> pruner;
+    if (schema_->filter) pruner.emplace(md, *schema_->filter);
     if (batch.scan) {
       const Snapshot* s = md.SnapshotById(batch.end);
       if (s == nullptr) {
         return Status::InvalidArgument("Table '" + table_ + "': cannot find snapshot with ID " +
                                        std::to_string(batch.end));
       }
-      tasks = PlanSnapshotScan(deletes_->io(), md, *s);
+      tasks = PlanSnapshotScan(deletes_->io(), md, *s, pruner ? &*pruner : nullptr);
     } else {
-      tasks = PlanAppendScan(deletes_->io(), md, batch.start, batch.end);
+      tasks = PlanAppendScan(deletes_->io(), md, batch.start, batch.end, pruner ? &*pruner : nullptr);
     }
     if (!tasks.ok()) return Status(tasks.status().code(), "Table '" + table_ + "': " + tasks.status().message());
     tasks_ = std::move(*tasks);

@@ -5,7 +5,6 @@
 #include <cstring>
 #include <numeric>
 
-#include "connectors/iceberg/puffin.h"
 #include "state/key_encoder.h"
 
 namespace sluice {

@@ -82,7 +82,8 @@ class IcebergTaskWriter {
   [[nodiscard]] Status Write(const Chunk& chunk);
   // Closes every open file and returns what was written since the last Complete.
   [[nodiscard]] Result<IcebergWriteResult> Complete();
-  // Gives up every open file (and, in position mode, the index: rebuild it with AddIndexed).
+  // Gives up every open file (and, in position and dv mode, the index and the files' deleted positions:
+  // rebuild them with AddIndexed and AddDeleted).
   void Abort();
   // Position mode: records the live keys of a data file of the table; `keys` holds the key columns
   // then the row positions (iceberg_key_index.h).

@@ -393,9 +393,10 @@ std::vector<OptionSpec> KafkaOptionSpecs(bool upsert) {
                    "Only '0' (disabled) is supported: a source finds the partitions once, when it starts; "
                    "discovering new ones while running is not supported by Sluice yet."});
   specs.push_back({kTransactionalIdPrefix, false, "",
-                   "Required by 'exactly-once': the sink's Kafka transactional.id is '<prefix>-0' and its progress "
-                   "marker is kept in the consumer group '<prefix>-0-progress'. Unique per sink and job on a cluster: "
-                   "a new run with the same prefix fences and aborts the previous one's open transaction."});
+                   "Required by 'exactly-once': the sink's Kafka transactional.id is '<prefix>-0' ('<prefix>-1', ... "
+                   "for further writers of the prefix in one job) and its progress marker is kept in the consumer "
+                   "group '<transactional.id>-progress'. Unique per job on a cluster: a new run with the same prefix "
+                   "fences and aborts the previous one's open transaction."});
   specs.push_back({kScanParallelism, false, "", "Accepted for Flink compatibility; Sluice reads every partition from one task."});
   specs.push_back({kSinkParallelism, false, "", "Accepted for Flink compatibility; Sluice writes from one task."});
   return specs;

@@ -66,6 +66,9 @@ struct KafkaTableOptions {
   KafkaPartitioner partitioner = KafkaPartitioner::kDefault;
   KafkaDeliveryGuarantee delivery_guarantee = KafkaDeliveryGuarantee::kAtLeastOnce;
   std::string transactional_id_prefix;  // 'sink.transactional-id-prefix' (set for exactly-once)
+  // The exactly-once writer's index among the open writers of its prefix (AcquireKafkaWriterIndex);
+  // set by the writer on its own copy.
+  int writer_index = 0;
   // Sources: 'properties.commit.offsets.on.checkpoint' (Flink's; default true with a group.id):
   // commit the checkpointed offsets to the group when a checkpoint completes. Not a librdkafka
   // property, so it is not in `properties`.

@@ -110,6 +110,8 @@ class KafkaWriter final : public SinkWriter {
   // its timeout; whatever it held is written again by the recovery of the restored checkpoint.
   ~KafkaWriter() override {
     if (handle_ != nullptr && txn_open_) AbortKafkaTransaction(handle_->get());
+    handle_.reset();
+    if (holds_index_) ReleaseKafkaWriterIndex(options_.transactional_id_prefix, options_.writer_index);
   }
 
   // Creates the encoders (checking the formats' options); connects only when `connect`.
@@ -133,7 +135,11 @@ class KafkaWriter final : public SinkWriter {
     spec.defaults["partitioner"] = "murmur2_random";
     spec.dr_msg_cb = &OnDelivery;
     spec.opaque = &delivery_;
-    if (exactly_once_) spec.overrides["transactional.id"] = KafkaTransactionalId(options_);
+    if (exactly_once_) {
+      options_.writer_index = AcquireKafkaWriterIndex(options_.transactional_id_prefix);
+      holds_index_ = true;
+      spec.overrides["transactional.id"] = KafkaTransactionalId(options_);
+    }
     ASSIGN_OR_RETURN(handle_, CreateKafkaClient(options_, spec));
     RETURN_IF_ERROR(CheckKafkaReachable(handle_->get(), options_));
     topic_ = options_.topics.front();
@@ -291,15 +297,18 @@ class KafkaWriter final : public SinkWriter {
     RETURN_IF_ERROR(FlushBuffer());
     const int64_t records = log_.records();
     std::string log = log_.Release();
+    precommitted_ = true;
+    // An epoch without records and no transaction to finish needs none (as Flink's writer skips
+    // empty transactions): an idle job does not commit a transaction per checkpoint.
+    if (records == 0 && !awaiting_commit_ && !txn_open_) return EncodeKafkaCommittable(id, lineage_, 0, log);
     if (awaiting_commit_) {
       awaiting_commit_ = false;
       RETURN_IF_ERROR(ProduceLog(log, "the epoch of checkpoint " + std::to_string(id)));
     }
-    RETURN_IF_ERROR(EnsureTransaction());  // an empty epoch still commits its marker
+    RETURN_IF_ERROR(EnsureTransaction());  // an empty epoch joining a waiting transaction moves its marker
     RETURN_IF_ERROR(FlushProducer());
     awaiting_commit_ = true;
     txn_epoch_ = id;
-    precommitted_ = true;
     return EncodeKafkaCommittable(id, lineage_, records, log);
   }
 
@@ -315,6 +324,8 @@ class KafkaWriter final : public SinkWriter {
     }
     if (!precommitted_) lineage_ = c.lineage;  // restored: the job goes on in its checkpoints' lineage
     if (c.lineage == lineage_ && c.checkpoint_id <= committed_id_) return Status::OK();
+    // An empty epoch outside a transaction has nothing to commit or to write again.
+    if (c.records == 0 && !(awaiting_commit_ && c.checkpoint_id == txn_epoch_)) return Status::OK();
     if (awaiting_commit_ && c.checkpoint_id < txn_epoch_) return Status::OK();  // commits with txn_epoch_
     if (awaiting_commit_ && c.checkpoint_id == txn_epoch_) {
       RETURN_IF_ERROR(CommitKafkaTransaction(handle_->get(), options_, topic_, KafkaProgress{lineage_, txn_epoch_}));
@@ -454,6 +465,7 @@ class KafkaWriter final : public SinkWriter {
   // commit; once pre-committed (awaiting_commit_) it waits for checkpoint txn_epoch_, and new
   // records only go to log_ until it commits.
   const bool exactly_once_;
+  bool holds_index_ = false;  // options_.writer_index is held (AcquireKafkaWriterIndex)
   bool two_phase_ = false;
   bool txn_open_ = false;
   bool awaiting_commit_ = false;

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <set>
 
 #include "common/config.h"
 #include "connectors/kafka/kafka_client.h"
@@ -160,8 +162,32 @@ Result<KafkaCommittable> DecodeKafkaCommittable(std::string_view bytes) {
 }
 
 std::string KafkaTransactionalId(const KafkaTableOptions& options) {
-  // One writer per sink in Sluice: writer index 0.
-  return options.transactional_id_prefix + "-0";
+  return options.transactional_id_prefix + "-" + std::to_string(options.writer_index);
+}
+
+namespace {
+struct WriterIndexes {
+  std::mutex mu;
+  std::map<std::string, std::set<int>> held;  // by prefix
+};
+WriterIndexes& Indexes() {
+  static WriterIndexes* indexes = new WriterIndexes();
+  return *indexes;
+}
+}  // namespace
+
+int AcquireKafkaWriterIndex(const std::string& prefix) {
+  std::lock_guard<std::mutex> lock(Indexes().mu);
+  std::set<int>& held = Indexes().held[prefix];
+  int index = 0;
+  while (held.count(index)) ++index;
+  held.insert(index);
+  return index;
+}
+
+void ReleaseKafkaWriterIndex(const std::string& prefix, int index) {
+  std::lock_guard<std::mutex> lock(Indexes().mu);
+  Indexes().held[prefix].erase(index);
 }
 
 std::string KafkaProgressGroup(const KafkaTableOptions& options) { return KafkaTransactionalId(options) + "-progress"; }

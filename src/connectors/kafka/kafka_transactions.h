@@ -80,9 +80,18 @@ struct KafkaProgress {
   int64_t checkpoint_id = 0;
 };
 
-// The sink's transactional.id and the consumer group of its progress marker.
+// The writer's transactional.id ('<prefix>-<writer index>') and the consumer group of its progress
+// marker ('<transactional.id>-progress').
 std::string KafkaTransactionalId(const KafkaTableOptions& options);
 std::string KafkaProgressGroup(const KafkaTableOptions& options);
+
+// Writer indexes: the lowest index no open writer of `prefix` in this process holds, held until
+// released. Two sinks of one job that write the same table with the same prefix (a statement set
+// with two INSERTs) thus get their own transactional ids instead of fencing each other; a restarted
+// job creates its writers in the same order and gets the same indexes. The set of held indexes is
+// the third process-wide object of this folder, guarded by a mutex.
+int AcquireKafkaWriterIndex(const std::string& prefix);
+void ReleaseKafkaWriterIndex(const std::string& prefix, int index);
 
 // init_transactions: fences earlier producers with the same transactional.id and aborts their open
 // transaction. A 'transaction.timeout.ms' above the broker's 'transaction.max.timeout.ms' is an

@@ -126,24 +126,24 @@ Result<std::shared_ptr<const AvroRowCodec>> AvroRowCodec::Make(const Schema& col
 }
 
 Status AvroRowCodec::EncodeRow(const Chunk& chunk, size_t row, std::string* out) const {
-  AvroValue record;
-  RETURN_IF_ERROR(AvroRecordFromRow(chunk, row, schema_.root(), &record));
   AvroEncoder encoder(out);
-  return EncodeAvroValue(schema_.root(), record, &encoder);
+  return EncodeAvroRow(chunk, row, schema_.root(), &encoder);
 }
 
 Status AvroRowCodec::DecodeRow(std::string_view data, const AvroReadPlan* plan, const std::vector<int>& fields,
                                Chunk* out) const {
   AvroDecoder decoder(data);
-  AvroValue record;
-  if (plan != nullptr) {
-    RETURN_IF_ERROR(plan->Decode(&decoder, &record));
-  } else {
-    RETURN_IF_ERROR(DecodeAvroValue(schema_.root(), &decoder, &record));
-  }
-  if (!decoder.at_end()) {
+  if (plan == nullptr) {
+    // The writer's schema is this one: straight into the columns.
+    RETURN_IF_ERROR(DecodeAvroRow(&decoder, schema_.root(), fields, out));
+    if (decoder.at_end()) return Status::OK();
+    out->Resize(out->size() - 1);
     return decoder.Error(std::to_string(decoder.remaining()) + " bytes follow the record");
   }
+  // Another writer schema: resolved by the plan into a record of this schema's shape.
+  AvroValue record;
+  RETURN_IF_ERROR(plan->Decode(&decoder, &record));
+  if (!decoder.at_end()) return decoder.Error(std::to_string(decoder.remaining()) + " bytes follow the record");
   return AppendAvroRecord(record, schema_.root(), fields, out);
 }
 

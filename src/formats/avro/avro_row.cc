@@ -1,8 +1,10 @@
 #include "formats/avro/avro_row.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "formats/avro/avro_binary.h"
 #include "formats/json/json_format.h"
 #include "types/vector.h"
 
@@ -125,10 +127,6 @@ const AvroNode* NonNull(const AvroNode* node) {
   return node->branches.empty() ? node : node->branches[0];
 }
 
-bool HasNull(const AvroNode& node) {
-  return node.type == AvroType::kNull || (node.type == AvroType::kUnion && node.NullBranch() >= 0);
-}
-
 // The unit of a long that carries a timestamp: 1 = milliseconds, 2 = microseconds, 3 = nanoseconds.
 int TimestampUnit(const AvroNode& n) {
   switch (n.logical_type) {
@@ -233,117 +231,6 @@ Result<__int128> DecimalFromBytes(std::string_view b) {
   __int128 v = (static_cast<uint8_t>(b[0]) & 0x80) ? -1 : 0;
   for (char c : b) v = (v << 8) | static_cast<uint8_t>(c);
   return v;
-}
-
-Status ToAvro(const Vector& v, size_t row, const AvroNode& node, const std::string& path, AvroValue* out) {
-  if (v.IsNull(row) || v.type().id() == TypeId::kNull) {
-    if (!HasNull(node)) return Status::InvalidArgument("Column '" + path + "' is NULL but its Avro type is not nullable");
-    *out = AvroValue::Null();
-    return Status::OK();
-  }
-  const AvroNode& n = *NonNull(&node);
-  const LogicalType& t = v.type();
-  auto integral = [&](int64_t x) -> Status {
-    if (n.type == AvroType::kInt) {
-      if (x < INT32_MIN || x > INT32_MAX) return Status::InvalidArgument("Column '" + path + "' value " + std::to_string(x) + " does not fit Avro int");
-      *out = AvroValue::Int(static_cast<int32_t>(x));
-    } else {
-      *out = AvroValue::Long(x);
-    }
-    return Status::OK();
-  };
-  switch (t.id()) {
-    case TypeId::kBoolean: *out = AvroValue::Boolean(v.data<uint8_t>()[row] != 0); return Status::OK();
-    case TypeId::kTinyInt: return integral(v.data<int8_t>()[row]);
-    case TypeId::kSmallInt: return integral(v.data<int16_t>()[row]);
-    case TypeId::kInteger: return integral(v.data<int32_t>()[row]);
-    case TypeId::kBigInt: return integral(v.data<int64_t>()[row]);
-    case TypeId::kDate: return integral(v.data<int32_t>()[row]);
-    case TypeId::kFloat:
-    case TypeId::kDouble: {
-      const double d = t.id() == TypeId::kFloat ? double{v.data<float>()[row]} : v.data<double>()[row];
-      *out = n.type == AvroType::kFloat ? AvroValue::Float(static_cast<float>(d)) : AvroValue::Double(d);
-      return Status::OK();
-    }
-    case TypeId::kChar:
-    case TypeId::kVarChar:
-    case TypeId::kBinary:
-    case TypeId::kVarBinary: {
-      const std::string_view s = v.GetString(row);
-      if (n.type == AvroType::kEnum) {
-        for (size_t i = 0; i < n.symbols.size(); ++i) {
-          if (n.symbols[i] == s) {
-            *out = AvroValue::Enum(static_cast<int32_t>(i));
-            return Status::OK();
-          }
-        }
-        return Status::InvalidArgument("Column '" + path + "' value '" + std::string(s) + "' is not a symbol of Avro enum " + n.FullName());
-      }
-      if (n.type == AvroType::kFixed) {
-        if (s.size() != static_cast<size_t>(n.fixed_size)) {
-          return Status::InvalidArgument("Column '" + path + "' value has " + std::to_string(s.size()) +
-                                         " bytes; Avro fixed " + n.FullName() + " has " + std::to_string(n.fixed_size));
-        }
-        *out = AvroValue::Fixed(std::string(s));
-      } else {
-        *out = n.type == AvroType::kString ? AvroValue::String(std::string(s)) : AvroValue::Bytes(std::string(s));
-      }
-      return Status::OK();
-    }
-    case TypeId::kDecimal: {
-      std::string b = DecimalBytes(v.data<__int128>()[row]);
-      if (n.type == AvroType::kFixed) {
-        const size_t size = static_cast<size_t>(n.fixed_size);
-        if (b.size() > size) return Status::InvalidArgument("Column '" + path + "' value does not fit Avro fixed " + n.FullName());
-        const char pad = (static_cast<uint8_t>(b[0]) & 0x80) ? '\xff' : '\0';
-        *out = AvroValue::Fixed(std::string(size - b.size(), pad) + b);
-      } else {
-        *out = AvroValue::Bytes(std::move(b));
-      }
-      return Status::OK();
-    }
-    case TypeId::kTime: {
-      const int32_t ms = v.data<int32_t>()[row];
-      *out = n.type == AvroType::kLong ? AvroValue::Long(int64_t{ms} * 1000) : AvroValue::Int(ms);
-      return Status::OK();
-    }
-    case TypeId::kTimestamp:
-    case TypeId::kTimestampLtz: {
-      const int64_t us = v.data<int64_t>()[row];
-      const int unit = TimestampUnit(n);
-      *out = AvroValue::Long(unit == 1 ? FloorDiv(us, 1000) : unit == 2 ? us : us * 1000);
-      return Status::OK();
-    }
-    case TypeId::kArray: {
-      const ListEntry& e = v.list_entry(row);
-      std::vector<AvroValue> items(e.length);
-      for (uint32_t i = 0; i < e.length; ++i) {
-        RETURN_IF_ERROR(ToAvro(v.child(0), e.offset + i, *n.items, path + "[]", &items[i]));
-      }
-      *out = AvroValue::Array(std::move(items));
-      return Status::OK();
-    }
-    case TypeId::kMap: {
-      const ListEntry& e = v.list_entry(row);
-      AvroValue::Entries entries(e.length);
-      for (uint32_t i = 0; i < e.length; ++i) {
-        if (v.child(0).IsNull(e.offset + i)) return Status::InvalidArgument("Column '" + path + "' has a NULL map key, which Avro cannot carry");
-        entries[i].first = std::string(v.child(0).GetString(e.offset + i));
-        RETURN_IF_ERROR(ToAvro(v.child(1), e.offset + i, *n.items, path + "{}", &entries[i].second));
-      }
-      *out = AvroValue::Map(std::move(entries));
-      return Status::OK();
-    }
-    case TypeId::kRow: {
-      std::vector<AvroValue> fields(v.num_children());
-      for (size_t i = 0; i < v.num_children(); ++i) {
-        RETURN_IF_ERROR(ToAvro(v.child(i), row, *n.fields[i].type, path + "." + t.field_name(i), &fields[i]));
-      }
-      *out = AvroValue::Record(std::move(fields));
-      return Status::OK();
-    }
-    default: return Mismatch(t, n, path);
-  }
 }
 
 void SetNullDeep(Vector* v, size_t row) {
@@ -471,6 +358,234 @@ Status FromAvro(const AvroValue& val, const AvroNode& node, Vector* v, size_t ro
   }
 }
 
+// ---- Direct paths: rows to and from Avro binary without an AvroValue in between (the schema is the
+// writer's on encode, and both the writer's and the reader's on decode).
+
+int UnionBranchFor(const AvroNode& node, bool is_null) {
+  if (is_null) return node.NullBranch();
+  for (size_t i = 0; i < node.branches.size(); ++i) {
+    if (node.branches[i]->type != AvroType::kNull) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+Status EncodeDirect(const Vector& v, size_t row, const AvroNode& node, std::string_view column, AvroEncoder* enc) {
+  const bool is_null = v.IsNull(row) || v.type().id() == TypeId::kNull;
+  const AvroNode* n = &node;
+  if (node.type == AvroType::kUnion) {
+    const int b = UnionBranchFor(node, is_null);
+    if (b < 0) return Status::InvalidArgument("Column '" + std::string(column) + "' is NULL but its Avro type is not nullable");
+    enc->WriteLong(b);
+    n = node.branches[static_cast<size_t>(b)];
+  }
+  if (is_null) {
+    if (n->type != AvroType::kNull) return Status::InvalidArgument("Column '" + std::string(column) + "' is NULL but its Avro type is not nullable");
+    return Status::OK();
+  }
+  const LogicalType& t = v.type();
+  auto integral = [&](int64_t x) -> Status {
+    if (n->type == AvroType::kInt && (x < INT32_MIN || x > INT32_MAX)) {
+      return Status::InvalidArgument("Column '" + std::string(column) + "' value " + std::to_string(x) + " does not fit Avro int");
+    }
+    enc->WriteLong(x);
+    return Status::OK();
+  };
+  switch (t.id()) {
+    case TypeId::kBoolean: enc->WriteBoolean(v.data<uint8_t>()[row] != 0); return Status::OK();
+    case TypeId::kTinyInt: return integral(v.data<int8_t>()[row]);
+    case TypeId::kSmallInt: return integral(v.data<int16_t>()[row]);
+    case TypeId::kInteger:
+    case TypeId::kDate: return integral(v.data<int32_t>()[row]);
+    case TypeId::kBigInt: return integral(v.data<int64_t>()[row]);
+    case TypeId::kFloat:
+    case TypeId::kDouble: {
+      const double d = t.id() == TypeId::kFloat ? double{v.data<float>()[row]} : v.data<double>()[row];
+      if (n->type == AvroType::kFloat) {
+        enc->WriteFloat(static_cast<float>(d));
+      } else {
+        enc->WriteDouble(d);
+      }
+      return Status::OK();
+    }
+    case TypeId::kChar:
+    case TypeId::kVarChar:
+    case TypeId::kBinary:
+    case TypeId::kVarBinary: {
+      const std::string_view s = v.GetString(row);
+      if (n->type == AvroType::kEnum) {
+        for (size_t i = 0; i < n->symbols.size(); ++i) {
+          if (n->symbols[i] == s) {
+            enc->WriteLong(static_cast<int64_t>(i));
+            return Status::OK();
+          }
+        }
+        return Status::InvalidArgument("Column '" + std::string(column) + "' value '" + std::string(s) +
+                                       "' is not a symbol of Avro enum " + n->FullName());
+      }
+      if (n->type == AvroType::kFixed) {
+        if (s.size() != static_cast<size_t>(n->fixed_size)) {
+          return Status::InvalidArgument("Column '" + std::string(column) + "' value has " + std::to_string(s.size()) +
+                                         " bytes; Avro fixed " + n->FullName() + " has " + std::to_string(n->fixed_size));
+        }
+        enc->WriteFixed(s);
+      } else {
+        enc->WriteBytes(s);
+      }
+      return Status::OK();
+    }
+    case TypeId::kDecimal: {
+      const std::string b = DecimalBytes(v.data<__int128>()[row]);
+      if (n->type != AvroType::kFixed) {
+        enc->WriteBytes(b);
+        return Status::OK();
+      }
+      const size_t size = static_cast<size_t>(n->fixed_size);
+      if (b.size() > size) return Status::InvalidArgument("Column '" + std::string(column) + "' value does not fit Avro fixed " + n->FullName());
+      const char pad = (static_cast<uint8_t>(b[0]) & 0x80) ? '\xff' : '\0';
+      enc->WriteFixed(std::string(size - b.size(), pad) + b);
+      return Status::OK();
+    }
+    case TypeId::kTime: {
+      const int32_t ms = v.data<int32_t>()[row];
+      enc->WriteLong(n->type == AvroType::kLong ? int64_t{ms} * 1000 : int64_t{ms});
+      return Status::OK();
+    }
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampLtz: {
+      const int64_t us = v.data<int64_t>()[row];
+      const int unit = TimestampUnit(*n);
+      enc->WriteLong(unit == 1 ? FloorDiv(us, 1000) : unit == 2 ? us : us * 1000);
+      return Status::OK();
+    }
+    case TypeId::kArray:
+    case TypeId::kMap: {
+      const ListEntry& e = v.list_entry(row);
+      if (e.length > 0) {
+        enc->WriteLong(e.length);
+        for (uint32_t i = 0; i < e.length; ++i) {
+          if (t.id() == TypeId::kMap) {
+            if (v.child(0).IsNull(e.offset + i)) {
+              return Status::InvalidArgument("Column '" + std::string(column) + "' has a NULL map key, which Avro cannot carry");
+            }
+            enc->WriteBytes(v.child(0).GetString(e.offset + i));
+          }
+          RETURN_IF_ERROR(EncodeDirect(v.child(t.id() == TypeId::kMap ? 1 : 0), e.offset + i, *n->items, column, enc));
+        }
+      }
+      enc->WriteLong(0);
+      return Status::OK();
+    }
+    case TypeId::kRow:
+      for (size_t i = 0; i < v.num_children(); ++i) RETURN_IF_ERROR(EncodeDirect(v.child(i), row, *n->fields[i].type, column, enc));
+      return Status::OK();
+    default: return Mismatch(t, *n, std::string(column));
+  }
+}
+
+Status DecodeDirect(AvroDecoder* d, const AvroNode& node, Vector* v, size_t row, int depth);
+
+// Reads one datum of the (non-union) writer node `n` into row `row` of `v` by the scalar rules of FromAvro.
+Status DecodeScalar(AvroDecoder* d, const AvroNode& n, Vector* v, size_t row) {
+  AvroValue val;
+  switch (n.type) {
+    case AvroType::kBoolean: {
+      ASSIGN_OR_RETURN(bool b, d->ReadBoolean());
+      val = AvroValue::Boolean(b);
+      break;
+    }
+    case AvroType::kInt:
+    case AvroType::kLong: {
+      ASSIGN_OR_RETURN(int64_t x, d->ReadLong());
+      val = n.type == AvroType::kInt ? AvroValue::Int(static_cast<int32_t>(x)) : AvroValue::Long(x);
+      if (n.type == AvroType::kInt && (x < INT32_MIN || x > INT32_MAX)) return d->Error("int out of range");
+      break;
+    }
+    case AvroType::kFloat: {
+      ASSIGN_OR_RETURN(float f, d->ReadFloat());
+      val = AvroValue::Float(f);
+      break;
+    }
+    case AvroType::kDouble: {
+      ASSIGN_OR_RETURN(double x, d->ReadDouble());
+      val = AvroValue::Double(x);
+      break;
+    }
+    case AvroType::kString:
+    case AvroType::kBytes:
+    case AvroType::kFixed: {
+      std::string_view s;
+      if (n.type == AvroType::kFixed) {
+        ASSIGN_OR_RETURN(s, d->ReadFixed(static_cast<size_t>(n.fixed_size)));
+      } else {
+        ASSIGN_OR_RETURN(s, d->ReadBytes());
+      }
+      // Strings go straight to the vector; decimals are decoded from the bytes.
+      const TypeId id = v->type().id();
+      if (id == TypeId::kDecimal) {
+        ASSIGN_OR_RETURN(v->data<__int128>()[row], DecimalFromBytes(s));
+        return Status::OK();
+      }
+      if (!v->type().IsStringLike()) return d->Error("a " + std::string(AvroTypeName(n.type)) + " for a " + v->type().ToString() + " column");
+      v->SetString(row, s);
+      return Status::OK();
+    }
+    case AvroType::kEnum: {
+      ASSIGN_OR_RETURN(int64_t i, d->ReadLong());
+      if (i < 0 || static_cast<size_t>(i) >= n.symbols.size()) return d->Error("enum index " + std::to_string(i) + " out of range");
+      val = AvroValue::Enum(static_cast<int32_t>(i));
+      break;
+    }
+    default: return d->Error("unexpected " + std::string(AvroTypeName(n.type)));
+  }
+  return FromAvro(val, n, v, row);  // a scalar: no allocation
+}
+
+Status DecodeDirect(AvroDecoder* d, const AvroNode& node, Vector* v, size_t row, int depth) {
+  if (depth > kMaxAvroDepth) return d->Error("nesting too deep");
+  const AvroNode* n = &node;
+  if (node.type == AvroType::kUnion) {
+    ASSIGN_OR_RETURN(int64_t b, d->ReadLong());
+    if (b < 0 || static_cast<size_t>(b) >= node.branches.size()) return d->Error("union branch " + std::to_string(b) + " out of range");
+    n = node.branches[static_cast<size_t>(b)];
+  }
+  if (n->type == AvroType::kNull) {
+    SetNullDeep(v, row);
+    return Status::OK();
+  }
+  switch (n->type) {
+    case AvroType::kArray:
+    case AvroType::kMap: {
+      const bool is_map = n->type == AvroType::kMap;
+      if (v->type().id() != (is_map ? TypeId::kMap : TypeId::kArray)) return d->Error("unexpected " + std::string(AvroTypeName(n->type)));
+      Vector& items = v->child(is_map ? 1 : 0);
+      Vector& keys = v->child(0);
+      const size_t base = items.size();
+      while (true) {
+        ASSIGN_OR_RETURN(int64_t count, d->ReadBlockCount());
+        if (count == 0) break;
+        const size_t at = items.size();
+        if (static_cast<uint64_t>(count) > d->remaining() + (size_t{1} << 20)) return d->Error("block count too large");
+        items.Resize(at + static_cast<size_t>(count));
+        if (is_map) keys.Resize(at + static_cast<size_t>(count));
+        for (size_t i = 0; i < static_cast<size_t>(count); ++i) {
+          if (is_map) {
+            ASSIGN_OR_RETURN(std::string_view key, d->ReadBytes());
+            keys.SetString(at + i, key);
+          }
+          RETURN_IF_ERROR(DecodeDirect(d, *n->items, &items, at + i, depth + 1));
+        }
+      }
+      v->data<ListEntry>()[row] = ListEntry{static_cast<uint32_t>(base), static_cast<uint32_t>(items.size() - base)};
+      return Status::OK();
+    }
+    case AvroType::kRecord:
+      if (v->type().id() != TypeId::kRow || v->num_children() != n->fields.size()) return d->Error("unexpected record");
+      for (size_t i = 0; i < n->fields.size(); ++i) RETURN_IF_ERROR(DecodeDirect(d, *n->fields[i].type, &v->child(i), row, depth + 1));
+      return Status::OK();
+    default: return DecodeScalar(d, *n, v, row);
+  }
+}
+
 }  // namespace
 
 Result<std::string> AvroSchemaJsonForRow(const Schema& columns, bool legacy_timestamp_mapping) {
@@ -501,12 +616,34 @@ Status CheckAvroRecordForColumns(const AvroNode& record, const Schema& columns) 
   return Status::OK();
 }
 
-Status AvroRecordFromRow(const Chunk& chunk, size_t row, const AvroNode& record, AvroValue* out) {
-  std::vector<AvroValue> fields(chunk.num_columns());
+Status EncodeAvroRow(const Chunk& chunk, size_t row, const AvroNode& record, AvroEncoder* encoder) {
   for (size_t i = 0; i < chunk.num_columns(); ++i) {
-    RETURN_IF_ERROR(ToAvro(chunk.column(i), row, *record.fields[i].type, record.fields[i].name, &fields[i]));
+    RETURN_IF_ERROR(EncodeDirect(chunk.column(i), row, *record.fields[i].type, record.fields[i].name, encoder));
   }
-  *out = AvroValue::Record(std::move(fields));
+  return Status::OK();
+}
+
+Status DecodeAvroRow(AvroDecoder* decoder, const AvroNode& record, const std::vector<int>& fields, Chunk* out) {
+  // Every field is decoded into a scratch column set only when a projection drops some: the common
+  // case (all fields, in order) writes into `out` directly.
+  bool identity = fields.size() == record.fields.size();
+  for (size_t j = 0; identity && j < fields.size(); ++j) identity = fields[j] == static_cast<int>(j);
+  const size_t row = out->size();
+  out->Resize(row + 1);
+  for (size_t f = 0; f < record.fields.size(); ++f) {
+    Status s;
+    if (identity) {
+      s = DecodeDirect(decoder, *record.fields[f].type, &out->column(f), row, 1);
+    } else {
+      auto it = std::find(fields.begin(), fields.end(), static_cast<int>(f));
+      s = it == fields.end() ? SkipAvroValue(*record.fields[f].type, decoder)
+                             : DecodeDirect(decoder, *record.fields[f].type, &out->column(static_cast<size_t>(it - fields.begin())), row, 1);
+    }
+    if (!s.ok()) {
+      out->Resize(row);
+      return Status::InvalidArgument("field '" + record.fields[f].name + "': " + s.message());
+    }
+  }
   return Status::OK();
 }
 

@@ -11,6 +11,10 @@
 // ["null", T] and its record field has the default null. The top-level record is named
 // "org.apache.flink.avro.generated.record".
 //
+// Rows are encoded, and decoded when the writer's schema is the reader's, straight between the column
+// vectors and the bytes (no AvroValue per row); a record written with another schema goes through
+// schema resolution (avro_resolve.h), which yields an AvroValue that AppendAvroRecord stores.
+//
 // Reading interprets the reader schema's logical types (a writer's long is taken in the reader's
 // unit, as Avro's Java reader does); it also accepts, in a given reader schema, enum for strings,
 // fixed for bytes and decimals, long for INT columns' promotions, time-micros and plain longs for
@@ -23,6 +27,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "formats/avro/avro_binary.h"
 #include "formats/avro/avro_schema.h"
 #include "formats/avro/avro_value.h"
 #include "types/schema.h"
@@ -41,10 +46,16 @@ inline constexpr char kFlinkAvroRecordName[] = "org.apache.flink.avro.generated.
 // for column i; the error names the column and both types.
 [[nodiscard]] Status CheckAvroRecordForColumns(const AvroNode& record, const Schema& columns);
 
-// Row `row` of `chunk` (columns in `record`'s field order) as a record datum of `record`.
-[[nodiscard]] Status AvroRecordFromRow(const Chunk& chunk, size_t row, const AvroNode& record, AvroValue* out);
+// Encodes row `row` of `chunk` as one binary datum of `record`, straight from the columns.
+[[nodiscard]] Status EncodeAvroRow(const Chunk& chunk, size_t row, const AvroNode& record, AvroEncoder* encoder);
 
-// Appends one row to `out`: column j takes field fields[j] of `value` (a record datum of `record`).
+// Decodes one datum written with `record` (the reader's schema too: no resolution) straight into a new
+// row of `out`: column j takes field fields[j]; other fields are skipped.
+[[nodiscard]] Status DecodeAvroRow(AvroDecoder* decoder, const AvroNode& record, const std::vector<int>& fields,
+                                   Chunk* out);
+
+// Appends one row to `out`: column j takes field fields[j] of `value` (a record datum of `record`, as
+// schema resolution produces it for a writer schema other than the reader's).
 [[nodiscard]] Status AppendAvroRecord(const AvroValue& value, const AvroNode& record, const std::vector<int>& fields,
                                       Chunk* out);
 

@@ -195,6 +195,8 @@ class WindowAggregateOperator final : public Operator {
   // The state beside the slices (pending ends, SESSION windows, late firing), written whole.
   void PutScalars(StateWriter* w) const;
   void GetScalars(StateReader* r);
+  void GetSessions(StateReader* r);        // GetScalars' parts
+  void GetFiredWindows(StateReader* r);
   // Empties what PutScalars writes (the SESSION state, pending ends, late-firing results and timers).
   void ClearScalars();
   // After a restore: refuses (through the reader) state whose parts do not fit together, so every

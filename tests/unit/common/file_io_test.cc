@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 
 namespace sluice {
@@ -62,6 +63,24 @@ TEST_F(FileIOTest, MissingFilesAreNamed) {
   EXPECT_NE(in.status().message().find("nope"), std::string::npos);
   EXPECT_TRUE(io_->Delete(Loc("nope")).ok());
   EXPECT_TRUE(io_->ListDirectory(Loc("no-dir"), true)->empty());
+}
+
+TEST_F(FileIOTest, ListFilesRecursivelyListsEveryVisibleFileWithItsTime) {
+  ASSERT_TRUE(io_->WriteAtomically(Loc("t/metadata/v1.metadata.json"), "{}", false).ok());
+  ASSERT_TRUE(io_->WriteAtomically(Loc("t/data/p=1/a.parquet"), "abc", false).ok());
+  ASSERT_TRUE(io_->WriteAtomically(Loc("t/data/.hidden/b.parquet"), "x", false).ok());
+  auto open = io_->Create(Loc("t/data/c.parquet"));  // in progress: a hidden temporary file
+  ASSERT_TRUE(open.ok());
+  std::filesystem::last_write_time(dir_ / "t/data/p=1/a.parquet",
+                                   std::filesystem::file_time_type::clock::now() - std::chrono::hours(48));
+  auto files = io_->ListFilesRecursively(Loc("t"));
+  ASSERT_TRUE(files.ok()) << files.status().ToString();
+  ASSERT_EQ(files->size(), 2u);
+  EXPECT_EQ((*files)[0].location, Loc("t/data/p=1/a.parquet"));
+  EXPECT_EQ((*files)[0].size, 3u);
+  EXPECT_EQ((*files)[1].location, Loc("t/metadata/v1.metadata.json"));
+  EXPECT_GT((*files)[1].modified_ms - (*files)[0].modified_ms, 47LL * 3600 * 1000);
+  EXPECT_TRUE(io_->ListFilesRecursively(Loc("no-dir"))->empty());
 }
 
 TEST(LocationTest, LocalPathsAndJoins) {

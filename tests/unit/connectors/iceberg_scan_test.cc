@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "common/clock.h"
+#include "connectors/iceberg/iceberg_pruning.h"
 #include "connectors/iceberg/iceberg_read_options.h"
 #include "connectors/iceberg/iceberg_streaming_split.h"
 #include "connectors/iceberg/iceberg_scan_reader.h"
@@ -77,8 +78,9 @@ class IcebergScanTest : public ::testing::Test {
 
   // Rows ("a|b|c", sorted) of the files `options` select, columns `columns` (all when empty).
   std::vector<std::string> Read(const IcebergReadOptions& options, std::vector<int> columns = {},
-                                IcebergRowBudget budget = nullptr) {
-    auto tasks = PlanIcebergRead(io_.get(), md_, options, "t");
+                                IcebergRowBudget budget = nullptr, IcebergScanPruner* pruner = nullptr,
+                                IcebergScanMetrics* metrics = nullptr) {
+    auto tasks = PlanIcebergRead(io_.get(), md_, options, "t", pruner, metrics);
     EXPECT_TRUE(tasks.ok()) << tasks.status().ToString();
     if (!tasks.ok()) return {};
     Schema physical = ToSluiceSchema(md_.CurrentSchema());
@@ -245,6 +247,82 @@ TEST_F(IcebergScanTest, IncrementalAppendRead) {
   auto tasks = PlanIcebergRead(io_.get(), md_, o, "t");
   ASSERT_FALSE(tasks.ok());
   EXPECT_NE(tasks.status().message().find("is not a parent ancestor of end snapshot"), std::string::npos);
+}
+
+// Pruning by a pushed-down filter (iceberg_pruning.h) on tables other engines wrote: the files kept
+// are read with every delete that applies to them.
+class IcebergPruningTest : public IcebergScanTest {
+ protected:
+  std::vector<std::string> ReadPruned(IcebergFilter filter, std::vector<int> columns = {}) {
+    IcebergScanPruner pruner(md_, std::move(filter));
+    metrics_ = {};
+    return Read({}, std::move(columns), nullptr, &pruner, &metrics_);
+  }
+  int32_t FieldId(const std::string& name) { return md_.CurrentSchema().FindField(name)->id; }
+  IcebergScanMetrics metrics_;
+};
+
+TEST_F(IcebergPruningTest, IdentityPartitionsWithEqualityDeletes) {
+  Load({"duckdb-iceberg/equality_deletes/mytable_partitioned", std::string(kEqPrefix) + "mytable_partitioned",
+        "v6.metadata.json"});
+  const int32_t name = FieldId("name");
+  EXPECT_EQ(ReadPruned(IcebergFilter::Predicate(IcebergOp::kEq, name, {IcebergLiteral::String("a")})),
+            (std::vector<std::string>{"1|a|2025-01-01"}));
+  EXPECT_EQ(metrics_.result_data_files, 1);
+  EXPECT_GE(metrics_.skipped_data_files + metrics_.skipped_data_manifests, 1);
+  // The kept file of partition b still has its row deleted by the equality delete of that partition.
+  EXPECT_TRUE(ReadPruned(IcebergFilter::Predicate(IcebergOp::kEq, name, {IcebergLiteral::String("b")})).empty());
+  EXPECT_EQ(metrics_.result_data_files, 1);
+  EXPECT_EQ(ReadPruned(IcebergFilter::Predicate(IcebergOp::kIn, name,
+                                                {IcebergLiteral::String("c"), IcebergLiteral::String("e")})),
+            (std::vector<std::string>{"5|e|2025-01-05"}));
+  EXPECT_EQ(metrics_.result_data_files, 2);
+  EXPECT_TRUE(ReadPruned(IcebergFilter::Predicate(IcebergOp::kIsNull, name)).empty());
+  EXPECT_EQ(metrics_.result_data_files, 0);
+}
+
+TEST_F(IcebergPruningTest, MetricsWithGlobalEqualityDeletes) {
+  Load({"duckdb-iceberg/equality_deletes/mytable", std::string(kEqPrefix) + "mytable", "v7.metadata.json"});
+  const int32_t id = FieldId("id");
+  IcebergLiteral five = IcebergLiteral::OfInt(md_.CurrentSchema().FindField(id)->type, 5);
+  EXPECT_EQ(ReadPruned(IcebergFilter::Predicate(IcebergOp::kGtEq, id, {five}), {0}), (std::vector<std::string>{"5"}));
+  EXPECT_EQ(metrics_.result_data_files, 1);
+  EXPECT_EQ(metrics_.skipped_data_files, 1);
+  // NOT IN and <> never prune by metrics.
+  EXPECT_EQ(ReadPruned(IcebergFilter::Predicate(IcebergOp::kNotEq, id, {five}), {0}).size(), 2u);
+  EXPECT_EQ(metrics_.skipped_data_files, 0);
+}
+
+TEST_F(IcebergPruningTest, DayTransformOfTimestamptz) {
+  Load({"duckdb-iceberg/map_stats", "file://data/persistent/map_stats/default.db/map_stats",
+        "00002-0e059d4b-e5e8-41af-a763-76cbf3a3d0bc.metadata.json"});
+  const int32_t ts = FieldId("timestamp");
+  const int64_t jan2 = int64_t{20455} * 86400 * 1000000;  // 2026-01-02 00:00:00 UTC
+  auto at = [&](IcebergOp op, int64_t micros) {
+    return ReadPruned(IcebergFilter::Predicate(op, ts, {IcebergLiteral::TimestampTz(micros)}), {1});
+  };
+  EXPECT_EQ(at(IcebergOp::kGtEq, jan2).size(), 1u);
+  EXPECT_EQ(metrics_.result_data_files, 1);
+  EXPECT_EQ(at(IcebergOp::kLt, jan2).size(), 1u);
+  EXPECT_EQ(metrics_.result_data_files, 1);
+  EXPECT_EQ(at(IcebergOp::kGt, jan2 + 86400LL * 1000000).size(), 0u);
+  EXPECT_EQ(metrics_.result_data_files, 0);
+  EXPECT_EQ(at(IcebergOp::kLtEq, jan2).size(), 2u);
+}
+
+TEST_F(IcebergPruningTest, PositionDeletesOfKeptFilesApply) {
+  Load({"iceberg-cxx/refdeletes3", "s3://warehouse/prod/db/refdeletes3",
+        "00002-8dbf0bf0-882a-4822-ae9c-ec1c0f34ef6d.metadata.json"});
+  const IcebergField& first = md_.CurrentSchema().fields()[0];
+  std::vector<std::string> rows = ReadPruned(
+      IcebergFilter::Predicate(IcebergOp::kGt, first.id, {IcebergLiteral::OfInt(first.type, 10)}), {0});
+  std::vector<int> ids;
+  for (const std::string& r : rows) ids.push_back(std::stoi(r));
+  std::sort(ids.begin(), ids.end());
+  // Every live row above 10 is there, no deleted one is (3, 6, 9, 12 are deleted in the table).
+  for (int want : {11, 13, 14}) EXPECT_NE(std::find(ids.begin(), ids.end(), want), ids.end()) << want;
+  EXPECT_EQ(std::find(ids.begin(), ids.end(), 12), ids.end());
+  EXPECT_GT(metrics_.skipped_data_files, 0);
 }
 
 TEST_F(IcebergScanTest, SnapshotSelectionErrorsAndAsOfTimestamp) {

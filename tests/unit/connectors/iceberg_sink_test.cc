@@ -149,6 +149,108 @@ TEST_F(IcebergSinkTest, FormatV3WritesDeletionVectorsInsteadOfPositionDeleteFile
   EXPECT_EQ(dvs, 1);
 }
 
+// The live delete files of the current snapshot (entries not DELETED), with their positions.
+std::vector<std::pair<DataFile, std::vector<int64_t>>> LiveDeletionVectors(const TableMetadata& md) {
+  auto io = NewLocalFileIO();
+  std::vector<std::pair<DataFile, std::vector<int64_t>>> out;
+  auto list = ReadManifestList(io.get(), md.CurrentSnapshot()->manifest_list);
+  EXPECT_TRUE(list.ok());
+  for (const auto& m : list->manifests) {
+    auto contents = ReadManifest(io.get(), m);
+    EXPECT_TRUE(contents.ok());
+    for (const auto& e : contents->entries) {
+      if (e.status == ManifestEntryStatus::kDeleted || e.data_file.content == DataFileContent::kData) continue;
+      EXPECT_EQ(e.data_file.file_format, "PUFFIN");
+      auto dv = ReadDeletionVector(io.get(), e.data_file);
+      EXPECT_TRUE(dv.ok()) << dv.status().ToString();
+      out.emplace_back(e.data_file, dv.ok() ? dv->ToVector() : std::vector<int64_t>{});
+    }
+  }
+  return out;
+}
+
+const std::map<std::string, std::string> kDvMode = {
+    {"write.upsert.enabled", "true"}, {"format-version", "3"}, {"sluice.write.delete-mode", "dv"}};
+
+TEST_F(IcebergSinkTest, DvModeMergesAFilesVectorAndRemovesTheOldOne) {
+  auto w = Writer(kDvMode, ChangelogMode::All());
+  ASSERT_NE(w, nullptr);
+  ASSERT_TRUE(w->EnableTwoPhaseCommit());
+  int64_t checkpoint = 0;
+  auto commit = [&] {
+    auto c = w->PreCommit(++checkpoint);
+    ASSERT_TRUE(c.ok()) << c.status().ToString();
+    ASSERT_TRUE(w->Commit(*c).ok());
+  };
+  ASSERT_TRUE(w->Write(Rows({{RowKind::kInsert, 1, "a"}, {RowKind::kInsert, 2, "b"}, {RowKind::kInsert, 3, "c"}})).ok());
+  commit();
+  ASSERT_TRUE(w->Write(Rows({{RowKind::kUpdateAfter, 1, "a2"}})).ok());
+  commit();
+  ASSERT_TRUE(w->Write(Rows({{RowKind::kUpdateAfter, 3, "c2"}, {RowKind::kDelete, 2, "b"}})).ok());
+  commit();
+  LoadedTable t = Load();
+  EXPECT_EQ(t.metadata.CurrentSnapshot()->SummaryValue("removed-dvs"), "1");
+  EXPECT_EQ(t.metadata.CurrentSnapshot()->SummaryValue("total-delete-files"), "1");
+  auto dvs = LiveDeletionVectors(t.metadata);
+  ASSERT_EQ(dvs.size(), 1u);  // one live vector for the first file, holding all three of its rows
+  EXPECT_EQ(dvs[0].second, (std::vector<int64_t>{0, 1, 2}));
+  // A new job indexes the table, vectors included: updating key 1 again deletes its row of the second file.
+  auto w2 = Writer(kDvMode, ChangelogMode::All());
+  ASSERT_NE(w2, nullptr);
+  ASSERT_TRUE(w2->Write(Rows({{RowKind::kUpdateAfter, 1, "a3"}})).ok());
+  ASSERT_TRUE(w2->Finish().ok());
+  dvs = LiveDeletionVectors(Load().metadata);
+  ASSERT_EQ(dvs.size(), 2u);
+}
+
+TEST_F(IcebergSinkTest, DvModeRefusesToDropAConcurrentWritersVector) {
+  auto w = Writer(kDvMode, ChangelogMode::All());
+  ASSERT_NE(w, nullptr);
+  ASSERT_TRUE(w->Write(Rows({{RowKind::kInsert, 1, "a"}, {RowKind::kInsert, 2, "b"}})).ok());
+  ASSERT_TRUE(w->Finish().ok());
+  auto a = Writer(kDvMode, ChangelogMode::All());
+  auto b = Writer(kDvMode, ChangelogMode::All());
+  ASSERT_TRUE(a != nullptr && b != nullptr && a->EnableTwoPhaseCommit() && b->EnableTwoPhaseCommit());
+  ASSERT_TRUE(a->Write(Rows({{RowKind::kUpdateAfter, 1, "a2"}})).ok());
+  ASSERT_TRUE(b->Write(Rows({{RowKind::kUpdateAfter, 2, "b2"}})).ok());
+  auto ca = a->PreCommit(1);
+  auto cb = b->PreCommit(1);
+  ASSERT_TRUE(ca.ok() && cb.ok());
+  ASSERT_TRUE(a->Commit(*ca).ok());
+  Status st = b->Commit(*cb);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("found a concurrently added deletion vector"), std::string::npos) << st.ToString();
+}
+
+TEST_F(IcebergSinkTest, IndexedWriterCommitsACheckpointIdReusedAfterAFallback) {
+  auto w = Writer(kDvMode, ChangelogMode::All());
+  ASSERT_NE(w, nullptr);
+  ASSERT_TRUE(w->EnableTwoPhaseCommit());
+  ASSERT_TRUE(w->Write(Rows({{RowKind::kInsert, 1, "a"}, {RowKind::kInsert, 2, "b"}})).ok());
+  auto c1 = w->PreCommit(1);
+  ASSERT_TRUE(c1.ok() && w->Commit(*c1).ok());
+  ASSERT_TRUE(w->Write(Rows({{RowKind::kUpdateAfter, 1, "a2"}})).ok());
+  auto c2 = w->PreCommit(2);
+  ASSERT_TRUE(c2.ok() && w->Commit(*c2).ok());
+  // Restored from checkpoint 1 (checkpoint 2 unreadable): its committables are in the table already.
+  auto r = Writer(kDvMode, ChangelogMode::All());
+  ASSERT_NE(r, nullptr);
+  ASSERT_TRUE(r->EnableTwoPhaseCommit());
+  ASSERT_TRUE(r->RecoverAndCommit(*c1).ok());
+  EXPECT_EQ(Load().metadata.snapshots.size(), 2u);
+  // Its checkpoint 2 is another one than the table's: its deletes were computed on the table as it is.
+  ASSERT_TRUE(r->Write(Rows({{RowKind::kUpdateAfter, 2, "b2"}})).ok());
+  auto r2 = r->PreCommit(2);
+  ASSERT_TRUE(r2.ok() && r->Commit(*r2).ok());
+  EXPECT_EQ(Load().metadata.snapshots.size(), 3u);
+  ASSERT_TRUE(r->Commit(*r2).ok());  // the same committables again: skipped
+  LoadedTable t = Load();
+  EXPECT_EQ(t.metadata.snapshots.size(), 3u);
+  auto dvs = LiveDeletionVectors(t.metadata);
+  ASSERT_EQ(dvs.size(), 1u);
+  EXPECT_EQ(dvs[0].second, (std::vector<int64_t>{0, 1}));
+}
+
 TEST_F(IcebergSinkTest, CheckpointsAtOrBelowTheCommittedOneAreSkipped) {
   auto w = Writer({}, ChangelogMode::InsertOnly());
   ASSERT_NE(w, nullptr);

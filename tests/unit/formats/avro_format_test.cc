@@ -4,10 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <simdjson.h>
+
 #include <map>
 
 #include "formats/avro/avro_row.h"
+#include "formats/avro/avro_binary.h"
 #include "formats/avro_confluent/avro_confluent_format.h"
+#include "formats/avro_confluent/debezium_avro_confluent_format.h"
 #include "formats/avro_confluent/schema_registry.h"
 #include "formats/raw/raw_format.h"
 #include "types/value.h"
@@ -267,8 +271,10 @@ class FakeRegistry {
       return RegistryHttpResponse{200, body + "}"};
     }
     if (r.method == "POST" && r.url == base + "/subjects/orders-value/versions") {
-      // {"schema":"..."}: the schema text is the body between the outer quotes, unescaped by the test.
-      return RegistryHttpResponse{200, "{\"id\":" + std::to_string(Add(r.body)) + "}"};
+      simdjson::dom::parser parser;
+      std::string_view schema;
+      if (parser.parse(r.body)["schema"].get(schema) != simdjson::SUCCESS) return RegistryHttpResponse{422, "{}"};
+      return RegistryHttpResponse{200, "{\"id\":" + std::to_string(Add(std::string(schema))) + "}"};
     }
     return RegistryHttpResponse{404, R"({"error_code":404,"message":"HTTP 404 Not Found"})"};
   }
@@ -309,6 +315,10 @@ TEST(AvroConfluentFormatTest, RegistersOnceAndFramesRecords) {
   EXPECT_TRUE(auth);
   EXPECT_EQ(e->record(0), Framed(1, std::string("\x03\x02\x04" "ab", 5)));
   EXPECT_EQ(e->record(1), Framed(1, std::string("\x02\x00", 2)));
+  // Read back: the writer schema is the table's own, decoded without a resolution plan.
+  Decoded d = Decode(AvroConfluentFormatFactory(), s, {e->record(0), e->record(1)}, o);
+  ASSERT_TRUE(d.status.ok()) << d.status.ToString();
+  ExpectSameRows(c, d.chunk);
 }
 
 TEST(AvroConfluentFormatTest, ResolvesWriterSchemasById) {
@@ -389,6 +399,87 @@ TEST(AvroConfluentFormatTest, OptionsAreChecked) {
   EXPECT_NE(bad.status().message().find("Column 'id' of type BIGINT NOT NULL cannot be carried by the Avro type string"),
             std::string::npos)
       << bad.status().ToString();
+}
+
+TEST(DebeziumAvroConfluentFormatTest, WritesAndReadsChanges) {
+  FakeRegistry registry;
+  Schema s({{"id", NotNull(LogicalType::BigInt())}, {"name", LogicalType::String()}});
+  Chunk c = Rows(s, {{Value::BigInt(1), Value::String("a")}, {Value::BigInt(1), Value::String("a")},
+                     {Value::BigInt(1), Value::String("b")}, {Value::BigInt(2), Value::Null(LogicalType::String())}});
+  c.kinds()[1] = RowKind::kUpdateBefore;
+  c.kinds()[2] = RowKind::kUpdateAfter;
+  c.kinds()[3] = RowKind::kDelete;
+  Options o = {{"debezium-avro-confluent.url", "http://registry:8081"},
+               {"debezium-avro-confluent.subject", "orders-value"}};
+  auto e = Encode(DebeziumAvroConfluentFormatFactory(), s, c, o);
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_NE(registry.requests[0].body.find("org.apache.flink.avro.generated.record_before"), std::string::npos);
+  std::vector<std::string> records;
+  for (size_t i = 0; i < e->ends.size(); ++i) records.push_back(e->record(i));
+  // Flink's serializer: +I/+U as 'c' with "after", -U/-D as 'd' with "before".
+  Decoded d = Decode(DebeziumAvroConfluentFormatFactory(), s, records, o);
+  ASSERT_TRUE(d.status.ok()) << d.status.ToString();
+  ASSERT_EQ(d.chunk.size(), 4u);
+  const RowKind kinds[] = {RowKind::kInsert, RowKind::kDelete, RowKind::kInsert, RowKind::kDelete};
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(d.chunk.kind(i), kinds[i]) << i;
+    EXPECT_EQ(d.chunk.GetRow(i)[1].ToString(), c.GetRow(i)[1].ToString()) << i;
+  }
+}
+
+// A Debezium-like writer envelope (with 'source' and 'ts_ms', which resolution skips) and every op.
+TEST(DebeziumAvroConfluentFormatTest, ReadsDebeziumEnvelopes) {
+  FakeRegistry registry;
+  const std::string writer_json =
+      R"({"type":"record","name":"Envelope","namespace":"dbserver1.inventory.orders","fields":[)"
+      R"({"name":"before","type":["null",{"type":"record","name":"Value","fields":[{"name":"id","type":"long"},)"
+      R"({"name":"name","type":["null","string"],"default":null}]}],"default":null},)"
+      R"({"name":"after","type":["null","Value"],"default":null},)"
+      R"({"name":"source","type":{"type":"record","name":"Source","fields":[{"name":"db","type":"string"}]}},)"
+      R"({"name":"op","type":"string"},{"name":"ts_ms","type":["null","long"],"default":null}]})";
+  const int32_t id = registry.Add(writer_json);
+  auto writer = AvroSchema::Parse(writer_json);
+  ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+  auto row = [](int64_t i, const char* name) {
+    return AvroValue::Record({AvroValue::Long(i), name ? AvroValue::String(name) : AvroValue::Null()});
+  };
+  auto record = [&](AvroValue before, AvroValue after, const char* op) {
+    std::string datum;
+    AvroEncoder enc(&datum);
+    EXPECT_TRUE(EncodeAvroValue(writer->root(),
+                                AvroValue::Record({std::move(before), std::move(after), AvroValue::Record({AvroValue::String("db")}),
+                                                   AvroValue::String(op), AvroValue::Long(5)}),
+                                &enc)
+                    .ok());
+    return Framed(id, datum);
+  };
+  Schema s({{"id", NotNull(LogicalType::BigInt())}, {"name", LogicalType::String()}});
+  const std::vector<std::string> records = {
+      record(AvroValue::Null(), row(1, "a"), "r"), record(row(1, "a"), row(1, "b"), "u"),
+      record(row(1, "b"), AvroValue::Null(), "d"), record(AvroValue::Null(), row(2, nullptr), "c")};
+  Options o = {{"debezium-avro-confluent.url", "http://registry:8081"}};
+  Decoded d = Decode(DebeziumAvroConfluentFormatFactory(), s, records, o);
+  ASSERT_TRUE(d.status.ok()) << d.status.ToString();
+  ASSERT_EQ(d.chunk.size(), 5u);
+  const RowKind kinds[] = {RowKind::kInsert, RowKind::kUpdateBefore, RowKind::kUpdateAfter, RowKind::kDelete, RowKind::kInsert};
+  const char* names[] = {"a", "a", "b", "b", nullptr};
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(d.chunk.kind(i), kinds[i]) << i;
+    if (names[i] == nullptr) {
+      EXPECT_TRUE(d.chunk.column(1).IsNull(i));
+    } else {
+      EXPECT_EQ(d.chunk.column(1).GetString(i), names[i]) << i;
+    }
+  }
+  // An update without "before" and an unknown op are malformed records.
+  Decoded bad = Decode(DebeziumAvroConfluentFormatFactory(), s, {record(AvroValue::Null(), row(1, "a"), "u")}, o);
+  EXPECT_NE(bad.status.message().find("The \"before\" field of UPDATE message is null"), std::string::npos)
+      << bad.status.ToString();
+  Options skip = o;
+  skip["debezium-avro-confluent.ignore-parse-errors"] = "true";
+  Decoded skipped = Decode(DebeziumAvroConfluentFormatFactory(), s, {record(AvroValue::Null(), row(1, "a"), "x")}, skip);
+  ASSERT_TRUE(skipped.status.ok());
+  EXPECT_EQ(skipped.skipped, 1);
 }
 
 }  // namespace

@@ -1,0 +1,214 @@
+// JoinOperator::Side (join_operator.h), the stored rows of one input of the join, shared by
+// join_operator.cc (processing) and join_operator_side.cc (indexing, compaction, checkpoints). Private
+// to the operator.
+#pragma once
+
+#include <xxhash.h>
+
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "runtime/operators/join_operator.h"
+#include "state/delta.h"
+#include "state/key_index.h"
+#include "state/row_arena.h"
+#include "state/state_serde.h"
+
+namespace sluice {
+namespace join_operator_internal {
+
+constexpr uint32_t kNoRow = std::numeric_limits<uint32_t>::max();
+constexpr uint32_t kNoEntry = std::numeric_limits<uint32_t>::max();
+// Candidate pairs collected (and residual-filtered) per slice of the input chunk; a single input row
+// with more candidates still forms one slice.
+constexpr size_t kMaxSlicePairs = 16384;
+// Candidate pairs per residual evaluation batch.
+constexpr size_t kResidualBatch = 2048;
+// An arena is rebuilt when at least this many rows were stored and more than half are released.
+constexpr size_t kCompactMinRows = 4096;
+
+struct StringHash {
+  size_t operator()(const std::string& s) const { return static_cast<size_t>(XXH3_64bits(s.data(), s.size())); }
+};
+
+}  // namespace join_operator_internal
+
+// The stored rows of one input. Entries form one doubly linked list per join key (group) in arrival
+// order; identical rows (or, with a unique key, rows of one unique key) share an entry once the side
+// is indexed. The identity index is built lazily, when the first non-insert message arrives, so an
+// append-only input never pays for it; before that every stored row has its own entry, which visits
+// the same rows in the same order.
+//
+// Checkpoints: group ids come from a KeyIndex and groups / entries (and the entries' optional
+// association counts and write times) are flat vectors, so a delta is the new key bytes, the dirty
+// and new slots of these vectors (one DeltaTracker per id space), the arena's new rows,
+// and the changed ends of the free list (a stack: the lowest size it had since the base, then its
+// pushed tail) and of the expiry queue (pops since the base, then its pushed tail). The identity
+// index is not state: it is exactly {identity(row of e) -> e} over the live entries of an indexed
+// side, so it is rebuilt from them after a restore instead of being written.
+struct JoinOperator::Side {
+  struct Entry {
+    uint32_t row = join_operator_internal::kNoRow;  // id in `arena` (kNoRow once freed)
+    uint32_t prev = join_operator_internal::kNoEntry;
+    uint32_t next = join_operator_internal::kNoEntry;
+    int32_t count = 0;  // 0 = free
+  };
+  static_assert(sizeof(Entry) == 16, "Entry is written raw into checkpoints and must have no padding");
+  struct Group {
+    uint32_t head = join_operator_internal::kNoEntry;
+    uint32_t tail = join_operator_internal::kNoEntry;
+  };
+  struct Expiry {
+    int64_t time;
+    uint32_t entry;
+  };
+
+  Side(const std::vector<LogicalType>& t, std::vector<int> k, const std::vector<int>& unique_key, bool is_outer)
+      : types(t), keys(std::move(k)), has_unique_key(!unique_key.empty()), outer(is_outer), arena(t) {
+    if (has_unique_key) {
+      identity_columns = keys;
+      identity_columns.insert(identity_columns.end(), unique_key.begin(), unique_key.end());
+    } else {
+      for (size_t c = 0; c < types.size(); ++c) identity_columns.push_back(static_cast<int>(c));
+    }
+  }
+
+  // The group of an encoded join key, created (empty) when new.
+  uint32_t GroupOf(std::string_view key) {
+    bool inserted = false;
+    const uint32_t g = group_keys.Insert(key, &inserted);
+    if (inserted) groups.emplace_back();
+    return g;
+  }
+
+  uint32_t NewEntry(uint32_t row, int64_t assoc) {
+    uint32_t e;
+    if (!free_entries.empty()) {
+      e = free_entries.back();
+      free_entries.pop_back();
+      if (free_entries.size() < free_low) free_low = free_entries.size();
+      entry_delta.Mark(e);
+    } else {
+      e = static_cast<uint32_t>(entries.size());
+      entries.emplace_back();
+    }
+    Entry& en = entries[e];
+    en.row = row;
+    en.prev = join_operator_internal::kNoEntry;
+    en.next = join_operator_internal::kNoEntry;
+    en.count = 1;
+    if (outer) {
+      if (assocs.size() < entries.size()) assocs.resize(entries.size());
+      assocs[e] = assoc;
+    }
+    if (ttl_micros > 0 && written.size() < entries.size()) written.resize(entries.size());
+    return e;
+  }
+
+  void Link(uint32_t g, uint32_t e) {
+    Group& grp = groups[g];
+    Entry& en = entries[e];
+    en.prev = grp.tail;
+    en.next = join_operator_internal::kNoEntry;
+    entry_delta.Mark(e);
+    if (grp.tail != join_operator_internal::kNoEntry) {
+      entries[grp.tail].next = e;
+      entry_delta.Mark(grp.tail);
+    } else {
+      grp.head = e;
+    }
+    grp.tail = e;
+    group_delta.Mark(g);
+  }
+
+  void Unlink(uint32_t g, uint32_t e) {
+    Group& grp = groups[g];
+    Entry& en = entries[e];
+    if (en.prev != join_operator_internal::kNoEntry) {
+      entries[en.prev].next = en.next;
+      entry_delta.Mark(en.prev);
+    } else {
+      grp.head = en.next;
+    }
+    if (en.next != join_operator_internal::kNoEntry) {
+      entries[en.next].prev = en.prev;
+      entry_delta.Mark(en.next);
+    } else {
+      grp.tail = en.prev;
+    }
+    group_delta.Mark(g);
+  }
+
+  void FreeEntry(uint32_t e) {
+    entries[e].count = 0;
+    entries[e].row = join_operator_internal::kNoRow;
+    entry_delta.Mark(e);
+    free_entries.push_back(e);
+  }
+
+  // Records a write of entry e at `now` (state TTL: the entry lives until now + ttl).
+  void Touch(uint32_t e, int64_t now) {
+    if (ttl_micros <= 0) return;
+    written[e] = now;
+    entry_delta.Mark(e);
+    expiry.push_back({now, e});
+  }
+
+  void PopExpiry() {
+    expiry.pop_front();
+    ++expiry_popped;
+  }
+  void BuildIndex();
+  void RebuildIndex();
+  void Compact();
+  void MaybeCompact();
+  void ResetDeltaBase();
+  void SnapshotExpiry(size_t first, StateWriter* w) const;
+  void RestoreExpiry(StateReader* r);
+  void Snapshot(StateWriter* w);
+  void Restore(StateReader* r);
+  void FitEntryColumn(StateReader* r, bool wanted, bool present, std::vector<int64_t>* column);
+  void PutEntryColumnDelta(StateWriter* w, const std::vector<int64_t>& column) const;
+  void ApplyEntryColumnDelta(StateReader* r, size_t base_entries, bool wanted, std::vector<int64_t>* column);
+  size_t DeltaBytesEstimate() const;
+  void SnapshotDelta(StateWriter* w);
+  void RestoreDelta(StateReader* r);
+  void Validate(StateReader* r) const;
+  std::vector<LogicalType> types;
+  std::vector<int> keys;
+  std::vector<int> identity_columns;
+  bool has_unique_key;
+  bool outer;
+  RowArena arena;
+  std::vector<Entry> entries;
+  // Per entry, kept apart so sides that need neither pay nothing: numOfAssociations (outer sides
+  // only, else empty) and the processing time of the last write (state TTL only, else empty).
+  std::vector<int64_t> assocs;
+  std::vector<int64_t> written;
+  std::vector<uint32_t> free_entries;  // a stack of free entries
+  KeyIndex group_keys;                 // encoded join key -> group id
+  std::vector<Group> groups;           // per group id (empty groups keep their id)
+  bool indexed = false;
+  // identity -> live entry (indexed sides only); derived from the entries, never written.
+  std::unordered_map<std::string, uint32_t, join_operator_internal::StringHash> index;
+  bool index_stale = false;  // restored: `index` is rebuilt before the next use
+  int64_t stored = 0;  // rows stored, counting duplicates
+  int64_t ttl_micros = 0;
+  // Writes in time order; an entry whose `written` is later was written again since.
+  std::deque<Expiry> expiry;
+
+  // The base of the next delta (state at the last snapshot or restore).
+  DeltaTracker entry_delta;
+  DeltaTracker group_delta;
+  size_t arena_base = 0;
+  size_t free_low = 0;       // lowest size of free_entries since the base
+  size_t expiry_base = 0;    // size of `expiry` at the base
+  size_t expiry_popped = 0;  // pops since the base
+  bool compacted = false;    // arena rows were renumbered since the base
+};
+
+}  // namespace sluice
