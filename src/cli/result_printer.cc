@@ -70,9 +70,7 @@ Status ResultPrinter::Begin(const Schema& schema) {
     Schema s;
     if (changelog) s.Add("op", LogicalType::String());
     for (const auto& f : schema.fields()) s.Add(f.name, f.type);
-    std::map<std::string, std::string> opts;
-    OptionReader reader("(result)", &opts);
-    ASSIGN_OR_RETURN(csv_, CsvFormatFactory().CreateEncoder(s, reader));
+    ASSIGN_OR_RETURN(csv_, CreateCsvListingEncoder(s));
     std::string header;
     for (size_t i = 0; i < s.size(); ++i) header += (i ? "," : "") + s.field(i).name;
     *out_ << header << "\n";

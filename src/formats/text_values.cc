@@ -375,14 +375,52 @@ void AppendJavaBigDecimalText(__int128 unscaled, int scale, std::string* out) {
   out->append(std::to_string(adjusted));
 }
 
-void AppendTimestampText(int64_t micros, int precision, TimestampStandard standard, bool ltz, std::string* out) {
+void AppendDecimalValueText(__int128 unscaled, int scale, DecimalText style, std::string* out) {
+  if (style == DecimalText::kPlain) {
+    AppendDecimalText(unscaled, scale, out);
+    return;
+  }
+  if (unscaled == 0) {  // BigDecimal.ZERO, whatever the scale
+    out->push_back('0');
+    return;
+  }
+  while (unscaled % 10 == 0) {
+    unscaled /= 10;
+    --scale;
+  }
+  AppendJavaBigDecimalText(unscaled, scale, out);
+}
+
+namespace {
+// Drops the trailing zeros of the fraction that ends `out` (from `start`), and its '.' when none is left.
+void TrimFraction(size_t start, std::string* out) {
+  size_t dot = out->find('.', start);
+  if (dot == std::string::npos) return;
+  size_t end = out->find_last_not_of('0');
+  if (end == dot) {
+    out->resize(dot);
+  } else {
+    out->resize(end + 1);
+  }
+}
+}  // namespace
+
+void AppendTimestampText(int64_t micros, int precision, TimestampStandard standard, bool ltz, FractionText fraction,
+                         std::string* out) {
   size_t start = out->size();
-  AppendTimestamp(micros, precision, out);
+  AppendTimestamp(micros, fraction == FractionText::kShortest ? 6 : precision, out);
+  if (fraction == FractionText::kShortest) TrimFraction(start, out);
   if (standard == TimestampStandard::kIso8601) {
     size_t sp = out->find(' ', start);
     if (sp != std::string::npos) (*out)[sp] = 'T';
   }
   if (ltz) out->push_back('Z');
+}
+
+void AppendTimeText(int32_t millis, int precision, FractionText fraction, std::string* out) {
+  size_t start = out->size();
+  out->append(FormatTime(millis, fraction == FractionText::kShortest ? 3 : precision));
+  if (fraction == FractionText::kShortest) TrimFraction(start, out);
 }
 
 }  // namespace sluice

@@ -36,12 +36,30 @@ bool ParseTimestampText(std::string_view text, TimestampStandard standard, bool 
 bool DecodeBase64(std::string_view text, std::string* out);
 void AppendBase64(std::string_view bytes, std::string* out);
 
-// Java's BigDecimal.toString(): plain unless the adjusted exponent is below -6 ("1E-7").
+// Java's BigDecimal.toString(): plain unless the scale is negative or the adjusted exponent is below -6
+// ("1E-7", "1.2E+2").
 void AppendJavaBigDecimalText(__int128 unscaled, int scale, std::string* out);
 
-// Timestamp text for writing: "2026-08-15 05:00:00.000" (SQL) or "2026-08-15T05:00:00.000" (ISO),
-// with `precision` fraction digits and, for TIMESTAMP_LTZ, a trailing 'Z'.
-void AppendTimestampText(int64_t micros, int precision, TimestampStandard standard, bool ltz, std::string* out);
+// How a format writes DECIMAL values (docs/formats.md):
+//   kPlain       the type's scale, plain digits: "5.00", "100.00", "0.0000001200";
+//   kNormalized  BigDecimal.stripTrailingZeros().toString() (Jackson's normalised decimal node), zero as
+//                "0": "5", "1E+2", "0.1", "1.2E-7" (Flink's json by default, and csv with
+//                'csv.write-bigdecimal-in-scientific-notation' set to true).
+enum class DecimalText { kPlain, kNormalized };
+void AppendDecimalValueText(__int128 unscaled, int scale, DecimalText style, std::string* out);
+
+// How many fraction digits TIME and TIMESTAMP text has:
+//   kPrecision  the type's precision ("2026-08-15 05:00:00.000" for TIMESTAMP(3)): the jsonl of results;
+//   kShortest   Flink's formats (java.time's fraction 0..9 digits): trailing zeros dropped and no '.'
+//               for a whole second ("2026-08-15 05:00:00", "2026-08-15 05:00:00.5").
+enum class FractionText { kPrecision, kShortest };
+
+// Timestamp text: "2026-08-15 05:00:00.000" (SQL) or "2026-08-15T05:00:00.000" (ISO-8601), the
+// fraction per `fraction` and, for TIMESTAMP_LTZ, a trailing 'Z'.
+void AppendTimestampText(int64_t micros, int precision, TimestampStandard standard, bool ltz, FractionText fraction,
+                         std::string* out);
+// TIME text "05:00:00[.fff]" (`millis` of the day), the fraction per `fraction`.
+void AppendTimeText(int32_t millis, int precision, FractionText fraction, std::string* out);
 
 // The type's name for messages ("INT", "TIMESTAMP(3)").
 std::string TypeNameForMessage(const LogicalType& type);

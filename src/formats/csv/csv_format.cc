@@ -1,5 +1,6 @@
 #include "formats/csv/csv_format.h"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 
@@ -33,7 +34,11 @@ struct CsvConfig {
   std::string array_delimiter = ";";
   std::optional<char> escape;
   std::optional<std::string> null_literal;
-  bool scientific_decimals = true;
+  DecimalText decimal_text = DecimalText::kPlain;
+  // The CLI's `--format csv` result listing (CreateCsvListingEncoder) instead of Flink's csv text:
+  // TIME and TIMESTAMP with the type's precision, and only fields holding the delimiter, the quote or
+  // a line break quoted (as the jsonl listing keeps the type's precision).
+  bool listing = false;
 };
 
 Result<CsvConfig> ReadConfig(const OptionReader& options) {
@@ -56,7 +61,9 @@ Result<CsvConfig> ReadConfig(const OptionReader& options) {
     c.escape = e;
   }
   if (options.Has(kNullLiteral)) c.null_literal = options.GetString(kNullLiteral, "");
-  ASSIGN_OR_RETURN(c.scientific_decimals, options.GetBool(kScientific, true));
+  // Flink 2.2.1's csv writer keeps the plain text unless the option is set to true.
+  ASSIGN_OR_RETURN(bool scientific, options.GetBool(kScientific, false));
+  c.decimal_text = scientific ? DecimalText::kNormalized : DecimalText::kPlain;
   if (c.quoting && c.quote == c.delimiter) {
     return options.InvalidValue(kQuoteCharacter, "the quote character must differ from the field delimiter");
   }
@@ -342,9 +349,17 @@ class CsvDecoder final : public RecordDecoder {
   std::string unescaped_;
 };
 
+// Flink's csv writer (Jackson's CsvGenerator with its default, loose quoting check): numbers and
+// booleans are written as they are; text (strings, bytes as base64, dates, times, timestamps and whole
+// ARRAY fields) is quoted when it is longer than 24 UTF-16 units, holds a character below
+// max(delimiter, quote) + 1 (a space, '#', '+', '\'', ...), or holds the escape character. Inside
+// quotes the quote and the escape character are doubled. Without quoting, text is written as is.
 class CsvEncoder final : public RecordEncoder {
  public:
-  explicit CsvEncoder(CsvConfig config) : config_(std::move(config)) {}
+  explicit CsvEncoder(CsvConfig config)
+      : config_(std::move(config)),
+        min_safe_(std::max(static_cast<unsigned char>(config_.delimiter), static_cast<unsigned char>(config_.quote)) + 1),
+        fraction_(config_.listing ? FractionText::kPrecision : FractionText::kShortest) {}
 
   Status Encode(const Chunk& chunk, std::string* out) override {
     for (size_t r = 0; r < chunk.size(); ++r) {
@@ -355,8 +370,9 @@ class CsvEncoder final : public RecordEncoder {
           if (config_.null_literal) out->append(*config_.null_literal);
           continue;
         }
+        field_.clear();
+        bool text = true;
         if (vec.type().id() == TypeId::kArray) {
-          field_.clear();
           const ListEntry& e = vec.list_entry(r);
           for (uint32_t i = 0; i < e.length; ++i) {
             if (i) field_.append(config_.array_delimiter);
@@ -368,10 +384,13 @@ class CsvEncoder final : public RecordEncoder {
             }
           }
         } else {
-          field_.clear();
-          AppendScalar(vec, r, &field_);
+          text = AppendScalar(vec, r, &field_);
         }
-        AppendField(field_, out);
+        if (text) {
+          AppendText(field_, out);
+        } else {
+          out->append(field_);
+        }
       }
       out->push_back('\n');
     }
@@ -379,63 +398,59 @@ class CsvEncoder final : public RecordEncoder {
   }
 
  private:
-  void AppendScalar(const Vector& vec, size_t row, std::string* out) const {
+  // Appends the value's text; returns whether it is text (subject to quoting) rather than a number.
+  bool AppendScalar(const Vector& vec, size_t row, std::string* out) const {
     const LogicalType& t = vec.type();
     switch (t.id()) {
-      case TypeId::kBoolean: out->append(vec.data<uint8_t>()[row] ? "true" : "false"); break;
+      case TypeId::kBoolean: out->append(vec.data<uint8_t>()[row] ? "true" : "false"); return false;
       case TypeId::kDecimal:
-        if (config_.scientific_decimals) {
-          AppendJavaBigDecimalText(vec.data<__int128>()[row], t.scale(), out);
-        } else {
-          AppendDecimalText(vec.data<__int128>()[row], t.scale(), out);
-        }
-        break;
+        AppendDecimalValueText(vec.data<__int128>()[row], t.scale(), config_.decimal_text, out);
+        return false;
       case TypeId::kChar:
-      case TypeId::kVarChar: out->append(vec.GetString(row)); break;
+      case TypeId::kVarChar: out->append(vec.GetString(row)); return true;
       case TypeId::kBinary:
-      case TypeId::kVarBinary: AppendBase64(vec.GetString(row), out); break;
+      case TypeId::kVarBinary: AppendBase64(vec.GetString(row), out); return true;
+      case TypeId::kTime: AppendTimeText(vec.data<int32_t>()[row], t.precision(), fraction_, out); return true;
       case TypeId::kTimestamp:
       case TypeId::kTimestampLtz:
         AppendTimestampText(vec.data<int64_t>()[row], t.precision(), TimestampStandard::kSql,
-                            t.id() == TypeId::kTimestampLtz, out);
-        break;
-      default: AppendVectorText(vec, row, out); break;
+                            t.id() == TypeId::kTimestampLtz, fraction_, out);
+        return true;
+      case TypeId::kDate: AppendVectorText(vec, row, out); return true;
+      default: AppendVectorText(vec, row, out); return false;
     }
   }
 
-  void AppendField(std::string_view s, std::string* out) const {
-    bool special = false;
-    for (char c : s) {
-      if (c == config_.delimiter || c == '\n' || c == '\r' || (config_.quoting && c == config_.quote) ||
-          (config_.escape && c == *config_.escape)) {
-        special = true;
-        break;
-      }
+  bool NeedsQuotes(std::string_view s) const {
+    if (config_.listing) {
+      return s.find_first_of(std::string{config_.delimiter, config_.quote, '\n', '\r'}) != std::string_view::npos;
     }
-    if (!special) {
+    size_t utf16_units = 0;
+    for (char ch : s) {
+      const auto c = static_cast<unsigned char>(ch);
+      if ((c & 0xC0) != 0x80) ++utf16_units;  // a sequence's lead byte
+      if ((c & 0xF8) == 0xF0) ++utf16_units;  // four bytes: a surrogate pair in Java
+      if (c < min_safe_ || (config_.escape && ch == *config_.escape)) return true;
+    }
+    return utf16_units > 24;
+  }
+
+  void AppendText(std::string_view s, std::string* out) const {
+    if (!config_.quoting || !NeedsQuotes(s)) {
       out->append(s);
       return;
     }
-    if (config_.quoting) {
-      out->push_back(config_.quote);
-      for (char c : s) {
-        if (c == config_.quote) {
-          out->push_back(config_.escape ? *config_.escape : config_.quote);
-        } else if (config_.escape && c == *config_.escape) {
-          out->push_back(c);
-        }
-        out->push_back(c);
-      }
-      out->push_back(config_.quote);
-      return;
-    }
+    out->push_back(config_.quote);
     for (char c : s) {
-      if (config_.escape && (c == config_.delimiter || c == '\n' || c == *config_.escape)) out->push_back(*config_.escape);
+      if (c == config_.quote || (config_.escape && c == *config_.escape)) out->push_back(c);
       out->push_back(c);
     }
+    out->push_back(config_.quote);
   }
 
   CsvConfig config_;
+  unsigned min_safe_;
+  FractionText fraction_;
   std::string field_;
 };
 
@@ -457,8 +472,10 @@ class CsvFactory final : public FormatFactory {
         {kArrayDelimiter, OptionType::kString, ";", "Separator of array elements inside a field."},
         {kEscapeCharacter, OptionType::kString, "", "Escape character for escaping values (none by default)."},
         {kNullLiteral, OptionType::kString, "", "Text read and written as NULL (none by default)."},
-        {kScientific, OptionType::kBoolean, "true",
-         "Write DECIMAL values as Java's BigDecimal.toString() (scientific for very small values)."},
+        {kScientific, OptionType::kBoolean, "false",
+         "When true, write DECIMAL values as Java's BigDecimal text without trailing zeros (5, 1E+2, 1.2E-7); "
+         "otherwise plain at the type's scale (5.00, 100.00). Flink documents true as the default, yet its "
+         "csv writer writes plain text unless the option is set, and so does Sluice."},
     };
     return kOptions;
   }
@@ -486,6 +503,13 @@ class CsvFactory final : public FormatFactory {
 const FormatFactory& CsvFormatFactory() {
   static const CsvFactory kFactory;
   return kFactory;
+}
+
+Result<std::unique_ptr<RecordEncoder>> CreateCsvListingEncoder(const Schema& schema) {
+  for (const auto& f : schema.fields()) RETURN_IF_ERROR(CheckSupported(f.type, f.name, true));
+  CsvConfig config;
+  config.listing = true;
+  return std::unique_ptr<RecordEncoder>(new CsvEncoder(std::move(config)));
 }
 
 }  // namespace sluice

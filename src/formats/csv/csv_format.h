@@ -7,8 +7,13 @@
 // split on 'csv.array-element-delimiter'. Scalars are parsed by formats/text_values.h (the same
 // parsers as json's string values). Errors and skipping follow the json format.
 //
-// Writing: one record per row; fields are quoted only when they contain the delimiter, the quote,
-// the escape character or a line break. NULL is written as 'csv.null-literal' (empty by default).
+// Writing: one record per row, the text Flink 2.2's csv format writes (docs/formats.md): numbers and
+// booleans as they are, DECIMAL plain at the type's scale (normalised with
+// 'csv.write-bigdecimal-in-scientific-notation' = 'true'), TIMESTAMP "2026-08-15 05:00:00.5" and TIME
+// "05:00:00.5" with the shortest fraction; text fields are quoted by Jackson's loose rule (longer than
+// 24 characters, or holding a character below max(delimiter, quote) + 1 or the escape character), the
+// quote and escape characters doubled inside quotes. NULL is written as 'csv.null-literal' (empty by
+// default).
 //
 // Threading: see formats/format.h.
 #pragma once
@@ -18,5 +23,10 @@
 namespace sluice {
 
 const FormatFactory& CsvFormatFactory();
+
+// The encoder of the CLI's `--format csv` result listing: the csv format's defaults, except TIME and
+// TIMESTAMP keep the type's precision and only fields holding ',', '"' or a line break are quoted
+// (a listing, as the jsonl one, not Flink's file text).
+[[nodiscard]] Result<std::unique_ptr<RecordEncoder>> CreateCsvListingEncoder(const Schema& schema);
 
 }  // namespace sluice

@@ -568,15 +568,16 @@ JsonWriteOptionKeys::JsonWriteOptionKeys(std::string_view prefix)
 
 void JsonWriteOptionKeys::Declare(std::vector<ConfigOption>* out) const {
   out->push_back({timestamp_standard_.c_str(), OptionType::kEnum, "SQL",
-                  "Text form of TIMESTAMP and TIMESTAMP_LTZ values: 'SQL' (2026-08-15 05:00:00.000) or 'ISO-8601' "
-                  "(2026-08-15T05:00:00.000).",
+                  "Text form of TIMESTAMP and TIMESTAMP_LTZ values: 'SQL' (2026-08-15 05:00:00.5) or 'ISO-8601' "
+                  "(2026-08-15T05:00:00.5); written with the shortest fraction, read with any.",
                   {"SQL", "ISO-8601"}});
   out->push_back({map_null_key_mode_.c_str(), OptionType::kEnum, "FAIL", map_null_key_mode_description_.c_str(),
                   {"FAIL", "DROP", "LITERAL"}});
   out->push_back({map_null_key_literal_.c_str(), OptionType::kString, "null",
                   "The key written for NULL map keys in 'LITERAL' mode."});
   out->push_back({decimal_plain_.c_str(), OptionType::kBoolean, "false",
-                  "Write DECIMAL values as plain numbers, never in scientific notation."});
+                  "Write DECIMAL values as plain numbers at the type's scale (5.00, 100.00) instead of Java's "
+                  "BigDecimal text without trailing zeros (5, 1E+2)."});
 }
 
 Result<TimestampStandard> JsonWriteOptionKeys::ReadTimestampStandard(const OptionReader& options) const {
@@ -593,7 +594,9 @@ Result<JsonWriteOptions> JsonWriteOptionKeys::Read(const OptionReader& options) 
                         : mode == "DROP" ? JsonWriteOptions::MapNullKeyMode::kDrop
                                          : JsonWriteOptions::MapNullKeyMode::kLiteral;
   w.map_null_key_literal = options.GetString(map_null_key_literal_, "null");
-  ASSIGN_OR_RETURN(w.decimal_as_plain_number, options.GetBool(decimal_plain_, false));
+  ASSIGN_OR_RETURN(bool plain, options.GetBool(decimal_plain_, false));
+  w.decimal_text = plain ? DecimalText::kPlain : DecimalText::kNormalized;
+  w.fraction_text = FractionText::kShortest;
   return w;
 }
 

@@ -8,9 +8,12 @@
 // "2026-08-15T05:00:00[.fff]"). A malformed record fails with its file, line and reason, or is
 // skipped and counted when 'json.ignore-parse-errors' is true.
 //
-// Writing: fields in schema order; TIMESTAMP in the chosen standard with the type's precision
-// ("2026-08-15 05:00:00.000"), TIMESTAMP_LTZ with a trailing 'Z', DECIMAL as a plain number, NULL as
-// null, ARRAY as array, ROW and MAP as objects; MAP null keys per 'json.map-null-key.mode'.
+// Writing (Flink 2.2's json format text, docs/formats.md): fields in schema order; TIMESTAMP in the
+// chosen standard with the shortest fraction ("2026-08-15 05:00:00", "2026-08-15 05:00:00.5"),
+// TIMESTAMP_LTZ with a trailing 'Z', TIME as "05:00:00" (no fraction), DECIMAL as a JSON number
+// without trailing zeros in Java's BigDecimal text ("5", "1E+2") or, with
+// 'json.encode.decimal-as-plain-number', plain at the type's scale ("5.00"); NULL as null, ARRAY as
+// array, ROW and MAP as objects; MAP null keys per 'json.map-null-key.mode'.
 //
 // Threading: see formats/format.h. JsonRowWriter is immutable after construction and may be shared.
 #pragma once
@@ -36,9 +39,12 @@ struct JsonWriteOptions {
   enum class MapNullKeyMode { kFail, kDrop, kLiteral };
   MapNullKeyMode map_null_key_mode = MapNullKeyMode::kFail;
   std::string map_null_key_literal = "null";
-  // Flink's 'json.encode.decimal-as-plain-number': when false, DECIMALs print as Java's
-  // BigDecimal.toString() (scientific for very small values).
-  bool decimal_as_plain_number = true;
+  // The defaults are the jsonl of results (DESIGN.md section 9): DECIMAL at the type's scale, TIME and
+  // TIMESTAMP with the type's precision. JsonWriteOptionKeys::Read gives Flink's json format text
+  // instead: DECIMAL normalised ("5", "1E+2") unless '<prefix>.encode.decimal-as-plain-number',
+  // TIMESTAMP with the shortest fraction and TIME without one ("10:00:05", as Flink's json writer).
+  DecimalText decimal_text = DecimalText::kPlain;
+  FractionText fraction_text = FractionText::kPrecision;
 };
 
 // Writes rows as JSON objects with precomputed keys; used by the json encoder and by the CLI's

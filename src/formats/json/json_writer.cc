@@ -125,11 +125,7 @@ Status AppendJsonValue(const Vector& vec, size_t row, const JsonWriteOptions& op
       break;
     }
     case TypeId::kDecimal:
-      if (options.decimal_as_plain_number) {
-        AppendDecimalText(vec.data<__int128>()[row], t.scale(), out);
-      } else {
-        AppendJavaBigDecimalText(vec.data<__int128>()[row], t.scale(), out);
-      }
+      AppendDecimalValueText(vec.data<__int128>()[row], t.scale(), options.decimal_text, out);
       break;
     case TypeId::kChar:
     case TypeId::kVarChar: AppendJsonString(vec.GetString(row), out); break;
@@ -145,15 +141,18 @@ Status AppendJsonValue(const Vector& vec, size_t row, const JsonWriteOptions& op
       out->push_back('"');
       break;
     case TypeId::kTime:
+      // Flink's json writer keeps whole seconds of a TIME (LocalTime.ofSecondOfDay).
       out->push_back('"');
-      out->append(FormatTime(vec.data<int32_t>()[row], t.precision()));
+      AppendTimeText(vec.data<int32_t>()[row],
+                     options.fraction_text == FractionText::kShortest ? 0 : t.precision(), FractionText::kPrecision,
+                     out);
       out->push_back('"');
       break;
     case TypeId::kTimestamp:
     case TypeId::kTimestampLtz:
       out->push_back('"');
       AppendTimestampText(vec.data<int64_t>()[row], t.precision(), options.timestamp_standard,
-                          t.id() == TypeId::kTimestampLtz, out);
+                          t.id() == TypeId::kTimestampLtz, options.fraction_text, out);
       out->push_back('"');
       break;
     case TypeId::kArray:

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "common/time_util.h"
 #include "formats/text_values.h"
@@ -142,12 +145,43 @@ TEST(CsvFormatTest, EncodesAndRoundTrips) {
   ASSERT_TRUE(enc.ok());
   std::string text;
   ASSERT_TRUE((*enc)->Encode(c, &text).ok());
-  EXPECT_EQ(text, "1,\"a,\"\"b\"\"\nc\",12.50,2026-08-15 05:00:00.000,x;y,false\n2,,,,,true\n");
+  EXPECT_EQ(text, "1,\"a,\"\"b\"\"\nc\",12.50,\"2026-08-15 05:00:00\",x;y,false\n2,,,,,true\n");
   Decoded back = DecodeText(s, text);
   ASSERT_TRUE(back.status.ok()) << back.status.ToString();
   EXPECT_EQ(back.chunk.GetRow(0), c.GetRow(0));
   EXPECT_EQ(back.chunk.column(1).GetString(1), "");  // NULL strings come back empty, as in Flink
   EXPECT_TRUE(back.chunk.column(2).IsNull(1));
+}
+
+// Jackson's loose quoting rule as Flink's csv writer applies it (tests/flink/cases/sink_csv_*): text
+// is quoted when longer than 24 characters or holding a character below max(delimiter, quote) + 1 or
+// the escape character; numbers never; quotes and escapes are doubled inside quotes.
+TEST(CsvFormatTest, QuotesAsFlinksWriter) {
+  Schema s({{"s", LogicalType::String()}, {"d", LogicalType::Decimal(10, 2)}, {"t", LogicalType::Time(3)}});
+  Chunk c(s);
+  for (const char* v : {"plain", "a b", "#x", "+1", "x|y", "abcdefghijklmnopqrstuvwxyz", "", "it's \\ ok"}) {
+    c.AppendValues({Value::String(v), Value::Decimal(10, 2, 10000), Value::Int(LogicalType::Time(3), 18000100)},
+                   RowKind::kInsert);
+  }
+  auto encode = [&](std::map<std::string, std::string> options) {
+    OptionReader reader("sink", &options);
+    auto enc = CsvFormatFactory().CreateEncoder(s, reader);
+    EXPECT_TRUE(enc.ok());
+    std::string text;
+    EXPECT_TRUE((*enc)->Encode(c, &text).ok());
+    return text;
+  };
+  EXPECT_EQ(encode({}),
+            "plain,100.00,05:00:00.1\n\"a b\",100.00,05:00:00.1\n\"#x\",100.00,05:00:00.1\n\"+1\",100.00,05:00:00.1\n"
+            "x|y,100.00,05:00:00.1\n\"abcdefghijklmnopqrstuvwxyz\",100.00,05:00:00.1\n,100.00,05:00:00.1\n"
+            "\"it's \\ ok\",100.00,05:00:00.1\n");
+  EXPECT_EQ(encode({{"csv.field-delimiter", "|"}, {"csv.escape-character", "\\"},
+                    {"csv.write-bigdecimal-in-scientific-notation", "true"}}),
+            "\"plain\"|1E+2|\"05:00:00.1\"\n\"a b\"|1E+2|\"05:00:00.1\"\n\"#x\"|1E+2|\"05:00:00.1\"\n"
+            "\"+1\"|1E+2|\"05:00:00.1\"\n\"x|y\"|1E+2|\"05:00:00.1\"\n\"abcdefghijklmnopqrstuvwxyz\"|1E+2|\"05:00:00.1\"\n"
+            "|1E+2|\"05:00:00.1\"\n\"it's \\\\ ok\"|1E+2|\"05:00:00.1\"\n");  // '|' makes every letter unsafe
+  const std::string unquoted = "plain,100.00,05:00:00.1\na b,100.00,05:00:00.1\n#x,100";
+  EXPECT_EQ(encode({{"csv.disable-quote-character", "true"}}).substr(0, unquoted.size()), unquoted);
 }
 
 TEST(CsvFormatTest, RejectsUnsupportedTypes) {
@@ -183,6 +217,34 @@ TEST(TextValuesTest, DecimalsTimestampsAndBigDecimalText) {
   out.clear();
   AppendJavaBigDecimalText(-1250, 2, &out);
   EXPECT_EQ(out, "-12.50");
+  for (auto [unscaled, scale, text] : std::vector<std::tuple<int64_t, int, const char*>>{
+           {500, 2, "5"}, {10000, 2, "1E+2"}, {10, 2, "0.1"}, {0, 2, "0"}, {-10, 4, "-0.001"},
+           {1200, 10, "1.2E-7"}, {1234567890123456789, 2, "12345678901234567.89"}, {-750, 2, "-7.5"}}) {
+    out.clear();
+    AppendDecimalValueText(unscaled, scale, DecimalText::kNormalized, &out);
+    EXPECT_EQ(out, text);
+  }
+  out.clear();
+  AppendDecimalValueText(10000, 2, DecimalText::kPlain, &out);
+  EXPECT_EQ(out, "100.00");
+  for (auto [in, text] : std::vector<std::pair<const char*, const char*>>{
+           {"2026-08-15 05:00:00", "2026-08-15 05:00:00"}, {"2026-08-15 05:00:00.1", "2026-08-15 05:00:00.1"},
+           {"2026-08-15 05:00:00.120", "2026-08-15 05:00:00.12"}, {"2026-08-15 05:00:00.000001", "2026-08-15 05:00:00.000001"}}) {
+    out.clear();
+    AppendTimestampText(*ParseTimestamp(in), 6, TimestampStandard::kSql, false, FractionText::kShortest, &out);
+    EXPECT_EQ(out, text);
+  }
+  out.clear();
+  AppendTimestampText(*ParseTimestamp("2026-08-15 05:00:00"), 3, TimestampStandard::kIso8601, true,
+                      FractionText::kShortest, &out);
+  EXPECT_EQ(out, "2026-08-15T05:00:00Z");
+  out.clear();
+  AppendTimestampText(*ParseTimestamp("2026-08-15 05:00:00"), 3, TimestampStandard::kSql, false,
+                      FractionText::kPrecision, &out);
+  EXPECT_EQ(out, "2026-08-15 05:00:00.000");
+  out.clear();
+  AppendTimeText(18000000, 3, FractionText::kShortest, &out);
+  EXPECT_EQ(out, "05:00:00");
   std::string bytes;
   std::string b64;
   AppendBase64("hello!?", &b64);

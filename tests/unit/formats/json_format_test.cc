@@ -316,7 +316,44 @@ TEST(JsonFormatTest, WritesRowsInFlinkForm) {
   ASSERT_TRUE((*encoder)->Encode(c, &text).ok());
   ASSERT_EQ(text.back(), '\n');
   text.pop_back();
+  // The format's text is Flink's json writer's: the shortest fraction, the decimal normalised.
+  const std::string head =
+      R"({"store_id":"SG-0042\"x","ts":"2026-08-15 05:00:00","ltz":"2026-08-15 05:00:00Z","amount":-12.5,)";
+  EXPECT_EQ(text.substr(0, head.size()), head);
   Decoded back = DecodeLines(s, {text});
+  ASSERT_TRUE(back.status.ok()) << back.status.ToString();
+  EXPECT_EQ(back.chunk.GetRow(0), c.GetRow(0));
+}
+
+// The json format writes Flink 2.2.1's text (tests/flink/cases/sink_json_text_*): DECIMAL without
+// trailing zeros in BigDecimal's text unless 'json.encode.decimal-as-plain-number', TIMESTAMP with the
+// shortest fraction, TIME in whole seconds; and it reads the type-precision text back.
+TEST(JsonFormatTest, EncoderWritesFlinkText) {
+  Schema s({{"d", LogicalType::Decimal(10, 2)},
+            {"ts", LogicalType::Timestamp(6)},
+            {"t", LogicalType::Time(3)},
+            {"ltz", LogicalType::TimestampLtz(3)}});
+  Chunk c(s);
+  int64_t ts = *ParseTimestamp("2026-08-15 05:00:00.1");
+  c.AppendValues({Value::Decimal(10, 2, 10000), Value::Int(LogicalType::Timestamp(6), ts),
+                  Value::Int(LogicalType::Time(3), *ParseTime("05:00:00.123")),
+                  Value::Int(LogicalType::TimestampLtz(3), ts)},
+                 RowKind::kInsert);
+  auto encode = [&](std::map<std::string, std::string> options) {
+    OptionReader reader("sink", &options);
+    auto encoder = JsonFormatFactory().CreateEncoder(s, reader);
+    EXPECT_TRUE(encoder.ok());
+    std::string text;
+    EXPECT_TRUE((*encoder)->Encode(c, &text).ok());
+    return text;
+  };
+  EXPECT_EQ(encode({}), R"({"d":1E+2,"ts":"2026-08-15 05:00:00.1","t":"05:00:00","ltz":"2026-08-15 05:00:00.1Z"})"
+                        "\n");
+  EXPECT_EQ(encode({{"json.encode.decimal-as-plain-number", "true"}, {"json.timestamp-format.standard", "ISO-8601"}}),
+            R"({"d":100.00,"ts":"2026-08-15T05:00:00.1","t":"05:00:00","ltz":"2026-08-15T05:00:00.1Z"})"
+            "\n");
+  Decoded back = DecodeLines(s, {R"({"d":100.00,"ts":"2026-08-15 05:00:00.100000","t":"05:00:00.123",)"
+                                 R"("ltz":"2026-08-15 05:00:00.100Z"})"});
   ASSERT_TRUE(back.status.ok()) << back.status.ToString();
   EXPECT_EQ(back.chunk.GetRow(0), c.GetRow(0));
 }
