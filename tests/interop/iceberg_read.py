@@ -18,6 +18,7 @@ PyIceberg 0.12 refuses tables with equality deletes, so tests read those with th
 """
 import json
 import os
+import re
 import struct
 import sys
 import zlib
@@ -35,9 +36,21 @@ def local(path):
 
 
 def metadata(table_dir):
+    """The table's current metadata as Java's HadoopTableOperations finds it: the version in
+    version-hint.text, or without a readable hint the highest v<N>.metadata.json; then every newer
+    v<N+1> that exists (a committer may have published it and died before updating the hint)."""
     meta = os.path.join(table_dir, "metadata")
-    with open(os.path.join(meta, "version-hint.text")) as f:
-        version = int(f.read().strip())
+    version = None
+    try:
+        with open(os.path.join(meta, "version-hint.text")) as f:
+            version = int(f.read().strip())
+    except (OSError, ValueError):
+        versions = [int(m.group(1)) for m in (re.fullmatch(r"v(\d+)\.metadata\.json", n) for n in os.listdir(meta)) if m]
+        if not versions:
+            raise FileNotFoundError("no metadata file in %s" % meta)
+        version = max(versions)
+    while os.path.exists(os.path.join(meta, "v%d.metadata.json" % (version + 1))):
+        version += 1
     with open(os.path.join(meta, "v%d.metadata.json" % version)) as f:
         return json.load(f)
 
