@@ -5,7 +5,9 @@ package sluice.flink.nexmark;
  * 'nexmark' connector (src/connectors/nexmark/nexmark_generator.h): the same option keys give the
  * same configuration on both engines.
  */
-public final class NexmarkConfig {
+public final class NexmarkConfig implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   /** 2026-01-01 00:00:00 UTC: Sluice's fixed base time, so runs repeat. */
   public static final long DEFAULT_BASE_TIME_MS = 1767225600000L;
 
