@@ -37,7 +37,18 @@ import org.apache.flink.table.api.TableResult;
 public final class FlinkBench {
   private FlinkBench() {}
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) {
+    try {
+      run(args);
+    } catch (Throwable t) {
+      // The MiniCluster's threads would keep the JVM alive after main ends: exit explicitly.
+      t.printStackTrace();
+      System.exit(1);
+    }
+    System.exit(0);
+  }
+
+  private static void run(String[] args) throws Exception {
     // One MiniCluster for the process, started before any measurement, and jobs submitted to it
     // through its REST endpoint (as FlinkRunner does): the measured job does not pay a cluster start.
     Configuration clusterConf = new Configuration();
@@ -90,7 +101,6 @@ public final class FlinkBench {
     }
     System.err.printf(Locale.ROOT, "flink-bench: elapsed=%.3fs job_cpu=%.3fs process_cpu=%.3fs peak_rss=%d%n",
         jobNanos / 1e9, jobCpu / 1e9, processCpuNanos() / 1e9, peakRssBytes());
-    System.exit(0);
   }
 
   private static void runJob(TableEnvironment env, String stmt, String head) throws Exception {
