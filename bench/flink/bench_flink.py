@@ -23,6 +23,7 @@ per CPU second, <= 1/10 of its peak memory) are reported per query.
 """
 import argparse
 import datetime
+import json
 import os
 import platform
 import re
@@ -260,8 +261,30 @@ def write_doc(path, body, begin=BEGIN, end=END):
         f.write(text)
 
 
+def merged(results, args, hashes):
+    """This run's results, after those of earlier runs with the same event count for the queries this
+    run left out (kept in --results), in query order; saves the merged list."""
+    old = {}
+    saved = {}
+    if os.path.exists(args.results):
+        with open(args.results) as f:
+            saved = json.load(f)
+        if saved.get("events") == args.events:
+            old = {q: (s, fl) for q, s, fl in saved["results"]}
+            hashes = hashes or saved.get("hashes")
+    for q, s, f in results:
+        old[q] = (s, f)
+    order = queries("")
+    out = [(q, old[q][0], old[q][1]) for q in order if q in old]
+    os.makedirs(os.path.dirname(args.results), exist_ok=True)
+    with open(args.results, "w") as f:
+        json.dump({"events": args.events, "hashes": hashes, "results": out}, f)
+    return out, hashes
+
+
 def write_results(results, args, hashes, java_opts):
-    rows = table_rows(results, args.events)
+    all_results, hashes = merged(results, args, hashes)
+    rows = table_rows(all_results, args.events)
     write_doc(os.path.join(ROOT, "docs", "performance.md"),
               markdown(rows, args.events, args.warmup_events, hashes, java_opts))
     with open(os.path.join(ROOT, "docs", "performance_ratios.svg"), "w") as f:
@@ -276,6 +299,8 @@ def main():
     ap.add_argument("--warmup-events", type=int, default=100000)
     ap.add_argument("--queries", default="")
     ap.add_argument("--java-opts", default=os.environ.get("FLINK_JAVA_OPTS", "-Xmx1g"))
+    ap.add_argument("--results", default=os.path.join(ROOT, "build-release", "bench-flink-results.json"),
+                    help="measurements kept between runs: a run of some queries updates their rows only")
     ap.add_argument("--no-hash", action="store_true", help="skip the same-events check")
     ap.add_argument("--no-doc", action="store_true", help="print only; leave docs/ alone")
     args = ap.parse_args()
