@@ -3,6 +3,9 @@
 #   make test   - installs what is missing, builds with clang, ASan+UBSan and runs every test
 #                 (the libFuzzer targets for 30 s each among them)
 #   make bench  - builds in release and runs the benchmarks
+#   make bench-flink - the Nexmark queries on Sluice and on Apache Flink 2.2.1, same machine, same run:
+#                 events/s, CPU seconds, peak RSS and the ratios (docs/performance.md; Java 17 and Maven;
+#                 BENCH_EVENTS=1000000 for a shorter run, BENCH_QUERIES=q0,q5 for some queries)
 #   make demo   - runs the example pipeline on embedded defaults
 #   make fuzz   - runs each libFuzzer target for FUZZ_SECONDS (600) in the test build (tests/fuzz)
 #   make test-flink - the same scripts on Apache Flink 2.2.1 and on build/sluice, compared
@@ -23,7 +26,7 @@ define configure_asan
 	  -DSLUICE_BUILD_FUZZ=ON -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" $(CMAKE_FLAGS) >/dev/null
 endef
 
-.PHONY: deps build test test-flink fuzz bench demo clean
+.PHONY: deps build test test-flink fuzz bench bench-flink demo clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -51,6 +54,14 @@ bench: deps
 	@cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DSLUICE_BUILD_TESTS=OFF -DSLUICE_BUILD_BENCH=ON $(CMAKE_FLAGS) >/dev/null
 	@ninja -C build-release -j $(JOBS)
 	@bash bench/run.sh build-release
+
+BENCH_EVENTS ?= 10000000
+BENCH_QUERIES ?=
+bench-flink: deps
+	@cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DSLUICE_BUILD_TESTS=OFF -DSLUICE_BUILD_BENCH=ON $(CMAKE_FLAGS) >/dev/null
+	@ninja -C build-release -j $(JOBS) sluice nexmark_events
+	@python3 bench/flink/bench_flink.py --sluice build-release/sluice --nexmark-events build-release/bench/nexmark_events \
+	  --events $(BENCH_EVENTS) $(if $(BENCH_QUERIES),--queries $(BENCH_QUERIES))
 
 # make demo KAFKA=host:port: the pipeline once more on that Kafka broker (examples/larkspur/README.md).
 demo: build
