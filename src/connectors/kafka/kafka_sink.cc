@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "common/check.h"
+#include "common/failpoint.h"
 #include "connectors/kafka/kafka_client.h"
 #include "connectors/kafka/kafka_metadata_writer.h"
 #include "connectors/kafka/kafka_transactions.h"
@@ -355,6 +356,7 @@ class KafkaWriter final : public SinkWriter {
     RETURN_IF_ERROR(ProduceLog(c.log, "checkpoint " + std::to_string(c.checkpoint_id)));
     RETURN_IF_ERROR(EnsureTransaction());
     RETURN_IF_ERROR(FlushProducer());
+    Failpoint("kafka.recovery-before-commit");
     RETURN_IF_ERROR(CommitKafkaTransaction(handle_->get(), options_, topic_, KafkaProgress{c.lineage, c.checkpoint_id}));
     txn_open_ = false;
     committed_id_ = c.checkpoint_id;

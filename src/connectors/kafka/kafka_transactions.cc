@@ -7,6 +7,7 @@
 #include <set>
 
 #include "common/config.h"
+#include "common/failpoint.h"
 #include "connectors/kafka/kafka_client.h"
 
 namespace sluice {
@@ -262,8 +263,11 @@ Status CommitKafkaTransaction(rd_kafka_t* rk, const KafkaTableOptions& options, 
     rd_kafka_consumer_group_metadata_destroy(group);
     rd_kafka_topic_partition_list_destroy(offsets);
     RETURN_IF_ERROR(s);
+    Failpoint("kafka.before-commit-transaction");
   }
-  return RetryTxn(rk, "commit", [&] { return rd_kafka_commit_transaction(rk, -1); });
+  RETURN_IF_ERROR(RetryTxn(rk, "commit", [&] { return rd_kafka_commit_transaction(rk, -1); }));
+  if (progress) Failpoint("kafka.after-commit-transaction");
+  return Status::OK();
 }
 
 void AbortKafkaTransaction(rd_kafka_t* rk) {
