@@ -192,7 +192,10 @@ def latency_run(sluice, n, guarantee, interval, rate, seconds, payload, cp):
     m = re.search(r"n=(\d+) p50=(\d+) p99=(\d+) max=(\d+)", out)
     if not m or int(m.group(1)) != records:
         raise RuntimeError("latency consumer: " + out)
-    return achieved, int(m.group(2)), int(m.group(3)), int(m.group(4))
+    # The job summary's checkpoints: how many completed and their average duration.
+    ck = re.search(r"checkpoints=(\d+)\(.*?avg=([0-9.]+)ms", err)
+    ckpts = "%s/%.0fms" % (ck.group(1), float(ck.group(2))) if ck else "-"
+    return achieved, int(m.group(2)), int(m.group(3)), int(m.group(4)), ckpts
 
 
 def latency(sluice, rate, seconds, payload, work):
@@ -200,20 +203,21 @@ def latency(sluice, rate, seconds, payload, work):
     print("== End-to-end latency at %d events/s for %d s (produce timestamp -> visible to a read_committed consumer)"
           % (rate, seconds))
     cp = compile_latency_consumer(work)
-    print("%-14s %-10s %12s %8s %8s %8s %12s %12s" % ("guarantee", "interval", "produced/s", "p50_ms", "p99_ms",
-                                                      "max_ms", "p50_vs_alo", "p99_vs_alo"))
+    print("%-14s %-10s %12s %8s %8s %8s %12s %12s %14s" % ("guarantee", "interval", "produced/s", "p50_ms", "p99_ms",
+                                                           "max_ms", "p50_vs_alo", "p99_vs_alo", "ckpts/avg"))
     n = 0
     for interval in ("1 s", "100 ms"):
         alo = None
         for guarantee in ("at-least-once", "exactly-once"):
-            achieved, p50, p99, mx = latency_run(sluice, n, guarantee, interval, rate, seconds, payload, cp)
+            achieved, p50, p99, mx, ckpts = latency_run(sluice, n, guarantee, interval, rate, seconds, payload, cp)
             n += 1
             if alo is None:
                 alo = (p50, p99)
                 ratios = ("-", "-")
             else:
                 ratios = ("%.2f" % (p50 / max(1, alo[0])), "%.2f" % (p99 / max(1, alo[1])))
-            print("%-14s %-10s %12.0f %8d %8d %8d %12s %12s" % (guarantee, interval, achieved, p50, p99, mx, *ratios))
+            print("%-14s %-10s %12.0f %8d %8d %8d %12s %12s %14s" % (guarantee, interval, achieved, p50, p99, mx, *ratios,
+                                                                     ckpts))
 
 
 def main():
