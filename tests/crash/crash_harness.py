@@ -28,7 +28,8 @@ started and stopped by tests/interop/kafka_broker.sh; jars from scripts/install-
 main stream is a topic of it (loaded once per case in one transaction, read with read_committed from
 the earliest to the latest offset; a changelog case reads debezium-json), the same stateful chains,
 and every sink an 'exactly-once' kafka sink into a topic of the run (json values, debezium-json for a
-changelog). The kills add the failpoints checkpoint.after-commit and the Kafka sink's own
+changelog; for a keyed aggregate sometimes 'upsert-kafka' with a json key, compared folded by key
+and, without its reducing buffer, record for record). The kills add the failpoints checkpoint.after-commit and the Kafka sink's own
 (kafka.before-commit-transaction, kafka.after-commit-transaction, kafka.recovery-before-commit). What
 the sink wrote is read back by a read_committed consumer (tests/crash/kafka/CrashKafkaTool.java, to
 the last stable offset) and compared with the unkilled run's topic as above: each change exactly
@@ -147,6 +148,19 @@ def fold(lines):
     return +rows, errors
 
 
+def fold_upsert(lines):
+    """An upsert-kafka topic's "key<TAB>value" records folded by key: the last value of each key, a
+    tombstone (null value) removing it."""
+    table = {}
+    for line in lines:
+        key, value = line.split("\t", 1)
+        if value == "\\N":
+            table.pop(key, None)
+        else:
+            table[key] = value
+    return collections.Counter("%s -> %s" % kv for kv in table.items())
+
+
 def multiset_diff(want, got, what):
     """Lines describing how multiset `got` differs from `want` (at most a few of each)."""
     missing, extra = want - got, got - want
@@ -180,6 +194,8 @@ def compare(case, want, got):
             a, b = without_proctime(a), without_proctime(b)
         if kind == "append" or case.exact[sink]:
             problems += multiset_diff(collections.Counter(a), collections.Counter(b), "sink %s rows/changes" % sink)
+        if kind == "upsert":
+            problems += multiset_diff(fold_upsert(a), fold_upsert(b), "sink %s upserts folded by key" % sink)
         if kind == "changelog":
             fa, _ = fold(a)
             fb, errors = fold(b)
@@ -218,12 +234,13 @@ class KafkaTool:
                 raise RuntimeError("CrashKafkaTool %s: %s" % (words[0], line[6:].strip()))
             lines.append(line.rstrip("\n"))
 
-    def read(self, topic):
-        """The values of `topic` in offset order per partition (partitions in order)."""
+    def read(self, topic, keyed=False):
+        """The values of `topic` in offset order per partition (partitions in order); keyed: lines
+        "key<TAB>value" ("\\N" for null)."""
         out = []
         for line in self.call("read", topic):
-            _, _, _, _, value = line.split("\t", 4)
-            out.append(value)
+            _, _, _, _, key, value = line.split("\t", 5)
+            out.append(key + "\t" + value if keyed else value)
         return out
 
     def close(self):
@@ -275,7 +292,7 @@ class CaseRun:
         kafka = self.case.kafka_sinks
         result = committed(out, {s: k for s, k in self.case.sinks.items() if s not in kafka})
         for sink, (topic, _) in kafka.items():
-            result[sink] = self.kafka.read(topic.replace("${RUN}", self.run_name(name)))
+            result[sink] = self.kafka.read(topic.replace("${RUN}", self.run_name(name)), self.case.sinks[sink] == "upsert")
         return result
 
     def drop_topics(self):

@@ -543,18 +543,35 @@ def upsert_options(ice, ice_rng):
     return ", 'write.upsert.enabled' = 'true', 'sluice.write.delete-mode' = '%s'%s" % (mode, version)
 
 
-def kafka_sink(case, sink, cols, kind):
+def kafka_sink(case, sink, cols, kind, name, exact):
     """An 'exactly-once' kafka sink into a topic of the run (${RUN}): json values for an append-only
-    result, debezium-json for a changelog (one partition: a change must follow the one it retracts)."""
+    result, debezium-json for a changelog (one partition: a change must follow the one it retracts);
+    for a keyed aggregate, one time in three (drawn from an RNG of its own, so the other choices of a
+    seed stay as they were), an 'upsert-kafka' sink keyed by k over 1 or 2 partitions, sometimes with
+    its reducing buffer. Returns (description, sink kind, exact)."""
     partitions = case.rng.choice([1, 2]) if kind == "append" else 1
     topic = "${RUN}-%s" % sink
+    up_rng = random.Random("%d-%s-upsert" % (case.seed, sink))
+    if kind == "changelog" and name in ("agg", "agg-distinct", "agg-having") and up_rng.random() < 0.35:
+        partitions = up_rng.choice([1, 2])
+        buffered = up_rng.random() < 0.3
+        buffer = ("'sink.buffer-flush.max-rows' = '%d', 'sink.buffer-flush.interval' = '%s', "
+                  % (up_rng.choice([10, 1000]), up_rng.choice(["50 ms", "1 s"]))) if buffered else ""
+        case.kafka_sinks[sink] = (topic, partitions)
+        case.ddl.append("CREATE TABLE %s (%s, PRIMARY KEY (k) NOT ENFORCED) WITH ('connector' = 'upsert-kafka', "
+                        "'topic' = '%s', 'properties.bootstrap.servers' = '%s', 'key.format' = 'json', "
+                        "'value.format' = 'json', %s'sink.delivery-guarantee' = 'exactly-once', "
+                        "'sink.transactional-id-prefix' = '%s');" % (sink, cols, topic, case.kafka, buffer, topic))
+        # The buffer keeps the last change of a key per flush, and flushes on time too: fewer records,
+        # depending on timing, so only the folded table is compared.
+        return "upsert-kafka-eos%s(%d)" % ("-buffered" if buffered else "", partitions), "upsert", exact and not buffered
     case.kafka_sinks[sink] = (topic, partitions)
     fmt = "json" if kind == "append" else "debezium-json"
     case.ddl.append("CREATE TABLE %s (%s) WITH ('connector' = 'kafka', 'topic' = '%s', "
                     "'properties.bootstrap.servers' = '%s', 'value.format' = '%s', "
                     "'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = '%s');"
                     % (sink, cols, topic, case.kafka, fmt, topic))
-    return "kafka-eos-%s(%d)" % (fmt, partitions)
+    return "kafka-eos-%s(%d)" % (fmt, partitions), kind, exact
 
 
 def generate(seed, scale=1.0, kafka=None):
@@ -597,9 +614,8 @@ def generate(seed, scale=1.0, kafka=None):
         ice = None
         if kafka:
             case.inserts.append("INSERT INTO %s\n%s" % (sink, select))
-            case.sinks[sink] = kind
-            case.exact[sink] = exact
-            case.desc.append("->%s:%s" % (name, kafka_sink(case, sink, cols, kind)))
+            what, case.sinks[sink], case.exact[sink] = kafka_sink(case, sink, cols, kind, name, exact)
+            case.desc.append("->%s:%s" % (name, what))
             late = late or drops
             continue
         if kind == "append" and ice_rng.random() < 0.3:
@@ -640,7 +656,7 @@ def generate(seed, scale=1.0, kafka=None):
                       ("table.exec.mini-batch.allow-latency", rng.choice(["10 ms", "100 ms"])),
                       ("table.exec.mini-batch.size", str(rng.choice([10, 1000])))]
         for s, kind in case.sinks.items():
-            if kind == "changelog":
+            if kind in ("changelog", "upsert"):
                 case.exact[s] = False  # batches end on processing time: fewer, timing-dependent changes
         case.desc.append("mini-batch")
     interval_ms = int(round(10 ** rng.uniform(1, 3)))  # 10 ms to 1 s, log-uniform

@@ -8,8 +8,9 @@
 //   delete TOPIC...              deletes the topics
 //   read TOPIC...                every record of the topics as a read_committed consumer sees them,
 //                                from the beginning to the last stable offset (no waiting for an idle
-//                                timeout, but until no transaction holds the LSO back): one line per record, "r<TAB>topic<TAB>partition<TAB>offset<TAB>value"
-//                                (value "\N" for a null one), in offset order per partition
+//                                timeout, but until no transaction holds the LSO back): one line per record,
+//                                "r<TAB>topic<TAB>partition<TAB>offset<TAB>key<TAB>value" ("\N" for a null
+//                                key or value), in offset order per partition
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -75,6 +76,11 @@ public class CrashKafkaTool {
     }
   }
 
+  // A key or value as one line of text ("\N" for null).
+  static String text(byte[] b) {
+    return b == null ? "\\N" : new String(b, StandardCharsets.UTF_8).replace("\n", "\\n").replace("\t", "\\t");
+  }
+
   static long read(KafkaConsumer<byte[], byte[]> consumer, KafkaConsumer<byte[], byte[]> uncommitted, List<String> topics,
                    StringBuilder out) throws Exception {
     List<TopicPartition> tps = new ArrayList<>();
@@ -111,8 +117,7 @@ public class CrashKafkaTool {
       for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
         if (r.offset() >= end.get(new TopicPartition(r.topic(), r.partition()))) continue;
         out.append("r\t").append(r.topic()).append('\t').append(r.partition()).append('\t').append(r.offset())
-            .append('\t');
-        out.append(r.value() == null ? "\\N" : new String(r.value(), StandardCharsets.UTF_8).replace("\n", "\\n"));
+            .append('\t').append(text(r.key())).append('\t').append(text(r.value()));
         out.append('\n');
         ++n;
       }
