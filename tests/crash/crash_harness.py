@@ -344,6 +344,7 @@ class CaseRun:
         kills_wanted = self.rng.randint(1, 4)
         log = []
         forced = self.args.kills.split(",") if self.args.kills else None
+        self.attempts = log
         for attempt in range(60):
             env, kill_after = dict(os.environ), None
             if forced is not None:
@@ -534,6 +535,9 @@ def main():
             failed.append(seed)
             print("\n".join("  " + p for p in problems))
             print("  reproduce: " + repro(args, seed), flush=True)
+            if getattr(c, "log", None) or getattr(c, "attempts", None):
+                print("  with this run's kills: " + repro(args, seed) + " --kills " +
+                      ",".join(getattr(c, "log", None) or c.attempts), flush=True)
             keep = os.path.join(work, "failed-%d" % seed)
             shutil.rmtree(keep, ignore_errors=True)
             shutil.move(case_work, keep)
