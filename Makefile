@@ -8,6 +8,9 @@
 #                 BENCH_EVENTS=1000000 for a shorter run, BENCH_QUERIES=q0,q5 for some queries)
 #   make demo   - runs the example pipeline on embedded defaults
 #   make fuzz   - runs each libFuzzer target for FUZZ_SECONDS (600) in the test build (tests/fuzz)
+#   make crash-kafka RUNS=N - the crash harness on a real Kafka broker: Kafka source -> random stateful
+#                 pipeline -> 'exactly-once' Kafka sinks, killed and restarted (tests/crash, docs/kafka.md;
+#                 Java 17 and Maven; RUNS defaults to 100)
 #   make test-flink - the same scripts on Apache Flink 2.2.1 and on build/sluice, compared
 #                 (tests/flink, docs/flink.md; Java 17 and Maven; a few minutes, Flink's results cached)
 SHELL := /bin/bash
@@ -26,7 +29,8 @@ define configure_asan
 	  -DSLUICE_BUILD_FUZZ=ON -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" $(CMAKE_FLAGS) >/dev/null
 endef
 
-.PHONY: deps build test test-flink fuzz bench bench-flink demo clean
+.PHONY: deps build test test-flink crash-kafka fuzz bench bench-flink demo clean
+RUNS ?= 100
 
 deps:
 	@bash scripts/install-deps.sh
@@ -42,6 +46,9 @@ test: deps
 
 test-flink: build
 	@nice -n 10 python3 tests/flink/run_differential.py --sluice build/sluice
+
+crash-kafka: build
+	@nice -n 10 python3 tests/crash/crash_harness.py --sluice build/sluice --kafka --runs $(RUNS)
 
 fuzz: deps
 	$(configure_asan)

@@ -259,5 +259,18 @@ else
   echo "iceberg upsert modes: $SLUICE not built"
 fi
 
+echo
+echo "== Kafka on a real broker: Kafka -> q1 -> Kafka vs kafka-producer/consumer-perf-test; latency, exactly-once vs at-least-once"
+# bench/kafka/kafka_bench.py next to a broker started by kafka_broker.sh (Java 17 and Maven for its
+# jars); KAFKA_BENCH_EVENTS records for the throughput runs, 100000 events/s for KAFKA_BENCH_SECONDS
+# per latency run. Ratios are against the baselines measured in the same run.
+if [ -x "$SLUICE" ] && command -v java >/dev/null && command -v mvn >/dev/null; then
+  bash tests/interop/kafka_broker.sh python3 bench/kafka/kafka_bench.py "$SLUICE" \
+    --events "${KAFKA_BENCH_EVENTS:-1000000}" --rate "${KAFKA_BENCH_RATE:-100000}" \
+    --seconds "${KAFKA_BENCH_SECONDS:-10}" || echo "kafka bench: not runnable"
+else
+  echo "kafka bench: not runnable (needs $SLUICE, java and mvn)"
+fi
+
 if [ "$micro_ran" = 1 ] && [ "$micro_failed" = 0 ]; then exit 0; fi
 exit 1

@@ -128,6 +128,10 @@ class RecordEncoder {
   // Binary formats: appends one record per row of `chunk` to `out` and, per row, the offset in `out`
   // where its record ends.
   virtual Status EncodeBinary(const Chunk& chunk, std::string* out, std::vector<size_t>* ends);
+  // True when the record of a row whose (single) column is NULL is a null message, not bytes: Flink's
+  // 'raw' format writes a null value (a Kafka tombstone) or a null key. EncodeBinary then writes an
+  // empty record for such a row, which the Kafka sink sends as null.
+  virtual bool null_as_null_record() const { return false; }
 };
 
 class FormatFactory {

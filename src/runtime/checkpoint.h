@@ -19,10 +19,7 @@
 // delta since, by file name, size and checksum. A missing or damaged chain file makes the whole
 // checkpoint unreadable, so Latest() falls back as for a damaged _metadata.
 //
-// Failpoints (for the crash harness, tests/crash/): SLUICE_FAILPOINT=<name>[@<n>] in the environment
-// kills the process with SIGKILL the n-th time (default: first) the named point is reached. Points:
-// checkpoint.before-sync, checkpoint.after-sync, sink.after-precommit, checkpoint.before-commit,
-// checkpoint.after-commit (the sinks committed, the sources' offsets went out), restore.during.
+// Failpoints (for the crash harness, tests/crash/): common/failpoint.h.
 //
 // Threading: Write runs on the job's checkpoint thread, one at a time; HelpWrite may run on another
 // thread meanwhile (the job's task thread, while it waits for that write). The rest is used by the
@@ -37,6 +34,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/failpoint.h"
 #include "common/status.h"
 #include "state/state_serde.h"
 
@@ -119,11 +117,5 @@ class CheckpointStorage {
   int num_retained_;
   std::unique_ptr<Frames> frames_;
 };
-
-// Kills the process (SIGKILL) when SLUICE_FAILPOINT names `point` and its count is reached.
-void Failpoint(std::string_view point);
-// Whether SLUICE_FAILPOINT names `point` and this is the count-th time it is reached (points that do
-// something else than kill: "checkpoint.stall" makes a Write wait until it is abandoned).
-bool FailpointReached(std::string_view point);
 
 }  // namespace sluice

@@ -23,6 +23,21 @@ intervals and options drawn from the case's seed). For each random case:
      them (the output suffix after it must come out again) and from a copy whose newest checkpoint is
      truncated (skipped with a note, same output).
 
+With --kafka, the random pipelines run on a real Apache Kafka broker (one KRaft node for the whole run,
+started and stopped by tests/interop/kafka_broker.sh; jars from scripts/install-kafka.sh, Java 17): the
+main stream is a topic of it (loaded once per case in one transaction, read with read_committed from
+the earliest to the latest offset; a changelog case reads debezium-json), the same stateful chains,
+and every sink an 'exactly-once' kafka sink into a topic of the run (json values, debezium-json for a
+changelog; for a keyed aggregate sometimes 'upsert-kafka' with a json key, compared folded by key
+and, without its reducing buffer, record for record). The kills add the failpoints checkpoint.after-commit and the Kafka sink's own
+(kafka.before-commit-transaction, kafka.after-commit-transaction, kafka.recovery-before-commit). What
+the sink wrote is read back by a read_committed consumer (tests/crash/kafka/CrashKafkaTool.java, to
+the last stable offset) and compared with the unkilled run's topic as above: each change exactly
+once. No fixed pipeline and no retained-checkpoint restores (a topic cannot be cut back to a
+checkpoint). `make crash-kafka RUNS=N` runs it; ctest's crash.kafka a seeded sample.
+
+  python3 tests/crash/crash_harness.py --sluice build/sluice --kafka --runs 100       # make crash-kafka RUNS=100
+
 Every failure prints its case seed and a one-line command that reruns exactly that case (the kill
 moments are drawn from the seed too, but a kill at a moment hits the job where its timing puts it).
 The exit status is 1 if any case failed. The case seed of run i is seed * 1000000 + i.
@@ -45,6 +60,11 @@ import fixed_pipeline  # noqa: E402
 import pipelines  # noqa: E402
 
 FAILPOINTS = fixed_pipeline.FAILPOINTS
+# With --kafka: also the commit of the checkpoint done, and the exactly-once Kafka sink's own points
+# (common/failpoint.h).
+KAFKA_FAILPOINTS = FAILPOINTS + ["checkpoint.after-commit", "kafka.before-commit-transaction",
+                                 "kafka.after-commit-transaction", "kafka.recovery-before-commit"]
+ROOT = os.path.dirname(os.path.dirname(HERE))
 MAX_OUTPUT = 200 << 20  # bytes of committed output a case may write (it is read into memory)
 
 
@@ -128,6 +148,19 @@ def fold(lines):
     return +rows, errors
 
 
+def fold_upsert(lines):
+    """An upsert-kafka topic's "key<TAB>value" records folded by key: the last value of each key, a
+    tombstone (null value) removing it."""
+    table = {}
+    for line in lines:
+        key, value = line.split("\t", 1)
+        if value == "\\N":
+            table.pop(key, None)
+        else:
+            table[key] = value
+    return collections.Counter("%s -> %s" % kv for kv in table.items())
+
+
 def multiset_diff(want, got, what):
     """Lines describing how multiset `got` differs from `want` (at most a few of each)."""
     missing, extra = want - got, got - want
@@ -161,6 +194,8 @@ def compare(case, want, got):
             a, b = without_proctime(a), without_proctime(b)
         if kind == "append" or case.exact[sink]:
             problems += multiset_diff(collections.Counter(a), collections.Counter(b), "sink %s rows/changes" % sink)
+        if kind == "upsert":
+            problems += multiset_diff(fold_upsert(a), fold_upsert(b), "sink %s upserts folded by key" % sink)
         if kind == "changelog":
             fa, _ = fold(a)
             fb, errors = fold(b)
@@ -169,17 +204,100 @@ def compare(case, want, got):
     return problems
 
 
+class KafkaTool:
+    """tests/crash/kafka/CrashKafkaTool.java, compiled into the work directory and run once for the
+    whole harness run (KAFKA_BOOTSTRAP and KAFKA_CP from kafka_broker.sh): creates, deletes and reads
+    topics (read_committed, to the last stable offset)."""
+
+    def __init__(self, work):
+        self.bootstrap, cp = os.environ["KAFKA_BOOTSTRAP"], os.environ["KAFKA_CP"]
+        classes = os.path.join(work, "kafka-classes")
+        os.makedirs(classes, exist_ok=True)
+        subprocess.run(["javac", "-cp", cp, "-d", classes, os.path.join(HERE, "kafka", "CrashKafkaTool.java")],
+                       check=True)
+        self.p = subprocess.Popen(["java", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                                   "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", cp + os.pathsep + classes,
+                                   "CrashKafkaTool", self.bootstrap],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def call(self, *words):
+        self.p.stdin.write(" ".join(words) + "\n")
+        self.p.stdin.flush()
+        lines = []
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise RuntimeError("CrashKafkaTool ended")
+            if line.startswith("ok"):
+                return lines
+            if line.startswith("error "):
+                raise RuntimeError("CrashKafkaTool %s: %s" % (words[0], line[6:].strip()))
+            lines.append(line.rstrip("\n"))
+
+    def read(self, topic, keyed=False):
+        """The values of `topic` in offset order per partition (partitions in order); keyed: lines
+        "key<TAB>value" ("\\N" for null)."""
+        out = []
+        for line in self.call("read", topic):
+            _, _, _, _, key, value = line.split("\t", 5)
+            out.append(key + "\t" + value if keyed else value)
+        return out
+
+    def close(self):
+        self.p.stdin.close()
+        self.p.wait()
+
+
 class CaseRun:
     """One random case: its files, scripts and runs under work/."""
 
     def __init__(self, args, sluice, seed, work):
         self.args, self.sluice, self.seed, self.work = args, sluice, seed, work
-        self.case = pipelines.generate(seed, args.scale)
+        self.kafka = args.kafka_tool
+        self.case = pipelines.generate(seed, args.scale, self.kafka.bootstrap if self.kafka else None)
         self.rng = random.Random(seed * 7919 + 1)  # the kills
         self.data = os.path.join(work, "data")
         self.case.write_files(self.data)
         self.template = self.case.sql()
         self.kills = 0
+        self.topics = []  # the case's topics on the broker (deleted when it passes)
+
+    def run_name(self, name):
+        return "k%d-%s" % (self.seed, name)
+
+    def load_kafka(self):
+        """Creates the input topics and loads them (one job, one transaction)."""
+        for topic, partitions in self.case.kafka_inputs.items():
+            self.kafka.call("create", topic, str(partitions))
+            self.topics.append(topic)
+        if not self.case.kafka_load:
+            return []
+        path = os.path.join(self.work, "load.sql")
+        with open(path, "w") as f:
+            f.write("\n".join(self.case.kafka_load).replace("${DATA}", self.data) + "\n")
+        rc, err, _ = run(self.sluice, path)
+        if rc != 0:
+            return ["loading the input topics failed (rc=%s): %s" % (rc, err.strip()[-2000:])]
+        return []
+
+    def create_sink_topics(self, name):
+        for topic, partitions in self.case.kafka_sinks.values():
+            topic = topic.replace("${RUN}", self.run_name(name))
+            self.kafka.call("create", topic, str(partitions))
+            self.topics.append(topic)
+
+    def committed(self, out, name):
+        """committed() of the file sinks, and the Kafka sinks' topics of run `name` as a read_committed
+        consumer sees them."""
+        kafka = self.case.kafka_sinks
+        result = committed(out, {s: k for s, k in self.case.sinks.items() if s not in kafka})
+        for sink, (topic, _) in kafka.items():
+            result[sink] = self.kafka.read(topic.replace("${RUN}", self.run_name(name)), self.case.sinks[sink] == "upsert")
+        return result
+
+    def drop_topics(self):
+        if self.kafka and self.topics:
+            self.kafka.call("delete", *self.topics)
 
     def script(self, name, out, ckpt, extra_sets=(), replace=()):
         sql = self.template
@@ -189,6 +307,7 @@ class CaseRun:
         anchor = "SET 'pipeline.name' = 'crash';"
         sql = sql.replace(anchor, "".join("SET '%s' = '%s';\n" % kv for kv in extra_sets) + anchor)
         sql = sql.replace("${DATA}", self.data).replace("${OUT}", out).replace("${CKPT}", ckpt)
+        sql = sql.replace("${RUN}", self.run_name(name))
         path = os.path.join(self.work, name + ".sql")
         with open(path, "w") as f:
             f.write(sql)
@@ -198,6 +317,8 @@ class CaseRun:
         out, ckpt = os.path.join(self.work, "ref-out"), os.path.join(self.work, "ref-ckpt")
         fresh(out)
         fresh(ckpt)
+        if self.kafka:
+            self.create_sink_topics("ref")
         rc, err, secs = run(self.sluice, self.script("ref", out, ckpt))
         if rc != 0:
             return None, ["the unkilled run failed (rc=%s): %s" % (rc, err.strip()[-2000:])]
@@ -209,7 +330,7 @@ class CaseRun:
         size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(out) for f in fs)
         if size > MAX_OUTPUT:
             return None, ["the unkilled run wrote %d MB: too much for the harness (a generator bug)" % (size >> 20)]
-        self.want = committed(out, self.case.sinks)
+        self.want = self.committed(out, "ref")
         return self.want, []
 
     def killed_runs(self):
@@ -217,13 +338,29 @@ class CaseRun:
         fresh(out)
         fresh(ckpt)
         sql = self.script("crash", out, ckpt)
+        if self.kafka:
+            self.create_sink_topics("crash")
+        failpoints = KAFKA_FAILPOINTS if self.kafka else FAILPOINTS
         kills_wanted = self.rng.randint(1, 4)
         log = []
+        forced = self.args.kills.split(",") if self.args.kills else None
+        self.attempts = log
         for attempt in range(60):
             env, kill_after = dict(os.environ), None
-            if self.kills < kills_wanted:
+            if forced is not None:
+                # --kills: this schedule instead of the drawn one (failpoint@n or kill@<seconds>s).
+                k = forced[attempt] if attempt < len(forced) else "to-end"
+                log.append(k)
+                if k.startswith("kill@"):
+                    kill_after = float(k[5:].rstrip("s"))
+                elif k != "to-end":
+                    env["SLUICE_FAILPOINT"] = k
+            elif self.kills < kills_wanted:
                 if self.rng.random() < 0.5:
-                    fp = "%s@%d" % (self.rng.choice(FAILPOINTS), self.rng.randint(1, max(1, min(6, self.ref_checkpoints))))
+                    # Points a first run never reaches (a restore, a recovery) only after a kill.
+                    choices = failpoints if self.kills or not self.kafka else \
+                        [f for f in failpoints if f not in ("restore.during", "kafka.recovery-before-commit")]
+                    fp = "%s@%d" % (self.rng.choice(choices), self.rng.randint(1, max(1, min(6, self.ref_checkpoints))))
                     env["SLUICE_FAILPOINT"] = fp
                     log.append(fp)
                 else:
@@ -234,7 +371,7 @@ class CaseRun:
             rc, err, _ = run(self.sluice, sql, env, kill_after, timeout=max(120, 30 * self.ref_seconds))
             if rc == 0:
                 self.log = log
-                return committed(out, self.case.sinks), []
+                return self.committed(out, "crash"), []
             if rc != -signal.SIGKILL:
                 return None, ["attempt %d (%s) failed (rc=%s): %s" % (attempt, log[-1], rc, err.strip()[-2000:])]
             self.kills += 1
@@ -315,6 +452,10 @@ class CaseRun:
 
     def check(self):
         """Problems found (empty: the case passed)."""
+        if self.kafka:
+            problems = self.load_kafka()
+            if problems:
+                return problems
         want, problems = self.reference()
         if problems:
             return problems
@@ -324,14 +465,14 @@ class CaseRun:
         problems = compare(self.case, want, got)
         if problems:
             return ["after %d kills (%s) the committed output differs from the unkilled run" % (self.kills, ", ".join(self.log))] + problems
-        if self.rng.random() < 0.25:
+        if self.rng.random() < 0.25 and not self.kafka:
             return self.retained_checks()
         return []
 
 
 def repro(args, seed):
-    return "python3 tests/crash/crash_harness.py --sluice %s --case %d%s" % (
-        args.sluice, seed, "" if args.scale == 1.0 else " --scale %g" % args.scale)
+    return "python3 tests/crash/crash_harness.py --sluice %s%s --case %d%s" % (
+        args.sluice, " --kafka" if args.kafka else "", seed, "" if args.scale == 1.0 else " --scale %g" % args.scale)
 
 
 def main():
@@ -346,11 +487,23 @@ def main():
     ap.add_argument("--interval", default="5 ms", help="'execution.checkpointing.interval' of the fixed pipeline")
     ap.add_argument("--work", default=None, help="work directory (default: a fresh one under /tmp)")
     ap.add_argument("--verbose", action="store_true", help="print every case")
+    ap.add_argument("--kills", default=None,
+                    help="with --case: this kill schedule instead of the drawn one, as a failure prints it "
+                         "(e.g. 'checkpoint.before-sync@2,kill@0.3s,to-end')")
+    ap.add_argument("--kafka", action="store_true",
+                    help="Kafka source -> pipeline -> 'exactly-once' Kafka sinks on a real broker, started for the "
+                         "run by tests/interop/kafka_broker.sh (no fixed pipeline)")
     args = ap.parse_args()
+    if args.kafka and "KAFKA_BOOTSTRAP" not in os.environ:
+        # One broker for the whole run: this script again, inside kafka_broker.sh.
+        cmd = ["bash", os.path.join(ROOT, "tests", "interop", "kafka_broker.sh"), sys.executable,
+               os.path.abspath(__file__)] + sys.argv[1:]
+        sys.exit(subprocess.call(cmd))
     sluice = os.path.abspath(args.sluice)
     work = args.work or "/tmp/sluice-crash-%d" % os.getpid()
     fresh(work)
-    if args.case is None and args.fixed_runs > 0:
+    args.kafka_tool = KafkaTool(work) if args.kafka else None
+    if args.case is None and args.fixed_runs > 0 and not args.kafka:
         try:
             fixed_pipeline.check(argparse.Namespace(runs=args.fixed_runs, rows=args.rows, seed=args.seed,
                                                     interval=args.interval), sluice, os.path.join(work, "fixed"))
@@ -365,20 +518,34 @@ def main():
         case_work = os.path.join(work, "case")
         fresh(case_work)
         c = CaseRun(args, sluice, seed, case_work)
-        problems = c.check()
+        try:
+            problems = c.check()
+        except (RuntimeError, subprocess.CalledProcessError) as e:
+            problems = ["the harness failed: %s" % e]
         kills += c.kills
+        if not problems:
+            c.drop_topics()
         if args.verbose or problems:
-            print("case %d: %s: %s" % (seed, "FAILED" if problems else "ok", " ".join(c.case.desc)), flush=True)
+            detail = ""
+            if args.verbose and getattr(c, "log", None):
+                detail = " [%s; %s]" % (" ".join(c.log), " ".join(
+                    "%s=%d" % (s, len(v)) for s, v in sorted(getattr(c, "want", {}).items())))
+            print("case %d: %s: %s%s" % (seed, "FAILED" if problems else "ok", " ".join(c.case.desc), detail), flush=True)
         if problems:
             failed.append(seed)
             print("\n".join("  " + p for p in problems))
             print("  reproduce: " + repro(args, seed), flush=True)
+            if getattr(c, "log", None) or getattr(c, "attempts", None):
+                print("  with this run's kills: " + repro(args, seed) + " --kills " +
+                      ",".join(getattr(c, "log", None) or c.attempts), flush=True)
             keep = os.path.join(work, "failed-%d" % seed)
             shutil.rmtree(keep, ignore_errors=True)
             shutil.move(case_work, keep)
             print("  files kept in " + keep, flush=True)
-    print("crash harness: %d random pipelines, %d kills, %d failed%s (%.0f s)"
-          % (len(seeds), kills, len(failed), (": seeds " + " ".join(map(str, failed))) if failed else "",
+    if args.kafka_tool:
+        args.kafka_tool.close()
+    print("crash harness%s: %d random pipelines, %d kills, %d failed%s (%.0f s)"
+          % (" (kafka)" if args.kafka else "", len(seeds), kills, len(failed), (": seeds " + " ".join(map(str, failed))) if failed else "",
              time.time() - t0))
     if failed:
         sys.exit(1)

@@ -65,6 +65,13 @@ class Case:
         self.in_order = False
         self.files_views = set()  # extra tables already declared (a second sink's join reuses j2)
         self.iceberg_appends = set()  # Iceberg sinks that append (not upsert)
+        # The real broker (generate(kafka=...)): its bootstrap servers; the input topics (name ->
+        # partitions), created and loaded once per case by `kafka_load` (a script of its own); the sink
+        # topics (sink -> (topic, partitions)), named with ${RUN} so each run writes topics of its own.
+        self.kafka = None
+        self.kafka_inputs = {}
+        self.kafka_load = []
+        self.kafka_sinks = {}
 
     def sql(self):
         out = list(self.head)
@@ -213,6 +220,40 @@ def source_kafka(case, name, n):
     return "kafka(%d)" % partitions
 
 
+def source_kafka_broker(case, name, n, rows_lines=None, fmt="json", columns=None):
+    """A topic of the real broker (the harness's --kafka), loaded once per case before the runs by a
+    job of its own (one transaction, 'exactly-once' without checkpoints), read from earliest to the
+    latest offset with read_committed; keyed by k over 1-2 partitions in an in-order case."""
+    rng = case.rng
+    if rows_lines is None:
+        rows = stream_rows(rng, n, rng.choice([5, 50, 500]), late_share(case, [0, 0.01]))
+        rows_lines = [json.dumps({"k": k, "v": v, "tag": t, "ts": ts_text(ts), "arr": a}) + "\n"
+                      for k, v, t, ts, a in rows]
+    case.files["%s_in/part-0.json" % name] = "".join(rows_lines)
+    columns = columns or "k BIGINT, v BIGINT, tag STRING, ts TIMESTAMP(3), arr ARRAY<BIGINT>"
+    topic = "k%d-%s" % (case.seed, name)
+    partitions = rng.choice([1, 2]) if case.in_order and fmt == "json" else 1
+    case.kafka_partitions = max(case.kafka_partitions, partitions)
+    case.kafka_inputs[topic] = partitions
+    keyed = "'key.format' = 'json', 'key.fields' = 'k', " if partitions > 1 else ""
+    common = ("'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s', %s'value.format' = '%s'"
+              % (topic, case.kafka, keyed, fmt))
+    case.kafka_load += [
+        "CREATE TABLE %s_in (%s) WITH ('connector' = 'filesystem', 'path' = '${DATA}/%s_in', 'format' = '%s');"
+        % (name, columns, name, fmt),
+        "CREATE TABLE %s_topic (%s) WITH (%s, 'sink.delivery-guarantee' = 'exactly-once', "
+        "'sink.transactional-id-prefix' = '%s-load');" % (name, columns, common, topic),
+        "INSERT INTO %s_topic SELECT * FROM %s_in;" % (name, name)]
+    if fmt != "json":
+        return topic, common
+    case.ddl.append(
+        "CREATE TABLE %s_src (%s, pt AS PROCTIME(),\n  %s) WITH (%s,\n  'properties.isolation.level' = 'read_committed', "
+        "'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset');"
+        % (name, columns, wm_clause(case), common))
+    case.ddl.append("CREATE VIEW %s AS SELECT %s FROM %s_src;" % (name, STREAM_COLS, name))
+    return "broker-kafka(%d)" % partitions
+
+
 def source_debezium(case, name, n):
     """A changelog: inserts, updates and deletes of rows keyed by id (no time attributes)."""
     rng = case.rng
@@ -232,6 +273,15 @@ def source_debezium(case, name, n):
             row = {"id": i, "k": rng.randint(0, 49), "v": rng.randint(0, 1000), "tag": "t%d" % rng.randint(0, 4)}
             live[i] = row
             lines.append({"before": None, "after": row, "op": "c"})
+    if case.kafka:
+        columns = "id BIGINT, k BIGINT, v BIGINT, tag STRING"
+        topic, common = source_kafka_broker(case, name, n, [json.dumps(l) + "\n" for l in lines], "debezium-json",
+                                            columns)
+        case.ddl.append("CREATE TABLE %s_src (%s) WITH (%s, 'properties.isolation.level' = 'read_committed', "
+                        "'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset');"
+                        % (name, columns, common))
+        case.ddl.append("CREATE VIEW %s AS SELECT k, v, tag FROM %s_src;" % (name, name))
+        return "broker-kafka(debezium-json)"
     split_files(case, name, [json.dumps(l) + "\n" for l in lines], 1, "json")
     case.ddl.append(
         "CREATE TABLE %s_src (id BIGINT, k BIGINT, v BIGINT, tag STRING)\n"
@@ -246,6 +296,8 @@ def add_source(case, name, n, kinds=None):
     kind = case.rng.choice(kinds or ["json", "csv", "datagen", "datagen", "nexmark", "nexmark", "kafka"])
     if kind in ("json", "csv"):
         return source_file(case, name, n * FILE_FACTOR, kind)
+    if kind == "kafka" and case.kafka:
+        return source_kafka_broker(case, name, min(n * FILE_FACTOR, 20000))
     if kind == "kafka":
         # librdkafka's mock cluster keeps about 5 MB per partition and drops older messages: stay well
         # below, or 'earliest-offset' starts at whatever it kept (the reference would differ).
@@ -493,9 +545,43 @@ def upsert_options(ice, ice_rng):
     return ", 'write.upsert.enabled' = 'true', 'sluice.write.delete-mode' = '%s'%s" % (mode, version)
 
 
-def generate(seed, scale=1.0):
-    """The Case of `seed`. scale multiplies the number of rows (the harness's --scale)."""
+def kafka_sink(case, sink, cols, kind, name, exact):
+    """An 'exactly-once' kafka sink into a topic of the run (${RUN}): json values for an append-only
+    result, debezium-json for a changelog (one partition: a change must follow the one it retracts);
+    for a keyed aggregate, one time in three (drawn from an RNG of its own, so the other choices of a
+    seed stay as they were), an 'upsert-kafka' sink keyed by k over 1 or 2 partitions, sometimes with
+    its reducing buffer. Returns (description, sink kind, exact)."""
+    partitions = case.rng.choice([1, 2]) if kind == "append" else 1
+    topic = "${RUN}-%s" % sink
+    up_rng = random.Random("%d-%s-upsert" % (case.seed, sink))
+    if kind == "changelog" and name in ("agg", "agg-distinct", "agg-having") and up_rng.random() < 0.35:
+        partitions = up_rng.choice([1, 2])
+        buffered = up_rng.random() < 0.3
+        buffer = ("'sink.buffer-flush.max-rows' = '%d', 'sink.buffer-flush.interval' = '%s', "
+                  % (up_rng.choice([10, 1000]), up_rng.choice(["50 ms", "1 s"]))) if buffered else ""
+        case.kafka_sinks[sink] = (topic, partitions)
+        case.ddl.append("CREATE TABLE %s (%s, PRIMARY KEY (k) NOT ENFORCED) WITH ('connector' = 'upsert-kafka', "
+                        "'topic' = '%s', 'properties.bootstrap.servers' = '%s', 'key.format' = 'json', "
+                        "'value.format' = 'json', %s'sink.delivery-guarantee' = 'exactly-once', "
+                        "'sink.transactional-id-prefix' = '%s');" % (sink, cols, topic, case.kafka, buffer, topic))
+        # The buffer keeps the last change of a key per flush, and flushes on time too: fewer records,
+        # depending on timing, so only the folded table is compared.
+        return "upsert-kafka-eos%s(%d)" % ("-buffered" if buffered else "", partitions), "upsert", exact and not buffered
+    case.kafka_sinks[sink] = (topic, partitions)
+    fmt = "json" if kind == "append" else "debezium-json"
+    case.ddl.append("CREATE TABLE %s (%s) WITH ('connector' = 'kafka', 'topic' = '%s', "
+                    "'properties.bootstrap.servers' = '%s', 'value.format' = '%s', "
+                    "'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = '%s');"
+                    % (sink, cols, topic, case.kafka, fmt, topic))
+    return "kafka-eos-%s(%d)" % (fmt, partitions), kind, exact
+
+
+def generate(seed, scale=1.0, kafka=None):
+    """The Case of `seed`. scale multiplies the number of rows (the harness's --scale). kafka: the
+    bootstrap servers of a real broker; then the main stream is a topic of it and every sink an
+    'exactly-once' kafka sink (the harness's --kafka)."""
     case = Case(seed)
+    case.kafka = kafka
     rng = case.rng
     ice_rng = random.Random(seed * 31 + 5)
     n = int(rng.choice([2000, 4000, 8000]) * scale)
@@ -506,7 +592,7 @@ def generate(seed, scale=1.0):
     if changelog:
         case.desc.append(source_debezium(case, "s1", n * FILE_FACTOR))
     else:
-        case.desc.append(add_source(case, "s1", n))
+        case.desc.append(add_source(case, "s1", n, ["kafka"] if kafka else None))
     if second is not None:
         case.desc.append("+" + add_source(case, "s2", max(200, n // rng.choice([1, 4]))))
     if case.in_order:
@@ -528,6 +614,12 @@ def generate(seed, scale=1.0):
         # as they were: append sinks as Iceberg appends, keyed aggregates as Iceberg upserts. The
         # table read back (deletes applied) must equal the unkilled run's.
         ice = None
+        if kafka:
+            case.inserts.append("INSERT INTO %s\n%s" % (sink, select))
+            what, case.sinks[sink], case.exact[sink] = kafka_sink(case, sink, cols, kind, name, exact)
+            case.desc.append("->%s:%s" % (name, what))
+            late = late or drops
+            continue
         if kind == "append" and ice_rng.random() < 0.3:
             ice = "append"
         elif kind == "changelog" and name in ("agg", "agg-distinct", "agg-having") and ice_rng.random() < 0.4:
@@ -566,7 +658,7 @@ def generate(seed, scale=1.0):
                       ("table.exec.mini-batch.allow-latency", rng.choice(["10 ms", "100 ms"])),
                       ("table.exec.mini-batch.size", str(rng.choice([10, 1000])))]
         for s, kind in case.sinks.items():
-            if kind == "changelog":
+            if kind in ("changelog", "upsert"):
                 case.exact[s] = False  # batches end on processing time: fewer, timing-dependent changes
         case.desc.append("mini-batch")
     interval_ms = int(round(10 ** rng.uniform(1, 3)))  # 10 ms to 1 s, log-uniform

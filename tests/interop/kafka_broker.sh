@@ -76,7 +76,9 @@ log.cleaner.backoff.ms=500
 auto.create.topics.enable=false
 PROPS
 
-"${tool_jvm[@]}" -cp "$cp" kafka.tools.StorageTool format -t "$(python3 -c 'import base64, uuid; print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')" \
+"${tool_jvm[@]}" -cp "$cp" kafka.tools.StorageTool format -t "$(python3 -c 'import base64, uuid
+# A cluster id that starts with "-" would be read as an option by kafka-storage (1 run in 32).
+print(next(i for i in iter(lambda: base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="), None) if i[0] != "-"))')" \
   -c "$tmp/server.properties" >"$tmp/format.log" 2>&1 || {
   echo "kafka_broker: kafka-storage format failed:" >&2; cat "$tmp/format.log" >&2; exit 1; }
 

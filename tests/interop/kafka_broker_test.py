@@ -540,27 +540,70 @@ def free_port():
     return port
 
 
+def console_records(topic, n, *props):
+    """kafka-console-consumer (read_committed) lines of the first n records, with print.* `props`."""
+    args = []
+    for prop in props:
+        args += ["--property", prop]
+    p = tool("org.apache.kafka.tools.consumer.ConsoleConsumer", "--bootstrap-server", BOOTSTRAP, "--topic", topic,
+             "--from-beginning", "--isolation-level", "read_committed", "--max-messages", str(n), "--timeout-ms",
+             "20000", *args, check=False)
+    # (kafka-console-consumer 4.4 warns on standard output that --property is deprecated)
+    return [l for l in p.stdout.splitlines() if not l.startswith("Option --property is deprecated")]
+
+
 def test_metadata_sink():
     """The writable metadata columns: kafka-console-consumer prints the timestamps and headers Sluice
-    wrote (at-least-once and, timestamps only, exactly-once)."""
+    wrote (at-least-once and exactly-once); an exactly-once sink killed before a commit writes the lost
+    records again with their headers."""
     for guarantee in ("at-least-once", "exactly-once"):
         topic = "meta_" + guarantee.replace("-", "_")
         create_topic(topic, 1)
-        headers = guarantee != "exactly-once"  # exactly-once refuses 'headers' (record log keeps none)
-        cols = "id INT, ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp'" + (", h MAP<STRING, BYTES> METADATA FROM 'headers'" if headers else "")
+        cols = "id INT, ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp', h MAP<STRING, BYTES> METADATA FROM 'headers'"
         ddl = kafka_table("out", topic, cols, **{"value.format": "json", "sink.delivery-guarantee": guarantee,
                                                   "sink.transactional-id-prefix": "sluice-meta"})
-        h = ", MAP['src', CAST('n' || CAST(id AS STRING) AS BYTES)]" if headers else ""
-        sluice(ddl + "INSERT INTO out SELECT id, TO_TIMESTAMP_LTZ(1700000000000 + id, 3)%s FROM "
-               "(VALUES (1), (2), (3)) AS t(id);" % h, sets=checkpointed())
-        p = tool("org.apache.kafka.tools.consumer.ConsoleConsumer", "--bootstrap-server", BOOTSTRAP, "--topic", topic,
-                 "--from-beginning", "--isolation-level", "read_committed", "--max-messages", "3", "--timeout-ms",
-                 "20000", "--property", "print.timestamp=true", "--property", "print.headers=true", check=False)
-        got = sorted(tuple(l.split("\t")) for l in p.stdout.splitlines() if l.startswith("CreateTime:"))
-        want = sorted(("CreateTime:%d" % (1700000000000 + i), ("src:n%d" % i) if headers else "NO_HEADERS",
-                       '{"id":%d}' % i) for i in (1, 2, 3))
-        check("metadata sink %s: record timestamps%s as written" % (guarantee, " and headers" if headers else ""),
-              got, want)
+        sluice(ddl + "INSERT INTO out SELECT id, TO_TIMESTAMP_LTZ(1700000000000 + id, 3), MAP['src', "
+               "CAST('n' || CAST(id AS STRING) AS BYTES)] FROM (VALUES (1), (2), (3)) AS t(id);", sets=checkpointed())
+        lines = console_records(topic, 3, "print.timestamp=true", "print.headers=true")
+        got = sorted(tuple(l.split("\t")) for l in lines if l.startswith("CreateTime:"))
+        want = sorted(("CreateTime:%d" % (1700000000000 + i), "src:n%d" % i, '{"id":%d}' % i) for i in (1, 2, 3))
+        check("metadata sink %s: record timestamps and headers as written" % guarantee, got, want)
+    # Exactly-once, killed with its checkpoint durable and the transaction not committed: the restart
+    # writes that checkpoint's records again from its record log, headers included.
+    topic, prefix = "meta_eos_crash", "meta-eos-crash"
+    create_topic(topic, 1)
+    ddl = ("CREATE TABLE gen (id INT) WITH ('connector' = 'datagen', 'fields.id.kind' = 'sequence', "
+           "'fields.id.start' = '1', 'fields.id.end' = '300', 'rows-per-second' = '600');\n" +
+           kafka_table("out", topic, "id INT, h MAP<STRING, BYTES> METADATA FROM 'headers'",
+                       **eos_opts(prefix, **{"value.format": "json"})))
+    with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False, dir=TMP) as f:
+        f.write(ddl + "INSERT INTO out SELECT id, MAP['src', CAST('n' || CAST(id AS STRING) AS BYTES), "
+                "'two', CAST('x' AS BYTES)] FROM gen;")
+    sets = checkpointed()
+    cmd = [SLUICE, "run", "--set", sets[0], "--set", sets[1], "--set", "sluice.exec.chunk-size=16", f.name]
+    killed, replayed = run_until_done(cmd, ["checkpoint.before-commit@2"])
+    check("metadata sink exactly-once crash: killed before the commit, then completed", killed, 1)
+    check("metadata sink exactly-once crash: the restart writes the lost commit again",
+          replayed is not None and replayed > 0, True)
+    lines = console_records(topic, 1000, "print.headers=true")
+    got = sorted(lines, key=lambda l: l.split("\t")[-1])
+    want = sorted(["src:n%d,two:x\t{\"id\":%d}" % (i, i) for i in range(1, 301)], key=lambda l: l.split("\t")[-1])
+    check("metadata sink exactly-once crash: every record once, with its headers", got, want)
+    print("     (%s records replayed with their headers)" % replayed)
+
+
+def test_raw_null():
+    """The 'raw' format writes a NULL as a null message, as Flink's: a tombstone as the value, no key as
+    the key (kafka-console-consumer prints null.literal for both)."""
+    create_topic("raw_null", 1)
+    ddl = kafka_table("out", "raw_null", "k STRING, v STRING",
+                      **{"key.format": "raw", "key.fields": "k", "value.format": "raw",
+                         "value.fields-include": "EXCEPT_KEY"})
+    sluice(ddl + "INSERT INTO out VALUES ('a', 'x'), ('b', CAST(NULL AS STRING)), (CAST(NULL AS STRING), 'y'), "
+           "('c', '');")
+    lines = console_records("raw_null", 4, "print.key=true", "key.separator=|", "null.literal=NULL")
+    check("raw: NULL is written as a null value (a tombstone) and as a null key", lines,
+          ["a|x", "b|NULL", "NULL|y", "c|"])
 
 
 def test_sasl():
@@ -625,7 +668,8 @@ def main():
                  "exactly_once": test_exactly_once, "exactly_once_crash": test_exactly_once_crash,
                  "sink_crash": test_sink_crash,
                  "read_committed": lambda: test_read_committed(tmp), "consumer_group": test_consumer_group,
-                 "upsert_compacted": test_upsert_compacted, "metadata_sink": test_metadata_sink, "sasl": test_sasl,
+                 "upsert_compacted": test_upsert_compacted, "metadata_sink": test_metadata_sink, "raw_null": test_raw_null,
+                 "sasl": test_sasl,
                  "errors": test_errors}
         only = sys.argv[2:]  # case names to run (all by default)
         for name, t in cases.items():

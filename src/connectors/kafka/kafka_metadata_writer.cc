@@ -37,11 +37,6 @@ Result<KafkaMetadataWriter> KafkaMetadataWriter::Make(const ConnectorContext& ct
       if (t.id() != TypeId::kMap || t.child(0).id() != TypeId::kVarChar || !t.child(1).IsBinaryString()) {
         return InvalidType(ctx, f, KafkaWritableMetadata()[0].type);
       }
-      if (options.delivery_guarantee == KafkaDeliveryGuarantee::kExactlyOnce) {
-        return Status::NotSupported(
-            "writing the 'headers' metadata column with 'sink.delivery-guarantee' = 'exactly-once' is not supported "
-            "by Sluice yet");
-      }
       w.headers_column_ = column;
     }
   }

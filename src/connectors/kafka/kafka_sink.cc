@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "common/check.h"
+#include "common/failpoint.h"
 #include "connectors/kafka/kafka_client.h"
 #include "connectors/kafka/kafka_metadata_writer.h"
 #include "connectors/kafka/kafka_transactions.h"
@@ -21,6 +22,7 @@ namespace {
 struct Span {
   size_t begin = 0;
   size_t size = 0;
+  bool null = false;  // a null message (RecordEncoder::null_as_null_record)
 };
 
 // Encodes every row of `chunk` into `buf` and cuts it into one record per row (the format's
@@ -33,8 +35,10 @@ Status EncodeRecords(RecordEncoder* encoder, const Chunk& chunk, std::string* bu
     std::vector<size_t> ends;
     RETURN_IF_ERROR(encoder->EncodeBinary(chunk, buf, &ends));
     size_t begin = 0;
+    const Vector* nullable = encoder->null_as_null_record() ? &chunk.column(0) : nullptr;
     for (size_t end : ends) {
-      spans->push_back({begin, end - begin});
+      const bool null = nullable != nullptr && nullable->IsNull(spans->size());
+      spans->push_back({begin, end - begin, null});
       begin = end;
     }
     return Status::OK();
@@ -43,7 +47,7 @@ Status EncodeRecords(RecordEncoder* encoder, const Chunk& chunk, std::string* bu
   if (static_cast<size_t>(std::count(buf->begin(), buf->end(), '\n')) == chunk.size()) {
     size_t begin = 0;
     for (size_t nl = buf->find('\n'); nl != std::string::npos; nl = buf->find('\n', begin)) {
-      spans->push_back({begin, nl - begin});
+      spans->push_back({begin, nl - begin, false});
       begin = nl + 1;
     }
     return Status::OK();
@@ -58,7 +62,7 @@ Status EncodeRecords(RecordEncoder* encoder, const Chunk& chunk, std::string* bu
     RETURN_IF_ERROR(encoder->Encode(one, buf));
     size_t end = buf->size();
     if (end > begin && (*buf)[end - 1] == '\n') --end;
-    spans->push_back({begin, end - begin});
+    spans->push_back({begin, end - begin, false});
   }
   return Status::OK();
 }
@@ -252,16 +256,18 @@ class KafkaWriter final : public SinkWriter {
     size_t value_row = 0;
     for (size_t r = 0; r < rows; ++r) {
       std::optional<std::string_view> key;
-      if (key_encoder_) key = std::string_view(key_buf_).substr(key_spans_[r].begin, key_spans_[r].size);
+      if (key_encoder_ && !key_spans_[r].null) {
+        key = std::string_view(key_buf_).substr(key_spans_[r].begin, key_spans_[r].size);
+      }
       std::optional<std::string_view> value;
       RowKind k = chunk.kind(r);
       if (!options_.upsert || k == RowKind::kInsert || k == RowKind::kUpdateAfter) {
         const Span& s = value_spans_[value_row++];
-        value = std::string_view(value_buf_).substr(s.begin, s.size);
+        if (!s.null) value = std::string_view(value_buf_).substr(s.begin, s.size);
       }
       KafkaHeaders headers = metadata_.Headers(chunk, r);
       const int64_t timestamp_ms = metadata_.TimestampMillis(chunk, r);
-      if (buffering_) {
+      if (buffering_ && key) {  // a key is there: upsert-kafka's PRIMARY KEY columns are NOT NULL
         Buffer(*key, value, timestamp_ms, std::move(headers));
       } else {
         RETURN_IF_ERROR(Produce(key, value, timestamp_ms, std::move(headers)));
@@ -355,6 +361,7 @@ class KafkaWriter final : public SinkWriter {
     RETURN_IF_ERROR(ProduceLog(c.log, "checkpoint " + std::to_string(c.checkpoint_id)));
     RETURN_IF_ERROR(EnsureTransaction());
     RETURN_IF_ERROR(FlushProducer());
+    Failpoint("kafka.recovery-before-commit");
     RETURN_IF_ERROR(CommitKafkaTransaction(handle_->get(), options_, topic_, KafkaProgress{c.lineage, c.checkpoint_id}));
     txn_open_ = false;
     committed_id_ = c.checkpoint_id;
@@ -415,17 +422,20 @@ class KafkaWriter final : public SinkWriter {
     } else if (options_.partitioner == KafkaPartitioner::kRoundRobin) {
       partition = static_cast<int32_t>(next_partition_++ % static_cast<uint64_t>(partitions_));
     }
-    if (!exactly_once_) return Send(KafkaRecordLog::Record{key, value, partition, timestamp_ms}, std::move(headers));
-    KafkaRecordLog::Record record{key, value, partition, timestamp_ms};
-    if (two_phase_) {
-      // Logged for the committables, with its timestamp, so a replay writes the same record.
-      if (record.timestamp_ms == 0) record.timestamp_ms = NowMillis();
-      log_.Append(record);
-      // Held back while the previous epoch's transaction waits for its checkpoint (CommitEpoch).
-      if (awaiting_commit_) return Status::OK();
+    KafkaRecordLog::Record record{key, value, partition, timestamp_ms, std::nullopt};
+    if (!exactly_once_ || !two_phase_) {
+      if (exactly_once_) RETURN_IF_ERROR(EnsureTransaction());
+      return Send(record, std::move(headers));
     }
+    // Logged for the committables, with its timestamp and headers, so a replay writes the same record.
+    if (record.timestamp_ms == 0) record.timestamp_ms = NowMillis();
+    std::optional<std::string> header_bytes = EncodeKafkaHeaders(headers.get());
+    if (header_bytes) record.headers = *header_bytes;
+    log_.Append(record);
+    // Held back while the previous epoch's transaction waits for its checkpoint (CommitEpoch).
+    if (awaiting_commit_) return Status::OK();
     RETURN_IF_ERROR(EnsureTransaction());
-    return Send(record);
+    return Send(record, std::move(headers));
   }
 
   Status EnsureTransaction() {
@@ -435,8 +445,10 @@ class KafkaWriter final : public SinkWriter {
     return Status::OK();
   }
 
-  // Produces one record (asynchronously; DeliveryStatus reports failures), with `headers` if any.
+  // Produces one record (asynchronously; DeliveryStatus reports failures), with `headers` if any, else
+  // with the record's logged ones.
   Status Send(const KafkaRecordLog::Record& r, KafkaHeaders headers = nullptr) {
+    if (headers == nullptr && r.headers) headers.reset(DecodeKafkaHeaders(*r.headers));
     const std::optional<std::string_view>& key = r.key;
     const std::optional<std::string_view>& value = r.value;
     const int32_t partition = r.partition;

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "common/config.h"
+#include "common/failpoint.h"
 #include "connectors/kafka/kafka_client.h"
 
 namespace sluice {
@@ -113,9 +114,10 @@ Status RetryTxn(rd_kafka_t* rk, const std::string& what, Call call) {
 void KafkaRecordLog::Append(const Record& r) {
   out_.PutVarint(static_cast<uint64_t>(r.timestamp_ms));
   out_.PutVarint(static_cast<uint64_t>(static_cast<int64_t>(r.partition) + 1));
-  out_.PutU8(static_cast<uint8_t>((r.key ? 1 : 0) | (r.value ? 2 : 0)));
+  out_.PutU8(static_cast<uint8_t>((r.key ? 1 : 0) | (r.value ? 2 : 0) | (r.headers ? 4 : 0)));
   if (r.key) out_.PutString(*r.key);
   if (r.value) out_.PutString(*r.value);
+  if (r.headers) out_.PutString(*r.headers);
   ++records_;
 }
 
@@ -133,9 +135,44 @@ bool KafkaRecordLog::Reader::Next(Record* r) {
   const uint8_t flags = in_.GetU8();
   r->key.reset();
   r->value.reset();
+  r->headers.reset();
   if (flags & 1) r->key = in_.GetStringView();
   if (flags & 2) r->value = in_.GetStringView();
+  if (flags & 4) r->headers = in_.GetStringView();
   return in_.ok();
+}
+
+std::optional<std::string> EncodeKafkaHeaders(const rd_kafka_headers_t* headers) {
+  if (headers == nullptr) return std::nullopt;
+  StateWriter w;
+  const size_t n = rd_kafka_header_cnt(headers);
+  w.PutVarint(n);
+  const char* name = nullptr;
+  const void* value = nullptr;
+  size_t size = 0;
+  for (size_t i = 0; i < n && rd_kafka_header_get_all(headers, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR;
+       ++i) {
+    w.PutString(name);
+    w.PutU8(value != nullptr ? 1 : 0);
+    if (value != nullptr) w.PutString(std::string_view(static_cast<const char*>(value), size));
+  }
+  return w.Release();
+}
+
+rd_kafka_headers_t* DecodeKafkaHeaders(std::string_view bytes) {
+  StateReader r(bytes, "the Kafka sink's record headers");
+  const uint64_t n = r.GetVarint();
+  if (!r.ok() || n > bytes.size()) return nullptr;
+  rd_kafka_headers_t* headers = rd_kafka_headers_new(static_cast<size_t>(n));
+  for (uint64_t i = 0; i < n && r.ok(); ++i) {
+    std::string_view name = r.GetStringView();
+    const bool has_value = r.GetU8() != 0;
+    std::string_view value = has_value ? r.GetStringView() : std::string_view();
+    if (!r.ok()) break;
+    rd_kafka_header_add(headers, name.data(), static_cast<ssize_t>(name.size()), has_value ? value.data() : nullptr,
+                        has_value ? static_cast<ssize_t>(value.size()) : 0);
+  }
+  return headers;
 }
 
 std::string EncodeKafkaCommittable(int64_t checkpoint_id, uint64_t lineage, int64_t records, const std::string& log) {
@@ -262,8 +299,11 @@ Status CommitKafkaTransaction(rd_kafka_t* rk, const KafkaTableOptions& options, 
     rd_kafka_consumer_group_metadata_destroy(group);
     rd_kafka_topic_partition_list_destroy(offsets);
     RETURN_IF_ERROR(s);
+    Failpoint("kafka.before-commit-transaction");
   }
-  return RetryTxn(rk, "commit", [&] { return rd_kafka_commit_transaction(rk, -1); });
+  RETURN_IF_ERROR(RetryTxn(rk, "commit", [&] { return rd_kafka_commit_transaction(rk, -1); }));
+  if (progress) Failpoint("kafka.after-commit-transaction");
+  return Status::OK();
 }
 
 void AbortKafkaTransaction(rd_kafka_t* rk) {

@@ -4,7 +4,7 @@
 //
 // Recovery (docs/kafka.md): librdkafka cannot resume a transaction another process pre-committed,
 // so a checkpoint's committables hold the records of its epoch (KafkaRecordLog, compact bytes: key,
-// value, partition, timestamp per record) with the checkpoint id and the job lineage (a random id
+// value, partition, timestamp and headers per record) with the checkpoint id and the job lineage (a random id
 // drawn when a job starts without a checkpoint, kept by every checkpoint after). Each transaction
 // commits, atomically with its records, a progress marker: an offset of the consumer group
 // '<transactional id>-progress' on partition 0 of the sink's topic (send_offsets_to_transaction), whose
@@ -39,6 +39,9 @@ class KafkaRecordLog {
     std::optional<std::string_view> value;  // nullopt: a tombstone
     int32_t partition = RD_KAFKA_PARTITION_UA;
     int64_t timestamp_ms = 0;
+    // The record's headers in EncodeKafkaHeaders' bytes; nullopt: none (a log written before headers
+    // were kept has none).
+    std::optional<std::string_view> headers;
   };
   void Append(const Record& r);
   int64_t records() const { return records_; }
@@ -63,6 +66,12 @@ class KafkaRecordLog {
   StateWriter out_;
   int64_t records_ = 0;
 };
+
+// A record's headers (in order, a header without value kept as such) as bytes for the record log, and
+// back. Encoding null headers gives nullopt.
+std::optional<std::string> EncodeKafkaHeaders(const rd_kafka_headers_t* headers);
+// Null (no headers) on damaged bytes, which the log's checksums make a bug of ours.
+rd_kafka_headers_t* DecodeKafkaHeaders(std::string_view bytes);
 
 // One checkpoint's committables: its id, the job lineage and the epoch's records.
 struct KafkaCommittable {

@@ -105,14 +105,15 @@ class RawEncoder final : public RecordEncoder {
     return Status::NotSupported("The 'raw' format writes one binary record per message (Kafka); it cannot write text files");
   }
   bool binary() const override { return true; }
+  // As Flink's raw format: NULL is a null message (a tombstone as a value, no key as a key).
+  bool null_as_null_record() const override { return true; }
   Status EncodeBinary(const Chunk& chunk, std::string* out, std::vector<size_t>* ends) override {
     const Vector& col = chunk.column(0);
     const size_t width = FixedWidth(c_.type.id());
     for (size_t r = 0; r < chunk.size(); ++r) {
       if (col.IsNull(r)) {
-        return Status::NotSupported("The 'raw' format cannot write a NULL value (a Kafka tombstone) yet");
-      }
-      if (width == 0) {
+        // An empty record, sent as null (null_as_null_record).
+      } else if (width == 0) {
         out->append(col.GetString(r));
       } else {
         const size_t at = out->size();

@@ -568,9 +568,18 @@ namespace {
 // bytes are an error, never a crash.
 TEST(KafkaTest, ExactlyOnceCommittablesRoundTripAndRejectDamage) {
   KafkaRecordLog log;
-  log.Append({std::string_view("k1"), std::string_view("{\"v\":1}"), RD_KAFKA_PARTITION_UA, 1700000000000});
-  log.Append({std::nullopt, std::string_view(""), 2, 1});
-  log.Append({std::string_view("k2"), std::nullopt, 0, 1700000000123});
+  // Headers: two, one without a value (as a null MAP value writes it), kept in order.
+  rd_kafka_headers_t* h = rd_kafka_headers_new(2);
+  rd_kafka_header_add(h, "src", -1, "ab", 2);
+  rd_kafka_header_add(h, "n", -1, nullptr, 0);
+  const std::optional<std::string> header_bytes = EncodeKafkaHeaders(h);
+  rd_kafka_headers_destroy(h);
+  ASSERT_TRUE(header_bytes.has_value());
+  EXPECT_FALSE(EncodeKafkaHeaders(nullptr).has_value());
+  log.Append({std::string_view("k1"), std::string_view("{\"v\":1}"), RD_KAFKA_PARTITION_UA, 1700000000000,
+              std::string_view(*header_bytes)});
+  log.Append({std::nullopt, std::string_view(""), 2, 1, std::nullopt});
+  log.Append({std::string_view("k2"), std::nullopt, 0, 1700000000123, std::nullopt});
   EXPECT_EQ(log.records(), 3);
   const int64_t records = log.records();
   const std::string bytes = EncodeKafkaCommittable(7, 0xabcdef0123456789ULL, records, log.Release());
@@ -588,9 +597,21 @@ TEST(KafkaTest, ExactlyOnceCommittablesRoundTripAndRejectDamage) {
     got.push_back((r.key ? "k=" + std::string(*r.key) : std::string("k=null")) + " " +
                   (r.value ? "v=" + std::string(*r.value) : std::string("v=null")) + " p=" +
                   std::to_string(r.partition) + " t=" + std::to_string(r.timestamp_ms));
+    if (r.headers) {
+      rd_kafka_headers_t* back = DecodeKafkaHeaders(*r.headers);
+      ASSERT_NE(back, nullptr);
+      const char* name = nullptr;
+      const void* value = nullptr;
+      size_t size = 0;
+      for (size_t i = 0; rd_kafka_header_get_all(back, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR; ++i) {
+        got.back() += std::string(" h:") + name + "=" +
+                      (value ? std::string(static_cast<const char*>(value), size) : std::string("null"));
+      }
+      rd_kafka_headers_destroy(back);
+    }
   }
   EXPECT_TRUE(reader.status().ok()) << reader.status().ToString();
-  EXPECT_EQ(got, (std::vector<std::string>{"k=k1 v={\"v\":1} p=-1 t=1700000000000", "k=null v= p=2 t=1",
+  EXPECT_EQ(got, (std::vector<std::string>{"k=k1 v={\"v\":1} p=-1 t=1700000000000 h:src=ab h:n=null", "k=null v= p=2 t=1",
                                            "k=k2 v=null p=0 t=1700000000123"}));
   for (size_t cut : {size_t{0}, size_t{5}, bytes.size() / 2, bytes.size() - 1}) {
     EXPECT_FALSE(DecodeKafkaCommittable(std::string_view(bytes).substr(0, cut)).ok()) << cut;
