@@ -35,6 +35,7 @@ Result<PlanNodePtr> WindowJoinRule::Apply(const PlanNodePtr& node) {
 }
 
 Result<PlanNodePtr> WindowJoinRule::Rewrite(const JoinNode& join) {
+  if (IsSemiOrAnti(join.join_type)) return PlanNodePtr();  // window semi/anti joins: not yet
   auto below = [](const PlanNodePtr& in) { return in->kind == PlanKind::kExchange ? in->inputs[0] : in; };
   const PlanNodePtr left = below(join.inputs[0]);
   const PlanNodePtr right = below(join.inputs[1]);

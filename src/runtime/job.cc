@@ -201,7 +201,8 @@ class Translator {
       }
       case PlanKind::kJoin: {
         const auto& j = node->As<JoinNode>();
-        static constexpr JoinKind kKinds[] = {JoinKind::kInner, JoinKind::kLeft, JoinKind::kRight, JoinKind::kFull};
+        static constexpr JoinKind kKinds[] = {JoinKind::kInner, JoinKind::kLeft, JoinKind::kRight,
+                                              JoinKind::kFull,  JoinKind::kSemi, JoinKind::kAnti};
         JoinOptions options;
         options.left_ttl_ms = j.left_ttl_ms >= 0 ? j.left_ttl_ms : ConfigTtlMillis();
         options.right_ttl_ms = j.right_ttl_ms >= 0 ? j.right_ttl_ms : ConfigTtlMillis();
