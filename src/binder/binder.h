@@ -79,6 +79,31 @@ class Binder {
   Result<PlanNodePtr> MakeSortNode(const ast::Query& query, PlanNodePtr below, const std::vector<SortKey>& keys,
                                    int64_t offset, int64_t fetch);
   Result<Relation> BindSelect(const ast::Select& select);
+  // Subqueries (binder/subquery.cc). A SELECT's WHERE over `input`: its [NOT] IN (subquery) and
+  // [NOT] EXISTS conjuncts become semi/anti joins over the filter of the other conjuncts.
+  Result<Relation> BindWhere(const ast::Expr& where, Relation input);
+  Result<Relation> BindSemiAntiJoin(const ast::Query& query, const ast::Expr* operand, bool anti, ast::SourcePos pos,
+                                    Relation input);
+  // The rows of a subquery whose WHERE may read `outer`'s columns: for a correlated one, its IN column
+  // (when `want_column`) and the inner columns the correlated conjuncts read; those conjuncts are
+  // appended to `correlation` over outer ++ the returned relation's columns.
+  Result<Relation> BindSubqueryRelation(const ast::Query& query, const Scope& outer, bool want_column,
+                                        std::vector<ExprPtr>* correlation);
+  // Scalar subqueries (binder/scalar_subquery.cc): the subquery's rows, with the columns it is joined
+  // on first (correlated: its inner key columns, equal to `outer_keys` of the outer scope) and its
+  // value last.
+  struct ScalarSide {
+    Relation rel;
+    std::vector<int> outer_keys;
+  };
+  Result<ScalarSide> BindScalarSubquery(const ast::Query& query, const Scope& outer, ast::SourcePos pos);
+  // Joins `input` with each scalar subquery (inner join, or LEFT ON TRUE / ON the keys when
+  // `left_outer`), appending its columns to the scope (qualifier "$scalar", not part of *) and
+  // registering its value column in replacements_.
+  Result<Relation> JoinScalarSubqueries(const std::vector<const ast::Expr*>& subqueries, Relation input, bool left_outer);
+  Result<PlanNodePtr> NonEmptyMarker(PlanNodePtr rows, ast::SourcePos pos);
+  // Binds `e` over `inner`; names found only in `outer` read its columns, numbered after inner's.
+  Result<ExprPtr> BindCorrelated(const ast::Expr& e, const Scope& inner, const Scope& outer);
   Result<Relation> BindProjection(const ast::Select& select, Relation input);
   Result<Relation> BindSetOp(const ast::SetOp& op);
   Result<Relation> BindValues(const ast::Values& values);
@@ -169,10 +194,20 @@ class Binder {
   // its aggregate when FROM is one table; a name that matches no input is an error, as in Flink.
   Status ApplyStateTtlHints(const ast::Select& select, const Relation& from);
   int view_depth_ = 0;
+  // The enclosing query's columns while a subquery is bound: an identifier not found in its scope is
+  // looked up here; where the reference is allowed (a correlated WHERE conjunct) it reads column
+  // scope.size() + i, elsewhere it is refused as not supported.
+  const Scope* outer_scope_ = nullptr;
+  bool correlation_allowed_ = false;
+  // Input columns BindGroupKeys puts before the GROUP BY keys (a decorrelated scalar subquery's keys).
+  std::vector<int> extra_group_columns_;
   AggContext* agg_ = nullptr;
   // AST nodes already bound elsewhere (ROW_NUMBER() OVER items -> the rank column).
   std::map<const ast::Expr*, ExprPtr> replacements_;
 };
+
+// The scalar subqueries in `e`, outside nested subqueries (binder/scalar_subquery.cc).
+void CollectScalarSubqueries(const ast::Expr& e, std::vector<const ast::Expr*>* out);
 
 // Flink's name for an unnamed select item at position i: EXPR$i.
 std::string ExprColumnName(size_t index);

@@ -18,6 +18,7 @@
 #include "function/function_registry.h"
 #include "function/scalar_function.h"
 #include "plan/interval_join_rule.h"
+#include "plan/optimizer.h"
 #include "types/value_format.h"
 #include "sql/unparser.h"
 
@@ -101,6 +102,20 @@ Result<ExprPtr> Binder::BindIdentifier(const ast::Identifier& id, const Scope& s
     }
     if (matches > 1) return Error(id.pos, "Column '" + parts[0] + "' is ambiguous");
     consumed = 1;
+  }
+  if (found < 0 && outer_scope_) {
+    // A subquery's reference to its enclosing query (a correlation).
+    const Scope* outer = outer_scope_;
+    const bool allowed = correlation_allowed_;
+    outer_scope_ = nullptr;
+    auto bound = BindIdentifier(id, *outer);
+    outer_scope_ = outer;
+    if (bound.ok()) {
+      if (!allowed) return NotSupported(id.pos, "A correlated reference outside the WHERE of a plain SELECT subquery");
+      std::vector<int> shift(outer->columns.size());
+      for (size_t i = 0; i < shift.size(); ++i) shift[i] = static_cast<int>(scope.columns.size() + i);
+      return RemapColumns(*bound, shift);
+    }
   }
   if (found < 0) {
     std::vector<std::string> names;

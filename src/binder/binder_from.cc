@@ -33,36 +33,6 @@ bool IsOnTrue(const ast::Join& join) {
          join.on->As<ast::Literal>().literal_kind == ast::LiteralKind::kBoolean && join.on->As<ast::Literal>().bool_value;
 }
 
-// Splits the condition into equi-key pairs (left column = right column), appended to the node's keys,
-// and a residual, returned as its conjuncts.
-std::vector<ExprPtr> SplitEquiKeys(const ExprPtr& cond, size_t nl, JoinNode* node) {
-  std::vector<ExprPtr> conjuncts;
-  if (cond) {
-    if (cond->kind == ExprKind::kAnd) conjuncts = cond->args;
-    else conjuncts = {cond};
-  }
-  std::vector<ExprPtr> residual;
-  for (const auto& c : conjuncts) {
-    bool taken = false;
-    if (c->kind == ExprKind::kCall && c->function && c->function->name == "=" && c->args.size() == 2) {
-      const Expr* a = c->args[0].get();
-      const Expr* b = c->args[1].get();
-      if (a->kind == ExprKind::kColumnRef && b->kind == ExprKind::kColumnRef &&
-          a->type.EqualsIgnoringNullability(b->type)) {
-        int ai = a->column_index, bi = b->column_index;
-        if (ai >= static_cast<int>(nl) && bi < static_cast<int>(nl)) std::swap(ai, bi);
-        if (ai < static_cast<int>(nl) && bi >= static_cast<int>(nl)) {
-          node->left_keys.push_back(ai);
-          node->right_keys.push_back(bi - static_cast<int>(nl));
-          taken = true;
-        }
-      }
-    }
-    if (!taken) residual.push_back(c);
-  }
-  return residual;
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------

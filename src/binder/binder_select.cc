@@ -41,16 +41,7 @@ Result<Binder::Relation> Binder::BindSelect(const ast::Select& select) {
     std::vector<const ast::Call*> aggs;
     CollectAggregates(*select.where, &aggs);
     if (!aggs.empty()) return Error(aggs[0]->pos, "Aggregate functions are not allowed in WHERE; use HAVING");
-    ASSIGN_OR_RETURN(ExprPtr cond, BindExpr(*select.where, input.scope));
-    if (cond->type.id() != TypeId::kBoolean && cond->type.id() != TypeId::kNull) {
-      return Error(select.where->pos, "WHERE clause must be a BOOLEAN expression, but is " + cond->type.ToString());
-    }
-    auto filter = std::make_shared<CalcNode>();
-    filter->inputs = {input.node};
-    filter->projections = IdentityProjections(input.node->schema);
-    filter->condition = cond;
-    filter->schema = input.node->schema;
-    input.node = filter;
+    ASSIGN_OR_RETURN(input, BindWhere(*select.where, std::move(input)));
   }
   std::vector<const ast::Call*> aggs;
   for (const auto& item : select.items) CollectAggregates(*item.expr, &aggs);
@@ -91,6 +82,11 @@ Result<Binder::Relation> Binder::BindProjection(const ast::Select& select, Relat
   if (has_rn) {
     ASSIGN_OR_RETURN(input, BindRowNumber(select, std::move(input), &rn_items));
   }
+  std::vector<const ast::Expr*> scalars;
+  for (const auto& item : select.items) CollectScalarSubqueries(*item.expr, &scalars);
+  if (!scalars.empty()) {
+    ASSIGN_OR_RETURN(input, JoinScalarSubqueries(scalars, std::move(input), /*left_outer=*/true));
+  }
   std::vector<const ast::Call*> over_calls;
   for (const auto& item : select.items) CollectOverAggregates(*item.expr, &over_calls);
   if (!over_calls.empty()) {
@@ -108,7 +104,7 @@ Result<Binder::Relation> Binder::BindProjection(const ast::Select& select, Relat
       bool any = false;
       for (size_t c = 0; c < input.scope.columns.size(); ++c) {
         const auto& col = input.scope.columns[c];
-        if (col.qualifier == "$rank" || col.qualifier == "$over") continue;  // helper columns are not part of *
+        if (col.qualifier == "$rank" || col.qualifier == "$over" || col.qualifier == "$scalar") continue;  // helper columns are not part of *
         if (!star.qualifier.empty() && col.qualifier != star.qualifier.back()) continue;
         exprs.push_back(MakeColumnRef(static_cast<int>(c), col.type));
         names.push_back(col.name);
@@ -182,6 +178,17 @@ Result<ExprPtr> Binder::ResolveInAggregate(const ast::Expr& expr) {
 // names and digests; a legacy group window groups by its three window columns.
 Status Binder::BindGroupKeys(const ast::Select& select, const Relation& input, const ast::Call* group_window,
                              AggContext* ctx, CalcNode* pre, std::vector<std::string>* key_names) {
+  // A decorrelated scalar subquery's keys come first.
+  const std::vector<int> extra = std::move(extra_group_columns_);
+  extra_group_columns_.clear();
+  for (int c : extra) {
+    const ScopeColumn& col = input.scope.columns[static_cast<size_t>(c)];
+    ExprPtr k = MakeColumnRef(c, col.type);
+    ctx->key_digests.push_back(k->ToString());
+    pre->projections.push_back(k);
+    pre->schema.Add(col.name, col.type.WithTimeAttribute(TimeAttribute::kNone));
+    key_names->push_back(col.name);
+  }
   for (const auto& g : select.group_by) {
     if (g.kind != ast::GroupingElement::Kind::kExpr) {
       if (g.kind == ast::GroupingElement::Kind::kEmpty) continue;

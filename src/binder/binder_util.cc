@@ -5,6 +5,7 @@
 #include <set>
 
 #include "function/function_registry.h"
+#include "function/scalar_function.h"
 
 namespace sluice {
 
@@ -90,6 +91,34 @@ bool IsRowNumberOver(const ast::Expr& e) {
   return c.over != nullptr && (n == "ROW_NUMBER" || n == "RANK" || n == "DENSE_RANK");
 }
 
+std::vector<ExprPtr> SplitEquiKeys(const ExprPtr& cond, size_t nl, JoinNode* node) {
+  std::vector<ExprPtr> conjuncts;
+  if (cond) {
+    if (cond->kind == ExprKind::kAnd) conjuncts = cond->args;
+    else conjuncts = {cond};
+  }
+  std::vector<ExprPtr> residual;
+  for (const auto& c : conjuncts) {
+    bool taken = false;
+    if (c->kind == ExprKind::kCall && c->function && c->function->name == "=" && c->args.size() == 2) {
+      const Expr* a = c->args[0].get();
+      const Expr* b = c->args[1].get();
+      if (a->kind == ExprKind::kColumnRef && b->kind == ExprKind::kColumnRef &&
+          a->type.EqualsIgnoringNullability(b->type)) {
+        int ai = a->column_index, bi = b->column_index;
+        if (ai >= static_cast<int>(nl) && bi < static_cast<int>(nl)) std::swap(ai, bi);
+        if (ai < static_cast<int>(nl) && bi >= static_cast<int>(nl)) {
+          node->left_keys.push_back(ai);
+          node->right_keys.push_back(bi - static_cast<int>(nl));
+          taken = true;
+        }
+      }
+    }
+    if (!taken) residual.push_back(c);
+  }
+  return residual;
+}
+
 }  // namespace binder_internal
 
 using namespace binder_internal;  // NOLINT
@@ -104,5 +133,7 @@ void CollectOverAggregates(const ast::Expr& e, std::vector<const ast::Call*>* ou
   }
   ForEachChild(e, [&](const ast::Expr& c) { CollectOverAggregates(c, out); });
 }
+
+
 
 }  // namespace sluice

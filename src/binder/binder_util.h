@@ -57,6 +57,10 @@ void ForEachChild(const ast::Expr& e, Fn&& fn) {
   }
 }
 
+// Splits a join condition over left ++ right (`nl` left columns) into equi-key pairs (left column =
+// right column), appended to the node's keys, and a residual, returned as its conjuncts.
+std::vector<ExprPtr> SplitEquiKeys(const ExprPtr& cond, size_t nl, JoinNode* node);
+
 bool IsAggregateCall(const ast::Expr& e);
 void CollectAggregates(const ast::Expr& e, std::vector<const ast::Call*>* out);
 bool IsRowNumberOver(const ast::Expr& e);

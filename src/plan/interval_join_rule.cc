@@ -198,6 +198,7 @@ PlanNodePtr IntervalJoinRule::Apply(const PlanNodePtr& node) {
 PlanNodePtr IntervalJoinRule::Rewrite(const JoinNode& join) {
   const Schema& left = join.inputs[0]->schema;
   const Schema& right = join.inputs[1]->schema;
+  if (IsSemiOrAnti(join.join_type)) return nullptr;  // IN / EXISTS stay regular semi/anti joins
   auto bounds = ExtractIntervalBounds(join.condition, left, right);
   if (!bounds) return nullptr;
   auto ij = std::make_shared<IntervalJoinNode>();

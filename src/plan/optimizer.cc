@@ -385,6 +385,7 @@ class Pruner {
                     const std::vector<int>& left_keys, const std::vector<int>& right_keys, int left_time, int right_time) {
     const size_t nl = node->inputs[0]->schema.size();
     std::vector<bool> combined = req;
+    combined.resize(nl + node->inputs[1]->schema.size(), false);  // a semi/anti join outputs the left side
     if (condition) CollectColumns(*condition, &combined);
     if (residual) CollectColumns(*residual, &combined);
     auto& left = Req(node->inputs[0]);
@@ -400,12 +401,15 @@ class Pruner {
     if (right_time >= 0) right[static_cast<size_t>(right_time)] = true;
   }
 
-  // A join's pruned inputs, the mapping of its output columns (left ++ right) and its new schema.
+  // A join's pruned inputs, the mapping of its output columns and its new schema; `expr_mapping` maps
+  // the columns its conditions read (left ++ right; the output's too, except for a semi/anti join,
+  // whose output is the left columns).
   struct PrunedJoin {
     Pruned left, right;
     std::vector<int> mapping;
+    std::vector<int> expr_mapping;
     Schema schema;
-    ExprPtr Remap(const ExprPtr& e) const { return e ? RemapColumns(e, mapping) : nullptr; }
+    ExprPtr Remap(const ExprPtr& e) const { return e ? RemapColumns(e, expr_mapping) : nullptr; }
     static std::vector<int> RemapKeys(const std::vector<int>& keys, const Pruned& side) {
       std::vector<int> out;
       for (int k : keys) out.push_back(side.mapping[static_cast<size_t>(k)]);
@@ -438,11 +442,13 @@ class Pruner {
     out.left = Input(j.inputs[0]);
     out.right = Input(j.inputs[1]);
     const int new_nl = static_cast<int>(out.left.node->schema.size());
-    out.mapping.assign(n, -1);
-    for (size_t i = 0; i < n; ++i) {
-      if (i < nl) out.mapping[i] = out.left.mapping[i];
-      else if (out.right.mapping[i - nl] >= 0) out.mapping[i] = new_nl + out.right.mapping[i - nl];
+    const size_t nr = j.inputs[1]->schema.size();
+    out.expr_mapping.assign(nl + nr, -1);
+    for (size_t i = 0; i < nl + nr; ++i) {
+      if (i < nl) out.expr_mapping[i] = out.left.mapping[i];
+      else if (out.right.mapping[i - nl] >= 0) out.expr_mapping[i] = new_nl + out.right.mapping[i - nl];
     }
+    out.mapping.assign(out.expr_mapping.begin(), out.expr_mapping.begin() + static_cast<std::ptrdiff_t>(n));
     for (size_t i = 0; i < n; ++i) {
       if (out.mapping[i] >= 0) out.schema.Add(j.schema.field(i).name, j.schema.field(i).type);
     }

@@ -199,7 +199,8 @@ std::string TemporalJoinNode::ExplainAttributes() const {
 }
 
 std::string JoinNode::ExplainAttributes() const {
-  static const char* kTypes[] = {"InnerJoin", "LeftOuterJoin", "RightOuterJoin", "FullOuterJoin"};
+  static const char* kTypes[] = {"InnerJoin",    "LeftOuterJoin", "RightOuterJoin",
+                                 "FullOuterJoin", "LeftSemiJoin",  "LeftAntiJoin"};
   std::vector<std::string> names = inputs[0]->schema.names();
   for (const auto& n : inputs[1]->schema.names()) names.push_back(n);
   std::string s = std::string("joinType=[") + kTypes[static_cast<int>(join_type)] + "], where=[" +

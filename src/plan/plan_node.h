@@ -249,9 +249,13 @@ struct RankNode : PlanNode {
   std::string ExplainAttributes() const override;
 };
 
-enum class JoinType : uint8_t { kInner, kLeft, kRight, kFull };
+// kSemi / kAnti: the LeftSemiJoin / LeftAntiJoin that IN and EXISTS subqueries are planned as.
+enum class JoinType : uint8_t { kInner, kLeft, kRight, kFull, kSemi, kAnti };
 
-// Regular (non-windowed) join with retraction. Output = left columns, then right columns.
+inline bool IsSemiOrAnti(JoinType t) { return t == JoinType::kSemi || t == JoinType::kAnti; }
+
+// Regular (non-windowed) join with retraction. Output = left columns, then right columns (a semi or
+// anti join: the left columns only; its condition still reads left ++ right).
 struct JoinNode : PlanNode {
   JoinNode() : PlanNode(PlanKind::kJoin) {}
   JoinType join_type = JoinType::kInner;

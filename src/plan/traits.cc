@@ -122,6 +122,8 @@ std::vector<int> UpsertKeyColumns(const PlanNode* node) {
       // its join keys; then the first side's key stays a key (of an inner join, or of the side an
       // outer join preserves). An inner join of two keyed sides is keyed by both keys together.
       const auto& j = node->As<JoinNode>();
+      // A semi/anti join passes a subset of its left rows.
+      if (IsSemiOrAnti(j.join_type)) return UpsertKeyColumns(j.inputs[0].get());
       const int left_width = static_cast<int>(j.inputs[0]->schema.size());
       std::vector<int> left = UpsertKeyColumns(j.inputs[0].get());
       std::vector<int> right = UpsertKeyColumns(j.inputs[1].get());
@@ -251,7 +253,8 @@ class Inference {
         return n->As<WindowAggregateNode>().allow_lateness_ms > 0 ? Kinds{true, true, false} : Kinds{true, false, false};
       case PlanKind::kJoin: {
         const auto& j = n->As<JoinNode>();
-        if (j.join_type == JoinType::kInner) return In(n, 0).Union(In(n, 1)).NoForcedUb();
+        // Inner and semi joins forward their inputs' kinds; outer and anti joins produce any kind.
+        if (j.join_type == JoinType::kInner || j.join_type == JoinType::kSemi) return In(n, 0).Union(In(n, 1)).NoForcedUb();
         return {true, true, true};
       }
     }

@@ -81,11 +81,13 @@ JoinOperator::JoinOperator(std::string name, JoinKind kind, std::vector<LogicalT
   SLUICE_CHECK_EQ(left_keys.size(), right_keys.size());
   out_types_ = left_types_;
   out_types_.insert(out_types_.end(), right_types_.begin(), right_types_.end());
+  semi_anti_ = kind_ == JoinKind::kSemi || kind_ == JoinKind::kAnti;
   if (options_.null_safe_keys.empty()) options_.null_safe_keys.assign(left_keys.size(), false);
   SLUICE_CHECK_EQ(options_.null_safe_keys.size(), left_keys.size());
   for (int k : left_keys) SLUICE_CHECK(k >= 0 && static_cast<size_t>(k) < left_types_.size());
   for (int k : right_keys) SLUICE_CHECK(k >= 0 && static_cast<size_t>(k) < right_types_.size());
-  bool left_outer = kind_ == JoinKind::kLeft || kind_ == JoinKind::kFull;
+  // A semi/anti join counts the matches of its left rows as an outer side counts them.
+  bool left_outer = kind_ == JoinKind::kLeft || kind_ == JoinKind::kFull || semi_anti_;
   bool right_outer = kind_ == JoinKind::kRight || kind_ == JoinKind::kFull;
   sides_[0] = std::make_unique<Side>(left_types_, std::move(left_keys), options_.left_unique_key, left_outer);
   sides_[1] = std::make_unique<Side>(right_types_, std::move(right_keys), options_.right_unique_key, right_outer);
@@ -249,6 +251,45 @@ Status JoinOperator::CollectMatches(int input, const Chunk& chunk, size_t begin,
   return Status::OK();
 }
 
+template <typename Add, typename Retract>
+Status JoinOperator::ProcessSemiAntiRow(int input, const Chunk& chunk, size_t i, const uint32_t* m,
+                                        const uint32_t* m_end, Add&& add_record, Retract&& retract_record) {
+  const RowKind kind = chunk.kind(i);
+  const uint32_t row = static_cast<uint32_t>(i);
+  const bool anti = kind_ == JoinKind::kAnti;
+  if (input == 0) {
+    // A left row passes with its own kind when it has a match (semi) or none (anti).
+    if ((m != m_end) != anti) RETURN_IF_ERROR(QueueOutput(input, chunk, kind, row, kNoRow));
+    if (!IsAccumulate(kind)) {
+      retract_record(i);
+      return Status::OK();
+    }
+    int64_t associations = 0;
+    for (; m != m_end; ++m) associations += sides_[1]->entries[*m].count;
+    add_record(i, associations);
+    return Status::OK();
+  }
+  // A right row changes the match counts of the left rows it joins with.
+  Side& left = *sides_[0];
+  const bool accumulate = IsAccumulate(kind);
+  if (accumulate) add_record(i, -1);
+  else retract_record(i);
+  const int64_t edge = accumulate ? 0 : 1;  // the count at which the left row's visibility flips
+  RowKind flipped = kind;
+  if (anti) flipped = accumulate ? RowKind::kDelete : RowKind::kInsert;
+  for (; m != m_end; ++m) {
+    const Side::Entry& en = left.entries[*m];
+    const int64_t old = left.assocs[*m];
+    if (old == edge) {
+      for (int32_t c = 0; c < en.count; ++c) RETURN_IF_ERROR(QueueOutput(input, chunk, flipped, kNoRow, en.row));
+    }
+    left.assocs[*m] = accumulate ? old + 1 : old - 1;
+    left.entry_delta.Mark(*m);
+    left.Touch(*m, now_micros_);
+  }
+  return Status::OK();
+}
+
 Status JoinOperator::ProcessSlice(int input, const Chunk& chunk, size_t begin, size_t end) {
   Side& in = *sides_[input];
   Side& other = *sides_[1 - input];
@@ -324,6 +365,10 @@ Status JoinOperator::ProcessSlice(int input, const Chunk& chunk, size_t begin, s
     const uint32_t* m = match_entries_.data() + match_offsets_[i - begin];
     const uint32_t* m_end = match_entries_.data() + match_offsets_[i - begin + 1];
     const bool matched = m != m_end;
+    if (semi_anti_) {
+      RETURN_IF_ERROR(ProcessSemiAntiRow(input, chunk, i, m, m_end, add_record, retract_record));
+      continue;
+    }
     if (IsAccumulate(kind)) {
       // With a unique key, an accumulate message for a stored key replaces that row, whose matches are
       // already counted on the other side (Flink's isAdditionalMatch). Identical rows without a unique
@@ -400,6 +445,20 @@ Status JoinOperator::QueueOutput(int input, const Chunk& chunk, RowKind kind, ui
 Status JoinOperator::FlushOutput(int input, const Chunk& chunk) {
   if (out_kinds_.empty()) return Status::OK();
   const Side& other = *sides_[1 - input];
+  if (semi_anti_) {
+    // The left columns only: from the input chunk (left input) or the left side's arena.
+    Chunk out(left_types_, 0);
+    const size_t n = out_kinds_.size();
+    for (size_t c = 0; c < left_types_.size(); ++c) {
+      if (input == 0) AppendSelectedOrNull(&out.column(c), chunk.column(c), out_input_rows_.data(), n);
+      else AppendSelectedOrNull(&out.column(c), other.arena.rows().column(c), out_other_rows_.data(), n);
+    }
+    out.kind_vector().swap(out_kinds_);
+    out_kinds_.clear();
+    out_input_rows_.clear();
+    out_other_rows_.clear();
+    return Emit(out);
+  }
   Chunk out(out_types_, 0);
   const size_t input_first = input == 0 ? 0 : left_types_.size();
   const size_t other_first = input == 0 ? left_types_.size() : 0;

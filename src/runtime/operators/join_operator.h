@@ -1,6 +1,7 @@
 // JoinOperator: Flink's regular (non-windowed) streaming join, StreamingJoinOperator, for INNER, LEFT,
 // RIGHT and FULL OUTER joins on equi-keys with an optional residual condition, over append-only or
-// updating inputs.
+// updating inputs; and Flink's StreamingSemiAntiJoinOperator for the SEMI and ANTI joins that IN / EXISTS
+// subqueries are planned as (see "Semi and anti joins" below).
 //
 // State per side: the rows seen so far, grouped by join key, in arrival order. Identical rows share one
 // entry with a count; rows of an outer side also carry numOfAssociations, the number of rows on the
@@ -23,6 +24,13 @@
 // unique key, where an accumulate message for a stored key replaces the row.)
 // Join keys compare with SQL equality: a NULL key never matches (the row is still padded on an outer
 // side, and needs no state), unless the key position is null-safe (IS NOT DISTINCT FROM).
+//
+// Semi and anti joins output the left columns only. The left side is stored as an outer side (with
+// numOfAssociations), the right side as an inner one. A left row is emitted with its own kind when it
+// has a match (semi) or none (anti). A right accumulate row visits its matching left rows: a left row
+// whose count goes 0 -> 1 is emitted with the right row's kind (semi) or as -D (anti); a right
+// retraction whose left row's count goes 1 -> 0 emits it with the right row's kind (semi) or as +I
+// (anti), once per stored duplicate, as Flink's operator does.
 //
 // Execution is chunk-wise: keys are encoded for the whole input chunk, candidate pairs of the chunk
 // (input row x stored rows of its key) are filtered by the residual condition in batches, and output
@@ -58,7 +66,7 @@ namespace sluice {
 
 class ExprEvaluator;
 
-enum class JoinKind { kInner, kLeft, kRight, kFull };
+enum class JoinKind { kInner, kLeft, kRight, kFull, kSemi, kAnti };
 
 // Optional facts the planner knows about the join (Flink's JoinInputSideSpec and filterNullKeys).
 struct JoinOptions {
@@ -83,7 +91,8 @@ struct JoinOptions {
 
 class JoinOperator final : public Operator {
  public:
-  // Input 0 is the left side, 1 the right. Output columns: all left columns, then all right columns.
+  // Input 0 is the left side, 1 the right. Output columns: all left columns, then all right columns
+  // (semi and anti joins: the left columns only).
   // `left_keys[i]` = `right_keys[i]` are the equi-join keys (may be empty: every row matches every row,
   // subject to `residual`). `residual`: an optional BOOLEAN Expr over the concatenated left++right row
   // (column i < left_types.size() is left column i).
@@ -125,13 +134,19 @@ class JoinOperator final : public Operator {
   // output chunk first unless that would split an update.
   Status QueueOutput(int input, const Chunk& chunk, RowKind kind, uint32_t input_row, uint32_t other_row);
   Status FlushOutput(int input, const Chunk& chunk);
+  // Semi/anti joins: output and state for input row i with matches [m, m_end); `add_record` and
+  // `retract_record` update the input side's state as in ProcessSlice.
+  template <typename Add, typename Retract>
+  Status ProcessSemiAntiRow(int input, const Chunk& chunk, size_t i, const uint32_t* m, const uint32_t* m_end,
+                            Add&& add_record, Retract&& retract_record);
   // Drops the rows of side `s` whose time-to-live passed by `now` (processing time, micros).
   void ExpireRows(int s, int64_t now);
 
   JoinKind kind_;
   std::vector<LogicalType> left_types_;
   std::vector<LogicalType> right_types_;
-  std::vector<LogicalType> out_types_;  // left_types_ ++ right_types_
+  std::vector<LogicalType> out_types_;  // left_types_ ++ right_types_ (the residual's input)
+  bool semi_anti_ = false;              // kSemi or kAnti: the output is the left columns
   ExprPtr residual_;
   JoinOptions options_;
   std::unique_ptr<Side> sides_[2];

@@ -5,7 +5,8 @@ namespace sluice {
 
 Result<Operator*> TranslateJoin(Translator& t, const PlanNodePtr& node) {
   const auto& j = node->As<JoinNode>();
-  static constexpr JoinKind kKinds[] = {JoinKind::kInner, JoinKind::kLeft, JoinKind::kRight, JoinKind::kFull};
+  static constexpr JoinKind kKinds[] = {JoinKind::kInner, JoinKind::kLeft, JoinKind::kRight,
+                                        JoinKind::kFull,  JoinKind::kSemi, JoinKind::kAnti};
   JoinOptions options;
   options.left_ttl_ms = j.left_ttl_ms >= 0 ? j.left_ttl_ms : t.ConfigTtlMillis();
   options.right_ttl_ms = j.right_ttl_ms >= 0 ? j.right_ttl_ms : t.ConfigTtlMillis();

@@ -1,0 +1,204 @@
+// Scalar subqueries (binder.h), planned as Flink plans them: the outer rows joined with the
+// subquery's single row, whose value column the expression then reads. In WHERE the join is an inner
+// join (the conjunct becomes its condition through the filter-into-join rule); in the SELECT list a
+// LEFT join ON TRUE, so a subquery without rows gives NULL.
+//
+// An uncorrelated scalar subquery must be an aggregate without GROUP BY (one row by construction).
+// A correlated one is Flink's decorrelated form: a SELECT of one aggregate FROM ... WHERE whose
+// correlated conjuncts are equalities `inner_column = outer_column`; it becomes that aggregate grouped
+// by the inner columns (rows with a NULL key filtered first, as Flink does), joined on the equalities.
+#include <algorithm>
+
+#include "binder/binder.h"
+#include "binder/binder_util.h"
+#include "function/scalar_function.h"
+#include "plan/optimizer.h"
+
+namespace sluice {
+
+using namespace binder_internal;  // NOLINT: the helpers the binder's files share
+
+namespace {
+
+// A SELECT of aggregates without GROUP BY: it returns exactly one row.
+bool IsSingleRowAggregate(const ast::Query& q) {
+  if (q.kind != ast::QueryKind::kSelect || q.limit || q.offset) return false;
+  const auto& s = q.As<ast::Select>();
+  if (!s.group_by.empty() || s.having || s.distinct) return false;
+  std::vector<const ast::Call*> aggs;
+  for (const auto& item : s.items) CollectAggregates(*item.expr, &aggs);
+  return !aggs.empty();
+}
+
+void SplitAndConjuncts(const ast::Expr& e, std::vector<const ast::Expr*>* out) {
+  if (e.kind == ast::ExprKind::kBinary && e.As<ast::Binary>().op == ast::BinaryOp::kAnd) {
+    SplitAndConjuncts(*e.As<ast::Binary>().left, out);
+    SplitAndConjuncts(*e.As<ast::Binary>().right, out);
+    return;
+  }
+  out->push_back(&e);
+}
+
+}  // namespace
+
+void CollectScalarSubqueries(const ast::Expr& e, std::vector<const ast::Expr*>* out) {
+  if (e.kind == ast::ExprKind::kSubquery) {
+    out->push_back(&e);
+    return;
+  }
+  ForEachChild(e, [&](const ast::Expr& c) { CollectScalarSubqueries(c, out); });
+}
+
+Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, const Scope& outer, ast::SourcePos pos) {
+  const Scope* saved = outer_scope_;
+  const bool saved_allowed = correlation_allowed_;
+  const int64_t saved_ttl = aggregate_ttl_ms_;
+  outer_scope_ = &outer;
+  correlation_allowed_ = false;
+  struct Restore {
+    Binder* b;
+    const Scope* scope;
+    bool allowed;
+    int64_t ttl;
+    ~Restore() {
+      b->outer_scope_ = scope;
+      b->correlation_allowed_ = allowed;
+      b->aggregate_ttl_ms_ = ttl;
+      b->extra_group_columns_.clear();
+    }
+  } restore{this, saved, saved_allowed, saved_ttl};
+  ScalarSide side;
+  auto uncorrelated = BindQueryBody(query);
+  const bool correlated = !uncorrelated.ok() && uncorrelated.status().message().find("A correlated reference") != std::string::npos;
+  if (!correlated) {
+    if (!uncorrelated.ok()) return uncorrelated.status();
+    side.rel = std::move(*uncorrelated);
+    if (side.rel.node->schema.size() != 1) {
+      return Error(pos, "A scalar subquery must return exactly one column, but returns " +
+                            std::to_string(side.rel.node->schema.size()));
+    }
+    if (!IsSingleRowAggregate(query)) {
+      return NotSupported(pos, "A scalar subquery that is not an aggregate without GROUP BY (Flink's SINGLE_VALUE)");
+    }
+    return side;
+  }
+  if (!IsSingleRowAggregate(query) || !query.As<ast::Select>().from || query.As<ast::Select>().items.size() != 1) {
+    return NotSupported(pos, "A correlated scalar subquery that is not one aggregate without GROUP BY");
+  }
+  const auto& select = query.As<ast::Select>();
+  ASSIGN_OR_RETURN(Relation inner, BindTableRef(*select.from));
+  const size_t ni = inner.scope.columns.size();
+  std::vector<ExprPtr> local;
+  std::vector<int> inner_keys;
+  if (select.where) {
+    std::vector<const ast::Expr*> conjuncts;
+    SplitAndConjuncts(*select.where, &conjuncts);
+    for (const ast::Expr* c : conjuncts) {
+      ASSIGN_OR_RETURN(ExprPtr b, BindCorrelated(*c, inner.scope, outer));
+      std::vector<bool> used(ni + outer.columns.size(), false);
+      CollectColumns(*b, &used);
+      if (std::find(used.begin() + static_cast<std::ptrdiff_t>(ni), used.end(), true) == used.end()) {
+        local.push_back(b);
+        continue;
+      }
+      // inner_column = outer_column, in either order.
+      const bool eq = b->kind == ExprKind::kCall && b->function && b->function->name == "=" && b->args.size() == 2 &&
+                      b->args[0]->kind == ExprKind::kColumnRef && b->args[1]->kind == ExprKind::kColumnRef;
+      int a = eq ? b->args[0]->column_index : -1, o = eq ? b->args[1]->column_index : -1;
+      if (a >= static_cast<int>(ni)) std::swap(a, o);
+      if (!eq || a >= static_cast<int>(ni) || o < static_cast<int>(ni) ||
+          !b->args[0]->type.EqualsIgnoringNullability(b->args[1]->type)) {
+        return NotSupported(c->pos, "A correlated condition of a scalar subquery other than inner_column = outer_column");
+      }
+      inner_keys.push_back(a);
+      side.outer_keys.push_back(o - static_cast<int>(ni));
+    }
+  }
+  // Rows with a NULL key can never join: filtered first, as Flink's decorrelation does.
+  for (int k : inner_keys) {
+    const LogicalType& t = inner.scope.columns[static_cast<size_t>(k)].type;
+    if (!t.nullable()) continue;
+    ASSIGN_OR_RETURN(ExprPtr nn, MakeFunctionCall("IS NOT NULL", {MakeColumnRef(k, t)}, pos));
+    local.push_back(nn);
+  }
+  if (ExprPtr cond = AndAll(local)) {
+    auto filter = std::make_shared<CalcNode>();
+    filter->inputs = {inner.node};
+    filter->projections = IdentityProjections(inner.node->schema);
+    filter->condition = cond;
+    filter->schema = inner.node->schema;
+    inner.node = filter;
+  }
+  extra_group_columns_ = inner_keys;
+  ASSIGN_OR_RETURN(side.rel, BindAggregate(select, std::move(inner)));
+  // The aggregate's projection: the keys first, then the value.
+  auto& calc = side.rel.node->As<CalcNode>();
+  const PlanNode& agg = *calc.inputs[0];
+  Schema schema;
+  std::vector<ExprPtr> projections;
+  for (size_t k = 0; k < inner_keys.size(); ++k) {
+    projections.push_back(MakeColumnRef(static_cast<int>(k), agg.schema.field(k).type));
+    schema.Add(agg.schema.field(k).name, agg.schema.field(k).type);
+  }
+  for (size_t i = 0; i < calc.projections.size(); ++i) {
+    projections.push_back(calc.projections[i]);
+    schema.Add(calc.schema.field(i).name, calc.schema.field(i).type);
+  }
+  std::vector<std::string> names = schema.names();
+  Uniquify(&names);
+  calc.projections = projections;
+  calc.schema = Schema();
+  for (size_t i = 0; i < names.size(); ++i) calc.schema.Add(names[i], schema.field(i).type);
+  side.rel.scope.columns.clear();
+  for (const auto& f : calc.schema.fields()) side.rel.scope.columns.push_back({"", f.name, f.type});
+  return side;
+}
+
+Result<Binder::Relation> Binder::JoinScalarSubqueries(const std::vector<const ast::Expr*>& subqueries, Relation input,
+                                                      bool left_outer) {
+  for (const ast::Expr* s : subqueries) {
+    if (replacements_.count(s)) continue;
+    ASSIGN_OR_RETURN(ScalarSide side, BindScalarSubquery(*s->As<ast::SubqueryExpr>().query, input.scope, s->pos));
+    const size_t nl = input.node->schema.size();
+    auto node = std::make_shared<JoinNode>();
+    node->join_type = left_outer ? JoinType::kLeft : JoinType::kInner;
+    std::vector<ExprPtr> eqs;
+    for (size_t k = 0; k < side.outer_keys.size(); ++k) {
+      const int o = side.outer_keys[k];
+      node->left_keys.push_back(o);
+      node->right_keys.push_back(static_cast<int>(k));
+      ASSIGN_OR_RETURN(ExprPtr eq, MakeFunctionCall("=", {MakeColumnRef(o, input.scope.columns[static_cast<size_t>(o)].type),
+                                                          MakeColumnRef(static_cast<int>(nl + k), side.rel.node->schema.field(k).type)},
+                                                    s->pos));
+      eqs.push_back(eq);
+    }
+    node->condition = eqs.empty() ? MakeLiteral(Value::Boolean(true)) : AndAll(eqs);
+    auto lx = std::make_shared<ExchangeNode>();
+    lx->inputs = {input.node};
+    lx->schema = input.node->schema;
+    lx->keys = node->left_keys;
+    auto rx = std::make_shared<ExchangeNode>();
+    rx->inputs = {side.rel.node};
+    rx->schema = side.rel.node->schema;
+    rx->keys = node->right_keys;
+    node->inputs = {lx, rx};
+    std::vector<std::string> names = input.node->schema.names();
+    for (const auto& f : side.rel.node->schema.fields()) names.push_back(f.name);
+    Uniquify(&names);
+    for (auto& c : input.scope.columns) c.type = c.type.WithTimeAttribute(TimeAttribute::kNone);
+    for (size_t i = 0; i < names.size(); ++i) {
+      LogicalType t = i < nl ? input.node->schema.field(i).type : side.rel.node->schema.field(i - nl).type;
+      t = t.WithTimeAttribute(TimeAttribute::kNone);
+      if (i >= nl && left_outer) t = t.WithNullable(true);
+      node->schema.Add(names[i], t);
+      if (i >= nl) input.scope.columns.push_back({"$scalar", names[i], t});
+    }
+    const size_t value = node->schema.size() - 1;
+    replacements_[s] = MakeColumnRef(static_cast<int>(value), node->schema.field(value).type);
+    input.node = node;
+    input.select_calc = nullptr;
+  }
+  return input;
+}
+
+}  // namespace sluice

@@ -1,0 +1,372 @@
+// Subqueries in WHERE (binder.h), planned as Flink's SubQueryRemoveRule and decorrelation plan them:
+// a [NOT] IN (subquery) or [NOT] EXISTS conjunct becomes a LeftSemiJoin / LeftAntiJoin of the rows
+// that pass the other conjuncts with the subquery's rows.
+//
+// A correlated subquery is a plain SELECT ... FROM ... WHERE (no GROUP BY, aggregates, DISTINCT, set
+// operation or LIMIT) whose WHERE conjuncts may read the outer query's columns: those conjuncts move
+// into the join condition (an equality between an outer and an inner column becomes a join key, the
+// rest a residual condition); the others filter the subquery's rows. The subquery's side of the join
+// is its IN column, then the inner columns the moved conjuncts read.
+//
+// NOT IN is an anti join on `x = y OR x IS NULL OR y IS NULL` (the IS NULL tests only for nullable
+// sides), so a NULL on either side removes the row as SQL's three-valued NOT IN does; without NULLs it
+// is an anti join on the key x = y.
+#include <algorithm>
+
+#include "binder/binder.h"
+#include "binder/binder_util.h"
+#include "function/aggregate/aggregate_function.h"
+#include "plan/optimizer.h"
+
+namespace sluice {
+
+using namespace binder_internal;  // NOLINT: the helpers the binder's files share
+
+namespace {
+
+void SplitAnd(const ast::Expr& e, std::vector<const ast::Expr*>* out) {
+  if (e.kind == ast::ExprKind::kBinary && e.As<ast::Binary>().op == ast::BinaryOp::kAnd) {
+    SplitAnd(*e.As<ast::Binary>().left, out);
+    SplitAnd(*e.As<ast::Binary>().right, out);
+    return;
+  }
+  out->push_back(&e);
+}
+
+// A WHERE conjunct that is a subquery predicate: [NOT] IN (subquery), [NOT] EXISTS, or NOT of one.
+struct SubqueryPredicate {
+  const ast::Query* query = nullptr;
+  const ast::Expr* operand = nullptr;  // IN only
+  bool anti = false;
+  ast::SourcePos pos;
+};
+
+std::optional<SubqueryPredicate> AsSubqueryPredicate(const ast::Expr& e) {
+  if (e.kind == ast::ExprKind::kIn && e.As<ast::In>().subquery) {
+    const auto& in = e.As<ast::In>();
+    return SubqueryPredicate{in.subquery.get(), in.operand.get(), in.negated, e.pos};
+  }
+  if (e.kind == ast::ExprKind::kExists) return SubqueryPredicate{e.As<ast::Exists>().query.get(), nullptr, false, e.pos};
+  if (e.kind == ast::ExprKind::kUnary && e.As<ast::Unary>().op == ast::UnaryOp::kNot) {
+    auto inner = AsSubqueryPredicate(*e.As<ast::Unary>().operand);
+    if (inner) inner->anti = !inner->anti;
+    return inner;
+  }
+  return std::nullopt;
+}
+
+// Whether `e` holds an IN/EXISTS subquery anywhere (outside subqueries).
+bool HasSubqueryPredicate(const ast::Expr& e) {
+  if ((e.kind == ast::ExprKind::kIn && e.As<ast::In>().subquery) || e.kind == ast::ExprKind::kExists) return true;
+  bool found = false;
+  ForEachChild(e, [&](const ast::Expr& c) { found = found || HasSubqueryPredicate(c); });
+  return found;
+}
+
+// A plain SELECT whose WHERE may be correlated.
+bool IsPlainSelect(const ast::Query& q) {
+  if (q.kind != ast::QueryKind::kSelect || !q.with.empty() || !q.order_by.empty() || q.limit || q.offset) return false;
+  const auto& s = q.As<ast::Select>();
+  if (!s.from || s.distinct || !s.group_by.empty() || s.having || !s.windows.empty()) return false;
+  std::vector<const ast::Call*> aggs;
+  for (const auto& item : s.items) CollectAggregates(*item.expr, &aggs);
+  return aggs.empty();
+}
+
+}  // namespace
+
+Result<Binder::Relation> Binder::BindWhere(const ast::Expr& where, Relation input) {
+  std::vector<const ast::Expr*> conjuncts;
+  SplitAnd(where, &conjuncts);
+  std::vector<const ast::Expr*> plain;
+  std::vector<SubqueryPredicate> subqueries;
+  for (const ast::Expr* c : conjuncts) {
+    if (auto p = AsSubqueryPredicate(*c)) {
+      subqueries.push_back(*p);
+    } else if (HasSubqueryPredicate(*c)) {
+      return NotSupported(c->pos, "An IN or EXISTS subquery that is not a conjunct of WHERE (under OR, CASE, ...)");
+    } else {
+      plain.push_back(c);
+    }
+  }
+  // Scalar subqueries of the other conjuncts: inner joins, dropped again after the filter.
+  std::vector<const ast::Expr*> scalars;
+  for (const ast::Expr* c : plain) CollectScalarSubqueries(*c, &scalars);
+  const Relation before = input;
+  if (!scalars.empty()) {
+    ASSIGN_OR_RETURN(input, JoinScalarSubqueries(scalars, std::move(input), /*left_outer=*/false));
+  }
+  ExprPtr cond;
+  if (subqueries.empty()) {
+    ASSIGN_OR_RETURN(cond, BindExpr(where, input.scope));
+  } else {
+    std::vector<ExprPtr> bound;
+    for (const ast::Expr* c : plain) {
+      ASSIGN_OR_RETURN(ExprPtr b, BindExpr(*c, input.scope));
+      if (b->type.id() != TypeId::kBoolean && b->type.id() != TypeId::kNull) {
+        return Error(c->pos, "WHERE clause must be a BOOLEAN expression, but is " + b->type.ToString());
+      }
+      bound.push_back(b);
+    }
+    cond = AndAll(std::move(bound));
+  }
+  if (cond) {
+    if (cond->type.id() != TypeId::kBoolean && cond->type.id() != TypeId::kNull) {
+      return Error(where.pos, "WHERE clause must be a BOOLEAN expression, but is " + cond->type.ToString());
+    }
+    auto filter = std::make_shared<CalcNode>();
+    filter->inputs = {input.node};
+    filter->projections = IdentityProjections(input.node->schema);
+    filter->condition = cond;
+    filter->schema = input.node->schema;
+    input.node = filter;
+  }
+  if (!scalars.empty()) {
+    for (const ast::Expr* s : scalars) replacements_.erase(s);
+    auto calc = std::make_shared<CalcNode>();
+    calc->inputs = {input.node};
+    for (size_t i = 0; i < before.node->schema.size(); ++i) {
+      calc->projections.push_back(MakeColumnRef(static_cast<int>(i), input.node->schema.field(i).type));
+      calc->schema.Add(input.node->schema.field(i).name, input.node->schema.field(i).type);
+    }
+    input.node = calc;
+    input.scope.columns.resize(before.scope.columns.size());
+  }
+  for (const auto& p : subqueries) {
+    ASSIGN_OR_RETURN(input, BindSemiAntiJoin(*p.query, p.operand, p.anti, p.pos, std::move(input)));
+  }
+  return input;
+}
+
+Result<ExprPtr> Binder::BindCorrelated(const ast::Expr& e, const Scope& inner, const Scope& outer) {
+  const Scope* saved = outer_scope_;
+  const bool saved_allowed = correlation_allowed_;
+  outer_scope_ = &outer;
+  correlation_allowed_ = true;
+  auto bound = BindExpr(e, inner);
+  outer_scope_ = saved;
+  correlation_allowed_ = saved_allowed;
+  return bound;
+}
+
+Result<Binder::Relation> Binder::BindSubqueryRelation(const ast::Query& query, const Scope& outer, bool want_column,
+                                                      std::vector<ExprPtr>* correlation) {
+  const Scope* saved = outer_scope_;
+  const bool saved_allowed = correlation_allowed_;
+  const int64_t saved_ttl = aggregate_ttl_ms_;
+  outer_scope_ = &outer;
+  correlation_allowed_ = false;
+  struct Restore {
+    Binder* b;
+    const Scope* scope;
+    bool allowed;
+    int64_t ttl;
+    ~Restore() {
+      b->outer_scope_ = scope;
+      b->correlation_allowed_ = allowed;
+      b->aggregate_ttl_ms_ = ttl;
+    }
+  } restore{this, saved, saved_allowed, saved_ttl};
+  const size_t nouter = outer.columns.size();
+  if (!IsPlainSelect(query)) {
+    ASSIGN_OR_RETURN(Relation rel, BindQueryBody(query));
+    if (want_column && rel.node->schema.size() != 1) {
+      return Error(query.pos, "The subquery of IN must return exactly one column, but returns " +
+                                  std::to_string(rel.node->schema.size()));
+    }
+    return rel;
+  }
+  const auto& select = query.As<ast::Select>();
+  ASSIGN_OR_RETURN(Relation inner, BindTableRef(*select.from));
+  const size_t ni = inner.scope.columns.size();
+  // WHERE conjuncts: those reading outer columns (bound past the inner ones) move to the join.
+  std::vector<ExprPtr> local, correlated;
+  std::vector<bool> inner_read(ni, false);
+  if (select.where) {
+    std::vector<const ast::Expr*> conjuncts;
+    SplitAnd(*select.where, &conjuncts);
+    for (const ast::Expr* c : conjuncts) {
+      if (HasSubqueryPredicate(*c)) return NotSupported(c->pos, "A subquery inside a subquery's WHERE");
+      ASSIGN_OR_RETURN(ExprPtr b, BindCorrelated(*c, inner.scope, outer));
+      std::vector<bool> used(ni + nouter, false);
+      CollectColumns(*b, &used);
+      if (std::find(used.begin() + static_cast<std::ptrdiff_t>(ni), used.end(), true) == used.end()) {
+        local.push_back(b);
+        continue;
+      }
+      for (size_t i = 0; i < ni; ++i) inner_read[i] = inner_read[i] || used[i];
+      correlated.push_back(b);
+    }
+  }
+  if (ExprPtr cond = AndAll(local)) {
+    auto filter = std::make_shared<CalcNode>();
+    filter->inputs = {inner.node};
+    filter->projections = IdentityProjections(inner.node->schema);
+    filter->condition = cond;
+    filter->schema = inner.node->schema;
+    inner.node = filter;
+  }
+  // The subquery's side: its IN column, then the inner columns the correlation reads.
+  auto calc = std::make_shared<CalcNode>();
+  calc->inputs = {inner.node};
+  Relation out;
+  std::vector<std::string> names;
+  if (want_column) {
+    if (select.items.size() != 1 || select.items[0].expr->kind == ast::ExprKind::kStar) {
+      return Error(query.pos, "The subquery of IN must return exactly one column");
+    }
+    ASSIGN_OR_RETURN(ExprPtr item, BindExpr(*select.items[0].expr, inner.scope));
+    calc->projections.push_back(item);
+    names.push_back(select.items[0].alias.empty() ? ImplicitName(*select.items[0].expr, 0) : select.items[0].alias);
+  }
+  // Column mapping of the correlated conditions: inner i -> its place on the subquery's side (after
+  // the outer columns), outer j -> j.
+  std::vector<int> mapping(ni + nouter, -1);
+  for (size_t j = 0; j < nouter; ++j) mapping[ni + j] = static_cast<int>(j);
+  for (size_t i = 0; i < ni; ++i) {
+    if (!inner_read[i]) continue;
+    mapping[i] = static_cast<int>(nouter + calc->projections.size());
+    calc->projections.push_back(MakeColumnRef(static_cast<int>(i), inner.scope.columns[i].type));
+    names.push_back(inner.scope.columns[i].name);
+  }
+  for (const auto& c : correlated) correlation->push_back(RemapColumns(c, mapping));
+  Uniquify(&names);
+  for (size_t i = 0; i < names.size(); ++i) {
+    calc->schema.Add(names[i], calc->projections[i]->type.WithTimeAttribute(TimeAttribute::kNone));
+    out.scope.columns.push_back({"", names[i], calc->schema.field(i).type});
+  }
+  out.node = calc;
+  return out;
+}
+
+// An uncorrelated EXISTS reads one row while the subquery has rows, as Flink plans it:
+// Calc(m, where m IS NOT NULL) over GroupAggregate(MIN(TRUE) AS m) of the subquery's rows.
+Result<PlanNodePtr> Binder::NonEmptyMarker(PlanNodePtr rows, ast::SourcePos pos) {
+  auto pre = std::make_shared<CalcNode>();
+  pre->inputs = {rows};
+  pre->projections = {MakeLiteral(Value::Boolean(true))};
+  pre->schema.Add("i", pre->projections[0]->type);
+  auto ex = std::make_shared<ExchangeNode>();
+  ex->inputs = {pre};
+  ex->schema = pre->schema;
+  auto agg = std::make_shared<GroupAggregateNode>();
+  agg->inputs = {ex};
+  AggregateCall min;
+  min.name = "MIN";
+  min.args = {0};
+  min.arg_types = {pre->schema.field(0).type};
+  min.arg_constants = {std::nullopt};
+  min.output_name = "m";
+  auto fn = ResolveAggregate("MIN", min.arg_types, {nullptr}, /*needs_retract=*/false);
+  if (!fn.ok()) return Error(pos, fn.status().message());
+  min.function = *fn;
+  agg->aggs.push_back(min);
+  agg->schema.Add("m", min.function->result_type);
+  auto post = std::make_shared<CalcNode>();
+  post->inputs = {agg};
+  ExprPtr m = MakeColumnRef(0, agg->schema.field(0).type);
+  post->projections = {m};
+  ASSIGN_OR_RETURN(post->condition, MakeFunctionCall("IS NOT NULL", {m}, pos));
+  post->schema = agg->schema;
+  return PlanNodePtr(post);
+}
+
+Result<Binder::Relation> Binder::BindSemiAntiJoin(const ast::Query& query, const ast::Expr* operand, bool anti,
+                                                  ast::SourcePos pos, Relation input) {
+  std::vector<ExprPtr> correlation;
+  ASSIGN_OR_RETURN(Relation right, BindSubqueryRelation(query, input.scope, operand != nullptr, &correlation));
+  const size_t nl0 = input.node->schema.size();
+  std::vector<ExprPtr> conds;
+  bool extra_left = false;
+  if (operand) {
+    // x [NOT] IN (SELECT y ...): x and y in their common type; a computed x (or a cast) becomes a
+    // column appended to the left side, so the equality stays a join key.
+    ASSIGN_OR_RETURN(ExprPtr x, BindExpr(*operand, input.scope));
+    const LogicalType& yt = right.node->schema.field(0).type;
+    std::vector<ExprPtr> pair = {x, MakeColumnRef(0, yt)};
+    RETURN_IF_ERROR(CastAllToCommon(&pair, pos).status());
+    if (pair[1]->kind != ExprKind::kColumnRef) {
+      auto rc = std::make_shared<CalcNode>();
+      rc->inputs = {right.node};
+      rc->projections = IdentityProjections(right.node->schema);
+      rc->projections[0] = pair[1];
+      for (size_t i = 0; i < right.node->schema.size(); ++i) {
+        rc->schema.Add(right.node->schema.field(i).name, i == 0 ? pair[1]->type : right.node->schema.field(i).type);
+      }
+      right.node = rc;
+    }
+    x = pair[0];
+    if (x->kind != ExprKind::kColumnRef) {
+      auto lc = std::make_shared<CalcNode>();
+      lc->inputs = {input.node};
+      lc->projections = IdentityProjections(input.node->schema);
+      lc->projections.push_back(x);
+      lc->schema = input.node->schema;
+      std::vector<std::string> names = input.node->schema.names();
+      names.push_back("$f" + std::to_string(nl0));
+      Uniquify(&names);
+      lc->schema.Add(names.back(), x->type);
+      input.node = lc;
+      x = MakeColumnRef(static_cast<int>(nl0), x->type);
+      extra_left = true;
+    }
+    const int nl = static_cast<int>(input.node->schema.size());
+    ExprPtr y = MakeColumnRef(nl, right.node->schema.field(0).type);
+    ASSIGN_OR_RETURN(ExprPtr eq, MakeFunctionCall("=", {x, y}, pos));
+    if (anti && (x->type.nullable() || y->type.nullable())) {
+      std::vector<ExprPtr> any;
+      if (x->type.nullable()) { ASSIGN_OR_RETURN(ExprPtr t, MakeFunctionCall("IS NULL", {x}, pos)); any.push_back(t); }
+      if (y->type.nullable()) { ASSIGN_OR_RETURN(ExprPtr t, MakeFunctionCall("IS NULL", {y}, pos)); any.push_back(t); }
+      any.push_back(eq);
+      eq = MakeSpecial(ExprKind::kOr, LogicalType::Boolean(), std::move(any));
+    }
+    conds.push_back(eq);
+  }
+  // The correlated conditions read outer columns as 0.., the subquery's from nouter: shift the
+  // subquery's past an appended left column.
+  for (auto& c : correlation) {
+    if (extra_left) {
+      std::vector<int> shift(nl0 + right.node->schema.size());
+      for (size_t i = 0; i < shift.size(); ++i) shift[i] = static_cast<int>(i < nl0 ? i : i + 1);
+      c = RemapColumns(c, shift);
+    }
+    conds.push_back(c);
+  }
+  if (!operand && correlation.empty()) {
+    ASSIGN_OR_RETURN(right.node, NonEmptyMarker(right.node, pos));
+  }
+  ExprPtr cond = AndAll(conds);
+  auto node = std::make_shared<JoinNode>();
+  node->join_type = anti ? JoinType::kAnti : JoinType::kSemi;
+  const size_t nl = input.node->schema.size();
+  std::vector<ExprPtr> residual = SplitEquiKeys(cond, nl, node.get());
+  node->condition = cond ? cond : MakeLiteral(Value::Boolean(true));
+  node->residual = AndAll(std::move(residual));
+  auto lx = std::make_shared<ExchangeNode>();
+  lx->inputs = {input.node};
+  lx->schema = input.node->schema;
+  lx->keys = node->left_keys;
+  auto rx = std::make_shared<ExchangeNode>();
+  rx->inputs = {right.node};
+  rx->schema = right.node->schema;
+  rx->keys = node->right_keys;
+  node->inputs = {lx, rx};
+  // A regular join materializes time attributes (plain timestamps afterwards, as in Flink).
+  for (const auto& f : input.node->schema.fields()) node->schema.Add(f.name, f.type.WithTimeAttribute(TimeAttribute::kNone));
+  for (auto& c : input.scope.columns) c.type = c.type.WithTimeAttribute(TimeAttribute::kNone);
+  input.node = node;
+  if (extra_left) {
+    // Drop the appended IN operand again.
+    auto calc = std::make_shared<CalcNode>();
+    calc->inputs = {node};
+    for (size_t i = 0; i < nl0; ++i) {
+      calc->projections.push_back(MakeColumnRef(static_cast<int>(i), node->schema.field(i).type));
+      calc->schema.Add(node->schema.field(i).name, node->schema.field(i).type);
+    }
+    input.node = calc;
+  }
+  input.select_calc = nullptr;
+  return input;
+}
+
+}  // namespace sluice

@@ -1,0 +1,8 @@
+-- Uncorrelated EXISTS and IN with another predicate.
+CREATE TABLE orders (
+  order_id INT, customer STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/orders.json', 'format' = 'json');
+CREATE TABLE customers (
+  customer STRING, region STRING, tier INT, ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/customers.json', 'format' = 'json');
+SELECT order_id, qty FROM orders WHERE qty >= 2 AND EXISTS (SELECT 1 FROM customers WHERE tier > 2) AND product IN (SELECT product FROM orders WHERE qty > 3);

@@ -1,0 +1,8 @@
+-- Correlated NOT EXISTS with a residual condition, next to another predicate.
+CREATE TABLE orders (
+  order_id INT, customer STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/orders.json', 'format' = 'json');
+CREATE TABLE customers (
+  customer STRING, region STRING, tier INT, ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/customers.json', 'format' = 'json');
+SELECT order_id, customer, qty FROM orders AS o WHERE o.qty > 1 AND NOT EXISTS (SELECT 1 FROM customers AS c WHERE c.customer = o.customer AND c.tier >= o.qty);
