@@ -19,6 +19,8 @@
 #include "state/state_serde.h"
 #include "runtime/operators/calc_operator.h"
 #include "runtime/operators/correlate_operator.h"
+#include "runtime/operators/expand_operator.h"
+#include "runtime/operators/replicate_rows_operator.h"
 #include "runtime/operators/deduplicate_operator.h"
 #include "runtime/operators/drop_update_before_operator.h"
 #include "runtime/operators/group_aggregate_operator.h"
@@ -140,6 +142,12 @@ class Translator {
       }
       case PlanKind::kUnion:
         return Add(std::make_unique<UnionOperator>("Union", static_cast<int>(node->inputs.size())), node->inputs);
+      case PlanKind::kExpand: {
+        const auto& e = node->As<ExpandNode>();
+        return Add(std::make_unique<ExpandOperator>("Expand", e.keep, e.expand_ids, e.schema), node->inputs);
+      }
+      case PlanKind::kReplicateRows:
+        return Add(std::make_unique<ReplicateRowsOperator>("Correlate", node->schema), node->inputs);
       case PlanKind::kExchange:
         // One task runs everything, so an exchange passes chunks through unchanged.
         return Add(std::make_unique<UnionOperator>("Exchange", 1), node->inputs);
