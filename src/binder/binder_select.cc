@@ -335,7 +335,8 @@ Result<Binder::Relation> Binder::BindRowNumber(const ast::Select& select, Relati
       rn_items->push_back(static_cast<int>(i));
     }
   }
-  const ast::WindowSpec& w = *rn_call->over;
+  ASSIGN_OR_RETURN(const ResolvedWindow rw, ResolveWindow(*rn_call));  // OVER (...) or a named window
+  const ast::WindowSpec& w = *rw.frame;
   if (w.frame_unit != ast::WindowSpec::FrameUnit::kNone) return NotSupported(w.pos, "A frame clause on ROW_NUMBER()");
   // Partition and order keys must be columns; computed ones are projected first.
   auto pre = std::make_shared<CalcNode>();
@@ -350,12 +351,12 @@ Result<Binder::Relation> Binder::BindRowNumber(const ast::Select& select, Relati
     return static_cast<int>(pre->projections.size() - 1);
   };
   auto rank = std::make_shared<RankNode>();
-  for (const auto& p : w.partition_by) {
+  for (const auto& p : *rw.partition_by) {
     ASSIGN_OR_RETURN(int c, column_of(*p));
     rank->partition_keys.push_back(c);
   }
-  if (w.order_by.empty()) return Error(w.pos, "ROW_NUMBER() OVER needs an ORDER BY");
-  for (const auto& o : w.order_by) {
+  if (rw.order_by->empty()) return Error(rw.pos, "ROW_NUMBER() OVER needs an ORDER BY");
+  for (const auto& o : *rw.order_by) {
     ASSIGN_OR_RETURN(int c, column_of(*o.expr));
     SortKey k;
     k.column = c;
