@@ -105,7 +105,14 @@ class Binder {
   // Binds `e` over `inner`; names found only in `outer` read its columns, numbered after inner's.
   Result<ExprPtr> BindCorrelated(const ast::Expr& e, const Scope& inner, const Scope& outer);
   Result<Relation> BindProjection(const ast::Select& select, Relation input);
+  // Set operations (binder/set_operations.cc).
   Result<Relation> BindSetOp(const ast::SetOp& op);
+  Result<std::vector<PlanNodePtr>> CastBranchesToCommon(const std::vector<Relation>& inputs, ast::SourcePos pos,
+                                                        Schema* out_schema);
+  Result<PlanNodePtr> MarkedUnion(const PlanNodePtr& left, const PlanNodePtr& right,
+                                  const std::vector<std::vector<ExprPtr>>& markers, const std::vector<std::string>& marker_names);
+  Result<PlanNodePtr> PlanIntersectExcept(bool intersect, const PlanNodePtr& left, const PlanNodePtr& right);
+  Result<PlanNodePtr> PlanIntersectExceptAll(bool intersect, const PlanNodePtr& left, const PlanNodePtr& right);
   Result<Relation> BindValues(const ast::Values& values);
   Result<Relation> BindTableRef(const ast::TableRef& ref);
   Result<Relation> BindTable(const ast::TableName& ref);
@@ -119,6 +126,18 @@ class Binder {
   // OVER aggregates of a SELECT (src/binder/over_aggregate.cc): an OverAggregate over `input` whose
   // output columns replace the OVER calls.
   Result<Relation> BindOverAggregates(const ast::Select& select, Relation input);
+  // An OVER window with references to named windows resolved (binder/named_window.cc): each part
+  // points into the syntax tree of the window that defines it.
+  struct ResolvedWindow {
+    ast::SourcePos pos;
+    const std::vector<ast::ExprPtr>* partition_by = nullptr;
+    const std::vector<ast::OrderItem>* order_by = nullptr;
+    const ast::WindowSpec* frame = nullptr;  // frame_unit, frame_start, frame_end
+  };
+  // The WINDOW clause of the SELECT being bound (checked: unique names, valid references).
+  Status SetNamedWindows(const ast::Select& select);
+  Result<ResolvedWindow> ResolveWindow(const ast::Call& call) const;
+  Result<ResolvedWindow> ResolveWindowSpec(const ast::WindowSpec& spec, int depth) const;
   // The temporal-join part of BindJoin (src/binder/temporal_join.cc): `regular` holds the join keys and
   // residual BindJoin split from the ON condition; `combined` the scope of left ++ right.
   Result<Relation> FinishTemporalJoin(const ast::Join& join, const ast::Expr& as_of, Relation left, Relation right,
@@ -165,10 +184,19 @@ class Binder {
     // key (w$start; w$end and w$rowtime/w$proctime follow), -1 when none.
     std::string group_window;
     int group_window_key = -1;
+    // GROUPING SETS / ROLLUP / CUBE with more than one set: per set, which keys it keeps (Calcite's
+    // order), and its id $e; $e is then the last key (num_keys - 1). Empty for a plain GROUP BY.
+    std::vector<std::vector<bool>> grouping_sets;
+    std::vector<int64_t> expand_ids;
   };
   Result<Relation> BindAggregate(const ast::Select& select, Relation input);
+  // GROUP BY keys and grouping sets (binder/grouping_sets.cc).
   Status BindGroupKeys(const ast::Select& select, const Relation& input, const ast::Call* group_window,
                        AggContext* ctx, CalcNode* pre, std::vector<std::string>* key_names);
+  void PrepareGroupingSets(AggContext* ctx);
+  PlanNodePtr PlanExpand(const std::shared_ptr<CalcNode>& pre, const AggContext& ctx, std::vector<AggregateCall>* aggs,
+                         std::vector<int>* group_keys);
+  Result<ExprPtr> BindGroupingCall(const ast::Call& call, const AggContext& ctx);
   // Called first by BindExpr while an AggContext is active: resolves a group key or an aggregate call
   // to an output column; returns null to bind the node structurally.
   Result<ExprPtr> ResolveInAggregate(const ast::Expr& expr);
@@ -202,6 +230,8 @@ class Binder {
   // Input columns BindGroupKeys puts before the GROUP BY keys (a decorrelated scalar subquery's keys).
   std::vector<int> extra_group_columns_;
   AggContext* agg_ = nullptr;
+  // The WINDOW clause of the SELECT whose list is being bound, by name.
+  std::map<std::string, const ast::NamedWindow*> named_windows_;
   // AST nodes already bound elsewhere (ROW_NUMBER() OVER items -> the rank column).
   std::map<const ast::Expr*, ExprPtr> replacements_;
 };

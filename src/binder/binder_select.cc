@@ -34,7 +34,8 @@ Result<Binder::Relation> Binder::BindSelect(const ast::Select& select) {
     values->rows.push_back({});
     input.node = values;
   }
-  if (!select.windows.empty()) return NotSupported(select.windows[0].pos, "The WINDOW clause");
+  // Named windows are visible in this SELECT's list only (set after FROM, whose subqueries have theirs).
+  RETURN_IF_ERROR(SetNamedWindows(select));
   aggregate_ttl_ms_ = -1;
   RETURN_IF_ERROR(ApplyStateTtlHints(select, input));
   if (select.where) {
@@ -55,15 +56,7 @@ Result<Binder::Relation> Binder::BindSelect(const ast::Select& select) {
   if (select.distinct) {
     out.select_calc = nullptr;
     // SELECT DISTINCT is a GROUP BY every column without aggregates.
-    auto ex = std::make_shared<ExchangeNode>();
-    ex->inputs = {out.node};
-    ex->schema = out.node->schema;
-    for (size_t i = 0; i < out.node->schema.size(); ++i) ex->keys.push_back(static_cast<int>(i));
-    auto agg = std::make_shared<GroupAggregateNode>();
-    agg->state_ttl_ms = aggregate_ttl_ms_;
-    agg->inputs = {ex};
-    agg->group_keys = ex->keys;
-    for (const auto& f : out.node->schema.fields()) agg->schema.Add(f.name, f.type.WithTimeAttribute(TimeAttribute::kNone));
+    auto agg = MakeDistinctAggregate(out.node, aggregate_ttl_ms_);
     out.node = agg;
     out.scope.columns.clear();
     for (const auto& f : agg->schema.fields()) out.scope.columns.push_back({"", f.name, f.type});
@@ -143,6 +136,15 @@ Result<ExprPtr> Binder::ResolveInAggregate(const ast::Expr& expr) {
     if (it == ctx->agg_index.end()) return Error(expr.pos, "aggregate call was not collected");
     return MakeColumnRef(it->second, ctx->output_types[static_cast<size_t>(it->second)]);
   }
+  if (expr.kind == ast::ExprKind::kCall && !expr.As<ast::Call>().over) {
+    const std::string name = Upper(expr.As<ast::Call>().name.back());
+    if (name == "GROUPING" || name == "GROUPING_ID") {
+      agg_ = nullptr;
+      Result<ExprPtr> g = BindGroupingCall(expr.As<ast::Call>(), *ctx);
+      agg_ = ctx;
+      return g;
+    }
+  }
   if (ctx->group_window_key >= 0) {
     ASSIGN_OR_RETURN(ExprPtr property, ResolveGroupWindowProperty(expr, *ctx));
     if (property) return property;
@@ -174,52 +176,6 @@ Result<ExprPtr> Binder::ResolveInAggregate(const ast::Expr& expr) {
   return ExprPtr();
 }
 
-// The GROUP BY keys as the first columns of `pre`, the projection below the aggregate, with their
-// names and digests; a legacy group window groups by its three window columns.
-Status Binder::BindGroupKeys(const ast::Select& select, const Relation& input, const ast::Call* group_window,
-                             AggContext* ctx, CalcNode* pre, std::vector<std::string>* key_names) {
-  // A decorrelated scalar subquery's keys come first.
-  const std::vector<int> extra = std::move(extra_group_columns_);
-  extra_group_columns_.clear();
-  for (int c : extra) {
-    const ScopeColumn& col = input.scope.columns[static_cast<size_t>(c)];
-    ExprPtr k = MakeColumnRef(c, col.type);
-    ctx->key_digests.push_back(k->ToString());
-    pre->projections.push_back(k);
-    pre->schema.Add(col.name, col.type.WithTimeAttribute(TimeAttribute::kNone));
-    key_names->push_back(col.name);
-  }
-  for (const auto& g : select.group_by) {
-    if (g.kind != ast::GroupingElement::Kind::kExpr) {
-      if (g.kind == ast::GroupingElement::Kind::kEmpty) continue;
-      return NotSupported(g.pos, "GROUPING SETS, ROLLUP and CUBE");
-    }
-    if (g.expr.get() == group_window) {
-      // The legacy group window groups by its three window columns (the last in the scope).
-      ctx->group_window = Upper(group_window->name.back());
-      ctx->group_window_key = static_cast<int>(pre->projections.size());
-      for (size_t c = input.scope.columns.size() - 3; c < input.scope.columns.size(); ++c) {
-        const ScopeColumn& col = input.scope.columns[c];
-        ExprPtr k = MakeColumnRef(static_cast<int>(c), col.type);
-        ctx->key_digests.push_back(k->ToString());
-        pre->projections.push_back(k);
-        pre->schema.Add(col.name, col.type.WithTimeAttribute(TimeAttribute::kNone));
-        key_names->push_back(col.name);
-      }
-      continue;
-    }
-    ASSIGN_OR_RETURN(ExprPtr k, BindExpr(*g.expr, input.scope));
-    ctx->key_digests.push_back(k->ToString());
-    LogicalType kt = k->type.WithTimeAttribute(TimeAttribute::kNone);
-    std::string kn = g.expr->kind == ast::ExprKind::kIdentifier ? g.expr->As<ast::Identifier>().parts.back()
-                                                                 : "$f" + std::to_string(pre->projections.size());
-    pre->projections.push_back(k);
-    pre->schema.Add(kn, kt);
-    key_names->push_back(kn);
-  }
-  return Status::OK();
-}
-
 Result<Binder::Relation> Binder::BindAggregate(const ast::Select& select, Relation input) {
   AggContext ctx;
   ASSIGN_OR_RETURN(const ast::Call* group_window, PrepareGroupWindow(select, &input));
@@ -232,6 +188,7 @@ Result<Binder::Relation> Binder::BindAggregate(const ast::Select& select, Relati
   KeepWindowTimeAttribute(input.node, pre.get());
   ctx.num_keys = pre->projections.size();
   for (size_t i = 0; i < ctx.num_keys; ++i) ctx.output_types.push_back(pre->schema.field(i).type);
+  PrepareGroupingSets(&ctx);
   std::vector<const ast::Call*> calls;
   std::vector<std::string> call_aliases;
   for (const auto& item : select.items) {
@@ -258,8 +215,12 @@ Result<Binder::Relation> Binder::BindAggregate(const ast::Select& select, Relati
   }
   auto ex = std::make_shared<ExchangeNode>();
   ex->inputs = {pre};
-  ex->schema = pre->schema;
   for (size_t i = 0; i < ctx.num_keys; ++i) ex->keys.push_back(static_cast<int>(i));
+  if (!ctx.grouping_sets.empty()) {
+    ex->inputs = {PlanExpand(pre, ctx, &agg->aggs, &ex->keys)};
+    key_names.push_back("$e");
+  }
+  ex->schema = ex->inputs[0]->schema;
   agg->inputs = {ex};
   agg->group_keys = ex->keys;
   for (size_t i = 0; i < ctx.num_keys; ++i) agg->schema.Add(key_names[i], ctx.output_types[i]);
@@ -370,7 +331,8 @@ Result<Binder::Relation> Binder::BindRowNumber(const ast::Select& select, Relati
       rn_items->push_back(static_cast<int>(i));
     }
   }
-  const ast::WindowSpec& w = *rn_call->over;
+  ASSIGN_OR_RETURN(const ResolvedWindow rw, ResolveWindow(*rn_call));  // OVER (...) or a named window
+  const ast::WindowSpec& w = *rw.frame;
   if (w.frame_unit != ast::WindowSpec::FrameUnit::kNone) return NotSupported(w.pos, "A frame clause on ROW_NUMBER()");
   // Partition and order keys must be columns; computed ones are projected first.
   auto pre = std::make_shared<CalcNode>();
@@ -385,12 +347,12 @@ Result<Binder::Relation> Binder::BindRowNumber(const ast::Select& select, Relati
     return static_cast<int>(pre->projections.size() - 1);
   };
   auto rank = std::make_shared<RankNode>();
-  for (const auto& p : w.partition_by) {
+  for (const auto& p : *rw.partition_by) {
     ASSIGN_OR_RETURN(int c, column_of(*p));
     rank->partition_keys.push_back(c);
   }
-  if (w.order_by.empty()) return Error(w.pos, "ROW_NUMBER() OVER needs an ORDER BY");
-  for (const auto& o : w.order_by) {
+  if (rw.order_by->empty()) return Error(rw.pos, "ROW_NUMBER() OVER needs an ORDER BY");
+  for (const auto& o : *rw.order_by) {
     ASSIGN_OR_RETURN(int c, column_of(*o.expr));
     SortKey k;
     k.column = c;

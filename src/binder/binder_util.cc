@@ -88,7 +88,7 @@ bool IsRowNumberOver(const ast::Expr& e) {
   const auto& c = e.As<ast::Call>();
   std::string n = c.name.back();
   for (char& ch : n) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  return c.over != nullptr && (n == "ROW_NUMBER" || n == "RANK" || n == "DENSE_RANK");
+  return (c.over != nullptr || !c.over_window.empty()) && (n == "ROW_NUMBER" || n == "RANK" || n == "DENSE_RANK");
 }
 
 std::vector<ExprPtr> SplitEquiKeys(const ExprPtr& cond, size_t nl, JoinNode* node) {

@@ -61,6 +61,10 @@ void ForEachChild(const ast::Expr& e, Fn&& fn) {
 // right column), appended to the node's keys, and a residual, returned as its conjuncts.
 std::vector<ExprPtr> SplitEquiKeys(const ExprPtr& cond, size_t nl, JoinNode* node);
 
+// SELECT DISTINCT and UNION: an Exchange and a GroupAggregate over every column of `input`, without
+// aggregate calls (binder/set_operations.cc); `state_ttl_ms` -1: 'table.exec.state.ttl'.
+PlanNodePtr MakeDistinctAggregate(const PlanNodePtr& input, int64_t state_ttl_ms);
+
 bool IsAggregateCall(const ast::Expr& e);
 void CollectAggregates(const ast::Expr& e, std::vector<const ast::Call*>* out);
 bool IsRowNumberOver(const ast::Expr& e);

@@ -23,31 +23,32 @@ Result<Binder::Relation> Binder::BindOverAggregates(const ast::Select& select, R
   std::string window_text;
   for (size_t ci = 0; ci < calls.size(); ++ci) {
     const ast::Call& call = *calls[ci];
-    if (!call.over_window.empty()) return NotSupported(call.pos, "OVER aggregation over a named window (OVER " + call.over_window + ")");
-    const ast::WindowSpec& w = *call.over;
-    if (!w.base_window.empty()) return NotSupported(w.pos, "OVER aggregation over a named window (" + w.base_window + ")");
+    ASSIGN_OR_RETURN(const ResolvedWindow rw, ResolveWindow(call));
+    const ast::WindowSpec& w = *rw.frame;  // the frame; partition and order come from rw
+    const auto& partition_by = *rw.partition_by;
+    const auto& order_by = *rw.order_by;
     // Every OVER call shares the first one's window.
     std::vector<int> partition;
-    for (const auto& p : w.partition_by) {
+    for (const auto& p : partition_by) {
       ASSIGN_OR_RETURN(ExprPtr b, BindExpr(*p, input.scope));
       if (b->kind != ExprKind::kColumnRef) return NotSupported(p->pos, "PARTITION BY an expression in an OVER window (partition by a column)");
       partition.push_back(b->column_index);
     }
-    if (w.order_by.size() != 1) {
-      return Error(w.pos, "OVER windows' ordering in stream mode must be defined on a time attribute (exactly one ORDER BY column).");
+    if (order_by.size() != 1) {
+      return Error(rw.pos, "OVER windows' ordering in stream mode must be defined on a time attribute (exactly one ORDER BY column).");
     }
-    ASSIGN_OR_RETURN(ExprPtr order, BindExpr(*w.order_by[0].expr, input.scope));
+    ASSIGN_OR_RETURN(ExprPtr order, BindExpr(*order_by[0].expr, input.scope));
     if (order->kind != ExprKind::kColumnRef || order->type.time_attribute() == TimeAttribute::kNone) {
       // Flink 2.2 refuses a bounded frame over another order; an unbounded one it runs with a
       // non-time-attribute OVER operator that Sluice does not have.
       const bool bounded = w.frame_unit != ast::WindowSpec::FrameUnit::kNone &&
                            w.frame_start.kind != ast::FrameBound::Kind::kUnboundedPreceding;
-      if (bounded) return Error(w.order_by[0].expr->pos, "Non-time attribute sort is not supported for bounded OVER window.");
-      return NotSupported(w.order_by[0].expr->pos,
+      if (bounded) return Error(order_by[0].expr->pos, "Non-time attribute sort is not supported for bounded OVER window.");
+      return NotSupported(order_by[0].expr->pos,
                           "An unbounded OVER window ordered by a column that is not a time attribute");
     }
-    if (w.order_by[0].descending) {
-      return Error(w.order_by[0].expr->pos, "The ordering of an OVER window in stream mode must be ascending on its time attribute.");
+    if (order_by[0].descending) {
+      return Error(order_by[0].expr->pos, "The ordering of an OVER window in stream mode must be ascending on its time attribute.");
     }
     bool rows = w.frame_unit == ast::WindowSpec::FrameUnit::kRows;
     int64_t preceding = -1;

@@ -39,6 +39,25 @@ bool Substring(std::string_view s, int64_t pos, int64_t len, std::string* out) {
   return true;
 }
 
+// LEFT(s, n) / RIGHT(s, n): the first or last n code points of s; "" when n <= 0, all of s when n
+// exceeds its length (Flink's documented behaviour).
+bool LeftRight(std::string_view s, int64_t n, bool left, std::string* out) {
+  if (n <= 0) {
+    out->clear();
+    return true;
+  }
+  std::vector<size_t> offs;
+  CodePointOffsets(s, &offs);
+  const int64_t len = static_cast<int64_t>(offs.size()) - 1;
+  if (n >= len) {
+    out->assign(s);
+    return true;
+  }
+  const size_t cut = offs[static_cast<size_t>(left ? n : len - n)];
+  out->assign(left ? s.substr(0, cut) : s.substr(cut));
+  return true;
+}
+
 // Removes code points in `chars` from the start and/or end of `s`.
 std::string_view TrimChars(std::string_view s, std::string_view chars, bool leading, bool trailing) {
   auto in_set = [&](uint32_t cp) {
@@ -438,6 +457,16 @@ void RegisterLengthCaseTrimConcat(FunctionTable* t) {
   t->Add({"SUBSTRING", {"SUBSTRING(<CHARACTER>, <INTEGER>)", "SUBSTRING(<CHARACTER>, <INTEGER>, <INTEGER>)"},
           ResolveSubstring});
   t->Alias("SUBSTR", "SUBSTRING");
+  for (bool left : {true, false}) {
+    std::string name = left ? "LEFT" : "RIGHT";
+    t->Add({name, {name + "(<CHARACTER>, <INTEGER>)"}, [left](const CallInfo& c) -> Result<FnPtr> {
+              return Simple(c, {AsString, AsInt}, LogicalType::String(),
+                            StringOut([left](const Vector* const* a, size_t i, std::string* buf) {
+                              return LeftRight(Str(a, 0, i), Int(a, 1, i), left, buf);
+                            }),
+                            true);
+            }});
+  }
   t->Add({"CONCAT", {"CONCAT(<CHARACTER>, ...)"}, ResolveConcat});
   t->Add({"||", {"<CHARACTER> || <CHARACTER>"}, ResolveConcat, false});
   t->Add({"CONCAT_WS", {"CONCAT_WS(<CHARACTER>, <CHARACTER>, ...)"}, ResolveConcatWs});

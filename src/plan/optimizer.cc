@@ -142,6 +142,8 @@ PlanNodePtr CopyWithInputs(const PlanNodePtr& node, std::vector<PlanNodePtr> inp
       out = std::make_shared<WindowDeduplicateNode>(node->As<WindowDeduplicateNode>());
       break;
     case PlanKind::kWindowJoin: out = std::make_shared<WindowJoinNode>(node->As<WindowJoinNode>()); break;
+    case PlanKind::kExpand: out = std::make_shared<ExpandNode>(node->As<ExpandNode>()); break;
+    case PlanKind::kReplicateRows: out = std::make_shared<ReplicateRowsNode>(node->As<ReplicateRowsNode>()); break;
   }
   out->inputs = std::move(inputs);
   return out;
@@ -368,6 +370,8 @@ class Pruner {
       case PlanKind::kChangelogNormalize:
       case PlanKind::kDropUpdateBefore:
       case PlanKind::kMiniBatchAssigner:
+      case PlanKind::kExpand:          // the binder's projection below keeps only what the aggregate reads
+      case PlanKind::kReplicateRows:   // reads every column it copies
         // Stateful operators (and exchanges, which carry their keys) read every input column; the
         // projection below them already keeps only what they use.
         for (const auto& input : node->inputs) {
@@ -720,7 +724,9 @@ class Pruner {
       case PlanKind::kSort:
       case PlanKind::kChangelogNormalize:
       case PlanKind::kDropUpdateBefore:
-      case PlanKind::kMiniBatchAssigner: {
+      case PlanKind::kMiniBatchAssigner:
+      case PlanKind::kExpand:
+      case PlanKind::kReplicateRows: {
         std::vector<PlanNodePtr> inputs;
         for (const auto& in : node->inputs) inputs.push_back(Input(in).node);
         out.node = CopyWithInputs(node, std::move(inputs));

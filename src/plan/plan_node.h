@@ -51,6 +51,8 @@ enum class PlanKind : uint8_t {
   kWindowDeduplicate,
   kWindowJoin,
   kLookupJoin,
+  kExpand,
+  kReplicateRows,
 };
 
 struct PlanNode;
@@ -495,6 +497,31 @@ struct LookupJoinNode : PlanNode {
   ExprPtr residual;                // over left ++ right, null when none
   std::string table_name;          // Flink's "default_catalog.default_database.t"
   std::string ExplainName() const override { return "LookupJoin"; }
+  std::string ExplainAttributes() const override;
+};
+
+// Flink's Expand, below the GroupAggregate of GROUPING SETS / ROLLUP / CUBE: each input row becomes
+// one row per grouping set, in order (all of a row's copies before the next row's, as Flink emits them),
+// with the group keys the set leaves out set to NULL and the set's id appended as $e (BIGINT NOT NULL;
+// bit i, from the highest, is set when the i-th group key is not in the set, as Calcite numbers them).
+// The RowKind of the input row is kept. Output = input columns (nullable where some set nulls them),
+// then $e. plan/expand_node.cc prints it as Flink does.
+struct ExpandNode : PlanNode {
+  ExpandNode() : PlanNode(PlanKind::kExpand) {}
+  // keep[p][c]: whether grouping set p keeps input column c (else NULL); one entry per input column.
+  std::vector<std::vector<bool>> keep;
+  std::vector<int64_t> expand_ids;  // $e of each grouping set
+  std::string ExplainName() const override { return "Expand"; }
+  std::string ExplainAttributes() const override;
+};
+
+// Correlate with Flink's ReplicateRows table function (the plans of INTERSECT ALL and EXCEPT ALL):
+// an input row [n, c1, ..., ck] (n BIGINT) is joined with n copies of (c1, ..., ck), each with the input
+// row's RowKind; n <= 0 gives no row. Output = input columns, then c1..ck again (Flink's correlate row
+// type); a Calc above keeps the copies.
+struct ReplicateRowsNode : PlanNode {
+  ReplicateRowsNode() : PlanNode(PlanKind::kReplicateRows) {}
+  std::string ExplainName() const override { return "Correlate"; }
   std::string ExplainAttributes() const override;
 };
 

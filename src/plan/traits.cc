@@ -210,6 +210,8 @@ class Inference {
       case PlanKind::kCorrelate:
       case PlanKind::kExchange:
       case PlanKind::kSink:
+      case PlanKind::kExpand:
+      case PlanKind::kReplicateRows:
       case PlanKind::kMiniBatchAssigner: return In(n);
       case PlanKind::kDropUpdateBefore: return In(n).NoForcedUb();
       case PlanKind::kChangelogNormalize: return {true, true, true};
@@ -292,6 +294,8 @@ class Inference {
       case PlanKind::kUnion:
       case PlanKind::kMiniBatchAssigner:
       case PlanKind::kWindowTableFunction:
+      case PlanKind::kExpand:
+      case PlanKind::kReplicateRows:
         // Stateless: pass the parents' requirement through.
         if (needs_ub_[n]) {
           for (const auto& in : n->inputs) needs_ub_[in.get()] = true;

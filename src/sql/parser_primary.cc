@@ -294,7 +294,10 @@ Result<ExprPtr> Parser::ParseSpecialSyntaxCall() {
     Advance();
     return ExprPtr(std::move(c));
   }
-  if (IsReservedWord(word) && !(paren_next && IsNiladicFunction(word))) {
+  // LEFT and RIGHT are reserved (joins) but name string functions when a "(" follows, as in Calcite's
+  // grammar, which lists them among its reserved function names.
+  const bool reserved_function = paren_next && (IsNiladicFunction(word) || word == "LEFT" || word == "RIGHT");
+  if (IsReservedWord(word) && !reserved_function) {
     Expect("<IDENTIFIER>");
     Expect("<LITERAL>");
     Expect("\"(\"");

@@ -37,6 +37,8 @@ constexpr Entry kTranslators[] = {
     {PlanKind::kTemporalJoin, &TranslateTemporalJoin},
     {PlanKind::kLookupJoin, &TranslateLookupJoin},
     {PlanKind::kSink, &TranslateSink},
+    {PlanKind::kExpand, &TranslateExpand},
+    {PlanKind::kReplicateRows, &TranslateReplicateRows},
 };
 
 }  // namespace

@@ -29,5 +29,7 @@ Result<Operator*> TranslateIntervalJoin(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslateTemporalJoin(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslateLookupJoin(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslateSink(Translator& t, const PlanNodePtr& node);
+Result<Operator*> TranslateExpand(Translator& t, const PlanNodePtr& node);
+Result<Operator*> TranslateReplicateRows(Translator& t, const PlanNodePtr& node);
 
 }  // namespace sluice

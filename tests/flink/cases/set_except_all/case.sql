@@ -1,0 +1,8 @@
+-- EXCEPT ALL: each row as often as the left input has it more than the right.
+CREATE TABLE orders (
+  order_id INT, customer STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/orders.json', 'format' = 'json');
+CREATE TABLE customers (
+  customer STRING, region STRING, tier INT, ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/customers.json', 'format' = 'json');
+SELECT customer FROM orders EXCEPT ALL SELECT customer FROM customers;
