@@ -7,6 +7,8 @@
 #   make fuzz   - runs each libFuzzer target for FUZZ_SECONDS (600) in the test build (tests/fuzz)
 #   make test-flink - the same scripts on Apache Flink 2.2.1 and on build/sluice, compared
 #                 (tests/flink, docs/flink.md; Java 17 and Maven; a few minutes, Flink's results cached)
+#   make test-flink-random N=2000 SEED=7 - N random queries and inputs from SEED on both, compared
+#                 (tests/flink/random_queries.py; about a second per query)
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
@@ -23,7 +25,7 @@ define configure_asan
 	  -DSLUICE_BUILD_FUZZ=ON -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" $(CMAKE_FLAGS) >/dev/null
 endef
 
-.PHONY: deps build test test-flink fuzz bench demo clean
+.PHONY: deps build test test-flink test-flink-random fuzz bench demo clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -39,6 +41,11 @@ test: deps
 
 test-flink: build
 	@nice -n 10 python3 tests/flink/run_differential.py --sluice build/sluice
+
+N ?= 200
+SEED ?= 1
+test-flink-random: build
+	@nice -n 10 python3 tests/flink/random_queries.py --sluice build/sluice --n $(N) --seed $(SEED) --quiet
 
 fuzz: deps
 	$(configure_asan)
