@@ -20,7 +20,6 @@ input dropped while it still disagrees the same way) and written under OUT/minim
   python3 tests/flink/random_queries.py --enable subquery ...    # constructs off by default (random_gen)
 """
 import argparse
-import copy
 import json
 import shutil
 import subprocess
@@ -73,50 +72,89 @@ def reproduction(seed, on):
     return f"python3 tests/flink/random_queries.py --query {seed}{flags}"
 
 
+def shrink(q, data, drop):
+    """The query and data without the parts and rows `drop` names: {("part", name): {index}, ("rows",
+    table index): {index}}."""
+    parts = {name: [x for i, x in enumerate(items) if i not in drop.get(("part", name), ())]
+             for name, items in q.parts.items()}
+    rows = tuple([x for i, x in enumerate(r) if i not in drop.get(("rows", ti), ())] for ti, r in enumerate(data))
+    return q.with_parts(parts), rows
+
+
 def candidates(q, data):
-    """Smaller variants: one query part dropped, or a chunk of one table's rows."""
+    """Removals to try, as `drop` sets: one query part, or a chunk of one table's rows (halves,
+    quarters, single rows of small tables)."""
     out = []
     for name, items in q.parts.items():
         if len(items) - 1 < q.mins.get(name, 0):
             continue
-        for i in range(len(items)):
-            parts = copy.deepcopy(q.parts)
-            del parts[name][i]
-            out.append((f"drop {name}[{i}]", q.with_parts(parts), data))
+        out.extend({("part", name): {i}} for i in range(len(items)))
     for ti, rows in enumerate(data):
         n = len(rows)
         sizes = sorted({max(1, n // 2), max(1, n // 4)} | ({1} if n <= 12 else set()), reverse=True)
         for size in sizes:
-            for lo in range(0, n, size):
-                smaller = list(data)
-                smaller[ti] = rows[:lo] + rows[lo + size:]
-                out.append((f"drop {'tu'[ti]} rows {lo}..{min(n, lo + size) - 1}", q, tuple(smaller)))
+            out.extend({("rows", ti): set(range(lo, min(n, lo + size)))} for lo in range(0, n, size))
     return out
 
 
+def union(drops, q):
+    """All the removals of `drops` at once (keeping the parts each list must keep)."""
+    combined = {}
+    for d in drops:
+        for key, idx in d.items():
+            combined.setdefault(key, set()).update(idx)
+    for key in list(combined):
+        if key[0] == "part":
+            keep = len(q.parts[key[1]]) - q.mins.get(key[1], 0)
+            combined[key] = set(sorted(combined[key])[:max(keep, 0)])
+    return combined
+
+
 def minimise(seed, on, q, data, klass, args, deps, out):
-    """Shrinks a disagreeing query while it disagrees in the same class; returns its case files."""
-    _, _, _, files = random_gen.case_files(seed, on, q, data)
+    """Shrinks a disagreeing query while it disagrees in the same class; returns its case files. Each
+    round runs, in one JVM, every single removal and the union of the previous round's successful
+    ones, and keeps the smallest variant that still disagrees."""
+    combo = None
     for rnd in range(args.max_rounds):
-        cands = candidates(q, data)
-        if not cands:
+        drops = ([combo] if combo else []) + candidates(q, data)
+        if not drops:
             break
+        variants = [shrink(q, data, d) for d in drops]
         folders = []
-        for j, (_, cq, cdata) in enumerate(cands):
+        for j, (cq, cdata) in enumerate(variants):
             _, _, _, cfiles = random_gen.case_files(seed, on, cq, cdata)
             folders.append(write_case(out / "min" / case_name(seed, f"_r{rnd}_{j}"), cfiles))
         results = evaluate(folders, args, deps, out)
-        still = [(c, f) for c, f in zip(cands, folders)
+        still = [j for j, f in enumerate(folders)
                  if results[f.name][0] and signature(q.kind, results[f.name][0]) == klass]
         if not still:
             break
-        size = lambda c: len(c[1].sql()) + 200 * sum(len(rows) for rows in c[2])
-        best = min((c for c, _ in still), key=size)
-        print(f"  minimise {seed} round {rnd}: {len(still)}/{len(cands)} variants still disagree; {best[0]}",
-              flush=True)
-        q, data = best[1], best[2]
-        _, _, _, files = random_gen.case_files(seed, on, q, data)
+        size = lambda j: len(variants[j][0].sql()) + 200 * sum(len(rows) for rows in variants[j][1])
+        best = min(still, key=size)
+        print(f"  minimise {seed} round {rnd}: {len(still)}/{len(drops)} variants still disagree; kept "
+              f"{'the union of the last round' if combo and best == 0 else drops[best]}", flush=True)
+        was_combo = combo is not None and best == 0
+        singles = [drops[j] for j in still if not (combo is not None and j == 0)]
+        before = q
+        q, data = variants[best]
+        # The next round also tries every successful removal of this round at once (indices relative to
+        # this round's query: rebased past the kept removal).
+        combo = None
+        if not was_combo and len(singles) > 1:
+            combo = rebase(union(singles, before), drops[best]) or None
+    _, _, _, files = random_gen.case_files(seed, on, q, data)
     return files
+
+
+def rebase(drop, kept):
+    """`drop`'s indices after the removals `kept` happened (indices removed by both are gone)."""
+    out = {}
+    for key, idx in drop.items():
+        gone = sorted(kept.get(key, ()))
+        moved = {i - sum(1 for g in gone if g < i) for i in idx if i not in gone}
+        if moved:
+            out[key] = moved
+    return out
 
 
 def parse_args():
@@ -132,7 +170,7 @@ def parse_args():
     ap.add_argument("--timeout", type=int, default=60, help="seconds per job on either engine")
     ap.add_argument("--minimise", type=int, default=3, help="minimise the first query of up to this many "
                     "classes of disagreement (0: none)")
-    ap.add_argument("--max-rounds", type=int, default=8, help="minimisation rounds per disagreement")
+    ap.add_argument("--max-rounds", type=int, default=12, help="minimisation rounds per disagreement")
     ap.add_argument("--write-cases", action="store_true",
                     help="write each minimised disagreement as tests/flink/cases/random_<seed>")
     ap.add_argument("--quiet", action="store_true", help="print only disagreements and the summary")
