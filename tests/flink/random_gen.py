@@ -227,7 +227,7 @@ class Exprs:
                      lambda: f"(NOT {e('BOOL', n)})", lambda: f"({self.expr(self.any_type(), n)} IS NULL)",
                      lambda: f"({self.expr(self.any_type(), n)} IS NOT NULL)",
                      lambda: f"({e('STR', n)} LIKE '{self.r.choice(['a%', '%e%', '_', '%'])}')",
-                     lambda: f"({e('INT', n)} BETWEEN {self.literal('INT')} AND {self.literal('INT')})",
+                     lambda: self.between(n),
                      lambda: f"({e('INT', n)} IN ({self.literal('INT')}, {self.literal('INT')}, 3))",
                      lambda: f"({e('BOOL', n)} IS TRUE)"],
             "TS": [lambda: f"({e('TS', n)} + INTERVAL '{self.r.randint(1, 90)}' SECOND)",
@@ -240,6 +240,11 @@ class Exprs:
             return self.leaf("INT")
         choices = prods[ty] + (common if ty not in ("BOOL",) else common[:2])
         return self.r.choice(choices)()
+
+    def between(self, d):
+        """BETWEEN with ordered bounds: `a BETWEEN 16 AND 3` is always false (see conjuncts)."""
+        lo, hi = sorted(self.r.randint(-5, 20) for _ in range(2))
+        return f"({self.expr('INT', d)} BETWEEN {lo} AND {hi})"
 
     def any_type(self):
         return self.r.choice(["INT", "BIGINT", "DEC", "STR", "TS", "DATE"]
