@@ -13,6 +13,8 @@
 #                 Java 17 and Maven; RUNS defaults to 100)
 #   make test-flink - the same scripts on Apache Flink 2.2.1 and on build/sluice, compared
 #                 (tests/flink, docs/flink.md; Java 17 and Maven; a few minutes, Flink's results cached)
+#   make test-flink-random N=2000 SEED=7 - N random queries and inputs from SEED on both, compared
+#                 (tests/flink/random_queries.py; about a second per query)
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
@@ -29,7 +31,7 @@ define configure_asan
 	  -DSLUICE_BUILD_FUZZ=ON -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" $(CMAKE_FLAGS) >/dev/null
 endef
 
-.PHONY: deps build test test-flink crash-kafka fuzz bench bench-flink demo clean
+.PHONY: deps build test test-flink test-flink-random crash-kafka fuzz bench bench-flink demo clean
 RUNS ?= 100
 
 deps:
@@ -49,6 +51,11 @@ test-flink: build
 
 crash-kafka: build
 	@nice -n 10 python3 tests/crash/crash_harness.py --sluice build/sluice --kafka --runs $(RUNS)
+
+N ?= 200
+SEED ?= 1
+test-flink-random: build
+	@nice -n 10 python3 tests/flink/random_queries.py --sluice build/sluice --n $(N) --seed $(SEED) --quiet
 
 fuzz: deps
 	$(configure_asan)

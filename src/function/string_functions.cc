@@ -549,17 +549,22 @@ void RegisterReplacePadSearch(FunctionTable* t) {
 // INITCAP, REVERSE, REPEAT, LEFT and RIGHT.
 void RegisterReshaping(FunctionTable* t) {
   t->Add({"INITCAP", {"INITCAP(<CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
+            // Flink's (Calcite's) rule: words are runs of ASCII letters and digits; every other
+            // character (space, '_', '%', any non-ASCII one) ends a word and is kept as it is. The first
+            // letter of a word is upper-cased, the others lower-cased ('x_y%z' -> 'X_Y%Z', 'élan' -> 'éLan').
             return Simple(c, {AsString}, LogicalType::String(), StringOut([](const Vector* const* a, size_t i, std::string* buf) {
                             bool word_start = true;
                             for (char ch : Str(a, 0, i)) {
                               unsigned char u = static_cast<unsigned char>(ch);
-                              if (std::isspace(u)) {
+                              bool upper = u >= 'A' && u <= 'Z', lower = u >= 'a' && u <= 'z';
+                              if (!upper && !lower && !(u >= '0' && u <= '9')) {
                                 word_start = true;
-                                buf->push_back(ch);
                               } else {
-                                buf->push_back(static_cast<char>(word_start ? std::toupper(u) : std::tolower(u)));
+                                if (word_start && lower) ch = static_cast<char>(u - 'a' + 'A');
+                                if (!word_start && upper) ch = static_cast<char>(u - 'A' + 'a');
                                 word_start = false;
                               }
+                              buf->push_back(ch);
                             }
                             return true;
                           }));

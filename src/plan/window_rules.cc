@@ -1,5 +1,7 @@
 #include "plan/window_rules.h"
 
+#include <algorithm>
+
 #include "common/config.h"
 #include "function/aggregate/aggregate_function.h"
 #include "plan/optimizer.h"
@@ -218,6 +220,22 @@ Result<PlanNodePtr> WindowAggregateRule::Rewrite(const PlanNodePtr& agg_node) {
     if (!grouped) {
       return Status::NotSupported("A SESSION window aggregation that does not group by the partition key '" +
                                   data->schema.field(static_cast<size_t>(p)).name + "' is not supported by Sluice yet");
+    }
+  }
+  // Flink assigns sessions per partition key (over the whole input without PARTITION BY), then groups
+  // by the other keys within each session; Sluice merges sessions per group key, which gives other
+  // sessions as soon as a group key is not a partition key: refused rather than answered differently.
+  // (The legacy GROUP BY k, SESSION(ts, gap) has sessions per group key: that is its meaning.)
+  if (w.kind == WindowKind::kSession && !tvf.group_window) {
+    for (int k : agg.group_keys) {
+      if (is_window_key[static_cast<size_t>(k)]) continue;
+      const Expr& e = *projections[static_cast<size_t>(k)];
+      bool partition = e.kind == ExprKind::kColumnRef &&
+                       std::find(tvf.partition_keys.begin(), tvf.partition_keys.end(), e.column_index) != tvf.partition_keys.end();
+      if (!partition) {
+        return Status::NotSupported("A SESSION window aggregation grouping by '" + exchange->schema.field(static_cast<size_t>(k)).name +
+                                    "', which is not a PARTITION BY key of the SESSION window, is not supported by Sluice yet");
+      }
     }
   }
   // The Calc below the aggregate: keys and arguments over the TVF's input, then the time attribute.

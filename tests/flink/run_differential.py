@@ -319,6 +319,31 @@ def compare_case(case, flink, sluice, work, timeout):
     return problems
 
 
+def judge(case, problems):
+    """Splits a case's disagreements into failures and documented ones (KNOWN_CATEGORIES, the case's
+    "known" and "timing" marks). Returns (failures, report lines, number of documented ones)."""
+    opts = case_options(case)
+    known_here = dict(KNOWN_CATEGORIES)
+    marked = dict(opts.get("known", {}))
+    known_here.update(marked)
+    known_here.update(opts.get("timing", {}))
+    documented = [p for p in problems if p[0] in known_here]
+    problems = [p for p in problems if p[0] not in known_here]
+    lines = []
+    for category in sorted({c for c, _ in documented}):
+        lines.append(f"  known {case.name}: {category} ({known_here[category]})")
+    stale = sorted(set(marked) - {c for c, _ in documented})
+    if stale:
+        lines.append(f"  note {case.name}: marked known for {', '.join(stale)}, but agrees there now")
+    if not problems:
+        lines.append(f"PASS {case.name}")
+    else:
+        lines.append(f"FAIL {case.name}: {', '.join(c for c, _ in problems)}")
+        for category, text in problems:
+            lines.append(f"  [{category}] " + text.replace("\n", "\n    "))
+    return problems, lines, len({c for c, _ in documented})
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("cases", nargs="*", help="case names (or parts of names); default all")
@@ -342,27 +367,14 @@ def main():
     passed = failed = known = 0
     for case in cases:
         problems = compare_case(case, flink[case.name], Path(args.sluice), out / "sluice" / case.name, args.timeout)
-        known_here = dict(KNOWN_CATEGORIES)
-        marked = dict(case_options(case).get("known", {}))
-        timing = dict(case_options(case).get("timing", {}))
-        known_here.update(marked)
-        known_here.update(timing)
-        documented = [p for p in problems if p[0] in known_here]
-        problems = [p for p in problems if p[0] not in known_here]
-        for category in sorted({c for c, _ in documented}):
-            print(f"  known {case.name}: {category} ({known_here[category]})")
-            known += 1
-        stale = sorted(set(marked) - {c for c, _ in documented})
-        if stale:
-            print(f"  note {case.name}: marked known for {', '.join(stale)}, but agrees there now")
-        if not problems:
+        problems, lines, n_known = judge(case, problems)
+        known += n_known
+        for line in lines:
+            print(line)
+        if problems:
+            failed += 1
+        else:
             passed += 1
-            print(f"PASS {case.name}")
-            continue
-        failed += 1
-        print(f"FAIL {case.name}: {', '.join(c for c, _ in problems)}")
-        for category, text in problems:
-            print(f"  [{category}] " + text.replace("\n", "\n    "))
     print(f"(documented differences reported: {known}; see docs/flink_differences.md)")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0

@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""Random queries on Apache Flink 2.2.1 and on Sluice, compared (docs/flink.md#random-queries).
+
+From a seed, tests/flink/random_gen.py makes input files (typed columns with NULLs, DECIMALs, event
+time with watermarks, late and re-sent rows) and a random query over them (projections and filters
+with typed expressions, group aggregates, regular and interval joins, window TVFs, dedup, Top-N,
+OVER; insert-only and updating). Each query becomes a case folder like tests/flink/cases/NAME and
+goes through run_differential.py's own machinery: Flink runs a batch of cases in one JVM, Sluice runs
+each, and compare_case/judge compare them (changelog line by line, or folded tables where Flink's
+order is not deterministic; EXPLAIN changelog modes; a refusal at planning on both agrees when
+Sluice's message holds Flink's).
+
+Every disagreement prints a one-line reproduction. With --minimise (the default for up to 3 classes
+of disagreement), the first query of each class is shrunk (parts of the query and rows of the
+input dropped while it still disagrees the same way) and written under OUT/minimised/, or with
+--write-cases as a new case under tests/flink/cases/.
+
+  python3 tests/flink/random_queries.py --n 2000 --seed 7       # 2000 queries, seeds 7-0 ... 7-1999
+  python3 tests/flink/random_queries.py --query 7-123            # one query again
+  python3 tests/flink/random_queries.py --enable subquery ...    # constructs off by default (random_gen)
+"""
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import time
+from collections import Counter, OrderedDict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import random_gen  # noqa: E402
+import run_differential as rd  # noqa: E402
+
+ROOT = rd.ROOT
+
+
+def case_name(seed, suffix=""):
+    return "rq_" + seed.replace("-", "_") + suffix
+
+
+def write_case(folder, files):
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    return folder
+
+
+def evaluate(folders, args, deps, out):
+    """Runs the case folders on both engines; returns {name: (failures, report lines)}."""
+    results = {}
+    for start in range(0, len(folders), args.batch):
+        batch = folders[start:start + args.batch]
+        flink = rd.run_flink(batch, out / "flink", deps, False, args.timeout, 1)
+        for case in batch:
+            problems = rd.compare_case(case, flink[case.name], Path(args.sluice), out / "sluice" / case.name,
+                                       args.timeout)
+            failures, lines, _ = rd.judge(case, problems)
+            results[case.name] = (failures, lines)
+    return results
+
+
+def signature(kind, failures):
+    return kind + ":" + ",".join(sorted({c for c, _ in failures}))
+
+
+def reproduction(seed, on):
+    flags = "".join(f" --enable {k}" for k, v in on.items() if v and not random_gen.CONSTRUCTS[k])
+    flags += "".join(f" --disable {k}" for k, v in on.items() if not v and random_gen.CONSTRUCTS[k])
+    return f"python3 tests/flink/random_queries.py --query {seed}{flags}"
+
+
+def shrink(q, data, drop):
+    """The query and data without the parts and rows `drop` names: {("part", name): {index}, ("rows",
+    table index): {index}}."""
+    parts = {name: [x for i, x in enumerate(items) if i not in drop.get(("part", name), ())]
+             for name, items in q.parts.items()}
+    rows = tuple([x for i, x in enumerate(r) if i not in drop.get(("rows", ti), ())] for ti, r in enumerate(data))
+    return q.with_parts(parts), rows
+
+
+def candidates(q, data):
+    """Removals to try, as `drop` sets: one query part, or a chunk of one table's rows (halves,
+    quarters, single rows of small tables)."""
+    out = []
+    for name, items in q.parts.items():
+        if len(items) - 1 < q.mins.get(name, 0):
+            continue
+        out.extend({("part", name): {i}} for i in range(len(items)))
+    for ti, rows in enumerate(data):
+        n = len(rows)
+        sizes = sorted({max(1, n // 2), max(1, n // 4)} | ({1} if n <= 12 else set()), reverse=True)
+        for size in sizes:
+            out.extend({("rows", ti): set(range(lo, min(n, lo + size)))} for lo in range(0, n, size))
+    return out
+
+
+def union(drops, q):
+    """All the removals of `drops` at once (keeping the parts each list must keep)."""
+    combined = {}
+    for d in drops:
+        for key, idx in d.items():
+            combined.setdefault(key, set()).update(idx)
+    for key in list(combined):
+        if key[0] == "part":
+            keep = len(q.parts[key[1]]) - q.mins.get(key[1], 0)
+            combined[key] = set(sorted(combined[key])[:max(keep, 0)])
+    return combined
+
+
+def minimise(seed, on, q, data, klass, args, deps, out):
+    """Shrinks a disagreeing query while it disagrees in the same class; returns its case files. Each
+    round runs, in one JVM, every single removal and the union of the previous round's successful
+    ones, and keeps the smallest variant that still disagrees."""
+    combo = None
+    for rnd in range(args.max_rounds):
+        drops = ([combo] if combo else []) + candidates(q, data)
+        if not drops:
+            break
+        variants = [shrink(q, data, d) for d in drops]
+        folders = []
+        for j, (cq, cdata) in enumerate(variants):
+            _, _, _, cfiles = random_gen.case_files(seed, on, cq, cdata)
+            folders.append(write_case(out / "min" / case_name(seed, f"_r{rnd}_{j}"), cfiles))
+        results = evaluate(folders, args, deps, out)
+        still = [j for j, f in enumerate(folders)
+                 if results[f.name][0] and signature(q.kind, results[f.name][0]) == klass]
+        if not still:
+            break
+        size = lambda j: len(variants[j][0].sql()) + 200 * sum(len(rows) for rows in variants[j][1])
+        best = min(still, key=size)
+        print(f"  minimise {seed} round {rnd}: {len(still)}/{len(drops)} variants still disagree; kept "
+              f"{'the union of the last round' if combo and best == 0 else drops[best]}", flush=True)
+        was_combo = combo is not None and best == 0
+        singles = [drops[j] for j in still if not (combo is not None and j == 0)]
+        before = q
+        q, data = variants[best]
+        # The next round also tries every successful removal of this round at once (indices relative to
+        # this round's query: rebased past the kept removal).
+        combo = None
+        if not was_combo and len(singles) > 1:
+            combo = rebase(union(singles, before), drops[best]) or None
+    _, _, _, files = random_gen.case_files(seed, on, q, data)
+    return files
+
+
+def rebase(drop, kept):
+    """`drop`'s indices after the removals `kept` happened (indices removed by both are gone)."""
+    out = {}
+    for key, idx in drop.items():
+        gone = sorted(kept.get(key, ()))
+        moved = {i - sum(1 for g in gone if g < i) for i in idx if i not in gone}
+        if moved:
+            out[key] = moved
+    return out
+
+
+def parse_args():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--n", type=int, default=20, help="number of random queries")
+    ap.add_argument("--seed", default="1", help="the run's seed; query i has seed SEED-i")
+    ap.add_argument("--query", action="append", default=[], help="run only this query seed (SEED-i)")
+    ap.add_argument("--enable", action="append", default=[], choices=sorted(random_gen.CONSTRUCTS))
+    ap.add_argument("--disable", action="append", default=[], choices=sorted(random_gen.CONSTRUCTS))
+    ap.add_argument("--sluice", default=str(ROOT / "build" / "sluice"))
+    ap.add_argument("--out", default=str(ROOT / "build" / "flink-random"))
+    ap.add_argument("--batch", type=int, default=100, help="cases per Flink JVM")
+    ap.add_argument("--timeout", type=int, default=60, help="seconds per job on either engine")
+    ap.add_argument("--minimise", type=int, default=3, help="minimise the first query of up to this many "
+                    "classes of disagreement (0: none)")
+    ap.add_argument("--max-rounds", type=int, default=12, help="minimisation rounds per disagreement")
+    ap.add_argument("--write-cases", action="store_true",
+                    help="write each minimised disagreement as tests/flink/cases/random_<seed>")
+    ap.add_argument("--quiet", action="store_true", help="print only disagreements and the summary")
+    return ap.parse_args()
+
+
+def main():
+    args = parse_args()
+    on = dict(random_gen.CONSTRUCTS)
+    on.update({k: True for k in args.enable})
+    on.update({k: False for k in args.disable})
+    seeds = args.query or [f"{args.seed}-{i}" for i in range(args.n)]
+    out = Path(args.out)
+    rd.FLINK_OUT = out / "flink"
+    deps = Path(subprocess.run(["bash", str(ROOT / "scripts" / "install-flink.sh")], check=True,
+                               stdout=subprocess.PIPE, text=True).stdout.strip())
+    generated = OrderedDict()
+    folders = []
+    for seed in seeds:
+        _, q, data, files = random_gen.case_files(seed, on)
+        generated[case_name(seed)] = (seed, q, data)
+        folders.append(write_case(out / "cases" / case_name(seed), files))
+    started = time.monotonic()
+    results = evaluate(folders, args, deps, out)
+    elapsed = time.monotonic() - started
+    classes = OrderedDict()
+    kinds = Counter()
+    for name, (seed, q, data) in generated.items():
+        failures, lines = results[name]
+        kinds[q.kind] += 1
+        if not failures:
+            if not args.quiet:
+                print(f"PASS {name} ({q.kind})")
+            continue
+        klass = signature(q.kind, failures)
+        classes.setdefault(klass, []).append((seed, q, data))
+        print("\n".join(lines))
+        print(f"  reproduce: {reproduction(seed, on)}")
+    disagreeing = sum(len(v) for v in classes.values())
+    n = len(seeds)
+    print(f"\n{n} random queries ({', '.join(f'{k} {v}' for k, v in sorted(kinds.items()))}): "
+          f"{n - disagreeing} agree, {disagreeing} disagree ({100.0 * (n - disagreeing) / max(n, 1):.1f}% "
+          f"agreement), {elapsed / max(n, 1):.2f} s per query")
+    for klass, members in classes.items():
+        print(f"  class {klass}: {len(members)} ({', '.join(s for s, _, _ in members[:8])})")
+    for klass, members in list(classes.items())[:args.minimise]:
+        seed, q, data = members[0]
+        print(f"minimising {seed} ({klass})", flush=True)
+        files = minimise(seed, on, q, data, klass, args, deps, out)
+        target = (ROOT / "tests" / "flink" / "cases" / ("random_" + seed.replace("-", "_"))) if args.write_cases \
+            else out / "minimised" / case_name(seed)
+        write_case(target, files)
+        print(f"  minimised case: {target}\n" + "    " + files["case.sql"].replace("\n", "\n    "))
+    return 1 if classes else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
