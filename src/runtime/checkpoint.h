@@ -19,6 +19,10 @@
 // delta since, by file name, size and checksum. A missing or damaged chain file makes the whole
 // checkpoint unreadable, so Latest() falls back as for a damaged _metadata.
 //
+// Object storage: a 'state.checkpoints.dir' of s3://bucket/path keeps this layout in a local staging
+// directory mirrored to the store after every checkpoint and fetched from it before a restore
+// (runtime/checkpoint_remote.h).
+//
 // Failpoints (for the crash harness, tests/crash/): SLUICE_FAILPOINT=<name>[@<n>] in the environment
 // kills the process with SIGKILL the n-th time (default: first) the named point is reached. Points:
 // checkpoint.before-sync, checkpoint.after-sync, sink.after-precommit, checkpoint.before-commit,
@@ -41,6 +45,8 @@
 #include "state/state_serde.h"
 
 namespace sluice {
+
+class FileIO;
 
 struct CheckpointData {
   // A state file under <job>/shared/: an operator's full snapshot or a delta on it. Checkpoints
@@ -97,7 +103,8 @@ class CheckpointStorage {
   // with the bytes of every chain file (from ../shared/, each checked against its size and checksum).
   static Result<CheckpointData> ReadPath(const std::string& path);
 
-  const std::string& dir() const { return dir_; }
+  // The job directory ('state.checkpoints.dir'/<job>), remote or local.
+  const std::string& dir() const { return remote_.empty() ? dir_ : remote_; }
 
   // Helping a Write that runs on another thread: StartWrite marks one as started (call it before
   // starting the thread); HelpWrite then compresses frames of its state files on the calling thread
@@ -115,9 +122,13 @@ class CheckpointStorage {
   struct Frames;
 
  private:
-  std::string dir_;
+  Result<int64_t> WriteLocal(CheckpointData* data);
+
+  std::string dir_;  // the local job directory (for a remote one: its staging copy)
   int num_retained_;
   std::unique_ptr<Frames> frames_;
+  std::string remote_;                  // the s3:// job directory, or empty
+  std::shared_ptr<FileIO> remote_io_;
 };
 
 // Kills the process (SIGKILL) when SLUICE_FAILPOINT names `point` and its count is reached.
