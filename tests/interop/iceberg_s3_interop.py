@@ -60,7 +60,8 @@ def keys(prefix):
 
 
 def pyiceberg_rows(table):
-    metadata = sorted(k for k in keys(f"wh/db/{table}/metadata/") if k.endswith(".metadata.json"))
+    metadata = sorted((k for k in keys(f"wh/db/{table}/metadata/") if k.endswith(".metadata.json")),
+                      key=lambda k: int(k.rsplit("/v", 1)[1].split(".")[0]))
     check(metadata, f"{table} has metadata files")
     t = StaticTable.from_metadata(f"s3://{BUCKET}/{metadata[-1]}", properties={
         "s3.endpoint": ENDPOINT, "s3.access-key-id": KEY_ID, "s3.secret-access-key": SECRET,

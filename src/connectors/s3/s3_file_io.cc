@@ -184,7 +184,12 @@ class S3FileIO final : public FileIO {
     return out;
   }
 
-  Status CreateDirectories(const std::string&) override { return Status::OK(); }
+  // A zero-byte "dir/" marker object, as Hadoop's S3A writes: an empty namespace exists.
+  Status CreateDirectories(const std::string& location) override {
+    ASSIGN_OR_RETURN(S3Location loc, S3Location::Parse(location));
+    if (loc.key.empty()) return Status::OK();
+    return client_->Put({loc.bucket, AsPrefix(loc.key)}, std::string_view(), /*if_none_match=*/false);
+  }
 
  private:
   std::shared_ptr<S3Client> client_;

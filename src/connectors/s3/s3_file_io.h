@@ -12,7 +12,8 @@
 //  - WriteAtomically with overwrite=false is a conditional PUT (If-None-Match: *), which S3 and
 //    compatible stores answer 412 when the object exists.
 //  - Directories are key prefixes ending in '/': ListDirectory lists with delimiter '/',
-//    CreateDirectories does nothing, DeleteRecursively deletes every object under the prefix.
+//    CreateDirectories writes a zero-byte "dir/" marker (so an empty namespace exists), Exists is true
+//    for an object or any key under the prefix, DeleteRecursively deletes every object under it.
 //
 // Threading: thread-safe; files are used by one thread at a time.
 #pragma once
