@@ -101,6 +101,10 @@ class S3Client {
 
  private:
   struct Call {
+    Call(std::string m, std::string b, std::string k, std::vector<std::pair<std::string, std::string>> q = {},
+         std::vector<std::pair<std::string, std::string>> h = {}, std::string_view data = {}, bool raw_body = false)
+        : method(std::move(m)), bucket(std::move(b)), key(std::move(k)), query(std::move(q)), headers(std::move(h)),
+          body(data), raw(raw_body) {}
     std::string method;
     std::string bucket;
     std::string key;
