@@ -19,7 +19,8 @@ PACKAGES=(
   libsnappy-dev                                # Parquet and Avro snappy codec (Iceberg readers and writers)
   zlib1g-dev                                   # Avro 'deflate' and Parquet gzip codecs (Iceberg manifests)
   libroaring-dev                               # Iceberg deletion vectors (Puffin 'deletion-vector-v1')
-  libcurl4-openssl-dev                        # HTTP for the Iceberg REST catalog client
+  libcurl4-openssl-dev                         # HTTP for the Iceberg REST catalog client and S3 (src/connectors/s3)
+  libssl-dev                                   # SHA-256/HMAC for AWS Signature V4 (S3 requests; no Debian S3 client fits: libs3 2.0 has no session tokens)
   librdkafka-dev                               # the kafka and upsert-kafka connectors (and their mock cluster)
   openjdk-17-jdk-headless maven                # interop oracles only: the Iceberg Java reference reader (tests/interop/java)
 )

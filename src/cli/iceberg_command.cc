@@ -6,6 +6,7 @@
 
 #include "common/file_io.h"
 #include "common/time_util.h"
+#include "connectors/iceberg/iceberg_file_io.h"
 #include "connectors/iceberg/iceberg_maintenance.h"
 #include "connectors/iceberg/iceberg_options.h"
 
@@ -85,7 +86,9 @@ Status Run(const IcebergCommandOptions& o, std::ostream& out, std::ostream& err)
   ASSIGN_OR_RETURN(IcebergCatalogConfig config, CatalogOf(o.catalog));
   ASSIGN_OR_RETURN(TableIdentifier ident, TableOf(o.table));
   ASSIGN_OR_RETURN(std::shared_ptr<IcebergCatalog> catalog, OpenIcebergCatalog(config));
-  std::shared_ptr<FileIO> io = NewLocalFileIO();
+  // The table's FileIO (local or S3, with its vended credentials when the catalog hands them out).
+  ASSIGN_OR_RETURN(LoadedTable table, catalog->LoadTable(ident));
+  std::shared_ptr<FileIO> io = IcebergTableFileIO(catalog, config, table);
   if (o.action == "compact") {
     RewriteDataFilesOptions options;
     options.target_file_size = o.target_file_size;

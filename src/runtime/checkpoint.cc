@@ -24,6 +24,7 @@
 #include <sstream>
 #include <vector>
 
+#include "runtime/checkpoint_remote.h"
 #include "state/state_serde.h"
 
 namespace sluice {
@@ -633,9 +634,31 @@ Result<CheckpointData> DecodeCheckpoint(std::string_view bytes, const std::strin
 }
 
 CheckpointStorage::CheckpointStorage(std::string job_dir, int num_retained)
-    : dir_(std::move(job_dir)), num_retained_(std::max(1, num_retained)), frames_(std::make_unique<Frames>()) {}
+    : dir_(std::move(job_dir)), num_retained_(std::max(1, num_retained)), frames_(std::make_unique<Frames>()) {
+  if (IsRemoteCheckpointLocation(dir_)) {
+    remote_ = dir_;
+    remote_io_ = CheckpointFileIO(remote_);
+    Result<std::string> staging = NewCheckpointStagingDir();
+    // Without a staging directory the first write reports the failure to create it.
+    dir_ = staging.ok() ? *staging : (fs::temp_directory_path() / "sluice-checkpoints-unavailable").string();
+  }
+}
 
-CheckpointStorage::~CheckpointStorage() = default;
+CheckpointStorage::~CheckpointStorage() {
+  if (!remote_.empty()) {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+}
+
+Result<int64_t> CheckpointStorage::Write(CheckpointData* data) {
+  ASSIGN_OR_RETURN(int64_t written, WriteLocal(data));
+  if (remote_io_) {
+    Status pushed = PushCheckpoint(remote_io_.get(), dir_, remote_, data->id);
+    if (!pushed.ok()) return pushed.WithContext("Cannot store checkpoint " + std::to_string(data->id) + " in '" + remote_ + "'");
+  }
+  return written;
+}
 
 void CheckpointStorage::StartWrite() {
   std::lock_guard<std::mutex> lock(frames_->mu);
@@ -665,7 +688,7 @@ void CheckpointStorage::HelpWrite(std::chrono::steady_clock::time_point deadline
   ZSTD_freeCCtx(cctx);
 }
 
-Result<int64_t> CheckpointStorage::Write(CheckpointData* data) {
+Result<int64_t> CheckpointStorage::WriteLocal(CheckpointData* data) {
   StartWrite();
   // However Write ends, a helper waiting for frames stops.
   struct EndWrite {
@@ -770,6 +793,21 @@ Result<int64_t> CheckpointStorage::Write(CheckpointData* data) {
 
 Result<CheckpointData> CheckpointStorage::ReadPath(const std::string& path) {
   std::error_code ec;
+  if (IsRemoteCheckpointLocation(path)) {
+    // s3://.../<job>/chk-<id>[/_metadata]: fetch the job directory, read the local copy.
+    std::string chk = path;
+    while (!chk.empty() && chk.back() == '/') chk.pop_back();
+    if (chk.size() > 10 && chk.compare(chk.size() - 10, 10, "/_metadata") == 0) chk.resize(chk.size() - 10);
+    const size_t slash = chk.rfind('/');
+    ASSIGN_OR_RETURN(std::string staging, NewCheckpointStagingDir());
+    std::shared_ptr<FileIO> io = CheckpointFileIO(path);
+    Status pulled = PullCheckpoints(io.get(), chk.substr(0, slash), staging);
+    Result<CheckpointData> data =
+        pulled.ok() ? ReadPath((fs::path(staging) / chk.substr(slash + 1)).string()) : Result<CheckpointData>(pulled);
+    fs::remove_all(staging, ec);
+    if (!data.ok()) return data.status().WithContext("Checkpoint '" + path + "'");
+    return data;
+  }
   std::string file = path;
   if (fs::is_directory(path, ec)) file = (fs::path(path) / kMetadataFile).string();
   if (!fs::exists(file, ec)) return Status::NotFound("Checkpoint '" + path + "' does not exist (no " + kMetadataFile + ")");
@@ -806,6 +844,10 @@ Result<CheckpointData> CheckpointStorage::ReadPath(const std::string& path) {
 
 Result<std::optional<CheckpointData>> CheckpointStorage::Latest(std::vector<std::string>* notes) {
   std::error_code ec;
+  if (remote_io_) {
+    Status pulled = PullCheckpoints(remote_io_.get(), remote_, dir_);
+    if (!pulled.ok()) return pulled.WithContext("Cannot read the checkpoints in '" + remote_ + "'");
+  }
   if (!fs::is_directory(dir_, ec)) return std::optional<CheckpointData>();
   std::vector<int64_t> ids;
   for (const auto& entry : fs::directory_iterator(dir_, ec)) {

@@ -19,6 +19,10 @@
 // delta since, by file name, size and checksum. A missing or damaged chain file makes the whole
 // checkpoint unreadable, so Latest() falls back as for a damaged _metadata.
 //
+// Object storage: a 'state.checkpoints.dir' of s3://bucket/path keeps this layout in a local staging
+// directory mirrored to the store after every checkpoint and fetched from it before a restore
+// (runtime/checkpoint_remote.h).
+//
 // Failpoints (for the crash harness, tests/crash/): common/failpoint.h.
 //
 // Threading: Write runs on the job's checkpoint thread, one at a time; HelpWrite may run on another
@@ -39,6 +43,8 @@
 #include "state/state_serde.h"
 
 namespace sluice {
+
+class FileIO;
 
 struct CheckpointData {
   // A state file under <job>/shared/: an operator's full snapshot or a delta on it. Checkpoints
@@ -95,7 +101,8 @@ class CheckpointStorage {
   // with the bytes of every chain file (from ../shared/, each checked against its size and checksum).
   static Result<CheckpointData> ReadPath(const std::string& path);
 
-  const std::string& dir() const { return dir_; }
+  // The job directory ('state.checkpoints.dir'/<job>), remote or local.
+  const std::string& dir() const { return remote_.empty() ? dir_ : remote_; }
 
   // Helping a Write that runs on another thread: StartWrite marks one as started (call it before
   // starting the thread); HelpWrite then compresses frames of its state files on the calling thread
@@ -113,9 +120,13 @@ class CheckpointStorage {
   struct Frames;
 
  private:
-  std::string dir_;
+  Result<int64_t> WriteLocal(CheckpointData* data);
+
+  std::string dir_;  // the local job directory (for a remote one: its staging copy)
   int num_retained_;
   std::unique_ptr<Frames> frames_;
+  std::string remote_;                  // the s3:// job directory, or empty
+  std::shared_ptr<FileIO> remote_io_;
 };
 
 }  // namespace sluice

@@ -13,6 +13,23 @@ size_t AppendBody(char* data, size_t size, size_t count, void* user) {
   return size * count;
 }
 
+// Collects "Name: value" lines; a status line (a new response after a redirect or 100) starts over.
+size_t AppendHeader(char* data, size_t size, size_t count, void* user) {
+  auto* headers = static_cast<std::vector<std::pair<std::string, std::string>>*>(user);
+  std::string_view line(data, size * count);
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+  if (line.rfind("HTTP/", 0) == 0) {
+    headers->clear();
+  } else if (size_t colon = line.find(':'); colon != std::string_view::npos) {
+    std::string name(line.substr(0, colon));
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    std::string_view value = line.substr(colon + 1);
+    while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+    headers->emplace_back(std::move(name), std::string(value));
+  }
+  return size * count;
+}
+
 void GlobalInit() {
   static std::once_flag once;
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
@@ -35,7 +52,9 @@ class CurlTransport final : public HttpTransport {
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.request_timeout_ms));
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, &AppendBody);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, &response.body);
-    curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");  // whatever libcurl decodes (gzip)
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, &AppendHeader);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, &response.headers);
+    if (!request.raw) curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");  // whatever libcurl decodes (gzip)
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
     if (request.method == "HEAD") {
       curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
@@ -43,6 +62,10 @@ class CurlTransport final : public HttpTransport {
       curl_easy_setopt(h, CURLOPT_POST, 1L);
       curl_easy_setopt(h, CURLOPT_POSTFIELDS, request.body.data());
       curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, static_cast<long>(request.body.size()));
+    } else if (request.method == "PUT") {
+      curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, "PUT");
+      curl_easy_setopt(h, CURLOPT_POSTFIELDS, request.body.data());
+      curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
     } else if (request.method != "GET") {
       curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, request.method.c_str());
     }
@@ -71,6 +94,13 @@ class CurlTransport final : public HttpTransport {
 
 std::shared_ptr<HttpTransport> NewCurlHttpTransport(HttpClientOptions options) {
   return std::make_shared<CurlTransport>(options);
+}
+
+std::string HttpResponse::Header(std::string_view name) const {
+  for (const auto& [k, v] : headers) {
+    if (k == name) return v;
+  }
+  return std::string();
 }
 
 std::string PercentEncode(std::string_view s) {

@@ -20,15 +20,23 @@
 namespace sluice {
 
 struct HttpRequest {
-  std::string method = "GET";  // GET, HEAD, POST, DELETE
+  std::string method = "GET";  // GET, HEAD, POST, PUT, DELETE
   std::string url;
   std::vector<std::pair<std::string, std::string>> headers;
-  std::string body;  // sent for POST
+  std::string body;  // sent for POST and PUT
+  // Leaves the body as the server sent it (no Accept-Encoding): ranged object reads.
+  bool raw = false;
 };
 
 struct HttpResponse {
+  HttpResponse() = default;
+  HttpResponse(int status_code, std::string body_text) : status(status_code), body(std::move(body_text)) {}
   int status = 0;
   std::string body;
+  // Response headers, names lower-cased, in arrival order (of the last response when redirected).
+  std::vector<std::pair<std::string, std::string>> headers;
+  // The first header named `name` (lower-case), or empty.
+  std::string Header(std::string_view name) const;
 };
 
 class HttpTransport {

@@ -217,7 +217,7 @@ Result<LoadedTable> HadoopCatalog::CreateTable(const TableIdentifier& ident, New
   if (exists) return Status::InvalidArgument("Table already exists: " + ident.ToString());
   if (options.now_ms == 0) options.now_ms = now_ms_();
   ASSIGN_OR_RETURN(TableMetadata metadata, NewTableMetadata(options));
-  LoadedTable table{ident, std::move(metadata), MetadataFileLocation(location, 1), 1};
+  LoadedTable table{ident, std::move(metadata), MetadataFileLocation(location, 1), 1, {}};
   RETURN_IF_ERROR(io_->CreateDirectories(JoinLocation(location, kMetadataDir)));
   Status written = io_->WriteAtomically(table.metadata_location, TableMetadataToJson(table.metadata), false);
   if (!written.ok()) {
@@ -257,7 +257,7 @@ Result<LoadedTable> HadoopCatalog::CommitTable(const LoadedTable& base, const Ta
   RETURN_IF_ERROR(next.Validate());
 
   int64_t next_version = base.version + 1;
-  LoadedTable committed{base.ident, std::move(next), MetadataFileLocation(location, next_version), next_version};
+  LoadedTable committed{base.ident, std::move(next), MetadataFileLocation(location, next_version), next_version, {}};
   Status written = io_->WriteAtomically(committed.metadata_location, TableMetadataToJson(committed.metadata), false);
   if (!written.ok()) {
     ASSIGN_OR_RETURN(bool raced, io_->Exists(committed.metadata_location));

@@ -47,6 +47,11 @@ struct LoadedTable {
   TableMetadata metadata;
   std::string metadata_location;
   int64_t version = 0;
+  // The REST catalog's per-table configuration from loadTable ("config", then the
+  // "storage-credentials" entry whose prefix the table's location starts with): vended storage
+  // credentials ('s3.access-key-id', 's3.session-token', 's3.session-token-expires-at-ms', ...) that
+  // apply to this table's files. Empty for other catalogs.
+  std::map<std::string, std::string> config;
 };
 
 // A REST-style commit requirement, checked against the current metadata before a commit applies.

@@ -8,6 +8,8 @@
 #include "common/config.h"
 #include "common/file_io.h"
 #include "connectors/iceberg/hadoop_catalog.h"
+#include "connectors/iceberg/iceberg_file_io.h"
+#include "connectors/s3/s3_client.h"
 #include "connectors/iceberg/partition_spec.h"
 #include "connectors/iceberg/rest_catalog.h"
 #include "connectors/iceberg/table_metadata.h"
@@ -266,10 +268,11 @@ Result<std::shared_ptr<IcebergCatalog>> OpenIcebergCatalog(const IcebergCatalogC
     ASSIGN_OR_RETURN(auto catalog, RestCatalog::Connect(std::move(options), NewCurlHttpTransport()));
     return std::shared_ptr<IcebergCatalog>(std::move(catalog));
   }
-  std::shared_ptr<FileIO> io = NewLocalFileIO();
-  if (config.warehouse.find("://") != std::string::npos && config.warehouse.rfind("file:", 0) != 0) {
+  std::shared_ptr<FileIO> io = IcebergCatalogFileIO(config);
+  if (config.warehouse.find("://") != std::string::npos && config.warehouse.rfind("file:", 0) != 0 &&
+      !IsS3Location(config.warehouse)) {
     return Status::NotSupported("Iceberg catalog '" + config.catalog_name + "': warehouse '" + config.warehouse +
-                                "' is not on the local file system (file:// or a path)");
+                                "' is neither on the local file system (file:// or a path) nor in S3 (s3://, s3a://)");
   }
   return std::shared_ptr<IcebergCatalog>(std::make_shared<HadoopCatalog>(io, config.warehouse, &NowMillis));
 }

@@ -7,6 +7,7 @@
 #include "connectors/connector_options.h"
 #include "connectors/iceberg/iceberg_committer.h"
 #include "connectors/iceberg/iceberg_connector.h"
+#include "connectors/iceberg/iceberg_file_io.h"
 #include "connectors/iceberg/iceberg_key_index.h"
 #include "connectors/iceberg/iceberg_options.h"
 #include "connectors/iceberg/iceberg_task_writer.h"
@@ -223,7 +224,7 @@ class IcebergTableSink final : public TableSink {
     RETURN_IF_ERROR(MapColumns(&ids, &types));
     ASSIGN_OR_RETURN(parquet::ParquetWriterOptions pq, parquet::ParquetWriterOptions::FromTableProperties(conf_.parquet_properties));
     IcebergTaskWriterOptions o;
-    std::shared_ptr<FileIO> io = NewLocalFileIO();
+    std::shared_ptr<FileIO> io = IcebergTableFileIO(catalog_, ref_.catalog, table_);
     o.io = io.get();
     o.table_location = md.location;
     auto router = PartitionRouter::ForSchema(md.DefaultSpec(), schema, ctx_.physical_schema);

@@ -7,6 +7,7 @@
 
 #include "common/file_io.h"
 #include "connectors/iceberg/iceberg_connector.h"
+#include "connectors/iceberg/iceberg_file_io.h"
 #include "connectors/iceberg/iceberg_filter.h"
 #include "connectors/iceberg/iceberg_options.h"
 #include "connectors/iceberg/iceberg_pruning.h"
@@ -102,7 +103,7 @@ Result<std::unique_ptr<TableSource>> CreateIcebergSource(const ConnectorContext&
   ASSIGN_OR_RETURN(IcebergTableRef ref, IcebergTableRefFromContext(ctx));
   ASSIGN_OR_RETURN(std::shared_ptr<IcebergCatalog> catalog, OpenIcebergCatalog(ref.catalog));
   ASSIGN_OR_RETURN(LoadedTable table, OpenIcebergTable(catalog.get(), ref, ctx, /*create_if_missing=*/false));
-  std::shared_ptr<FileIO> io = NewLocalFileIO();
+  std::shared_ptr<FileIO> io = IcebergTableFileIO(catalog, ref.catalog, table);
   const TableMetadata& md = table.metadata;
   ASSIGN_OR_RETURN(IcebergReadSchema schema,
                    MakeIcebergReadSchema(md.CurrentSchema(), ctx.physical_schema, ctx.projection, ctx.table_name));

@@ -405,6 +405,41 @@ Result<std::vector<TableIdentifier>> RestCatalog::ListTables(const IcebergNamesp
   return out;
 }
 
+namespace {
+
+void ReadStringMap(dom::element object, std::map<std::string, std::string>* out) {
+  dom::object fields;
+  if (object.get(fields) != simdjson::SUCCESS) return;
+  for (auto field : fields) {
+    std::string_view value;
+    if (field.value.get(value) == simdjson::SUCCESS) (*out)[std::string(field.key)] = std::string(value);
+  }
+}
+
+// loadTable's "config" and the longest-prefix "storage-credentials" entry for the table's location.
+void ReadTableConfig(dom::element doc, const std::string& location, std::map<std::string, std::string>* out) {
+  dom::element config;
+  if (doc["config"].get(config) == simdjson::SUCCESS) ReadStringMap(config, out);
+  dom::array credentials;
+  if (doc["storage-credentials"].get(credentials) != simdjson::SUCCESS) return;
+  std::string_view best_prefix;
+  dom::element best;
+  bool found = false;
+  for (dom::element c : credentials) {
+    std::string_view prefix;
+    if (c["prefix"].get(prefix) != simdjson::SUCCESS || location.rfind(prefix, 0) != 0) continue;
+    if (!found || prefix.size() > best_prefix.size()) {
+      best_prefix = prefix;
+      best = c;
+      found = true;
+    }
+  }
+  dom::element best_config;
+  if (found && best["config"].get(best_config) == simdjson::SUCCESS) ReadStringMap(best_config, out);
+}
+
+}  // namespace
+
 Result<LoadedTable> RestCatalog::ParseLoadTable(const TableIdentifier& ident, const Reply& reply,
                                                 const std::string& what) const {
   dom::parser parser;
@@ -420,6 +455,7 @@ Result<LoadedTable> RestCatalog::ParseLoadTable(const TableIdentifier& ident, co
   if (!md.ok()) return md.status().WithContext(Place() + ": " + what + ": table " + ident.ToString());
   loaded.metadata = std::move(*md);
   loaded.version = MetadataVersion(loaded.metadata_location);
+  ReadTableConfig(doc, loaded.metadata.location, &loaded.config);
   return loaded;
 }
 

@@ -243,7 +243,7 @@ TEST(IcebergRestCatalog, CommitSendsDerivedUpdatesAndRequirements) {
   });
   auto catalog = RestCatalog::Connect(f.Options(), f.transport);
   ASSERT_TRUE(catalog.ok());
-  LoadedTable base{{{"db"}, "t"}, base_md, "file:///wh/db/t/metadata/00000-abc.metadata.json", 0};
+  LoadedTable base{{{"db"}, "t"}, base_md, "file:///wh/db/t/metadata/00000-abc.metadata.json", 0, {}};
   auto committed = (*catalog)->CommitTable(base, updated, {TableRequirement::RefSnapshotId("main", std::nullopt)});
   ASSERT_TRUE(committed.ok()) << committed.status().ToString();
   EXPECT_EQ(committed->version, 1);
@@ -287,7 +287,7 @@ TEST(IcebergRestCatalog, CommitConflictIsAbortedAndUnknownStateIsNotRetried) {
   });
   auto catalog = RestCatalog::Connect(f.Options(), f.transport);
   ASSERT_TRUE(catalog.ok());
-  LoadedTable base{{{"db"}, "t"}, base_md, "file:///x.metadata.json", 0};
+  LoadedTable base{{{"db"}, "t"}, base_md, "file:///x.metadata.json", 0, {}};
   auto conflict = (*catalog)->CommitTable(base, updated, {});
   ASSERT_FALSE(conflict.ok());
   EXPECT_TRUE(IsCommitConflict(conflict.status()));
