@@ -1,0 +1,45 @@
+#include "common/config.h"
+#include "runtime/operators/group_aggregate_operator.h"
+#include "runtime/translators/translators.h"
+
+namespace sluice {
+
+namespace {
+
+// The mini-batch sizes when 'table.exec.mini-batch.enabled' is true, else zeros.
+Status MiniBatchSizes(const Configuration* config, int64_t* batch_size, int64_t* latency_ms) {
+  *batch_size = 0;
+  *latency_ms = 0;
+  if (config == nullptr || !config->GetBool("table.exec.mini-batch.enabled")) return Status::OK();
+  *batch_size = config->GetInt("table.exec.mini-batch.size");
+  *latency_ms = config->GetDurationMillis("table.exec.mini-batch.allow-latency");
+  if (*batch_size <= 0 || *latency_ms <= 0) {
+    return Status::InvalidArgument(
+        "'table.exec.mini-batch.enabled' is true, so 'table.exec.mini-batch.allow-latency' (a duration > 0) and "
+        "'table.exec.mini-batch.size' (> 0) must be set too");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<Operator*> TranslateGroupAggregate(Translator& t, const PlanNodePtr& node) {
+  const auto& g = node->As<GroupAggregateNode>();
+  std::vector<GroupAggregateOperator::Agg> aggs;
+  for (const auto& a : g.aggs) aggs.push_back({a.function, a.args, a.distinct, a.filter});
+  int64_t batch_size = 0, latency_ms = 0;
+  RETURN_IF_ERROR(MiniBatchSizes(t.config(), &batch_size, &latency_ms));
+  const int64_t ttl_ms = g.state_ttl_ms >= 0 ? g.state_ttl_ms : t.ConfigTtlMillis();
+  // A global phase runs fused with its local phase, over the local phase's input (plan_node.h).
+  std::vector<PlanNodePtr> inputs = node->inputs;
+  if (g.phase == GroupAggregateNode::Phase::kGlobal) inputs = {g.inputs[0]->inputs[0]->inputs[0]};
+  if (g.phase == GroupAggregateNode::Phase::kLocal) {
+    return Status::Internal("a LocalGroupAggregate runs with its global phase");
+  }
+  return t.Add(std::make_unique<GroupAggregateOperator>(g.ExplainName(), inputs[0]->schema.types(), g.group_keys,
+                                                        std::move(aggs), g.schema.types(), g.emit_update_before,
+                                                        batch_size, latency_ms, ttl_ms),
+               inputs);
+}
+
+}  // namespace sluice

@@ -1,0 +1,18 @@
+#include "runtime/operators/join_operator.h"
+#include "runtime/translators/translators.h"
+
+namespace sluice {
+
+Result<Operator*> TranslateJoin(Translator& t, const PlanNodePtr& node) {
+  const auto& j = node->As<JoinNode>();
+  static constexpr JoinKind kKinds[] = {JoinKind::kInner, JoinKind::kLeft, JoinKind::kRight, JoinKind::kFull};
+  JoinOptions options;
+  options.left_ttl_ms = j.left_ttl_ms >= 0 ? j.left_ttl_ms : t.ConfigTtlMillis();
+  options.right_ttl_ms = j.right_ttl_ms >= 0 ? j.right_ttl_ms : t.ConfigTtlMillis();
+  return t.Add(std::make_unique<JoinOperator>("Join", kKinds[static_cast<int>(j.join_type)], j.inputs[0]->schema.types(),
+                                              j.inputs[1]->schema.types(), j.left_keys, j.right_keys, j.residual,
+                                              std::move(options)),
+               node->inputs);
+}
+
+}  // namespace sluice

@@ -1,0 +1,26 @@
+// Window table functions and window aggregates.
+#include "runtime/operators/window_aggregate_operator.h"
+#include "runtime/operators/window_table_function_operator.h"
+#include "runtime/translators/translators.h"
+
+namespace sluice {
+
+Result<Operator*> TranslateWindowTableFunction(Translator& t, const PlanNodePtr& node) {
+  const auto& w = node->As<WindowTableFunctionNode>();
+  return t.Add(std::make_unique<WindowTableFunctionOperator>("WindowTableFunction", w.schema.types(), w.window,
+                                                             w.time_column, w.proctime, w.local_time),
+               node->inputs);
+}
+
+Result<Operator*> TranslateWindowAggregate(Translator& t, const PlanNodePtr& node) {
+  const auto& w = node->As<WindowAggregateNode>();
+  std::vector<WindowAggregateOperator::Agg> aggs;
+  for (const auto& a : w.aggs) aggs.push_back({a.function, a.args, a.distinct, a.filter});
+  auto op = std::make_unique<WindowAggregateOperator>("WindowAggregate", w.inputs[0]->schema.types(), w.group_keys,
+                                                      std::move(aggs), w.schema.types(), w.window, w.time_column,
+                                                      w.proctime, w.local_time, w.with_window_time);
+  if (w.allow_lateness_ms > 0) op->SetLateFiring(w.allow_lateness_ms, w.late_fire_delay_ms, w.emit_update_before);
+  return t.Add(std::move(op), node->inputs);
+}
+
+}  // namespace sluice
