@@ -179,10 +179,9 @@ Result<std::shared_ptr<CatalogTable>> Binder::BindCreateTable(std::shared_ptr<co
   std::vector<std::string> pk;
   for (const auto& c : ddl->columns) {
     if (!names.insert(c.name).second) return Error(c.pos, "A column named '" + c.name + "' already exists in the table");
-    if (c.primary_key) pk.push_back(c.name);
   }
+  // A column-level key is recorded by the parser as the table's key (a second one is refused there).
   if (ddl->primary_key) {
-    if (!pk.empty()) return Error(ddl->primary_key->pos, "Duplicate primary key definition");
     if (ddl->primary_key->enforced) {
       return Error(ddl->primary_key->pos, "Flink doesn't support ENFORCED mode for PRIMARY KEY constraint. ENFORCED/NOT ENFORCED controls if the constraint checks are performed on the incoming/outgoing data. Flink does not own the data therefore the only supported mode is the NOT ENFORCED mode");
     }

@@ -377,7 +377,10 @@ Result<ExprPtr> Binder::BindBinary(const ast::Binary& b, const Scope& scope) {
         args.push_back(s);
       }
     }
-    return MakeSpecial(k, LogicalType::Boolean().WithNullable(AnyNullable(args)), std::move(args));
+    // The type first: the arguments of one call are evaluated in no fixed order, and moving `args`
+    // first left AnyNullable an empty list (AND/OR typed NOT NULL whatever their operands).
+    const bool nullable = AnyNullable(args);
+    return MakeSpecial(k, LogicalType::Boolean().WithNullable(nullable), std::move(args));
   }
   return MakeFunctionCall(ast::BinaryOpName(b.op), {l, r}, b.pos);
 }

@@ -293,7 +293,11 @@ Result<PlanNodePtr> Binder::MakeSortNode(const ast::Query& query, PlanNodePtr be
   } else {
     // StreamPhysicalTemporalSortRule: the first key must be a time attribute, ascending.
     const LogicalType& first = below->schema.field(static_cast<size_t>(keys[0].column)).type;
-    if (first.time_attribute() == TimeAttribute::kNone || !keys[0].ascending) {
+    const bool temporal = first.time_attribute() != TimeAttribute::kNone && keys[0].ascending;
+    if (!temporal && config_ && config_->GetBool("__table.exec.sort.non-temporal.enabled__")) {
+      // Flink's StreamExecSort: the whole input, sorted, at its end (as a batch sort).
+      sort->variant = SortNode::Variant::kBatchSort;
+    } else if (!temporal) {
       const ast::SourcePos& pos = query.order_by[0].pos;
       return Status::PlanError(
           "Sort on a non-time-attribute field is not supported.\nSluice: in streaming mode ORDER BY (line " +
@@ -301,8 +305,9 @@ Result<PlanNodePtr> Binder::MakeSortNode(const ast::Query& query, PlanNodePtr be
           ") must start with a time attribute in ascending order (rows leave as the watermark passes them), or "
           "come with a LIMIT (a Top-N over the whole input); to sort a bounded result, SET "
           "'execution.runtime-mode' = 'batch'.");
+    } else {
+      sort->variant = SortNode::Variant::kTemporalSort;
     }
-    sort->variant = SortNode::Variant::kTemporalSort;
   }
   // Every sort runs on a single task (Flink's SINGLETON distribution).
   auto ex = std::make_shared<ExchangeNode>();

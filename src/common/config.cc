@@ -176,6 +176,16 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "Experimental in Flink (early firing of windows before the watermark passes their end); Sluice refuses it."},
       {"table.exec.emit.early-fire.delay", OptionType::kDuration, "",
        "Experimental in Flink (the early firing interval); Sluice does not support early firing."},
+      {"table.optimizer.distinct-agg.split.enabled", OptionType::kBoolean, "false",
+       "Flink splits a group aggregation with DISTINCT aggregates into a partial aggregation per key and hash "
+       "bucket of the distinct value and a final one per key, against skew. Sluice accepts the option and runs "
+       "the one-phase plan, which gives the same answer."},
+      {"table.optimizer.distinct-agg.split.bucket-num", OptionType::kInteger, "1024",
+       "The number of buckets of 'table.optimizer.distinct-agg.split.enabled' (accepted; see there)."},
+      {"__table.exec.sort.non-temporal.enabled__", OptionType::kBoolean, "false",
+       "Allow a streaming ORDER BY that does not start with an ascending time attribute (and has no LIMIT): the "
+       "whole input is kept and emitted sorted when it ends (Flink's StreamExecSort; Flink 2.2's internal key, "
+       "set by its tests)."},
       {"table.exec.mini-batch.enabled", OptionType::kBoolean, "false",
        "Buffer input rows of group aggregations and apply them per key once per batch, so each key emits at most "
        "one change per batch: the same final table with fewer changes, for up to allow-latency more delay."},

@@ -81,28 +81,18 @@ class CollectWriter final : public SinkWriter {
 // table, insert-only, as Flink's batch execution of the same SQL.
 class FinalResultWriter final : public SinkWriter {
  public:
-  FinalResultWriter(std::shared_ptr<SinkWriter> inner, std::vector<LogicalType> types)
-      : inner_(std::move(inner)), types_(std::move(types)) {}
+  explicit FinalResultWriter(std::shared_ptr<SinkWriter> inner) : inner_(std::move(inner)) {}
   Status Write(const Chunk& chunk) override {
     table_.Apply(chunk);
     return Status::OK();
   }
   Status Finish() override {
-    Chunk out(types_);
-    for (const auto& row : table_.rows()) {
-      out.AppendValues(row, RowKind::kInsert);
-      if (out.size() >= Chunk::kDefaultCapacity) {
-        RETURN_IF_ERROR(inner_->Write(out));
-        out = Chunk(types_);
-      }
-    }
-    if (out.size()) RETURN_IF_ERROR(inner_->Write(out));
+    for (const Chunk& out : table_.Chunks()) RETURN_IF_ERROR(inner_->Write(out));
     return inner_->Finish();
   }
 
  private:
   std::shared_ptr<SinkWriter> inner_;
-  std::vector<LogicalType> types_;
   MaterializedTable table_;
 };
 
@@ -382,7 +372,7 @@ class Session::Impl {
       RETURN_IF_ERROR(create());
       // Batch results are final and insert-only, so any sink can store them.
       for (auto& [node, writer] : planned.resources.sinks) {
-        writer = std::make_shared<FinalResultWriter>(writer, node->schema.types());
+        writer = std::make_shared<FinalResultWriter>(writer);
       }
     } else {
       RETURN_IF_ERROR(ValidateSinks(planned.physical));

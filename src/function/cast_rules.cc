@@ -102,13 +102,17 @@ Result<LogicalType> CommonType(const std::vector<LogicalType>& types) {
       return (dbl ? LogicalType::Double() : LogicalType::Float()).WithNullable(nullable);
     }
     if (any_decimal) {
+      // Calcite's leastRestrictive: keep the integer digits (at most 38), cut the scale to what is
+      // left of 38 (DECIMAL(38, 2) and DECIMAL(10, 4) give DECIMAL(38, 2)).
       int scale = 0, int_digits = 0;
       for (const auto& t : ts) {
         LogicalType d = fn::ToDecimalType(t);
         scale = std::max(scale, d.scale());
         int_digits = std::max(int_digits, d.precision() - d.scale());
       }
-      return fn::AdjustedDecimal(int_digits + scale, scale).WithNullable(nullable);
+      int_digits = std::min(int_digits, LogicalType::kMaxDecimalPrecision);
+      scale = std::min(scale, LogicalType::kMaxDecimalPrecision - int_digits);
+      return LogicalType::Decimal(std::max(int_digits + scale, 1), scale).WithNullable(nullable);
     }
     for (const auto& t : ts) {
       if (fn::NumericRank(t.id()) == rank) return t.WithNullable(nullable);

@@ -865,6 +865,12 @@ class RankRules {
       return Status::NotSupported(
           "ROW_NUMBER() OVER (...) needs an upper bound on the row number in the enclosing query (Top-N: WHERE rn <= N)");
     }
+    if (end < start) {
+      // A contradictory range (rn < 2 AND rn > 3) selects no rank: no rows, as Flink's empty Values.
+      auto none = std::make_shared<ValuesNode>();
+      none->schema = calc.schema;
+      return PlanNodePtr(none);
+    }
     // Is the row number read by the projection or the remaining condition?
     std::vector<bool> used(rank.schema.size(), false);
     for (const auto& p : calc.projections) CollectColumns(*p, &used);

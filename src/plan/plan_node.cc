@@ -167,7 +167,7 @@ std::string RankNode::ExplainAttributes() const {
   for (const auto& k : order) {
     order_items.push_back(in.schema.field(static_cast<size_t>(k.column)).name + (k.ascending ? " ASC" : " DESC"));
   }
-  return "strategy=[" + strategy + "], rankType=[ROW_NUMBER], rankRange=[rankStart=" + std::to_string(rank_start) +
+  return "strategy=[" + strategy + "], rankType=[" + rank_function + "], rankRange=[rankStart=" + std::to_string(rank_start) +
          ", rankEnd=" + std::to_string(rank_end) + "], partitionBy=[" + KeyNames(in, partition_keys) + "], orderBy=[" +
          JoinNames(order_items) + "], select=[" + JoinNames(schema.names()) + "]";
 }

@@ -242,7 +242,7 @@ struct RankNode : PlanNode {
   std::vector<SortKey> order;
   int64_t rank_start = 1;
   int64_t rank_end = -1;  // -1 until a filter on the row number bounds it
-  // ROW_NUMBER, RANK or DENSE_RANK; only ROW_NUMBER runs in streaming, as in Flink (plan/window_rank_rule.h).
+  // ROW_NUMBER, RANK or DENSE_RANK (a window Top-N runs ROW_NUMBER only, as in Flink).
   std::string rank_function = "ROW_NUMBER";
   bool output_rank_number = true;
   bool input_has_retractions = false;

@@ -135,10 +135,6 @@ Result<PlanNodePtr> WindowRankRule::Apply(const PlanNodePtr& node) {
     ASSIGN_OR_RETURN(PlanNodePtr rewritten, Rewrite(out));
     if (rewritten) out = rewritten;
   }
-  if (out->kind == PlanKind::kRank && out->As<RankNode>().rank_function != "ROW_NUMBER") {
-    // Flink's StreamExecRank runs ROW_NUMBER only.
-    return Status::PlanError(out->As<RankNode>().rank_function + "() on streaming table is not supported currently");
-  }
   memo_[node.get()] = out;
   return out;
 }

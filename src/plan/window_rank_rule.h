@@ -13,8 +13,8 @@
 // Flink prints them. The deduplication shape (ROW_NUMBER() = 1, ordered by one time attribute) is the
 // one plan/optimizer.cc's rank rules already recognise. Refused with Flink's words: windows on
 // processing time ("Processing time Window TopN is not supported yet."), and RANK()/DENSE_RANK()
-// ("RANK() function is not supported on Window TopN currently, ..."; a regular streaming Top-N:
-// "RANK() on streaming table is not supported currently").
+// ("RANK() function is not supported on Window TopN currently, ..."). A regular streaming Top-N runs
+// RANK and DENSE_RANK too, which Flink 2.2 refuses (docs/flink_differences.md).
 //
 // Threading: pure functions over immutable plans.
 #pragma once

@@ -73,7 +73,6 @@ struct ColumnDef {
   ExprPtr expr;                             // computed columns
   std::optional<std::string> metadata_key;  // METADATA FROM 'key'
   bool is_virtual = false;                  // METADATA ... VIRTUAL
-  bool primary_key = false;                 // column-level PRIMARY KEY NOT ENFORCED
   std::optional<std::string> comment;
 };
 

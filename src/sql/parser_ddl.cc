@@ -305,8 +305,7 @@ Status Parser::ParseTableElement(CreateTable& ct) {
       pk.constraint_name = std::move(constraint_name);
       pk.columns = {col.name};
       pk.enforced = enforced;
-      ct.primary_key = std::move(pk);
-      col.primary_key = true;
+      ct.primary_key = std::move(pk);  // recorded once, as the table's key
       continue;
     }
     if (AcceptKw("COMMENT")) {

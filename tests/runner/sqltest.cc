@@ -114,8 +114,8 @@ class Collector final : public QueryResultHandler {
     for (size_t i = 0; i < chunk.size(); ++i) {
       changes_.push_back(std::string(RowKindShortString(chunk.kind(i))) + RowText(chunk, i));
       rows_.push_back({chunk.kind(i), chunk.GetRow(i)});
-      table_.Apply(chunk.kind(i), chunk.GetRow(i));
     }
+    table_.Apply(chunk);
     return Status::OK();
   }
   Status End() override { return Status::OK(); }

@@ -7,6 +7,7 @@
 
 #include "common/check.h"
 #include "runtime/job.h"
+#include "runtime/operators/rank_state.h"
 #include "state/delta.h"
 #include "state/key_encoder.h"
 #include "state/key_index.h"
@@ -24,41 +25,6 @@ constexpr uint32_t kNoRow = std::numeric_limits<uint32_t>::max();
 constexpr size_t kMinDeadRowsToCompact = 1 << 16;
 
 }  // namespace
-
-// Flink's TopNBuffer for one partition: encoded sort key -> row ids of its ties, in arrival order.
-// For the retract strategy it holds every row of the partition; otherwise only the top rows.
-struct RankOperator::Partition {
-  std::map<std::string, std::vector<uint32_t>> buffer;
-  size_t rows = 0;
-};
-
-struct RankOperator::State {
-  explicit State(const std::vector<LogicalType>& types) : arena(types) {}
-
-  KeyIndex partition_index;           // encoded partition key -> partition id
-  std::vector<Partition> partitions;  // by partition id
-  RowArena arena;
-  size_t live_rows = 0;
-  size_t dead_rows = 0;
-  int64_t retractions_not_found = 0;
-
-  // Incremental checkpoints: the partitions written since the last snapshot or restore, the arena's
-  // size then, and whether a compaction renumbered the rows since.
-  DeltaTracker dirty;
-  size_t arena_base = 0;
-  bool renumbered = false;
-
-  // Scratch, reused across chunks.
-  std::vector<std::string> encoded;
-  std::vector<std::string> sort_keys;
-  std::vector<uint32_t> partition_of_row;
-  std::vector<uint32_t> row_id;
-  std::vector<uint32_t> sel;
-  // Pending output: row id, kind and rank of each change, in emission order.
-  std::vector<uint32_t> out_ids;
-  std::vector<RowKind> out_kinds;
-  std::vector<int64_t> out_ranks;
-};
 
 namespace {
 
@@ -224,7 +190,8 @@ Status RankOperator::RestoreDelta(StateReader* r) {
 
 RankOperator::RankOperator(std::string name, std::vector<LogicalType> types, std::vector<int> partition_keys,
                            std::vector<SortKey> order, int64_t rank_start, int64_t rank_end,
-                           bool output_rank_number, bool input_has_retractions, bool emit_update_before)
+                           bool output_rank_number, bool input_has_retractions, bool emit_update_before,
+                           RankType rank_type)
     : Operator(std::move(name), 1),
       types_(std::move(types)),
       partition_keys_(std::move(partition_keys)),
@@ -234,10 +201,13 @@ RankOperator::RankOperator(std::string name, std::vector<LogicalType> types, std
       output_rank_number_(output_rank_number),
       input_has_retractions_(input_has_retractions),
       emit_update_before_(emit_update_before),
+      rank_type_(rank_type),
       state_(std::make_unique<State>(types_)) {
   // The choice of Flink's StreamExecRank: RetractStrategy, else AppendFastStrategy with FastTop1
   // for a constant range 1..1.
-  if (input_has_retractions_) {
+  if (rank_type_ != RankType::kRowNumber) {
+    strategy_ = Strategy::kTies;
+  } else if (input_has_retractions_) {
     strategy_ = Strategy::kRetract;
   } else if (rank_start_ == 1 && rank_end_ == 1) {
     strategy_ = Strategy::kTop1;
@@ -326,7 +296,7 @@ Status RankOperator::Process(int, Chunk& chunk) {
   // more selective as rows arrive), so candidates that lose later are released at once.
   s.sel.clear();
   for (size_t i = 0; i < n; ++i) {
-    const bool candidate = strategy_ == Strategy::kRetract
+    const bool candidate = strategy_ == Strategy::kRetract || strategy_ == Strategy::kTies
                                ? IsAccumulate(chunk.kind(i))
                                : CanEnter(s.partitions[s.partition_of_row[i]], s.sort_keys[i]);
     if (candidate) s.sel.push_back(static_cast<uint32_t>(i));
@@ -343,7 +313,7 @@ Status RankOperator::Process(int, Chunk& chunk) {
     Partition& p = s.partitions[partition];
     const uint32_t id = s.row_id[i];
     // A stored row or a retraction may change the partition's buffer.
-    if (id != kNoRow || strategy_ == Strategy::kRetract) s.dirty.Mark(partition);
+    if (id != kNoRow || strategy_ == Strategy::kRetract || strategy_ == Strategy::kTies) s.dirty.Mark(partition);
     switch (strategy_) {
       case Strategy::kTop1:
         if (id != kNoRow) ProcessTop1(p, s.sort_keys[i], id);
@@ -356,6 +326,13 @@ Status RankOperator::Process(int, Chunk& chunk) {
           AccumulateRetractable(p, s.sort_keys[i], id);
         } else {
           RetractRetractable(p, s.sort_keys[i], chunk, i);
+        }
+        break;
+      case Strategy::kTies:
+        if (id != kNoRow) {
+          AccumulateTies(p, s.sort_keys[i], id);
+        } else {
+          RetractTies(p, s.sort_keys[i], chunk, i);
         }
         break;
     }

@@ -14,8 +14,14 @@
 //   without the rank number it emits -D for it and +I for the row that moves up into rank_end (so an
 //   update of a top row is -D old, +I new, never -U/+U); with the rank number the ranks below shift
 //   up with -U/+U pairs and the last rank gets -D.
-// Rows outside the range emit nothing. RANK and DENSE_RANK are not supported in streaming, as in
-// Flink. output_rank_number appends the rank as a BIGINT column.
+// Rows outside the range emit nothing. output_rank_number appends the rank as a BIGINT column.
+// - RANK and DENSE_RANK (which Flink 2.2 refuses in streaming; rank_operator_ties.cc): every tied row
+//   shares its rank (RANK: 1 + the rows ordered before it, DENSE_RANK: 1 + the distinct sort keys
+//   before it), so a range holds whole groups of ties. Each row that enters the range emits +I, each
+//   that leaves it -D, and with the rank number a row whose rank changes within the range emits -U
+//   old rank / +U new rank of itself (a row, not a rank, is the unit of change: ranks are not unique).
+//   A retracting input keeps every row of the partition; an insert-only one keeps the rows ranked up
+//   to rank_end (ranks only grow there, so rows beyond never come back).
 //
 // Sort keys are encoded order-preservingly (state/sort_key.h), so the per-partition buffer is an
 // ordered map from encoded key to the row ids of its ties in arrival order (Flink's TopNBuffer). Rows
@@ -52,13 +58,17 @@ class RankOperator final : public Operator {
     bool ascending;
     bool nulls_first;
   };
+  // Flink's RankType.
+  enum class RankType { kRowNumber, kRank, kDenseRank };
+  // "ROW_NUMBER", "RANK" or "DENSE_RANK" (a RankNode's rank_function).
+  static RankType RankTypeOf(const std::string& function);
   // Top-N: per partition (`partition_keys`) keep the rows ranked rank_start..rank_end by `order`
   // (ROW_NUMBER semantics). output_rank_number: append the rank (BIGINT) as the last output column.
   // input_has_retractions: the input carries -U/-D (then rows can leave the top and lower rows come
-  // back). emit_update_before: downstream needs -U rows.
+  // back). emit_update_before: downstream needs -U rows. rank_type: how ties rank.
   RankOperator(std::string name, std::vector<LogicalType> types, std::vector<int> partition_keys,
                std::vector<SortKey> order, int64_t rank_start, int64_t rank_end, bool output_rank_number,
-               bool input_has_retractions, bool emit_update_before);
+               bool input_has_retractions, bool emit_update_before, RankType rank_type = RankType::kRowNumber);
   ~RankOperator() override;
 
   Status Open(JobContext* ctx) override;
@@ -85,13 +95,20 @@ class RankOperator final : public Operator {
  private:
   struct State;
   struct Partition;
-  enum class Strategy { kTop1, kAppendOnly, kRetract };
+  enum class Strategy { kTop1, kAppendOnly, kRetract, kTies };
 
   void ProcessTop1(Partition& p, std::string& sort_key, uint32_t id);
   void ProcessAppendOnly(Partition& p, std::string& sort_key, uint32_t id);
   void AccumulateRetractable(Partition& p, std::string& sort_key, uint32_t id);
   void RetractRetractable(Partition& p, const std::string& sort_key, const Chunk& chunk, size_t row);
   bool CanEnter(const Partition& p, const std::string& sort_key) const;
+  // RANK and DENSE_RANK (rank_operator_ties.cc).
+  void AccumulateTies(Partition& p, std::string& sort_key, uint32_t id);
+  void RetractTies(Partition& p, const std::string& sort_key, const Chunk& chunk, size_t row);
+  // The changes of a row whose rank goes from old_rank to new_rank (0: not ranked, a new or gone row).
+  void ChangeRank(uint32_t id, int64_t old_rank, int64_t new_rank);
+  // Insert-only input: forget the rows ranked beyond rank_end.
+  void TrimTies(Partition& p);
 
   void Collect(uint32_t id, RowKind kind, int64_t rank);
   void CollectPlain(uint32_t id, RowKind kind);
@@ -109,6 +126,7 @@ class RankOperator final : public Operator {
   bool output_rank_number_;
   bool input_has_retractions_;
   bool emit_update_before_;
+  RankType rank_type_;
   Strategy strategy_;
   // Flink's "with row number" algorithm also serves an offset (rank_start > 1) without the number.
   bool with_row_number_;

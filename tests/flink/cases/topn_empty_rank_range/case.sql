@@ -1,0 +1,5 @@
+-- A contradictory rank range selects nothing (Flink: an empty Values).
+CREATE TABLE orders (
+  order_id INT, customer STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/orders.json', 'format' = 'json');
+SELECT order_id, qty, rn FROM (SELECT order_id, qty, ROW_NUMBER() OVER (ORDER BY qty DESC) AS rn FROM orders) WHERE rn < 2 AND rn > 3;
