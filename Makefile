@@ -7,6 +7,8 @@
 #   make fuzz   - runs each libFuzzer target for FUZZ_SECONDS (600) in the test build (tests/fuzz)
 #   make test-flink - the same scripts on Apache Flink 2.2.1 and on build/sluice, compared
 #                 (tests/flink, docs/flink.md; Java 17 and Maven; a few minutes, Flink's results cached)
+#   make test-kafka-failover - three Kafka brokers, the partition leader killed and restarted while an
+#                 exactly-once job runs (docs/kafka.md; about 2 minutes, most of it starting brokers)
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
@@ -23,7 +25,7 @@ define configure_asan
 	  -DSLUICE_BUILD_FUZZ=ON -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" $(CMAKE_FLAGS) >/dev/null
 endef
 
-.PHONY: deps build test test-flink fuzz bench demo clean
+.PHONY: deps build test test-flink test-kafka-failover fuzz bench demo clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -39,6 +41,9 @@ test: deps
 
 test-flink: build
 	@nice -n 10 python3 tests/flink/run_differential.py --sluice build/sluice
+
+test-kafka-failover: build
+	@bash tests/interop/kafka_cluster.sh python3 tests/interop/kafka_failover_test.py build/sluice
 
 fuzz: deps
 	$(configure_asan)

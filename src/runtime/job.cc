@@ -101,6 +101,7 @@ class Translator {
                                                rowtime, std::move(watermark), ctx_.chunk_size);
     ASSIGN_OR_RETURN(int64_t idle_ms, IdleTimeoutMillis(scan));
     op->SetIdleTimeout(idle_ms * 1000);
+    op->SetSplitDiscovery(it->second);
     op->SetSummaryFields(it->second->SummaryFields());
     sources_->push_back(op.get());
     return Add(std::move(op), {});
@@ -905,7 +906,9 @@ Status Job::RunToEnd(RssMeter* rss) {
     }
     // Idle sources and splits (the idle timeout) first stop holding back the watermark.
     for (SourceOperatorBase* s : sources_) {
-      if (!s->finished()) RETURN_IF_ERROR(s->UpdateIdleness());
+      if (s->finished()) continue;
+      RETURN_IF_ERROR(s->DiscoverSplits());
+      RETURN_IF_ERROR(s->UpdateIdleness());
     }
     // The source with the lowest watermark goes next (ties: the first declared); it emits until its
     // watermark passes the next-lowest source's.
