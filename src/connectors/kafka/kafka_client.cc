@@ -274,7 +274,8 @@ Status KafkaClusterError(rd_kafka_t* rk, const KafkaTableOptions& options, const
   }
   const std::string cause = rk != nullptr ? LastClientError(rk) : std::string();
   std::string text = KafkaErrorText(err);
-  if (err == RD_KAFKA_RESP_ERR__TIMED_OUT || err == RD_KAFKA_RESP_ERR__TRANSPORT) {
+  // KafkaMetadata waited out its whole timeout unless the cause is a definitive failure.
+  if ((err == RD_KAFKA_RESP_ERR__TIMED_OUT || err == RD_KAFKA_RESP_ERR__TRANSPORT) && !IsDefinitiveFailure(cause)) {
     text += " after " + std::to_string(kKafkaRequestTimeoutMs / 1000) + " s";
   }
   return Status::IOError(action + " '" + PropertyOr(options, "bootstrap.servers", "") + "' (" + how +
