@@ -15,6 +15,8 @@
 #                 (tests/flink, docs/flink.md; Java 17 and Maven; a few minutes, Flink's results cached)
 #   make test-flink-random N=2000 SEED=7 - N random queries and inputs from SEED on both, compared
 #                 (tests/flink/random_queries.py; about a second per query)
+#   make test-kafka-failover - three Kafka brokers, the partition leader killed and restarted while an
+#                 exactly-once job runs (docs/kafka.md; about 2 minutes, most of it starting brokers)
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
@@ -31,7 +33,7 @@ define configure_asan
 	  -DSLUICE_BUILD_FUZZ=ON -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" $(CMAKE_FLAGS) >/dev/null
 endef
 
-.PHONY: deps build test test-flink test-flink-random crash-kafka fuzz bench bench-flink demo clean
+.PHONY: deps build test test-flink test-flink-random test-kafka-failover crash-kafka fuzz bench bench-flink demo clean
 RUNS ?= 100
 
 deps:
@@ -56,6 +58,9 @@ N ?= 200
 SEED ?= 1
 test-flink-random: build
 	@nice -n 10 python3 tests/flink/random_queries.py --sluice build/sluice --n $(N) --seed $(SEED) --quiet
+
+test-kafka-failover: build
+	@bash tests/interop/kafka_cluster.sh python3 tests/interop/kafka_failover_test.py build/sluice
 
 fuzz: deps
 	$(configure_asan)

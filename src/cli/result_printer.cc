@@ -127,7 +127,9 @@ Status ResultPrinter::PrintRows(const Chunk& chunk, bool with_op) {
     if (with.num_columns() == 0) with.Resize(chunk.size());
     RETURN_IF_ERROR(csv_->Encode(with, &buf));
   }
-  *out_ << buf;
+  // A streaming job's changes show as they come (a reader of a pipe sees them while the job runs),
+  // as Flink's SQL client prints them.
+  *out_ << buf << std::flush;
   return Status::OK();
 }
 

@@ -116,6 +116,12 @@ class SourceSplit {
     (void)position;
     return Status::OK();
   }
+  // A restore found no state for this split: it appeared after the checkpoint (a partition added
+  // while the job was down). It then starts where a split discovered while running starts
+  // (TableSource::DiscoverSplits; a Kafka partition: its earliest offset, as Flink's enumerator
+  // starts every partition that is not in its state). Called instead of SeekToPosition, before the
+  // first Read. Default: from where CreateSplits put it.
+  virtual Status StartAsDiscovered() { return Status::OK(); }
 };
 
 class TableSource {
@@ -125,6 +131,17 @@ class TableSource {
   virtual ChangelogMode changelog_mode() const { return ChangelogMode::InsertOnly(); }
   virtual bool bounded() const = 0;
   virtual Result<std::vector<std::unique_ptr<SourceSplit>>> CreateSplits() = 0;
+  // Split discovery while the job runs (Flink's periodic partition discovery,
+  // 'scan.topic-partition-discovery.interval'): every `SplitDiscoveryIntervalMicros()` of processing
+  // time (0: never) the source operator asks DiscoverSplits for the splits that appeared since
+  // CreateSplits or the previous call (a Kafka topic's new partitions, new topics matching
+  // 'topic-pattern'), and reads them from then on, from where a discovered split starts
+  // (SourceSplit::StartAsDiscovered). Each split is returned once, with an id no other split has;
+  // the order is deterministic. A source with discovery does not end while it has no splits.
+  virtual int64_t SplitDiscoveryIntervalMicros() const { return 0; }
+  virtual Result<std::vector<std::unique_ptr<SourceSplit>>> DiscoverSplits() {
+    return std::vector<std::unique_ptr<SourceSplit>>{};
+  }
   // Extra fields of the source's entry in the job summary, as (name, value) pairs in order, e.g.
   // how many files a scan planned and skipped by its filters. Empty: none.
   virtual std::vector<std::pair<std::string, std::string>> SummaryFields() const { return {}; }

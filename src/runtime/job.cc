@@ -509,7 +509,9 @@ Status Job::RunToEnd(RssMeter* rss) {
     }
     // Idle sources and splits (the idle timeout) first stop holding back the watermark.
     for (SourceOperatorBase* s : sources_) {
-      if (!s->finished()) RETURN_IF_ERROR(s->UpdateIdleness());
+      if (s->finished()) continue;
+      RETURN_IF_ERROR(s->DiscoverSplits());
+      RETURN_IF_ERROR(s->UpdateIdleness());
     }
     // The source with the lowest watermark goes next (ties: the first declared); it emits until its
     // watermark passes the next-lowest source's.

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstdio>
 #include <charconv>
+#include <chrono>
 #include <mutex>
 #include <set>
 
@@ -37,23 +38,29 @@ MockRegistry& Registry() {
 }
 
 // librdkafka logs a failing connection again on every retry (dozens of lines a second); the first line of
-// a client says what is wrong, so each client prints that one and no more. The set of clients that
-// have logged is the folder's second process-wide object, guarded by its mutex: librdkafka calls the
-// log callback from its own threads.
-struct LogGate {
+// a client says what is wrong, so each client prints that one and no more. The last error a client
+// logged is kept too: it is the cause named when a request to the cluster fails (an authentication or
+// TLS failure, a refused connection), since the request itself only reports a timeout. The clients'
+// log records are the folder's second process-wide object, guarded by its mutex: librdkafka calls
+// the log callback from its own threads.
+struct ClientLog {
   std::mutex mu;
   std::set<const rd_kafka_t*> logged;
+  std::map<const rd_kafka_t*, std::string> last_error;
 };
 
-LogGate& Gate() {
-  static LogGate* gate = new LogGate();
-  return *gate;
+ClientLog& Log() {
+  static ClientLog* log = new ClientLog();
+  return *log;
 }
+
+constexpr int kLogError = 3;  // syslog's LOG_ERR: librdkafka's level for failed connections
 
 void LogFirstLine(const rd_kafka_t* rk, int level, const char* facility, const char* message) {
   {
-    std::lock_guard<std::mutex> lock(Gate().mu);
-    if (!Gate().logged.insert(rk).second) return;
+    std::lock_guard<std::mutex> lock(Log().mu);
+    if (level <= kLogError) Log().last_error[rk] = message;
+    if (!Log().logged.insert(rk).second) return;
   }
   std::fprintf(stderr, "sluice: librdkafka %s [%d|%s]: %s (later librdkafka messages of this client are not shown)\n",
                rd_kafka_name(rk), level, facility, message);
@@ -61,8 +68,30 @@ void LogFirstLine(const rd_kafka_t* rk, int level, const char* facility, const c
 
 // A destroyed client's address may be reused by the next one.
 void ForgetLogged(const rd_kafka_t* rk) {
-  std::lock_guard<std::mutex> lock(Gate().mu);
-  Gate().logged.erase(rk);
+  std::lock_guard<std::mutex> lock(Log().mu);
+  Log().logged.erase(rk);
+  Log().last_error.erase(rk);
+}
+
+std::string LastClientError(const rd_kafka_t* rk) {
+  std::lock_guard<std::mutex> lock(Log().mu);
+  auto it = Log().last_error.find(rk);
+  return it == Log().last_error.end() ? std::string() : it->second;
+}
+
+// An authentication or TLS failure does not go away by waiting: a request fails at once on it.
+bool IsDefinitiveFailure(const std::string& text) {
+  std::string t = text;
+  for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return t.find("authentication") != std::string::npos || t.find("ssl handshake") != std::string::npos ||
+         t.find("certificate") != std::string::npos;
+}
+
+// librdkafka's text for a failure names the broker as "sasl_plaintext://127.0.0.1:9092/1: ": kept, it
+// says which broker. The message never holds a property's value.
+std::string PropertyOr(const KafkaTableOptions& options, const std::string& key, const std::string& fallback) {
+  auto it = options.properties.find(key);
+  return it == options.properties.end() ? fallback : it->second;
 }
 
 Result<MockCluster*> FindOrCreateMock(const std::string& name) {
@@ -223,14 +252,41 @@ Result<std::unique_ptr<KafkaHandle>> CreateKafkaClient(const KafkaTableOptions& 
   return std::make_unique<KafkaHandle>(rk, spec.type == RD_KAFKA_CONSUMER);
 }
 
+rd_kafka_resp_err_t KafkaMetadata(rd_kafka_t* rk, bool all_topics, rd_kafka_topic_t* only,
+                                  const rd_kafka_metadata_t** md) {
+  // Short requests, so an authentication or TLS failure the client logged ends the wait early.
+  constexpr int kSliceMs = 500;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kKafkaRequestTimeoutMs);
+  while (true) {
+    rd_kafka_resp_err_t err = rd_kafka_metadata(rk, all_topics ? 1 : 0, only, md, kSliceMs);
+    if (err != RD_KAFKA_RESP_ERR__TIMED_OUT && err != RD_KAFKA_RESP_ERR__TRANSPORT) return err;
+    if (IsDefinitiveFailure(LastClientError(rk)) || std::chrono::steady_clock::now() >= deadline) return err;
+  }
+}
+
+Status KafkaClusterError(rd_kafka_t* rk, const KafkaTableOptions& options, const std::string& action,
+                         rd_kafka_resp_err_t err) {
+  std::string protocol = PropertyOr(options, "security.protocol", "PLAINTEXT");
+  for (char& c : protocol) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  std::string how = "security.protocol " + protocol;
+  if (protocol.rfind("SASL", 0) == 0) {
+    how += ", sasl.mechanism " + PropertyOr(options, "sasl.mechanism", PropertyOr(options, "sasl.mechanisms", "GSSAPI"));
+  }
+  const std::string cause = rk != nullptr ? LastClientError(rk) : std::string();
+  std::string text = KafkaErrorText(err);
+  // KafkaMetadata waited out its whole timeout unless the cause is a definitive failure.
+  if ((err == RD_KAFKA_RESP_ERR__TIMED_OUT || err == RD_KAFKA_RESP_ERR__TRANSPORT) && !IsDefinitiveFailure(cause)) {
+    text += " after " + std::to_string(kKafkaRequestTimeoutMs / 1000) + " s";
+  }
+  return Status::IOError(action + " '" + PropertyOr(options, "bootstrap.servers", "") + "' (" + how +
+                         "): " + (cause.empty() ? text : cause + " (" + text + ")"));
+}
+
 Status CheckKafkaReachable(rd_kafka_t* rk, const KafkaTableOptions& options) {
   const rd_kafka_metadata_t* md = nullptr;
   // No topic named and all_topics = 0: the brokers' metadata only, which creates no topic.
-  rd_kafka_resp_err_t err = rd_kafka_metadata(rk, 0, nullptr, &md, kKafkaRequestTimeoutMs);
-  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    const std::string servers = options.properties.count("bootstrap.servers") ? options.properties.at("bootstrap.servers") : "";
-    return Status::IOError("Cannot connect to the Kafka cluster '" + servers + "': " + KafkaErrorText(err));
-  }
+  rd_kafka_resp_err_t err = KafkaMetadata(rk, false, nullptr, &md);
+  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) return KafkaClusterError(rk, options, "Cannot connect to the Kafka cluster", err);
   rd_kafka_metadata_destroy(md);
   return Status::OK();
 }
@@ -242,11 +298,10 @@ Result<std::vector<TopicPartitions>> DiscoverTopics(rd_kafka_t* rk, const KafkaT
     for (const std::string& topic : options.topics) {
       rd_kafka_topic_t* rkt = rd_kafka_topic_new(rk, topic.c_str(), nullptr);
       const rd_kafka_metadata_t* md = nullptr;
-      rd_kafka_resp_err_t err = rd_kafka_metadata(rk, 0, rkt, &md, kKafkaRequestTimeoutMs);
+      rd_kafka_resp_err_t err = KafkaMetadata(rk, false, rkt, &md);
       rd_kafka_topic_destroy(rkt);
       if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-        return Status::IOError("Cannot read the metadata of topic '" + topic + "' from '" + servers +
-                               "': " + KafkaErrorText(err));
+        return KafkaClusterError(rk, options, "Cannot read the metadata of topic '" + topic + "' from", err);
       }
       rd_kafka_resp_err_t terr = md->topic_cnt == 1 ? md->topics[0].err : RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART;
       int32_t partitions = md->topic_cnt == 1 ? md->topics[0].partition_cnt : 0;
@@ -265,10 +320,8 @@ Result<std::vector<TopicPartitions>> DiscoverTopics(rd_kafka_t* rk, const KafkaT
                                    "': " + pattern.error());
   }
   const rd_kafka_metadata_t* md = nullptr;
-  rd_kafka_resp_err_t err = rd_kafka_metadata(rk, 1, nullptr, &md, kKafkaRequestTimeoutMs);
-  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    return Status::IOError("Cannot list the topics of the Kafka cluster '" + servers + "': " + KafkaErrorText(err));
-  }
+  rd_kafka_resp_err_t err = KafkaMetadata(rk, true, nullptr, &md);
+  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) return KafkaClusterError(rk, options, "Cannot list the topics of the Kafka cluster", err);
   for (int i = 0; i < md->topic_cnt; ++i) {
     const auto& t = md->topics[i];
     if (t.err != RD_KAFKA_RESP_ERR_NO_ERROR || t.partition_cnt == 0) continue;

@@ -90,6 +90,17 @@ Status CheckKafkaReachable(rd_kafka_t* rk, const KafkaTableOptions& options);
 // "Kafka: <librdkafka's description>" for a librdkafka error code.
 std::string KafkaErrorText(rd_kafka_resp_err_t err);
 
+// A metadata request (all topics, one topic `only`, or just the brokers) that waits at most
+// kKafkaRequestTimeoutMs, less once the client logged an authentication or TLS failure.
+rd_kafka_resp_err_t KafkaMetadata(rd_kafka_t* rk, bool all_topics, rd_kafka_topic_t* only,
+                                  const rd_kafka_metadata_t** md);
+
+// "<action> '<bootstrap servers>' (security.protocol P[, sasl.mechanism M]): <cause>", the cause being
+// the last error the client `rk` logged (librdkafka's text, which names the broker: a failed SASL
+// authentication, a TLS handshake, a refused connection) and `err`. Never holds a property's value.
+Status KafkaClusterError(rd_kafka_t* rk, const KafkaTableOptions& options, const std::string& action,
+                         rd_kafka_resp_err_t err);
+
 // The timeout of blocking metadata, offset and flush calls.
 inline constexpr int kKafkaRequestTimeoutMs = 30000;
 

@@ -160,16 +160,15 @@ Status ParseCommitOffsets(const OptionReader& reader, KafkaTableOptions* o) {
   return Status::OK();
 }
 
-// 'scan.topic-partition-discovery.interval': a bounded source ignores it, as Flink's KafkaSourceBuilder
-// turns discovery off for one; an unbounded source finds its partitions once, when it starts, so only
-// '0' (Flink's "disabled") is accepted there.
-Status CheckPartitionDiscovery(const OptionReader& reader, const KafkaTableOptions& o) {
-  ASSIGN_OR_RETURN(int64_t discovery, reader.GetDurationMillis(kPartitionDiscovery, 0));
-  if (discovery == 0 || o.bounded_mode != KafkaBoundedMode::kUnbounded) return Status::OK();
-  return Status::NotSupported(std::string("'") + kPartitionDiscovery +
-                              "' is not supported by Sluice yet for an unbounded source: it finds the partitions once, "
-                              "when it starts. Set it to '0' or leave it out (or bound the source with "
-                              "'scan.bounded.mode', which ignores it, as Flink's).");
+// 'scan.topic-partition-discovery.interval' (Flink's default: 5 minutes; '0' disables it): a
+// bounded source never discovers, as Flink's KafkaSourceBuilder turns discovery off for one.
+Status ParsePartitionDiscovery(const OptionReader& reader, KafkaTableOptions* o) {
+  ASSIGN_OR_RETURN(int64_t discovery, reader.GetDurationMillis(kPartitionDiscovery, 5 * 60 * 1000));
+  if (discovery < 0) {
+    return Status::InvalidArgument(std::string("'") + kPartitionDiscovery + "' must not be negative");
+  }
+  o->partition_discovery_millis = o->bounded_mode == KafkaBoundedMode::kUnbounded ? discovery : 0;
+  return Status::OK();
 }
 
 Status ParseScanOptions(const OptionReader& reader, bool upsert, KafkaTableOptions* o) {
@@ -231,7 +230,7 @@ Status ParseScanOptions(const OptionReader& reader, bool upsert, KafkaTableOptio
     return Status::InvalidArgument(std::string("'") + kGroupId +
                                    "' is required in 'group-offsets' bounded mode but missing.");
   }
-  return CheckPartitionDiscovery(reader, *o);
+  return ParsePartitionDiscovery(reader, o);
 }
 
 // 'sink.delivery-guarantee' and, for 'exactly-once', 'sink.transactional-id-prefix' (Flink's
@@ -395,11 +394,10 @@ std::vector<OptionSpec> KafkaOptionSpecs(bool upsert) {
                    "Kafka transaction per checkpoint, committed once the checkpoint is durable, so read_committed "
                    "consumers see every change once, also across crashes; without checkpointing the whole run is one "
                    "transaction committed at the end (docs/kafka.md)."});
-  specs.push_back({kPartitionDiscovery, false, "",
-                   "Flink's default is 5 min (new partitions and topics read from the earliest offset); Sluice's "
-                   "sources find their partitions once, when they start, so an unbounded source accepts only '0' "
-                   "(disabled) and behaves so when the option is left out. A bounded source ('scan.bounded.mode') "
-                   "ignores it, as Flink's."});
+  specs.push_back({kPartitionDiscovery, false, "5 min",
+                   "How often an unbounded source looks for new partitions of its topics and new topics matching "
+                   "'topic-pattern' while it runs; what it finds is read from the earliest offset, as Flink's. "
+                   "'0' disables it. A bounded source ('scan.bounded.mode') never discovers, as Flink's."});
   specs.push_back({kTransactionalIdPrefix, false, "",
                    "Required by 'exactly-once': the sink's Kafka transactional.id is '<prefix>-0' ('<prefix>-1', ... "
                    "for further writers of the prefix in one job) and its progress marker is kept in the consumer "
@@ -581,6 +579,39 @@ Status WithFormatOptionPrefix(const Status& status, const std::string& prefix, c
   return Status(status.code(), std::move(msg));
 }
 
+namespace {
+
+// Java clients' TLS settings as librdkafka reads them: a PKCS12 keystore is the same setting (the type
+// goes), Java's empty endpoint identification is librdkafka's 'none'; a truststore has no librdkafka
+// equivalent (it reads CA certificates as PEM), so it gets a message that says what to set instead.
+Result<std::map<std::string, std::string>> TranslateJavaTlsProperties(std::map<std::string, std::string> out) {
+  for (const char* key : {"ssl.truststore.location", "ssl.truststore.password", "ssl.truststore.type",
+                          "ssl.truststore.certificates"}) {
+    if (out.count(key) == 0) continue;
+    return Status::NotSupported(std::string("'properties.") + key +
+                                "' is a Java client setting that librdkafka does not read: give the CA certificates "
+                                "as a PEM file with 'properties.ssl.ca.location' (keytool -exportcert -rfc writes "
+                                "one from a truststore)");
+  }
+  auto type = out.find("ssl.keystore.type");
+  if (type != out.end()) {
+    std::string t = type->second;
+    for (char& c : t) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (t != "PKCS12") {
+      return Status::NotSupported("'properties.ssl.keystore.type' = '" + type->second +
+                                  "' cannot be read by librdkafka: use a PKCS12 keystore "
+                                  "('properties.ssl.keystore.location' and '.password') or PEM files "
+                                  "('properties.ssl.certificate.location' and 'properties.ssl.key.location')");
+    }
+    out.erase(type);
+  }
+  auto ident = out.find("ssl.endpoint.identification.algorithm");
+  if (ident != out.end() && ident->second.empty()) ident->second = "none";
+  return out;
+}
+
+}  // namespace
+
 Result<std::map<std::string, std::string>> ClientProperties(const KafkaTableOptions& options) {
   std::map<std::string, std::string> out = options.properties;
   auto jaas = out.find("sasl.jaas.config");
@@ -608,7 +639,7 @@ Result<std::map<std::string, std::string>> ClientProperties(const KafkaTableOpti
     out.emplace("sasl.username", *user);
     out.emplace("sasl.password", *password);
   }
-  return out;
+  return TranslateJavaTlsProperties(std::move(out));
 }
 
 }  // namespace sluice

@@ -73,6 +73,8 @@ struct KafkaTableOptions {
   // commit the checkpointed offsets to the group when a checkpoint completes. Not a librdkafka
   // property, so it is not in `properties`.
   bool commit_offsets_on_checkpoint = false;
+  // 'scan.topic-partition-discovery.interval' of an unbounded source (0: off; always 0 when bounded).
+  int64_t partition_discovery_millis = 0;
   int64_t buffer_flush_max_rows = 0;     // upsert-kafka: both > 0 enables the reducing buffer
   int64_t buffer_flush_interval_ms = 0;
 

@@ -1,6 +1,7 @@
 #include "runtime/operators/source_operator.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "common/check.h"
 #include "common/clock.h"
@@ -23,10 +24,35 @@ SourceOperator::SourceOperator(std::string table_name, std::vector<std::unique_p
       rowtime_index_(rowtime_index),
       watermark_(std::move(watermark)),
       chunk_size_(chunk_size) {
-  for (auto& s : splits) {
-    splits_.emplace_back();
-    splits_.back().split = std::move(s);
+  for (auto& s : splits) AddSplit(std::move(s));
+  active_ = splits_.size();
+}
+
+void SourceOperator::AddSplit(std::unique_ptr<SourceSplit> split) {
+  splits_.emplace_back();
+  splits_.back().split = std::move(split);
+  splits_.back().last_rows_micros = NowMicros();
+}
+
+void SourceOperator::SetSplitDiscovery(std::shared_ptr<TableSource> source) {
+  const int64_t interval = source->SplitDiscoveryIntervalMicros();
+  if (interval <= 0) return;
+  discovery_ = std::move(source);
+  discovery_interval_micros_ = interval;
+}
+
+Status SourceOperator::DiscoverSplits() {
+  if (discovery_ == nullptr) return Status::OK();
+  const int64_t now = NowMicros();
+  if (now - last_discovery_micros_ < discovery_interval_micros_) return Status::OK();
+  last_discovery_micros_ = now;
+  ASSIGN_OR_RETURN(auto found, discovery_->DiscoverSplits());
+  for (auto& s : found) {
+    RETURN_IF_ERROR(s->StartAsDiscovered().WithContext("Source '" + name() + "'"));
+    AddSplit(std::move(s));
+    ++active_;
   }
+  return Status::OK();
 }
 
 Status SourceOperator::Open(JobContext* ctx) {
@@ -34,6 +60,7 @@ Status SourceOperator::Open(JobContext* ctx) {
   if (!computed_.empty()) computed_eval_ = std::make_unique<ExprEvaluator>(computed_, ctx->eval);
   if (watermark_) watermark_eval_ = std::make_unique<ExprEvaluator>(std::vector<ExprPtr>{watermark_}, ctx->eval);
   for (auto& s : splits_) s.last_rows_micros = NowMicros();
+  last_discovery_micros_ = NowMicros();
   return Status::OK();
 }
 
@@ -296,62 +323,78 @@ Status SourceOperator::RestoreState(StateReader* r) {
   r->ExpectTag("source.v2");
   size_t n = r->GetCount(10);
   RETURN_IF_ERROR(r->status());
-  if (n != splits_.size()) {
-    return Status::InvalidArgument("Cannot restore source '" + name() + "': the checkpoint has " + std::to_string(n) +
-                                   " splits, the table now has " + std::to_string(splits_.size()) +
-                                   " (files or partitions changed since the checkpoint)");
-  }
-  for (size_t i = 0; i < n; ++i) {
-    SplitState& st = splits_[i];
+  // The checkpoint's splits are found by id: splits that appeared since (discovered while running,
+  // or a partition added while the job was down) have no state and start as discovered ones.
+  // Splits with the same id (allowed) are matched in order.
+  std::unordered_map<std::string, std::vector<size_t>> by_id;
+  for (size_t i = splits_.size(); i-- > 0;) by_id[splits_[i].split->id()].push_back(i);
+  std::vector<bool> restored(splits_.size(), false);
+  for (size_t k = 0; k < n; ++k) {
     std::string id = r->GetString();
-    const bool finished = r->GetBool();
-    const int64_t offset = r->GetI64();
-    const std::string position = r->GetString();
-    const int64_t watermark = r->GetI64();
     RETURN_IF_ERROR(r->status());
-    if (id != st.split->id()) {
-      return Status::InvalidArgument("Cannot restore source '" + name() + "': split " + std::to_string(i + 1) +
-                                     " was '" + id + "' at the checkpoint and is '" + st.split->id() + "' now");
+    auto it = by_id.find(id);
+    if (it == by_id.end() || it->second.empty()) {
+      return Status::InvalidArgument("Cannot restore source '" + name() + "': the checkpoint has split '" + id +
+                                     "', which the table no longer has (files or partitions removed since the "
+                                     "checkpoint)");
     }
-    if (offset < 0) {
-      return Status::InvalidArgument("Cannot restore source '" + name() + "': split '" + id +
-                                     "' has a negative offset " + std::to_string(offset) +
-                                     " in the checkpoint (damaged state)");
+    const size_t i = it->second.back();
+    it->second.pop_back();
+    restored[i] = true;
+    RETURN_IF_ERROR(RestoreSplit(splits_[i], r, id));
+  }
+  for (size_t i = 0; i < splits_.size(); ++i) {
+    if (!restored[i]) {
+      RETURN_IF_ERROR(splits_[i].split->StartAsDiscovered().WithContext("Cannot restore source '" + name() + "'"));
     }
-    st.watermark = watermark;
-    st.pending = Chunk();
-    st.pending_rows = 0;
-    st.pos = 0;
-    st.read = 0;
-    if (finished) {
-      if (!st.finished) {
-        st.finished = true;
-        --active_;
-      }
-      continue;
-    }
-    if (!position.empty()) {
-      // The split seeks to the position of the last emitted row (a Kafka partition's offset).
-      RETURN_IF_ERROR(st.split->SeekToPosition(position).WithContext("Cannot restore source '" + name() + "'"));
-      st.read = offset;
-      continue;
-    }
-    // Skip the rows emitted before the checkpoint.
-    while (st.read < offset) {
-      Chunk raw(scan_schema_);
-      const size_t want = static_cast<size_t>(std::min<int64_t>(offset - st.read, 4096));
-      ASSIGN_OR_RETURN(bool more, st.split->Read(want, &raw));
-      st.read += static_cast<int64_t>(raw.size());
-      if (raw.size() == 0) {
-        return Status::InvalidArgument("Cannot restore source '" + name() + "': split '" + id + "' has " +
-                                       std::to_string(st.read) + " rows, the checkpoint had read " +
-                                       std::to_string(offset) + (more ? " (no more rows available now)" : ""));
-      }
-    }
-    SLUICE_CHECK_EQ(st.read, offset);
   }
   emitted_watermark_ = r->GetI64();
   return r->status();
+}
+
+Status SourceOperator::RestoreSplit(SplitState& st, StateReader* r, const std::string& id) {
+  const bool finished = r->GetBool();
+  const int64_t offset = r->GetI64();
+  const std::string position = r->GetString();
+  const int64_t watermark = r->GetI64();
+  RETURN_IF_ERROR(r->status());
+  if (offset < 0) {
+    return Status::InvalidArgument("Cannot restore source '" + name() + "': split '" + id +
+                                   "' has a negative offset " + std::to_string(offset) +
+                                   " in the checkpoint (damaged state)");
+  }
+  st.watermark = watermark;
+  st.pending = Chunk();
+  st.pending_rows = 0;
+  st.pos = 0;
+  st.read = 0;
+  if (finished) {
+    if (!st.finished) {
+      st.finished = true;
+      --active_;
+    }
+    return Status::OK();
+  }
+  if (!position.empty()) {
+    // The split seeks to the position of the last emitted row (a Kafka partition's offset).
+    RETURN_IF_ERROR(st.split->SeekToPosition(position).WithContext("Cannot restore source '" + name() + "'"));
+    st.read = offset;
+    return Status::OK();
+  }
+  // Skip the rows emitted before the checkpoint.
+  while (st.read < offset) {
+    Chunk raw(scan_schema_);
+    const size_t want = static_cast<size_t>(std::min<int64_t>(offset - st.read, 4096));
+    ASSIGN_OR_RETURN(bool more, st.split->Read(want, &raw));
+    st.read += static_cast<int64_t>(raw.size());
+    if (raw.size() == 0) {
+      return Status::InvalidArgument("Cannot restore source '" + name() + "': split '" + id + "' has " +
+                                     std::to_string(st.read) + " rows, the checkpoint had read " +
+                                     std::to_string(offset) + (more ? " (no more rows available now)" : ""));
+    }
+  }
+  SLUICE_CHECK_EQ(st.read, offset);
+  return Status::OK();
 }
 
 Status ValuesOperator::SnapshotState(StateWriter* w) {

@@ -58,6 +58,9 @@ class SourceOperatorBase : public Operator {
   // Marks splits idle or active by the idle timeout and emits the source's idleness and watermark
   // accordingly; the job calls it before choosing the next step. Default: never idle.
   virtual Status UpdateIdleness() { return Status::OK(); }
+  // Adds the splits the table source found since the last call, once its discovery interval passed
+  // (TableSource::DiscoverSplits); the job calls it before choosing the next step. Default: none.
+  virtual Status DiscoverSplits() { return Status::OK(); }
   virtual int64_t rows_read() const { return metrics_.rows_out; }
   virtual int64_t records_skipped() const { return 0; }
   virtual const std::string& table_name() const { return name(); }
@@ -77,18 +80,24 @@ class SourceOperator final : public SourceOperatorBase {
   SourceOperator(std::string table_name, std::vector<std::unique_ptr<SourceSplit>> splits, Schema scan_schema,
                  std::vector<ExprPtr> computed, int rowtime_index, ExprPtr watermark, size_t chunk_size);
   Status Open(JobContext* ctx) override;
-  bool finished() const override { return active_ == 0; }
+  // A source that discovers splits while running never finishes on its own (it may have none yet).
+  bool finished() const override { return active_ == 0 && discovery_ == nullptr; }
   int64_t NextWatermark() const override;
   Status Step(int64_t bound, bool yield_on_tie) override;
   Status UpdateIdleness() override;
   int64_t records_skipped() const override;
   // The idle timeout in microseconds (0: splits never go idle).
   void SetIdleTimeout(int64_t micros) { idle_timeout_micros_ = micros; }
-  // Checkpoints save per split the rows emitted so far (the offset), its watermark, whether it ended
+  // Turns on split discovery when `source` asks for it (TableSource::SplitDiscoveryIntervalMicros).
+  void SetSplitDiscovery(std::shared_ptr<TableSource> source);
+  Status DiscoverSplits() override;
+  // Checkpoints save per split (by its id) the rows emitted so far (the offset), its watermark, whether it ended
   // and, for a split that can seek (SourceSplit::CheckpointPosition: a Kafka partition), its position
   // after the last emitted row: the pending rows are always those of the split's last Read, so that
   // is the position after its first `pos` rows. Restore seeks such a split to its position; any other
-  // is re-opened and skips the emitted rows (the reader re-reads them).
+  // is re-opened and skips the emitted rows (the reader re-reads them). A split without state in the
+  // checkpoint appeared since and starts as a discovered one (SourceSplit::StartAsDiscovered); a
+  // split of the checkpoint that no longer exists fails the restore.
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
   // Hands each split the position the completed checkpoint stored (SourceSplit::NotifyCheckpointComplete).
   Status NotifyCheckpointComplete(int64_t id) override;
@@ -132,6 +141,8 @@ class SourceOperator final : public SourceOperatorBase {
   size_t PickSplit() const;
   int64_t CombinedWatermark() const;
   Status EmitRange(Chunk& chunk, size_t begin, size_t end);
+  void AddSplit(std::unique_ptr<SourceSplit> split);
+  Status RestoreSplit(SplitState& st, StateReader* r, const std::string& id);
 
   std::vector<SplitState> splits_;
   size_t active_;
@@ -147,6 +158,10 @@ class SourceOperator final : public SourceOperatorBase {
   // The splits' positions at the last checkpoint barrier, until that checkpoint completes.
   int64_t positions_checkpoint_ = 0;
   std::vector<std::string> positions_;
+  // Split discovery: the table source, its interval and the clock at the last discovery.
+  std::shared_ptr<TableSource> discovery_;
+  int64_t discovery_interval_micros_ = 0;
+  int64_t last_discovery_micros_ = 0;
 };
 
 class ValuesOperator final : public SourceOperatorBase {

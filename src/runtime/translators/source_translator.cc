@@ -42,6 +42,7 @@ Result<Operator*> MakeSource(Translator& t, const TableSourceScanNode& scan, std
                                              rowtime, std::move(watermark), t.chunk_size());
   ASSIGN_OR_RETURN(int64_t idle_ms, IdleTimeoutMillis(t, scan));
   op->SetIdleTimeout(idle_ms * 1000);
+  op->SetSplitDiscovery(it->second);
   op->SetSummaryFields(it->second->SummaryFields());
   t.RegisterSource(op.get());
   return t.Add(std::move(op), {});

@@ -2,8 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <deque>
+#include <memory>
 
+#include "common/clock.h"
+#include "function/evaluator.h"
 #include "state/state_serde.h"
 #include "unit/runtime/rank_dedup_test_util.h"
 
@@ -75,8 +79,9 @@ TEST(SourceOperatorTest, SplitsThatComeBackEmptyStillDeliverAndEnd) {
 // count of rows before it) and seeks to one, like a datagen sequence or a Kafka partition.
 class SeekableSplit final : public SourceSplit {
  public:
-  SeekableSplit(int64_t total, size_t per_read) : total_(total), per_read_(per_read) {}
-  std::string id() const override { return "seq"; }
+  SeekableSplit(int64_t total, size_t per_read, std::string id = "seq")
+      : total_(total), per_read_(per_read), id_(std::move(id)) {}
+  std::string id() const override { return id_; }
   Result<bool> Read(size_t, Chunk* out) override {
     last_read_ = 0;
     while (next_ < total_ && last_read_ < per_read_) {
@@ -92,10 +97,17 @@ class SeekableSplit final : public SourceSplit {
     next_ = std::stoll(position);
     return Status::OK();
   }
+  // A discovered split starts at 100 (where "earliest" is for this split), so tests see the call.
+  Status StartAsDiscovered() override {
+    next_ = 100;
+    total_ = std::max<int64_t>(total_, 100) + 2;
+    return Status::OK();
+  }
 
  private:
   int64_t total_;
   size_t per_read_;
+  std::string id_;
   int64_t next_ = 0;
   size_t last_read_ = 0;
 };
@@ -153,6 +165,85 @@ TEST(SourceOperatorTest, ACheckpointAfterAStolenChunkRecordsThePositionAfterIt) 
     EXPECT_EQ(h2.sink.Changes(),
               (std::vector<std::string>{"+I[4]", "+I[5]", "+I[6]", "+I[7]", "+I[8]", "+I[9]"}));
   }
+}
+
+// A restore finds the checkpoint's splits by id, whatever their order now; a split the checkpoint
+// does not know starts as a discovered one; a split of the checkpoint that is gone fails the restore.
+TEST(SourceOperatorTest, RestoreMatchesSplitsByIdAndStartsNewOnesAsDiscovered) {
+  std::vector<std::unique_ptr<SourceSplit>> splits;
+  splits.push_back(std::make_unique<SeekableSplit>(6, 2, "a"));
+  SourceOperator first("t", std::move(splits), OneColumn(), {}, -1, nullptr, 2);
+  Harness h(&first);
+  ASSERT_TRUE(h.open_status.ok());
+  for (int i = 0; i < 10 && h.sink.Changes().size() < 2; ++i) ASSERT_TRUE(first.Step(kMaxWatermark, false).ok());
+  ASSERT_EQ(h.sink.Changes(), (std::vector<std::string>{"+I[0]", "+I[1]"}));
+  StateWriter w;
+  ASSERT_TRUE(first.WriteSnapshot(&w).ok());
+  const std::string bytes = w.data();
+
+  std::vector<std::unique_ptr<SourceSplit>> now;
+  now.push_back(std::make_unique<SeekableSplit>(0, 2, "new"));
+  now.push_back(std::make_unique<SeekableSplit>(6, 2, "a"));
+  SourceOperator restored("t", std::move(now), OneColumn(), {}, -1, nullptr, 2);
+  Harness h2(&restored);
+  StateReader r(bytes, "source");
+  ASSERT_TRUE(restored.Restore(&r).ok()) << r.status().ToString();
+  for (int i = 0; i < 40 && !restored.finished(); ++i) ASSERT_TRUE(restored.Step(kMaxWatermark, false).ok());
+  std::vector<std::string> rows = h2.sink.Changes();
+  std::sort(rows.begin(), rows.end());
+  EXPECT_EQ(rows, (std::vector<std::string>{"+I[100]", "+I[101]", "+I[2]", "+I[3]", "+I[4]", "+I[5]"}));
+
+  std::vector<std::unique_ptr<SourceSplit>> gone;
+  gone.push_back(std::make_unique<SeekableSplit>(6, 2, "b"));
+  SourceOperator missing("t", std::move(gone), OneColumn(), {}, -1, nullptr, 2);
+  Harness h3(&missing);
+  StateReader r3(bytes, "source");
+  Status s = missing.Restore(&r3);
+  EXPECT_NE(s.ToString().find("the checkpoint has split 'a', which the table no longer has"), std::string::npos)
+      << s.ToString();
+}
+
+// A table source that hands out one more split each time it is asked (split discovery).
+class DiscoveringSource final : public TableSource {
+ public:
+  bool bounded() const override { return false; }
+  Result<std::vector<std::unique_ptr<SourceSplit>>> CreateSplits() override {
+    return std::vector<std::unique_ptr<SourceSplit>>{};
+  }
+  int64_t SplitDiscoveryIntervalMicros() const override { return 1000; }
+  Result<std::vector<std::unique_ptr<SourceSplit>>> DiscoverSplits() override {
+    std::vector<std::unique_ptr<SourceSplit>> out;
+    ++calls;
+    if (calls <= 2) out.push_back(std::make_unique<SeekableSplit>(0, 2, "d" + std::to_string(calls)));
+    return out;
+  }
+  int calls = 0;
+};
+
+// The source operator asks for new splits once per discovery interval of its clock, reads them from
+// where a discovered split starts, and does not end while it may still discover splits.
+TEST(SourceOperatorTest, DiscoveredSplitsAreAddedOnTheIntervalAndRead) {
+  ManualClock clock(0);
+  EvalContext eval(&clock);
+  auto source = std::make_shared<DiscoveringSource>();
+  SourceOperator op("t", {}, OneColumn(), {}, -1, nullptr, 2);
+  op.SetSplitDiscovery(source);
+  testing::CollectSink sink;
+  op.AddOutput(&sink, 0);
+  JobContext ctx;
+  ctx.eval = &eval;
+  ASSERT_TRUE(op.Open(&ctx).ok());
+  ASSERT_TRUE(sink.Open(&ctx).ok());
+  EXPECT_FALSE(op.finished());  // no split yet, but some may come
+  ASSERT_TRUE(op.DiscoverSplits().ok());
+  EXPECT_EQ(source->calls, 0);  // the interval has not passed
+  clock.Advance(1000);
+  ASSERT_TRUE(op.DiscoverSplits().ok());
+  ASSERT_TRUE(op.DiscoverSplits().ok());
+  EXPECT_EQ(source->calls, 1);
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(op.Step(kMaxWatermark, false).ok());
+  EXPECT_EQ(sink.Changes(), (std::vector<std::string>{"+I[100]", "+I[101]"}));
+  EXPECT_FALSE(op.finished());
 }
 
 }  // namespace
