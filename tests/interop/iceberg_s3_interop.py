@@ -156,10 +156,14 @@ def checkpoints(binary):
     check(not [k for k in keys("checkpoints/") if ".inprogress" in k or k.endswith(".tmp")],
           "no temporary checkpoint objects in the store")
     partial = pyiceberg_rows("ck")
-    check(0 < len(partial) < n, f"the killed job committed part of the rows ({len(partial)})")
+    # How many rows the third checkpoint holds depends on timing (all of them on a slow machine): the
+    # restart below must restore from the store and add exactly the rest.
+    check(0 < len(partial) <= n, f"the killed job committed rows at its checkpoints ({len(partial)})")
     del env["SLUICE_FAILPOINT"]
     done = subprocess.run([binary, "run", "-e", sql], capture_output=True, text=True, env=env, timeout=120)
     check(done.returncode == 0, f"the restarted job finished:\n{done.stdout}\n{done.stderr}")
+    check("restored_from=chk-" in done.stdout + done.stderr,
+          f"the restarted job restored from a checkpoint in the store:\n{done.stdout}\n{done.stderr}")
     rows = [r[0] for r in pyiceberg_rows("ck")]
     check(rows == list(range(1, n + 1)), f"every row exactly once after the restore ({len(rows)} rows)")
     print(f"checkpoints in S3: ok (killed with {len(partial)} rows committed, {stored[0]} ...)")
