@@ -7,7 +7,7 @@
 -- production.
 
 -- The rows the event-time operators (here the hourly window) drop behind the watermark.
-CREATE TABLE late_rows (operator STRING, watermark TIMESTAMP(3), `row` STRING, event_time TIMESTAMP(3)) WITH (
+CREATE TABLE late_rows (operator STRING, `watermark` TIMESTAMP(3), `row` STRING, event_time TIMESTAMP(3)) WITH (
   'connector' = 'filesystem', 'path' = 'build/larkspur/out/late_rows', 'format' = 'json');
 SET 'sluice.exec.late-rows.table' = 'late_rows';
 
