@@ -13,6 +13,9 @@
 #                 Java 17 and Maven; RUNS defaults to 100)
 #   make test-flink - the same scripts on Apache Flink 2.2.1 and on build/sluice, compared
 #                 (tests/flink, docs/flink.md; Java 17 and Maven; a few minutes, Flink's results cached)
+#   make test-flink-larkspur - the seed's Larkspur pipeline on Flink 2.2.1 and on build/sluice over the same
+#                 Kafka topics (a real broker) into two Iceberg warehouses, compared side by side
+#                 (tests/flink/larkspur_side_by_side.py, docs/flink_differences.md; Java 17 and Maven; ~3 minutes)
 #   make test-flink-random N=2000 SEED=7 - N random queries and inputs from SEED on both, compared
 #                 (tests/flink/random_queries.py; about a second per query)
 #   make test-kafka-failover - three Kafka brokers, the partition leader killed and restarted while an
@@ -33,7 +36,7 @@ define configure_asan
 	  -DSLUICE_BUILD_FUZZ=ON -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" $(CMAKE_FLAGS) >/dev/null
 endef
 
-.PHONY: deps build test test-flink test-flink-random test-kafka-failover crash-kafka fuzz bench bench-flink demo clean
+.PHONY: deps build test test-flink test-flink-larkspur test-flink-random test-kafka-failover crash-kafka fuzz bench bench-flink demo clean
 RUNS ?= 100
 
 deps:
@@ -50,6 +53,12 @@ test: deps
 
 test-flink: build
 	@nice -n 10 python3 tests/flink/run_differential.py --sluice build/sluice
+
+# LARKSPUR_STORES=150 for a smaller replay (the ctest entry's).
+LARKSPUR_STORES ?= 600
+test-flink-larkspur: build
+	@nice -n 10 bash tests/interop/kafka_broker.sh python3 tests/flink/larkspur_side_by_side.py --sluice build/sluice \
+	  --stores $(LARKSPUR_STORES)
 
 crash-kafka: build
 	@nice -n 10 python3 tests/crash/crash_harness.py --sluice build/sluice --kafka --runs $(RUNS)
