@@ -63,7 +63,10 @@ import org.apache.flink.util.CloseableIterator;
  * for its folder and ${OUT_DIR} for DIR/NAME.files (a place for the files a sink writes: the runner
  * itself writes none there, the differential driver lets Sluice write there). A 'filesystem' sink's
  * rows are also recorded as its format encodes them ("encoded"). One JVM runs the whole batch; every
- * script gets a fresh TableEnvironment.
+ * script gets a fresh TableEnvironment. The Kafka SQL connector and Iceberg's Flink runtime (a
+ * hadoop catalog) are on the classpath too; a job with an Iceberg sink needs the JVM started with the
+ * --add-opens of java.base that Flink's own start scripts pass (Kryo serializes the writer's results),
+ * as tests/flink/larkspur_side_by_side.py does.
  */
 public final class FlinkRunner {
   private static final Pattern INSERT_TARGET = Pattern.compile(
