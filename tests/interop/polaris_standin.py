@@ -24,8 +24,9 @@ POLARIS_ROOT_CLIENT_ID, POLARIS_ROOT_CLIENT_SECRET (the root principal, as Polar
 credentials), POLARIS_PORT.
 
 GET /standin/stats (no auth) answers what the tests check: tokens issued per principal, credentials
-vended per table, expired tokens refused, refused operations, and every secret it issued (tokens, vended
-secret keys and session tokens, for the tests to check that none leaks).
+vended per table, expired tokens refused, refused operations, every secret it issued (tokens, vended
+secret keys and session tokens, for the tests to check that none leaks), and when each commit adding a
+snapshot completed, with its checkpoint id.
 
 Usage: polaris_standin.py  (tests/interop/polaris_server.sh starts it)
 """
@@ -63,7 +64,7 @@ class State:
         self.principal_roles = {}  # name -> {(catalog, catalog role)}
         self.grants = Grants()
         self.stats = {"tokens": {}, "vended": {}, "expired_tokens": 0, "revoked": 0, "denied": [],
-                      "issued_secrets": []}
+                      "issued_secrets": [], "commits": []}
         self.roles = itertools.count(1)
 
 
@@ -114,6 +115,18 @@ def vend(table_location, write):
             "s3.endpoint": AWS.endpoint, "s3.path-style-access": "true", "client.region": "us-east-1"}
 
 
+def record_commit(table, body):
+    """Notes when a commit that adds a snapshot completed, with the snapshot's checkpoint id (for
+    bench/iceberg/checkpoint_commit_latency.py)."""
+    for update in json.loads(body).get("updates", []):
+        summary = update.get("snapshot", {}).get("summary", {}) if update.get("action") == "add-snapshot" else {}
+        if "flink.max-committed-checkpoint-id" in summary:
+            with STATE.lock:
+                STATE.stats["commits"].append({"table": ".".join(table[1]) + "." + table[2],
+                                               "checkpoint": int(summary["flink.max-committed-checkpoint-id"]),
+                                               "done_ms": time.time() * 1000})
+
+
 def upstream(method, path, body, headers):
     request = urllib.request.Request(UPSTREAM + path, data=body if body else None, method=method,
                                      headers={k: v for k, v in headers.items()
@@ -144,6 +157,8 @@ def catalog_call(principal, method, catalog, rest, query, body, headers):
         if not need <= held:
             return forbidden(principal, op, catalog)
     status, raw = upstream(method, "/v1/" + rest + (("?" + query) if query else ""), body, headers)
+    if op == "UPDATE_TABLE" and status == 200:
+        record_commit(target, body)
     if not raw:
         return status, None
     try:
