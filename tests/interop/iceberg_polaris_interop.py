@@ -107,7 +107,10 @@ def main(binary):
     out = sluice(binary, catalog_ddl(job) + "DROP TABLE lake.`stream`.sales;", expect_ok=False)
     check("is not authorized for op DROP_TABLE_WITHOUT_PURGE" in out and "Principal 'sluice'" in out,
           f"the catalog's refusal is surfaced:\n{out}")
-    check("stream" in out and "sales" in out, f"the refusal names the table:\n{out}")
+    check("DELETE /v1/larkspur/namespaces/stream/tables/sales answered 403" in out,
+          f"the refusal names the table:\n{out}")
+    check("(a privilege the catalog has not granted)" in out and "'credential'" not in out,
+          f"a refusal is not taken for a wrong credential:\n{out}")
     sluice(binary, catalog_ddl(root) + "DROP TABLE lake.`stream`.sales;")
     check(not rest.table_exists(("stream", "sales")), "root dropped the table")
     print("drop: ok (refused for the job, done by root): " + next(l for l in out.splitlines() if "DROP_TABLE" in l))
