@@ -147,7 +147,7 @@ def checkpoints(binary):
            catalog_ddl("lake") +
            "CREATE TABLE IF NOT EXISTS lake.db.ck (id BIGINT);\n"
            f"CREATE TEMPORARY TABLE src (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '{n}', "
-           f"'rows-per-second' = '4000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+           f"'rows-per-second' = '1000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
            f"'fields.id.end' = '{n}');\n"
            "INSERT INTO lake.db.ck SELECT id FROM src;")
     env = dict(os.environ, AWS_ENDPOINT_URL=ENDPOINT, AWS_ACCESS_KEY_ID=KEY_ID, AWS_SECRET_ACCESS_KEY=SECRET,
