@@ -6,7 +6,8 @@
 #   make bench-flink - the Nexmark queries on Sluice and on Apache Flink 2.2.1, same machine, same run:
 #                 events/s, CPU seconds, peak RSS and the ratios (docs/performance.md; Java 17 and Maven;
 #                 BENCH_EVENTS=1000000 for a shorter run, BENCH_QUERIES=q0,q5 for some queries)
-#   make demo   - runs the example pipeline on embedded defaults
+#   make demo   - runs the example pipeline on embedded defaults (LAKE=polaris: its Iceberg tables in s3://
+#                 behind a Polaris catalog, local S3 server and Polaris stand-in; Java 17 and Maven)
 #   make fuzz   - runs each libFuzzer target for FUZZ_SECONDS (600) in the test build (tests/fuzz)
 #   make crash-kafka RUNS=N - the crash harness on a real Kafka broker: Kafka source -> random stateful
 #                 pipeline -> 'exactly-once' Kafka sinks, killed and restarted (tests/crash, docs/kafka.md;
@@ -92,8 +93,10 @@ bench-flink: deps
 	  --events $(BENCH_EVENTS) $(if $(BENCH_QUERIES),--queries $(BENCH_QUERIES))
 
 # make demo KAFKA=host:port: the pipeline once more on that Kafka broker (examples/larkspur/README.md).
+# make demo LAKE=polaris: its Iceberg tables in s3:// behind a Polaris catalog (local S3 server and a
+# Polaris stand-in; examples/larkspur/README.md).
 demo: build
-	@KAFKA="$(KAFKA)" bash examples/demo.sh build/sluice
+	@KAFKA="$(KAFKA)" LAKE="$(LAKE)" bash examples/demo.sh build/sluice
 
 clean:
 	rm -rf build build-asan build-release

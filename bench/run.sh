@@ -260,6 +260,17 @@ else
 fi
 
 echo
+echo "== Iceberg commit through a catalog: checkpoint -> committed snapshot, REST (Polaris stand-in, s3://) vs local hadoop"
+# bench/iceberg/checkpoint_commit_latency.py next to moto, Iceberg's REST catalog server (Java 17 and
+# Maven for its jars) and the Polaris stand-in, all started by tests/interop/polaris_server.sh.
+if [ -x "$SLUICE" ] && command -v java >/dev/null && command -v mvn >/dev/null; then
+  bash tests/interop/polaris_server.sh python3 bench/iceberg/checkpoint_commit_latency.py "$SLUICE" \
+    "${COMMIT_BENCH_ROWS:-20000}" || echo "iceberg commit latency: not runnable"
+else
+  echo "iceberg commit latency: not runnable (needs $SLUICE, java and mvn)"
+fi
+
+echo
 echo "== Kafka on a real broker: Kafka -> q1 -> Kafka vs kafka-producer/consumer-perf-test; latency, exactly-once vs at-least-once"
 # bench/kafka/kafka_bench.py next to a broker started by kafka_broker.sh (Java 17 and Maven for its
 # jars); KAFKA_BENCH_EVENTS records for the throughput runs, 100000 events/s for KAFKA_BENCH_SECONDS

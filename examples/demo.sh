@@ -6,12 +6,34 @@
 #   examples/larkspur/report.sh [run|explain|errors|dedup|asof|reconcile|changelog|minibatch|kafka]...
 # With KAFKA=host:port (make demo KAFKA=host:port) the report ends with its kafka part: the pipeline on
 # that broker (README.md, "On a Kafka broker"); without it the demo is unchanged.
+# With LAKE=polaris (make demo LAKE=polaris) the Iceberg tables live in s3:// behind a Polaris catalog:
+# tests/interop/polaris_server.sh starts the local S3 server (moto), Iceberg's REST catalog server and
+# the Polaris stand-in (docs/iceberg_s3.md), tests/interop/polaris_setup.py sets up the seed's Step 1
+# (catalog larkspur, namespace stream, principal sluice with only its privileges on stream), and the
+# report runs as that principal with vended credentials (no storage keys in its SQL).
 set -euo pipefail
 SLUICE=${1:-}
 [[ -n "$SLUICE" && -x "$SLUICE" ]] && SLUICE=$(cd "$(dirname "$SLUICE")" && pwd)/$(basename "$SLUICE")
 cd "$(dirname "$0")/.."
 SLUICE=${SLUICE:-build/sluice}
 [[ -x "$SLUICE" ]] || { echo "demo.sh: no sluice binary at '$SLUICE' (run: make build)" >&2; exit 2; }
+case "${LAKE:-}" in
+  ""|local) ;;
+  polaris)
+    if [[ -z "${POLARIS_URI:-}" ]]; then
+      echo "== starting the local S3 server, Iceberg's REST catalog server and the Polaris stand-in"
+      exec bash tests/interop/polaris_server.sh bash examples/demo.sh "$SLUICE"
+    fi
+    echo "== the job's principal (catalog larkspur, warehouse $POLARIS_WAREHOUSE_LOCATION, privileges on namespace stream)"
+    credential=$(python3 tests/interop/polaris_setup.py larkspur sluice)
+    export LAKE_CATALOG_DDL="CREATE CATALOG lake WITH ('type' = 'iceberg', 'catalog-type' = 'rest', 'uri' = '$POLARIS_URI', 'warehouse' = 'larkspur', 'credential' = '$credential', 'scope' = 'PRINCIPAL_ROLE:ALL', 'header.X-Iceberg-Access-Delegation' = 'vended-credentials');"
+    export LAKE_METADATA_CMD="python3 tests/interop/polaris_setup.py --metadata larkspur stream"
+    export LAKE_DESC="Polaris catalog larkspur at $POLARIS_URI, $POLARIS_WAREHOUSE_LOCATION"
+    # The job sees only the storage credentials the catalog vends.
+    unset S3_ACCESS_KEY_ID S3_SECRET_ACCESS_KEY AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY
+    ;;
+  *) echo "demo.sh: LAKE must be empty, local or polaris (got '$LAKE')" >&2; exit 2 ;;
+esac
 DATA=build/larkspur/data
 OUT=build/larkspur/out
 rm -rf "$DATA" "$OUT"

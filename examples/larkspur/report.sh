@@ -16,6 +16,9 @@
 # as run (paths substituted) and the job summaries (jobs.log) go to --out (default build/larkspur/out).
 # The report on stdout is the same, byte for byte, for the same replay (but for the kafka part's counts
 # of changes, which depend on how the topic's partitions interleave).
+# With LAKE_CATALOG_DDL (a CREATE CATALOG lake statement) and LAKE_METADATA_CMD (a command printing a
+# table's current metadata JSON, given the table's name) in the environment, the Iceberg tables live in
+# that catalog instead, LAKE_DESC naming it (make demo LAKE=polaris: examples/demo.sh).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -55,6 +58,10 @@ LOG=$OUT/jobs.log
 localize() { sed -e "s#build/larkspur/data#$DATA#g" -e "s#build/larkspur/out#$OUT#g" "$1" >"$2"; }
 localize "$HERE/tables.sql" "$SQL/tables.sql"
 localize "$HERE/pipeline.sql" "$SQL/pipeline.sql"
+if [[ -n "${LAKE_CATALOG_DDL:-}" ]]; then
+  awk -v ddl="$LAKE_CATALOG_DDL" '/^CREATE CATALOG lake / { print ddl; next } { print }' "$SQL/pipeline.sql" >"$SQL/pipeline.sql.tmp"
+  mv "$SQL/pipeline.sql.tmp" "$SQL/pipeline.sql"
+fi
 # The whole lake: every upload day of the replay (Part 21's accepted events are computed from it).
 cat >"$SQL/lake.sql" <<EOF
 CREATE TABLE pos_lake (
@@ -119,9 +126,17 @@ iceberg_ddl() {
 # snapshot_sum TABLE KEY: the sum of KEY ('added-records', ...) over the snapshot summaries of an Iceberg
 # table of the warehouse (its current metadata file, as version-hint.text names it); KEY 'operation'
 # counts the snapshots.
+# lake_metadata TABLE: the current metadata JSON of lake.`stream`.TABLE.
+lake_metadata() {
+  if [[ -n "${LAKE_METADATA_CMD:-}" ]]; then
+    $LAKE_METADATA_CMD "$1"
+  else
+    local m=$WAREHOUSE/stream/$1/metadata
+    cat "$m/v$(cat "$m/version-hint.text").metadata.json"
+  fi
+}
 snapshot_sum() {
-  local m=$WAREHOUSE/stream/$1/metadata
-  tr -d ' \n' <"$m/v$(cat "$m/version-hint.text").metadata.json" | grep -oE "\"$2\":\"[a-z0-9]+\"" |
+  lake_metadata "$1" | tr -d ' \n' | grep -oE "\"$2\":\"[a-z0-9]+\"" |
     sed -E 's/.*:"([a-z0-9]+)"/\1/' | awk '{ s += ($1 ~ /^[0-9]+$/) ? $1 : 1 } END { print s + 0 }'
 }
 # iceberg_summary LOG: the Iceberg sinks' table of a job summary (header and one line per table).
@@ -144,7 +159,7 @@ part_run() {
   rm -rf "$WAREHOUSE" "$OUT/late_rows" "$OUT/top_stores" "$OUT/final"
   "$SLUICE" run -i "$SQL/tables.sql" "$SQL/pipeline.sql" >/dev/null 2>"$OUT/pipeline.log"
   cat "$OUT/pipeline.log" >>"$LOG"
-  echo "the job's summary, Iceberg tables (warehouse $WAREHOUSE):"
+  echo "the job's summary, Iceberg tables (${LAKE_DESC:-warehouse $WAREHOUSE}):"
   iceberg_summary "$OUT/pipeline.log" | sed 's/^/  /'
   local r e
   r=$(q "SELECT l.n, h.n, w.n FROM (SELECT COUNT(*) AS n FROM lines_written) AS l JOIN (SELECT COUNT(*) AS n FROM hourly_written) AS h ON TRUE JOIN (SELECT COUNT(*) AS n FROM window_late_rows) AS w ON TRUE")
@@ -278,7 +293,7 @@ EOF
 }
 
 ensure_run() {
-  if [[ ! -f "$OUT/pipeline.log" || ! -f "$WAREHOUSE/stream/store_sales_daily/metadata/version-hint.text" || ! -f "$OUT/final/top_stores/final.json" ]]; then
+  if [[ ! -f "$OUT/pipeline.log" || ! -f "$OUT/final/top_stores/final.json" ]] || ! lake_metadata store_sales_daily >/dev/null 2>&1; then
     part_run >/dev/null
   fi
 }

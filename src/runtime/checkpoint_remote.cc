@@ -1,9 +1,12 @@
 #include "runtime/checkpoint_remote.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -75,6 +78,35 @@ std::set<std::string> LocalNames(const std::string& dir, bool directories) {
   return out;
 }
 
+constexpr char kStagingPrefix[] = "sluice-checkpoints-";
+
+// The process id in a staging directory's name "sluice-checkpoints-<pid>-<n>", or 0.
+pid_t StagingOwner(const std::string& name) {
+  if (name.rfind(kStagingPrefix, 0) != 0) return 0;
+  const size_t start = std::strlen(kStagingPrefix);
+  const size_t dash = name.find('-', start);
+  if (dash == std::string::npos || dash == start) return 0;
+  pid_t pid = 0;
+  for (size_t i = start; i < dash; ++i) {
+    if (name[i] < '0' || name[i] > '9' || pid > 100'000'000) return 0;
+    pid = pid * 10 + (name[i] - '0');
+  }
+  return pid;
+}
+
+// Removes the staging directories of processes that no longer run (a job killed while it staged or
+// pushed a checkpoint leaves its copy behind; the store itself keeps only complete checkpoints).
+void RemoveAbandonedStagingDirs(const fs::path& tmp) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(tmp, ec)) {
+    const pid_t pid = StagingOwner(e.path().filename().string());
+    if (pid > 0 && pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH) {
+      std::error_code rm;
+      fs::remove_all(e.path(), rm);
+    }
+  }
+}
+
 }  // namespace
 
 bool IsRemoteCheckpointLocation(const std::string& location) { return IsS3Location(location); }
@@ -93,8 +125,9 @@ std::shared_ptr<FileIO> CheckpointFileIO(const std::string& location) {
 Result<std::string> NewCheckpointStagingDir() {
   static std::atomic<uint64_t> counter{0};
   std::error_code ec;
-  fs::path dir = fs::temp_directory_path(ec) /
-                 ("sluice-checkpoints-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1)));
+  const fs::path tmp = fs::temp_directory_path(ec);
+  RemoveAbandonedStagingDirs(tmp);
+  fs::path dir = tmp / (kStagingPrefix + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1)));
   fs::remove_all(dir, ec);
   fs::create_directories(dir, ec);
   if (ec) return Status::IOError("Cannot create checkpoint staging directory '" + dir.string() + "': " + ec.message());

@@ -9,14 +9,17 @@
      upload's key and no new snapshot;
   4. a wrong secret key gets a clear error naming the object and S3's 403;
   5. checkpoints in S3 ('state.checkpoints.dir' = 's3://...'): a job killed after its third checkpoint
-     committed restores from the store's checkpoints, and the table holds every row exactly once.
+     committed restores from the store's checkpoints, and the table holds every row exactly once; the
+     restart removes the local staging directory the killed job left.
 
 Usage: iceberg_s3_interop.py <path to sluice>
 """
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 import boto3
@@ -144,13 +147,16 @@ def checkpoints(binary):
            catalog_ddl("lake") +
            "CREATE TABLE IF NOT EXISTS lake.db.ck (id BIGINT);\n"
            f"CREATE TEMPORARY TABLE src (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '{n}', "
-           f"'rows-per-second' = '4000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+           f"'rows-per-second' = '1000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
            f"'fields.id.end' = '{n}');\n"
            "INSERT INTO lake.db.ck SELECT id FROM src;")
     env = dict(os.environ, AWS_ENDPOINT_URL=ENDPOINT, AWS_ACCESS_KEY_ID=KEY_ID, AWS_SECRET_ACCESS_KEY=SECRET,
-               AWS_REGION="us-east-1", SLUICE_FAILPOINT="checkpoint.after-commit@3")
+               AWS_REGION="us-east-1", SLUICE_FAILPOINT="checkpoint.after-commit@3",
+               TMPDIR=tempfile.mkdtemp(prefix="sluice-s3-tmp-"))
     killed = subprocess.run([binary, "run", "-e", sql], capture_output=True, text=True, env=env, timeout=120)
     check(killed.returncode != 0, f"the failpoint killed the job:\n{killed.stdout}\n{killed.stderr}")
+    staging = lambda: [p for p in os.listdir(env["TMPDIR"]) if p.startswith("sluice-checkpoints-")]  # noqa: E731
+    check(staging(), "the killed job left its local checkpoint staging directory")
     stored = [k for k in keys("checkpoints/ice/") if k.endswith("/_metadata")]
     check(stored, f"checkpoints are in the store: {sorted(keys('checkpoints/'))}")
     check(not [k for k in keys("checkpoints/") if ".inprogress" in k or k.endswith(".tmp")],
@@ -164,6 +170,8 @@ def checkpoints(binary):
     check(done.returncode == 0, f"the restarted job finished:\n{done.stdout}\n{done.stderr}")
     check("restored_from=chk-" in done.stdout + done.stderr,
           f"the restarted job restored from a checkpoint in the store:\n{done.stdout}\n{done.stderr}")
+    check(not staging(), f"the restart removed the killed job's staging directory: {staging()}")
+    shutil.rmtree(env["TMPDIR"])
     rows = [r[0] for r in pyiceberg_rows("ck")]
     check(rows == list(range(1, n + 1)), f"every row exactly once after the restore ({len(rows)} rows)")
     print(f"checkpoints in S3: ok (killed with {len(partial)} rows committed, {stored[0]} ...)")

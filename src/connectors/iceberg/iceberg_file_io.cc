@@ -1,5 +1,6 @@
 #include "connectors/iceberg/iceberg_file_io.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <mutex>
@@ -35,29 +36,43 @@ class VendedCredentials {
   VendedCredentials(std::shared_ptr<IcebergCatalog> catalog, TableIdentifier ident,
                     const std::map<std::string, std::string>& config, std::function<int64_t()> now_ms)
       : catalog_(std::move(catalog)), ident_(std::move(ident)), now_ms_(std::move(now_ms)),
-        credentials_(CredentialsOf(config)), expires_ms_(ExpiryOf(config)) {}
+        credentials_(CredentialsOf(config)) {
+    Schedule(ExpiryOf(config));
+  }
 
   Result<AwsCredentials> Get() {
     std::lock_guard<std::mutex> lock(mu_);
-    if (expires_ms_ > 0 && now_ms_() >= expires_ms_ - kVendedRefreshMarginMs) {
+    if (refresh_at_ms_ > 0 && now_ms_() >= refresh_at_ms_) {
       Result<LoadedTable> table = catalog_->LoadTable(ident_);
       if (!table.ok()) {
         return table.status().WithContext("Cannot refresh the vended storage credentials of Iceberg table " +
                                           ident_.ToString());
       }
       credentials_ = CredentialsOf(table->config);
-      expires_ms_ = ExpiryOf(table->config);
+      Schedule(ExpiryOf(table->config));
     }
     return credentials_;
   }
 
  private:
+  // Loaded again kVendedRefreshMarginMs before `expires_ms`, or at half their remaining life when
+  // that is shorter (short-lived credentials, as the OAuth2 token's refresh in rest_catalog.cc).
+  void Schedule(int64_t expires_ms) {
+    if (expires_ms <= 0) {
+      refresh_at_ms_ = 0;
+      return;
+    }
+    const int64_t now = now_ms_();
+    const int64_t life = std::max<int64_t>(expires_ms - now, 0);
+    refresh_at_ms_ = now + std::max(life / 2, life - kVendedRefreshMarginMs);
+  }
+
   std::mutex mu_;
   std::shared_ptr<IcebergCatalog> catalog_;
   TableIdentifier ident_;
   std::function<int64_t()> now_ms_;
   AwsCredentials credentials_;
-  int64_t expires_ms_ = 0;
+  int64_t refresh_at_ms_ = 0;  // 0: never
 };
 
 std::map<std::string, std::string> CatalogProperties(const IcebergCatalog* catalog, const IcebergCatalogConfig& config) {

@@ -6,8 +6,9 @@
 // credentials, 'header.X-Iceberg-Access-Delegation' = 'vended-credentials').
 //
 // Vended credentials that carry 's3.session-token-expires-at-ms' are loaded again through the
-// catalog's loadTable when less than kVendedRefreshMarginMs remains, so a long-running job keeps
-// writing after its first credentials expire.
+// catalog's loadTable when less than kVendedRefreshMarginMs remains (or, for credentials that live
+// shorter than twice that, half their life), so a long-running job keeps writing after its first
+// credentials expire.
 //
 // Threading: the returned FileIO is thread-safe (the refresh is guarded).
 #pragma once

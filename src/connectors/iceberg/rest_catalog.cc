@@ -292,9 +292,12 @@ Status RestCatalog::ErrorFor(const std::string& method, const std::string& path,
   std::string endpoint = method + " /" + UrlWithoutQuery(path);
   std::string msg = Place() + ": " + endpoint + " answered " + std::to_string(reply.status) + " " +
                     HttpReasonPhrase(reply.status) + ": " + ServerMessage(reply.body);
-  if (reply.status == 401 || reply.status == 403 || reply.status == 419) {
+  if (reply.status == 401 || reply.status == 419) {
     return Status::InvalidArgument(msg + " (check the catalog's 'token' or 'credential')");
   }
+  // Authenticated, but the catalog does not allow this principal the operation (e.g. Polaris's
+  // privileges): the credential is right, a grant is missing.
+  if (reply.status == 403) return Status::InvalidArgument(msg + " (a privilege the catalog has not granted)");
   if (reply.status == 404) return Status::NotFound(msg);
   if (reply.status == 400 || reply.status == 406 || reply.status == 405) return Status::InvalidArgument(msg);
   return Status::IOError(msg);

@@ -105,6 +105,22 @@ TEST(IcebergVendedCredentials, RefreshedThroughTheCatalogBeforeExpiry) {
   EXPECT_EQ(f.loads, 2);
 }
 
+TEST(IcebergVendedCredentials, ShortLivedCredentialsAreRefreshedAtHalfTheirLife) {
+  VendedFixture f;
+  f.now = 596'000;  // the first set expires at 600 s: 4 s left, less than the margin
+  auto table = f.catalog->LoadTable({{"stream"}, "t"});
+  ASSERT_TRUE(table.ok());
+  auto provider = VendedCredentialsProvider(f.catalog, *table, [&f] { return f.now; });
+  ASSERT_TRUE(provider);
+  EXPECT_EQ(provider()->access_key_id, "key1");
+  f.now = 597'999;  // not yet half of their 4 s
+  EXPECT_EQ(provider()->access_key_id, "key1");
+  EXPECT_EQ(f.loads, 1);
+  f.now = 598'000;  // half their life: loaded again
+  EXPECT_EQ(provider()->access_key_id, "key2");
+  EXPECT_EQ(f.loads, 2);
+}
+
 TEST(IcebergVendedCredentials, NoProviderWithoutVendedCredentials) {
   LoadedTable table;
   table.config = {{"s3.endpoint", "http://x"}};

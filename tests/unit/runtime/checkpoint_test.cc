@@ -1,7 +1,9 @@
 // Checkpoint encoding and storage: round trips, retention, and refusal of corrupt files (issue 5).
 #include "runtime/checkpoint.h"
+#include "runtime/checkpoint_remote.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -469,6 +471,28 @@ TEST_F(CheckpointStorageTest, DamagedOrMissingStateFilesAreRefusedAndTheOlderChe
   auto r = CheckpointStorage::ReadPath(dir_ + "/job-1/chk-2");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("missing"), std::string::npos) << r.status().message();
+}
+
+// A job killed while it staged a checkpoint for s3:// leaves its staging directory; the next job's
+// staging removes it, and never a running process's.
+TEST(CheckpointStagingTest, StagingDirsOfProcessesThatNoLongerRunAreRemoved) {
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  ASSERT_GT(child, 0);
+  ASSERT_EQ(::waitpid(child, nullptr, 0), child);
+  const fs::path tmp = fs::temp_directory_path();
+  const fs::path dead = tmp / ("sluice-checkpoints-" + std::to_string(child) + "-0");
+  const fs::path alive = tmp / ("sluice-checkpoints-" + std::to_string(::getppid()) + "-99");
+  fs::create_directories(dead / "chk-3");
+  std::ofstream(dead / "chk-3" / "_metadata") << "x";
+  fs::create_directories(alive);
+  auto staging = NewCheckpointStagingDir();
+  ASSERT_TRUE(staging.ok()) << staging.status().ToString();
+  EXPECT_FALSE(fs::exists(dead));
+  EXPECT_TRUE(fs::exists(alive));
+  EXPECT_TRUE(fs::is_directory(*staging));
+  fs::remove_all(alive);
+  fs::remove_all(*staging);
 }
 
 }  // namespace
