@@ -13,6 +13,7 @@
 #include "engine/catalog_statements.h"
 #include "common/clock.h"
 #include "common/deep_stack.h"
+#include "common/file_io.h"
 #include "common/config.h"
 #include "common/random_id.h"
 #include "connectors/connector.h"
@@ -491,7 +492,8 @@ class Session::Impl {
     jctx.checkpoint_roundtrip = config_.GetBool("sluice.exec.checkpoint-roundtrip");
     jctx.checkpoints.interval_ms = config_.GetDurationMillis("execution.checkpointing.interval");
     jctx.checkpoints.num_retained = static_cast<int>(config_.GetInt("state.checkpoints.num-retained"));
-    jctx.checkpoints.restore_path = config_.GetString("execution.savepoint.path");
+    // Flink spells local checkpoint locations as URIs ('file:///data/ck'); both name the same folder.
+    jctx.checkpoints.restore_path = LocalPathOf(config_.GetString("execution.savepoint.path"));
     jctx.checkpoints.incremental = config_.GetBool("execution.checkpointing.incremental");
     {
       const std::string threshold = config_.GetString("state.storage.fs.memory-threshold");
@@ -511,7 +513,7 @@ class Session::Impl {
       for (char& c : job) {
         if (c == '/' || c == '\\' || c == '\0') c = '_';
       }
-      jctx.checkpoints.job_dir = dir + "/" + job;
+      jctx.checkpoints.job_dir = LocalPathOf(dir) + "/" + job;
     } else if (jctx.checkpoints.interval_ms > 0) {
       return Status::InvalidArgument("'execution.checkpointing.interval' is set but 'state.checkpoints.dir' is not: "
                                      "Sluice keeps checkpoints in files; set 'state.checkpoints.dir'");

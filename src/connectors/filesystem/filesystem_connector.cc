@@ -13,6 +13,7 @@
 #include <system_error>
 
 #include "common/check.h"
+#include "common/file_io.h"
 #include "common/time_util.h"
 #include "connectors/builtin_connectors.h"
 #include "connectors/connector_options.h"
@@ -35,13 +36,6 @@ constexpr size_t kWriteBuffer = size_t{1} << 20;
 bool IsHidden(const fs::path& p) {
   std::string name = p.filename().string();
   return !name.empty() && (name[0] == '.' || name[0] == '_');
-}
-
-// Flink writes local paths as URIs ('file:///data/x'); both spellings name the same file here.
-std::string LocalPath(const std::string& path) {
-  if (path.rfind("file://", 0) == 0) return path.substr(7);
-  if (path.rfind("file:", 0) == 0) return path.substr(5);
-  return path;
 }
 
 Status ErrnoError(const std::string& what, const std::string& path) {
@@ -359,7 +353,7 @@ class FileSystemSource final : public TableSource {
 
   Result<std::vector<std::unique_ptr<SourceSplit>>> CreateSplits() override {
     const std::string context = ConnectorErrorContext(ctx_, ConnectorRole::kSource);
-    auto files = ListSourceFiles(LocalPath(ctx_.options.at(kPath)));
+    auto files = ListSourceFiles(LocalPathOf(ctx_.options.at(kPath)));
     if (!files.ok()) return files.status().WithContext(context);
     Schema projected;
     if (ctx_.projection.empty()) {
@@ -583,7 +577,7 @@ class FileSystemSink final : public TableSink {
 
   Result<std::unique_ptr<SinkWriter>> CreateWriter() override {
     const std::string context = ConnectorErrorContext(ctx_, ConnectorRole::kSink);
-    const std::string dir = LocalPath(ctx_.options.at(kPath));
+    const std::string dir = LocalPathOf(ctx_.options.at(kPath));
     std::error_code ec;
     if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) {
       return Status::InvalidArgument("the sink path '" + dir +
