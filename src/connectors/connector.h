@@ -142,6 +142,14 @@ class TableSource {
   virtual Result<std::vector<std::unique_ptr<SourceSplit>>> DiscoverSplits() {
     return std::vector<std::unique_ptr<SourceSplit>>{};
   }
+  // A source with discovery and no split to read (a 'topic-pattern' that matches no topic yet) has
+  // nothing to do until the next discovery: the source operator calls this instead of spinning, and it
+  // blocks for at most `max_micros` (a Kafka source: a bounded poll of its consumer, which also serves
+  // the client's errors). Default: returns at once.
+  virtual Status WaitForSplits(int64_t max_micros) {
+    (void)max_micros;
+    return Status::OK();
+  }
   // Extra fields of the source's entry in the job summary, as (name, value) pairs in order, e.g.
   // how many files a scan planned and skipped by its filters. Empty: none.
   virtual std::vector<std::pair<std::string, std::string>> SummaryFields() const { return {}; }

@@ -22,7 +22,7 @@ import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import kafka_broker_test as kb  # noqa: E402  (helpers: run, tool, create_topic, sluice, csv_rows, check)
+import kafka_tools as kb  # noqa: E402  (helpers: run, tool, create_topic, sluice, csv_rows, check)
 
 REGISTRY = os.environ["SLUICE_REGISTRY_URL"]
 AVRO_CP = subprocess.run(["bash", os.path.join(HERE, "..", "..", "scripts", "install-avro-java.sh")],

@@ -13,94 +13,14 @@ compiled here against kafka-clients) writes an aborted transaction. Only the sta
 import concurrent.futures
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SLUICE = os.path.abspath(sys.argv[1])
-BOOTSTRAP = os.environ["KAFKA_BOOTSTRAP"]
-CP = os.environ["KAFKA_CP"]
-JAVA = ["java", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"]
-TIMEOUT = 180  # a bound on every child process, never an assertion on speed
-failures = []
-TMP = None  # the run's temporary directory (set by main)
-
-
-def run(cmd, stdin=None, check=True, timeout=TIMEOUT):
-    p = subprocess.run(cmd, input=stdin, capture_output=True, text=True, timeout=timeout)
-    if check and p.returncode != 0:
-        raise RuntimeError("%s failed (%d):\n%s\n%s" % (" ".join(cmd[:8]), p.returncode, p.stdout, p.stderr))
-    return p
-
-
-def tool(main, *args, stdin=None, check=True):
-    return run(JAVA + ["-cp", CP, main] + list(args), stdin=stdin, check=check)
-
-
-def create_topic(name, partitions=1, *configs):
-    extra = []
-    for c in configs:
-        extra += ["--config", c]
-    tool("org.apache.kafka.tools.TopicCommand", "--bootstrap-server", BOOTSTRAP, "--create", "--topic", name,
-         "--partitions", str(partitions), "--replication-factor", "1", *extra)
-
-
-def produce(topic, lines, key_sep="|"):
-    tool("org.apache.kafka.tools.ConsoleProducer", "--bootstrap-server", BOOTSTRAP, "--topic", topic,
-         "--property", "parse.key=true", "--property", "key.separator=" + key_sep,
-         "--property", "null.marker=NULL", stdin="".join(l + "\n" for l in lines))
-
-
-def consume(topic, n, isolation="read_committed", idle_ms=20000):
-    """The first n records of topic as (key, value) pairs, read by kafka-console-consumer (fewer when
-    none arrives for idle_ms)."""
-    p = tool("org.apache.kafka.tools.consumer.ConsoleConsumer", "--bootstrap-server", BOOTSTRAP, "--topic", topic,
-             "--from-beginning", "--isolation-level", isolation, "--max-messages", str(n), "--timeout-ms", str(idle_ms),
-             "--property", "print.key=true", "--property", "key.separator=|", "--property", "null.literal=NULL",
-             check=False)
-    out = [l.split("|", 1) for l in p.stdout.splitlines() if "|" in l]
-    return [(k, v) for k, v in out]
-
-
-def sluice(sql, check=True, sets=()):
-    with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False) as f:
-        f.write(sql)
-    cmd = [SLUICE, "run", "--format", "csv"]
-    for s in sets:
-        cmd += ["--set", s]
-    try:
-        return run(cmd + [f.name], check=check)
-    finally:
-        os.unlink(f.name)
-
-
-def csv_rows(out):
-    """Data rows of `sluice run --format csv` (header and op column dropped)."""
-    lines = [l for l in out.splitlines() if l and not l.startswith("job finished") and not l.startswith("Received")]
-    return lines[1:]
-
-
-def checkpointed():
-    d = tempfile.mkdtemp(prefix="ckpt-", dir=TMP)
-    return ("execution.checkpointing.interval=100 ms", "state.checkpoints.dir=" + d)
-
-
-def check(name, got, want):
-    if got == want:
-        print("ok   %s" % name)
-    else:
-        print("FAIL %s\n  got:  %r\n  want: %r" % (name, got, want))
-        failures.append(name)
-
-
-def kafka_table(name, topic, columns, **opts):
-    o = {"connector": "kafka", "topic": topic, "properties.bootstrap.servers": BOOTSTRAP}
-    o.update(opts)
-    with_ = ",\n  ".join("'%s' = '%s'" % kv for kv in o.items())
-    return "CREATE TABLE %s (%s) WITH (\n  %s\n);\n" % (name, columns, with_)
+import kafka_tools as kt
+from kafka_tools import (BOOTSTRAP, CP, HERE, JAVA, SLUICE, TIMEOUT, check, checkpointed, console_lines, consume,
+                         create_topic, csv_rows, free_port, group_offsets, kafka_table, produce, run, run_cases,
+                         sluice, tool, tool_lines)
 
 
 def test_source():
@@ -142,11 +62,6 @@ def test_sink(guarantee):
     return p
 
 
-def tool_lines(main, *args):
-    p = tool(main, *args, check=False)
-    return p.stdout.splitlines()
-
-
 def transaction_state(txn_id):
     """kafka-transactions describe: the TransactionState of txn_id ('' when unknown)."""
     lines = tool_lines("org.apache.kafka.tools.TransactionsCommand", "--bootstrap-server", BOOTSTRAP, "describe",
@@ -156,17 +71,6 @@ def transaction_state(txn_id):
         if len(f) >= 5 and f[1] == txn_id:
             return f[4]
     return ""
-
-
-def group_offsets(group, topic):
-    """kafka-consumer-groups --describe: {partition: (current offset, log end offset)} of topic."""
-    out = {}
-    for line in tool_lines("org.apache.kafka.tools.consumer.group.ConsumerGroupCommand", "--bootstrap-server",
-                           BOOTSTRAP, "--describe", "--group", group):
-        f = line.split()
-        if len(f) >= 5 and f[1] == topic and f[2].isdigit():
-            out[int(f[2])] = (f[3], f[4])
-    return out
 
 
 def eos_opts(prefix, **extra):
@@ -326,7 +230,7 @@ def test_exactly_once_crash():
         topic, prefix = "eos_crash_%d" % n, "eos-crash-%d" % n
         create_topic(topic, 2)
         txn_ids.append(prefix + "-0")
-        with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False, dir=TMP) as f:
+        with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False, dir=kt.TMP) as f:
             f.write(eos_pipeline(topic, prefix))
         sets = checkpointed()
         cmd = [SLUICE, "run", "--set", sets[0], "--set", sets[1], "--set", "sluice.exec.chunk-size=16", f.name]
@@ -358,7 +262,7 @@ def test_sink_crash():
                                                         "value.format": "json"}))
     sets = checkpointed()
     env = dict(os.environ, SLUICE_FAILPOINT="sink.after-precommit@3")
-    with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False, dir=TMP) as f:
+    with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False, dir=kt.TMP) as f:
         f.write(ddl + "INSERT INTO out SELECT id FROM gen;")
     # Small chunks, so the rate limit spreads the rows over about ten checkpoints.
     cmd = [SLUICE, "run", "--set", sets[0], "--set", sets[1], "--set", "sluice.exec.chunk-size=16", f.name]
@@ -449,7 +353,7 @@ def test_consumer_group():
     # and stay after it is killed (no close committed them). A restart from the group's offsets reads
     # only what came after.
     ddl = table("sluice-grp-live", **{"scan.bounded.mode": "unbounded"})
-    with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False, dir=TMP) as f:
+    with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False, dir=kt.TMP) as f:
         f.write(ddl + "SELECT id FROM g;")
     sets = checkpointed()
     job = subprocess.Popen([SLUICE, "run", "--set", sets[0], "--set", sets[1], f.name], stdout=subprocess.DEVNULL,
@@ -532,26 +436,6 @@ def read_upsert(ddl):
     return final
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-def console_records(topic, n, *props):
-    """kafka-console-consumer (read_committed) lines of the first n records, with print.* `props`."""
-    args = []
-    for prop in props:
-        args += ["--property", prop]
-    p = tool("org.apache.kafka.tools.consumer.ConsoleConsumer", "--bootstrap-server", BOOTSTRAP, "--topic", topic,
-             "--from-beginning", "--isolation-level", "read_committed", "--max-messages", str(n), "--timeout-ms",
-             "20000", *args, check=False)
-    # (kafka-console-consumer 4.4 warns on standard output that --property is deprecated)
-    return [l for l in p.stdout.splitlines() if not l.startswith("Option --property is deprecated")]
-
-
 def test_metadata_sink():
     """The writable metadata columns: kafka-console-consumer prints the timestamps and headers Sluice
     wrote (at-least-once and exactly-once); an exactly-once sink killed before a commit writes the lost
@@ -564,7 +448,7 @@ def test_metadata_sink():
                                                   "sink.transactional-id-prefix": "sluice-meta"})
         sluice(ddl + "INSERT INTO out SELECT id, TO_TIMESTAMP_LTZ(1700000000000 + id, 3), MAP['src', "
                "CAST('n' || CAST(id AS STRING) AS BYTES)] FROM (VALUES (1), (2), (3)) AS t(id);", sets=checkpointed())
-        lines = console_records(topic, 3, "print.timestamp=true", "print.headers=true")
+        lines = console_lines(topic, 3, "print.timestamp=true", "print.headers=true")
         got = sorted(tuple(l.split("\t")) for l in lines if l.startswith("CreateTime:"))
         want = sorted(("CreateTime:%d" % (1700000000000 + i), "src:n%d" % i, '{"id":%d}' % i) for i in (1, 2, 3))
         check("metadata sink %s: record timestamps and headers as written" % guarantee, got, want)
@@ -576,7 +460,7 @@ def test_metadata_sink():
            "'fields.id.start' = '1', 'fields.id.end' = '300', 'rows-per-second' = '600');\n" +
            kafka_table("out", topic, "id INT, h MAP<STRING, BYTES> METADATA FROM 'headers'",
                        **eos_opts(prefix, **{"value.format": "json"})))
-    with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False, dir=TMP) as f:
+    with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False, dir=kt.TMP) as f:
         f.write(ddl + "INSERT INTO out SELECT id, MAP['src', CAST('n' || CAST(id AS STRING) AS BYTES), "
                 "'two', CAST('x' AS BYTES)] FROM gen;")
     sets = checkpointed()
@@ -585,7 +469,7 @@ def test_metadata_sink():
     check("metadata sink exactly-once crash: killed before the commit, then completed", killed, 1)
     check("metadata sink exactly-once crash: the restart writes the lost commit again",
           replayed is not None and replayed > 0, True)
-    lines = console_records(topic, 1000, "print.headers=true")
+    lines = console_lines(topic, 1000, "print.headers=true")
     got = sorted(lines, key=lambda l: l.split("\t")[-1])
     want = sorted(["src:n%d,two:x\t{\"id\":%d}" % (i, i) for i in range(1, 301)], key=lambda l: l.split("\t")[-1])
     check("metadata sink exactly-once crash: every record once, with its headers", got, want)
@@ -601,7 +485,7 @@ def test_raw_null():
                          "value.fields-include": "EXCEPT_KEY"})
     sluice(ddl + "INSERT INTO out VALUES ('a', 'x'), ('b', CAST(NULL AS STRING)), (CAST(NULL AS STRING), 'y'), "
            "('c', '');")
-    lines = console_records("raw_null", 4, "print.key=true", "key.separator=|", "null.literal=NULL")
+    lines = console_lines("raw_null", 4, "print.key=true", "key.separator=|", "null.literal=NULL")
     check("raw: NULL is written as a null value (a tombstone) and as a null key", lines,
           ["a|x", "b|NULL", "NULL|y", "c|"])
 
@@ -661,30 +545,14 @@ def test_errors():
 
 
 def main():
-    global TMP
-    with tempfile.TemporaryDirectory() as tmp:
-        TMP = tmp
-        cases = {"source": test_source, "sink": lambda: test_sink("at-least-once"),
-                 "exactly_once": test_exactly_once, "exactly_once_crash": test_exactly_once_crash,
-                 "sink_crash": test_sink_crash,
-                 "read_committed": lambda: test_read_committed(tmp), "consumer_group": test_consumer_group,
-                 "upsert_compacted": test_upsert_compacted, "metadata_sink": test_metadata_sink, "raw_null": test_raw_null,
-                 "sasl": test_sasl,
-                 "errors": test_errors}
-        only = sys.argv[2:]  # case names to run (all by default)
-        for name, t in cases.items():
-            if only and name not in only:
-                continue
-            try:
-                t()
-            except Exception as e:  # one broken case does not hide the others
-                print("FAIL %s: %s" % (name, e))
-                failures.append(str(e)[:80])
-    if failures:
-        print("%d failure(s)" % len(failures))
-        return 1
-    print("all Kafka broker checks passed")
-    return 0
+    cases = {"source": test_source, "sink": lambda: test_sink("at-least-once"),
+             "exactly_once": test_exactly_once, "exactly_once_crash": test_exactly_once_crash,
+             "sink_crash": test_sink_crash,
+             "read_committed": lambda: test_read_committed(kt.TMP), "consumer_group": test_consumer_group,
+             "upsert_compacted": test_upsert_compacted, "metadata_sink": test_metadata_sink, "raw_null": test_raw_null,
+             "sasl": test_sasl,
+             "errors": test_errors}
+    return run_cases(cases, "Kafka broker")
 
 
 if __name__ == "__main__":

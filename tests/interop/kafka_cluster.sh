@@ -49,7 +49,10 @@ for i in $(seq 1 $nodes); do
 done
 jvm="java -Xms128m -Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dorg.slf4j.simpleLogger.defaultLogLevel=warn"
 tool_jvm=(java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dorg.slf4j.simpleLogger.defaultLogLevel=warn)
-cluster_id="$(python3 -c 'import base64, uuid; print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')"
+# A cluster id that starts with "-" would be read as an option by kafka-storage (1 run in 32), as
+# kafka_broker.sh knows.
+cluster_id="$(python3 -c 'import base64, uuid
+print(next(i for i in iter(lambda: base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="), None) if i[0] != "-"))')"
 
 for i in $(seq 1 $nodes); do
   port="${ports[$((i - 1))]}"

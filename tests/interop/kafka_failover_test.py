@@ -17,9 +17,8 @@ import sys
 import tempfile
 import time
 
-import kafka_broker_test as kb
-from kafka_broker_test import BOOTSTRAP, check, failures, kafka_table, tool
-from kafka_live_test import LiveJob, wait_committed
+import kafka_tools as kb
+from kafka_tools import BOOTSTRAP, LiveJob, check, failures, kafka_table, tool, wait_committed
 
 NODES = os.environ["KAFKA_NODES_DIR"]
 PER_STEP = 300

@@ -11,95 +11,17 @@ kafka-console-producer), then waits, with a bound, for the job to show the effec
 the offsets its checkpoints commit to the consumer group). Nothing sleeps for a fixed time.
 """
 import os
-import queue
-import signal
-import subprocess
 import sys
 import tempfile
-import threading
-import time
 
-import kafka_broker_test as kb
-from kafka_broker_test import BOOTSTRAP, SLUICE, check, create_topic, failures, group_offsets, kafka_table, tool
-
-WAIT = 90  # the bound on each wait for a job to show an effect (never an assertion on speed)
+import kafka_tools as kt
+from kafka_tools import (BOOTSTRAP, LiveJob, alter_partitions, check, create_topic, kafka_table, produce, run_cases,
+                         sluice, wait_committed)
 
 
-class LiveJob:
-    """`sluice run --format csv` of an unbounded script; its printed rows are collected as they come."""
-
-    def __init__(self, sql, sets=()):
-        self.file = tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False, dir=kb.TMP)
-        self.file.write(sql)
-        self.file.close()
-        cmd = [SLUICE, "run", "--format", "csv"]
-        for s in sets:
-            cmd += ["--set", s]
-        self.proc = subprocess.Popen(cmd + [self.file.name], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     text=True)
-        self.lines = queue.Queue()
-        self.rows = []
-        threading.Thread(target=self._pump, daemon=True).start()
-
-    def _pump(self):
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
-
-    def wait_rows(self, done, what):
-        """Collects rows until done(rows) holds, the job ends, or WAIT seconds pass; True when done."""
-        deadline = time.monotonic() + WAIT
-        while not done(self.rows):
-            left = deadline - time.monotonic()
-            if left <= 0:
-                print("     (timed out waiting for %s; %d rows so far)" % (what, len(self.rows)))
-                return False
-            try:
-                line = self.lines.get(timeout=left)
-            except queue.Empty:
-                continue
-            if line is None:
-                print("     (the job ended while waiting for %s: %s)" % (what, self.stderr()[-400:]))
-                return False
-            if line.startswith(("+I", "-U", "+U", "-D")):
-                self.rows.append(line.split(","))
-        return True
-
-    def kill(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=60)
-        os.unlink(self.file.name)
-        if os.environ.get("SLUICE_LIVE_VERBOSE"):
-            print("     (job stderr: %s)" % self.proc.stderr.read()[-2000:])
-
-    def stderr(self):
-        return self.proc.stderr.read() if self.proc.poll() is not None else ""
-
-
-def alter_partitions(topic, n):
-    tool("org.apache.kafka.tools.TopicCommand", "--bootstrap-server", BOOTSTRAP, "--alter", "--topic", topic,
-         "--partitions", str(n))
-
-
-def produce_ids(topic, ids, keyed=True):
+def produce_ids(topic, ids):
     """One JSON record {"id": i} per id, keyed by "k<i>" (Kafka's murmur2 spreads them over the partitions)."""
-    kb.produce(topic, ['k%d|{"id":%d}' % (i, i) for i in ids])
-
-
-def wait_committed(group, topics, what):
-    """Waits (bounded: at most WAIT seconds of polls) until the group's committed offsets reach the log end
-    of every partition of `topics`: a checkpoint that holds every record there has completed."""
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        ok = True
-        for topic, partitions in topics.items():
-            lag = group_offsets(group, topic)
-            ok = ok and len(lag) == partitions and all(cur == end for cur, end in lag.values())
-        if ok:
-            return True
-    print("     (timed out waiting for %s)" % what)
-    return False
+    produce(topic, ['k%d|{"id":%d}' % (i, i) for i in ids])
 
 
 def ids_of(rows):
@@ -120,7 +42,7 @@ def test_discovery():
                          "scan.startup.mode": "latest-offset", "scan.topic-partition-discovery.interval": "200 ms"})
     ddl = ddl.replace("'topic' = ''", "'topic-pattern' = 'disc_[a-z]+'")
     sql = ddl + "SELECT id, tp, part FROM t;"
-    ckpt = tempfile.mkdtemp(prefix="ckpt-disc-", dir=kb.TMP)
+    ckpt = tempfile.mkdtemp(prefix="ckpt-disc-", dir=kt.TMP)
     sets = ("execution.checkpointing.interval=100 ms", "state.checkpoints.dir=" + ckpt)
     job = LiveJob(sql, sets)
     try:
@@ -165,6 +87,31 @@ def test_discovery():
         job.kill()
 
 
+def test_empty_pattern():
+    """A 'topic-pattern' source that starts while no topic matches: the job runs with no split (waiting
+    in a bounded poll until the next discovery, not spinning), then reads a matching topic created later
+    from its start."""
+    ddl = kafka_table("t", "", "id INT, tp STRING METADATA FROM 'topic' VIRTUAL",
+                      **{"value.format": "json", "scan.startup.mode": "latest-offset",
+                         "scan.topic-partition-discovery.interval": "200 ms"})
+    ddl = ddl.replace("'topic' = ''", "'topic-pattern' = 'late_[a-z]+'")
+    ckpt = tempfile.mkdtemp(prefix="ckpt-late-", dir=kt.TMP)
+    job = LiveJob(ddl + "SELECT id, tp FROM t;", ("execution.checkpointing.interval=100 ms",
+                                                 "state.checkpoints.dir=" + ckpt))
+    try:
+        # The job runs (its splits were made, none) once a checkpoint was written.
+        check("empty pattern: the job runs without a split", kt.wait_for(lambda: any(os.scandir(ckpt)), "a checkpoint"),
+              True)
+        create_topic("late_a", 2)
+        produce_ids("late_a", range(0, 10))
+        job.wait_rows(lambda r: len(r) >= 10, "ids 0..9")
+        check("empty pattern: a topic created after the job started is read from its start",
+              (ids_of(job.rows), {r[2] for r in job.rows}), (list(range(10)), {"late_a"}))
+        check("empty pattern: the job is still running", job.proc.poll(), None)
+    finally:
+        job.kill()
+
+
 def test_idle_watermark():
     """One split per partition, each with its own watermark: records only in partition 0 of a 2-partition
     topic. Without an idle timeout the empty partition holds the watermark back, so the window [0 s, 10 s)
@@ -182,7 +129,7 @@ def test_idle_watermark():
                           "WATERMARK FOR ts AS ts", **opts)
         sql = ddl + ("SELECT window_start, COUNT(*) AS n, MAX(part) AS p FROM TABLE(TUMBLE(TABLE w, DESCRIPTOR(ts), "
                      "INTERVAL '10' SECOND)) GROUP BY window_start, window_end;")
-        d = tempfile.mkdtemp(prefix="ckpt-wm-", dir=kb.TMP)
+        d = tempfile.mkdtemp(prefix="ckpt-wm-", dir=kt.TMP)
         return LiveJob(sql, ("execution.checkpointing.interval=100 ms", "state.checkpoints.dir=" + d))
 
     idle = job("sluice-wm-idle", "500 ms")
@@ -193,7 +140,7 @@ def test_idle_watermark():
         # partition 0).
         sink = kafka_table("w", "wm", "id INT, ts TIMESTAMP(3)", **{"value.format": "json",
                                                                     "sink.partitioner": "fixed"})
-        kb.sluice(sink + "INSERT INTO w VALUES (1, TIMESTAMP '2026-01-01 00:00:01'), "
+        sluice(sink + "INSERT INTO w VALUES (1, TIMESTAMP '2026-01-01 00:00:01'), "
                   "(2, TIMESTAMP '2026-01-01 00:00:05'), (3, TIMESTAMP '2026-01-01 00:00:12');")
         idle.wait_rows(lambda r: len(r) >= 1, "the window [0 s, 10 s)")
         got = [(r[1][:19], r[2], r[3]) for r in idle.rows]
@@ -205,10 +152,7 @@ def test_idle_watermark():
     try:
         read = wait_committed("sluice-wm-held", {"wm": 2}, "a checkpoint after every record")
         check("idle: without the idle timeout every record is read and checkpointed", read, True)
-        while not held.lines.empty():
-            line = held.lines.get()
-            if line and line.startswith("+I"):
-                held.rows.append(line.split(","))
+        held.drain()
         check("idle: the empty partition holds the watermark back (no window)", held.rows, [])
     finally:
         held.kill()
@@ -234,27 +178,27 @@ def test_tls():
              "value.format": "json", "scan.startup.mode": "earliest-offset", "scan.bounded.mode": "latest-offset"}
         o.update(override)
         return kafka_table("t", "tls_t", "id INT, v STRING", **o)
-    p = kb.sluice(ddl() + "INSERT INTO t VALUES (1, 'a'), (2, 'b');\nSELECT * FROM t;\n"
+    p = sluice(ddl() + "INSERT INTO t VALUES (1, 'a'), (2, 'b');\nSELECT * FROM t;\n"
                   "EXPLAIN SELECT * FROM t;\nSHOW CREATE TABLE t;\n", check=False)
     check("tls: write and read back through SSL with a client certificate",
-          [r for r in kb.csv_rows(p.stdout) if r.startswith("+I")], ["+I,1,a", "+I,2,b"])
+          [r for r in kt.csv_rows(p.stdout) if r.startswith("+I")], ["+I,1,a", "+I,2,b"])
     check("tls: the key password is not in the output", password in p.stdout + p.stderr, False)
     check("tls: EXPLAIN and SHOW CREATE TABLE ran (the ssl options shown, the password masked)",
           ("TableSourceScan" in p.stdout, "'properties.ssl.key.password'" in p.stdout), (True, True))
     bad = "wrong-" + password[:6]
-    p = kb.sluice(ddl(**{"properties.ssl.key.password": bad}) + "SELECT * FROM t;\n", check=False)
+    p = sluice(ddl(**{"properties.ssl.key.password": bad}) + "SELECT * FROM t;\n", check=False)
     check("tls: a wrong key password fails without showing it", (p.returncode != 0, bad in p.stdout + p.stderr),
           (True, False))
     print("     (error: %s)" % (p.stderr.strip().splitlines() or [""])[-1][:300])
     noclient = ddl()
     for k in ("properties.ssl.certificate.location", "properties.ssl.key.location", "properties.ssl.key.password"):
         noclient = "\n".join(l for l in noclient.split("\n") if k not in l)
-    p = kb.sluice(noclient + "SELECT * FROM t;\n", check=False)
+    p = sluice(noclient + "SELECT * FROM t;\n", check=False)
     err = (p.stderr.strip().splitlines() or [""])[-1]
     check("tls: without a client certificate the error names the servers and the protocol",
           (p.returncode != 0, servers in err, "security.protocol SSL" in err), (True, True, True))
     print("     (error: %s)" % err[:300])
-    p = kb.sluice(ddl(**{"properties.ssl.truststore.location": "/tmp/x.jks"}) + "SELECT * FROM t;\n", check=False)
+    p = sluice(ddl(**{"properties.ssl.truststore.location": "/tmp/x.jks"}) + "SELECT * FROM t;\n", check=False)
     check("tls: Java's truststore option gets a clear error", "ssl.ca.location" in p.stderr, True)
 
 
@@ -269,7 +213,7 @@ def test_errors():
             "properties.bootstrap.servers": servers, "properties.security.protocol": "SASL_PLAINTEXT",
             "properties.sasl.mechanism": "PLAIN", "properties.sasl.jaas.config": jaas,
             "value.format": "json", "scan.startup.mode": "earliest-offset", "scan.bounded.mode": "latest-offset"})
-        p = kb.sluice(ddl + "SELECT * FROM t;", check=False)
+        p = sluice(ddl + "SELECT * FROM t;", check=False)
         err = (p.stderr.strip().splitlines() or [""])[-1]
         print("     (error: %s)" % err[:300])
         check("errors: a wrong SASL password names the servers, the mechanism and the failed authentication",
@@ -278,14 +222,14 @@ def test_errors():
         check("errors: ... before the request timeout (not 'after 30 s')", "after 30 s" in err, False)
     else:
         print("skip errors/sasl: run kafka_broker.sh with SLUICE_KAFKA_SASL=1")
-    dead = "127.0.0.1:%d" % kb.free_port()
+    dead = "127.0.0.1:%d" % kt.free_port()
     src = kafka_table("nope", "no_such_topic", "id INT", **{"value.format": "json",
                                                             "scan.startup.mode": "earliest-offset",
                                                             "scan.bounded.mode": "latest-offset"})
-    p = kb.sluice(src + "SELECT * FROM nope;", check=False)
+    p = sluice(src + "SELECT * FROM nope;", check=False)
     err = (p.stderr.strip().splitlines() or [""])[-1]
     check("errors: a missing topic is named with the cluster", ("no_such_topic" in err, BOOTSTRAP in err), (True, True))
-    p = kb.sluice(src.replace(BOOTSTRAP, dead) + "SELECT * FROM nope;", check=False)
+    p = sluice(src.replace(BOOTSTRAP, dead) + "SELECT * FROM nope;", check=False)
     err = (p.stderr.strip().splitlines() or [""])[-1]
     print("     (error: %s)" % err[:300])
     check("errors: an unreachable broker: the servers, the protocol and the refused connection",
@@ -293,24 +237,8 @@ def test_errors():
 
 
 def main():
-    with tempfile.TemporaryDirectory() as tmp:
-        kb.TMP = tmp
-        cases = {"discovery": test_discovery, "idle_watermark": test_idle_watermark, "tls": test_tls,
-                 "errors": test_errors}
-        only = sys.argv[2:]
-        for name, t in cases.items():
-            if only and name not in only:
-                continue
-            try:
-                t()
-            except Exception as e:  # one broken case does not hide the others
-                print("FAIL %s: %s" % (name, e))
-                failures.append(str(e)[:80])
-    if failures:
-        print("%d failure(s)" % len(failures))
-        return 1
-    print("all live Kafka checks passed")
-    return 0
+    return run_cases({"discovery": test_discovery, "empty_pattern": test_empty_pattern,
+                      "idle_watermark": test_idle_watermark, "tls": test_tls, "errors": test_errors}, "live Kafka")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ class KafkaPartitionSplit final : public SourceSplit {
   // `stop_at_ts`. That is what Kafka's offsetsForTimes resolves to; checking the records too keeps
   // it exact where a cluster cannot look offsets up by time (librdkafka's mock cluster).
   KafkaPartitionSplit(std::shared_ptr<KafkaConsumerState> state, int slot, rd_kafka_queue_t* queue, std::string topic,
-                      int32_t partition, int64_t start, int64_t stop, int64_t earliest, int64_t start_at_ts,
+                      int32_t partition, int64_t start, int64_t stop, int64_t start_at_ts,
                       int64_t stop_at_ts, std::unique_ptr<RowAssembler> assembler)
       : state_(std::move(state)),
         slot_(slot),
@@ -37,7 +37,9 @@ class KafkaPartitionSplit final : public SourceSplit {
   int64_t records_skipped() const override { return assembler_->skipped(); }
 
   // The position is "<next offset> <rows of that record already emitted> <end offset or -1>
-  // <start-timestamp filter still on: 0/1> <ended: 0/1>". A record can give two rows (debezium-json
+  // <start-timestamp filter still on: 0/1> <ended: 0/1>"; the next offset is librdkafka's logical
+  // RD_KAFKA_OFFSET_BEGINNING (-2) for a discovered split that has seen neither a record nor the end
+  // of its partition yet. A record can give two rows (debezium-json
   // -U/+U), so a checkpoint between them resumes at that record and drops the emitted row. The end
   // offset is kept, as Flink's split state keeps its stopping offset, so a bounded source ends where
   // it would have without the restart.
@@ -74,10 +76,14 @@ class KafkaPartitionSplit final : public SourceSplit {
   }
 
   // A partition that is new since the checkpoint (or found while running) starts at its earliest
-  // offset, as Flink's enumerator starts every partition it has no state for.
+  // offset, as Flink's enumerator starts every partition it has no state for. That is librdkafka's
+  // logical RD_KAFKA_OFFSET_BEGINNING, which the fetcher resolves when it starts the partition, never
+  // a low offset queried before: a partition just added to a topic may not be served by its leader yet,
+  // and a start offset that is not the partition's own makes librdkafka reset it to the end
+  // ('auto.offset.reset'), past the records written meanwhile.
   Status StartAsDiscovered() override {
     if (slot_ < state_->assigned) return Status::Internal(id() + ": StartAsDiscovered after the first Read");
-    next_ = earliest_;
+    next_ = RD_KAFKA_OFFSET_BEGINNING;
     start_at_ts_ = kNoOffset;
     state_->assignment->elems[slot_].offset = next_;
     return Status::OK();
@@ -90,6 +96,7 @@ class KafkaPartitionSplit final : public SourceSplit {
     int64_t v[5];
     RETURN_IF_ERROR(ParsePosition(position, v));
     const bool ended = v[4] != 0;
+    // (A split still at RD_KAFKA_OFFSET_BEGINNING reports a negative offset: nothing to commit for it.)
     state_->NoteCommit(checkpoint_id, slot_, ended && v[2] >= 0 ? std::max(v[0], v[2]) : v[0]);
     return Status::OK();
   }
@@ -119,6 +126,7 @@ class KafkaPartitionSplit final : public SourceSplit {
     for (rd_kafka_message_t* m : msgs_) {
       if (!status.ok() || ended_) continue;
       if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+        if (next_ < 0) next_ = m->offset;  // the end of a partition started at its beginning: its position
         if (stop_ != kNoOffset && m->offset >= stop_) ended_ = true;
         continue;
       }
@@ -191,7 +199,7 @@ class KafkaPartitionSplit final : public SourceSplit {
       if (ec != std::errc()) return Status::InvalidArgument("corrupt checkpoint position '" + position + "' of " + id());
       p = next;
     }
-    if (p != end || v[0] < 0 || v[1] < 0) {
+    if (p != end || (v[0] < 0 && v[0] != RD_KAFKA_OFFSET_BEGINNING) || v[1] < 0) {
       return Status::InvalidArgument("corrupt checkpoint position '" + position + "' of " + id());
     }
     return Status::OK();
@@ -205,21 +213,7 @@ class KafkaPartitionSplit final : public SourceSplit {
     return false;
   }
 
-  // Client-level events (errors not tied to a partition) arrive on the consumer queue; librdkafka
-  // retries transient ones itself, so only a fatal error ends the read.
-  Status ServeConsumerQueue() {
-    rd_kafka_t* rk = state_->handle->get();
-    while (rd_kafka_message_t* m = rd_kafka_consumer_poll(rk, 0)) {
-      const bool fatal = m->err == RD_KAFKA_RESP_ERR__FATAL;
-      rd_kafka_message_destroy(m);
-      if (fatal) {
-        char reason[512];
-        rd_kafka_resp_err_t err = rd_kafka_fatal_error(rk, reason, sizeof(reason));
-        return Status::IOError("Cannot read " + id() + ": " + KafkaErrorText(err) + " (" + reason + ")");
-      }
-    }
-    return Status::OK();
-  }
+  Status ServeConsumerQueue() { return ServeKafkaConsumerQueue(state_->handle->get(), 0, "Cannot read " + id()); }
 
   std::shared_ptr<KafkaConsumerState> state_;
   int slot_;  // this partition's element in state_->assignment
@@ -231,7 +225,6 @@ class KafkaPartitionSplit final : public SourceSplit {
   int32_t partition_;
   int64_t next_;  // the next offset to read
   int64_t stop_;  // exclusive end, or kNoOffset
-  int64_t earliest_;  // the partition's first offset when the split was created
   std::unique_ptr<RowAssembler> assembler_;
   std::string source_;
   bool ended_ = false;
@@ -244,6 +237,21 @@ class KafkaPartitionSplit final : public SourceSplit {
 };
 
 }  // namespace
+
+Status ServeKafkaConsumerQueue(rd_kafka_t* rk, int wait_ms, const std::string& what) {
+  int wait = wait_ms;
+  while (rd_kafka_message_t* m = rd_kafka_consumer_poll(rk, wait)) {
+    wait = 0;
+    const bool fatal = m->err == RD_KAFKA_RESP_ERR__FATAL;
+    rd_kafka_message_destroy(m);
+    if (fatal) {
+      char reason[512];
+      rd_kafka_resp_err_t err = rd_kafka_fatal_error(rk, reason, sizeof(reason));
+      return Status::IOError(what + ": " + KafkaErrorText(err) + " (" + reason + ")");
+    }
+  }
+  return Status::OK();
+}
 
 KafkaConsumerState::~KafkaConsumerState() {
   if (assignment != nullptr) rd_kafka_topic_partition_list_destroy(assignment);
@@ -317,7 +325,7 @@ Result<std::unique_ptr<SourceSplit>> MakeKafkaPartitionSplit(const std::shared_p
   rd_kafka_topic_partition_list_add(state->assignment, p.topic.c_str(), p.partition)->offset = p.start;
   ++state->active_splits;
   return std::unique_ptr<SourceSplit>(new KafkaPartitionSplit(state, slot, q, p.topic, p.partition, p.start, p.stop,
-                                                              p.low, start_at_ts, stop_at_ts, std::move(assembler)));
+                                                              start_at_ts, stop_at_ts, std::move(assembler)));
 }
 
 }  // namespace sluice

@@ -68,6 +68,11 @@ struct KafkaConsumerState {
   void CommitPending();
 };
 
+// Client-level events (errors not tied to a partition) arrive on the consumer queue; librdkafka
+// retries transient ones itself, so only a fatal error fails (`what` names the read). Waits up to
+// `wait_ms` for the first event (the consumer's queue holds no records: each partition has its own).
+Status ServeKafkaConsumerQueue(rd_kafka_t* rk, int wait_ms, const std::string& what);
+
 // A split for partition `p` (read from `p.start`, ending at `p.stop`), added to `state`'s
 // assignment. `start_at_ts` / `stop_at_ts` (kNoOffset: none): records are read from the first one
 // with a timestamp at or after `start_at_ts`, and the split ends before the first one at or after

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
 #include <optional>
 #include <random>
 #include <unordered_map>
@@ -115,6 +116,7 @@ class KafkaWriter final : public SinkWriter {
   // A transaction left open (the job failed) is aborted, so read_committed readers need not wait for
   // its timeout; whatever it held is written again by the recovery of the restored checkpoint.
   ~KafkaWriter() override {
+    (void)WaitMarker();
     if (handle_ != nullptr && txn_open_) AbortKafkaTransaction(handle_->get());
     handle_.reset();
     if (holds_index_) ReleaseKafkaWriterIndex(options_.transactional_id_prefix, options_.writer_index);
@@ -298,11 +300,16 @@ class KafkaWriter final : public SinkWriter {
     return DeliveryStatus();
   }
 
-  // Exactly-once, at checkpoint `id`: the epoch's records are acknowledged in the open transaction,
-  // which then waits for the checkpoint (records written meanwhile are held back in the next epoch's
-  // log); the committables are the epoch's log. When the previous checkpoint never completed, its
-  // transaction is still open: this epoch joins it, and it commits with this checkpoint.
+  // Exactly-once, at checkpoint `id`: the epoch's records are in the open transaction, which then waits
+  // for the checkpoint (records written meanwhile are held back in the next epoch's log); the
+  // committables are the epoch's log. When the previous checkpoint never completed, its transaction is
+  // still open: this epoch joins it, and it commits with this checkpoint.
+  // Nothing here waits for the broker: the records need not be acknowledged before the checkpoint,
+  // which holds them (a commit that fails is made again from them after the restart), and the commit
+  // flushes them; the progress marker goes into the transaction on a helper thread. Both thus overlap
+  // the checkpoint's write and the job's work instead of stopping the task thread at every barrier.
   Result<std::string> PreCommitEpoch(int64_t id) {
+    RETURN_IF_ERROR(WaitMarker());
     RETURN_IF_ERROR(FlushBuffer());
     const int64_t records = log_.records();
     std::string log = log_.Release();
@@ -315,10 +322,23 @@ class KafkaWriter final : public SinkWriter {
       RETURN_IF_ERROR(ProduceLog(log, "the epoch of checkpoint " + std::to_string(id)));
     }
     RETURN_IF_ERROR(EnsureTransaction());  // an empty epoch joining a waiting transaction moves its marker
-    RETURN_IF_ERROR(FlushProducer());
+    rd_kafka_poll(handle_->get(), 0);
+    RETURN_IF_ERROR(DeliveryStatus());
     awaiting_commit_ = true;
     txn_epoch_ = id;
+    rd_kafka_t* rk = handle_->get();
+    const KafkaTableOptions* options = &options_;
+    const KafkaProgress progress{lineage_, id};
+    marker_ = std::async(std::launch::async, [rk, options, topic = topic_, progress] {
+      return SendKafkaProgressMarker(rk, *options, topic, progress);
+    });
     return EncodeKafkaCommittable(id, lineage_, records, log);
+  }
+
+  // The progress marker PreCommitEpoch sends, once sent (OK when none is on its way).
+  Status WaitMarker() {
+    if (!marker_.valid()) return Status::OK();
+    return marker_.get();
   }
 
   // Commits the transaction of a checkpoint that is now durable, or, for committables restored from a
@@ -337,7 +357,10 @@ class KafkaWriter final : public SinkWriter {
     if (c.records == 0 && !(awaiting_commit_ && c.checkpoint_id == txn_epoch_)) return Status::OK();
     if (awaiting_commit_ && c.checkpoint_id < txn_epoch_) return Status::OK();  // commits with txn_epoch_
     if (awaiting_commit_ && c.checkpoint_id == txn_epoch_) {
-      RETURN_IF_ERROR(CommitKafkaTransaction(handle_->get(), options_, topic_, KafkaProgress{lineage_, txn_epoch_}));
+      RETURN_IF_ERROR(WaitMarker());
+      RETURN_IF_ERROR(CommitMarkedKafkaTransaction(handle_->get()));
+      rd_kafka_poll(handle_->get(), 0);
+      RETURN_IF_ERROR(DeliveryStatus());
       txn_open_ = false;
       awaiting_commit_ = false;
       committed_id_ = txn_epoch_;
@@ -495,6 +518,9 @@ class KafkaWriter final : public SinkWriter {
   int64_t committed_id_ = 0;  // the last checkpoint of lineage_ known committed
   uint64_t lineage_ = 0;
   KafkaRecordLog log_;  // the current epoch's records
+  // The progress marker of the pre-committed transaction on its way (SendKafkaProgressMarker on a
+  // helper thread; the task thread makes no other transaction call until it is there).
+  std::future<Status> marker_;
   bool progress_read_ = false;
   KafkaProgress progress_;  // the marker as read after the restart
   int64_t transactions_ = 0;

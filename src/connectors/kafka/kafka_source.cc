@@ -47,6 +47,14 @@ class KafkaSource final : public TableSource {
     return splits;
   }
 
+  // No partition to read yet: a bounded poll of the consumer (it has no partitions, so this waits up
+  // to kKafkaPollMillis, or less before the next discovery) instead of the job spinning.
+  Status WaitForSplits(int64_t max_micros) override {
+    if (state_ == nullptr) return Status::OK();
+    const int ms = static_cast<int>(std::min<int64_t>(kKafkaPollMillis, max_micros / 1000));
+    return ServeKafkaConsumerQueue(state_->handle->get(), ms, "Cannot read the topics of '" + options_.table_name + "'");
+  }
+
  private:
   Result<std::vector<std::unique_ptr<SourceSplit>>> Create() {
     KafkaClientSpec spec;
@@ -87,13 +95,13 @@ class KafkaSource final : public TableSource {
     return parts;
   }
 
-  // New partitions start at their earliest offset (the split's StartAsDiscovered, which the source
-  // operator calls) and never end: discovery is for unbounded sources only.
+  // New partitions start at their earliest offset (librdkafka's logical RD_KAFKA_OFFSET_BEGINNING:
+  // the split's StartAsDiscovered, which the source operator calls) and never end: discovery is for
+  // unbounded sources only. Their offsets are not queried: the fetcher resolves the beginning itself.
   Result<std::vector<std::unique_ptr<SourceSplit>>> Discover() {
     if (state_ == nullptr) return std::vector<std::unique_ptr<SourceSplit>>{};
     ASSIGN_OR_RETURN(std::vector<PartitionRange> parts, NewPartitions());
-    RETURN_IF_ERROR(QueryPartitionOffsets(state_->handle->get(), &parts));
-    for (auto& p : parts) p.start = p.low;
+    for (auto& p : parts) p.start = RD_KAFKA_OFFSET_BEGINNING;
     return MakeSplits(parts);
   }
 

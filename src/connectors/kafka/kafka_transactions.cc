@@ -280,30 +280,38 @@ Status BeginKafkaTransaction(rd_kafka_t* rk) {
   return Status::OK();
 }
 
+Status SendKafkaProgressMarker(rd_kafka_t* rk, const KafkaTableOptions& options, const std::string& topic,
+                               const KafkaProgress& progress) {
+  rd_kafka_topic_partition_list_t* offsets = rd_kafka_topic_partition_list_new(1);
+  rd_kafka_topic_partition_t* p = rd_kafka_topic_partition_list_add(offsets, topic.c_str(), 0);
+  p->offset = progress.checkpoint_id;
+  const std::string meta = kMarkerPrefix + Hex(progress.lineage) + kMarkerCheckpoint +
+                           std::to_string(progress.checkpoint_id);
+  // librdkafka frees the metadata with the list.
+  p->metadata = std::malloc(meta.size());
+  std::memcpy(p->metadata, meta.data(), meta.size());
+  p->metadata_size = meta.size();
+  rd_kafka_consumer_group_metadata_t* group = rd_kafka_consumer_group_metadata_new(KafkaProgressGroup(options).c_str());
+  Status s = RetryTxn(rk, "progress marker", [&] {
+    return rd_kafka_send_offsets_to_transaction(rk, offsets, group, kKafkaRequestTimeoutMs);
+  });
+  rd_kafka_consumer_group_metadata_destroy(group);
+  rd_kafka_topic_partition_list_destroy(offsets);
+  return s;
+}
+
+Status CommitMarkedKafkaTransaction(rd_kafka_t* rk) {
+  Failpoint("kafka.before-commit-transaction");
+  RETURN_IF_ERROR(RetryTxn(rk, "commit", [&] { return rd_kafka_commit_transaction(rk, -1); }));
+  Failpoint("kafka.after-commit-transaction");
+  return Status::OK();
+}
+
 Status CommitKafkaTransaction(rd_kafka_t* rk, const KafkaTableOptions& options, const std::string& topic,
                               std::optional<KafkaProgress> progress) {
-  if (progress) {
-    rd_kafka_topic_partition_list_t* offsets = rd_kafka_topic_partition_list_new(1);
-    rd_kafka_topic_partition_t* p = rd_kafka_topic_partition_list_add(offsets, topic.c_str(), 0);
-    p->offset = progress->checkpoint_id;
-    const std::string meta = kMarkerPrefix + Hex(progress->lineage) + kMarkerCheckpoint +
-                             std::to_string(progress->checkpoint_id);
-    // librdkafka frees the metadata with the list.
-    p->metadata = std::malloc(meta.size());
-    std::memcpy(p->metadata, meta.data(), meta.size());
-    p->metadata_size = meta.size();
-    rd_kafka_consumer_group_metadata_t* group = rd_kafka_consumer_group_metadata_new(KafkaProgressGroup(options).c_str());
-    Status s = RetryTxn(rk, "progress marker", [&] {
-      return rd_kafka_send_offsets_to_transaction(rk, offsets, group, kKafkaRequestTimeoutMs);
-    });
-    rd_kafka_consumer_group_metadata_destroy(group);
-    rd_kafka_topic_partition_list_destroy(offsets);
-    RETURN_IF_ERROR(s);
-    Failpoint("kafka.before-commit-transaction");
-  }
-  RETURN_IF_ERROR(RetryTxn(rk, "commit", [&] { return rd_kafka_commit_transaction(rk, -1); }));
-  if (progress) Failpoint("kafka.after-commit-transaction");
-  return Status::OK();
+  if (!progress) return RetryTxn(rk, "commit", [&] { return rd_kafka_commit_transaction(rk, -1); });
+  RETURN_IF_ERROR(SendKafkaProgressMarker(rk, options, topic, *progress));
+  return CommitMarkedKafkaTransaction(rk);
 }
 
 void AbortKafkaTransaction(rd_kafka_t* rk) {

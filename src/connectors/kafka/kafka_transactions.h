@@ -112,9 +112,17 @@ Status InitKafkaTransactions(rd_kafka_t* rk, const KafkaTableOptions& options);
 Status CheckTransactionTimeoutFitsInterval(const std::map<std::string, std::string>* config,
                                            const KafkaTableOptions& options);
 Status BeginKafkaTransaction(rd_kafka_t* rk);
-// Commits the open transaction; with `progress`, its marker is committed in it.
+// Commits the open transaction; with `progress`, its marker is committed in it
+// (SendKafkaProgressMarker, then CommitMarkedKafkaTransaction).
 Status CommitKafkaTransaction(rd_kafka_t* rk, const KafkaTableOptions& options, const std::string& topic,
                               std::optional<KafkaProgress> progress);
+// Puts the progress marker into the open transaction (send_offsets_to_transaction: a round trip to the
+// transaction and group coordinators). Sent again in the same transaction, the last marker counts.
+Status SendKafkaProgressMarker(rd_kafka_t* rk, const KafkaTableOptions& options, const std::string& topic,
+                               const KafkaProgress& progress);
+// Commits the open transaction whose marker was sent (with the failpoints kafka.before-commit-transaction
+// and kafka.after-commit-transaction around the commit).
+Status CommitMarkedKafkaTransaction(rd_kafka_t* rk);
 // Aborts the open transaction (bounded wait); errors are ignored (a later init_transactions aborts it).
 void AbortKafkaTransaction(rd_kafka_t* rk);
 // Reads the progress marker of the sink's topic (stable offsets: read_committed).

@@ -209,7 +209,13 @@ Status SourceOperator::Step(int64_t bound, bool yield_on_tie) {
     for (auto& s : splits_) s.starved = false;
   }
   size_t i = PickSplit();
-  if (i == splits_.size()) return Status::OK();
+  if (i == splits_.size()) {
+    // No split yet (discovery finds them later): wait for the next discovery, bounded by the source,
+    // instead of spinning through the job's loop.
+    if (discovery_ == nullptr) return Status::OK();
+    const int64_t until_discovery = last_discovery_micros_ + discovery_interval_micros_ - NowMicros();
+    return discovery_->WaitForSplits(std::max<int64_t>(0, until_discovery)).WithContext("Source '" + name() + "'");
+  }
   SplitState& st = splits_[i];
   if (st.pos >= st.pending_rows) {
     RETURN_IF_ERROR(Fill(i));

@@ -430,7 +430,12 @@ TEST(KafkaTest, DiscoveryFindsNewTopicsAndReadsThemFromTheirStart) {
   EXPECT_EQ((*found)[0]->id(), "topic 'disc_b' partition 0");
   EXPECT_EQ((*found)[1]->id(), "topic 'disc_b' partition 1");
   std::vector<std::string> got;
-  for (auto& split : *found) ASSERT_TRUE(split->StartAsDiscovered().ok());
+  // A discovered split starts at librdkafka's logical beginning (-2), not at an offset of its own: the
+  // split once started at an uninitialized offset (a record past the first, or past the end).
+  for (auto& split : *found) {
+    ASSERT_TRUE(split->StartAsDiscovered().ok());
+    EXPECT_EQ(split->CheckpointPosition(0), "-2 0 -1 0 0");
+  }
   for (int tries = 0; tries < 200 && got.size() < 2; ++tries) {
     for (auto& split : *found) {
       Chunk c(s);
@@ -441,6 +446,21 @@ TEST(KafkaTest, DiscoveryFindsNewTopicsAndReadsThemFromTheirStart) {
   }
   std::sort(got.begin(), got.end());
   EXPECT_EQ(got, (std::vector<std::string>{"+I[7]", "+I[8]"}));
+  // Once a split read its records or reached its partition's end, its position is a real offset: the
+  // partitions' next offsets add up to the two records.
+  int64_t next_offsets = -1;
+  for (int tries = 0; tries < 50 && next_offsets < 0; ++tries) {
+    next_offsets = 0;
+    for (auto& split : *found) {
+      Chunk c(s);
+      ASSERT_TRUE(split->Read(16, &c).ok());
+      ASSERT_EQ(c.size(), 0u);
+      const std::string pos = split->CheckpointPosition(0);
+      const int64_t next = std::stoll(pos.substr(0, pos.find(' ')));
+      next_offsets = next < 0 || next_offsets < 0 ? -1 : next_offsets + next;
+    }
+  }
+  EXPECT_EQ(next_offsets, 2);
   auto again = (*source)->DiscoverSplits();
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(again->size(), 0u);

@@ -217,7 +217,12 @@ class DiscoveringSource final : public TableSource {
     if (calls <= 2) out.push_back(std::make_unique<SeekableSplit>(0, 2, "d" + std::to_string(calls)));
     return out;
   }
+  Status WaitForSplits(int64_t max_micros) override {
+    waits.push_back(max_micros);
+    return Status::OK();
+  }
   int calls = 0;
+  std::vector<int64_t> waits;  // WaitForSplits' bounds
 };
 
 // The source operator asks for new splits once per discovery interval of its clock, reads them from
@@ -244,6 +249,33 @@ TEST(SourceOperatorTest, DiscoveredSplitsAreAddedOnTheIntervalAndRead) {
   for (int i = 0; i < 10; ++i) ASSERT_TRUE(op.Step(kMaxWatermark, false).ok());
   EXPECT_EQ(sink.Changes(), (std::vector<std::string>{"+I[100]", "+I[101]"}));
   EXPECT_FALSE(op.finished());
+}
+
+// A source with discovery and no split yet does not spin through the job's loop: each step waits, in
+// the table source, at most until the next discovery is due (and not at all once it is).
+TEST(SourceOperatorTest, StepWithoutSplitsWaitsForTheNextDiscovery) {
+  ManualClock clock(0);
+  EvalContext eval(&clock);
+  auto source = std::make_shared<DiscoveringSource>();
+  SourceOperator op("t", {}, OneColumn(), {}, -1, nullptr, 2);
+  op.SetSplitDiscovery(source);
+  testing::CollectSink sink;
+  op.AddOutput(&sink, 0);
+  JobContext ctx;
+  ctx.eval = &eval;
+  ASSERT_TRUE(op.Open(&ctx).ok());
+  ASSERT_TRUE(sink.Open(&ctx).ok());
+  ASSERT_TRUE(op.Step(kMaxWatermark, false).ok());
+  clock.Advance(400);
+  ASSERT_TRUE(op.Step(kMaxWatermark, false).ok());
+  clock.Advance(900);
+  ASSERT_TRUE(op.Step(kMaxWatermark, false).ok());
+  EXPECT_EQ(source->waits, (std::vector<int64_t>{1000, 600, 0}));
+  // Once a split is there, steps read it (a read, then its rows) and do not wait.
+  ASSERT_TRUE(op.DiscoverSplits().ok());
+  for (int i = 0; i < 2; ++i) ASSERT_TRUE(op.Step(kMaxWatermark, false).ok());
+  EXPECT_EQ(source->waits.size(), 3u);
+  EXPECT_EQ(sink.Changes(), (std::vector<std::string>{"+I[100]", "+I[101]"}));
 }
 
 }  // namespace
