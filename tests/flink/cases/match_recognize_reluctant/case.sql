@@ -2,7 +2,7 @@
 CREATE TABLE Ticker (
   symbol STRING, rowtime TIMESTAMP(3), price BIGINT, tax BIGINT,
   WATERMARK FOR rowtime AS rowtime - INTERVAL '1' SECOND
-) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/ticker.json', 'format' = 'json');
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/ticker.json', 'format' = 'json');
 SELECT * FROM Ticker MATCH_RECOGNIZE (
   PARTITION BY symbol ORDER BY rowtime
   MEASURES FIRST(A.price) AS firstPrice, LAST(A.price) AS lastA, B.price AS bPrice, MATCH_ROWTIME() AS mt

@@ -3,7 +3,7 @@
 CREATE TABLE Ticker (
   symbol STRING, rowtime TIMESTAMP(3), price BIGINT, tax BIGINT,
   WATERMARK FOR rowtime AS rowtime - INTERVAL '1' SECOND
-) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/ticker_xyz.json', 'format' = 'json');
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/ticker.json', 'format' = 'json');
 SELECT * FROM Ticker MATCH_RECOGNIZE (
   PARTITION BY symbol ORDER BY rowtime
   MEASURES SUM(A.price) AS sumPrice, FIRST(rowtime) AS startTime, LAST(rowtime) AS endTime
