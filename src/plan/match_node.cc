@@ -1,8 +1,7 @@
 // EXPLAIN text of the Match node (MATCH_RECOGNIZE, plan_node.h) in Flink's format:
 // Match(partitionBy=[symbol], orderBy=[ts ASC], measures=[FINAL(A.price) AS price],
 //       rowsPerMatch=[ONE ROW PER MATCH], after=[SKIP PAST LAST ROW],
-//       pattern=[(_UTF-16LE'A', PATTERN_QUANTIFIER(_UTF-16LE'B', 1, -1, false))], within=[...],
-//       define=[{A=...}]).
+//       pattern=[(_UTF-16LE'A', PATTERN_QUANTIFIER(_UTF-16LE'B', 1, -1, false))], define=[{A=...}]).
 // The pattern is printed as Calcite's RexNode (concatenation nests to the left); conditions and
 // measures print their navigations as written (PREV(A.$2, 0) for a column of the current row), in
 // Sluice's expression syntax.
@@ -58,7 +57,7 @@ std::string MatchNode::ExplainAttributes() const {
   std::string pattern = StageText(variables[0], stages[0]);
   for (size_t i = 1; i < stages.size(); ++i) pattern = "(" + pattern + ", " + StageText(variables[i], stages[i]) + ")";
   s += "], pattern=[" + pattern + "]";
-  if (within_ms >= 0) s += ", within=[" + std::to_string(within_ms) + ":INTERVAL SECOND]";
+  // Flink's physical Match does not print WITHIN (its logical plan does, as interval=[...]).
   s += ", define=[{";
   bool first = true;
   for (size_t v = 0; v < define.size(); ++v) {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <unordered_map>
 
 #include "common/check.h"
 #include "runtime/job.h"
@@ -138,22 +137,16 @@ Status MatchOperator::ProcessRow(uint32_t part, uint32_t id, int64_t time) {
 
 Status MatchOperator::OnWatermark(int64_t watermark) {
   State& s = *state_;
-  // The due rows, grouped by partition in the order of each partition's first due row.
-  std::vector<uint32_t> order;
-  std::unordered_map<uint32_t, std::vector<State::Waiting>> due;
+  // The due rows in (rowtime, further keys, arrival) order, whatever partition they belong to: the
+  // output then does not depend on how often watermarks arrive.
   auto it = s.waiting.begin();
   while (it != s.waiting.end() && it->second.rowtime <= watermark) {
-    const uint32_t part = s.row_part[it->second.id];
-    auto& list = due[part];
-    if (list.empty()) order.push_back(part);
-    list.push_back(it->second);
-    s.in_wait[it->second.id] = 0;
+    const State::Waiting w = it->second;
+    s.in_wait[w.id] = 0;
     it = s.waiting.erase(it);
+    RETURN_IF_ERROR(ProcessRow(s.row_part[w.id], w.id, w.rowtime));
   }
-  for (uint32_t part : order) {
-    for (const State::Waiting& w : due[part]) RETURN_IF_ERROR(ProcessRow(part, w.id, w.rowtime));
-    RETURN_IF_ERROR(EmitMatches());
-  }
+  RETURN_IF_ERROR(EmitMatches());
   if (node_->within_ms >= 0) {
     // Time advanced for every partition: runs past WITHIN end and may release held matches.
     eval_->set_arena(&s.arena);

@@ -3,9 +3,9 @@
 // Rows are partitioned by the PARTITION BY columns and matched in time order by a MatchNfa
 // (runtime/operators/match_nfa.h) per partition:
 // - Event time: rows wait in state until the watermark reaches their rowtime, then are processed in
-//   (rowtime, further ORDER BY keys, arrival) order; the rows a watermark releases are processed
-//   partition by partition, in the order of each partition's first released row (Flink fires one
-//   timer per key and processes all its rows due). A row whose rowtime is at or below the current
+//   (rowtime, further ORDER BY keys, arrival) order across partitions, so the output does not depend
+//   on how often watermarks arrive (Flink processes a key's due rows per timer, so its order across
+//   partitions depends on its watermark timing). A row whose rowtime is at or below the current
 //   watermark is late (Flink's CepOperator bound) and is dropped and reported (Operator::ReportLate),
 //   as is a row without a rowtime.
 // - Processing time: rows are processed as they arrive.
