@@ -143,6 +143,19 @@ class Binder {
   Result<Relation> FinishTemporalJoin(const ast::Join& join, const ast::Expr& as_of, Relation left, Relation right,
                                       const JoinNode& regular, Scope combined);
   Result<Relation> BindUnnest(Relation left, const ast::Unnest& unnest, bool left_outer);
+  // MATCH_RECOGNIZE (binder/match_recognize.cc).
+  struct MatchBindContext {
+    const Scope* input_scope = nullptr;
+    std::vector<std::string> variables;
+    std::vector<ExprPtr>* derived = nullptr;  // per-row navigation arguments (columns after the input's)
+    int define_var = -1;                      // the DEFINE being bound; -1: a MEASURE
+    int rowtime_column = -1;
+  };
+  Result<Relation> BindMatchRecognize(const ast::MatchRecognize& m);
+  Result<MatchExpr> BindMatchExpr(const ast::Expr& e, const MatchBindContext& mc);
+  Result<int> MatchArgumentColumn(const ast::Expr& inner, int var, const MatchBindContext& mc);
+  Status CollectMatchSlots(const ast::Expr& e, const MatchBindContext& mc, MatchExpr* out,
+                           std::vector<const ast::Expr*>* replaced);
   // FROM TABLE(TUMBLE|HOP|CUMULATE(TABLE t, DESCRIPTOR(ts), ...)) (binder/window_tvf.cc).
   Result<Relation> BindWindowTvf(const ast::TableFunctionRef& ref);
   // Legacy GROUP BY TUMBLE/HOP(ts, ...) (binder/window_tvf.cc): when the GROUP BY holds such a call,

@@ -415,6 +415,7 @@ Result<Binder::Relation> Binder::BindTableRef(const ast::TableRef& ref) {
       return rel;
     }
     case ast::TableRefKind::kJoin: return BindJoin(ref.As<ast::Join>());
+    case ast::TableRefKind::kMatchRecognize: return BindMatchRecognize(ref.As<ast::MatchRecognize>());
     case ast::TableRefKind::kTableFunction: return BindWindowTvf(ref.As<ast::TableFunctionRef>());
     case ast::TableRefKind::kUnnest: {
       // FROM UNNEST(...) alone: unnest over a single empty row.

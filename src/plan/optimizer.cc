@@ -144,6 +144,7 @@ PlanNodePtr CopyWithInputs(const PlanNodePtr& node, std::vector<PlanNodePtr> inp
     case PlanKind::kWindowJoin: out = std::make_shared<WindowJoinNode>(node->As<WindowJoinNode>()); break;
     case PlanKind::kExpand: out = std::make_shared<ExpandNode>(node->As<ExpandNode>()); break;
     case PlanKind::kReplicateRows: out = std::make_shared<ReplicateRowsNode>(node->As<ReplicateRowsNode>()); break;
+    case PlanKind::kMatch: out = std::make_shared<MatchNode>(node->As<MatchNode>()); break;
   }
   out->inputs = std::move(inputs);
   return out;
@@ -372,6 +373,7 @@ class Pruner {
       case PlanKind::kMiniBatchAssigner:
       case PlanKind::kExpand:          // the binder's projection below keeps only what the aggregate reads
       case PlanKind::kReplicateRows:   // reads every column it copies
+      case PlanKind::kMatch:           // the binder's input keeps only what it reads
         // Stateful operators (and exchanges, which carry their keys) read every input column; the
         // projection below them already keeps only what they use.
         for (const auto& input : node->inputs) {
@@ -726,6 +728,7 @@ class Pruner {
       case PlanKind::kDropUpdateBefore:
       case PlanKind::kMiniBatchAssigner:
       case PlanKind::kExpand:
+      case PlanKind::kMatch:
       case PlanKind::kReplicateRows: {
         std::vector<PlanNodePtr> inputs;
         for (const auto& in : node->inputs) inputs.push_back(Input(in).node);

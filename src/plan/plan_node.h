@@ -53,6 +53,7 @@ enum class PlanKind : uint8_t {
   kLookupJoin,
   kExpand,
   kReplicateRows,
+  kMatch,
 };
 
 struct PlanNode;
@@ -522,6 +523,61 @@ struct ExpandNode : PlanNode {
 struct ReplicateRowsNode : PlanNode {
   ReplicateRowsNode() : PlanNode(PlanKind::kReplicateRows) {}
   std::string ExplainName() const override { return "Correlate"; }
+  std::string ExplainAttributes() const override;
+};
+
+// A value a MATCH_RECOGNIZE condition or measure reads from the rows of a (partial) match: column
+// `column` of the FIRST/LAST row mapped to `variable` at `offset` (kNav), an aggregate of that column
+// over the rows mapped to `variable` (kAggregate), or the rowtime of the match's last row
+// (kMatchRowtime). variable -1 is Flink's default variable * (every row of the match). In a DEFINE
+// condition of variable V, the row being classified counts as the last row of V and of *.
+struct MatchSlot {
+  enum class Kind : uint8_t { kNav, kAggregate, kMatchRowtime };
+  Kind kind = Kind::kNav;
+  int variable = -1;
+  bool first = false;   // kNav: FIRST (else LAST)
+  int64_t offset = 0;   // kNav: rows from the first / last
+  int column = -1;      // the input column read; -1 for COUNT(*)
+  std::shared_ptr<const AggregateFunction> function;  // kAggregate
+  LogicalType type;
+  std::string text;     // EXPLAIN's form ("PREV(A.price, 0)", "SUM(A.price)")
+};
+
+// A DEFINE condition or a MEASURE: `expr` over the slot columns (column i is slots[i]).
+struct MatchExpr {
+  std::vector<MatchSlot> slots;
+  ExprPtr expr;
+  std::string Explain() const;
+};
+
+// One variable of a pattern with its quantifier (Flink's CEP runs a sequence of variables only).
+// greedy: a greedy quantifier with a choice (not ?, not {n}): the next variable takes a row only when
+// this one's condition rejects it.
+struct MatchStage {
+  int64_t min = 1;
+  int64_t max = 1;  // -1: no bound
+  bool greedy = false;
+  bool reluctant = false;
+};
+
+// MATCH_RECOGNIZE (Flink's Match): per partition, rows in time order are matched against the pattern
+// (an NFA over the stages, runtime/operators/match_operator.h); each match gives ONE ROW PER MATCH:
+// the partition keys, then the measures. Insert-only in and out. Variables are the pattern's, in order
+// (variable i is stage i).
+struct MatchNode : PlanNode {
+  MatchNode() : PlanNode(PlanKind::kMatch) {}
+  enum class Skip : uint8_t { kPastLastRow, kToNextRow, kToFirst, kToLast };
+  std::vector<int> partition_keys;
+  std::vector<SortKey> order;  // order[0]: the time attribute
+  bool rowtime = true;
+  std::vector<std::string> variables;
+  std::vector<MatchStage> stages;
+  std::vector<std::optional<MatchExpr>> define;  // per variable; none: TRUE
+  std::vector<MatchExpr> measures;               // output columns after the partition keys
+  Skip skip = Skip::kPastLastRow;
+  int skip_variable = -1;
+  int64_t within_ms = -1;  // WITHIN; -1 when absent
+  std::string ExplainName() const override { return "Match"; }
   std::string ExplainAttributes() const override;
 };
 

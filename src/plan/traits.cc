@@ -221,6 +221,8 @@ class Inference {
       // Joined rows once, and padded rows once they expire: never retracted.
       case PlanKind::kIntervalJoin: return {true, false, false};
       case PlanKind::kOverAggregate: return {true, false, false};
+      // One row per match, never retracted.
+      case PlanKind::kMatch: return {true, false, false};
       // Each window's result once, when the window closes.
       case PlanKind::kWindowRank:
       case PlanKind::kWindowDeduplicate:
@@ -279,6 +281,7 @@ class Inference {
       case PlanKind::kLookupJoin:     // insert-only inputs (checked in Annotate)
       case PlanKind::kIntervalJoin:   // insert-only inputs (checked in Annotate)
       case PlanKind::kOverAggregate:  // insert-only input (checked in Annotate)
+      case PlanKind::kMatch:          // insert-only input (checked in Annotate)
       case PlanKind::kWindowRank:     // insert-only inputs (checked in Annotate)
       case PlanKind::kWindowDeduplicate:
       case PlanKind::kWindowJoin:
@@ -420,7 +423,8 @@ class Inference {
       case PlanKind::kWindowRank:
       case PlanKind::kWindowDeduplicate:
       case PlanKind::kWindowJoin:
-        // Flink's FlinkChangelogModeInferenceProgram: window operators consume inserts only.
+      case PlanKind::kMatch:
+        // Flink's FlinkChangelogModeInferenceProgram: window operators and Match consume inserts only.
         for (const auto& in : n->inputs) {
           Kinds k = kinds_[in.get()];
           if (k.InsertOnly()) continue;

@@ -112,6 +112,7 @@ bool DropsLateRows(const PlanNode& node) {
   switch (node.kind) {
     case PlanKind::kWindowAggregate: return !node.As<WindowAggregateNode>().proctime;
     case PlanKind::kOverAggregate: return node.As<OverAggregateNode>().rowtime;
+    case PlanKind::kMatch: return node.As<MatchNode>().rowtime;
     case PlanKind::kIntervalJoin: return node.As<IntervalJoinNode>().rowtime;
     // Planned on event time only (plan/window_rank_rule.h, plan/window_join_rule.h).
     case PlanKind::kWindowRank:

@@ -20,6 +20,7 @@ enum class TableRefKind : uint8_t {
   kJoin,           // Join
   kTableFunction,  // TableFunctionRef: [LATERAL] TABLE(fn(...)), incl. window TVFs
   kUnnest,         // Unnest
+  kMatchRecognize, // MatchRecognize: input MATCH_RECOGNIZE (...)
 };
 
 struct TableRef {
@@ -86,6 +87,50 @@ struct Unnest : TableRef {
   Unnest() : TableRef(kKind) {}
   std::vector<ExprPtr> args;
   bool with_ordinality = false;
+};
+
+// A row pattern of MATCH_RECOGNIZE: a variable, a concatenation, an alternation (|) or a group, each
+// with a quantifier (min..max rows, max -1 for no bound; reluctant for *?, +?, ??, {n,m}?).
+struct PatternTerm {
+  enum class Kind : uint8_t { kVariable, kConcat, kAlternation, kGroup };
+  Kind kind = Kind::kVariable;
+  SourcePos pos;
+  std::string name;                 // kVariable
+  std::vector<PatternTerm> terms;   // kConcat, kAlternation, kGroup (one term)
+  bool quantified = false;          // a quantifier was written
+  int64_t min = 1;
+  int64_t max = 1;                  // -1: no upper bound
+  bool reluctant = false;
+};
+
+// input MATCH_RECOGNIZE (PARTITION BY ... ORDER BY ... MEASURES ... ONE ROW PER MATCH AFTER MATCH SKIP
+// ... PATTERN (...) [WITHIN INTERVAL ...] DEFINE ...) [AS alias].
+struct MatchRecognize : TableRef {
+  static constexpr TableRefKind kKind = TableRefKind::kMatchRecognize;
+  MatchRecognize() : TableRef(kKind) {}
+  enum class Skip : uint8_t { kPastLastRow, kToNextRow, kToFirst, kToLast };
+  TableRefPtr input;
+  std::vector<ExprPtr> partition_by;
+  std::vector<OrderItem> order_by;
+  struct Measure {
+    SourcePos pos;
+    ExprPtr expr;
+    std::string alias;
+  };
+  std::vector<Measure> measures;
+  bool all_rows = false;      // ALL ROWS PER MATCH (refused by the binder, as Flink does)
+  Skip skip = Skip::kToNextRow;  // Calcite's default when AFTER MATCH is absent
+  std::string skip_variable;  // kToFirst / kToLast
+  SourcePos skip_pos;
+  PatternTerm pattern;
+  ExprPtr within;             // an interval literal, null when absent
+  struct Definition {
+    SourcePos pos;
+    std::string variable;
+    ExprPtr condition;
+  };
+  std::vector<Definition> define;
+  std::vector<std::string> subset;  // SUBSET names (refused by the binder)
 };
 
 // ---------------------------------------------------------------------------------------------

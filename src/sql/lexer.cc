@@ -90,7 +90,7 @@ class Lexer {
           }
         }
         if (!matched) {
-          static constexpr std::string_view kOne = "()[],;.+-*/%=<>:?{}";
+          static constexpr std::string_view kOne = "()[],;.+-*/%=<>:?{}|";
           if (kOne.find(c) == std::string_view::npos) {
             return Error(t, std::string("unexpected character '") + c + "'");
           }

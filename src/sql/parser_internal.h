@@ -170,6 +170,14 @@ class Parser {
   Result<TableRefPtr> ParseTablePrimary();
   Result<TableRefPtr> ParseTableFunction(SourcePos pos, bool lateral);
   Result<std::unique_ptr<WindowSpec>> ParseWindowSpec();
+  // ---------------------------------------- parser_match.cc
+  // MATCH_RECOGNIZE (...) after a table reference.
+  Result<TableRefPtr> ParseMatchRecognize(TableRefPtr input);
+  Status ParseMatchClauses(MatchRecognize* m);
+  Result<PatternTerm> ParsePatternAlternation();
+  Result<PatternTerm> ParsePatternConcat();
+  Result<PatternTerm> ParsePatternPrimary();
+  Status ParsePatternQuantifier(PatternTerm* t);
   Result<FrameBound> ParseFrameBound();
 
   // ---------------------------------------- parser_expression.cc

@@ -451,9 +451,9 @@ Result<TableRefPtr> Parser::ParseTablePrimary() {
     }
     ref = std::move(t);
   }
-  if (TokIsKw(Cur(), "MATCH_RECOGNIZE")) {
-    return Status::NotSupported("MATCH_RECOGNIZE is not supported by Sluice yet (at line " +
-                                std::to_string(Cur().line) + ", column " + std::to_string(Cur().column) + ")");
+  if (AtKw("MATCH_RECOGNIZE")) {
+    ASSIGN_OR_RETURN(ref, ParseMatchRecognize(std::move(ref)));
+    allow_alias = true;
   }
   if (allow_alias) {
     ASSIGN_OR_RETURN(ref->alias, ParseOptionalAlias());

@@ -39,6 +39,7 @@ constexpr Entry kTranslators[] = {
     {PlanKind::kSink, &TranslateSink},
     {PlanKind::kExpand, &TranslateExpand},
     {PlanKind::kReplicateRows, &TranslateReplicateRows},
+    {PlanKind::kMatch, &TranslateMatch},
 };
 
 }  // namespace

@@ -31,5 +31,6 @@ Result<Operator*> TranslateLookupJoin(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslateSink(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslateExpand(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslateReplicateRows(Translator& t, const PlanNodePtr& node);
+Result<Operator*> TranslateMatch(Translator& t, const PlanNodePtr& node);
 
 }  // namespace sluice

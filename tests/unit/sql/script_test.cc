@@ -164,7 +164,16 @@ TEST(ParseErrorTest, SpecificMessages) {
   EXPECT_NE(ErrorOf("BEGIN STATEMENT SET; END").find("\"INSERT\""), std::string::npos);
   EXPECT_NE(ErrorOf("SELECT 'ü', ä + FROM t").find("line 1, column 17."), std::string::npos);
   EXPECT_NE(ErrorOf("CREATE TABLE t (a INT PRIMARY KEY ENFORCE)").find("\"NOT\""), std::string::npos);
-  for (const char* sql : {"ALTER TABLE t RENAME TO u", "LOAD MODULE hive", "SELECT * FROM t MATCH_RECOGNIZE (x)"}) {
+  // MATCH_RECOGNIZE parses (the binder decides what runs); a malformed one is a parse error.
+  EXPECT_EQ(ParseStatement("SELECT * FROM t MATCH_RECOGNIZE (x)").status().code(), StatusCode::kParseError);
+  auto mr = ParseStatement(
+      "SELECT * FROM t MATCH_RECOGNIZE (PARTITION BY k ORDER BY ts MEASURES FIRST(A.v) AS f "
+      "AFTER MATCH SKIP TO LAST B PATTERN (A{2,}? B C*? D) WITHIN INTERVAL '1' HOUR DEFINE A AS A.v > 1) AS m");
+  ASSERT_TRUE(mr.ok()) << mr.status().ToString();
+  auto again = ParseStatement(Unparse(**mr));
+  ASSERT_TRUE(again.ok()) << Unparse(**mr) << ": " << again.status().ToString();
+  EXPECT_EQ(Unparse(**again), Unparse(**mr));
+  for (const char* sql : {"ALTER TABLE t RENAME TO u", "LOAD MODULE hive"}) {
     auto r = ParseStatement(sql);
     ASSERT_FALSE(r.ok()) << sql;
     EXPECT_EQ(r.status().code(), StatusCode::kNotSupported) << sql;

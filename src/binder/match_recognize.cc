@@ -1,0 +1,383 @@
+// MATCH_RECOGNIZE (binder part): the pattern as Flink's CEP runs it (a sequence of distinct variables,
+// each with a quantifier), the partition and time order, and the DEFINE conditions and MEASURES as
+// expressions over "slots": every column reference, FIRST/LAST/PREV navigation, aggregate and
+// MATCH_ROWTIME() becomes a column the operator fills from the rows of the (partial) match
+// (plan_node.h, MatchSlot). Navigations over an expression (LAST(A.price * A.tax)) read a column a Calc
+// below the Match computes per row. The plan is Exchange(hash[partition keys]) -> Match, as Flink's.
+//
+// Refusals follow Flink's planner (CommonExecMatch, MatchCodeGenerator, StreamExecMatch), in its words.
+#include <set>
+
+#include "binder/binder.h"
+#include "binder/binder_util.h"
+#include "function/aggregate/aggregate_function.h"
+
+namespace sluice {
+
+using namespace binder_internal;  // NOLINT
+
+namespace {
+
+std::string CalcitePattern(const ast::PatternTerm& t);
+
+// The pattern's variables in order, or Flink's refusal of what CEP cannot run.
+Status FlattenPattern(const ast::PatternTerm& t, std::vector<const ast::PatternTerm*>* out) {
+  using K = ast::PatternTerm::Kind;
+  switch (t.kind) {
+    case K::kVariable: out->push_back(&t); return Status::OK();
+    case K::kAlternation:
+      return Status::NotSupported("Expression not supported: " + CalcitePattern(t) +
+                                  ". Currently, CEP doesn't support branching patterns.");
+    case K::kGroup:
+      if (t.quantified) {
+        return Status::NotSupported("Expression not supported: " + CalcitePattern(t.terms[0]) +
+                                    " Group patterns are not supported yet.");
+      }
+      return FlattenPattern(t.terms[0], out);
+    case K::kConcat:
+      for (const auto& c : t.terms) RETURN_IF_ERROR(FlattenPattern(c, out));
+      return Status::OK();
+  }
+  return Status::OK();
+}
+
+int FindVariable(const std::vector<std::string>& vars, const std::string& name) {
+  for (size_t i = 0; i < vars.size(); ++i) {
+    if (vars[i] == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+// The pattern variables an expression's column references name (its qualifiers that are variables).
+void CollectVariables(const ast::Expr& e, const std::vector<std::string>& vars, std::set<int>* out) {
+  if (e.kind == ast::ExprKind::kIdentifier) {
+    const auto& parts = e.As<ast::Identifier>().parts;
+    if (parts.size() >= 2) {
+      int v = FindVariable(vars, parts[0]);
+      if (v >= 0) out->insert(v);
+    }
+    return;
+  }
+  ForEachChild(e, [&](const ast::Expr& c) { CollectVariables(c, vars, out); });
+}
+
+// A pattern as Calcite prints it in Flink's messages: _UTF-16LE'A', (x, y) for concatenation, |(x, y) for
+// alternation, PATTERN_QUANTIFIER(x, min, max, reluctant).
+std::string CalcitePattern(const ast::PatternTerm& t) {
+  using K = ast::PatternTerm::Kind;
+  std::string out;
+  switch (t.kind) {
+    case K::kVariable: out = "_UTF-16LE'" + t.name + "'"; break;
+    case K::kGroup: out = CalcitePattern(t.terms[0]); break;
+    case K::kConcat:
+    case K::kAlternation:
+      out = CalcitePattern(t.terms[0]);
+      for (size_t i = 1; i < t.terms.size(); ++i) {
+        out = (t.kind == K::kAlternation ? "|(" : "(") + out + ", " + CalcitePattern(t.terms[i]) + ")";
+      }
+      break;
+  }
+  if (t.quantified && !(t.min == 1 && t.max == 1 && !t.reluctant)) {
+    out = "PATTERN_QUANTIFIER(" + out + ", " + std::to_string(t.min) + ", " + std::to_string(t.max) + ", " +
+          (t.reluctant ? "true" : "false") + ")";
+  }
+  return out;
+}
+
+}  // namespace
+
+// Binds one DEFINE condition (define_var >= 0) or MEASURE (-1) of `m` over the input `in` (its scope
+// `scope`); expressions that navigations read per row are appended to `derived`.
+Result<MatchExpr> Binder::BindMatchExpr(const ast::Expr& e, const MatchBindContext& mc) {
+  MatchExpr out;
+  std::vector<const ast::Expr*> replaced;
+  Status st = CollectMatchSlots(e, mc, &out, &replaced);
+  if (st.ok()) {
+    auto bound = BindExpr(e, Scope{});
+    if (bound.ok()) {
+      out.expr = *bound;
+    } else {
+      st = bound.status();
+    }
+  }
+  for (const ast::Expr* r : replaced) replacements_.erase(r);
+  RETURN_IF_ERROR(st);
+  return out;
+}
+
+// The column that `inner` (the argument of a navigation or aggregate, over variable `var`) reads: an
+// input column, or a derived one computed below the Match.
+Result<int> Binder::MatchArgumentColumn(const ast::Expr& inner, int var, const MatchBindContext& mc) {
+  Scope s;
+  const std::string qualifier = var >= 0 ? mc.variables[static_cast<size_t>(var)] : std::string();
+  for (const auto& c : mc.input_scope->columns) s.columns.push_back({qualifier, c.name, c.type});
+  ASSIGN_OR_RETURN(ExprPtr bound, BindExpr(inner, s));
+  if (bound->kind == ExprKind::kColumnRef) return bound->column_index;
+  const std::string digest = bound->ToString();
+  for (size_t i = 0; i < mc.derived->size(); ++i) {
+    if ((*mc.derived)[i]->ToString() == digest) return static_cast<int>(mc.input_scope->columns.size() + i);
+  }
+  mc.derived->push_back(bound);
+  return static_cast<int>(mc.input_scope->columns.size() + mc.derived->size() - 1);
+}
+
+Status Binder::CollectMatchSlots(const ast::Expr& e, const MatchBindContext& mc, MatchExpr* out,
+                                 std::vector<const ast::Expr*>* replaced) {
+  auto add = [&](MatchSlot slot) {
+    out->slots.push_back(std::move(slot));
+    replacements_[&e] = MakeColumnRef(static_cast<int>(out->slots.size() - 1), out->slots.back().type);
+    replaced->push_back(&e);
+    return Status::OK();
+  };
+  auto column_type = [&](int c) {
+    const size_t n = mc.input_scope->columns.size();
+    LogicalType t = c < static_cast<int>(n) ? mc.input_scope->columns[static_cast<size_t>(c)].type
+                                            : (*mc.derived)[static_cast<size_t>(c) - n]->type;
+    return t.WithTimeAttribute(TimeAttribute::kNone).WithNullable(true);
+  };
+  // A column as MEASURES print it: its name, or $i for a computed one.
+  auto ColumnText = [](int col, const MatchBindContext& c) {
+    if (static_cast<size_t>(col) < c.input_scope->columns.size()) return c.input_scope->columns[static_cast<size_t>(col)].name;
+    return "$" + std::to_string(col);
+  };
+  auto var_name = [&](int v) { return v >= 0 ? mc.variables[static_cast<size_t>(v)] : std::string("*"); };
+  auto single_var = [&](const ast::Expr& inner, ast::SourcePos pos) -> Result<int> {
+    std::set<int> vars;
+    CollectVariables(inner, mc.variables, &vars);
+    if (vars.size() > 1) {
+      return Error(pos, "Aggregations and navigations in MATCH_RECOGNIZE must reference a single pattern variable");
+    }
+    return vars.empty() ? -1 : *vars.begin();
+  };
+  if (e.kind == ast::ExprKind::kIdentifier) {
+    const auto& parts = e.As<ast::Identifier>().parts;
+    int var = parts.size() >= 2 ? FindVariable(mc.variables, parts[0]) : -1;
+    ASSIGN_OR_RETURN(int col, MatchArgumentColumn(e, var, mc));
+    MatchSlot s;
+    s.variable = var;
+    s.column = col;
+    s.type = column_type(col);
+    // As Flink prints them: in a DEFINE, PREV(A.$2, 0) for the row being classified and LAST(B.$2, 0)
+    // for another variable's last row; in MEASURES the column as written.
+    if (mc.define_var >= 0) {
+      s.text = (var == mc.define_var || var < 0 ? "PREV(" : "LAST(") + var_name(var) + ".$" + std::to_string(col) + ", 0)";
+    } else {
+      s.text = (var >= 0 ? var_name(var) + "." : std::string()) + ColumnText(col, mc);
+    }
+    return add(std::move(s));
+  }
+  if (e.kind == ast::ExprKind::kCall) {
+    const auto& call = e.As<ast::Call>();
+    const std::string fn = Upper(call.name.back());
+    if (fn == "FIRST" || fn == "LAST" || fn == "PREV" || fn == "NEXT") {
+      if (call.args.empty() || call.args.size() > 2) return Error(e.pos, fn + " takes one or two arguments");
+      int64_t offset = 0;
+      if (call.args.size() == 2) {
+        ASSIGN_OR_RETURN(ExprPtr n, BindExpr(*call.args[1], Scope{}));
+        if (n->kind != ExprKind::kLiteral || n->literal.is_null() || !n->type.IsIntegral() || n->literal.int_value() < 0) {
+          return Error(call.args[1]->pos, "The offset of " + fn + " must be a non-negative integer literal");
+        }
+        offset = n->literal.int_value();
+      }
+      if ((fn == "PREV" || fn == "NEXT") && offset != 0) {
+        return Status::NotSupported("Flink does not support physical offsets within partition.");
+      }
+      ASSIGN_OR_RETURN(int var, single_var(*call.args[0], e.pos));
+      ASSIGN_OR_RETURN(int col, MatchArgumentColumn(*call.args[0], var, mc));
+      MatchSlot s;
+      s.variable = var;
+      s.first = fn == "FIRST";
+      s.offset = offset;
+      s.column = col;
+      s.type = column_type(col);
+      const std::string ref = mc.define_var >= 0 ? var_name(var) + ".$" + std::to_string(col)
+                                                 : var_name(var) + "." + ColumnText(col, mc);
+      s.text = (fn == "NEXT" ? std::string("PREV") : fn) + "(" + ref + ", " + std::to_string(offset) + ")";
+      return add(std::move(s));
+    }
+    if (fn == "MATCH_ROWTIME") {
+      if (mc.define_var >= 0) return Error(e.pos, "MATCH_ROWTIME() is only allowed in MEASURES");
+      if (mc.rowtime_column < 0) {
+        return Error(e.pos, "MATCH_ROWTIME() needs a MATCH_RECOGNIZE ordered by an event-time attribute");
+      }
+      MatchSlot s;
+      s.kind = MatchSlot::Kind::kMatchRowtime;
+      s.column = mc.rowtime_column;
+      const LogicalType& t = mc.input_scope->columns[static_cast<size_t>(mc.rowtime_column)].type;
+      s.type = call.args.empty() ? LogicalType::Timestamp(3).WithNullable(false).WithTimeAttribute(TimeAttribute::kRowtime)
+                                 : t.WithNullable(false);
+      s.text = call.args.empty() ? "MATCH_ROWTIME()"
+                                 : "MATCH_ROWTIME(*." + mc.input_scope->columns[static_cast<size_t>(s.column)].name + ")";
+      return add(std::move(s));
+    }
+    if (fn == "MATCH_PROCTIME" || fn == "CLASSIFIER" || fn == "MATCH_NUMBER" || fn == "RUNNING") {
+      return NotSupported(e.pos, fn + "() in MATCH_RECOGNIZE");
+    }
+    if (IsAggregateCall(e)) {
+      if (call.distinct) return Error(e.pos, "DISTINCT aggregations are not supported in MATCH_RECOGNIZE");
+      if (call.filter) return Error(e.pos, "FILTER is not supported for aggregations in MATCH_RECOGNIZE");
+      if (call.args.size() > 1) return NotSupported(e.pos, "An aggregation of several arguments in MATCH_RECOGNIZE");
+      MatchSlot s;
+      s.kind = MatchSlot::Kind::kAggregate;
+      std::vector<LogicalType> arg_types;
+      std::string arg_text;
+      if (!call.args.empty()) {
+        ASSIGN_OR_RETURN(s.variable, single_var(*call.args[0], e.pos));
+        ASSIGN_OR_RETURN(s.column, MatchArgumentColumn(*call.args[0], s.variable, mc));
+        const size_t n = mc.input_scope->columns.size();
+        arg_types.push_back(s.column < static_cast<int>(n) ? mc.input_scope->columns[static_cast<size_t>(s.column)].type
+                                                           : (*mc.derived)[static_cast<size_t>(s.column) - n]->type);
+        arg_types.back() = arg_types.back().WithTimeAttribute(TimeAttribute::kNone);
+        arg_text = var_name(s.variable) + "." +
+                   (mc.define_var >= 0 ? "$" + std::to_string(s.column) : ColumnText(s.column, mc));
+      }
+      std::vector<const Value*> consts(arg_types.size(), nullptr);
+      auto f = ResolveAggregate(fn, arg_types, consts, /*needs_retract=*/false);
+      if (!f.ok()) return Error(e.pos, f.status().message());
+      s.function = *f;
+      s.type = s.function->result_type;
+      s.text = fn + "(" + arg_text + ")";
+      return add(std::move(s));
+    }
+  }
+  if (e.kind == ast::ExprKind::kCall && e.As<ast::Call>().over) {
+    return Error(e.pos, "OVER windows are not allowed in MATCH_RECOGNIZE");
+  }
+  Status st;
+  ForEachChild(e, [&](const ast::Expr& c) {
+    if (st.ok()) st = CollectMatchSlots(c, mc, out, replaced);
+  });
+  return st;
+}
+
+Result<Binder::Relation> Binder::BindMatchRecognize(const ast::MatchRecognize& m) {
+  ASSIGN_OR_RETURN(Relation input, BindTableRef(*m.input));
+  if (m.all_rows) return Status::NotSupported("All rows per match mode is not supported yet.");
+  if (!m.subset.empty()) return NotSupported(m.pos, "SUBSET in MATCH_RECOGNIZE");
+  auto node = std::make_shared<MatchNode>();
+  // The pattern.
+  std::vector<const ast::PatternTerm*> terms;
+  RETURN_IF_ERROR(FlattenPattern(m.pattern, &terms));
+  for (const ast::PatternTerm* t : terms) {
+    if (FindVariable(node->variables, t->name) >= 0) {
+      return Status::NotSupported("Pattern variables must be unique. That might change in the future.");
+    }
+    if (t->max >= 0 && (t->max < t->min || t->max == 0)) {
+      return Error(t->pos, "Invalid quantifier {" + std::to_string(t->min) + "," + std::to_string(t->max) + "} of " + t->name);
+    }
+    MatchStage s;
+    s.min = t->min;
+    s.max = t->max;
+    s.reluctant = t->reluctant;
+    const bool optional = t->min == 0 && t->max == 1;
+    if (optional && t->reluctant) return Status::NotSupported("Reluctant optional variables are not supported yet.");
+    s.greedy = !t->reluctant && !optional && t->min != t->max;
+    node->variables.push_back(t->name);
+    node->stages.push_back(s);
+  }
+  bool empty_match = true;
+  for (const auto& s : node->stages) empty_match &= s.min == 0;
+  if (empty_match) {
+    return Status::NotSupported(
+        "Patterns that can produce empty matches are not supported. There must be at least one non-optional state.");
+  }
+  if (node->stages.back().greedy) {
+    return Status::NotSupported(
+        "Greedy quantifiers are not allowed as the last element of a Pattern yet. Finish your pattern with either a "
+        "simple variable or reluctant quantifier.");
+  }
+  // PARTITION BY and ORDER BY.
+  for (const auto& p : m.partition_by) {
+    ASSIGN_OR_RETURN(ExprPtr k, BindExpr(*p, input.scope));
+    if (k->kind != ExprKind::kColumnRef) return NotSupported(p->pos, "PARTITION BY an expression in MATCH_RECOGNIZE");
+    node->partition_keys.push_back(k->column_index);
+  }
+  if (m.order_by.empty()) return Status::NotSupported("You must specify either rowtime or proctime for order by.");
+  for (size_t i = 0; i < m.order_by.size(); ++i) {
+    const auto& o = m.order_by[i];
+    ASSIGN_OR_RETURN(ExprPtr k, BindExpr(*o.expr, input.scope));
+    if (k->kind != ExprKind::kColumnRef) return NotSupported(o.pos, "ORDER BY an expression in MATCH_RECOGNIZE");
+    SortKey key{k->column_index, !o.descending, o.nulls == ast::OrderItem::Nulls::kDefault ? !o.descending
+                                                                                        : o.nulls == ast::OrderItem::Nulls::kFirst};
+    if (i == 0) {
+      const TimeAttribute attr = k->type.time_attribute();
+      if (attr == TimeAttribute::kNone) {
+        return Status::NotSupported("You must specify either rowtime or proctime for order by as the first one.");
+      }
+      if (o.descending) return Status::NotSupported("Primary sort order of a streaming table must be ascending on time.");
+      node->rowtime = attr == TimeAttribute::kRowtime;
+    }
+    node->order.push_back(key);
+  }
+  // AFTER MATCH SKIP.
+  node->skip = static_cast<MatchNode::Skip>(m.skip);
+  if (m.skip == ast::MatchRecognize::Skip::kToFirst || m.skip == ast::MatchRecognize::Skip::kToLast) {
+    node->skip_variable = FindVariable(node->variables, m.skip_variable);
+    if (node->skip_variable < 0) {
+      return Error(m.skip_pos, "Unknown pattern variable '" + m.skip_variable + "' in AFTER MATCH SKIP");
+    }
+  }
+  if (m.within) {
+    ASSIGN_OR_RETURN(ExprPtr w, BindExpr(*m.within, Scope{}));
+    if (w->kind != ExprKind::kLiteral || w->type.id() != TypeId::kIntervalDayTime || w->literal.is_null()) {
+      return Status::NotSupported(
+          "Only constant intervals with millisecond resolution are supported as time constraints of patterns.");
+    }
+    node->within_ms = w->literal.int_value();
+  }
+  // DEFINE and MEASURES.
+  std::vector<ExprPtr> derived;
+  MatchBindContext mc;
+  mc.input_scope = &input.scope;
+  mc.variables = node->variables;
+  mc.derived = &derived;
+  mc.rowtime_column = node->rowtime ? node->order[0].column : -1;
+  node->define.resize(node->variables.size());
+  for (const auto& d : m.define) {
+    const int v = FindVariable(node->variables, d.variable);
+    if (v < 0) return Error(d.pos, "Unknown pattern variable '" + d.variable + "' in DEFINE");
+    if (node->define[static_cast<size_t>(v)]) return Error(d.pos, "Pattern variable '" + d.variable + "' is defined twice");
+    mc.define_var = v;
+    ASSIGN_OR_RETURN(MatchExpr cond, BindMatchExpr(*d.condition, mc));
+    if (cond.expr->type.id() != TypeId::kBoolean) {
+      return Error(d.pos, "The condition of pattern variable '" + d.variable + "' must be a BOOLEAN expression");
+    }
+    node->define[static_cast<size_t>(v)] = std::move(cond);
+  }
+  mc.define_var = -1;
+  Schema schema;
+  for (int k : node->partition_keys) {
+    const auto& c = input.scope.columns[static_cast<size_t>(k)];
+    schema.Add(c.name, c.type);
+  }
+  for (const auto& ms : m.measures) {
+    ASSIGN_OR_RETURN(MatchExpr e, BindMatchExpr(*ms.expr, mc));
+    schema.Add(ms.alias, e.expr->type);
+    node->measures.push_back(std::move(e));
+  }
+  // The plan: [Calc computing navigation arguments] -> Exchange -> Match.
+  PlanNodePtr below = input.node;
+  if (!derived.empty()) {
+    auto calc = std::make_shared<CalcNode>();
+    calc->inputs = {below};
+    calc->projections = IdentityProjections(below->schema);
+    calc->schema = below->schema;
+    for (size_t i = 0; i < derived.size(); ++i) {
+      calc->projections.push_back(derived[i]);
+      calc->schema.Add("$f" + std::to_string(below->schema.size() + i), derived[i]->type);
+    }
+    below = calc;
+  }
+  auto exchange = std::make_shared<ExchangeNode>();
+  exchange->inputs = {below};
+  exchange->schema = below->schema;
+  exchange->keys = node->partition_keys;
+  node->inputs = {exchange};
+  node->schema = schema;
+  Relation out;
+  out.node = node;
+  for (const auto& f : schema.fields()) out.scope.columns.push_back({m.alias, f.name, f.type});
+  return out;
+}
+
+}  // namespace sluice
