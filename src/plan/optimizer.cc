@@ -144,6 +144,9 @@ PlanNodePtr CopyWithInputs(const PlanNodePtr& node, std::vector<PlanNodePtr> inp
     case PlanKind::kWindowJoin: out = std::make_shared<WindowJoinNode>(node->As<WindowJoinNode>()); break;
     case PlanKind::kExpand: out = std::make_shared<ExpandNode>(node->As<ExpandNode>()); break;
     case PlanKind::kReplicateRows: out = std::make_shared<ReplicateRowsNode>(node->As<ReplicateRowsNode>()); break;
+    case PlanKind::kHashAggregate: out = std::make_shared<HashAggregateNode>(node->As<HashAggregateNode>()); break;
+    case PlanKind::kHashJoin: out = std::make_shared<HashJoinNode>(node->As<HashJoinNode>()); break;
+    case PlanKind::kBatchRank: out = std::make_shared<BatchRankNode>(node->As<BatchRankNode>()); break;
   }
   out->inputs = std::move(inputs);
   return out;
@@ -372,6 +375,9 @@ class Pruner {
       case PlanKind::kMiniBatchAssigner:
       case PlanKind::kExpand:          // the binder's projection below keeps only what the aggregate reads
       case PlanKind::kReplicateRows:   // reads every column it copies
+      case PlanKind::kHashAggregate:   // batch nodes come after this rule (plan/batch_physical.h)
+      case PlanKind::kHashJoin:
+      case PlanKind::kBatchRank:
         // Stateful operators (and exchanges, which carry their keys) read every input column; the
         // projection below them already keeps only what they use.
         for (const auto& input : node->inputs) {
@@ -726,7 +732,10 @@ class Pruner {
       case PlanKind::kDropUpdateBefore:
       case PlanKind::kMiniBatchAssigner:
       case PlanKind::kExpand:
-      case PlanKind::kReplicateRows: {
+      case PlanKind::kReplicateRows:
+      case PlanKind::kHashAggregate:
+      case PlanKind::kHashJoin:
+      case PlanKind::kBatchRank: {
         std::vector<PlanNodePtr> inputs;
         for (const auto& in : node->inputs) inputs.push_back(Input(in).node);
         out.node = CopyWithInputs(node, std::move(inputs));
