@@ -1,4 +1,4 @@
-"""Batch mode against DuckDB: the same queries (GROUP BY, joins, ORDER BY) over the same JSON files,
+"""Batch mode against DuckDB: the same queries (GROUP BY, joins, Top-N, ORDER BY) over the same JSON files,
 run by `sluice run` with 'execution.runtime-mode' = 'batch' and by DuckDB, must give the same rows;
 every row Sluice prints must be an insert (+I: a batch job emits final rows only). ORDER BY results
 are compared in order (their keys order the rows totally), the others as multisets.
@@ -48,6 +48,10 @@ QUERIES = [
      "(SELECT * FROM customers WHERE cid < 500) c ON o.cust = c.cid", False),
     ("SELECT c.region, COUNT(*) AS n, SUM(o.qty) AS q FROM orders o JOIN customers c ON o.cust = c.cid GROUP BY c.region",
      False),
+    ("SELECT store, id, price, rn FROM (SELECT store, id, price, ROW_NUMBER() OVER (PARTITION BY store ORDER BY "
+     "price DESC, id) AS rn FROM orders WHERE store IS NOT NULL) WHERE rn <= 3", False),
+    ("SELECT cust, id FROM (SELECT cust, id, RANK() OVER (PARTITION BY cust ORDER BY qty DESC) AS r FROM orders) "
+     "WHERE r = 1", False),
     ("SELECT id, store, price FROM orders WHERE qty > 40 ORDER BY price DESC, id", True),
     ("SELECT id, qty FROM orders ORDER BY qty NULLS FIRST, id LIMIT 50", True),
     ("SELECT store, SUM(qty) AS q FROM orders WHERE store IS NOT NULL GROUP BY store ORDER BY q DESC, store LIMIT 10",

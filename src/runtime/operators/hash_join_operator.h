@@ -6,8 +6,9 @@
 // Both inputs are held (columnar, one Chunk per side) until both have ended. Then the right side
 // (the build side) is hashed on its join keys, and the left side probes it in its arrival order: each
 // left row's matches in the right side's arrival order, the optional residual condition evaluated
-// over the candidate pairs in batches. An outer left row without match gives one row padded with
-// NULLs right after its place; unmatched right rows (RIGHT/FULL) follow at the end. SEMI and ANTI
+// over the candidate pairs in batches (of about 4096 pairs). The outer left rows of a batch that
+// matched nothing follow its joined rows, padded with NULLs; unmatched right rows (RIGHT/FULL) come
+// last. SEMI and ANTI
 // joins output the left columns of the left rows with (without) a match, once each. Join keys compare
 // with SQL equality: a row with a NULL key matches nothing.
 //
