@@ -214,6 +214,20 @@ for n in 17 18 20; do
 done
 
 echo
+echo "== GROUP BY over 400K JSON orders, 800 groups: streaming (--mode table) and batch vs DuckDB (one thread)"
+# bench/batch/group_by_vs_duckdb.py: the three runs interleaved, best of BATCH_GROUP_BY_REPS (default 3).
+if [ -x "$SLUICE" ]; then
+  if python=$(scripts/install-python.sh); then
+    "$python" bench/batch/group_by_vs_duckdb.py "$SLUICE" "${BATCH_GROUP_BY_ROWS:-400000}" 800 "${BATCH_GROUP_BY_REPS:-3}" ||
+      echo "batch group by: not runnable"
+  else
+    echo "batch group by: not runnable (no interop venv)"
+  fi
+else
+  echo "batch group by: $SLUICE not built"
+fi
+
+echo
 echo "== Parquet scan: Sluice's reader vs DuckDB (one thread) on the same pyarrow-written zstd file"
 if [ -x "$BUILD_DIR/bench/parquet_scan" ]; then
   if python=$(scripts/install-python.sh); then

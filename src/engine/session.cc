@@ -25,6 +25,7 @@
 #include "plan/mini_batch_rule.h"
 #include "plan/optimizer.h"
 #include "plan/source_changelog_rule.h"
+#include "plan/batch_physical.h"
 #include "plan/traits.h"
 #include "plan/window_rules.h"
 #include "runtime/job.h"
@@ -354,7 +355,13 @@ class Session::Impl {
         r->As<SinkNode>().upsert_materialize_mode = SinkNode::UpsertMaterialize::kNone;
       }
     }
-    RETURN_IF_ERROR(InferChangelogModes(planned.physical));
+    // Batch mode: one logical plan; batch physical nodes where Flink's batch planner has them
+    // (plan/batch_physical.h), with the traits inferred.
+    if (batch_mode()) {
+      RETURN_IF_ERROR(ApplyBatchPhysicalRules(&planned.physical));
+    } else {
+      RETURN_IF_ERROR(InferChangelogModes(planned.physical));
+    }
     if (batch_mode()) {
       for (const auto& [node, source] : planned.resources.sources) {
         if (!source->bounded()) {
@@ -371,9 +378,10 @@ class Session::Impl {
         }
       }
       RETURN_IF_ERROR(create());
-      // Batch results are final and insert-only, so any sink can store them.
+      // Batch results are final and insert-only, so any sink can store them. A plan whose sink input
+      // still updates (a streaming operator without a batch counterpart yet) is folded at the sink.
       for (auto& [node, writer] : planned.resources.sinks) {
-        writer = std::make_shared<FinalResultWriter>(writer);
+        if (!node->inputs[0]->changelog_mode.IsInsertOnly()) writer = std::make_shared<FinalResultWriter>(writer);
       }
     } else {
       RETURN_IF_ERROR(ValidateSinks(planned.physical));

@@ -145,6 +145,9 @@ PlanNodePtr CopyWithInputs(const PlanNodePtr& node, std::vector<PlanNodePtr> inp
     case PlanKind::kExpand: out = std::make_shared<ExpandNode>(node->As<ExpandNode>()); break;
     case PlanKind::kReplicateRows: out = std::make_shared<ReplicateRowsNode>(node->As<ReplicateRowsNode>()); break;
     case PlanKind::kMatch: out = std::make_shared<MatchNode>(node->As<MatchNode>()); break;
+    case PlanKind::kHashAggregate: out = std::make_shared<HashAggregateNode>(node->As<HashAggregateNode>()); break;
+    case PlanKind::kHashJoin: out = std::make_shared<HashJoinNode>(node->As<HashJoinNode>()); break;
+    case PlanKind::kBatchRank: out = std::make_shared<BatchRankNode>(node->As<BatchRankNode>()); break;
   }
   out->inputs = std::move(inputs);
   return out;
@@ -374,6 +377,9 @@ class Pruner {
       case PlanKind::kExpand:          // the binder's projection below keeps only what the aggregate reads
       case PlanKind::kReplicateRows:   // reads every column it copies
       case PlanKind::kMatch:           // the binder's input keeps only what it reads
+      case PlanKind::kHashAggregate:   // batch nodes come after this rule (plan/batch_physical.h)
+      case PlanKind::kHashJoin:
+      case PlanKind::kBatchRank:
         // Stateful operators (and exchanges, which carry their keys) read every input column; the
         // projection below them already keeps only what they use.
         for (const auto& input : node->inputs) {
@@ -729,7 +735,10 @@ class Pruner {
       case PlanKind::kMiniBatchAssigner:
       case PlanKind::kExpand:
       case PlanKind::kMatch:
-      case PlanKind::kReplicateRows: {
+      case PlanKind::kReplicateRows:
+      case PlanKind::kHashAggregate:
+      case PlanKind::kHashJoin:
+      case PlanKind::kBatchRank: {
         std::vector<PlanNodePtr> inputs;
         for (const auto& in : node->inputs) inputs.push_back(Input(in).node);
         out.node = CopyWithInputs(node, std::move(inputs));

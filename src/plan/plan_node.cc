@@ -172,6 +172,17 @@ std::string RankNode::ExplainAttributes() const {
          JoinNames(order_items) + "], select=[" + JoinNames(schema.names()) + "]";
 }
 
+std::string BatchRankNode::ExplainAttributes() const {
+  const PlanNode& in = *inputs[0];
+  std::vector<std::string> order_items;
+  for (const auto& k : order) {
+    order_items.push_back(in.schema.field(static_cast<size_t>(k.column)).name + (k.ascending ? " ASC" : " DESC"));
+  }
+  return "rankType=[" + rank_function + "], rankRange=[rankStart=" + std::to_string(rank_start) + ", rankEnd=" +
+         std::to_string(rank_end) + "], partitionBy=[" + KeyNames(in, partition_keys) + "], orderBy=[" +
+         JoinNames(order_items) + "], global=[true], select=[" + JoinNames(schema.names()) + "]";
+}
+
 std::string OverAggregateNode::ExplainAttributes() const {
   const PlanNode& in = *inputs[0];
   std::string s;
@@ -198,15 +209,17 @@ std::string TemporalJoinNode::ExplainAttributes() const {
          "], select=[" + JoinNames(schema.names()) + "]";
 }
 
-std::string JoinNode::ExplainAttributes() const {
+std::string JoinNode::JoinAttributes() const {
   static const char* kTypes[] = {"InnerJoin",    "LeftOuterJoin", "RightOuterJoin",
                                  "FullOuterJoin", "LeftSemiJoin",  "LeftAntiJoin"};
   std::vector<std::string> names = inputs[0]->schema.names();
   for (const auto& n : inputs[1]->schema.names()) names.push_back(n);
-  std::string s = std::string("joinType=[") + kTypes[static_cast<int>(join_type)] + "], where=[" +
-                  (condition ? condition->ToString(&names) : std::string("true")) + "], select=[" +
-                  JoinNames(schema.names()) + "], leftInputSpec=[NoUniqueKey], rightInputSpec=[NoUniqueKey]";
-  return s;
+  return std::string("joinType=[") + kTypes[static_cast<int>(join_type)] + "], where=[" +
+         (condition ? condition->ToString(&names) : std::string("true")) + "], select=[" + JoinNames(schema.names()) + "]";
+}
+
+std::string JoinNode::ExplainAttributes() const {
+  return JoinAttributes() + ", leftInputSpec=[NoUniqueKey], rightInputSpec=[NoUniqueKey]";
 }
 
 namespace {

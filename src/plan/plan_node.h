@@ -54,6 +54,9 @@ enum class PlanKind : uint8_t {
   kExpand,
   kReplicateRows,
   kMatch,
+  kHashAggregate,
+  kHashJoin,
+  kBatchRank,
 };
 
 struct PlanNode;
@@ -215,6 +218,24 @@ struct GroupAggregateNode : PlanNode {
     return phase == Phase::kLocal ? "LocalGroupAggregate" : phase == Phase::kGlobal ? "GlobalGroupAggregate" : "GroupAggregate";
   }
   std::string ExplainAttributes() const override;
+
+ protected:
+  explicit GroupAggregateNode(PlanKind k) : PlanNode(k) {}
+};
+
+// Batch GROUP BY (Flink's BatchPhysicalHashAggregate, one phase: isMerge=[false]): the same keys and
+// calls as the GroupAggregate it replaces (plan/batch_physical.h), over an insert-only input; it
+// accumulates every row and emits each group's final row once, as an insert, at the end of input.
+struct HashAggregateNode : GroupAggregateNode {
+  HashAggregateNode() : GroupAggregateNode(PlanKind::kHashAggregate) {}
+  explicit HashAggregateNode(const GroupAggregateNode& g) : GroupAggregateNode(PlanKind::kHashAggregate) {
+    schema = g.schema;
+    inputs = g.inputs;
+    group_keys = g.group_keys;
+    aggs = g.aggs;
+  }
+  std::string ExplainName() const override { return "HashAggregate"; }
+  std::string ExplainAttributes() const override { return "isMerge=[false], " + GroupAggregateNode::ExplainAttributes(); }
 };
 
 struct SortKey {
@@ -252,6 +273,24 @@ struct RankNode : PlanNode {
   std::string ExplainAttributes() const override;
 };
 
+// Batch Top-N and dedup (Flink's batch Rank, global=[true]): replaces a Rank or a Deduplicate over an
+// insert-only input (plan/batch_physical.h). At the end of its input it sorts the rows by partition
+// and order keys (ties in arrival order, or, for a keep-last dedup, latest first) and emits the rows
+// ranked rank_start..rank_end in each partition once, as inserts, in that order. Output = input
+// columns, plus the rank number (BIGINT) when output_rank_number.
+struct BatchRankNode : PlanNode {
+  BatchRankNode() : PlanNode(PlanKind::kBatchRank) {}
+  std::vector<int> partition_keys;
+  std::vector<SortKey> order;
+  int64_t rank_start = 1;
+  int64_t rank_end = -1;                   // -1: no upper bound
+  std::string rank_function = "ROW_NUMBER";  // or RANK, DENSE_RANK
+  bool output_rank_number = true;
+  bool ties_latest_first = false;          // a keep-last dedup: among equal order keys the last row wins
+  std::string ExplainName() const override { return "Rank"; }
+  std::string ExplainAttributes() const override;
+};
+
 // kSemi / kAnti: the LeftSemiJoin / LeftAntiJoin that IN and EXISTS subqueries are planned as.
 enum class JoinType : uint8_t { kInner, kLeft, kRight, kFull, kSemi, kAnti };
 
@@ -271,6 +310,30 @@ struct JoinNode : PlanNode {
   int64_t left_ttl_ms = -1, right_ttl_ms = -1;  // STATE_TTL hint; -1: 'table.exec.state.ttl'
   std::string ExplainName() const override { return "Join"; }
   std::string ExplainAttributes() const override;
+
+ protected:
+  explicit JoinNode(PlanKind k) : PlanNode(k) {}
+  // joinType=[...], where=[...], select=[...] (what every join kind prints first).
+  std::string JoinAttributes() const;
+};
+
+// Batch equi-join (Flink's BatchPhysicalHashJoin): the same join as the JoinNode it replaces
+// (plan/batch_physical.h), over insert-only inputs; the right side is the build side. It emits every
+// joined (and NULL-padded) row once, as an insert, at the end of its inputs.
+struct HashJoinNode : JoinNode {
+  explicit HashJoinNode(const JoinNode& j) : JoinNode(PlanKind::kHashJoin) {
+    schema = j.schema;
+    inputs = j.inputs;
+    join_type = j.join_type;
+    left_keys = j.left_keys;
+    right_keys = j.right_keys;
+    condition = j.condition;
+    residual = j.residual;
+    left_names = j.left_names;
+    right_names = j.right_names;
+  }
+  std::string ExplainName() const override { return "HashJoin"; }
+  std::string ExplainAttributes() const override { return JoinAttributes() + ", build=[right]"; }
 };
 
 // An upsert (or duplicated CDC) source's changelog made exact (Flink's ChangelogNormalize): keeps the

@@ -46,7 +46,8 @@ bool UniqueOn(const PlanNode* node, const std::vector<int>& columns) {
 
 std::vector<int> UpsertKeyColumns(const PlanNode* node) {
   switch (node->kind) {
-    case PlanKind::kGroupAggregate: {
+    case PlanKind::kGroupAggregate:
+    case PlanKind::kHashAggregate: {
       std::vector<int> k;
       for (size_t i = 0; i < node->As<GroupAggregateNode>().group_keys.size(); ++i) k.push_back(static_cast<int>(i));
       return k;
@@ -241,6 +242,10 @@ class Inference {
         return {true, true, true};
       }
       case PlanKind::kRank: return {true, true, true};
+      // Batch operators: final rows, once, at the end of input.
+      case PlanKind::kHashAggregate:
+      case PlanKind::kHashJoin:
+      case PlanKind::kBatchRank: return {true, false, false};
       case PlanKind::kSort:
         // As Flink's FlinkChangelogModeInferenceProgram: SortLimit emits any change; Limit inserts only
         // over insert-only input; TemporalSort and a bounded (batch) Sort emit inserts only.
@@ -315,6 +320,9 @@ class Inference {
       case PlanKind::kTableSourceScan:
       case PlanKind::kValues:
       case PlanKind::kWindowAggregate:  // insert-only input (checked in Annotate)
+      case PlanKind::kHashAggregate:    // insert-only input (plan/batch_physical.h)
+      case PlanKind::kHashJoin:         // insert-only inputs (plan/batch_physical.h)
+      case PlanKind::kBatchRank:        // insert-only input (plan/batch_physical.h)
         return;
     }
   }

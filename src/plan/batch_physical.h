@@ -1,0 +1,28 @@
+// Batch physical planning ('execution.runtime-mode' = 'batch'): one logical plan, and where Flink's
+// batch planner picks a batch physical node instead of a streaming one, so does this rule.
+//
+// After trait inference of the streaming physical plan, every GroupAggregate over an insert-only input
+// becomes a HashAggregate (Flink's BatchPhysicalHashAggregate, one phase): it emits each group's final
+// row once, at the end of input, so nothing above it sees an update. Traits are inferred again after
+// each rewrite (an aggregate over a HashAggregate has an insert-only input then, and is rewritten too),
+// so the roots leave with their final changelog modes. Likewise every equi-join over insert-only
+// inputs becomes a HashJoin (Flink's BatchPhysicalHashJoin, build side right), emitting joined and
+// NULL-padded rows once at the end of its inputs, so outer joins retract nothing; and every Rank
+// (Top-N) and Deduplicate over an insert-only input becomes a batch Rank (global=[true]) that sorts
+// its input at its end and emits the ranked rows once. Batch sorts (SortNode::Variant::kBatchSort)
+// are chosen by the binder already.
+//
+// Threading: pure planning on the caller's thread; rewrites the plan of one statement in place.
+#pragma once
+
+#include <vector>
+
+#include "common/status.h"
+#include "plan/plan_node.h"
+
+namespace sluice {
+
+// Rewrites `roots` (sinks) for batch execution and infers their changelog modes (plan/traits.h).
+[[nodiscard]] Status ApplyBatchPhysicalRules(std::vector<PlanNodePtr>* roots);
+
+}  // namespace sluice
