@@ -9,7 +9,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev   # tests and benchmarks
   libsimdjson-dev                              # JSON format: SIMD parsing, the fastest packaged parser
   libfmt-dev                                   # message formatting
-  libre2-dev                                   # REGEXP_* functions: linear-time regular expressions
+  libre2-dev                                   # Kafka 'topic-pattern': linear-time regular expressions
+  libpcre2-dev                                 # REGEXP_* / SIMILAR TO: Java's regex syntax and matching, JIT-compiled (function/regex.h)
   libcli11-dev                                 # the sluice command line
   libxxhash-dev                                # hashing keys for state and exchanges
   libhowardhinnant-date-dev tzdata             # IANA time zones (CONVERT_TZ, TIMESTAMP_LTZ)

@@ -273,9 +273,10 @@ FnPtr CaseMap(const CallInfo& c, bool upper) {
   return MakeFunction(c.name, {t}, t, StringOut([upper](const Vector* const* a, size_t i, std::string* buf) {
                         std::string_view s = Str(a, 0, i);
                         buf->assign(s);
+                        // ASCII letters only, as the C locale's toupper / tolower, without a call per byte.
+                        const char from = upper ? 'a' : 'A';
                         for (char& ch : *buf) {
-                          ch = static_cast<char>(upper ? std::toupper(static_cast<unsigned char>(ch))
-                                                       : std::tolower(static_cast<unsigned char>(ch)));
+                          if (static_cast<unsigned char>(ch - from) < 26) ch = static_cast<char>(ch ^ 0x20);
                         }
                         return true;
                       }));

@@ -1,11 +1,10 @@
 // The pattern functions with Flink's semantics: LIKE, SIMILAR TO and REGEXP_EXTRACT / REGEXP_REPLACE /
-// REGEXP. Regular expressions use RE2 (Java-compatible for the common syntax); constant patterns are
-// compiled once at resolution and captured in the kernel.
-#include <re2/re2.h>
-
+// REGEXP. Regular expressions are Java's, on PCRE2 (function/regex.h); constant patterns are compiled
+// once at resolution and captured in the kernel.
 #include <string>
 
 #include "function/like.h"
+#include "function/regex.h"
 #include "function/string_kernels.h"
 
 namespace sluice::fn {
@@ -15,40 +14,87 @@ using namespace string_internal;  // NOLINT: the string functions' shared helper
 namespace {
 
 
-// Flink quotes the replacement (Matcher.quoteReplacement): it is literal text, so RE2's escape
-// character must be escaped.
-std::string LiteralReplacement(std::string_view r) {
-  std::string out;
-  for (char c : r) {
-    if (c == '\\') out.push_back('\\');
-    out.push_back(c);
+// SIMILAR TO: SQL regex (% and _ wildcards, | * + ? () [] as regex) matching the whole string.
+std::string SimilarToRegex(std::string_view p) {
+  std::string r;
+  for (char ch : p) {
+    switch (ch) {
+      case '%': r += ".*"; break;
+      case '_': r += "."; break;
+      case '.': case '^': case '$': case '\\': r.push_back('\\'); r.push_back(ch); break;
+      default: r.push_back(ch);
+    }
   }
-  return out;
+  return r;
 }
 
-// A regex compiled once when constant, otherwise per distinct pattern text of a batch.
+// A regex compiled once when constant, otherwise again whenever the pattern text changes from row to
+// row (one cache per kernel call).
 class RegexHolder {
  public:
-  explicit RegexHolder(const std::string* constant) {
-    if (constant != nullptr) constant_ = std::make_shared<RE2>(*constant, Options());
+  // `whole_text`: SIMILAR TO (matches the entire text).
+  RegexHolder(const std::string* constant, bool whole_text) : whole_text_(whole_text) {
+    if (constant == nullptr) return;
+    Result<std::shared_ptr<const Regex>> re = Regex::Compile(*constant, whole_text);
+    if (re.ok()) {
+      constant_ = *re;
+    } else {
+      error_ = re.status().message();
+    }
   }
-  bool ConstantOk() const { return constant_ == nullptr || constant_->ok(); }
-  std::string ConstantError() const { return constant_ ? constant_->error() : ""; }
-  // Null when the pattern is invalid (Flink returns NULL for an invalid pattern at runtime).
-  const RE2* Get(std::string_view pattern, std::shared_ptr<RE2>* cache) const {
-    if (constant_) return constant_.get();
-    if (!*cache || (*cache)->pattern() != pattern) *cache = std::make_shared<RE2>(pattern, Options());
-    return (*cache)->ok() ? cache->get() : nullptr;
-  }
+  bool ConstantOk() const { return error_.empty(); }
+  const std::string& ConstantError() const { return error_; }
+  const Regex* constant() const { return constant_.get(); }
+  bool whole_text() const { return whole_text_; }
 
  private:
-  static RE2::Options Options() {
-    RE2::Options o;
-    o.set_log_errors(false);
-    return o;
-  }
-  std::shared_ptr<RE2> constant_;
+  bool whole_text_;
+  std::shared_ptr<const Regex> constant_;
+  std::string error_;
 };
+
+// Per kernel call: the regex of the last pattern from a column, and the match groups.
+struct RegexScratch {
+  // Null when the pattern is invalid (Flink returns NULL for an invalid pattern at runtime).
+  const Regex* Get(const RegexHolder& h, std::string_view pattern) {
+    if (h.constant() != nullptr) return h.constant();
+    if (!cached || cached_text != pattern) {
+      Result<std::shared_ptr<const Regex>> re = Regex::Compile(pattern, h.whole_text());
+      cache = re.ok() ? *re : nullptr;
+      cached_text.assign(pattern.data(), pattern.size());
+      cached = true;
+    }
+    return cache.get();
+  }
+  bool cached = false;
+  std::string cached_text;
+  std::shared_ptr<const Regex> cache;
+  MatchData match;
+};
+
+// Java's Matcher.replaceAll with a literal replacement (Flink quotes it with Matcher.quoteReplacement):
+// every match from the left; after an empty match the next search starts one character further.
+Status ReplaceAll(const Regex& re, std::string_view s, std::string_view replacement, MatchData* m, std::string* out) {
+  out->clear();
+  size_t from = 0, copied = 0;
+  while (from <= s.size()) {
+    ASSIGN_OR_RETURN(bool found, re.Find(s, from, m));
+    if (!found) break;
+    const size_t b = m->begin(0), e = m->end(0);
+    out->append(s.substr(copied, b - copied));
+    out->append(replacement);
+    copied = e;
+    from = e;
+    if (e == b) {
+      if (e == s.size()) break;
+      size_t next = e;
+      DecodeUtf8(s, &next);
+      from = next;
+    }
+  }
+  out->append(s.substr(copied));
+  return Status::OK();
+}
 
 Status BadRegex(const std::string& fn, const RegexHolder& h, const std::string& pattern) {
   return Status::BindError("Invalid regular expression '" + pattern + "' in " + fn + ": " + h.ConstantError());
@@ -82,30 +128,26 @@ Result<FnPtr> ResolveLike(const CallInfo& c) {
 
 Result<FnPtr> ResolveRegexpExtract(const CallInfo& c) {
   if (c.size() != 2 && c.size() != 3) return FnPtr();
-  auto holder = std::make_shared<RegexHolder>(ConstantString(c, 1));
+  auto holder = std::make_shared<RegexHolder>(ConstantString(c, 1), false);
   if (!holder->ConstantOk()) return BadRegex(c.name, *holder, *ConstantString(c, 1));
   const bool has_index = c.size() == 3;
   ScalarKernel kernel = [holder, has_index](EvalContext&, const Vector* const* args, size_t n, size_t rows,
                                            Vector* out) -> Status {
-    std::shared_ptr<RE2> cache;
-    std::vector<re2::StringPiece> groups;
+    RegexScratch scratch;
     return ForEachValidRow(args, n, rows, out, [&](size_t i) {
-      const RE2* re = holder->Get(args[1]->GetString(i), &cache);
+      const Regex* re = scratch.Get(*holder, args[1]->GetString(i));
       int idx = has_index ? args[2]->data<int32_t>()[i] : 0;
-      if (re == nullptr || idx < 0 || idx > re->NumberOfCapturingGroups()) {
+      if (re == nullptr || idx < 0 || idx > re->groups()) {
         out->SetNull(i, true);
         return Status::OK();
       }
       std::string_view s = args[0]->GetString(i);
-      groups.assign(static_cast<size_t>(idx) + 1, re2::StringPiece());
-      if (!re->Match(re2::StringPiece(s.data(), s.size()), 0, s.size(), RE2::UNANCHORED, groups.data(),
-                     idx + 1) ||
-          groups[static_cast<size_t>(idx)].data() == nullptr) {
+      ASSIGN_OR_RETURN(bool found, re->Find(s, 0, &scratch.match));
+      if (!found || scratch.match.begin(idx) == MatchData::kUnset) {
         out->SetNull(i, true);
         return Status::OK();
       }
-      const auto& g = groups[static_cast<size_t>(idx)];
-      out->SetString(i, std::string_view(g.data(), g.size()));
+      out->SetString(i, s.substr(scratch.match.begin(idx), scratch.match.end(idx) - scratch.match.begin(idx)));
       return Status::OK();
     });
   };
@@ -114,20 +156,19 @@ Result<FnPtr> ResolveRegexpExtract(const CallInfo& c) {
 }
 
 Result<FnPtr> ResolveRegexpReplace(const CallInfo& c) {
-  auto holder = std::make_shared<RegexHolder>(ConstantString(c, 1));
+  auto holder = std::make_shared<RegexHolder>(ConstantString(c, 1), false);
   if (!holder->ConstantOk()) return BadRegex(c.name, *holder, *ConstantString(c, 1));
   return Simple(c, {AsString, AsString, AsString}, LogicalType::String(),
                 [holder](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
-                  std::shared_ptr<RE2> cache;
+                  RegexScratch scratch;
                   std::string buf;
                   return ForEachValidRow(args, n, rows, out, [&](size_t i) {
-                    const RE2* re = holder->Get(args[1]->GetString(i), &cache);
+                    const Regex* re = scratch.Get(*holder, args[1]->GetString(i));
                     if (re == nullptr) {
                       out->SetNull(i, true);
                       return Status::OK();
                     }
-                    buf.assign(args[0]->GetString(i));
-                    RE2::GlobalReplace(&buf, *re, LiteralReplacement(args[2]->GetString(i)));
+                    RETURN_IF_ERROR(ReplaceAll(*re, args[0]->GetString(i), args[2]->GetString(i), &scratch.match, &buf));
                     out->SetString(i, buf);
                     return Status::OK();
                   });
@@ -135,62 +176,50 @@ Result<FnPtr> ResolveRegexpReplace(const CallInfo& c) {
                 true);
 }
 
-Result<FnPtr> ResolveRegexp(const CallInfo& c) {
-  auto holder = std::make_shared<RegexHolder>(ConstantString(c, 1));
-  if (!holder->ConstantOk()) return BadRegex(c.name, *holder, *ConstantString(c, 1));
-  return Simple(c, {AsString, AsString}, LogicalType::Boolean(),
-                [holder](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
-                  std::shared_ptr<RE2> cache;
-                  uint8_t* od = out->data<uint8_t>();
-                  return ForEachValidRow(args, n, rows, out, [&](size_t i) {
-                    // Flink: an empty or invalid pattern matches nothing (FALSE).
-                    const RE2* re = args[1]->GetString(i).empty() ? nullptr : holder->Get(args[1]->GetString(i), &cache);
-                    if (re == nullptr) {
-                      od[i] = 0;
-                      return Status::OK();
-                    }
-                    std::string_view s = args[0]->GetString(i);
-                    od[i] = RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), *re) ? 1 : 0;
-                    return Status::OK();
-                  });
-                },
-                true);
+// REGEXP and SIMILAR TO: whether the regex finds a match (SIMILAR TO's matches only the whole text).
+ScalarKernel MatchKernel(std::shared_ptr<RegexHolder> holder, bool similar) {
+  return [holder, similar](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
+    RegexScratch scratch;
+    std::string converted;
+    uint8_t* od = out->data<uint8_t>();
+    return ForEachValidRow(args, n, rows, out, [&](size_t i) {
+      std::string_view pattern = args[1]->GetString(i);
+      if (similar) {
+        converted = SimilarToRegex(pattern);
+        pattern = converted;
+      } else if (pattern.empty()) {
+        od[i] = 0;  // Flink: an empty pattern matches nothing (FALSE)
+        return Status::OK();
+      }
+      const Regex* re = scratch.Get(*holder, pattern);
+      if (re == nullptr) {
+        // REGEXP: an invalid pattern is FALSE (Flink); SIMILAR TO: NULL.
+        if (similar) {
+          out->SetNull(i, true);
+        } else {
+          od[i] = 0;
+        }
+        return Status::OK();
+      }
+      ASSIGN_OR_RETURN(bool found, re->Find(args[0]->GetString(i), 0, &scratch.match));
+      od[i] = found ? 1 : 0;
+      return Status::OK();
+    });
+  };
 }
 
-// SIMILAR TO: SQL regex (% and _ wildcards, | * + ? () [] as regex) matching the whole string.
-std::string SimilarToRegex(std::string_view p) {
-  std::string r;
-  for (char ch : p) {
-    switch (ch) {
-      case '%': r += ".*"; break;
-      case '_': r += "."; break;
-      case '.': case '^': case '$': case '\\': r.push_back('\\'); r.push_back(ch); break;
-      default: r.push_back(ch);
-    }
-  }
-  return r;
+Result<FnPtr> ResolveRegexp(const CallInfo& c) {
+  auto holder = std::make_shared<RegexHolder>(ConstantString(c, 1), false);
+  if (!holder->ConstantOk()) return BadRegex(c.name, *holder, *ConstantString(c, 1));
+  return Simple(c, {AsString, AsString}, LogicalType::Boolean(), MatchKernel(holder, false), true);
 }
 
 Result<FnPtr> ResolveSimilarTo(const CallInfo& c) {
   const std::string* pat = ConstantString(c, 1);
   std::string converted = pat ? SimilarToRegex(*pat) : "";
-  auto holder = std::make_shared<RegexHolder>(pat ? &converted : nullptr);
+  auto holder = std::make_shared<RegexHolder>(pat ? &converted : nullptr, true);
   if (!holder->ConstantOk()) return BadRegex(c.name, *holder, *pat);
-  return Simple(c, {AsString, AsString}, LogicalType::Boolean(),
-                [holder](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
-                  std::shared_ptr<RE2> cache;
-                  uint8_t* od = out->data<uint8_t>();
-                  return ForEachValidRow(args, n, rows, out, [&](size_t i) {
-                    const RE2* re = holder->Get(SimilarToRegex(args[1]->GetString(i)), &cache);
-                    if (re == nullptr) {
-                      out->SetNull(i, true);
-                      return Status::OK();
-                    }
-                    std::string_view s = args[0]->GetString(i);
-                    od[i] = RE2::FullMatch(re2::StringPiece(s.data(), s.size()), *re) ? 1 : 0;
-                    return Status::OK();
-                  });
-                });
+  return Simple(c, {AsString, AsString}, LogicalType::Boolean(), MatchKernel(holder, true));
 }
 
 }  // namespace

@@ -310,8 +310,18 @@ void Vector::AppendValue(const Value& v) {
 
 Vector Vector::Constant(const Value& v, size_t n) {
   Vector out(v.type(), 0);
-  out.Reserve(n);
-  for (size_t i = 0; i < n; ++i) out.AppendValue(v);
+  const size_t w = out.type_.PhysicalWidth();
+  if (v.is_null() || w == 0 || n == 0 || out.type_.id() == TypeId::kRow || out.type_.IsList()) {
+    out.Reserve(n);
+    for (size_t i = 0; i < n; ++i) out.AppendValue(v);
+    return out;
+  }
+  // Flat types: the value converted once (a string's bytes stored once), then its bytes repeated (a
+  // string's view shares them).
+  out.Resize(n);
+  out.SetValue(0, v);
+  uint8_t* d = out.data_.data();
+  for (size_t i = 1; i < n; ++i) std::memcpy(d + i * w, d, w);
   return out;
 }
 

@@ -128,6 +128,16 @@ Result<S3Options> S3Options::FromProperties(const std::map<std::string, std::str
     }
     o.multipart_size = v;
   }
+  std::string threads = Property(p, "s3.multipart.num-threads", "");
+  if (!threads.empty()) {
+    char* end = nullptr;
+    long v = std::strtol(threads.c_str(), &end, 10);
+    if (end == threads.c_str() || *end != '\0' || v < 1 || v > 64) {
+      return Status::InvalidArgument(place + ": 's3.multipart.num-threads' = '" + threads +
+                                     "' must be a number of threads between 1 and 64");
+    }
+    o.multipart_threads = static_cast<int>(v);
+  }
   return o;
 }
 

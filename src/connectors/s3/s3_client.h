@@ -9,6 +9,8 @@
 //                             (default: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN)
 //   'client.region'           the signing region (default: AWS_REGION, else us-east-1)
 //   's3.multipart.size'       part size of multipart uploads in bytes (default 32 MiB, least 5 MiB)
+//   's3.multipart.num-threads' parts of one file uploaded at the same time (default 4, 1 to 64); each
+//                             holds its part's bytes in memory until sent
 //
 // Retries: 429, 500, 502, 503, 504 answers, an S3 "SlowDown" / "InternalError" code and network errors
 // are retried with exponential backoff (max_attempts, doubling from initial_backoff_ms). Errors name
@@ -53,6 +55,7 @@ struct S3Options {
   // `credentials` is used.
   std::function<Result<AwsCredentials>()> credentials_provider;
   uint64_t multipart_size = 32ull << 20;
+  int multipart_threads = 4;
   int max_attempts = 6;
   int64_t initial_backoff_ms = 100;
   std::function<void(int64_t)> sleep_ms;  // default: sleeps the thread

@@ -1,6 +1,8 @@
 #include "connectors/s3/s3_file_io.h"
 
 #include <algorithm>
+#include <deque>
+#include <future>
 #include <mutex>
 
 namespace sluice {
@@ -39,6 +41,10 @@ class S3RandomAccessFile final : public RandomAccessFile {
   uint64_t size_;
 };
 
+// Parts go out on their own threads, at most 's3.multipart.num-threads' at a time (each holding its
+// part's bytes), while the writer fills the next; the part numbers and ETags keep the file's order.
+// Close waits for every part before CompleteMultipartUpload; a failed part fails the next Append or
+// Close, and the upload is aborted once no part is in flight.
 class S3WritableFile final : public WritableFile {
  public:
   S3WritableFile(std::shared_ptr<S3Client> client, std::string location, S3Location loc)
@@ -52,10 +58,12 @@ class S3WritableFile final : public WritableFile {
     buffer_.append(data);
     written_ += data.size();
     const uint64_t part = client_->options().multipart_size;
-    while (buffer_.size() >= part) {
-      RETURN_IF_ERROR(UploadPart(std::string_view(buffer_).substr(0, part)));
-      buffer_.erase(0, part);
+    if (buffer_.size() < part) return Status::OK();
+    size_t used = 0;
+    for (; buffer_.size() - used >= part; used += part) {
+      RETURN_IF_ERROR(StartPart(buffer_.substr(used, part)));
     }
+    buffer_.erase(0, used);
     return Status::OK();
   }
 
@@ -66,7 +74,9 @@ class S3WritableFile final : public WritableFile {
     if (upload_id_.empty()) {
       st = client_->Put(loc_, buffer_, /*if_none_match=*/false);
     } else {
-      if (!buffer_.empty()) st = UploadPart(buffer_);
+      if (!buffer_.empty()) st = StartPart(std::move(buffer_));
+      Status parts = WaitAll();
+      if (st.ok()) st = parts;
       if (st.ok()) st = client_->CompleteMultipartUpload(loc_, upload_id_, etags_);
       if (!st.ok()) client_->AbortMultipartUpload(loc_, upload_id_).IgnoreError();
       upload_id_.clear();
@@ -79,19 +89,49 @@ class S3WritableFile final : public WritableFile {
   void Abort() override {
     if (closed_) return;
     closed_ = true;
+    WaitAll().IgnoreError();
     if (!upload_id_.empty()) client_->AbortMultipartUpload(loc_, upload_id_).IgnoreError();
     upload_id_.clear();
     buffer_.clear();
   }
 
  private:
-  Status UploadPart(std::string_view data) {
+  struct InFlight {
+    size_t part;  // index into etags_
+    std::future<Result<std::string>> etag;
+  };
+
+  // Sends `data` as the next part, first waiting for the oldest part while the limit is in flight.
+  Status StartPart(std::string data) {
     if (upload_id_.empty()) {
       ASSIGN_OR_RETURN(upload_id_, client_->CreateMultipartUpload(loc_));
     }
-    ASSIGN_OR_RETURN(std::string etag, client_->UploadPart(loc_, upload_id_, static_cast<int>(etags_.size()) + 1, data));
-    etags_.push_back(std::move(etag));
+    const size_t limit = static_cast<size_t>(std::max(1, client_->options().multipart_threads));
+    while (in_flight_.size() >= limit) RETURN_IF_ERROR(FinishOldest());
+    const size_t part = etags_.size();
+    etags_.emplace_back();
+    in_flight_.push_back({part, std::async(std::launch::async,
+                                           [client = client_, loc = loc_, id = upload_id_, part, d = std::move(data)]() {
+                                             return client->UploadPart(loc, id, static_cast<int>(part) + 1, d);
+                                           })});
     return Status::OK();
+  }
+
+  Status FinishOldest() {
+    InFlight f = std::move(in_flight_.front());
+    in_flight_.pop_front();
+    ASSIGN_OR_RETURN(etags_[f.part], f.etag.get());
+    return Status::OK();
+  }
+
+  // Waits for every part in flight; the first failure.
+  Status WaitAll() {
+    Status first;
+    while (!in_flight_.empty()) {
+      Status st = FinishOldest();
+      if (first.ok() && !st.ok()) first = st;
+    }
+    return first;
   }
 
   std::shared_ptr<S3Client> client_;
@@ -99,7 +139,8 @@ class S3WritableFile final : public WritableFile {
   S3Location loc_;
   std::string buffer_;
   std::string upload_id_;
-  std::vector<std::string> etags_;
+  std::vector<std::string> etags_;  // per part, in part order
+  std::deque<InFlight> in_flight_;
   uint64_t written_ = 0;
   bool closed_ = false;
 };

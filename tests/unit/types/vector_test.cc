@@ -22,6 +22,24 @@ TEST(VectorTest, AppendFromSelectionSharesStrings) {
   EXPECT_EQ(dst.GetString(1).data(), src.GetString(0).data());
 }
 
+// Constants of flat types repeat one converted value (a string's bytes stored once); NULL and nested
+// constants take the per-row path.
+TEST(VectorTest, ConstantRepeatsTheValue) {
+  Vector s = Vector::Constant(Value::String("abc"), 5);
+  ASSERT_EQ(s.size(), 5u);
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_FALSE(s.IsNull(i));
+    EXPECT_EQ(s.GetString(i), "abc");
+    EXPECT_EQ(s.GetString(i).data(), s.GetString(0).data());
+  }
+  Vector n = Vector::Constant(Value::Int(LogicalType::BigInt(), -7), 3);
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(n.data<int64_t>()[i], -7);
+  Vector null = Vector::Constant(Value::Null(LogicalType::String()), 2);
+  EXPECT_TRUE(null.IsNull(0));
+  EXPECT_TRUE(null.IsNull(1));
+  EXPECT_EQ(Vector::Constant(Value::String("x"), 0).size(), 0u);
+}
+
 TEST(VectorTest, NestedArrayOfRowRoundTripsThroughValues) {
   LogicalType line = LogicalType::Row({"sku", "qty"}, {LogicalType::String(), LogicalType::Integer()});
   LogicalType arr = LogicalType::Array(line);
