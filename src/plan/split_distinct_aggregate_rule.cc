@@ -64,6 +64,34 @@ Result<ExprPtr> BucketOf(const ExprPtr& column, int64_t buckets) {
   return sluice::MakeCall(mod.function, {h, n});
 }
 
+// `input`'s columns and a bucket column MOD(HASH_CODE(c), buckets) per column c of `hashed`, merged
+// into the Calc `input` is (as Flink's Calc merge), or a new Calc over it.
+Result<std::shared_ptr<CalcNode>> BucketCalc(const PlanNodePtr& input, const std::vector<int>& hashed, int64_t buckets) {
+  auto calc = std::make_shared<CalcNode>();
+  const CalcNode* below = input->kind == PlanKind::kCalc ? &input->As<CalcNode>() : nullptr;
+  if (below) {
+    calc->inputs = below->inputs;
+    calc->projections = below->projections;
+    calc->condition = below->condition;
+  } else {
+    calc->inputs = {input};
+    for (size_t i = 0; i < input->schema.size(); ++i) {
+      calc->projections.push_back(MakeColumnRef(static_cast<int>(i), input->schema.field(i).type));
+    }
+  }
+  calc->schema = input->schema;
+  std::set<std::string> names;
+  for (const auto& f : input->schema.fields()) names.insert(f.name);
+  for (int c : hashed) {
+    ExprPtr col = MakeColumnRef(c, input->schema.field(static_cast<size_t>(c)).type);
+    if (below) col = SubstituteColumns(col, below->projections);
+    ASSIGN_OR_RETURN(ExprPtr bucket, BucketOf(col, buckets));
+    calc->schema.Add(Unique("$f" + std::to_string(calc->projections.size()), &names), bucket->type);
+    calc->projections.push_back(bucket);
+  }
+  return calc;
+}
+
 // The split plan of `agg`, or null when Sluice keeps its one-phase plan.
 Result<PlanNodePtr> Split(const GroupAggregateNode& agg, int64_t buckets) {
   if (agg.phase != GroupAggregateNode::Phase::kSingle || agg.partial_final != GroupAggregateNode::PartialFinal::kNone) {
@@ -102,27 +130,7 @@ Result<PlanNodePtr> Split(const GroupAggregateNode& agg, int64_t buckets) {
   }
   if (hashed_sets.size() > 1) return PlanNodePtr();
 
-  // The bucket columns, appended to the Calc below (merged into the one there, as Flink's Calc merge).
-  auto calc = std::make_shared<CalcNode>();
-  const CalcNode* below = input->kind == PlanKind::kCalc ? &input->As<CalcNode>() : nullptr;
-  std::set<std::string> names;
-  if (below) {
-    calc->inputs = below->inputs;
-    calc->projections = below->projections;
-    calc->condition = below->condition;
-  } else {
-    calc->inputs = {input};
-    for (int i = 0; i < nin; ++i) calc->projections.push_back(MakeColumnRef(i, input->schema.field(static_cast<size_t>(i)).type));
-  }
-  calc->schema = input->schema;
-  for (const auto& f : input->schema.fields()) names.insert(f.name);
-  for (int c : hashed) {
-    ExprPtr col = MakeColumnRef(c, input->schema.field(static_cast<size_t>(c)).type);
-    if (below) col = SubstituteColumns(col, below->projections);
-    ASSIGN_OR_RETURN(ExprPtr bucket, BucketOf(col, buckets));
-    calc->schema.Add(Unique("$f" + std::to_string(calc->projections.size()), &names), bucket->type);
-    calc->projections.push_back(bucket);
-  }
+  ASSIGN_OR_RETURN(std::shared_ptr<CalcNode> calc, BucketCalc(input, hashed, buckets));
 
   // The partial phase: per key and bucket (Calcite's group set: ascending columns).
   std::set<int> full_set(keys.begin(), keys.end());
