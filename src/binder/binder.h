@@ -218,6 +218,8 @@ class Binder {
   // Plans ROW_NUMBER() OVER (...) select items as a Rank node under the projection.
   Result<Relation> BindRowNumber(const ast::Select& select, Relation input, std::vector<int>* rn_items);
 
+  // SINGLE_VALUE($0) over all rows of `input` (binder/scalar_subquery.cc).
+  Result<PlanNodePtr> SingleValueAggregate(const PlanNodePtr& input, ast::SourcePos pos) const;
   Status Error(ast::SourcePos pos, const std::string& message) const;
   Status NotSupported(ast::SourcePos pos, const std::string& what) const;
 
@@ -240,6 +242,35 @@ class Binder {
   // scope.size() + i, elsewhere it is refused as not supported.
   const Scope* outer_scope_ = nullptr;
   bool correlation_allowed_ = false;
+  // While a subquery is bound: sets outer_scope_ and correlation_allowed_, and restores them, the
+  // enclosing SELECT's aggregate_ttl_ms_ and extra_group_columns_ when it goes out of scope.
+  class SubqueryScopeGuard {
+   public:
+    SubqueryScopeGuard(Binder* binder, const Scope* outer, bool correlation_allowed)
+        : binder_(binder),
+          outer_(binder->outer_scope_),
+          allowed_(binder->correlation_allowed_),
+          ttl_ms_(binder->aggregate_ttl_ms_),
+          extra_group_columns_(binder->extra_group_columns_) {
+      binder->outer_scope_ = outer;
+      binder->correlation_allowed_ = correlation_allowed;
+    }
+    ~SubqueryScopeGuard() {
+      binder_->outer_scope_ = outer_;
+      binder_->correlation_allowed_ = allowed_;
+      binder_->aggregate_ttl_ms_ = ttl_ms_;
+      binder_->extra_group_columns_ = std::move(extra_group_columns_);
+    }
+    SubqueryScopeGuard(const SubqueryScopeGuard&) = delete;
+    SubqueryScopeGuard& operator=(const SubqueryScopeGuard&) = delete;
+
+   private:
+    Binder* binder_;
+    const Scope* outer_;
+    bool allowed_;
+    int64_t ttl_ms_;
+    std::vector<int> extra_group_columns_;
+  };
   // Input columns BindGroupKeys puts before the GROUP BY keys (a decorrelated scalar subquery's keys).
   std::vector<int> extra_group_columns_;
   AggContext* agg_ = nullptr;
@@ -251,6 +282,8 @@ class Binder {
 
 // The scalar subqueries in `e`, outside nested subqueries (binder/scalar_subquery.cc).
 void CollectScalarSubqueries(const ast::Expr& e, std::vector<const ast::Expr*>* out);
+// Whether `e` holds an IN/EXISTS subquery anywhere outside nested subqueries (binder/subquery.cc).
+bool HasSubqueryPredicate(const ast::Expr& e);
 
 // Flink's name for an unnamed select item at position i: EXPR$i.
 std::string ExprColumnName(size_t index);

@@ -295,7 +295,19 @@ Result<Binder::Relation> Binder::BindJoin(const ast::Join& join) {
       node->right_names.push_back(c.qualifier);
     }
   }
-  ASSIGN_OR_RETURN(ExprPtr cond, BindJoinCondition(join, left, rightrel, combined, type));
+  // Subqueries in ON: of an inner join, they are a filter over the join's rows (Flink's subquery
+  // removal gives the same semi/anti and scalar joins over it); the plain conjuncts move back into the
+  // join's condition through the filter-into-join rule.
+  std::vector<const ast::Expr*> on_scalars;
+  if (join.on) CollectScalarSubqueries(*join.on, &on_scalars);
+  const bool on_subqueries = join.on && (HasSubqueryPredicate(*join.on) || !on_scalars.empty());
+  if (on_subqueries && type != JoinType::kInner) {
+    return NotSupported(join.on->pos, "A subquery in the ON condition of an outer join");
+  }
+  ExprPtr cond;
+  if (!on_subqueries) {
+    ASSIGN_OR_RETURN(cond, BindJoinCondition(join, left, rightrel, combined, type));
+  }
   std::vector<ExprPtr> residual = SplitEquiKeys(cond, nl, node.get());
   // An interval join keeps its inputs' time attributes, as Flink's RelTimeIndicatorConverter does, so
   // event-time operators can follow it (a processing-time one keeps processing time only); the
@@ -330,6 +342,7 @@ Result<Binder::Relation> Binder::BindJoin(const ast::Join& join) {
   Relation out;
   out.node = node;
   out.scope = combined;
+  if (on_subqueries) return BindWhere(*join.on, std::move(out));
   return out;
 }
 

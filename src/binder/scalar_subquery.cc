@@ -3,7 +3,8 @@
 // join (the conjunct becomes its condition through the filter-into-join rule); in the SELECT list a
 // LEFT join ON TRUE, so a subquery without rows gives NULL.
 //
-// An uncorrelated scalar subquery must be an aggregate without GROUP BY (one row by construction).
+// An uncorrelated scalar subquery that is not an aggregate without GROUP BY (one row by construction)
+// gets Calcite's SINGLE_VALUE aggregate over it, failing the job on a second row as Flink does.
 // A correlated one is Flink's decorrelated form: a SELECT of one aggregate FROM ... WHERE whose
 // correlated conjuncts are equalities `inner_column = outer_column`; it becomes that aggregate grouped
 // by the inner columns (rows with a NULL key filtered first, as Flink does), joined on the equalities.
@@ -11,6 +12,7 @@
 
 #include "binder/binder.h"
 #include "binder/binder_util.h"
+#include "function/aggregate/aggregate_function.h"
 #include "function/scalar_function.h"
 #include "plan/optimizer.h"
 
@@ -41,6 +43,29 @@ void SplitAndConjuncts(const ast::Expr& e, std::vector<const ast::Expr*>* out) {
 
 }  // namespace
 
+// A subquery that may return more than one row: Calcite's SINGLE_VALUE over all its rows (one global
+// group), which returns the value of the only row and fails the job on a second one.
+Result<PlanNodePtr> Binder::SingleValueAggregate(const PlanNodePtr& input, ast::SourcePos pos) const {
+  auto ex = std::make_shared<ExchangeNode>();
+  ex->inputs = {input};
+  ex->schema = input->schema;
+  auto agg = std::make_shared<GroupAggregateNode>();
+  agg->inputs = {ex};
+  agg->state_ttl_ms = aggregate_ttl_ms_;
+  AggregateCall single;
+  single.name = "SINGLE_VALUE";
+  single.args = {0};
+  single.arg_types = {input->schema.field(0).type.WithTimeAttribute(TimeAttribute::kNone)};
+  single.arg_constants = {std::nullopt};
+  single.output_name = "$f0";
+  auto fn = ResolveAggregate(single.name, single.arg_types, {nullptr}, /*needs_retract=*/false);
+  if (!fn.ok()) return Error(pos, fn.status().message());
+  single.function = *fn;
+  agg->schema.Add(single.output_name, single.function->result_type);
+  agg->aggs.push_back(std::move(single));
+  return PlanNodePtr(agg);
+}
+
 void CollectScalarSubqueries(const ast::Expr& e, std::vector<const ast::Expr*>* out) {
   if (e.kind == ast::ExprKind::kSubquery) {
     out->push_back(&e);
@@ -50,23 +75,7 @@ void CollectScalarSubqueries(const ast::Expr& e, std::vector<const ast::Expr*>* 
 }
 
 Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, const Scope& outer, ast::SourcePos pos) {
-  const Scope* saved = outer_scope_;
-  const bool saved_allowed = correlation_allowed_;
-  const int64_t saved_ttl = aggregate_ttl_ms_;
-  outer_scope_ = &outer;
-  correlation_allowed_ = false;
-  struct Restore {
-    Binder* b;
-    const Scope* scope;
-    bool allowed;
-    int64_t ttl;
-    ~Restore() {
-      b->outer_scope_ = scope;
-      b->correlation_allowed_ = allowed;
-      b->aggregate_ttl_ms_ = ttl;
-      b->extra_group_columns_.clear();
-    }
-  } restore{this, saved, saved_allowed, saved_ttl};
+  SubqueryScopeGuard guard(this, &outer, /*correlation_allowed=*/false);
   ScalarSide side;
   auto uncorrelated = BindQueryBody(query);
   const bool correlated = !uncorrelated.ok() && uncorrelated.status().message().find("A correlated reference") != std::string::npos;
@@ -78,7 +87,9 @@ Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, c
                             std::to_string(side.rel.node->schema.size()));
     }
     if (!IsSingleRowAggregate(query)) {
-      return NotSupported(pos, "A scalar subquery that is not an aggregate without GROUP BY (Flink's SINGLE_VALUE)");
+      ASSIGN_OR_RETURN(side.rel.node, SingleValueAggregate(side.rel.node, pos));
+      side.rel.scope.columns = {{"", side.rel.node->schema.field(0).name, side.rel.node->schema.field(0).type}};
+      side.rel.select_calc = nullptr;
     }
     return side;
   }

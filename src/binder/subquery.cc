@@ -55,13 +55,6 @@ std::optional<SubqueryPredicate> AsSubqueryPredicate(const ast::Expr& e) {
   return std::nullopt;
 }
 
-// Whether `e` holds an IN/EXISTS subquery anywhere (outside subqueries).
-bool HasSubqueryPredicate(const ast::Expr& e) {
-  if ((e.kind == ast::ExprKind::kIn && e.As<ast::In>().subquery) || e.kind == ast::ExprKind::kExists) return true;
-  bool found = false;
-  ForEachChild(e, [&](const ast::Expr& c) { found = found || HasSubqueryPredicate(c); });
-  return found;
-}
 
 // A plain SELECT whose WHERE may be correlated.
 bool IsPlainSelect(const ast::Query& q) {
@@ -74,6 +67,13 @@ bool IsPlainSelect(const ast::Query& q) {
 }
 
 }  // namespace
+
+bool HasSubqueryPredicate(const ast::Expr& e) {
+  if ((e.kind == ast::ExprKind::kIn && e.As<ast::In>().subquery) || e.kind == ast::ExprKind::kExists) return true;
+  bool found = false;
+  ForEachChild(e, [&](const ast::Expr& c) { found = found || HasSubqueryPredicate(c); });
+  return found;
+}
 
 Result<Binder::Relation> Binder::BindWhere(const ast::Expr& where, Relation input) {
   std::vector<const ast::Expr*> conjuncts;
@@ -139,34 +139,13 @@ Result<Binder::Relation> Binder::BindWhere(const ast::Expr& where, Relation inpu
 }
 
 Result<ExprPtr> Binder::BindCorrelated(const ast::Expr& e, const Scope& inner, const Scope& outer) {
-  const Scope* saved = outer_scope_;
-  const bool saved_allowed = correlation_allowed_;
-  outer_scope_ = &outer;
-  correlation_allowed_ = true;
-  auto bound = BindExpr(e, inner);
-  outer_scope_ = saved;
-  correlation_allowed_ = saved_allowed;
-  return bound;
+  SubqueryScopeGuard guard(this, &outer, /*correlation_allowed=*/true);
+  return BindExpr(e, inner);
 }
 
 Result<Binder::Relation> Binder::BindSubqueryRelation(const ast::Query& query, const Scope& outer, bool want_column,
                                                       std::vector<ExprPtr>* correlation) {
-  const Scope* saved = outer_scope_;
-  const bool saved_allowed = correlation_allowed_;
-  const int64_t saved_ttl = aggregate_ttl_ms_;
-  outer_scope_ = &outer;
-  correlation_allowed_ = false;
-  struct Restore {
-    Binder* b;
-    const Scope* scope;
-    bool allowed;
-    int64_t ttl;
-    ~Restore() {
-      b->outer_scope_ = scope;
-      b->correlation_allowed_ = allowed;
-      b->aggregate_ttl_ms_ = ttl;
-    }
-  } restore{this, saved, saved_allowed, saved_ttl};
+  SubqueryScopeGuard guard(this, &outer, /*correlation_allowed=*/false);
   const size_t nouter = outer.columns.size();
   if (!IsPlainSelect(query)) {
     ASSIGN_OR_RETURN(Relation rel, BindQueryBody(query));

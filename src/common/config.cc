@@ -177,11 +177,11 @@ const std::vector<ConfigOption>& AllConfigOptions() {
       {"table.exec.emit.early-fire.delay", OptionType::kDuration, "",
        "Experimental in Flink (the early firing interval); Sluice does not support early firing."},
       {"table.optimizer.distinct-agg.split.enabled", OptionType::kBoolean, "false",
-       "Flink splits a group aggregation with DISTINCT aggregates into a partial aggregation per key and hash "
-       "bucket of the distinct value and a final one per key, against skew. Sluice accepts the option and runs "
-       "the one-phase plan, which gives the same answer."},
+       "Split a streaming group aggregation with DISTINCT aggregates, as Flink, into a partial aggregation per "
+       "key and hash bucket of the distinct value and a final one per key, against skew: the same answer with "
+       "more intermediate updates."},
       {"table.optimizer.distinct-agg.split.bucket-num", OptionType::kInteger, "1024",
-       "The number of buckets of 'table.optimizer.distinct-agg.split.enabled' (accepted; see there)."},
+       "The number of buckets of 'table.optimizer.distinct-agg.split.enabled'."},
       {"__table.exec.sort.non-temporal.enabled__", OptionType::kBoolean, "false",
        "Allow a streaming ORDER BY that does not start with an ascending time attribute (and has no LIMIT): the "
        "whole input is kept and emitted sorted when it ends (Flink's StreamExecSort; Flink 2.2's internal key, "

@@ -26,6 +26,7 @@
 #include "plan/optimizer.h"
 #include "plan/source_changelog_rule.h"
 #include "plan/batch_physical.h"
+#include "plan/split_distinct_aggregate_rule.h"
 #include "plan/traits.h"
 #include "plan/window_rules.h"
 #include "runtime/job.h"
@@ -291,6 +292,10 @@ class Session::Impl {
     };
     if (!config_.GetBool(kSourcePredicatePushdownKey)) push_filters = nullptr;
     ASSIGN_OR_RETURN(planned.physical, OptimizePlans(with_sources, push_filters));
+    if (!batch_mode() && config_.GetBool("table.optimizer.distinct-agg.split.enabled")) {
+      RETURN_IF_ERROR(ApplySplitDistinctAggregates(&planned.physical,
+                                                   config_.GetInt("table.optimizer.distinct-agg.split.bucket-num")));
+    }
     std::set<PlanNode*> seen;
     std::vector<PlanNode*> scans;
     for (const auto& r : planned.physical) CollectScans(r, &seen, &scans);

@@ -655,7 +655,30 @@ void RegisterCodeFunctions(FunctionTable* t) {
                             return true;
                           }));
           }});
-  t->Add({"HASH_CODE", {"HASH_CODE(<CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
+  t->Add({"HASH_CODE", {"HASH_CODE(<CHARACTER>)", "HASH_CODE(<INTEGER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
+            if (c.size() == 1 && c.type(0).IsIntegral()) {
+              // The bucket of a split DISTINCT aggregate: Java's hashCode of the boxed value, made
+              // non-negative as the string form's (Long: the high half XORed into the low).
+              Coerce keep = [](const LogicalType& t, LogicalType* cast) {
+                *cast = t;
+                return t.IsIntegral();
+              };
+              return Simple(c, {keep}, LogicalType::Integer(), ValueOut<int32_t>([](const Vector* const* a, size_t i, int32_t* r) {
+                              int64_t v = 0;
+                              switch (a[0]->type().id()) {
+                                case TypeId::kTinyInt: v = a[0]->data<int8_t>()[i]; break;
+                                case TypeId::kSmallInt: v = a[0]->data<int16_t>()[i]; break;
+                                case TypeId::kInteger: v = a[0]->data<int32_t>()[i]; break;
+                                default: {
+                                  const uint64_t u = static_cast<uint64_t>(a[0]->data<int64_t>()[i]);
+                                  v = static_cast<int32_t>(static_cast<uint32_t>(u ^ (u >> 32)));
+                                }
+                              }
+                              const auto h = static_cast<int32_t>(v);
+                              *r = h == INT32_MIN ? h : (h < 0 ? -h : h);
+                              return true;
+                            }));
+            }
             return Simple(c, {AsString}, LogicalType::Integer(), ValueOut<int32_t>([](const Vector* const* a, size_t i, int32_t* r) {
                             // Flink: Math.abs(String.hashCode()) (MIN_VALUE stays negative, as in Java).
                             int32_t h = JavaHashCode(Str(a, 0, i));

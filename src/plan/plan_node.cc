@@ -128,6 +128,9 @@ std::string ExplainAggregateCall(const PlanNode& in, const AggregateCall& a) {
 }
 
 std::string GroupAggregateNode::ExplainAttributes() const {
+  const std::string partial_final_type = partial_final == PartialFinal::kPartial ? "partialFinalType=[PARTIAL], "
+                                         : partial_final == PartialFinal::kFinal ? "partialFinalType=[FINAL], "
+                                                                                 : "";
   if (phase == Phase::kGlobal) {
     // Over the local phase's partial results: keys first, then one partial column per call.
     const size_t nk = group_keys.size();
@@ -137,7 +140,7 @@ std::string GroupAggregateNode::ExplainAttributes() const {
     for (size_t a = 0; a < aggs.size(); ++a) {
       items.push_back(aggs[a].explain_name() + "(" + partial_names[nk + a] + ") AS " + aggs[a].output_name);
     }
-    return s + "select=[" + JoinNames(items) + "]";
+    return s + partial_final_type + "select=[" + JoinNames(items) + "]";
   }
   // The local phase reads the original input (below its Exchange, so inputs[0] is that input here).
   const PlanNode& in = *inputs[0];
@@ -150,7 +153,7 @@ std::string GroupAggregateNode::ExplainAttributes() const {
   }
   std::string s;
   if (!group_keys.empty()) s = "groupBy=[" + KeyNames(in, group_keys) + "], ";
-  return s + "select=[" + JoinNames(items) + "]";
+  return s + partial_final_type + "select=[" + JoinNames(items) + "]";
 }
 
 std::string ChangelogNormalizeNode::ExplainAttributes() const { return "key=[" + KeyNames(*inputs[0], keys) + "]"; }

@@ -214,6 +214,10 @@ struct GroupAggregateNode : PlanNode {
   bool input_has_retractions = false;  // set by trait inference
   bool emit_update_before = false;     // set by trait inference
   int64_t state_ttl_ms = -1;           // STATE_TTL hint; -1: 'table.exec.state.ttl'
+  // Set by the split of DISTINCT aggregates (plan/split_distinct_aggregate_rule.h): Flink's
+  // partialFinalType, the per-bucket partial phase or the final phase over it.
+  enum class PartialFinal : uint8_t { kNone, kPartial, kFinal };
+  PartialFinal partial_final = PartialFinal::kNone;
   std::string ExplainName() const override {
     return phase == Phase::kLocal ? "LocalGroupAggregate" : phase == Phase::kGlobal ? "GlobalGroupAggregate" : "GroupAggregate";
   }

@@ -48,6 +48,22 @@ Status ApplyWindowEmit(const WindowEmitConfig& emit, bool event_time, bool sessi
   return Status::OK();
 }
 
+// Whether the GROUP BY keys besides the window's are exactly the SESSION window's PARTITION BY keys
+// (plain column references), so sessions per group key are Flink's sessions per partition key.
+bool SessionKeysArePartitionKeys(const WindowTableFunctionNode& tvf, const GroupAggregateNode& agg,
+                                 const std::vector<ExprPtr>& projections, const std::vector<bool>& is_window_key) {
+  std::vector<bool> grouped(tvf.partition_keys.size(), false);
+  for (int k : agg.group_keys) {
+    if (is_window_key[static_cast<size_t>(k)]) continue;
+    const Expr& e = *projections[static_cast<size_t>(k)];
+    if (e.kind != ExprKind::kColumnRef) return false;
+    auto it = std::find(tvf.partition_keys.begin(), tvf.partition_keys.end(), e.column_index);
+    if (it == tvf.partition_keys.end()) return false;
+    grouped[static_cast<size_t>(it - tvf.partition_keys.begin())] = true;
+  }
+  return std::find(grouped.begin(), grouped.end(), false) == grouped.end();
+}
+
 }  // namespace
 
 WindowEmitConfig ReadWindowEmitConfig(const Configuration* config) {
@@ -111,6 +127,9 @@ std::string WindowAggregateNode::ExplainAttributes() const {
 bool DropsLateRows(const PlanNode& node) {
   switch (node.kind) {
     case PlanKind::kWindowAggregate: return !node.As<WindowAggregateNode>().proctime;
+    // The SESSION table function holds rows until their session closes (event time only).
+    case PlanKind::kWindowTableFunction:
+      return node.As<WindowTableFunctionNode>().window.kind == WindowKind::kSession && !node.As<WindowTableFunctionNode>().proctime;
     case PlanKind::kOverAggregate: return node.As<OverAggregateNode>().rowtime;
     case PlanKind::kMatch: return node.As<MatchNode>().rowtime;
     case PlanKind::kIntervalJoin: return node.As<IntervalJoinNode>().rowtime;
@@ -195,6 +214,18 @@ Result<PlanNodePtr> WindowAggregateRule::Rewrite(const PlanNodePtr& agg_node) {
     if (used[i]) return PlanNodePtr();
   }
   const WindowSpec& w = tvf.window;
+  // Flink assigns sessions per partition key (over the whole input without PARTITION BY), then groups
+  // by the other keys within each session. The WindowAggregate merges sessions per group key, so it
+  // is planned only when the group keys (besides the window's) are exactly the partition keys; else
+  // the plan stays Flink's: the session WindowTableFunction, then a GroupAggregate over its rows.
+  // (The legacy GROUP BY k, SESSION(ts, gap) has sessions per group key: that is its meaning.)
+  if (w.kind == WindowKind::kSession && !tvf.group_window && !SessionKeysArePartitionKeys(tvf, agg, projections, is_window_key)) {
+    if (tvf.proctime) {
+      return Status::NotSupported("A processing-time SESSION window aggregation whose GROUP BY keys are not the "
+                                  "SESSION window's PARTITION BY keys is not supported by Sluice yet");
+    }
+    return PlanNodePtr();
+  }
   if (w.kind == WindowKind::kHop && w.size_ms % w.step_ms != 0) {
     return Status::PlanError("HOP table function based aggregate requires size must be an integral multiple of slide, but got size " +
                              std::to_string(w.size_ms) + " ms and slide " + std::to_string(w.step_ms) + " ms");
@@ -209,34 +240,6 @@ Result<PlanNodePtr> WindowAggregateRule::Rewrite(const PlanNodePtr& agg_node) {
     if (merges && !a.distinct && !a.function->merge) {
       return Status::NotSupported(a.name + " in a " + kNames[static_cast<int>(w.kind)] +
                                   " window aggregation is not supported by Sluice yet (its partial results cannot be merged)");
-    }
-  }
-  // Sessions are computed per group key, so the TVF's partition keys must be among the keys.
-  for (int p : tvf.partition_keys) {
-    bool grouped = false;
-    for (int k : agg.group_keys) {
-      const Expr& e = *projections[static_cast<size_t>(k)];
-      grouped |= e.kind == ExprKind::kColumnRef && e.column_index == p;
-    }
-    if (!grouped) {
-      return Status::NotSupported("A SESSION window aggregation that does not group by the partition key '" +
-                                  data->schema.field(static_cast<size_t>(p)).name + "' is not supported by Sluice yet");
-    }
-  }
-  // Flink assigns sessions per partition key (over the whole input without PARTITION BY), then groups
-  // by the other keys within each session; Sluice merges sessions per group key, which gives other
-  // sessions as soon as a group key is not a partition key: refused rather than answered differently.
-  // (The legacy GROUP BY k, SESSION(ts, gap) has sessions per group key: that is its meaning.)
-  if (w.kind == WindowKind::kSession && !tvf.group_window) {
-    for (int k : agg.group_keys) {
-      if (is_window_key[static_cast<size_t>(k)]) continue;
-      const Expr& e = *projections[static_cast<size_t>(k)];
-      bool partition = e.kind == ExprKind::kColumnRef &&
-                       std::find(tvf.partition_keys.begin(), tvf.partition_keys.end(), e.column_index) != tvf.partition_keys.end();
-      if (!partition) {
-        return Status::NotSupported("A SESSION window aggregation grouping by '" + exchange->schema.field(static_cast<size_t>(k)).name +
-                                    "', which is not a PARTITION BY key of the SESSION window, is not supported by Sluice yet");
-      }
     }
   }
   // The Calc below the aggregate: keys and arguments over the TVF's input, then the time attribute.

@@ -426,9 +426,6 @@ class Generator:
             part = r.choice(["", " PARTITION BY k"])
             call = f"SESSION(TABLE t{part}, DESCRIPTOR(ts), INTERVAL '{r.choice([3, 5, 10])}' SECOND)"
         keys = ["k"] if "PARTITION BY k" in call else r.sample(["k", "g", "f"], r.randint(0, 1))
-        if tvf == "SESSION" and keys and "PARTITION BY" not in call:
-            # Flink's sessions span all rows here, Sluice's were per group key: Sluice refuses it now.
-            self.known["sluice-error"] = "flink_differences.md#session-windows-without-partition-by"
         # SUM(DISTINCT) in a HOP or CUMULATE window: Flink 2.2.1 fails at planning with an internal
         # error ("This function does not support retraction"); Sluice answers (flink_differences.md).
         distinct_ok = tvf not in ("HOP", "CUMULATE")

@@ -55,7 +55,7 @@ Result<std::shared_ptr<const AggregateFunction>> ResolveAggregate(const std::str
 
   static const char* const kSingleArg[] = {"SUM",      "$SUM0",       "AVG",        "MIN",
                                            "MAX",      "FIRST_VALUE", "LAST_VALUE", "VAR_POP",
-                                           "VAR_SAMP", "STDDEV_POP",  "STDDEV_SAMP"};
+                                           "VAR_SAMP", "STDDEV_POP",  "STDDEV_SAMP", "SINGLE_VALUE"};
   bool single_arg = false;
   for (const char* n : kSingleArg) single_arg = single_arg || upper == n;
   const bool known = single_arg || upper == "COUNT" || upper == "LISTAGG";
@@ -77,6 +77,8 @@ Result<std::shared_ptr<const AggregateFunction>> ResolveAggregate(const std::str
     RETURN_IF_ERROR(MakeMinMax(f.get(), upper == "MAX", needs_retract));
   } else if (upper == "FIRST_VALUE" || upper == "LAST_VALUE") {
     RETURN_IF_ERROR(MakeFirstLastValue(f.get(), upper == "LAST_VALUE", needs_retract));
+  } else if (upper == "SINGLE_VALUE") {
+    RETURN_IF_ERROR(MakeSingleValue(f.get(), needs_retract));
   } else if (upper == "VAR_POP" || upper == "VAR_SAMP" || upper == "STDDEV_POP" || upper == "STDDEV_SAMP") {
     const bool sample = upper == "VAR_SAMP" || upper == "STDDEV_SAMP";
     const bool sqrt = upper == "STDDEV_POP" || upper == "STDDEV_SAMP";

@@ -1,5 +1,5 @@
 // AggregateFunction: one resolved SQL aggregate call (COUNT, SUM, $SUM0, AVG, MIN, MAX, FIRST_VALUE,
-// LAST_VALUE, LISTAGG, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP) with Flink's semantics and result
+// LAST_VALUE, LISTAGG, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP, and the planner's SINGLE_VALUE) with Flink's semantics and result
 // types, as a set of callbacks over a fixed-size per-group state slot.
 //
 // Contract with the operator (GroupAggregate, OverAggregate, ...): per group it allocates
@@ -78,6 +78,9 @@ struct AggregateFunction {
   // Plain-bytes states: the offsets of their bool fields, which a restore checks hold 0 or 1 (any
   // other byte there would be undefined behaviour, so such a state is refused as corrupt).
   std::vector<uint32_t> raw_bools;
+  // A runtime failure of the current state, checked by the operator after each update (SINGLE_VALUE's
+  // second row). Empty when the function never fails.
+  std::function<Status(const uint8_t* state)> check;
 };
 
 // Checkpoints of plain-bytes states: whether `state`'s bool fields hold 0 or 1 (raw_bools), and the

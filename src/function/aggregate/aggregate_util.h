@@ -208,6 +208,7 @@ const S* StateOf(const uint8_t* state) {
 [[nodiscard]] Status MakeMinMax(AggregateFunction* f, bool is_max, bool needs_retract);
 [[nodiscard]] Status MakeFirstLastValue(AggregateFunction* f, bool is_last, bool needs_retract);
 [[nodiscard]] Status MakeListAgg(AggregateFunction* f, std::string separator, bool needs_retract);
+[[nodiscard]] Status MakeSingleValue(AggregateFunction* f, bool needs_retract);
 
 // "SUM(<INTEGER>)"-style rendering of a call's argument types, as Calcite prints signatures.
 std::string SignatureString(const std::string& name, const std::vector<LogicalType>& arg_types);

@@ -22,6 +22,7 @@ AccumulatorLayout::AccumulatorLayout(std::vector<AccumulatorCall> calls) : calls
     offsets_.push_back(state_bytes_);
     state_bytes_ += c.function->state_size;
     if (c.function->serialize) plain_ = false;
+    if (c.function->check) has_checks_ = true;
   }
   size_t end = AlignUp(state_bytes_, alignof(DistinctCounts*));
   for (const auto& c : calls_) {
@@ -119,6 +120,13 @@ void AccumulatorLayout::Update(uint8_t* block, const Chunk& chunk, size_t row, b
   }
   const int64_t c = count(block) + (retract ? -1 : 1);
   std::memcpy(block + count_offset_, &c, sizeof c);
+}
+
+Status AccumulatorLayout::Check(const uint8_t* block) const {
+  for (size_t a = 0; a < calls_.size(); ++a) {
+    if (calls_[a].function->check) RETURN_IF_ERROR(calls_[a].function->check(block + offsets_[a]));
+  }
+  return Status::OK();
 }
 
 void AccumulatorLayout::Finalize(const uint8_t* block, Chunk* out, size_t first_column, size_t row) const {

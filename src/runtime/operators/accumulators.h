@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "common/status.h"
+
 namespace sluice {
 
 struct AggregateFunction;
@@ -54,6 +56,10 @@ class AccumulatorLayout {
   void Destroy(uint8_t* block) const;
   // Accumulates (or retracts) row `row` of `chunk` into every call.
   void Update(uint8_t* block, const Chunk& chunk, size_t row, bool retract) const;
+  // True when a call can fail at runtime (AggregateFunction::check); then the operator calls Check
+  // after updating a block.
+  bool has_checks() const { return has_checks_; }
+  [[nodiscard]] Status Check(const uint8_t* block) const;
   // Writes call i's current result into out[first_column + i] at `row` (the row must exist).
   void Finalize(const uint8_t* block, Chunk* out, size_t first_column, size_t row) const;
   // Rows accumulated minus rows retracted.
@@ -85,6 +91,7 @@ class AccumulatorLayout {
   size_t block_bytes_ = 0;
   size_t block_align_ = 8;
   bool plain_ = true;
+  bool has_checks_ = false;
 };
 
 }  // namespace sluice

@@ -405,6 +405,7 @@ Status GroupAggregateOperator::FlushBatch() {
         id = NewGroup(key, rows, r);
       }
       layout_.Update(block(id), rows, r, retract);
+      if (layout_.has_checks()) RETURN_IF_ERROR(layout_.Check(block(id)));
       if (!layout_.plain()) heap_.Touch(id);
     }
     if (id == kNoGroup) continue;
@@ -481,6 +482,7 @@ Status GroupAggregateOperator::ProcessRows(Chunk& chunk) {
       }
       id = NewGroup(encoded_[r], chunk, r);
       layout_.Update(block(id), chunk, r, false);
+      if (layout_.has_checks()) RETURN_IF_ERROR(layout_.Check(block(id)));
       if (!layout_.plain()) heap_.Touch(id);
       WriteResult(id, &out, pos);
       kinds[pos++] = RowKind::kInsert;
@@ -490,6 +492,7 @@ Status GroupAggregateOperator::ProcessRows(Chunk& chunk) {
     const size_t before_row = emit_update_before_ ? pos : r;
     WriteResult(id, before, before_row);
     layout_.Update(block(id), chunk, r, retract);
+    if (layout_.has_checks()) RETURN_IF_ERROR(layout_.Check(block(id)));
     if (!layout_.plain()) heap_.Touch(id);
     if (layout_.count(block(id)) <= 0) {
       if (!emit_update_before_) {

@@ -1,4 +1,5 @@
 // Window table functions and window aggregates.
+#include "runtime/operators/session_window_table_function_operator.h"
 #include "runtime/operators/window_aggregate_operator.h"
 #include "runtime/operators/window_table_function_operator.h"
 #include "runtime/translators/translators.h"
@@ -7,6 +8,11 @@ namespace sluice {
 
 Result<Operator*> TranslateWindowTableFunction(Translator& t, const PlanNodePtr& node) {
   const auto& w = node->As<WindowTableFunctionNode>();
+  if (w.window.kind == WindowKind::kSession) {
+    return t.Add(std::make_unique<SessionWindowTableFunctionOperator>("WindowTableFunction", w.schema.types(), w.window.size_ms,
+                                                                      w.time_column, w.local_time, w.partition_keys),
+                 node->inputs);
+  }
   return t.Add(std::make_unique<WindowTableFunctionOperator>("WindowTableFunction", w.schema.types(), w.window,
                                                              w.time_column, w.proctime, w.local_time),
                node->inputs);

@@ -1,4 +1,4 @@
--- 'table.optimizer.distinct-agg.split.enabled': Flink's partial/final plan; Sluice the one-phase plan, same table.
+-- 'table.optimizer.distinct-agg.split.enabled': both engines plan the partial/final aggregates per hash bucket; same table.
 SET 'table.optimizer.distinct-agg.split.enabled' = 'true';
 SET 'table.optimizer.distinct-agg.split.bucket-num' = '16';
 CREATE TABLE orders (

@@ -1,0 +1,226 @@
+#include "plan/split_distinct_aggregate_rule.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "function/aggregate/aggregate_function.h"
+#include "function/function_registry.h"
+#include "plan/optimizer.h"
+
+namespace sluice {
+
+namespace {
+
+// The partial and the final function of a call Flink splits (its PARTIAL_FINAL_MAP, without AVG and
+// LISTAGG, which Sluice does not split).
+std::optional<std::pair<std::string, std::string>> PartialFinal(const std::string& name) {
+  if (name == "COUNT") return std::make_pair(std::string("COUNT"), std::string("$SUM0"));
+  for (const char* same : {"SUM", "$SUM0", "MIN", "MAX", "FIRST_VALUE", "LAST_VALUE"}) {
+    if (name == same) return std::make_pair(name, name);
+  }
+  return std::nullopt;
+}
+
+// Calls whose arguments decide the bucket: DISTINCT ones, and MIN/MAX/FIRST_VALUE/LAST_VALUE (which
+// would otherwise gather a hot key on one task when they retract).
+bool NeedsHashField(const AggregateCall& a) {
+  return a.distinct || a.name == "MIN" || a.name == "MAX" || a.name == "FIRST_VALUE" || a.name == "LAST_VALUE";
+}
+
+// Calcite's uniquification of a generated field name: `name`, else name_0, name_1, ...
+std::string Unique(const std::string& name, std::set<std::string>* taken) {
+  std::string out = name;
+  for (int i = 0; taken->count(out); ++i) out = name + "_" + std::to_string(i);
+  taken->insert(out);
+  return out;
+}
+
+Result<AggregateCall> MakeCall(const std::string& name, std::vector<int> args, const PlanNode& input, bool distinct,
+                               int filter, std::string output_name) {
+  AggregateCall ac;
+  ac.name = name;
+  ac.args = std::move(args);
+  for (int a : ac.args) {
+    ac.arg_types.push_back(input.schema.field(static_cast<size_t>(a)).type.WithTimeAttribute(TimeAttribute::kNone));
+    ac.arg_constants.push_back(std::nullopt);
+  }
+  std::vector<const Value*> constants(ac.args.size(), nullptr);
+  ASSIGN_OR_RETURN(ac.function, ResolveAggregate(name, ac.arg_types, constants, /*needs_retract=*/false));
+  ac.distinct = distinct;
+  ac.filter = filter;
+  ac.output_name = std::move(output_name);
+  return ac;
+}
+
+// MOD(HASH_CODE(column), buckets) over `input`'s column.
+Result<ExprPtr> BucketOf(const ExprPtr& column, int64_t buckets) {
+  ASSIGN_OR_RETURN(ResolvedCall hash, ResolveScalar("HASH_CODE", {column->type}, {nullptr}));
+  ExprPtr h = sluice::MakeCall(hash.function, {column});
+  ExprPtr n = MakeLiteral(Value::Integer(static_cast<int32_t>(buckets)));
+  ASSIGN_OR_RETURN(ResolvedCall mod, ResolveScalar("MOD", {h->type, n->type}, {nullptr, &n->literal}));
+  return sluice::MakeCall(mod.function, {h, n});
+}
+
+// `input`'s columns and a bucket column MOD(HASH_CODE(c), buckets) per column c of `hashed`, merged
+// into the Calc `input` is (as Flink's Calc merge), or a new Calc over it.
+Result<std::shared_ptr<CalcNode>> BucketCalc(const PlanNodePtr& input, const std::vector<int>& hashed, int64_t buckets) {
+  auto calc = std::make_shared<CalcNode>();
+  const CalcNode* below = input->kind == PlanKind::kCalc ? &input->As<CalcNode>() : nullptr;
+  if (below) {
+    calc->inputs = below->inputs;
+    calc->projections = below->projections;
+    calc->condition = below->condition;
+  } else {
+    calc->inputs = {input};
+    for (size_t i = 0; i < input->schema.size(); ++i) {
+      calc->projections.push_back(MakeColumnRef(static_cast<int>(i), input->schema.field(i).type));
+    }
+  }
+  calc->schema = input->schema;
+  std::set<std::string> names;
+  for (const auto& f : input->schema.fields()) names.insert(f.name);
+  for (int c : hashed) {
+    ExprPtr col = MakeColumnRef(c, input->schema.field(static_cast<size_t>(c)).type);
+    if (below) col = SubstituteColumns(col, below->projections);
+    ASSIGN_OR_RETURN(ExprPtr bucket, BucketOf(col, buckets));
+    calc->schema.Add(Unique("$f" + std::to_string(calc->projections.size()), &names), bucket->type);
+    calc->projections.push_back(bucket);
+  }
+  return calc;
+}
+
+// The split plan of `agg`, or null when Sluice keeps its one-phase plan.
+Result<PlanNodePtr> Split(const GroupAggregateNode& agg, int64_t buckets) {
+  if (agg.phase != GroupAggregateNode::Phase::kSingle || agg.partial_final != GroupAggregateNode::PartialFinal::kNone) {
+    return PlanNodePtr();
+  }
+  const PlanNodePtr& exchange = agg.inputs[0];
+  if (exchange->kind != PlanKind::kExchange) return PlanNodePtr();
+  const PlanNodePtr& input = exchange->inputs[0];
+  bool any_distinct = false;
+  for (const auto& a : agg.aggs) {
+    if (!PartialFinal(a.name) || !a.constant_args.empty()) return PlanNodePtr();
+    any_distinct |= a.distinct;
+  }
+  if (!any_distinct) return PlanNodePtr();
+  const std::vector<int>& keys = agg.group_keys;
+  auto is_key = [&](int c) { return std::find(keys.begin(), keys.end(), c) != keys.end(); };
+  std::vector<int> hashed;  // input columns that get a bucket column, ascending
+  for (const auto& a : agg.aggs) {
+    if (!NeedsHashField(a)) continue;
+    for (int c : a.args) {
+      if (!is_key(c) && std::find(hashed.begin(), hashed.end(), c) == hashed.end()) hashed.push_back(c);
+    }
+  }
+  std::sort(hashed.begin(), hashed.end());
+  const int nin = static_cast<int>(input->schema.size());
+  // Flink needs an Expand when the hashed calls group by more than one set of columns.
+  std::set<std::set<int>> hashed_sets;
+  for (const auto& a : agg.aggs) {
+    if (!NeedsHashField(a)) continue;
+    std::set<int> set(keys.begin(), keys.end());
+    for (int c : a.args) {
+      auto it = std::find(hashed.begin(), hashed.end(), c);
+      set.insert(it == hashed.end() ? c : nin + static_cast<int>(it - hashed.begin()));
+    }
+    hashed_sets.insert(set);
+  }
+  if (hashed_sets.size() > 1) return PlanNodePtr();
+
+  ASSIGN_OR_RETURN(std::shared_ptr<CalcNode> calc, BucketCalc(input, hashed, buckets));
+
+  // The partial phase: per key and bucket (Calcite's group set: ascending columns).
+  std::set<int> full_set(keys.begin(), keys.end());
+  for (size_t i = 0; i < hashed.size(); ++i) full_set.insert(nin + static_cast<int>(i));
+  std::vector<int> full(full_set.begin(), full_set.end());
+  auto ex1 = std::make_shared<ExchangeNode>();
+  ex1->inputs = {calc};
+  ex1->schema = calc->schema;
+  ex1->keys = full;
+  auto partial = std::make_shared<GroupAggregateNode>();
+  partial->inputs = {ex1};
+  partial->group_keys = full;
+  partial->partial_final = GroupAggregateNode::PartialFinal::kPartial;
+  partial->state_ttl_ms = agg.state_ttl_ms;
+  std::set<std::string> partial_names;
+  for (int k : full) {
+    const Field& f = calc->schema.field(static_cast<size_t>(k));
+    partial->schema.Add(Unique(f.name, &partial_names), f.type.WithTimeAttribute(TimeAttribute::kNone));
+  }
+  for (const auto& a : agg.aggs) {
+    const std::string name = Unique("$f" + std::to_string(partial->schema.size()), &partial_names);
+    ASSIGN_OR_RETURN(AggregateCall call, MakeCall(PartialFinal(a.name)->first, a.args, *calc, a.distinct, a.filter, name));
+    partial->schema.Add(name, call.function->result_type);
+    partial->aggs.push_back(std::move(call));
+  }
+
+  // The final phase: per key, over the partial results; its output is the original aggregate's.
+  const size_t nk = keys.size();
+  auto ex2 = std::make_shared<ExchangeNode>();
+  ex2->inputs = {partial};
+  ex2->schema = partial->schema;
+  auto final_agg = std::make_shared<GroupAggregateNode>();
+  final_agg->inputs = {ex2};
+  final_agg->partial_final = GroupAggregateNode::PartialFinal::kFinal;
+  final_agg->state_ttl_ms = agg.state_ttl_ms;
+  final_agg->schema = agg.schema;
+  for (int k : keys) {
+    final_agg->group_keys.push_back(static_cast<int>(std::find(full.begin(), full.end(), k) - full.begin()));
+  }
+  ex2->keys = final_agg->group_keys;
+  std::set<std::string> final_names;
+  for (size_t i = 0; i < nk; ++i) final_names.insert(agg.schema.field(i).name);
+  for (size_t a = 0; a < agg.aggs.size(); ++a) {
+    const std::string name = Unique("$f" + std::to_string(nk + a), &final_names);
+    ASSIGN_OR_RETURN(AggregateCall call, MakeCall(PartialFinal(agg.aggs[a].name)->second, {static_cast<int>(full.size() + a)},
+                                                  *partial, false, -1, name));
+    if (!call.function->result_type.EqualsIgnoringNullability(agg.schema.field(nk + a).type)) return PlanNodePtr();
+    final_agg->aggs.push_back(std::move(call));
+  }
+  return PlanNodePtr(final_agg);
+}
+
+class Splitter {
+ public:
+  explicit Splitter(int64_t buckets) : buckets_(buckets) {}
+
+  Result<PlanNodePtr> Rewrite(const PlanNodePtr& node) {
+    auto it = memo_.find(node.get());
+    if (it != memo_.end()) return it->second;
+    std::vector<PlanNodePtr> inputs;
+    for (const auto& in : node->inputs) {
+      ASSIGN_OR_RETURN(PlanNodePtr r, Rewrite(in));
+      inputs.push_back(r);
+    }
+    PlanNodePtr out = CopyWithInputs(node, std::move(inputs));
+    if (out->kind == PlanKind::kGroupAggregate) {
+      ASSIGN_OR_RETURN(PlanNodePtr split, Split(out->As<GroupAggregateNode>(), buckets_));
+      if (split) out = split;
+    }
+    memo_[node.get()] = out;
+    return out;
+  }
+
+ private:
+  int64_t buckets_;
+  std::map<const PlanNode*, PlanNodePtr> memo_;
+};
+
+}  // namespace
+
+Status ApplySplitDistinctAggregates(std::vector<PlanNodePtr>* roots, int64_t buckets) {
+  if (buckets <= 0 || buckets > INT32_MAX) {
+    return Status::InvalidArgument("'table.optimizer.distinct-agg.split.bucket-num' must be a positive INT, but is " +
+                                   std::to_string(buckets));
+  }
+  Splitter splitter(buckets);
+  for (auto& r : *roots) {
+    ASSIGN_OR_RETURN(r, splitter.Rewrite(r));
+  }
+  return Status::OK();
+}
+
+}  // namespace sluice

@@ -1,0 +1,31 @@
+// Flink's SplitAggregateRule ('table.optimizer.distinct-agg.split.enabled'): a GroupAggregate with a
+// DISTINCT aggregate is split against skew into
+//   Calc(select=[..., MOD(HASH_CODE(d), bucket-num) AS $fN])         the bucket of the distinct value
+//   -> Exchange(hash[keys, $fN]) -> GroupAggregate(partialFinalType=[PARTIAL])   per key and bucket
+//   -> Exchange(hash[keys]) -> GroupAggregate(partialFinalType=[FINAL])          per key
+// The partial phase runs every call (COUNT, SUM, $SUM0, MIN, MAX, FIRST_VALUE, LAST_VALUE, with their
+// DISTINCT and FILTER) per key and bucket; the final phase combines the partial results (COUNT by
+// $SUM0, the others by themselves). The buckets hash the arguments of the DISTINCT and MIN/MAX/
+// FIRST_VALUE/LAST_VALUE calls that are not group keys. Same answer as the one-phase plan, more
+// intermediate updates.
+//
+// Not split (the one-phase plan runs, as before): aggregates whose calls hash more than one column
+// set (Flink adds an Expand there), and those with AVG, LISTAGG or other functions.
+//
+// Runs on the physical plan after OptimizePlans and before trait inference (which picks the final
+// phase's retracting functions).
+//
+// Threading: builds new nodes; never modifies the nodes it is given.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/status.h"
+#include "plan/plan_node.h"
+
+namespace sluice {
+
+[[nodiscard]] Status ApplySplitDistinctAggregates(std::vector<PlanNodePtr>* roots, int64_t buckets);
+
+}  // namespace sluice

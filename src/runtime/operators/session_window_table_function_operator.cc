@@ -1,0 +1,214 @@
+#include "runtime/operators/session_window_table_function_operator.h"
+
+#include <algorithm>
+
+#include "runtime/job.h"
+#include "runtime/operators/window_table_function_operator.h"
+#include "state/key_encoder.h"
+#include "state/state_serde.h"
+
+namespace sluice {
+
+namespace {
+
+constexpr int64_t kMicrosPerMs = 1000;
+constexpr size_t kMinReleasedToCompact = 1 << 14;
+
+}  // namespace
+
+SessionWindowTableFunctionOperator::SessionWindowTableFunctionOperator(std::string name,
+                                                                       std::vector<LogicalType> output_types,
+                                                                       int64_t gap_ms, int time_column, bool local_time,
+                                                                       std::vector<int> partition_keys)
+    : Operator(std::move(name), 1),
+      input_types_(output_types.begin(), output_types.end() - 3),
+      output_types_(std::move(output_types)),
+      gap_us_(gap_ms * kMicrosPerMs),
+      time_column_(time_column),
+      local_time_(local_time),
+      partition_keys_(std::move(partition_keys)),
+      arena_(input_types_) {}
+
+bool SessionWindowTableFunctionOperator::Assign(const std::string& key, int64_t ts, uint32_t id) {
+  Sessions& sessions = sessions_[key];
+  int64_t start = ts;
+  int64_t end = ts + gap_us_;
+  // Pending sessions that touch [ts, ts + gap]: those starting at or before its end whose end reaches ts.
+  auto it = sessions.upper_bound(end);
+  std::vector<Sessions::iterator> merged;
+  while (it != sessions.begin()) {
+    auto prev = std::prev(it);
+    if (prev->second.end < ts) break;
+    merged.push_back(prev);
+    it = prev;
+  }
+  if (merged.empty() && WindowFired(end, current_watermark(), local_time_, ctx_)) {
+    if (sessions.empty()) sessions_.erase(key);
+    return false;
+  }
+  Session session;
+  for (auto m : merged) {
+    start = std::min(start, m->first);
+    end = std::max(end, m->second.end);
+    by_end_.erase({m->second.end, key, m->first});
+    session.ids.insert(session.ids.end(), m->second.ids.begin(), m->second.ids.end());
+    sessions.erase(m);
+  }
+  session.ids.push_back(id);
+  if (merged.size() > 1) std::sort(session.ids.begin(), session.ids.end());
+  session.end = end;
+  by_end_.insert({end, key, start});
+  sessions.emplace(start, std::move(session));
+  return true;
+}
+
+Status SessionWindowTableFunctionOperator::Process(int, Chunk& chunk) {
+  const size_t n = chunk.size();
+  if (n == 0) return Status::OK();
+  metrics_.rows_in += static_cast<int64_t>(n);
+  std::vector<int64_t> times;
+  RETURN_IF_ERROR(WindowRowTimes(chunk, time_column_, /*proctime=*/false, local_time_, ctx_, name(), &times));
+  if (partition_keys_.empty()) {
+    keys_.assign(n, std::string());
+  } else {
+    EncodeKeys(chunk, partition_keys_, &keys_);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t id = static_cast<uint32_t>(arena_.size());
+    if (!Assign(keys_[i], times[i], id)) {
+      ReportLate(chunk, i, chunk.column(static_cast<size_t>(time_column_)).data<int64_t>()[i]);
+      continue;
+    }
+    arena_.Append(chunk, i);
+  }
+  return Status::OK();
+}
+
+Status SessionWindowTableFunctionOperator::FireUpTo(int64_t watermark, bool all) {
+  const size_t nin = input_types_.size();
+  while (!by_end_.empty()) {
+    const auto& [end, key, start] = *by_end_.begin();
+    if (!all && !WindowFired(end, watermark, local_time_, ctx_)) break;
+    auto sit = sessions_.find(key);
+    auto it = sit->second.find(start);
+    const std::vector<uint32_t>& rows = it->second.ids;
+    Chunk part(input_types_);
+    arena_.Gather(rows.data(), rows.size(), RowKind::kInsert, &part);
+    const size_t m = part.size();
+    Vector start_col(output_types_[nin], m), end_col(output_types_[nin + 1], m), time_col(output_types_[nin + 2], m);
+    const int64_t window_time = WindowClockToUtc(end, local_time_, ctx_) - kMicrosPerMs;
+    std::fill(start_col.data<int64_t>(), start_col.data<int64_t>() + m, start);
+    std::fill(end_col.data<int64_t>(), end_col.data<int64_t>() + m, end);
+    std::fill(time_col.data<int64_t>(), time_col.data<int64_t>() + m, window_time);
+    Chunk rows_out;
+    for (size_t c = 0; c < nin; ++c) rows_out.AddColumn(std::move(part.column(c)));
+    rows_out.AddColumn(std::move(start_col));
+    rows_out.AddColumn(std::move(end_col));
+    rows_out.AddColumn(std::move(time_col));
+    rows_out.SetSizeFromColumns();
+    for (uint32_t id : rows) arena_.Release(id);
+    sit->second.erase(it);
+    if (sit->second.empty()) sessions_.erase(sit);
+    by_end_.erase(by_end_.begin());
+    RETURN_IF_ERROR(Emit(rows_out));
+  }
+  Compact();
+  return Status::OK();
+}
+
+void SessionWindowTableFunctionOperator::Compact() {
+  const size_t live = arena_.live();
+  const size_t released = arena_.size() - live;
+  if (live == 0) {
+    if (arena_.size() > 0) arena_ = RowArena(input_types_);
+    return;
+  }
+  if (released < kMinReleasedToCompact || released < live) return;
+  std::vector<uint32_t> order;
+  order.reserve(live);
+  for (auto& [key, sessions] : sessions_) {
+    for (auto& [start, s] : sessions) {
+      for (uint32_t& id : s.ids) {
+        order.push_back(id);
+        id = static_cast<uint32_t>(order.size() - 1);
+      }
+    }
+  }
+  RowArena fresh(input_types_);
+  fresh.AppendMany(arena_.rows(), order.data(), order.size());
+  arena_ = std::move(fresh);
+}
+
+Status SessionWindowTableFunctionOperator::OnWatermark(int64_t watermark) {
+  RETURN_IF_ERROR(FireUpTo(watermark, false));
+  return EmitWatermark(watermark);
+}
+
+Status SessionWindowTableFunctionOperator::OnEndOfInput() {
+  RETURN_IF_ERROR(FireUpTo(kMaxWatermark, true));
+  return EmitEndOfInput();
+}
+
+size_t SessionWindowTableFunctionOperator::StateBytes() const {
+  // Per session: its map node, its by-end entry and its ids.
+  size_t bytes = arena_.MemoryUsage() + sessions_.size() * 64;
+  for (const auto& [key, sessions] : sessions_) {
+    bytes += key.size() + sessions.size() * (96 + 2 * key.size());
+  }
+  return bytes + arena_.live() * sizeof(uint32_t);
+}
+
+Status SessionWindowTableFunctionOperator::SnapshotState(StateWriter* w) {
+  // The waiting rows session by session (restored with ids 0..n-1 in that order), then the sessions.
+  std::vector<uint32_t> order;
+  order.reserve(arena_.live());
+  size_t count = 0;
+  for (const auto& [key, sessions] : sessions_) {
+    count += sessions.size();
+    for (const auto& [start, s] : sessions) order.insert(order.end(), s.ids.begin(), s.ids.end());
+  }
+  arena_.SnapshotRows(order, w);
+  w->PutVarint(count);
+  for (const auto& [key, sessions] : sessions_) {
+    for (const auto& [start, s] : sessions) {
+      w->PutString(key);
+      w->PutI64(start);
+      w->PutI64(s.end);
+      w->PutU64(s.ids.size());
+    }
+  }
+  return Status::OK();
+}
+
+Status SessionWindowTableFunctionOperator::RestoreState(StateReader* r) {
+  DropState();
+  arena_.Restore(r);
+  const size_t count = r->GetCount(4);
+  uint64_t next = 0;
+  for (size_t i = 0; i < count && r->ok(); ++i) {
+    std::string key = r->GetString();
+    const int64_t start = r->GetI64();
+    const int64_t end = r->GetI64();
+    const uint64_t n = r->GetU64();
+    if (!r->ok()) break;
+    if (end < start || n == 0 || n > arena_.size() - next) {
+      r->Fail("an invalid session window state");
+      break;
+    }
+    Session s;
+    s.end = end;
+    for (uint64_t k = 0; k < n; ++k) s.ids.push_back(static_cast<uint32_t>(next++));
+    by_end_.insert({end, key, start});
+    sessions_[key].emplace(start, std::move(s));
+  }
+  if (r->ok() && next != arena_.size()) r->Fail("an invalid session window state");
+  return r->status();
+}
+
+void SessionWindowTableFunctionOperator::DropState() {
+  arena_ = RowArena(input_types_);
+  sessions_.clear();
+  by_end_.clear();
+}
+
+}  // namespace sluice

@@ -1,0 +1,76 @@
+// SessionWindowTableFunctionOperator: Flink's WindowTableFunction for TABLE(SESSION(TABLE t [PARTITION
+// BY k...], DESCRIPTOR(ts), gap)) in event time — the unaligned window table function. Rows wait in
+// state per partition key (one key without PARTITION BY: the sessions span all rows) in sessions
+// [first rowtime, last rowtime + gap); a row whose window [ts, ts + gap) touches or overlaps pending
+// sessions merges them (Flink's TimeWindow.intersects: start <= other end and end >= other start).
+// When the watermark reaches a session's last millisecond the session fires: its rows leave, in
+// arrival order, with window_start, window_end and window_time (window_end - 1 ms) appended, as +I.
+// A row whose own window already fired and that merges with no pending session is late: dropped and
+// reported (Operator::ReportLate). At end of input every session fires.
+//
+// The input must be insert-only; output is insert-only. Processing-time sessions are not planned
+// (the planner refuses them).
+//
+// State: the waiting rows in a RowArena (compacted when released rows outnumber waiting ones) and per
+// key the sessions by start, each with its end and its rows' ids; sessions ordered by end for firing.
+// Checkpoints write the waiting rows session by session and the sessions' bounds and row counts.
+//
+// Threading: the job's task thread.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "runtime/operator.h"
+#include "state/row_arena.h"
+
+namespace sluice {
+
+class SessionWindowTableFunctionOperator final : public Operator {
+ public:
+  // `output_types`: the input columns, then window_start, window_end, window_time. `gap_ms`: the
+  // session gap; `partition_keys`: input columns (empty: one session sequence over all rows).
+  SessionWindowTableFunctionOperator(std::string name, std::vector<LogicalType> output_types, int64_t gap_ms,
+                                     int time_column, bool local_time, std::vector<int> partition_keys);
+  Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
+  Status Process(int input, Chunk& chunk) override;
+  size_t StateBytes() const override;
+
+ protected:
+  Status OnWatermark(int64_t watermark) override;
+  Status OnEndOfInput() override;
+  Status SnapshotState(StateWriter* w) override;
+  Status RestoreState(StateReader* r) override;
+  void DropState() override;
+
+ private:
+  struct Session {
+    int64_t end = 0;
+    std::vector<uint32_t> ids;  // arena rows, in arrival order
+  };
+  using Sessions = std::map<int64_t, Session>;  // by start
+  // Adds row `id` with window [ts, ts + gap) to `key`'s sessions; false when it is late.
+  bool Assign(const std::string& key, int64_t ts, uint32_t id);
+  // Fires every session the watermark (on the window clock's terms) has passed.
+  Status FireUpTo(int64_t watermark, bool all);
+  // Rebuilds the arena with the waiting rows only, renumbering the sessions' ids.
+  void Compact();
+
+  std::vector<LogicalType> input_types_;
+  std::vector<LogicalType> output_types_;
+  int64_t gap_us_;
+  int time_column_;
+  bool local_time_;
+  std::vector<int> partition_keys_;
+  RowArena arena_;
+  std::unordered_map<std::string, Sessions> sessions_;
+  std::set<std::tuple<int64_t, std::string, int64_t>> by_end_;  // (end, key, start)
+  std::vector<std::string> keys_;  // scratch
+};
+
+}  // namespace sluice

@@ -1,0 +1,10 @@
+-- IN and EXISTS subqueries in an inner join's ON condition.
+CREATE TABLE orders (
+  order_id INT, customer STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/orders.json', 'format' = 'json');
+CREATE TABLE customers (
+  customer STRING, region STRING, tier INT, ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/customers.json', 'format' = 'json');
+SELECT o.order_id, c.region FROM orders AS o JOIN customers AS c
+  ON o.customer = c.customer AND o.product IN (SELECT product FROM orders WHERE qty >= 3)
+  AND EXISTS (SELECT 1 FROM customers AS c2 WHERE c2.region = c.region AND c2.tier >= 2);
