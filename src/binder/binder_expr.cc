@@ -436,9 +436,10 @@ Result<ExprPtr> Binder::BindCast(const ast::Cast& c, const Scope& scope) {
     return Error(c.pos, "Cast function cannot convert value of type " + operand->type.ToString() + " to type " +
                                c.type.ToString());
   }
-  LogicalType target = c.type;
-  if (c.try_cast) target = target.WithNullable(true);
-  else if (operand->type.nullable()) target = target.WithNullable(true);
+  // As Calcite's SqlCastFunction: the operand's nullability (a failing CAST is an error, not NULL);
+  // TRY_CAST is always nullable, and so is a CAST to DECIMAL, which gives NULL on overflow as Flink's.
+  LogicalType target =
+      c.type.WithNullable(c.try_cast || operand->type.nullable() || c.type.id() == TypeId::kDecimal);
   if (operand->kind == ExprKind::kLiteral && operand->literal.is_null()) return MakeLiteral(Value::Null(target.WithNullable(true)));
   return MakeCast(operand, target, c.try_cast);
 }

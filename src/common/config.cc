@@ -67,6 +67,13 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "GlobalGroupAggregate over the Exchange) when every aggregate function can merge: 'AUTO' and 'TWO_PHASE' "
        "do, 'ONE_PHASE' does not. One task runs both phases as one mini-batch aggregate, so results are the same.",
        {"AUTO", "ONE_PHASE", "TWO_PHASE"}},
+      {kNonDeterministicUpdateStrategyKey, OptionType::kEnum, "IGNORE",
+       "When it is 'TRY_RESOLVE', the optimizer checks that the columns an updating pipeline needs to be "
+       "deterministic (a sink's key, or all its columns without one; the keys of stateful operators over updates) "
+       "are not computed by non-deterministic functions (NOW, RAND, UUID, ...) or non-deterministic conditions, "
+       "and refuses the query otherwise; a LookupJoin over an updating input is planned with "
+       "upsertMaterialize=[true]. 'IGNORE' plans without the check.",
+       {"IGNORE", "TRY_RESOLVE"}},
       {kCdcEventsDuplicateKey, OptionType::kBoolean, "false",
        "Whether a source that emits a full changelog (-U rows too) with a PRIMARY KEY may repeat changes; if "
        "true, a ChangelogNormalize over it keyed by the primary key removes the duplicates."},

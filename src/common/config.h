@@ -43,6 +43,7 @@ enum class ResultModeOption { kTableau, kChangelog, kTable };
 enum class NotNullEnforcer { kError, kDrop };
 enum class UpsertMaterializeOption { kNone, kAuto, kForce };
 enum class AggPhaseStrategy { kAuto, kOnePhase, kTwoPhase };
+enum class NonDeterministicUpdateStrategy { kIgnore, kTryResolve };
 enum class CheckpointingMode { kExactlyOnce, kAtLeastOnce };
 
 // All options Sluice knows, in documentation order.
@@ -100,6 +101,7 @@ inline constexpr char kSinkNotNullEnforcerKey[] = "table.exec.sink.not-null-enfo
 inline constexpr char kMaxColumnWidthKey[] = "table.display.max-column-width";
 inline constexpr char kSinkUpsertMaterializeKey[] = "table.exec.sink.upsert-materialize";
 inline constexpr char kAggPhaseStrategyKey[] = "table.optimizer.agg-phase-strategy";
+inline constexpr char kNonDeterministicUpdateStrategyKey[] = "table.optimizer.non-deterministic-update.strategy";
 inline constexpr char kCdcEventsDuplicateKey[] = "table.exec.source.cdc-events-duplicate";
 inline constexpr char kSourcePredicatePushdownKey[] = "table.optimizer.source.predicate-pushdown-enabled";
 inline constexpr char kLateRowsTableKey[] = "sluice.exec.late-rows.table";

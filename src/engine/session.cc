@@ -23,6 +23,7 @@
 #include "function/function_registry.h"
 #include "plan/explain.h"
 #include "plan/mini_batch_rule.h"
+#include "plan/ndu_rule.h"
 #include "plan/optimizer.h"
 #include "plan/source_changelog_rule.h"
 #include "plan/batch_physical.h"
@@ -389,6 +390,10 @@ class Session::Impl {
         if (!node->inputs[0]->changelog_mode.IsInsertOnly()) writer = std::make_shared<FinalResultWriter>(writer);
       }
     } else {
+      if (config_.GetEnum<NonDeterministicUpdateStrategy>(kNonDeterministicUpdateStrategyKey) ==
+          NonDeterministicUpdateStrategy::kTryResolve) {
+        RETURN_IF_ERROR(ResolveNonDeterministicUpdates(planned.physical));
+      }
       RETURN_IF_ERROR(ValidateSinks(planned.physical));
       if (config_.GetBool("table.exec.mini-batch.enabled")) {
         ApplyMiniBatchRules(&planned.physical, config_.GetDurationMillis("table.exec.mini-batch.allow-latency"),

@@ -327,6 +327,24 @@ const std::vector<LogicalType>& ResolvedCall::arg_types() const { return functio
 LogicalType ResolvedCall::return_type() const { return function->return_type; }
 bool ResolvedCall::deterministic() const { return function->deterministic; }
 
+namespace {
+
+// Functions whose result Flink types as nullable for any arguments (SqlTypeTransforms.FORCE_NULLABLE,
+// FlinkReturnTypes.VARCHAR_FORCE_NULLABLE / ARG0_VARCHAR_FORCE_NULLABLE in FlinkSqlOperatorTable, and
+// forceNullable(...) in BuiltInFunctionDefinitions): they may return NULL for non-NULL input.
+bool ForceNullable(const std::string& upper) {
+  static const char* const kNames[] = {"SUBSTRING", "SUBSTR",        "LEFT",       "RIGHT",      "CHR",
+                                       "REVERSE",   "SPLIT_INDEX",   "REGEXP_EXTRACT", "DATE_FORMAT", "PARSE_URL",
+                                       "FROM_UNIXTIME", "TO_TIMESTAMP", "TO_TIMESTAMP_LTZ", "TO_DATE", "CONVERT_TZ",
+                                       "ENCODE",    "DECODE",        "JSON_VALUE", "JSON_QUERY"};
+  for (const char* n : kNames) {
+    if (upper == n) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 Result<ResolvedCall> ResolveScalar(const std::string& name, const std::vector<LogicalType>& arg_types,
                                    const std::vector<const Value*>& constant_args) {
   std::string upper = Upper(name);
@@ -356,6 +374,13 @@ Result<ResolvedCall> ResolveScalar(const std::string& name, const std::vector<Lo
     return Status::BindError(msg);
   }
   SLUICE_CHECK_EQ(f->arg_types.size(), arg_types.size());
+  if (ForceNullable(upper) && !f->return_type.nullable()) {
+    // Flink types these nullable whatever their arguments (FORCE_NULLABLE), so a view's or a CTAS
+    // table's column has the type Flink gives it.
+    auto copy = std::make_shared<ScalarFunction>(*f);
+    copy->return_type = copy->return_type.WithNullable(true);
+    f = std::move(copy);
+  }
   ResolvedCall r;
   r.function = std::move(f);
   return r;

@@ -366,7 +366,8 @@ Result<FnPtr> ResolveConcatWs(const CallInfo& c) {
   for (size_t i = 0; i < c.size(); ++i) {
     if (!AsString(c.type(i), &casts[i])) return FnPtr();
   }
-  return MakeFunction(c.name, casts, LogicalType::String().WithNullable(c.type(0).nullable()),
+  // Flink types it nullable when any argument is (TO_NULLABLE), though only a NULL separator gives NULL.
+  return MakeFunction(c.name, casts, LogicalType::String().WithNullable(c.AnyNullable()),
                       [](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
                         std::string buf;
                         for (size_t i = 0; i < rows; ++i) {

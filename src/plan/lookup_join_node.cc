@@ -50,7 +50,9 @@ std::string LookupJoinNode::ExplainAttributes() const {
   if (!join_condition.empty()) s += ", joinCondition=[" + text(join_condition) + "]";
   std::string select;
   for (const auto& n : schema.names()) select += (select.empty() ? "" : ", ") + n;
-  return s + ", select=[" + select + "]";
+  s += ", select=[" + select + "]";
+  if (upsert_materialize) s += ", upsertMaterialize=[true]";
+  return s;
 }
 
 }  // namespace sluice

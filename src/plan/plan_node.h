@@ -564,6 +564,10 @@ struct LookupJoinNode : PlanNode {
   std::vector<int> right_keys;     // the lookup table's key columns (of input 1)
   ExprPtr residual;                // over left ++ right, null when none
   std::string table_name;          // Flink's "default_catalog.default_database.t"
+  // Set by ResolveNonDeterministicUpdates (ndu_rule.h) over an updating input: Flink materializes the
+  // joined rows per input row so a retraction repeats them. Sluice's table never changes once loaded,
+  // so a retraction's lookup finds the same rows and the operator needs no extra state for it.
+  bool upsert_materialize = false;
   std::string ExplainName() const override { return "LookupJoin"; }
   std::string ExplainAttributes() const override;
 };

@@ -217,8 +217,9 @@ class Inference {
       case PlanKind::kDropUpdateBefore: return In(n).NoForcedUb();
       case PlanKind::kChangelogNormalize: return {true, true, true};
       case PlanKind::kTemporalJoin: return {true, false, false};
-      // Each probe row joined once against a table that does not change.
-      case PlanKind::kLookupJoin: return {true, false, false};
+      // Each probe row (or retraction) joined once against a table that does not change: the probe
+      // side's kinds, as Flink's LookupJoin.
+      case PlanKind::kLookupJoin: return In(n);
       // Joined rows once, and padded rows once they expire: never retracted.
       case PlanKind::kIntervalJoin: return {true, false, false};
       case PlanKind::kOverAggregate: return {true, false, false};
@@ -283,7 +284,6 @@ class Inference {
       }
       case PlanKind::kChangelogNormalize:
       case PlanKind::kTemporalJoin:
-      case PlanKind::kLookupJoin:     // insert-only inputs (checked in Annotate)
       case PlanKind::kIntervalJoin:   // insert-only inputs (checked in Annotate)
       case PlanKind::kOverAggregate:  // insert-only input (checked in Annotate)
       case PlanKind::kMatch:          // insert-only input (checked in Annotate)
@@ -308,6 +308,10 @@ class Inference {
         if (needs_ub_[n]) {
           for (const auto& in : n->inputs) needs_ub_[in.get()] = true;
         }
+        return;
+      case PlanKind::kLookupJoin:
+        // Stateless on its probe side; its table is insert-only (checked in Annotate).
+        if (needs_ub_[n]) needs_ub_[n->inputs[0].get()] = true;
         return;
       case PlanKind::kGroupAggregate:
       case PlanKind::kRank:
@@ -407,8 +411,9 @@ class Inference {
       }
       case PlanKind::kChangelogNormalize: n->As<ChangelogNormalizeNode>().emit_update_before = ub; return;
       case PlanKind::kLookupJoin: {
-        // Sluice's lookup join reads an insert-only probe side against an insert-only bounded table.
-        for (size_t i = 0; i < n->inputs.size(); ++i) {
+        // Sluice's lookup join reads any probe side (each change looked up with its kind kept) against an
+        // insert-only bounded table.
+        for (size_t i = 1; i < n->inputs.size(); ++i) {
           Kinds k = kinds_[n->inputs[i].get()];
           if (k.InsertOnly()) continue;
           const PlanNode* p = Producer(n, n->inputs[i]->changelog_mode);
@@ -537,6 +542,7 @@ const PlanNode* Producer(const PlanNode* node, ChangelogMode kinds) {
 }  // namespace
 
 std::vector<std::string> UpsertKeyNames(const PlanNode& node) { return UpsertKey(&node); }
+std::vector<int> UpsertKeyIndexes(const PlanNode& node) { return UpsertKeyColumns(&node); }
 
 bool StateGrowsWithKeys(const PlanNode& node) {
   switch (node.kind) {

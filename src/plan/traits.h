@@ -26,6 +26,8 @@ Status InferChangelogModes(const std::vector<PlanNodePtr>& roots);
 
 // The unique key of a node's changing result as column names (empty when unknown or append-only).
 std::vector<std::string> UpsertKeyNames(const PlanNode& node);
+// The same key as column indexes of the node's output.
+std::vector<int> UpsertKeyIndexes(const PlanNode& node);
 // True for operators whose state grows with the number of distinct keys (aggregates, dedup, Top-N,
 // joins): without a state TTL their memory is unbounded on an unbounded key space.
 bool StateGrowsWithKeys(const PlanNode& node);

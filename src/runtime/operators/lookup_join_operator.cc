@@ -149,9 +149,6 @@ size_t LookupJoinOperator::StateBytes() const {
 Status LookupJoinOperator::Process(int, Chunk& chunk) {
   if (chunk.size() == 0) return Status::OK();
   metrics_.rows_in += static_cast<int64_t>(chunk.size());
-  if (!chunk.AllInserts()) {
-    return Status::InvalidArgument("LookupJoin '" + name() + "' received an update on its left side; it needs insert-only input");
-  }
   if (!loaded_) {
     queued_.push_back(Queued{Queued::Kind::kChunk, std::move(chunk), 0});
     return Status::OK();
@@ -240,7 +237,9 @@ Status LookupJoinOperator::EmitPairs(const Chunk& chunk, std::vector<uint32_t>* 
     for (size_t c = 0; c < right_types_.size(); ++c) {
       AppendSelectedOrNull(&out.column(nl + c), table_.rows().column(c), r.data(), m);
     }
-    out.kind_vector().assign(m, RowKind::kInsert);
+    // Each joined row keeps its probe row's kind (a retraction looks up the same, unchanging rows).
+    out.kind_vector().resize(m);
+    for (size_t i = 0; i < m; ++i) out.kind_vector()[i] = chunk.kind(l[i]);
     return out;
   };
   Chunk out = build(*left_rows, *right_rows);

@@ -10,8 +10,9 @@
 // index of the table's key columns. A row joins every table row with an equal key, in table order
 // (a table may repeat a key); a NULL key matches nothing. The residual condition, when there is one,
 // decides which of those pairs count. A LEFT join emits a probe row without a counting pair once,
-// padded with NULLs. Output = probe columns, then the table's columns; insert-only (the planner
-// refuses an updating probe side); watermarks pass through after the rows before them.
+// padded with NULLs. Output = probe columns, then the table's columns, each joined row with its probe
+// row's kind (an updating probe side's -U/-D rows find the same table rows again, as the table never
+// changes once loaded); watermarks pass through after the rows before them.
 //
 // Checkpoints: the table rows, whether the table has ended, and the queued probe messages (none once
 // the table has ended). Incremental (SnapshotDelta): the table rows appended since the last snapshot
