@@ -91,7 +91,8 @@ Status Catalog::CheckDatabase(const std::string& catalog, const std::string& dat
 }
 
 Status Catalog::CreateCatalog(const std::string& name, const std::map<std::string, std::string>& options,
-                              bool if_not_exists, const std::vector<const ExternalCatalogFactory*>& factories) {
+                              bool if_not_exists, const std::vector<const ExternalCatalogFactory*>& factories,
+                              const std::optional<std::string>& comment) {
   if (memory_catalogs_.count(name) || external_catalogs_.count(name)) {
     if (if_not_exists) return Status::OK();
     return Status::BindError("Catalog " + name + " already exists.");
@@ -109,6 +110,7 @@ Status Catalog::CreateCatalog(const std::string& name, const std::map<std::strin
     }
     auto db = options.find("default-database");
     memory_catalogs_[name].databases = {db == options.end() ? std::string("default") : db->second};
+    descriptors_[name] = CatalogDescriptor{name, options, comment};
     return Status::OK();
   }
   std::vector<std::string> types = {kInMemoryType};
@@ -116,6 +118,7 @@ Status Catalog::CreateCatalog(const std::string& name, const std::map<std::strin
     if (f->type() == type->second) {
       ASSIGN_OR_RETURN(std::unique_ptr<ExternalCatalog> catalog, f->Create(name, options));
       external_catalogs_[name] = std::move(catalog);
+      descriptors_[name] = CatalogDescriptor{name, options, comment};
       return Status::OK();
     }
     types.push_back(f->type());
@@ -135,10 +138,18 @@ Status Catalog::DropCatalog(const std::string& name, bool if_exists) {
   if (name == current_catalog_) return Status::BindError("Cannot drop a catalog which is currently in use.");
   memory_catalogs_.erase(name);
   external_catalogs_.erase(name);
+  descriptors_.erase(name);
   // Temporary objects under the catalog's names go with it.
   for (auto it = tables_.begin(); it != tables_.end();) it = it->first.catalog == name ? tables_.erase(it) : std::next(it);
   for (auto it = views_.begin(); it != views_.end();) it = it->first.catalog == name ? views_.erase(it) : std::next(it);
   return Status::OK();
+}
+
+Result<CatalogDescriptor> Catalog::GetCatalogDescriptor(const std::string& name) const {
+  RETURN_IF_ERROR(CheckCatalog(name));
+  auto it = descriptors_.find(name);
+  if (it == descriptors_.end()) return Status::BindError("Cannot obtain metadata information from Catalog " + name + ".");
+  return it->second;
 }
 
 Status Catalog::UseCatalog(const std::string& name) {

@@ -71,6 +71,15 @@ struct CatalogTable {
   std::string connector() const;
 };
 
+// What CREATE CATALOG said, for SHOW CREATE CATALOG and DESCRIBE CATALOG (Flink's CatalogDescriptor):
+// the options as written (with 'type'; secret values included, so whoever shows them masks them) and
+// the COMMENT.
+struct CatalogDescriptor {
+  std::string name;
+  std::map<std::string, std::string> options;
+  std::optional<std::string> comment;
+};
+
 struct CatalogView {
   ObjectPath path;
   bool temporary = false;
@@ -88,7 +97,12 @@ class Catalog {
   // ---- catalogs and databases
   // CREATE CATALOG: 'type' chooses the factory ('generic_in_memory' is built in).
   Status CreateCatalog(const std::string& name, const std::map<std::string, std::string>& options,
-                       bool if_not_exists, const std::vector<const ExternalCatalogFactory*>& factories);
+                       bool if_not_exists, const std::vector<const ExternalCatalogFactory*>& factories,
+                       const std::optional<std::string>& comment = std::nullopt);
+  // The descriptor of a catalog CREATE CATALOG registered. The built-in 'default_catalog' has none
+  // (as in Flink, where it is not in the catalog store): an error, as for a catalog that does not
+  // exist.
+  Result<CatalogDescriptor> GetCatalogDescriptor(const std::string& name) const;
   Status DropCatalog(const std::string& name, bool if_exists);
   Status UseCatalog(const std::string& name);
   // USE [catalog.]database
@@ -141,6 +155,7 @@ class Catalog {
 
   std::map<std::string, MemoryCatalog> memory_catalogs_;
   std::map<std::string, std::unique_ptr<ExternalCatalog>> external_catalogs_;
+  std::map<std::string, CatalogDescriptor> descriptors_;  // every catalog but the default one
   std::string current_catalog_ = kDefaultCatalog;
   std::string current_database_ = kDefaultDatabase;
   std::map<ObjectPath, std::shared_ptr<const CatalogTable>> tables_;

@@ -5,8 +5,10 @@
 #include "catalog/catalog.h"
 #include "connectors/builtin_connectors.h"
 #include "engine/session.h"
+#include "formats/format.h"
 #include "function/like.h"
 #include "sql/ast.h"
+#include "sql/unparser.h"
 #include "types/value.h"
 
 namespace sluice {
@@ -63,7 +65,40 @@ Status Show(const ast::Show& show, Catalog* catalog, QueryResultHandler* handler
   return Status::Internal("SHOW kind not handled by the catalog statements");
 }
 
+// DESCRIBE CATALOG [EXTENDED]: name, type and comment (NULL when none), then under EXTENDED every
+// other option as 'option:<key>', sorted by key, as Flink's DescribeCatalogOperation.
+Status DescribeCatalog(const ast::Describe& d, const Catalog& catalog, QueryResultHandler* handler) {
+  ASSIGN_OR_RETURN(CatalogDescriptor desc, catalog.GetCatalogDescriptor(d.name[0]));
+  auto type = desc.options.find("type");
+  std::vector<std::vector<std::optional<std::string>>> rows = {
+      {"name", desc.name},
+      {"type", type == desc.options.end() ? std::string() : type->second},
+      {"comment", desc.comment},
+  };
+  if (d.extended) {
+    for (const auto& [key, value] : desc.options) {
+      if (key != "type") rows.push_back({"option:" + key, ShownOptionValue(key, value)});
+    }
+  }
+  return EmitNullableStringRows(handler, {"info name", "info value"}, rows);
+}
+
 }  // namespace
+
+Result<std::string> ShowCreateCatalog(const ast::ShowCreate& stmt, const Catalog& catalog) {
+  auto desc = catalog.GetCatalogDescriptor(stmt.name[0]);
+  RETURN_IF_ERROR(AtStatement(stmt, desc.status()));
+  std::string text = "CREATE CATALOG " + sql::QuoteIdentifier(desc->name) + "\n";
+  if (desc->comment) text += "COMMENT " + sql::QuoteString(*desc->comment) + "\n";
+  if (desc->options.empty()) return text;
+  text += "WITH (\n";
+  size_t i = 0;
+  for (const auto& [key, value] : desc->options) {  // a std::map: sorted by key, as Flink prints them
+    text += "  " + sql::QuoteString(key) + " = " + sql::QuoteString(ShownOptionValue(key, value)) +
+            (++i < desc->options.size() ? ",\n" : "\n");
+  }
+  return text + ")\n";
+}
 
 bool IsCatalogStatement(const ast::Statement& stmt) {
   switch (stmt.kind) {
@@ -78,6 +113,7 @@ bool IsCatalogStatement(const ast::Statement& stmt) {
       auto kind = stmt.As<ast::Show>().show_kind;
       return kind != ast::ShowKind::kFunctions && kind != ast::ShowKind::kModules;
     }
+    case ast::StatementKind::kDescribe: return stmt.As<ast::Describe>().catalog;
     default: return false;
   }
 }
@@ -86,8 +122,8 @@ Result<bool> ExecuteCatalogStatement(const ast::Statement& stmt, Catalog* catalo
   switch (stmt.kind) {
     case ast::StatementKind::kCreateCatalog: {
       const auto& c = stmt.As<ast::CreateCatalog>();
-      RETURN_IF_ERROR(AtStatement(
-          stmt, catalog->CreateCatalog(c.name, OptionMap(c.options), c.if_not_exists, BuiltinCatalogFactories())));
+      RETURN_IF_ERROR(AtStatement(stmt, catalog->CreateCatalog(c.name, OptionMap(c.options), c.if_not_exists,
+                                                               BuiltinCatalogFactories(), c.comment)));
       return false;
     }
     case ast::StatementKind::kCreateDatabase: {
@@ -114,6 +150,9 @@ Result<bool> ExecuteCatalogStatement(const ast::Statement& stmt, Catalog* catalo
     case ast::StatementKind::kShow:
       RETURN_IF_ERROR(AtStatement(stmt, Show(stmt.As<ast::Show>(), catalog, handler)));
       return true;
+    case ast::StatementKind::kDescribe:
+      RETURN_IF_ERROR(AtStatement(stmt, DescribeCatalog(stmt.As<ast::Describe>(), *catalog, handler)));
+      return true;
     default: break;
   }
   return Status::Internal("not a catalog statement");
@@ -121,6 +160,14 @@ Result<bool> ExecuteCatalogStatement(const ast::Statement& stmt, Catalog* catalo
 
 Status EmitStringRows(QueryResultHandler* handler, const std::vector<std::string>& names,
                       const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::vector<std::optional<std::string>>> optional_rows;
+  optional_rows.reserve(rows.size());
+  for (const auto& r : rows) optional_rows.emplace_back(r.begin(), r.end());
+  return EmitNullableStringRows(handler, names, optional_rows);
+}
+
+Status EmitNullableStringRows(QueryResultHandler* handler, const std::vector<std::string>& names,
+                      const std::vector<std::vector<std::optional<std::string>>>& rows) {
   if (!handler) return Status::OK();
   Schema schema;
   for (const auto& n : names) schema.Add(n, LogicalType::String());
@@ -128,7 +175,7 @@ Status EmitStringRows(QueryResultHandler* handler, const std::vector<std::string
   Chunk chunk(schema);
   for (const auto& r : rows) {
     std::vector<Value> vals;
-    for (const auto& s : r) vals.push_back(Value::String(s));
+    for (const auto& s : r) vals.push_back(s ? Value::String(*s) : Value::Null(LogicalType::String()));
     chunk.AppendValues(vals, RowKind::kInsert);
   }
   if (chunk.size()) RETURN_IF_ERROR(handler->Changes(chunk));

@@ -657,6 +657,12 @@ class Session::Impl {
   }
 
   Result<StatementResult> ShowCreate(const ast::ShowCreate& sc) {
+    if (sc.object == ast::ObjectKind::kCatalog) {
+      StatementResult result;
+      result.kind = StatementResult::Kind::kText;
+      ASSIGN_OR_RETURN(result.text, ShowCreateCatalog(sc, catalog_));
+      return result;
+    }
     ASSIGN_OR_RETURN(ObjectPath p, catalog_.Resolve(sc.name));
     ASSIGN_OR_RETURN(Catalog::Entry e, catalog_.Lookup(p));
     StatementResult result;
@@ -700,7 +706,7 @@ class Session::Impl {
     s += " WITH (\n";
     for (size_t i = 0; i < t.ordered_options.size(); ++i) {
       // Secret-looking values (passwords, sasl.jaas.config, ...) never leave the session.
-      const std::string& value = IsSecretOptionKey(t.ordered_options[i].first) ? std::string("******") : t.ordered_options[i].second;
+      const std::string value = ShownOptionValue(t.ordered_options[i].first, t.ordered_options[i].second);
       s += "  " + sql::QuoteString(t.ordered_options[i].first) + " = " + sql::QuoteString(value) +
            (i + 1 < t.ordered_options.size() ? ",\n" : "\n");
     }

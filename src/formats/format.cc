@@ -34,6 +34,10 @@ bool IsSecretOptionKey(std::string_view key) {
   return false;
 }
 
+std::string ShownOptionValue(std::string_view key, const std::string& value) {
+  return IsSecretOptionKey(key) ? std::string("******") : value;
+}
+
 bool OptionReader::Has(const std::string& key) const { return options_ != nullptr && options_->count(key) > 0; }
 
 std::string OptionReader::GetString(const std::string& key, const std::string& fallback) const {

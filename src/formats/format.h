@@ -85,6 +85,9 @@ class OptionReader {
 
 // True for keys whose values must never appear in messages (password, secret, token, jaas, ...).
 bool IsSecretOptionKey(std::string_view key);
+// An option's value as statements show it (SHOW CREATE TABLE / CATALOG, DESCRIBE CATALOG): "******"
+// for a secret-looking key, else `value`.
+std::string ShownOptionValue(std::string_view key, const std::string& value);
 
 class RecordDecoder {
  public:

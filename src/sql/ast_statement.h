@@ -148,12 +148,13 @@ struct AlterTable : Statement {
   std::vector<std::string> reset_keys;  // RESET
 };
 
-// CREATE CATALOG [IF NOT EXISTS] name WITH ('type' = '...', ...)
+// CREATE CATALOG [IF NOT EXISTS] name [COMMENT '...'] WITH ('type' = '...', ...)
 struct CreateCatalog : Statement {
   static constexpr StatementKind kKind = StatementKind::kCreateCatalog;
   CreateCatalog() : Statement(kKind) {}
   std::string name;
   bool if_not_exists = false;
+  std::optional<std::string> comment;
   PropertyList options;
 };
 
@@ -201,6 +202,7 @@ struct Show : Statement {
   bool not_like = false;
 };
 
+// SHOW CREATE TABLE name | SHOW CREATE VIEW name | SHOW CREATE CATALOG name (a one-part name)
 struct ShowCreate : Statement {
   static constexpr StatementKind kKind = StatementKind::kShowCreate;
   ShowCreate() : Statement(kKind) {}
@@ -208,9 +210,11 @@ struct ShowCreate : Statement {
   Name name;
 };
 
+// DESCRIBE [EXTENDED] [catalog.][db.]table | DESCRIBE CATALOG [EXTENDED] catalog (DESC for DESCRIBE)
 struct Describe : Statement {
   static constexpr StatementKind kKind = StatementKind::kDescribe;
   Describe() : Statement(kKind) {}
+  bool catalog = false;  // DESCRIBE CATALOG: `name` has one part
   bool extended = false;
   Name name;
 };

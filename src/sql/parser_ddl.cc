@@ -41,6 +41,9 @@ Result<StatementPtr> Parser::ParseCreate() {
     c->pos = pos;
     ASSIGN_OR_RETURN(c->if_not_exists, ParseIfNotExists());
     ASSIGN_OR_RETURN(c->name, ParseIdentifier());
+    if (AcceptKw("COMMENT")) {
+      ASSIGN_OR_RETURN(c->comment, ParseStringLiteral());
+    }
     RETURN_IF_ERROR(ExpectKw("WITH"));
     ASSIGN_OR_RETURN(c->options, ParsePropertyList());
     return StatementPtr(std::move(c));

@@ -59,6 +59,11 @@ Result<StatementPtr> Parser::ParseShow() {
       sc->object = ObjectKind::kTable;
     } else if (AcceptKw("VIEW")) {
       sc->object = ObjectKind::kView;
+    } else if (AcceptKw("CATALOG")) {
+      sc->object = ObjectKind::kCatalog;
+      ASSIGN_OR_RETURN(std::string name, ParseIdentifier());
+      sc->name = {name};
+      return StatementPtr(std::move(sc));
     } else {
       return ErrorHere();
     }
@@ -103,6 +108,15 @@ Result<StatementPtr> Parser::ParseDescribe() {
   auto d = std::make_unique<Describe>();
   d->pos = Here();
   Advance();  // DESCRIBE or DESC
+  // CATALOG is not reserved: `DESCRIBE catalog` and `DESCRIBE catalog.db.t` name a table.
+  if (AtKw("CATALOG") && PeekTok(1).kind != TokenKind::kEof && !PeekIsPunct(1, ".") && !PeekIsPunct(1, ";")) {
+    AcceptKw("CATALOG");
+    d->catalog = true;
+    d->extended = AcceptKw("EXTENDED");
+    ASSIGN_OR_RETURN(std::string name, ParseIdentifier());
+    d->name = {name};
+    return StatementPtr(std::move(d));
+  }
   d->extended = AcceptKw("EXTENDED");
   ASSIGN_OR_RETURN(d->name, ParseCompoundName());
   return StatementPtr(std::move(d));

@@ -638,7 +638,7 @@ class Unparser {
       case StatementKind::kCreateCatalog: {
         const auto& c = st.As<CreateCatalog>();
         return std::string("CREATE CATALOG ") + (c.if_not_exists ? "IF NOT EXISTS " : "") + QuoteIdentifier(c.name) +
-               " WITH " + PropertiesText(c.options);
+               (c.comment ? " COMMENT " + QuoteString(*c.comment) : std::string()) + " WITH " + PropertiesText(c.options);
       }
       case StatementKind::kCreateDatabase: {
         const auto& d = st.As<CreateDatabase>();
@@ -653,12 +653,12 @@ class Unparser {
       }
       case StatementKind::kShowCreate: {
         const auto& s = st.As<ShowCreate>();
-        return std::string(s.object == ObjectKind::kTable ? "SHOW CREATE TABLE " : "SHOW CREATE VIEW ") +
-               NameText(s.name);
+        const char* object = s.object == ObjectKind::kTable ? "TABLE " : s.object == ObjectKind::kView ? "VIEW " : "CATALOG ";
+        return std::string("SHOW CREATE ") + object + NameText(s.name);
       }
       case StatementKind::kDescribe: {
         const auto& d = st.As<Describe>();
-        return std::string(d.extended ? "DESCRIBE EXTENDED " : "DESCRIBE ") + NameText(d.name);
+        return std::string("DESCRIBE ") + (d.catalog ? "CATALOG " : "") + (d.extended ? "EXTENDED " : "") + NameText(d.name);
       }
       case StatementKind::kSet: {
         const auto& s = st.As<SetStatement>();

@@ -13,7 +13,7 @@ moto; Polaris 1.8.0 itself cannot run here, docs/iceberg_s3.md):
      credentials;
   4. DROP TABLE by the job is refused with the catalog's message naming the table; root drops it;
   5. no secret (the principals' secrets, tokens, vended keys and session tokens) appears in EXPLAIN, SHOW CREATE
-     TABLE (Sluice has no SHOW CREATE CATALOG), errors, logs or checkpoint files.
+     TABLE, SHOW CREATE CATALOG, DESCRIBE CATALOG EXTENDED, errors, logs or checkpoint files.
 
 Usage: iceberg_polaris_interop.py <path to sluice>
 """
@@ -81,8 +81,11 @@ def main(binary):
            f"CREATE TEMPORARY TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '{ROWS}', "
            f"'rows-per-second' = '1000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
            f"'fields.id.end' = '{ROWS}');\n")
-    sluice(binary, sql + "EXPLAIN " + insert +
-           "SHOW CREATE TABLE lake.`stream`.sales;\n" + insert)
+    shown = sluice(binary, sql + "EXPLAIN " + insert +
+                   "SHOW CREATE TABLE lake.`stream`.sales;\nSHOW CREATE CATALOG lake;\n"
+                   "DESCRIBE CATALOG EXTENDED lake;\n" + insert)
+    check("CREATE CATALOG `lake`" in shown and "option:credential" in shown and "******" in shown,
+          f"SHOW CREATE CATALOG and DESCRIBE CATALOG EXTENDED ran, the credential masked:\n{shown[:2000]}")
     after = stats()
     table = f"{os.environ['POLARIS_WAREHOUSE_LOCATION']}/stream/sales"
     tokens = after["tokens"].get("sluice", 0) - before["tokens"].get("sluice", 0)

@@ -18,5 +18,11 @@ TEST(SecretOptionKeyTest, CredentialsTokensAndAuthorizationHeadersAreSecret) {
   }
 }
 
+TEST(SecretOptionKeyTest, ShownOptionValueMasksOnlySecrets) {
+  EXPECT_EQ(ShownOptionValue("credential", "id:secret"), "******");
+  EXPECT_EQ(ShownOptionValue("s3.secret-access-key", "k"), "******");
+  EXPECT_EQ(ShownOptionValue("warehouse", "s3://b/wh"), "s3://b/wh");
+}
+
 }  // namespace
 }  // namespace sluice

@@ -411,6 +411,16 @@ TEST(ParserStatementTest, SimpleStatements) {
   EXPECT_EQ(S("DESC t").As<Describe>().name, Name({"t"}));
   const auto& sc = S("SHOW CREATE VIEW v").As<ShowCreate>();
   EXPECT_EQ(sc.object, ObjectKind::kView);
+  EXPECT_EQ(S("SHOW CREATE CATALOG c").As<ShowCreate>().object, ObjectKind::kCatalog);
+  const auto& dc = S("DESC CATALOG EXTENDED c").As<Describe>();
+  EXPECT_TRUE(dc.catalog && dc.extended);
+  EXPECT_EQ(dc.name, Name({"c"}));
+  // CATALOG is not reserved: these name tables.
+  EXPECT_FALSE(S("DESCRIBE catalog").As<Describe>().catalog);
+  EXPECT_FALSE(S("DESCRIBE catalog;").As<Describe>().catalog);
+  EXPECT_EQ(S("DESCRIBE catalog.db.t").As<Describe>().name, Name({"catalog", "db", "t"}));
+  EXPECT_EQ(S("CREATE CATALOG c COMMENT 'x' WITH ('type' = 'generic_in_memory')").As<CreateCatalog>().comment,
+            std::optional<std::string>("x"));
   const auto& set = S("SET 'parallelism.default' = '2'").As<SetStatement>();
   EXPECT_EQ(set.key, std::optional<std::string>("parallelism.default"));
   EXPECT_EQ(set.value, "2");
