@@ -69,11 +69,17 @@ Result<PlanNodePtr> BatchNode(const PlanNode& node) {
 
 // Replaces, below and at the inputs of `node`, the nodes that have a batch counterpart. Shared nodes
 // are visited once and replaced for every parent (`replaced`). Returns whether anything changed.
-Status Rewrite(PlanNode* node, std::set<PlanNode*>* seen, std::map<const PlanNode*, PlanNodePtr>* replaced,
-               bool* changed) {
+// `versioned`: `node` feeds a temporal join's versioned side, whose every version the join keeps (a
+// keep-last Deduplicate there must emit each version, not only the final row), so nothing below it is
+// replaced.
+Status Rewrite(PlanNode* node, bool versioned, std::set<PlanNode*>* seen,
+               std::map<const PlanNode*, PlanNodePtr>* replaced, bool* changed) {
   if (!seen->insert(node).second) return Status::OK();
-  for (auto& in : node->inputs) {
-    RETURN_IF_ERROR(Rewrite(in.get(), seen, replaced, changed));
+  for (size_t i = 0; i < node->inputs.size(); ++i) {
+    auto& in = node->inputs[i];
+    const bool keep = versioned || (node->kind == PlanKind::kTemporalJoin && i == 1);
+    RETURN_IF_ERROR(Rewrite(in.get(), keep, seen, replaced, changed));
+    if (keep) continue;
     auto it = replaced->find(in.get());
     if (it == replaced->end()) {
       ASSIGN_OR_RETURN(PlanNodePtr batch, BatchNode(*in));
@@ -96,7 +102,7 @@ Status ApplyBatchPhysicalRules(std::vector<PlanNodePtr>* roots) {
     std::set<PlanNode*> seen;
     std::map<const PlanNode*, PlanNodePtr> replaced;
     bool changed = false;
-    for (auto& r : *roots) RETURN_IF_ERROR(Rewrite(r.get(), &seen, &replaced, &changed));
+    for (auto& r : *roots) RETURN_IF_ERROR(Rewrite(r.get(), false, &seen, &replaced, &changed));
     if (!changed) return Status::OK();
   }
 }
