@@ -2,12 +2,12 @@
 #include "sql/unparser.h"
 
 #include "sql/lexer.h"
+#include "sql/unparser_internal.h"
 
 #include <cctype>
 #include <string>
 
 namespace sluice::sql {
-namespace {
 
 using namespace ast;  // NOLINT: the unparser prints every kind of node
 
@@ -37,6 +37,8 @@ std::string PropertiesText(const PropertyList& props) {
   }
   return out + ")";
 }
+
+namespace {
 
 // Binding strength of an expression's top operator, as the parser's precedence climbing sees it:
 // a child prints in parentheses when it binds less tightly than its place requires.
@@ -75,12 +77,12 @@ int LevelOf(const ast::Expr& e) {
   }
 }
 
-class Unparser {
+class Unparser : public UnparserBase {
  public:
   explicit Unparser(bool full_parens = false) : full_parens_(full_parens) {}
 
   // `e` in a place that needs at least `min_level` binding strength.
-  std::string Expr(const ast::Expr& e, int min_level = 0) {
+  std::string Expr(const ast::Expr& e, int min_level = 0) override {
     int level = LevelOf(e);
     std::string text = ExprBody(e);
     if (level < kLevelPrimary && (full_parens_ || level < min_level)) return "(" + text + ")";
@@ -211,7 +213,7 @@ class Unparser {
 
   bool full_parens_;
 
-  std::string ExprList(const std::vector<ExprPtr>& list) {
+  std::string ExprList(const std::vector<ExprPtr>& list) override {
     std::string out;
     for (size_t i = 0; i < list.size(); ++i) {
       if (i) out += ", ";
@@ -320,7 +322,7 @@ class Unparser {
     return out;
   }
 
-  std::string OrderItems(const std::vector<OrderItem>& items) {
+  std::string OrderItems(const std::vector<OrderItem>& items) override {
     std::string out;
     for (size_t i = 0; i < items.size(); ++i) {
       if (i) out += ", ";
@@ -402,7 +404,7 @@ class Unparser {
     return out;
   }
 
-  std::string TableRefText(const TableRef& r) {
+  std::string TableRefText(const TableRef& r) override {
     switch (r.kind) {
       case TableRefKind::kTable: {
         const auto& t = r.As<TableName>();
@@ -441,56 +443,9 @@ class Unparser {
         const auto& u = r.As<Unnest>();
         return "UNNEST(" + ExprList(u.args) + ")" + (u.with_ordinality ? " WITH ORDINALITY" : "") + Alias(r);
       }
-      case TableRefKind::kMatchRecognize: return MatchText(r.As<MatchRecognize>()) + Alias(r);
+      case TableRefKind::kMatchRecognize: return MatchRecognizeText(*this, r.As<MatchRecognize>()) + Alias(r);
     }
     SLUICE_UNREACHABLE();
-  }
-
-  std::string MatchText(const MatchRecognize& m) {
-    std::string out = TableRefText(*m.input) + " MATCH_RECOGNIZE (";
-    if (!m.partition_by.empty()) out += "PARTITION BY " + ExprList(m.partition_by) + " ";
-    if (!m.order_by.empty()) out += "ORDER BY " + OrderItems(m.order_by) + " ";
-    if (!m.measures.empty()) {
-      out += "MEASURES ";
-      for (size_t i = 0; i < m.measures.size(); ++i) {
-        out += (i ? ", " : "") + Expr(*m.measures[i].expr) + " AS " + QuoteIdentifier(m.measures[i].alias);
-      }
-      out += " ";
-    }
-    out += m.all_rows ? "ALL ROWS PER MATCH " : "ONE ROW PER MATCH ";
-    switch (m.skip) {
-      case MatchRecognize::Skip::kPastLastRow: out += "AFTER MATCH SKIP PAST LAST ROW "; break;
-      case MatchRecognize::Skip::kToNextRow: out += "AFTER MATCH SKIP TO NEXT ROW "; break;
-      case MatchRecognize::Skip::kToFirst: out += "AFTER MATCH SKIP TO FIRST " + QuoteIdentifier(m.skip_variable) + " "; break;
-      case MatchRecognize::Skip::kToLast: out += "AFTER MATCH SKIP TO LAST " + QuoteIdentifier(m.skip_variable) + " "; break;
-    }
-    out += "PATTERN (" + PatternText(m.pattern) + ")";
-    if (m.within) out += " WITHIN " + Expr(*m.within);
-    out += " DEFINE ";
-    for (size_t i = 0; i < m.define.size(); ++i) {
-      out += (i ? ", " : "") + QuoteIdentifier(m.define[i].variable) + " AS " + Expr(*m.define[i].condition);
-    }
-    return out + ")";
-  }
-
-  std::string PatternText(const PatternTerm& t) {
-    std::string out;
-    switch (t.kind) {
-      case PatternTerm::Kind::kVariable: out = QuoteIdentifier(t.name); break;
-      case PatternTerm::Kind::kGroup: out = "(" + PatternText(t.terms[0]) + ")"; break;
-      case PatternTerm::Kind::kConcat:
-      case PatternTerm::Kind::kAlternation:
-        for (size_t i = 0; i < t.terms.size(); ++i) {
-          if (i) out += t.kind == PatternTerm::Kind::kConcat ? " " : " | ";
-          out += PatternText(t.terms[i]);
-        }
-        break;
-    }
-    if (t.quantified) {
-      out += "{" + std::to_string(t.min) + "," + (t.max >= 0 ? std::to_string(t.max) : std::string()) + "}";
-      if (t.reluctant) out += "?";
-    }
-    return out;
   }
 
   std::string GroupingText(const GroupingElement& g) {
@@ -525,7 +480,7 @@ class Unparser {
     return text;
   }
 
-  std::string Query(const ast::Query& q) {
+  std::string Query(const ast::Query& q) override {
     std::string out;
     if (!q.with.empty()) {
       out += "WITH ";
@@ -605,7 +560,7 @@ class Unparser {
   std::string Statement(const ast::Statement& st) {
     switch (st.kind) {
       case StatementKind::kQuery: return Query(*st.As<QueryStatement>().query);
-      case StatementKind::kCreateTable: return CreateTableText(st.As<CreateTable>());
+      case StatementKind::kCreateTable: return CreateTableText(*this, st.As<CreateTable>());
       case StatementKind::kCreateView: {
         const auto& v = st.As<CreateView>();
         std::string out = v.temporary ? "CREATE TEMPORARY VIEW " : "CREATE VIEW ";
@@ -713,66 +668,6 @@ class Unparser {
   std::string StatementSetBody(const StatementSet& s, std::string out) {
     for (const auto& ins : s.inserts) out += InsertText(*ins) + ";\n";
     return out + "END";
-  }
-
-  std::string CreateTableText(const CreateTable& ct) {
-    std::string out = ct.temporary ? "CREATE TEMPORARY TABLE " : "CREATE TABLE ";
-    if (ct.if_not_exists) out += "IF NOT EXISTS ";
-    out += NameText(ct.name);
-    std::vector<std::string> elements;
-    for (const ColumnDef& c : ct.columns) {
-      std::string col = QuoteIdentifier(c.name);
-      switch (c.column_kind) {
-        case ColumnKind::kPhysical: col += " " + UnparseType(c.type); break;
-        case ColumnKind::kComputed: col += " AS " + Expr(*c.expr); break;
-        case ColumnKind::kMetadata:
-          col += " " + UnparseType(c.type) + " METADATA";
-          if (c.metadata_key) col += " FROM " + QuoteString(*c.metadata_key);
-          if (c.is_virtual) col += " VIRTUAL";
-          break;
-      }
-      if (c.comment) col += " COMMENT " + QuoteString(*c.comment);
-      elements.push_back(std::move(col));
-    }
-    if (ct.watermark) {
-      elements.push_back("WATERMARK FOR " + NameText(ct.watermark->column) + " AS " + Expr(*ct.watermark->expr));
-    }
-    if (ct.primary_key) {
-      std::string pk;
-      if (!ct.primary_key->constraint_name.empty()) {
-        pk += "CONSTRAINT " + QuoteIdentifier(ct.primary_key->constraint_name) + " ";
-      }
-      pk += "PRIMARY KEY " + IdentifierList(ct.primary_key->columns) +
-            (ct.primary_key->enforced ? " ENFORCED" : " NOT ENFORCED");
-      elements.push_back(std::move(pk));
-    }
-    if (!elements.empty()) {
-      out += " (\n";
-      for (size_t i = 0; i < elements.size(); ++i) {
-        out += "  " + elements[i] + (i + 1 < elements.size() ? ",\n" : "\n");
-      }
-      out += ")";
-    }
-    if (ct.comment) out += "\nCOMMENT " + QuoteString(*ct.comment);
-    if (!ct.partition_keys.empty()) out += "\nPARTITIONED BY " + PartitionTermsText(ct.partition_keys);
-    if (!ct.options.empty()) out += "\nWITH " + PropertiesText(ct.options);
-    if (ct.like) {
-      out += "\nLIKE " + NameText(ct.like->source);
-      if (!ct.like->options.empty()) {
-        static const char* kStrategies[] = {"INCLUDING", "EXCLUDING", "OVERWRITING"};
-        static const char* kFeatures[] = {"ALL", "CONSTRAINTS", "GENERATED", "METADATA", "OPTIONS", "PARTITIONS",
-                                          "WATERMARKS"};
-        out += " (";
-        for (size_t i = 0; i < ct.like->options.size(); ++i) {
-          if (i) out += ", ";
-          out += std::string(kStrategies[static_cast<int>(ct.like->options[i].first)]) + " " +
-                 kFeatures[static_cast<int>(ct.like->options[i].second)];
-        }
-        out += ")";
-      }
-    }
-    if (ct.as_query) out += "\nAS " + Query(*ct.as_query);
-    return out;
   }
 };
 
