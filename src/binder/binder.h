@@ -150,6 +150,8 @@ class Binder {
     std::vector<ExprPtr>* derived = nullptr;  // per-row navigation arguments (columns after the input's)
     int define_var = -1;                      // the DEFINE being bound; -1: a MEASURE
     int rowtime_column = -1;
+    int time_column = -1;                     // ORDER BY's time attribute
+    std::vector<std::string> subsets;         // SUBSET names: variable -2 - i, in MEASURES only
   };
   Result<Relation> BindMatchRecognize(const ast::MatchRecognize& m);
   Result<MatchExpr> BindMatchExpr(const ast::Expr& e, const MatchBindContext& mc);

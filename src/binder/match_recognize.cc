@@ -6,6 +6,7 @@
 // below the Match computes per row. The plan is Exchange(hash[partition keys]) -> Match, as Flink's.
 //
 // Refusals follow Flink's planner (CommonExecMatch, MatchCodeGenerator, StreamExecMatch), in its words.
+#include <functional>
 #include <set>
 
 #include "binder/binder.h"
@@ -48,17 +49,48 @@ int FindVariable(const std::vector<std::string>& vars, const std::string& name) 
   return -1;
 }
 
-// The pattern variables an expression's column references name (its qualifiers that are variables).
-void CollectVariables(const ast::Expr& e, const std::vector<std::string>& vars, std::set<int>* out) {
+// The pattern's variables and subsets as a DEFINE (define) or a MEASURE sees them.
+struct MatchNames {
+  const std::vector<std::string>& variables;
+  const std::vector<std::string>& subsets;
+  bool define;
+};
+
+// The variable a qualifier names: a pattern variable (its index), in MEASURES a SUBSET (-2 - i), or
+// -1 when it names neither.
+int FindQualifier(const MatchNames& mc, const std::string& name) {
+  const int v = FindVariable(mc.variables, name);
+  if (v >= 0 || mc.define) return v;
+  const int s = FindVariable(mc.subsets, name);
+  return s >= 0 ? -2 - s : -1;
+}
+
+// The pattern variables and subsets an expression's column references name (their qualifiers).
+void CollectVariables(const ast::Expr& e, const MatchNames& mc, std::set<int>* out) {
   if (e.kind == ast::ExprKind::kIdentifier) {
     const auto& parts = e.As<ast::Identifier>().parts;
     if (parts.size() >= 2) {
-      int v = FindVariable(vars, parts[0]);
-      if (v >= 0) out->insert(v);
+      int v = FindQualifier(mc, parts[0]);
+      if (v != -1) out->insert(v);
     }
     return;
   }
-  ForEachChild(e, [&](const ast::Expr& c) { CollectVariables(c, vars, out); });
+  ForEachChild(e, [&](const ast::Expr& c) { CollectVariables(c, mc, out); });
+}
+
+// The name of variable `v` in EXPLAIN and in column qualifiers: the pattern variable, the subset, or
+// "*" for every row.
+std::string VariableName(const MatchNames& mc, int v) {
+  if (v >= 0) return mc.variables[static_cast<size_t>(v)];
+  if (v <= -2) return mc.subsets[static_cast<size_t>(-2 - v)];
+  return "*";
+}
+
+// Flink's code generator's refusal of a call it has no code for (CLASSIFIER, RUNNING).
+Status UnsupportedCall(const std::string& call) {
+  return Status::NotSupported("Unsupported call: " + call +
+                              " \nIf you think this function should be supported, you can create an issue and start a "
+                              "discussion for it.");
 }
 
 // A pattern as Calcite prints it in Flink's messages: _UTF-16LE'A', (x, y) for concatenation, |(x, y) for
@@ -89,6 +121,25 @@ std::string CalcitePattern(const ast::PatternTerm& t) {
 // Binds one DEFINE condition (define_var >= 0) or MEASURE (-1) of `m` over the input `in` (its scope
 // `scope`); expressions that navigations read per row are appended to `derived`.
 Result<MatchExpr> Binder::BindMatchExpr(const ast::Expr& e, const MatchBindContext& mc) {
+  // A qualifier must name a pattern variable (in MEASURES also a SUBSET) or a ROW column whose field
+  // is read; anything else is an unknown table, in Calcite's words.
+  const MatchNames names{mc.variables, mc.subsets, mc.define_var >= 0};
+  Status qualifiers;
+  std::function<void(const ast::Expr&)> check = [&](const ast::Expr& x) {
+    if (!qualifiers.ok()) return;
+    if (x.kind == ast::ExprKind::kIdentifier) {
+      const auto& parts = x.As<ast::Identifier>().parts;
+      if (parts.size() < 2 || FindQualifier(names, parts[0]) != -1) return;
+      for (const auto& c : mc.input_scope->columns) {
+        if (c.name == parts[0]) return;
+      }
+      qualifiers = Error(x.pos, "Table '" + parts[0] + "' not found");
+      return;
+    }
+    ForEachChild(x, check);
+  };
+  check(e);
+  RETURN_IF_ERROR(qualifiers);
   MatchExpr out;
   std::vector<const ast::Expr*> replaced;
   Status st = CollectMatchSlots(e, mc, &out, &replaced);
@@ -109,7 +160,7 @@ Result<MatchExpr> Binder::BindMatchExpr(const ast::Expr& e, const MatchBindConte
 // input column, or a derived one computed below the Match.
 Result<int> Binder::MatchArgumentColumn(const ast::Expr& inner, int var, const MatchBindContext& mc) {
   Scope s;
-  const std::string qualifier = var >= 0 ? mc.variables[static_cast<size_t>(var)] : std::string();
+  const std::string qualifier = var != -1 ? VariableName({mc.variables, mc.subsets, mc.define_var >= 0}, var) : std::string();
   for (const auto& c : mc.input_scope->columns) s.columns.push_back({qualifier, c.name, c.type});
   ASSIGN_OR_RETURN(ExprPtr bound, BindExpr(inner, s));
   if (bound->kind == ExprKind::kColumnRef) return bound->column_index;
@@ -140,10 +191,11 @@ Status Binder::CollectMatchSlots(const ast::Expr& e, const MatchBindContext& mc,
     if (static_cast<size_t>(col) < c.input_scope->columns.size()) return c.input_scope->columns[static_cast<size_t>(col)].name;
     return "$" + std::to_string(col);
   };
-  auto var_name = [&](int v) { return v >= 0 ? mc.variables[static_cast<size_t>(v)] : std::string("*"); };
+  const MatchNames names{mc.variables, mc.subsets, mc.define_var >= 0};
+  auto var_name = [&](int v) { return VariableName(names, v); };
   auto single_var = [&](const ast::Expr& inner, ast::SourcePos pos) -> Result<int> {
     std::set<int> vars;
-    CollectVariables(inner, mc.variables, &vars);
+    CollectVariables(inner, names, &vars);
     if (vars.size() > 1) {
       return Error(pos, "Aggregations and navigations in MATCH_RECOGNIZE must reference a single pattern variable");
     }
@@ -151,7 +203,7 @@ Status Binder::CollectMatchSlots(const ast::Expr& e, const MatchBindContext& mc,
   };
   if (e.kind == ast::ExprKind::kIdentifier) {
     const auto& parts = e.As<ast::Identifier>().parts;
-    int var = parts.size() >= 2 ? FindVariable(mc.variables, parts[0]) : -1;
+    int var = parts.size() >= 2 ? FindQualifier(names, parts[0]) : -1;
     ASSIGN_OR_RETURN(int col, MatchArgumentColumn(e, var, mc));
     MatchSlot s;
     s.variable = var;
@@ -162,7 +214,7 @@ Status Binder::CollectMatchSlots(const ast::Expr& e, const MatchBindContext& mc,
     if (mc.define_var >= 0) {
       s.text = (var == mc.define_var || var < 0 ? "PREV(" : "LAST(") + var_name(var) + ".$" + std::to_string(col) + ", 0)";
     } else {
-      s.text = (var >= 0 ? var_name(var) + "." : std::string()) + ColumnText(col, mc);
+      s.text = (var != -1 ? var_name(var) + "." : std::string()) + ColumnText(col, mc);
     }
     return add(std::move(s));
   }
@@ -197,21 +249,37 @@ Status Binder::CollectMatchSlots(const ast::Expr& e, const MatchBindContext& mc,
     }
     if (fn == "MATCH_ROWTIME") {
       if (mc.define_var >= 0) return Error(e.pos, "MATCH_ROWTIME() is only allowed in MEASURES");
-      if (mc.rowtime_column < 0) {
-        return Error(e.pos, "MATCH_ROWTIME() needs a MATCH_RECOGNIZE ordered by an event-time attribute");
+      if (mc.rowtime_column < 0 && !call.args.empty()) {
+        return Error(e.pos, "MATCH_ROWTIME with an argument needs a MATCH_RECOGNIZE ordered by an event-time attribute");
       }
+      // Ordered by processing time, as Flink: the time its last row was processed (the CEP event's
+      // timestamp), as a TIMESTAMP(3) of that instant's UTC wall clock.
       MatchSlot s;
       s.kind = MatchSlot::Kind::kMatchRowtime;
-      s.column = mc.rowtime_column;
-      const LogicalType& t = mc.input_scope->columns[static_cast<size_t>(mc.rowtime_column)].type;
+      s.column = mc.rowtime_column >= 0 ? mc.rowtime_column : mc.time_column;
+      const LogicalType& t = mc.input_scope->columns[static_cast<size_t>(s.column)].type;
       s.type = call.args.empty() ? LogicalType::Timestamp(3).WithNullable(false).WithTimeAttribute(TimeAttribute::kRowtime)
                                  : t.WithNullable(false);
       s.text = call.args.empty() ? "MATCH_ROWTIME()"
                                  : "MATCH_ROWTIME(*." + mc.input_scope->columns[static_cast<size_t>(s.column)].name + ")";
       return add(std::move(s));
     }
-    if (fn == "MATCH_PROCTIME" || fn == "CLASSIFIER" || fn == "MATCH_NUMBER" || fn == "RUNNING") {
-      return NotSupported(e.pos, fn + "() in MATCH_RECOGNIZE");
+    if (fn == "MATCH_PROCTIME") {
+      if (!call.args.empty()) {
+        return Error(e.pos, "Invalid number of arguments to function 'MATCH_PROCTIME'. Was expecting 0 arguments");
+      }
+      // A processing-time attribute of the result (Flink's MATCH_PROCTIME: the time the match is
+      // emitted); in a DEFINE, materialized (the time the row is classified).
+      MatchSlot s;
+      s.kind = MatchSlot::Kind::kMatchProctime;
+      s.type = LogicalType::TimestampLtz(3).WithNullable(false);
+      if (mc.define_var < 0) s.type = s.type.WithTimeAttribute(TimeAttribute::kProctime);
+      s.text = mc.define_var >= 0 ? "PROCTIME_MATERIALIZE(MATCH_PROCTIME())" : "MATCH_PROCTIME()";
+      return add(std::move(s));
+    }
+    if (fn == "CLASSIFIER" && call.args.empty()) return UnsupportedCall("CLASSIFIER()");
+    if (fn == "MATCH_NUMBER" && call.args.empty()) {
+      return Error(e.pos, "No match found for function signature MATCH_NUMBER().\nSupported signatures are:\n'MATCH_NUMBER()'");
     }
     if (IsAggregateCall(e)) {
       if (call.distinct) return Error(e.pos, "DISTINCT aggregations are not supported in MATCH_RECOGNIZE");
@@ -253,7 +321,6 @@ Status Binder::CollectMatchSlots(const ast::Expr& e, const MatchBindContext& mc,
 Result<Binder::Relation> Binder::BindMatchRecognize(const ast::MatchRecognize& m) {
   ASSIGN_OR_RETURN(Relation input, BindTableRef(*m.input));
   if (m.all_rows) return Status::NotSupported("All rows per match mode is not supported yet.");
-  if (!m.subset.empty()) return NotSupported(m.pos, "SUBSET in MATCH_RECOGNIZE");
   auto node = std::make_shared<MatchNode>();
   // The pattern.
   std::vector<const ast::PatternTerm*> terms;
@@ -288,6 +355,12 @@ Result<Binder::Relation> Binder::BindMatchRecognize(const ast::MatchRecognize& m
   }
   // PARTITION BY and ORDER BY.
   for (const auto& p : m.partition_by) {
+    if (p->kind != ast::ExprKind::kIdentifier) {
+      // Flink's validator casts each PARTITION BY item to an identifier and fails on anything else.
+      return Error(p->pos, "class org.apache.calcite.sql.SqlBasicCall cannot be cast to class "
+                           "org.apache.calcite.sql.SqlIdentifier (MATCH_RECOGNIZE's PARTITION BY takes column names "
+                           "only; compute the expression in a subquery)");
+    }
     ASSIGN_OR_RETURN(ExprPtr k, BindExpr(*p, input.scope));
     if (k->kind != ExprKind::kColumnRef) return NotSupported(p->pos, "PARTITION BY an expression in MATCH_RECOGNIZE");
     node->partition_keys.push_back(k->column_index);
@@ -332,6 +405,17 @@ Result<Binder::Relation> Binder::BindMatchRecognize(const ast::MatchRecognize& m
   mc.variables = node->variables;
   mc.derived = &derived;
   mc.rowtime_column = node->rowtime ? node->order[0].column : -1;
+  mc.time_column = node->order[0].column;
+  // SUBSET: each member must be a pattern variable (Calcite's validator).
+  for (const auto& sub : m.subsets) {
+    for (size_t i = 0; i < sub.variables.size(); ++i) {
+      if (FindVariable(node->variables, sub.variables[i]) < 0) {
+        return Error(sub.variable_pos[i], "Unknown pattern '" + sub.variables[i] + "'");
+      }
+    }
+    mc.subsets.push_back(sub.name);
+    node->subsets.emplace_back(sub.name, sub.variables);
+  }
   node->define.resize(node->variables.size());
   for (const auto& d : m.define) {
     const int v = FindVariable(node->variables, d.variable);
@@ -352,6 +436,7 @@ Result<Binder::Relation> Binder::BindMatchRecognize(const ast::MatchRecognize& m
   }
   for (const auto& ms : m.measures) {
     ASSIGN_OR_RETURN(MatchExpr e, BindMatchExpr(*ms.expr, mc));
+    if (ms.running) return UnsupportedCall("RUNNING(" + e.expr->type.ToString() + ")");
     schema.Add(ms.alias, e.expr->type);
     node->measures.push_back(std::move(e));
   }

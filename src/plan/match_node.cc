@@ -57,6 +57,15 @@ std::string MatchNode::ExplainAttributes() const {
   std::string pattern = StageText(variables[0], stages[0]);
   for (size_t i = 1; i < stages.size(); ++i) pattern = "(" + pattern + ", " + StageText(variables[i], stages[i]) + ")";
   s += "], pattern=[" + pattern + "]";
+  if (!subsets.empty()) {
+    s += ", subset=[";
+    for (size_t i = 0; i < subsets.size(); ++i) {
+      s += (i ? ", " : "") + subsets[i].first + " = (";
+      for (size_t j = 0; j < subsets[i].second.size(); ++j) s += (j ? ", " : "") + subsets[i].second[j];
+      s += ")";
+    }
+    s += "]";
+  }
   // Flink's physical Match does not print WITHIN (its logical plan does, as interval=[...]).
   s += ", define=[{";
   bool first = true;

@@ -599,11 +599,13 @@ struct ReplicateRowsNode : PlanNode {
 
 // A value a MATCH_RECOGNIZE condition or measure reads from the rows of a (partial) match: column
 // `column` of the FIRST/LAST row mapped to `variable` at `offset` (kNav), an aggregate of that column
-// over the rows mapped to `variable` (kAggregate), or the rowtime of the match's last row
-// (kMatchRowtime). variable -1 is Flink's default variable * (every row of the match). In a DEFINE
+// over the rows mapped to `variable` (kAggregate), the rowtime of the match's last row
+// (kMatchRowtime), or the current processing time (kMatchProctime, MATCH_PROCTIME()). variable -1 is
+// Flink's default variable * (every row of the match); -2 - i is SUBSET i, which, as in Flink 2.2,
+// reads no row (Flink looks rows up by the subset's name, to which no row is mapped). In a DEFINE
 // condition of variable V, the row being classified counts as the last row of V and of *.
 struct MatchSlot {
-  enum class Kind : uint8_t { kNav, kAggregate, kMatchRowtime };
+  enum class Kind : uint8_t { kNav, kAggregate, kMatchRowtime, kMatchProctime };
   Kind kind = Kind::kNav;
   int variable = -1;
   bool first = false;   // kNav: FIRST (else LAST)
@@ -648,6 +650,7 @@ struct MatchNode : PlanNode {
   Skip skip = Skip::kPastLastRow;
   int skip_variable = -1;
   int64_t within_ms = -1;  // WITHIN; -1 when absent
+  std::vector<std::pair<std::string, std::vector<std::string>>> subsets;  // SUBSET, for EXPLAIN
   std::string ExplainName() const override { return "Match"; }
   std::string ExplainAttributes() const override;
 };

@@ -389,13 +389,6 @@ class Inference {
         // Window operators assign each row to windows once; they cannot take a row back (Flink's
         // StreamPhysicalWindowAggregate / StreamPhysicalWindowTableFunction consume inserts only).
         if (n->kind == PlanKind::kWindowAggregate) n->As<WindowAggregateNode>().emit_update_before = ub;
-        if (n->kind == PlanKind::kWindowTableFunction && n->As<WindowTableFunctionNode>().window.kind == WindowKind::kSession &&
-            n->As<WindowTableFunctionNode>().proctime) {
-          status_ = Status::NotSupported(
-              "The processing-time SESSION window table function without a window aggregation over its partition keys "
-              "is not supported by Sluice yet");
-          return;
-        }
         ChangelogMode in = n->inputs[0]->changelog_mode;
         bool updates = in.Contains(RowKind::kUpdateAfter) || in.Contains(RowKind::kUpdateBefore);
         bool deletes = in.Contains(RowKind::kDelete);

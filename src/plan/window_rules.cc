@@ -220,10 +220,6 @@ Result<PlanNodePtr> WindowAggregateRule::Rewrite(const PlanNodePtr& agg_node) {
   // the plan stays Flink's: the session WindowTableFunction, then a GroupAggregate over its rows.
   // (The legacy GROUP BY k, SESSION(ts, gap) has sessions per group key: that is its meaning.)
   if (w.kind == WindowKind::kSession && !tvf.group_window && !SessionKeysArePartitionKeys(tvf, agg, projections, is_window_key)) {
-    if (tvf.proctime) {
-      return Status::NotSupported("A processing-time SESSION window aggregation whose GROUP BY keys are not the "
-                                  "SESSION window's PARTITION BY keys is not supported by Sluice yet");
-    }
     return PlanNodePtr();
   }
   if (w.kind == WindowKind::kHop && w.size_ms % w.step_ms != 0) {

@@ -116,6 +116,7 @@ struct MatchRecognize : TableRef {
     SourcePos pos;
     ExprPtr expr;
     std::string alias;
+    bool running = false;  // written RUNNING expr (refused by the binder, as Flink does); FINAL is the default
   };
   std::vector<Measure> measures;
   bool all_rows = false;      // ALL ROWS PER MATCH (refused by the binder, as Flink does)
@@ -130,7 +131,14 @@ struct MatchRecognize : TableRef {
     ExprPtr condition;
   };
   std::vector<Definition> define;
-  std::vector<std::string> subset;  // SUBSET names (refused by the binder)
+  // SUBSET name = (variable, ...): a union of pattern variables, usable in MEASURES.
+  struct Subset {
+    SourcePos pos;
+    std::string name;
+    std::vector<std::string> variables;
+    std::vector<SourcePos> variable_pos;
+  };
+  std::vector<Subset> subsets;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 //   MATCH_RECOGNIZE ( [PARTITION BY e, ...] [ORDER BY item, ...] [MEASURES e AS name, ...]
 //     [ONE ROW PER MATCH | ALL ROWS PER MATCH]
 //     [AFTER MATCH SKIP (PAST LAST ROW | TO NEXT ROW | TO FIRST v | TO LAST v | TO v)]
-//     PATTERN ( pattern ) [WITHIN INTERVAL '...' unit] [SUBSET ...] DEFINE v AS cond, ... )
+//     PATTERN ( pattern ) [WITHIN INTERVAL '...' unit] [SUBSET s = (v, ...), ...] DEFINE v AS cond, ... )
+// A measure may start with FINAL or RUNNING (Calcite's prefix operators).
 // Patterns: concatenation by juxtaposition, alternation with |, groups in parentheses, and the
 // quantifiers * + ? {n} {n,} {n,m} {,m}, each optionally followed by ? (reluctant). The binder decides
 // which of them Flink runs.
@@ -39,6 +40,11 @@ Status Parser::ParseMatchClauses(MatchRecognize* m) {
     do {
       MatchRecognize::Measure ms;
       ms.pos = Here();
+      // FINAL / RUNNING expr (Calcite's prefix operators); FINAL is what ONE ROW PER MATCH computes.
+      if ((AtKw("FINAL") || AtKw("RUNNING")) && PeekTok(1).kind == TokenKind::kWord && !PeekIsKw(1, "AS")) {
+        ms.running = AtKw("RUNNING");
+        Advance();
+      }
       ASSIGN_OR_RETURN(ms.expr, ParseExpr());
       RETURN_IF_ERROR(ExpectKw("AS"));
       ASSIGN_OR_RETURN(ms.alias, ParseIdentifier());
@@ -94,10 +100,18 @@ Status Parser::ParseMatchClauses(MatchRecognize* m) {
   }
   if (AcceptKw("SUBSET")) {
     do {
-      ASSIGN_OR_RETURN(std::string name, ParseIdentifier());
-      m->subset.push_back(name);
+      MatchRecognize::Subset sub;
+      sub.pos = Here();
+      ASSIGN_OR_RETURN(sub.name, ParseIdentifier());
       RETURN_IF_ERROR(ExpectPunct("="));
-      RETURN_IF_ERROR(ParseParenIdentifierList().status());
+      RETURN_IF_ERROR(ExpectPunct("("));
+      do {
+        sub.variable_pos.push_back(Here());
+        ASSIGN_OR_RETURN(std::string v, ParseIdentifier());
+        sub.variables.push_back(std::move(v));
+      } while (AcceptPunct(","));
+      RETURN_IF_ERROR(ExpectPunct(")"));
+      m->subsets.push_back(std::move(sub));
     } while (AcceptPunct(","));
   }
   RETURN_IF_ERROR(ExpectKw("DEFINE"));

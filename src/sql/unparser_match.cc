@@ -54,6 +54,11 @@ std::string MatchRecognizeText(UnparserBase& unparser, const MatchRecognize& m) 
   }
   out += "PATTERN (" + PatternText(m.pattern) + ")";
   if (m.within) out += " WITHIN " + unparser.Expr(*m.within);
+  for (size_t i = 0; i < m.subsets.size(); ++i) {
+    out += (i ? ", " : " SUBSET ") + QuoteIdentifier(m.subsets[i].name) + " = (";
+    for (size_t j = 0; j < m.subsets[i].variables.size(); ++j) out += (j ? ", " : "") + QuoteIdentifier(m.subsets[i].variables[j]);
+    out += ")";
+  }
   out += " DEFINE ";
   for (size_t i = 0; i < m.define.size(); ++i) {
     out += (i ? ", " : "") + QuoteIdentifier(m.define[i].variable) + " AS " + unparser.Expr(*m.define[i].condition);

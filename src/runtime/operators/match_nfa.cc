@@ -5,6 +5,8 @@
 #include <optional>
 
 #include "common/check.h"
+#include "common/clock.h"
+#include "common/time_util.h"
 #include "function/aggregate/aggregate_function.h"
 #include "function/evaluator.h"
 #include "state/row_arena.h"
@@ -87,7 +89,7 @@ void SetNullAt(Vector* v, size_t row) {
 }  // namespace
 
 MatchEvaluator::MatchEvaluator(const MatchNode& node, const RowArena* arena, EvalContext* eval)
-    : node_(node), arena_(arena), result_(LogicalType::Boolean()) {
+    : node_(node), arena_(arena), eval_(eval), result_(LogicalType::Boolean()) {
   for (const auto& d : node.define) {
     conds_.push_back(d ? std::make_unique<ExprEvaluator>(std::vector<ExprPtr>{d->expr}, eval) : nullptr);
     cond_chunks_.emplace_back(d ? SlotTypes(*d) : std::vector<LogicalType>{}, 0);
@@ -113,7 +115,7 @@ void MatchEvaluator::FillSlots(const MatchExpr& e, const MatchRun& run, int var,
         bool found = false;
         for (size_t k = 0; k < n && !found; ++k) {
           const size_t i = s.first ? k : n - 1 - k;
-          if (s.variable >= 0 && var_at(i) != s.variable) continue;
+          if (s.variable != -1 && var_at(i) != s.variable) continue;
           if (skip-- > 0) continue;
           out.AppendFrom(rows.column(static_cast<size_t>(s.column)), nullptr, id_at(i), 1);
           found = true;
@@ -126,6 +128,14 @@ void MatchEvaluator::FillSlots(const MatchExpr& e, const MatchRun& run, int var,
         out.AppendFrom(rows.column(static_cast<size_t>(s.column)), nullptr, id_at(n - 1), 1);
         break;
       }
+      case MatchSlot::Kind::kMatchProctime: {
+        // The current processing time, in milliseconds as PROCTIME().
+        const int64_t now = eval_ != nullptr && eval_->clock != nullptr ? eval_->clock->NowMicros() : 0;
+        out.Resize(out_row + 1);
+        out.SetNull(out_row, false);
+        out.data<int64_t>()[out_row] = FloorDiv(now, kMicrosPerMilli) * kMicrosPerMilli;
+        break;
+      }
       case MatchSlot::Kind::kAggregate: {
         const AggregateFunction& f = *s.function;
         std::vector<std::max_align_t> buf((f.state_size + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t) + 1);
@@ -134,7 +144,7 @@ void MatchEvaluator::FillSlots(const MatchExpr& e, const MatchRun& run, int var,
         const Vector* arg = s.column >= 0 ? &rows.column(static_cast<size_t>(s.column)) : nullptr;
         const Vector* const* args = arg ? &arg : nullptr;
         for (size_t i = 0; i < n; ++i) {
-          if (s.variable >= 0 && var_at(i) != s.variable) continue;
+          if (s.variable != -1 && var_at(i) != s.variable) continue;
           f.update(state, args, id_at(i), false);
         }
         out.Resize(out_row + 1);

@@ -76,6 +76,7 @@ class MatchEvaluator {
   void FillSlots(const MatchExpr& e, const MatchRun& run, int var, uint32_t row, Chunk* chunk, size_t out_row);
   const MatchNode& node_;
   const RowArena* arena_;
+  EvalContext* eval_;  // the job's; its clock gives MATCH_PROCTIME()
   std::vector<std::unique_ptr<ExprEvaluator>> conds_;     // per variable, null when TRUE
   std::vector<std::unique_ptr<ExprEvaluator>> measures_;  // per measure
   std::vector<Chunk> cond_chunks_;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/clock.h"
+#include "function/evaluator.h"
 #include "runtime/job.h"
 #include "runtime/operators/window_table_function_operator.h"
 #include "state/key_encoder.h"
@@ -19,7 +21,7 @@ constexpr size_t kMinReleasedToCompact = 1 << 14;
 SessionWindowTableFunctionOperator::SessionWindowTableFunctionOperator(std::string name,
                                                                        std::vector<LogicalType> output_types,
                                                                        int64_t gap_ms, int time_column, bool local_time,
-                                                                       std::vector<int> partition_keys)
+                                                                       std::vector<int> partition_keys, bool proctime)
     : Operator(std::move(name), 1),
       input_types_(output_types.begin(), output_types.end() - 3),
       output_types_(std::move(output_types)),
@@ -27,7 +29,13 @@ SessionWindowTableFunctionOperator::SessionWindowTableFunctionOperator(std::stri
       time_column_(time_column),
       local_time_(local_time),
       partition_keys_(std::move(partition_keys)),
+      proctime_(proctime),
       arena_(input_types_) {}
+
+int64_t SessionWindowTableFunctionOperator::ProcessingProgress() const {
+  const Clock* clock = ctx_ && ctx_->eval ? ctx_->eval->clock : nullptr;
+  return (clock ? clock->NowMicros() : 0) - kMicrosPerMs;
+}
 
 bool SessionWindowTableFunctionOperator::Assign(const std::string& key, int64_t ts, uint32_t id) {
   Sessions& sessions = sessions_[key];
@@ -42,7 +50,7 @@ bool SessionWindowTableFunctionOperator::Assign(const std::string& key, int64_t 
     merged.push_back(prev);
     it = prev;
   }
-  if (merged.empty() && WindowFired(end, current_watermark(), local_time_, ctx_)) {
+  if (!proctime_ && merged.empty() && WindowFired(end, current_watermark(), local_time_, ctx_)) {
     if (sessions.empty()) sessions_.erase(key);
     return false;
   }
@@ -66,8 +74,10 @@ Status SessionWindowTableFunctionOperator::Process(int, Chunk& chunk) {
   const size_t n = chunk.size();
   if (n == 0) return Status::OK();
   metrics_.rows_in += static_cast<int64_t>(n);
+  // Processing time: sessions the clock has passed fire before the new rows join.
+  if (proctime_) RETURN_IF_ERROR(FireUpTo(ProcessingProgress(), false));
   std::vector<int64_t> times;
-  RETURN_IF_ERROR(WindowRowTimes(chunk, time_column_, /*proctime=*/false, local_time_, ctx_, name(), &times));
+  RETURN_IF_ERROR(WindowRowTimes(chunk, time_column_, proctime_, local_time_, ctx_, name(), &times));
   if (partition_keys_.empty()) {
     keys_.assign(n, std::string());
   } else {
@@ -140,7 +150,7 @@ void SessionWindowTableFunctionOperator::Compact() {
 }
 
 Status SessionWindowTableFunctionOperator::OnWatermark(int64_t watermark) {
-  RETURN_IF_ERROR(FireUpTo(watermark, false));
+  RETURN_IF_ERROR(FireUpTo(proctime_ ? ProcessingProgress() : watermark, false));
   return EmitWatermark(watermark);
 }
 

@@ -8,8 +8,12 @@
 // A row whose own window already fired and that merges with no pending session is late: dropped and
 // reported (Operator::ReportLate). At end of input every session fires.
 //
-// The input must be insert-only; output is insert-only. Processing-time sessions are not planned
-// (the planner refuses them).
+// Processing time (`proctime`): a row's window starts at its processing time (the time attribute's
+// value), and a session fires once the clock has passed its end (checked as chunks and watermarks
+// arrive; the clock's current millisecond may still receive rows); no row is late. As Sluice's other
+// processing-time windows, the end of input fires the rest (docs/flink_differences.md).
+//
+// The input must be insert-only; output is insert-only.
 //
 // State: the waiting rows in a RowArena (compacted when released rows outnumber waiting ones) and per
 // key the sessions by start, each with its end and its rows' ids; sessions ordered by end for firing.
@@ -34,9 +38,11 @@ namespace sluice {
 class SessionWindowTableFunctionOperator final : public Operator {
  public:
   // `output_types`: the input columns, then window_start, window_end, window_time. `gap_ms`: the
-  // session gap; `partition_keys`: input columns (empty: one session sequence over all rows).
+  // session gap; `partition_keys`: input columns (empty: one session sequence over all rows);
+  // `proctime`: the time column is a processing-time attribute.
   SessionWindowTableFunctionOperator(std::string name, std::vector<LogicalType> output_types, int64_t gap_ms,
-                                     int time_column, bool local_time, std::vector<int> partition_keys);
+                                     int time_column, bool local_time, std::vector<int> partition_keys,
+                                     bool proctime = false);
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
   Status Process(int input, Chunk& chunk) override;
   size_t StateBytes() const override;
@@ -60,6 +66,8 @@ class SessionWindowTableFunctionOperator final : public Operator {
   Status FireUpTo(int64_t watermark, bool all);
   // Rebuilds the arena with the waiting rows only, renumbering the sessions' ids.
   void Compact();
+  // Processing time: the instant up to which sessions may fire (the clock's previous millisecond).
+  int64_t ProcessingProgress() const;
 
   std::vector<LogicalType> input_types_;
   std::vector<LogicalType> output_types_;
@@ -67,6 +75,7 @@ class SessionWindowTableFunctionOperator final : public Operator {
   int time_column_;
   bool local_time_;
   std::vector<int> partition_keys_;
+  bool proctime_;
   RowArena arena_;
   std::unordered_map<std::string, Sessions> sessions_;
   std::set<std::tuple<int64_t, std::string, int64_t>> by_end_;  // (end, key, start)

@@ -10,7 +10,8 @@ Result<Operator*> TranslateWindowTableFunction(Translator& t, const PlanNodePtr&
   const auto& w = node->As<WindowTableFunctionNode>();
   if (w.window.kind == WindowKind::kSession) {
     return t.Add(std::make_unique<SessionWindowTableFunctionOperator>("WindowTableFunction", w.schema.types(), w.window.size_ms,
-                                                                      w.time_column, w.local_time, w.partition_keys),
+                                                                      w.time_column, w.local_time, w.partition_keys,
+                                                                      w.proctime),
                  node->inputs);
   }
   return t.Add(std::make_unique<WindowTableFunctionOperator>("WindowTableFunction", w.schema.types(), w.window,

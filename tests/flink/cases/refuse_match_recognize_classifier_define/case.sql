@@ -1,0 +1,7 @@
+-- MATCH_RECOGNIZE: CLASSIFIER() in DEFINE.
+CREATE TABLE Ticker (
+  symbol STRING, rowtime TIMESTAMP(3), price BIGINT, tax BIGINT, pt AS PROCTIME(),
+  WATERMARK FOR rowtime AS rowtime - INTERVAL '1' SECOND
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/ticker.json', 'format' = 'json');
+SELECT * FROM Ticker MATCH_RECOGNIZE (PARTITION BY symbol ORDER BY rowtime
+  MEASURES A.price AS p PATTERN (A B) DEFINE A AS CLASSIFIER() = 'A');
