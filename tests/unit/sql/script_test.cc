@@ -167,12 +167,14 @@ TEST(ParseErrorTest, SpecificMessages) {
   // MATCH_RECOGNIZE parses (the binder decides what runs); a malformed one is a parse error.
   EXPECT_EQ(ParseStatement("SELECT * FROM t MATCH_RECOGNIZE (x)").status().code(), StatusCode::kParseError);
   auto mr = ParseStatement(
-      "SELECT * FROM t MATCH_RECOGNIZE (PARTITION BY k ORDER BY ts MEASURES FIRST(A.v) AS f "
-      "AFTER MATCH SKIP TO LAST B PATTERN (A{2,}? B C*? D) WITHIN INTERVAL '1' HOUR DEFINE A AS A.v > 1) AS m");
+      "SELECT * FROM t MATCH_RECOGNIZE (PARTITION BY k ORDER BY ts MEASURES FIRST(A.v) AS f, FINAL LAST(S.v) AS l "
+      "AFTER MATCH SKIP TO LAST B PATTERN (A{2,}? B C*? D) WITHIN INTERVAL '1' HOUR SUBSET S = (A, B), T = (C) "
+      "DEFINE A AS A.v > 1) AS m");
   ASSERT_TRUE(mr.ok()) << mr.status().ToString();
   auto again = ParseStatement(Unparse(**mr));
   ASSERT_TRUE(again.ok()) << Unparse(**mr) << ": " << again.status().ToString();
   EXPECT_EQ(Unparse(**again), Unparse(**mr));
+  EXPECT_NE(Unparse(**mr).find("SUBSET `S` = (`A`, `B`), `T` = (`C`) DEFINE"), std::string::npos) << Unparse(**mr);
   for (const char* sql : {"ALTER TABLE t RENAME TO u", "LOAD MODULE hive"}) {
     auto r = ParseStatement(sql);
     ASSERT_FALSE(r.ok()) << sql;
