@@ -4,7 +4,8 @@ the same query in batch mode ('execution.runtime-mode' = 'batch': a HashAggregat
 thread) reading the same file, in one run. Prints each time (best of REPS, whole process for Sluice,
 read_json plus the aggregation for DuckDB) and the ratios to DuckDB; the target is within 1.5x.
 
-Usage: group_by_vs_duckdb.py SLUICE_BINARY [ROWS] [GROUPS] [REPS]   (the interop venv's python)
+Usage: group_by_vs_duckdb.py SLUICE_BINARY [ROWS] [GROUPS] [REPS] [BASELINE_BINARY]   (the interop venv's python)
+With BASELINE_BINARY (e.g. a build of main) its two runs are interleaved with the others as "baseline ...".
 """
 import json
 import os
@@ -48,7 +49,7 @@ def main():
         ddl = ("CREATE TABLE orders (id BIGINT, store STRING, qty INT, price DOUBLE, ts STRING) WITH "
                "('connector' = 'filesystem', 'path' = '%s', 'format' = 'json');\n" % path)
 
-        def sluice(mode, extra):
+        def sluice(mode, extra, binary=binary):
             def run():
                 out = subprocess.run([binary, "run", "--format", "csv", "--mode", mode, "-e", extra + ddl + QUERY + ";"],
                                      capture_output=True, text=True)
@@ -74,6 +75,11 @@ def main():
         times = {"duckdb": 1e30, "streaming --mode table": 1e30, "batch": 1e30}
         runs = {"duckdb": duck, "streaming --mode table": sluice("table", ""),
                 "batch": sluice("changelog", "SET 'execution.runtime-mode' = 'batch';\n")}
+        if len(sys.argv) > 5:
+            base = sys.argv[5]
+            times.update({"baseline --mode table": 1e30, "baseline batch": 1e30})
+            runs.update({"baseline --mode table": sluice("table", "", base),
+                         "baseline batch": sluice("changelog", "SET 'execution.runtime-mode' = 'batch';\n", base)})
         for _ in range(reps):
             for name, fn in runs.items():
                 times[name] = min(times[name], best_of(1, fn))

@@ -63,6 +63,8 @@ Status ResultPrinter::Begin(const Schema& schema) {
   schema_ = schema;
   count_ = 0;
   table_ = MaterializedTable();
+  table_.SetUpsertKey(upsert_key_);
+  upsert_key_.clear();
   bool changelog = mode_ == ResultMode::kChangelog && !listing_;
   if (format_ == OutputFormat::kJsonl) {
     json_ = std::make_unique<JsonRowWriter>(schema.names(), JsonWriteOptions{}, changelog ? "op" : "");

@@ -31,6 +31,8 @@ class ResultPrinter final : public QueryResultHandler {
   // Statements whose rows are a listing (SHOW, DESCRIBE) print as a final table even in changelog mode.
   void set_listing(bool listing) { listing_ = listing; }
 
+  // 'table' mode folds by the query's upsert key when it has one (engine/result_table.h).
+  void SetUpsertKey(const std::vector<int>& key_columns) override { upsert_key_ = key_columns; }
   Status Begin(const Schema& schema) override;
   Status Changes(const Chunk& chunk) override;
   Status End() override;
@@ -50,6 +52,7 @@ class ResultPrinter final : public QueryResultHandler {
   Schema schema_;
   std::vector<size_t> widths_;
   int64_t count_ = 0;
+  std::vector<int> upsert_key_;
   MaterializedTable table_;
   std::unique_ptr<JsonRowWriter> json_;
   std::unique_ptr<RecordEncoder> csv_;

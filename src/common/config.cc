@@ -81,6 +81,11 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "When it is true, the optimizer pushes filters down into table sources that support it (the Iceberg source "
        "skips manifests and data files that cannot match, EXPLAIN shows them as filter=[...] on the "
        "TableSourceScan). The filter is always applied after the scan too, so results do not change."},
+      {kDisabledOperatorsKey, OptionType::kString, "",
+       "Batch mode: a comma-separated list of the batch operators the planner must not use, as Flink's: "
+       "'NestedLoopJoin', 'ShuffleHashJoin', 'BroadcastHashJoin', 'HashJoin' (both hash joins), 'SortMergeJoin', "
+       "'HashAgg', 'SortAgg'. Disabling the hash joins plans equi-joins as SortMergeJoin. Another name fails the "
+       "next batch query's planning (Flink's 'No enum constant' error)."},
       {kMaxColumnWidthKey, OptionType::kInteger, "30",
        "The widest a tableau result column is printed; longer values are cut and end in '...'.", {}, {}, 1},
       {"pipeline.name", OptionType::kString, "", "The job name shown in the job summary; with 'state.checkpoints.dir' "

@@ -98,6 +98,7 @@ inline constexpr char kResultModeKey[] = "sql-client.execution.result-mode";
 inline constexpr char kChunkSizeKey[] = "sluice.exec.chunk-size";
 inline constexpr char kParallelismKey[] = "parallelism.default";
 inline constexpr char kSinkNotNullEnforcerKey[] = "table.exec.sink.not-null-enforcer";
+inline constexpr char kDisabledOperatorsKey[] = "table.exec.disabled-operators";
 inline constexpr char kMaxColumnWidthKey[] = "table.display.max-column-width";
 inline constexpr char kSinkUpsertMaterializeKey[] = "table.exec.sink.upsert-materialize";
 inline constexpr char kAggPhaseStrategyKey[] = "table.optimizer.agg-phase-strategy";

@@ -364,7 +364,7 @@ class Session::Impl {
     // Batch mode: one logical plan; batch physical nodes where Flink's batch planner has them
     // (plan/batch_physical.h), with the traits inferred.
     if (batch_mode()) {
-      RETURN_IF_ERROR(ApplyBatchPhysicalRules(&planned.physical));
+      RETURN_IF_ERROR(ApplyBatchPhysicalRules(config_, &planned.physical));
     } else {
       RETURN_IF_ERROR(InferChangelogModes(planned.physical));
     }
@@ -544,7 +544,10 @@ class Session::Impl {
                                      config_.GetString("execution.checkpointing.timeout") + "'");
     }
     ASSIGN_OR_RETURN(auto job, BuildJob(planned.physical, &planned.resources, jctx));
-    if (is_query && handler) RETURN_IF_ERROR(handler->Begin(planned.physical[0]->schema));
+    if (is_query && handler) {
+      handler->SetUpsertKey(UpsertKeyIndexes(*planned.physical[0]->inputs[0]));
+      RETURN_IF_ERROR(handler->Begin(planned.physical[0]->schema));
+    }
     Result<JobSummary> run = job->Run();
     last_job_summary_ = job->summary();
     ASSIGN_OR_RETURN(JobSummary summary, std::move(run));

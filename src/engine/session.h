@@ -41,6 +41,9 @@ struct SessionOptions {
 class QueryResultHandler {
  public:
   virtual ~QueryResultHandler() = default;
+  // Called before Begin with a unique key of the result's changing rows (column indexes; empty when
+  // unknown or insert-only), so a handler that folds the changelog can match rows by it.
+  virtual void SetUpsertKey(const std::vector<int>& key_columns) {}
   virtual Status Begin(const Schema& schema) = 0;
   // One chunk of changes (RowKind per row). Insert-only for DDL-like listings.
   virtual Status Changes(const Chunk& chunk) = 0;

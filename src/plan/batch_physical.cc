@@ -3,15 +3,63 @@
 #include <map>
 #include <set>
 
+#include "common/config.h"
 #include "function/aggregate/aggregate_function.h"
 #include "plan/traits.h"
+#include "state/sort_key.h"
 
 namespace sluice {
 
 namespace {
 
+// The batch operators 'table.exec.disabled-operators' leaves to the planner (Flink's OperatorType).
+struct EnabledOperators {
+  bool shuffle_hash_join = true;
+  bool sort_merge_join = true;
+};
+
+// As Flink's TableConfigUtils.isOperatorDisabled: comma-separated, trimmed, empty items skipped,
+// "HashJoin" standing for both hash joins, any other name one of OperatorType's constants.
+Result<EnabledOperators> ParseDisabledOperators(const std::string& value) {
+  static const std::set<std::string> kNames = {"NestedLoopJoin", "ShuffleHashJoin", "BroadcastHashJoin", "HashJoin",
+                                               "SortMergeJoin",  "HashAgg",         "SortAgg"};
+  EnabledOperators on;
+  size_t begin = 0;
+  while (begin <= value.size()) {
+    size_t end = value.find(',', begin);
+    if (end == std::string::npos) end = value.size();
+    std::string name = value.substr(begin, end - begin);
+    const size_t first = name.find_first_not_of(" \t\n\r");
+    name = first == std::string::npos ? "" : name.substr(first, name.find_last_not_of(" \t\n\r") - first + 1);
+    begin = end + 1;
+    if (name.empty()) continue;
+    if (!kNames.count(name)) {
+      return Status::PlanError("No enum constant org.apache.flink.table.planner.plan.utils.OperatorType." + name +
+                               " (in '" + kDisabledOperatorsKey +
+                               "'; the names are NestedLoopJoin, ShuffleHashJoin, BroadcastHashJoin, HashJoin, "
+                               "SortMergeJoin, HashAgg, SortAgg)");
+    }
+    if (name == "HashJoin" || name == "ShuffleHashJoin") on.shuffle_hash_join = false;
+    if (name == "SortMergeJoin") on.sort_merge_join = false;
+  }
+  return on;
+}
+
+// The batch node of an equi-join, or null when it stays a (streaming) Join. Without statistics
+// Flink's batch planner picks a ShuffleHashJoin (a broadcast needs known input sizes); with the hash
+// joins disabled a SortMergeJoin, whose keys must be sortable; with both disabled a NestedLoopJoin,
+// which Sluice runs as the streaming Join (as it does a join without equi-keys).
+PlanNodePtr BatchJoin(const JoinNode& j, const EnabledOperators& on) {
+  if (j.left_keys.empty()) return PlanNodePtr();
+  if (on.shuffle_hash_join) return std::make_shared<HashJoinNode>(j);
+  bool sortable = on.sort_merge_join;
+  for (int k : j.left_keys) sortable = sortable && IsSortKeyEncodable(j.inputs[0]->schema.types()[k]);
+  if (sortable) return std::make_shared<SortMergeJoinNode>(j);
+  return PlanNodePtr();
+}
+
 // The batch node for `node`, or null when it stays as it is.
-Result<PlanNodePtr> BatchNode(const PlanNode& node) {
+Result<PlanNodePtr> BatchNode(const PlanNode& node, const EnabledOperators& on) {
   for (const auto& in : node.inputs) {
     if (!in->changelog_mode.IsInsertOnly()) return PlanNodePtr();
   }
@@ -31,9 +79,7 @@ Result<PlanNodePtr> BatchNode(const PlanNode& node) {
     }
     case PlanKind::kJoin: {
       // An equi-join (Flink plans a join without equi-keys as a NestedLoopJoin; that stays streaming).
-      const auto& j = node.As<JoinNode>();
-      if (j.left_keys.empty()) return PlanNodePtr();
-      return PlanNodePtr(std::make_shared<HashJoinNode>(j));
+      return BatchJoin(node.As<JoinNode>(), on);
     }
     case PlanKind::kRank: {
       const auto& r = node.As<RankNode>();
@@ -72,17 +118,17 @@ Result<PlanNodePtr> BatchNode(const PlanNode& node) {
 // `versioned`: `node` feeds a temporal join's versioned side, whose every version the join keeps (a
 // keep-last Deduplicate there must emit each version, not only the final row), so nothing below it is
 // replaced.
-Status Rewrite(PlanNode* node, bool versioned, std::set<PlanNode*>* seen,
+Status Rewrite(PlanNode* node, bool versioned, const EnabledOperators& on, std::set<PlanNode*>* seen,
                std::map<const PlanNode*, PlanNodePtr>* replaced, bool* changed) {
   if (!seen->insert(node).second) return Status::OK();
   for (size_t i = 0; i < node->inputs.size(); ++i) {
     auto& in = node->inputs[i];
     const bool keep = versioned || (node->kind == PlanKind::kTemporalJoin && i == 1);
-    RETURN_IF_ERROR(Rewrite(in.get(), keep, seen, replaced, changed));
+    RETURN_IF_ERROR(Rewrite(in.get(), keep, on, seen, replaced, changed));
     if (keep) continue;
     auto it = replaced->find(in.get());
     if (it == replaced->end()) {
-      ASSIGN_OR_RETURN(PlanNodePtr batch, BatchNode(*in));
+      ASSIGN_OR_RETURN(PlanNodePtr batch, BatchNode(*in, on));
       if (!batch) continue;
       it = replaced->emplace(in.get(), std::move(batch)).first;
     }
@@ -94,7 +140,8 @@ Status Rewrite(PlanNode* node, bool versioned, std::set<PlanNode*>* seen,
 
 }  // namespace
 
-Status ApplyBatchPhysicalRules(std::vector<PlanNodePtr>* roots) {
+Status ApplyBatchPhysicalRules(const Configuration& config, std::vector<PlanNodePtr>* roots) {
+  ASSIGN_OR_RETURN(const EnabledOperators on, ParseDisabledOperators(config.GetString(kDisabledOperatorsKey)));
   // Each round rewrites at least one aggregate, so this ends after at most as many rounds as the plan
   // has aggregates (plus the final inference).
   for (;;) {
@@ -102,7 +149,7 @@ Status ApplyBatchPhysicalRules(std::vector<PlanNodePtr>* roots) {
     std::set<PlanNode*> seen;
     std::map<const PlanNode*, PlanNodePtr> replaced;
     bool changed = false;
-    for (auto& r : *roots) RETURN_IF_ERROR(Rewrite(r.get(), false, &seen, &replaced, &changed));
+    for (auto& r : *roots) RETURN_IF_ERROR(Rewrite(r.get(), false, on, &seen, &replaced, &changed));
     if (!changed) return Status::OK();
   }
 }

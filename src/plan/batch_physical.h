@@ -7,7 +7,11 @@
 // each rewrite (an aggregate over a HashAggregate has an insert-only input then, and is rewritten too),
 // so the roots leave with their final changelog modes. Likewise every equi-join over insert-only
 // inputs becomes a HashJoin (Flink's BatchPhysicalHashJoin, build side right), emitting joined and
-// NULL-padded rows once at the end of its inputs, so outer joins retract nothing; and every Rank
+// NULL-padded rows once at the end of its inputs, so outer joins retract nothing; when
+// 'table.exec.disabled-operators' disables the hash joins ('HashJoin' or 'ShuffleHashJoin'), a
+// SortMergeJoin (Flink's BatchPhysicalSortMergeJoin) instead, unless 'SortMergeJoin' is disabled too
+// (then it stays a Join, where Flink plans a NestedLoopJoin). An unknown operator name fails planning
+// with Flink's error. Every Rank
 // (Top-N) and Deduplicate over an insert-only input becomes a batch Rank (global=[true]) that sorts
 // its input at its end and emits the ranked rows once. Batch sorts (SortNode::Variant::kBatchSort)
 // are chosen by the binder already.
@@ -18,11 +22,13 @@
 #include <vector>
 
 #include "common/status.h"
+#include "common/config.h"
 #include "plan/plan_node.h"
 
 namespace sluice {
 
 // Rewrites `roots` (sinks) for batch execution and infers their changelog modes (plan/traits.h).
-[[nodiscard]] Status ApplyBatchPhysicalRules(std::vector<PlanNodePtr>* roots);
+// `config`: 'table.exec.disabled-operators' (common/config.h).
+[[nodiscard]] Status ApplyBatchPhysicalRules(const Configuration& config, std::vector<PlanNodePtr>* roots);
 
 }  // namespace sluice

@@ -147,6 +147,9 @@ PlanNodePtr CopyWithInputs(const PlanNodePtr& node, std::vector<PlanNodePtr> inp
     case PlanKind::kMatch: out = std::make_shared<MatchNode>(node->As<MatchNode>()); break;
     case PlanKind::kHashAggregate: out = std::make_shared<HashAggregateNode>(node->As<HashAggregateNode>()); break;
     case PlanKind::kHashJoin: out = std::make_shared<HashJoinNode>(node->As<HashJoinNode>()); break;
+    case PlanKind::kSortMergeJoin:
+      out = std::make_shared<SortMergeJoinNode>(node->As<SortMergeJoinNode>());
+      break;
     case PlanKind::kBatchRank: out = std::make_shared<BatchRankNode>(node->As<BatchRankNode>()); break;
   }
   out->inputs = std::move(inputs);
@@ -379,6 +382,7 @@ class Pruner {
       case PlanKind::kMatch:           // the binder's input keeps only what it reads
       case PlanKind::kHashAggregate:   // batch nodes come after this rule (plan/batch_physical.h)
       case PlanKind::kHashJoin:
+      case PlanKind::kSortMergeJoin:
       case PlanKind::kBatchRank:
         // Stateful operators (and exchanges, which carry their keys) read every input column; the
         // projection below them already keeps only what they use.
@@ -738,6 +742,7 @@ class Pruner {
       case PlanKind::kReplicateRows:
       case PlanKind::kHashAggregate:
       case PlanKind::kHashJoin:
+      case PlanKind::kSortMergeJoin:
       case PlanKind::kBatchRank: {
         std::vector<PlanNodePtr> inputs;
         for (const auto& in : node->inputs) inputs.push_back(Input(in).node);

@@ -56,6 +56,7 @@ enum class PlanKind : uint8_t {
   kMatch,
   kHashAggregate,
   kHashJoin,
+  kSortMergeJoin,
   kBatchRank,
 };
 
@@ -325,7 +326,7 @@ struct JoinNode : PlanNode {
 // (plan/batch_physical.h), over insert-only inputs; the right side is the build side. It emits every
 // joined (and NULL-padded) row once, as an insert, at the end of its inputs.
 struct HashJoinNode : JoinNode {
-  explicit HashJoinNode(const JoinNode& j) : JoinNode(PlanKind::kHashJoin) {
+  explicit HashJoinNode(const JoinNode& j, PlanKind k = PlanKind::kHashJoin) : JoinNode(k) {
     schema = j.schema;
     inputs = j.inputs;
     join_type = j.join_type;
@@ -338,6 +339,15 @@ struct HashJoinNode : JoinNode {
   }
   std::string ExplainName() const override { return "HashJoin"; }
   std::string ExplainAttributes() const override { return JoinAttributes() + ", build=[right]"; }
+};
+
+// Batch equi-join by sorting both inputs on the join keys and merging them (Flink's
+// BatchPhysicalSortMergeJoin), chosen when 'table.exec.disabled-operators' disables the hash joins:
+// the same join and output as HashJoinNode, in join-key order.
+struct SortMergeJoinNode : HashJoinNode {
+  explicit SortMergeJoinNode(const JoinNode& j) : HashJoinNode(j, PlanKind::kSortMergeJoin) {}
+  std::string ExplainName() const override { return "SortMergeJoin"; }
+  std::string ExplainAttributes() const override { return JoinAttributes(); }
 };
 
 // An upsert (or duplicated CDC) source's changelog made exact (Flink's ChangelogNormalize): keeps the

@@ -246,6 +246,7 @@ class Inference {
       // Batch operators: final rows, once, at the end of input.
       case PlanKind::kHashAggregate:
       case PlanKind::kHashJoin:
+      case PlanKind::kSortMergeJoin:
       case PlanKind::kBatchRank: return {true, false, false};
       case PlanKind::kSort:
         // As Flink's FlinkChangelogModeInferenceProgram: SortLimit emits any change; Limit inserts only
@@ -326,6 +327,7 @@ class Inference {
       case PlanKind::kWindowAggregate:  // insert-only input (checked in Annotate)
       case PlanKind::kHashAggregate:    // insert-only input (plan/batch_physical.h)
       case PlanKind::kHashJoin:         // insert-only inputs (plan/batch_physical.h)
+      case PlanKind::kSortMergeJoin:
       case PlanKind::kBatchRank:        // insert-only input (plan/batch_physical.h)
         return;
     }

@@ -1,7 +1,9 @@
 """Batch mode against DuckDB: the same queries (GROUP BY, joins, Top-N, ORDER BY) over the same JSON files,
 run by `sluice run` with 'execution.runtime-mode' = 'batch' and by DuckDB, must give the same rows;
 every row Sluice prints must be an insert (+I: a batch job emits final rows only). ORDER BY results
-are compared in order (their keys order the rows totally), the others as multisets.
+are compared in order (their keys order the rows totally), the others as multisets. The joins run
+twice: as HashJoin (the default) and as SortMergeJoin ('table.exec.disabled-operators' = 'HashJoin',
+checked in the query's EXPLAIN), with NULL keys, duplicate keys, composite keys and residuals.
 
 Usage: batch_vs_duckdb.py <path to the sluice binary>   (the interop venv's python)
 """
@@ -59,6 +61,24 @@ QUERIES = [
 ]
 
 
+# Joins run once more as SortMergeJoin (some only here: self-joins on a nullable, duplicated key).
+SMJ_QUERIES = [q for q in QUERIES if " JOIN " in q[0] or " IN (" in q[0]] + [
+    ("SELECT a.id, b.id FROM orders a JOIN orders b ON a.store = b.store WHERE a.id < 400 AND b.id < 400", False),
+    ("SELECT a.id, b.id FROM (SELECT * FROM orders WHERE id < 600) a FULL OUTER JOIN "
+     "(SELECT * FROM orders WHERE id >= 300 AND id < 900) b ON a.store = b.store AND a.qty = b.qty", False),
+    ("SELECT a.id, b.id, b.price FROM (SELECT * FROM orders WHERE id < 500) a LEFT JOIN "
+     "(SELECT * FROM orders WHERE id < 500) b ON a.cust = b.cust AND a.price < b.price", False),
+    ("SELECT id FROM orders WHERE cust IN (SELECT cid FROM customers WHERE region = 'EU')", False),
+    ("SELECT id FROM orders o WHERE NOT EXISTS (SELECT * FROM customers c WHERE c.cid = o.cust AND c.region <> 'US')",
+     False),
+    ("SELECT a.store, COUNT(*) AS n, MAX(b.id) AS m FROM (SELECT * FROM orders WHERE id < 3000) a JOIN "
+     "(SELECT * FROM orders WHERE id < 3000) b ON a.store = b.store AND a.cust % 10 = b.cust % 10 GROUP BY a.store",
+     False),
+    ("SELECT c.name, o.id FROM customers c LEFT JOIN orders o ON c.cid = o.cust AND o.qty IS NULL", False),
+]
+SMJ = "SET 'table.exec.disabled-operators' = 'HashJoin';\n"
+
+
 def norm(v):
     if isinstance(v, float):
         return None if math.isnan(v) else round(v, 6)
@@ -71,8 +91,8 @@ def norm(v):
     return v
 
 
-def sluice_rows(binary, ddl, sql):
-    script = "SET 'execution.runtime-mode' = 'batch';\n" + ddl + sql + ";\n"
+def sluice_rows(binary, ddl, sql, settings=""):
+    script = "SET 'execution.runtime-mode' = 'batch';\n" + settings + ddl + sql + ";\n"
     out = subprocess.run([binary, "run", "--format", "jsonl", "-e", script], capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit("sluice failed on %s:\n%s\n%s" % (sql, out.stdout, out.stderr))
@@ -102,18 +122,24 @@ def main():
         con.execute("CREATE TABLE customers AS SELECT * FROM read_json('%s', columns = {cid: 'INTEGER', "
                     "name: 'VARCHAR', region: 'VARCHAR'})" % customers)
         failed = 0
-        for sql, ordered in QUERIES:
-            got = sluice_rows(binary, ddl, sql)
+        runs = [(sql, ordered, "") for sql, ordered in QUERIES] + [(sql, ordered, SMJ) for sql, ordered in SMJ_QUERIES]
+        for sql, ordered, settings in runs:
+            if settings:
+                plan = subprocess.run([binary, "run", "-e", "SET 'execution.runtime-mode' = 'batch';\n" + settings +
+                                       ddl + "EXPLAIN " + sql + ";\n"], capture_output=True, text=True).stdout
+                if "SortMergeJoin(" not in plan or "HashJoin(" in plan:
+                    sys.exit("FAILED: %s is not planned as a SortMergeJoin:\n%s" % (sql, plan))
+            got = sluice_rows(binary, ddl, sql, settings)
             want = [tuple(norm(v) for v in r) for r in con.execute(sql).fetchall()]
             key = lambda r: tuple((v is None, str(type(v)), v if v is not None else 0) for v in r)
             same = got == want if ordered else sorted(got, key=key) == sorted(want, key=key)
-            print("%-4s %6d rows  %s" % ("ok" if same else "DIFF", len(got), sql))
+            print("%-4s %6d rows  %s%s" % ("ok" if same else "DIFF", len(got), "[SortMergeJoin] " if settings else "", sql))
             if not same:
                 failed += 1
                 print("  sluice (first 5): %s\n  duckdb (first 5): %s" % (got[:5], want[:5]))
         if failed:
-            sys.exit("FAILED: %d of %d queries differ from DuckDB" % (failed, len(QUERIES)))
-        print("all %d queries match DuckDB" % len(QUERIES))
+            sys.exit("FAILED: %d of %d queries differ from DuckDB" % (failed, len(runs)))
+        print("all %d queries match DuckDB" % len(runs))
 
 
 if __name__ == "__main__":

@@ -106,6 +106,8 @@ std::string RowText(const std::vector<Value>& row) {
 // Collects a statement's changes.
 class Collector final : public QueryResultHandler {
  public:
+  // `final` folds by the query's upsert key when it has one, as the CLI's table mode.
+  void SetUpsertKey(const std::vector<int>& key_columns) override { table_.SetUpsertKey(key_columns); }
   Status Begin(const Schema& schema) override {
     schema_ = schema;
     return Status::OK();

@@ -24,6 +24,7 @@ constexpr Entry kTranslators[] = {
     {PlanKind::kGroupAggregate, &TranslateGroupAggregate},
     {PlanKind::kHashAggregate, &TranslateHashAggregate},
     {PlanKind::kHashJoin, &TranslateHashJoin},
+    {PlanKind::kSortMergeJoin, &TranslateSortMergeJoin},
     {PlanKind::kBatchRank, &TranslateBatchRank},
     {PlanKind::kDeduplicate, &TranslateDeduplicate},
     {PlanKind::kChangelogNormalize, &TranslateChangelogNormalize},

@@ -28,6 +28,7 @@ Result<Operator*> TranslateWindowDeduplicate(Translator& t, const PlanNodePtr& n
 Result<Operator*> TranslateWindowJoin(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslateJoin(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslateHashJoin(Translator& t, const PlanNodePtr& node);
+Result<Operator*> TranslateSortMergeJoin(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslateIntervalJoin(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslateTemporalJoin(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslateLookupJoin(Translator& t, const PlanNodePtr& node);
