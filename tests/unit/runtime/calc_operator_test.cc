@@ -128,8 +128,8 @@ TEST(CalcOperatorTest, RepeatedSubexpressionIsEvaluatedOncePerChunk) {
 TEST(CalcOperatorTest, NonDeterministicCallsAreNeverMerged) {
   CalcRun run = RunCalc(/*deterministic=*/false, 8);
   EXPECT_EQ(run.rows, kExpected);
-  // OR's second operand on the 7 rows the first left undecided (well, every row: all are), the WHEN on
-  // the 7 rows kept, the THEN on 4, the ELSE on 3: every occurrence runs on its own.
+  // OR's second operand on all 8 rows (its first operand decides none), then, on the 7 rows the filter
+  // keeps, the WHEN on 7, the THEN on 4 and the ELSE on 3: every occurrence runs on its own.
   EXPECT_EQ(run.evaluated, 8 + 7 + 4 + 3);
 }
 
@@ -142,9 +142,9 @@ TEST(CommonSubexpressionsTest, ProgramHasOneColumnPerDistinctSubexpression) {
   EXPECT_EQ(p.common[0]->kind, ExprKind::kCall);
   EXPECT_EQ(p.common[0]->function->name, "TIMES_TEN");
   ASSERT_EQ(p.exprs.size(), 3u);
-  EXPECT_EQ(p.exprs[0]->ToString(), "OR(=($0, 99), >($1, 5))");
+  EXPECT_EQ(p.exprs[0]->ToString(), "OR(($0 = 99), ($1 > 5))");
   EXPECT_EQ(p.exprs[1], q.projections[0]);  // untouched
-  EXPECT_EQ(p.exprs[2]->ToString(), "CASE(>($1, 30), $1, -($1))");
+  EXPECT_EQ(p.exprs[2]->ToString(), "CASE(($1 > 30), $1, -($1))");
 }
 
 TEST(CommonSubexpressionsTest, FailingSubexpressionIsSharedOnlyWhenItRunsOnEveryRow) {
@@ -168,9 +168,9 @@ TEST(CommonSubexpressionsTest, NestedRepeatsShareTheInnerOneToo) {
   ExprPtr c = Call("*", {MakeCall(f, {c0}), Lit(2)});
   CommonSubexpressions p = ExtractCommonSubexpressions({a, b, c}, {true, true, true}, 1);
   ASSERT_EQ(p.common.size(), 2u);  // f(c0), then f(c0) + 1 over it
-  EXPECT_EQ(p.common[1]->ToString(), "+($1, 1)");
+  EXPECT_EQ(p.common[1]->ToString(), "($1 + 1)");
   EXPECT_EQ(p.exprs[0]->ToString(), "$2");
-  EXPECT_EQ(p.exprs[2]->ToString(), "*($1, 2)");
+  EXPECT_EQ(p.exprs[2]->ToString(), "($1 * 2)");
 }
 
 }  // namespace
