@@ -270,7 +270,9 @@ FnPtr CaseMap(const CallInfo& c, bool upper) {
   if (c.size() != 1) return nullptr;
   LogicalType t;
   if (!AsString(c.type(0), &t)) return nullptr;
-  return MakeFunction(c.name, {t}, t, StringOut([upper](const Vector* const* a, size_t i, std::string* buf) {
+  // ASCII case mapping never fails (ScalarFunction::can_fail), so a repeated LOWER(x) may be shared
+  // and evaluated over every row of a chunk (function/common_subexpr.h).
+  return NeverFails(MakeFunction(c.name, {t}, t, StringOut([upper](const Vector* const* a, size_t i, std::string* buf) {
                         std::string_view s = Str(a, 0, i);
                         buf->assign(s);
                         // ASCII letters only, as the C locale's toupper / tolower, without a call per byte.
@@ -279,7 +281,7 @@ FnPtr CaseMap(const CallInfo& c, bool upper) {
                           if (static_cast<unsigned char>(ch - from) < 26) ch = static_cast<char>(ch ^ 0x20);
                         }
                         return true;
-                      }));
+                      })));
 }
 
 Result<FnPtr> ResolveTrim(const CallInfo& c) {

@@ -1,17 +1,37 @@
 #include "runtime/operators/calc_operator.h"
 
+#include "function/common_subexpr.h"
 #include "function/evaluator.h"
 #include "plan/optimizer.h"
 #include "runtime/job.h"
 
 namespace sluice {
 
-CalcOperator::CalcOperator(std::string name, std::vector<ExprPtr> projections, ExprPtr condition)
-    : Operator(std::move(name), 1), projections_(std::move(projections)), condition_(std::move(condition)) {}
+CalcOperator::CalcOperator(std::string name, std::vector<ExprPtr> projections, ExprPtr condition, size_t num_inputs)
+    : Operator(std::move(name), 1), num_inputs_(num_inputs) {
+  // One program for the condition and the projections: a subexpression they repeat is evaluated once
+  // per chunk, before the filter (function/common_subexpr.h).
+  std::vector<ExprPtr> exprs;
+  std::vector<bool> on_all_rows;
+  if (condition) {
+    exprs.push_back(condition);
+    on_all_rows.push_back(true);
+  }
+  for (auto& p : projections) {
+    exprs.push_back(p);
+    on_all_rows.push_back(!condition);
+  }
+  CommonSubexpressions program = ExtractCommonSubexpressions(exprs, on_all_rows, num_inputs);
+  common_ = std::move(program.common);
+  size_t next = 0;
+  if (condition) condition_ = program.exprs[next++];
+  projections_.assign(program.exprs.begin() + static_cast<std::ptrdiff_t>(next), program.exprs.end());
+}
 
 Status CalcOperator::Open(JobContext* ctx) {
   RETURN_IF_ERROR(Operator::Open(ctx));
   projection_eval_ = std::make_unique<ExprEvaluator>(projections_, ctx->eval);
+  if (!common_.empty()) common_eval_ = std::make_unique<ExprEvaluator>(common_, ctx->eval);
   projections_can_fail_ = false;
   for (const auto& p : projections_) projections_can_fail_ |= !ExprCannotFail(*p);
   if (condition_) filter_eval_ = std::make_unique<ExprEvaluator>(std::vector<ExprPtr>{condition_}, ctx->eval);
@@ -23,6 +43,17 @@ Status CalcOperator::Process(int, Chunk& chunk) {
   metrics_.rows_in += static_cast<int64_t>(n);
   // CURRENT_WATERMARK() reads this operator's watermark.
   if (ctx_ && ctx_->eval) ctx_->eval->current_watermark = current_watermark();
+  // The shared subexpressions become columns after the input's, in order (each may read the ones
+  // before it).
+  if (!common_.empty() && chunk.num_columns() != num_inputs_) {
+    return Status::Internal("Calc expected " + std::to_string(num_inputs_) + " input columns, got " +
+                            std::to_string(chunk.num_columns()));
+  }
+  for (size_t j = 0; j < common_.size(); ++j) {
+    Vector v;
+    RETURN_IF_ERROR(common_eval_->EvaluateOne(j, chunk, &v));
+    chunk.AddColumn(std::move(v));
+  }
   if (used_columns_.size() != chunk.num_columns()) {
     used_columns_.assign(chunk.num_columns(), false);
     direct_refs_.assign(chunk.num_columns(), 0);

@@ -2,7 +2,9 @@
 //
 // The condition yields a selection vector; only the columns the projections read are gathered for
 // the selected rows. Projections that are plain column references move (or share) the input vector
-// instead of evaluating anything. RowKinds pass through with their rows.
+// instead of evaluating anything. RowKinds pass through with their rows. A deterministic
+// subexpression the condition and projections repeat is evaluated once per chunk and appended to it
+// as a column (function/common_subexpr.h).
 //
 // Threading: the job's task thread.
 #pragma once
@@ -18,7 +20,8 @@ namespace sluice {
 class CalcOperator final : public Operator {
  public:
   Checkpointing checkpointing() const override { return Checkpointing::kStateless; }
-  CalcOperator(std::string name, std::vector<ExprPtr> projections, ExprPtr condition);
+  // `num_inputs`: the input's column count (shared subexpressions become the columns after it).
+  CalcOperator(std::string name, std::vector<ExprPtr> projections, ExprPtr condition, size_t num_inputs);
   Status Open(JobContext* ctx) override;
   Status Process(int input, Chunk& chunk) override;
 
@@ -27,6 +30,9 @@ class CalcOperator final : public Operator {
   ExprPtr condition_;
   std::unique_ptr<ExprEvaluator> projection_eval_;
   std::unique_ptr<ExprEvaluator> filter_eval_;
+  size_t num_inputs_;
+  std::vector<ExprPtr> common_;  // shared subexpressions, input columns num_inputs + j
+  std::unique_ptr<ExprEvaluator> common_eval_;
   std::vector<bool> used_columns_;
   // How many projections reference each input column directly (a column referenced once is moved).
   std::vector<int> direct_refs_;

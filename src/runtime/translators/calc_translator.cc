@@ -5,7 +5,7 @@ namespace sluice {
 
 Result<Operator*> TranslateCalc(Translator& t, const PlanNodePtr& node) {
   const auto& c = node->As<CalcNode>();
-  return t.Add(std::make_unique<CalcOperator>("Calc", c.projections, c.condition), node->inputs);
+  return t.Add(std::make_unique<CalcOperator>("Calc", c.projections, c.condition, node->inputs[0]->schema.size()), node->inputs);
 }
 
 }  // namespace sluice
