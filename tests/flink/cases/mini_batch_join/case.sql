@@ -6,4 +6,8 @@ CREATE TABLE orders (
   order_id INT, customer STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3),
   WATERMARK FOR ts AS ts - INTERVAL '30' SECOND
 ) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/orders.json', 'format' = 'json');
-SELECT a.order_id, b.order_id FROM orders a JOIN orders b ON a.customer = b.customer;
+CREATE TABLE orders2 (
+  order_id INT, customer STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3),
+  WATERMARK FOR ts AS ts - INTERVAL '30' SECOND
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/orders.json', 'format' = 'json');
+SELECT a.order_id, b.order_id FROM orders a JOIN orders2 b ON a.customer = b.customer;
