@@ -64,8 +64,10 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        {"NONE", "AUTO", "FORCE"}},
       {kAggPhaseStrategyKey, OptionType::kEnum, "AUTO",
        "With mini-batch on, whether group aggregations are planned in two phases (LocalGroupAggregate, then "
-       "GlobalGroupAggregate over the Exchange) when every aggregate function can merge: 'AUTO' and 'TWO_PHASE' "
-       "do, 'ONE_PHASE' does not. One task runs both phases as one mini-batch aggregate, so results are the same.",
+       "GlobalGroupAggregate over the Exchange) when every aggregate function can merge: 'AUTO' and "
+       "'TWO_PHASE' do, 'ONE_PHASE' does not. One task runs both phases as one operator with Flink's two "
+       "bundles: the local one counts input rows, the global one the local one's partial results (one per "
+       "key per local bundle), so two phases emit fewer changes than one.",
        {"AUTO", "ONE_PHASE", "TWO_PHASE"}},
       {kNonDeterministicUpdateStrategyKey, OptionType::kEnum, "IGNORE",
        "When it is 'TRY_RESOLVE', the optimizer checks that the columns an updating pipeline needs to be "
@@ -199,12 +201,18 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "whole input is kept and emitted sorted when it ends (Flink's StreamExecSort; Flink 2.2's internal key, "
        "set by its tests)."},
       {"table.exec.mini-batch.enabled", OptionType::kBoolean, "false",
-       "Buffer input rows of group aggregations and apply them per key once per batch, so each key emits at most "
-       "one change per batch: the same final table with fewer changes, for up to allow-latency more delay."},
+       "Buffer input rows of group aggregations in bundles and apply them per key when a bundle closes, so "
+       "each key emits at most one change per bundle: the same final table with fewer changes. A "
+       "MiniBatchAssigner over the sources cuts the input with watermarks (mode ProcTime: one per "
+       "allow-latency of processing time; mode RowTime, below an operator that needs the watermark: the "
+       "watermarks that cross an allow-latency boundary of event time); a bundle closes at each of them, "
+       "after 'size' elements, at a checkpoint's barrier and at the end of input."},
       {"table.exec.mini-batch.allow-latency", OptionType::kDuration, "0 ms",
-       "The longest a mini-batch waits (processing time) before it is applied. Must be set when mini-batch is enabled."},
+       "The MiniBatchAssigner's interval: processing time (mode ProcTime) or event time (mode RowTime). Must "
+       "be set when mini-batch is enabled."},
       {"table.exec.mini-batch.size", OptionType::kInteger, "-1",
-       "The most rows a mini-batch holds before it is applied. Must be positive when mini-batch is enabled."},
+       "The most elements a bundle holds before it closes (input rows; partial results for a "
+       "GlobalGroupAggregate). Must be positive when mini-batch is enabled."},
       {"table.dml-sync", OptionType::kBoolean, "true",
        "Sluice always runs INSERT statements to completion before the next statement (as Flink with true)."},
   };

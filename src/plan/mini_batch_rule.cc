@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include "function/aggregate/aggregate_function.h"
@@ -30,15 +31,46 @@ bool CanSplit(const GroupAggregateNode& g) {
   return true;
 }
 
+// Flink's StreamPhysicalRel.requireWatermark: operators whose results wait for the event-time watermark.
+bool RequiresWatermark(const PlanNode& n) {
+  switch (n.kind) {
+    case PlanKind::kWindowAggregate: return !n.As<WindowAggregateNode>().proctime;
+    case PlanKind::kWindowTableFunction: return !n.As<WindowTableFunctionNode>().proctime;
+    case PlanKind::kWindowRank:
+    case PlanKind::kWindowDeduplicate:
+    case PlanKind::kWindowJoin:
+    case PlanKind::kTemporalJoin: return true;
+    case PlanKind::kIntervalJoin: return n.As<IntervalJoinNode>().rowtime;
+    case PlanKind::kOverAggregate: return n.As<OverAggregateNode>().rowtime;
+    case PlanKind::kMatch: return n.As<MatchNode>().rowtime;
+    case PlanKind::kDeduplicate: return n.As<DeduplicateNode>().rowtime;
+    case PlanKind::kSort: {
+      const auto& s = n.As<SortNode>();
+      return s.variant == SortNode::Variant::kTemporalSort && !s.order.empty() &&
+             n.inputs[0]->schema.field(static_cast<size_t>(s.order[0].column)).type.time_attribute() ==
+                 TimeAttribute::kRowtime;
+    }
+    default: return false;
+  }
+}
+
+// The interval a node passes on to its inputs, given its own.
+MiniBatchInterval PassedToInputs(const PlanNode& n, const MiniBatchInterval& own) {
+  // A legacy GROUP BY TUMBLE/HOP/SESSION (Flink's GroupWindowAggregate) has no mini-batch.
+  if (n.kind == PlanKind::kWindowAggregate && n.As<WindowAggregateNode>().group_window) {
+    return MiniBatchInterval::NoMiniBatch();
+  }
+  if (n.kind == PlanKind::kWatermarkAssigner || n.kind == PlanKind::kMiniBatchAssigner) return {};
+  if (RequiresWatermark(n)) return MergeMiniBatchIntervals(own, {0, MiniBatchInterval::Mode::kRowTime});
+  return own;
+}
+
 }  // namespace
 
 void ApplyMiniBatchRules(std::vector<PlanNodePtr>* roots, int64_t interval_ms, bool two_phase) {
   std::set<const PlanNode*> seen;
   std::vector<PlanNodePtr> nodes;
   for (const auto& r : *roots) CollectNodes(r, &seen, &nodes);
-  bool has_aggregate = false;
-  for (const auto& n : nodes) has_aggregate |= n->kind == PlanKind::kGroupAggregate;
-  if (!has_aggregate) return;
 
   // Split aggregates into local and global phases.
   if (two_phase) {
@@ -76,20 +108,37 @@ void ApplyMiniBatchRules(std::vector<PlanNodePtr>* roots, int64_t interval_ms, b
     }
   }
 
-  // A MiniBatchAssigner over each source: over a WatermarkAssigner, else over a scan that no
-  // WatermarkAssigner reads (computed columns between a WatermarkAssigner and its scan stay inside).
-  std::set<const PlanNode*> inside_source;
-  for (const auto& n : nodes) {
-    if (n->kind != PlanKind::kWatermarkAssigner) continue;
-    for (const PlanNode* p = n->inputs[0].get(); !p->inputs.empty(); p = p->inputs[0].get()) inside_source.insert(p);
-    inside_source.insert(n->inputs[0].get());
+  // The mini-batch interval of every node (Flink's MiniBatchIntervalInferRule): every sink starts with
+  // (allow-latency, ProcTime), passed down to the inputs; an operator that needs the watermark turns
+  // it into an event-time interval (RowTime); a WatermarkAssigner passes nothing on (its scan gets no
+  // assigner). A MiniBatchAssigner goes over each source (over its WatermarkAssigner when it has one)
+  // with the interval it ends up with, except over a scan without watermarks that no Exchange reads
+  // (directly or through Calc, Union, ...): Flink 2.2.1 plans none there (measured with the
+  // differential cases tests/flink/cases/mini_batch_*; a plain projection of such a scan gets none).
+  seen.clear();
+  nodes.clear();
+  for (const auto& r : *roots) CollectNodes(r, &seen, &nodes);
+  std::map<const PlanNode*, MiniBatchInterval> interval;
+  std::set<const PlanNode*> below_exchange;
+  for (const auto& r : *roots) interval[r.get()] = {interval_ms, MiniBatchInterval::Mode::kProcTime};
+  // Parents before children: `nodes` lists every node after its inputs.
+  for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
+    const PlanNodePtr& n = *it;
+    const MiniBatchInterval passed = PassedToInputs(*n, interval[n.get()]);
+    const bool exchange = n->kind == PlanKind::kExchange || below_exchange.count(n.get());
+    for (const auto& in : n->inputs) {
+      interval[in.get()] = MergeMiniBatchIntervals(interval[in.get()], passed);
+      if (exchange) below_exchange.insert(in.get());
+    }
   }
   std::map<const PlanNode*, PlanNodePtr> assigners;
-  auto assigner_for = [&](const PlanNodePtr& source) {
+  auto assigner_for = [&](const PlanNodePtr& source, const MiniBatchInterval& iv) {
     auto& a = assigners[source.get()];
     if (!a) {
       auto node = std::make_shared<MiniBatchAssignerNode>();
-      node->interval_ms = interval_ms;
+      node->interval_ms = iv.interval_ms;
+      node->mode = iv.mode == MiniBatchInterval::Mode::kRowTime ? MiniBatchAssignerNode::Mode::kRowTime
+                                                                 : MiniBatchAssignerNode::Mode::kProcTime;
       node->inputs = {source};
       node->schema = source->schema;
       node->changelog_mode = source->changelog_mode;
@@ -98,18 +147,32 @@ void ApplyMiniBatchRules(std::vector<PlanNodePtr>* roots, int64_t interval_ms, b
     }
     return a;
   };
-  // Nodes created above (local phases, exchanges) are reached through their parents' inputs.
-  seen.clear();
-  nodes.clear();
-  for (const auto& r : *roots) CollectNodes(r, &seen, &nodes);
   for (const auto& n : nodes) {
-    if (inside_source.count(n.get()) || n->kind == PlanKind::kWatermarkAssigner) continue;
+    if (n->kind == PlanKind::kWatermarkAssigner) continue;
     for (auto& in : n->inputs) {
       const bool source_top = in->kind == PlanKind::kWatermarkAssigner ||
-                              (in->kind == PlanKind::kTableSourceScan && !inside_source.count(in.get()));
-      if (source_top) in = assigner_for(in);
+                              (in->kind == PlanKind::kTableSourceScan && below_exchange.count(in.get()));
+      const MiniBatchInterval& iv = interval[in.get()];
+      const bool batched = iv.mode == MiniBatchInterval::Mode::kProcTime || iv.mode == MiniBatchInterval::Mode::kRowTime;
+      if (source_top && batched) in = assigner_for(in, iv);
     }
   }
+}
+
+MiniBatchInterval MergeMiniBatchIntervals(const MiniBatchInterval& a, const MiniBatchInterval& b) {
+  using Mode = MiniBatchInterval::Mode;
+  if (a.IsNoMiniBatch() || b.IsNoMiniBatch()) return MiniBatchInterval::NoMiniBatch();
+  switch (a.mode) {
+    case Mode::kNone: return b;
+    case Mode::kRowTime:
+      if (b.mode == Mode::kNone) return a;
+      if (b.mode == Mode::kRowTime) return {std::gcd(a.interval_ms, b.interval_ms), Mode::kRowTime};
+      return a.interval_ms == 0 ? MiniBatchInterval{b.interval_ms, Mode::kRowTime} : a;
+    case Mode::kProcTime:
+      if (b.mode != Mode::kRowTime) return a;
+      return b.interval_ms == 0 ? MiniBatchInterval{a.interval_ms, Mode::kRowTime} : b;
+  }
+  return a;
 }
 
 }  // namespace sluice

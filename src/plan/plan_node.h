@@ -665,15 +665,20 @@ struct MatchNode : PlanNode {
   std::string ExplainAttributes() const override;
 };
 
-// Flink's MiniBatchAssigner over a source when mini-batch is on: marks where batches are cut. Sluice's
-// mini-batch aggregates cut their batches themselves (by size and allow-latency), so it passes rows
-// through unchanged at run time.
+// Flink's MiniBatchAssigner over a source when mini-batch is on (plan/mini_batch_rule.h): it cuts the
+// input into mini-batches with watermarks, and the mini-batch operators downstream close their bundle
+// at every watermark (runtime/operators/mini_batch_assigner_operator.h). kProcTime: watermarks of
+// processing time, one per `interval_ms` passed (the input's own watermarks are dropped); kRowTime:
+// the input's watermarks, forwarded only when they cross an `interval_ms` boundary.
 struct MiniBatchAssignerNode : PlanNode {
   MiniBatchAssignerNode() : PlanNode(PlanKind::kMiniBatchAssigner) {}
+  enum class Mode : uint8_t { kProcTime, kRowTime };
   int64_t interval_ms = 0;
+  Mode mode = Mode::kProcTime;
   std::string ExplainName() const override { return "MiniBatchAssigner"; }
   std::string ExplainAttributes() const override {
-    return "interval=[" + std::to_string(interval_ms) + "ms], mode=[ProcTime]";
+    return "interval=[" + std::to_string(interval_ms) + "ms], mode=[" +
+           (mode == Mode::kRowTime ? "RowTime" : "ProcTime") + "]";
   }
 };
 

@@ -5,6 +5,7 @@
 #include <future>
 #include <set>
 #include <limits>
+#include <numeric>
 #include <optional>
 
 #include "catalog/catalog.h"
@@ -57,6 +58,26 @@ bool CallsCurrentWatermark(const std::vector<PlanNodePtr>& roots) {
   return false;
 }
 
+// The interval of the plan's MiniBatchAssigners in RowTime mode (their greatest common divisor when
+// they differ), else 0.
+int64_t RowTimeMiniBatchInterval(const std::vector<PlanNodePtr>& roots) {
+  std::vector<const PlanNode*> stack;
+  std::set<const PlanNode*> seen;
+  for (const auto& r : roots) stack.push_back(r.get());
+  int64_t interval = 0;
+  while (!stack.empty()) {
+    const PlanNode* n = stack.back();
+    stack.pop_back();
+    if (!seen.insert(n).second) continue;
+    if (n->kind == PlanKind::kMiniBatchAssigner) {
+      const auto& a = n->As<MiniBatchAssignerNode>();
+      if (a.mode == MiniBatchAssignerNode::Mode::kRowTime && a.interval_ms > 0) interval = std::gcd(interval, a.interval_ms);
+    }
+    for (const auto& in : n->inputs) stack.push_back(in.get());
+  }
+  return interval;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Job>> BuildJob(const std::vector<PlanNodePtr>& roots, JobResources* resources,
@@ -64,6 +85,7 @@ Result<std::unique_ptr<Job>> BuildJob(const std::vector<PlanNodePtr>& roots, Job
   auto job = std::make_unique<Job>();
   job->ctx_ = ctx;
   job->ctx_.per_row_watermarks = CallsCurrentWatermark(roots);
+  job->ctx_.watermark_interval_ms = RowTimeMiniBatchInterval(roots);
   Translator t(resources, &job->operators_, &job->sources_, &job->sinks_, &ctx);
   for (const auto& r : roots) {
     ASSIGN_OR_RETURN(Operator * op, t.Translate(r));

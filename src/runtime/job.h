@@ -113,6 +113,11 @@ struct JobContext {
   // Sources emit a watermark before every row it advances (not once per chunk), so CURRENT_WATERMARK
   // reads the same value whatever the chunk size. Set when a query calls CURRENT_WATERMARK.
   bool per_row_watermarks = false;
+  // Sources also emit their watermark before the first row after it reaches the end of an interval of
+  // this many milliseconds (n * interval - 1 ms), so a MiniBatchAssigner(mode=[RowTime]) forwards the
+  // same watermarks whatever the chunk size (as if every row carried its watermark). Set from the
+  // plan's RowTime MiniBatchAssigners (their interval); 0: none.
+  int64_t watermark_interval_ms = 0;
   // The checkpoint in progress (between the barriers' start and the last snapshot); else null.
   CheckpointCollector* checkpoint = nullptr;
   CheckpointConfig checkpoints;

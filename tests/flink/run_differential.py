@@ -3,7 +3,11 @@
 
 Each case is a folder tests/flink/cases/NAME/ with case.sql (${CASE_DIR} stands for the folder; the
 shared inputs are in tests/flink/data/) and optionally case.json:
-  {"compare": "changelog" | "final", "why": "...",       how rows are compared (default changelog)
+  {"compare": "changelog" | "final" | "per-key", "why": "...",  how rows are compared (default
+                                                          changelog; per-key: each key's changes in
+                                                          order, "key": [columns], for Flink's
+                                                          mini-batch bundles, which emit their keys in
+                                                          HashMap order)
    "known": {"explain": "flink_differences.md#anchor"},  documented differences by category: reported
                                                           with the anchor, not failed
    "timing": {"rows": "..."},                            Flink's answer there depends on timing (its
@@ -19,8 +23,10 @@ then write jsonl lines after '<table>> ') and the same script with the job as EX
 
 Compared (docs/flink.md):
   rows      SELECT results and print sinks: the changelog line by line (values compared as JSON with
-            numbers as written), or with "compare": "final" the folded tables (multisets).
-  explain   the operators of the Optimized Physical Plan with their changelogMode, in order.
+            numbers as written), or with "compare": "final" the folded tables (multisets), or with
+            "compare": "per-key" the changes of each key (the case's "key" columns) in order.
+  explain   the operators of the Optimized Physical Plan with their changelogMode, in order (and a
+            MiniBatchAssigner's interval and mode).
   files     a filesystem sink: the lines Flink's format (json, csv, ...) encodes for its rows against
             the lines of the files Sluice writes (${OUT_DIR} in a case is the place for them).
   refusal   a job Flink refuses at planning (or fails while running) must fail on Sluice too, and
@@ -156,7 +162,9 @@ def plan_modes(text):
         op = re.match(r"^[\s+\-|:]*([A-Za-z]+)\(", line)
         mode = re.search(r"changelogMode=\[([^\]]*)\]", line)
         if op and op.group(1) != "Calc":
-            out.append(f"{op.group(1)} {mode.group(1) if mode else '?'}")
+            # A MiniBatchAssigner's interval and mode are compared too (MiniBatchIntervalInferRule).
+            batch = re.search(r"interval=\[[^\]]*\], mode=\[[^\]]*\]", line) if op.group(1) == "MiniBatchAssigner" else None
+            out.append(f"{op.group(1)}{'(' + batch.group(0) + ')' if batch else ''} {mode.group(1) if mode else '?'}")
     return out
 
 
@@ -241,7 +249,16 @@ def compare_failure(job, opts, rc, err):
     return problems
 
 
-def compare_rows(job, mode, out):
+def per_key(lines, key):
+    """A changelog split by key: {key values: [changes in order]}."""
+    out = {}
+    for line in lines:
+        obj = json.loads(line, parse_float=str, parse_int=str)
+        out.setdefault(json.dumps([obj.get(k) for k in key]), []).append(canonical(line))
+    return out
+
+
+def compare_rows(job, mode, out, key=()):
     """The changelogs of the SELECT and of each print sink: Flink's runner output against the jsonl
     lines Sluice printed (a sink's after '<table>> ')."""
     flink_sets = {}
@@ -266,6 +283,8 @@ def compare_rows(job, mode, out):
             continue
         fa, fb = fold(want_lines), fold(got_lines)
         if mode == "final" and fa == fb:
+            continue
+        if mode == "per-key" and key and per_key(want_lines, key) == per_key(got_lines, key):
             continue
         if fa == fb:
             problems.append(("changelog", f"{name}: same final table, different changelog\n" + diff(a, b)))
@@ -314,7 +333,8 @@ def compare_case(case, flink, sluice, work, timeout):
             problems.append(("sluice-error", f"Flink runs the job, Sluice fails (exit {rc}):\n{err.strip()}"))
         else:
             problems.extend(compare_files(job, stmts[:j], work))
-            problems.extend(compare_rows(job, "final" if FORCE_FINAL else opts.get("compare", "changelog"), out))
+            problems.extend(compare_rows(job, "final" if FORCE_FINAL else opts.get("compare", "changelog"), out,
+                                         opts.get("key", ())))
             problems.extend(compare_explain(job, setup, sluice, work, n, timeout))
     return problems
 

@@ -21,7 +21,7 @@ namespace sluice {
 GroupAggregateOperator::GroupAggregateOperator(std::string name, std::vector<LogicalType> input_types,
                                                std::vector<int> keys, std::vector<Agg> aggs,
                                                std::vector<LogicalType> output_types, bool emit_update_before,
-                                               int64_t mini_batch_size, int64_t mini_batch_latency_ms,
+                                               int64_t mini_batch_size, bool two_phase,
                                                int64_t state_ttl_ms)
     : Operator(std::move(name), 1),
       input_types_(std::move(input_types)),
@@ -33,8 +33,9 @@ GroupAggregateOperator::GroupAggregateOperator(std::string name, std::vector<Log
       stride_(layout_.block_bytes()),
       state_ttl_micros_(state_ttl_ms * 1000),
       mini_batch_size_(mini_batch_size),
-      mini_batch_latency_micros_(mini_batch_latency_ms * 1000),
-      batch_(input_types_) {
+      two_phase_(two_phase),
+      batch_(input_types_),
+      global_batch_(input_types_) {
   // Blocks live in one std::vector<uint8_t>, whose storage operator new aligns to this.
   SLUICE_CHECK_LE(layout_.block_align(), static_cast<size_t>(__STDCPP_DEFAULT_NEW_ALIGNMENT__));
   std::vector<LogicalType> key_types;
@@ -122,7 +123,7 @@ size_t GroupAggregateOperator::StateBytes() const {
            heap_.MemoryUsage();
   }
   return index_.MemoryUsage() + key_store_.MemoryUsage() + VectorBytes(meta_) + VectorBytes(blocks_) +
-         dirty_.MemoryUsage() + batch_.MemoryUsage() + heap;
+         dirty_.MemoryUsage() + batch_.MemoryUsage() + global_batch_.MemoryUsage() + heap;
 }
 
 Status GroupAggregateOperator::Process(int, Chunk& chunk) {
@@ -132,24 +133,57 @@ Status GroupAggregateOperator::Process(int, Chunk& chunk) {
   SweepExpired();
   if (mini_batch_size_ <= 0) return ProcessRows(chunk);
   metrics_.rows_in += static_cast<int64_t>(chunk.size());
-  // A batch closes after exactly mini_batch_size rows (as Flink counts elements), so results do not
-  // depend on how the input was chunked; the latency bound closes it early on processing time.
+  // A bundle closes after exactly mini_batch_size rows (Flink's CountBundleTrigger counts elements), so
+  // results do not depend on how the input was chunked.
   size_t pos = 0;
   while (pos < chunk.size()) {
-    if (batch_.size() == 0) batch_started_micros_ = now;
     size_t room = static_cast<size_t>(mini_batch_size_) - batch_.size();
     size_t take = std::min(room, chunk.size() - pos);
     batch_.AppendFrom(chunk, nullptr, pos, take);
     pos += take;
-    if (static_cast<int64_t>(batch_.size()) >= mini_batch_size_) RETURN_IF_ERROR(FlushBatch());
+    if (static_cast<int64_t>(batch_.size()) >= mini_batch_size_) RETURN_IF_ERROR(CloseBundle());
   }
-  bool late = mini_batch_latency_micros_ > 0 && now - batch_started_micros_ >= mini_batch_latency_micros_;
-  if (late && batch_.size() > 0) return FlushBatch();
   return Status::OK();
 }
 
+Status GroupAggregateOperator::CloseBundle() {
+  Chunk rows = std::move(batch_);
+  batch_ = Chunk(input_types_);
+  if (!two_phase_) return ApplyBundle(std::move(rows));
+  // The local phase emits one partial result per key of its bundle; each is one element of the global
+  // phase's bundle, which closes after mini_batch_size of them.
+  std::vector<std::vector<uint32_t>> per_key;
+  GroupRowsByKey(rows, &per_key);
+  for (const auto& key_rows : per_key) {
+    global_batch_.AppendFrom(rows, key_rows.data(), 0, key_rows.size());
+    if (++global_count_ >= mini_batch_size_) {
+      global_count_ = 0;
+      Chunk global = std::move(global_batch_);
+      global_batch_ = Chunk(input_types_);
+      RETURN_IF_ERROR(ApplyBundle(std::move(global)));
+    }
+  }
+  return Status::OK();
+}
+
+Status GroupAggregateOperator::FinishBundles() {
+  if (batch_.size() > 0) RETURN_IF_ERROR(CloseBundle());
+  if (global_batch_.size() == 0) return Status::OK();
+  global_count_ = 0;
+  Chunk global = std::move(global_batch_);
+  global_batch_ = Chunk(input_types_);
+  return ApplyBundle(std::move(global));
+}
+
+Status GroupAggregateOperator::OnWatermark(int64_t watermark) {
+  if (mini_batch_size_ > 0) RETURN_IF_ERROR(FinishBundles());
+  return Operator::OnWatermark(watermark);
+}
+
+Status GroupAggregateOperator::PrepareSnapshotPreBarrier(int64_t) { return FinishBundles(); }
+
 Status GroupAggregateOperator::OnEndOfInput() {
-  if (batch_.size() > 0) RETURN_IF_ERROR(FlushBatch());
+  RETURN_IF_ERROR(FinishBundles());
   // A global aggregation (no GROUP BY) in batch mode has exactly one result row, also over an empty
   // input (COUNT(*) = 0, SUM/MIN/MAX/AVG NULL), as Flink's batch aggregates. A streaming job emits
   // only on input, so there no row ever arrives (Flink's GroupAggFunction), and neither does here.
@@ -225,20 +259,32 @@ void GroupAggregateOperator::GetBlocks(StateReader* r, size_t base, size_t size)
 
 void GroupAggregateOperator::PutScalars(StateWriter* w) const {
   w->PutI64(last_sweep_micros_);
-  // The open mini-batch is part of the state (applying it early would change the changes emitted).
-  // It holds fewer than mini-batch-size rows, so deltas write it whole.
+  // The open bundles are part of the state: a checkpoint's barrier closes them first (Flink's
+  // prepareSnapshotPreBarrier), but a snapshot without one ('sluice.exec.checkpoint-roundtrip') must not
+  // change the changes emitted. They hold fewer than mini-batch-size rows or partial results (each
+  // partial result is at most the local bundle's rows), so deltas write them whole.
   w->PutChunk(batch_);
-  w->PutI64(batch_started_micros_);
+  w->PutChunk(global_batch_);
+  w->PutI64(global_count_);
 }
 
 void GroupAggregateOperator::GetScalars(StateReader* r) {
   last_sweep_micros_ = r->GetI64();
   r->GetChunk(input_types_, &batch_);
-  batch_started_micros_ = r->GetI64();
+  r->GetChunk(input_types_, &global_batch_);
+  global_count_ = r->GetI64();
   if (r->ok() && batch_.size() > 0 &&
       (mini_batch_size_ <= 0 || static_cast<int64_t>(batch_.size()) >= mini_batch_size_)) {
     r->Fail("a mini-batch of " + std::to_string(batch_.size()) + " rows for a mini-batch size of " +
             std::to_string(mini_batch_size_));
+  }
+  const bool global_ok = global_batch_.size() == 0
+                             ? global_count_ == 0
+                             : two_phase_ && global_count_ > 0 && global_count_ < mini_batch_size_ &&
+                                   static_cast<size_t>(global_count_) <= global_batch_.size();
+  if (r->ok() && !global_ok) {
+    r->Fail("a global mini-batch of " + std::to_string(global_count_) + " partial results in " +
+            std::to_string(global_batch_.size()) + " rows for a mini-batch size of " + std::to_string(mini_batch_size_));
   }
 }
 
@@ -290,8 +336,9 @@ void GroupAggregateOperator::DropState() {
   blocks_.clear();
   live_groups_ = 0;
   batch_.Resize(0);
+  global_batch_.Resize(0);
+  global_count_ = 0;
   last_sweep_micros_ = 0;
-  batch_started_micros_ = 0;
   dirty_.Reset(0);
   heap_.Reset();
 }
@@ -373,19 +420,22 @@ Status GroupAggregateOperator::RestoreDelta(StateReader* r) {
   return Status::OK();
 }
 
-Status GroupAggregateOperator::FlushBatch() {
-  Chunk rows = std::move(batch_);
-  batch_ = Chunk(input_types_);
-  const size_t n = rows.size();
+void GroupAggregateOperator::GroupRowsByKey(const Chunk& rows, std::vector<std::vector<uint32_t>>* per_key) {
+  // Keys in order of first appearance. Flink's bundle is a HashMap, so its order within a bundle
+  // follows its hash codes; Sluice does not copy that order (docs/flink_differences.md).
   EncodeKeys(rows, keys_, &encoded_);
-  // Rows per key, keys in order of first appearance (Flink's buffer is a LinkedHashMap).
   std::unordered_map<std::string, size_t> slot;
-  std::vector<std::vector<uint32_t>> per_key;
-  for (size_t r = 0; r < n; ++r) {
-    auto [it, inserted] = slot.emplace(encoded_[r], per_key.size());
-    if (inserted) per_key.emplace_back();
-    per_key[it->second].push_back(static_cast<uint32_t>(r));
+  per_key->clear();
+  for (size_t r = 0; r < rows.size(); ++r) {
+    auto [it, inserted] = slot.emplace(encoded_[r], per_key->size());
+    if (inserted) per_key->emplace_back();
+    (*per_key)[it->second].push_back(static_cast<uint32_t>(r));
   }
+}
+
+Status GroupAggregateOperator::ApplyBundle(Chunk rows) {
+  std::vector<std::vector<uint32_t>> per_key;
+  GroupRowsByKey(rows, &per_key);
   Chunk out(output_types_);
   Chunk prev(output_types_);
   Chunk now(output_types_);

@@ -17,7 +17,7 @@
 // Checkpoints: SnapshotState writes everything; SnapshotDelta (incremental checkpoints, state/delta.h)
 // writes the keys added since the last snapshot or restore, the meta and accumulator block of every
 // group written since (new, updated, emptied or expired: a DeltaTracker marks them), and the open
-// mini-batch (whole; it holds at most the mini-batch size rows) and scalars. Operator::ApplyDelta
+// mini-batch bundles (whole; see PutScalars) and scalars. Operator::ApplyDelta
 // refuses a delta on another base (twice, to a fresh operator, out of order); RestoreDelta also
 // refuses one on a state changed since its last snapshot or restore.
 //
@@ -43,12 +43,19 @@ class GroupAggregateOperator final : public Operator {
   // One aggregate call: function, input columns, DISTINCT, FILTER column (runtime/operators/accumulators.h).
   using Agg = AccumulatorCall;
   // Mini-batch (Flink's 'table.exec.mini-batch.*'): when `mini_batch_size` > 0, input rows are
-  // buffered and applied per key at the end of each batch (after that many rows, after
-  // `mini_batch_latency_ms` of processing time, or at end of input), so each key emits at most one
-  // change per batch. The folded result is the same; there are fewer changes.
+  // buffered in a bundle and applied per key when it closes, so each key emits at most one change per
+  // bundle (Flink's KeyedMapBundleOperator with MiniBatchGroupAggFunction). A bundle closes after
+  // `mini_batch_size` rows (CountBundleTrigger), at every watermark (the MiniBatchAssigner upstream cuts
+  // the input with them, runtime/operators/mini_batch_assigner_operator.h), at a checkpoint's barrier
+  // and at the end of input. `two_phase`: the operator runs a LocalGroupAggregate and its
+  // GlobalGroupAggregate (plan/mini_batch_rule.h) with Flink's two bundles: the local bundle counts
+  // input rows and emits one partial result per key when it closes; the global bundle counts those
+  // partial results to `mini_batch_size` (and closes at the same watermarks, barriers and end). The
+  // partial results are kept as the input rows they stand for. The folded result is the same; there
+  // are fewer changes.
   GroupAggregateOperator(std::string name, std::vector<LogicalType> input_types, std::vector<int> keys,
                          std::vector<Agg> aggs, std::vector<LogicalType> output_types, bool emit_update_before,
-                         int64_t mini_batch_size = 0, int64_t mini_batch_latency_ms = 0, int64_t state_ttl_ms = 0);
+                         int64_t mini_batch_size = 0, bool two_phase = false, int64_t state_ttl_ms = 0);
   ~GroupAggregateOperator() override;
   Status Process(int input, Chunk& chunk) override;
 
@@ -63,6 +70,9 @@ class GroupAggregateOperator final : public Operator {
 
  protected:
   Status OnEndOfInput() override;
+  // Mini-batch: closes the open bundles, then forwards the watermark.
+  Status OnWatermark(int64_t watermark) override;
+  Status PrepareSnapshotPreBarrier(int64_t id) override;
   Status SnapshotState(StateWriter* w) override;
   Status RestoreState(StateReader* r) override;
   Status SnapshotDelta(StateWriter* w) override;
@@ -91,8 +101,15 @@ class GroupAggregateOperator final : public Operator {
   void DropGroup(uint32_t id);
   void SweepExpired();
   Status ProcessRows(Chunk& chunk);
-  // Applies the buffered mini-batch, one change per key.
-  Status FlushBatch();
+  // Rows of `rows` per key (indexes), keys in order of first appearance.
+  void GroupRowsByKey(const Chunk& rows, std::vector<std::vector<uint32_t>>* per_key);
+  // Closes the (local) bundle: applies it, or with two phases moves its partial results into the
+  // global bundle, closing that one whenever it reaches the size.
+  Status CloseBundle();
+  // Closes every open bundle (watermark, barrier, end of input).
+  Status FinishBundles();
+  // Applies a bundle's rows, one change per key.
+  Status ApplyBundle(Chunk rows);
   // Appends the current result of group `id` (block `b`) to `out` with `kind`.
   void AppendResult(uint32_t id, const uint8_t* b, RowKind kind, Chunk* out);
   // Writes the group's current result over the existing row `row` of `out`.
@@ -127,10 +144,11 @@ class GroupAggregateOperator final : public Operator {
   int64_t last_sweep_micros_ = 0;
   int64_t now_micros_ = 0;
   int64_t mini_batch_size_;
-  int64_t mini_batch_latency_micros_;
-  Chunk batch_;                    // buffered input rows of the current mini-batch
+  bool two_phase_;
+  Chunk batch_;                    // buffered input rows of the current (local) bundle
+  Chunk global_batch_;             // two phases: the input rows of the global bundle's partial results
+  int64_t global_count_ = 0;       // two phases: partial results in the global bundle
   mutable HeapTracker heap_;       // the heap of the blocks (non-plain layouts only)
-  int64_t batch_started_micros_ = 0;
 };
 
 }  // namespace sluice

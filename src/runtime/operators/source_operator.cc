@@ -203,6 +203,17 @@ Status SourceOperator::Fill(size_t i) {
   return Status::OK();
 }
 
+bool SourceOperator::CrossesIntervalEnd(int64_t from, int64_t to) const {
+  const int64_t interval = ctx_ != nullptr ? ctx_->watermark_interval_ms : 0;
+  if (interval <= 0 || to <= from) return false;
+  // Interval ends are n * interval - 1 ms, n >= 1 (Flink's RowTimeMiniBatchAssginerOperator starts at 0).
+  auto ends_reached = [interval](int64_t micros) {
+    if (micros < 0) return int64_t{0};
+    return (micros / 1000 + 1) / interval;
+  };
+  return ends_reached(to) > ends_reached(from);
+}
+
 Status SourceOperator::Step(int64_t bound, bool yield_on_tie) {
   // Once every unfinished split came back empty, poll them all again.
   if (std::all_of(splits_.begin(), splits_.end(), [](const SplitState& s) { return s.finished || s.starved; })) {
@@ -267,7 +278,8 @@ Status SourceOperator::Step(int64_t bound, bool yield_on_tie) {
     // Before a row the watermark already passes (or, for CURRENT_WATERMARK, before any row once it
     // advanced), the watermark goes first.
     const bool per_row = ctx_ != nullptr && ctx_->per_row_watermarks;
-    if ((per_row || (!rt.IsNull(j) && ts[j] <= pending)) && pending > emitted_watermark_) {
+    if ((per_row || (!rt.IsNull(j) && ts[j] <= pending) || CrossesIntervalEnd(emitted_watermark_, pending)) &&
+        pending > emitted_watermark_) {
       RETURN_IF_ERROR(EmitRange(chunk, start, j));
       emitted_watermark_ = pending;
       RETURN_IF_ERROR(EmitWatermark(pending));

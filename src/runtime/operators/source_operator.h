@@ -106,6 +106,9 @@ class SourceOperator final : public SourceOperatorBase {
   // Notes the splits' positions at checkpoint `id` for NotifyCheckpointComplete (also in a final
   // checkpoint, where the finished source writes no state).
   Status PrepareSnapshotPreBarrier(int64_t id) override;
+  // Whether the watermark passes the end of a RowTime mini-batch interval (JobContext's
+  // watermark_interval_ms) going from `from` to `to`: it is then emitted before the next row.
+  bool CrossesIntervalEnd(int64_t from, int64_t to) const;
   Status SnapshotState(StateWriter* w) override;
   Status RestoreState(StateReader* r) override;
 

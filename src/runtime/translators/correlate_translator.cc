@@ -1,4 +1,4 @@
-// Correlate (UNNEST) and the operators that pass chunks through: Union, Exchange, MiniBatchAssigner.
+// Correlate (UNNEST) and the operators that pass chunks through: Union, Exchange.
 #include "runtime/operators/correlate_operator.h"
 #include "runtime/translators/translators.h"
 

@@ -6,14 +6,13 @@ namespace sluice {
 
 namespace {
 
-// The mini-batch sizes when 'table.exec.mini-batch.enabled' is true, else zeros.
-Status MiniBatchSizes(const Configuration* config, int64_t* batch_size, int64_t* latency_ms) {
+// The mini-batch size when 'table.exec.mini-batch.enabled' is true, else 0. The latency is the
+// MiniBatchAssigner's interval (plan/mini_batch_rule.h).
+Status MiniBatchSize(const Configuration* config, int64_t* batch_size) {
   *batch_size = 0;
-  *latency_ms = 0;
   if (config == nullptr || !config->GetBool("table.exec.mini-batch.enabled")) return Status::OK();
   *batch_size = config->GetInt("table.exec.mini-batch.size");
-  *latency_ms = config->GetDurationMillis("table.exec.mini-batch.allow-latency");
-  if (*batch_size <= 0 || *latency_ms <= 0) {
+  if (*batch_size <= 0 || config->GetDurationMillis("table.exec.mini-batch.allow-latency") <= 0) {
     return Status::InvalidArgument(
         "'table.exec.mini-batch.enabled' is true, so 'table.exec.mini-batch.allow-latency' (a duration > 0) and "
         "'table.exec.mini-batch.size' (> 0) must be set too");
@@ -27,10 +26,11 @@ Result<Operator*> TranslateGroupAggregate(Translator& t, const PlanNodePtr& node
   const auto& g = node->As<GroupAggregateNode>();
   std::vector<GroupAggregateOperator::Agg> aggs;
   for (const auto& a : g.aggs) aggs.push_back({a.function, a.args, a.distinct, a.filter});
-  int64_t batch_size = 0, latency_ms = 0;
-  RETURN_IF_ERROR(MiniBatchSizes(t.config(), &batch_size, &latency_ms));
+  int64_t batch_size = 0;
+  RETURN_IF_ERROR(MiniBatchSize(t.config(), &batch_size));
   const int64_t ttl_ms = g.state_ttl_ms >= 0 ? g.state_ttl_ms : t.ConfigTtlMillis();
-  // A global phase runs fused with its local phase, over the local phase's input (plan_node.h).
+  // A global phase runs fused with its local phase, over the local phase's input (plan_node.h), with
+  // the two phases' bundles (runtime/operators/group_aggregate_operator.h).
   std::vector<PlanNodePtr> inputs = node->inputs;
   if (g.phase == GroupAggregateNode::Phase::kGlobal) inputs = {g.inputs[0]->inputs[0]->inputs[0]};
   if (g.phase == GroupAggregateNode::Phase::kLocal) {
@@ -38,7 +38,7 @@ Result<Operator*> TranslateGroupAggregate(Translator& t, const PlanNodePtr& node
   }
   return t.Add(std::make_unique<GroupAggregateOperator>(g.ExplainName(), inputs[0]->schema.types(), g.group_keys,
                                                         std::move(aggs), g.schema.types(), g.emit_update_before,
-                                                        batch_size, latency_ms, ttl_ms),
+                                                        batch_size, g.phase == GroupAggregateNode::Phase::kGlobal, ttl_ms),
                inputs);
 }
 

@@ -19,7 +19,7 @@ constexpr Entry kTranslators[] = {
     {PlanKind::kCorrelate, &TranslateCorrelate},
     {PlanKind::kUnion, &TranslateUnion},
     {PlanKind::kExchange, &TranslatePassThrough},
-    {PlanKind::kMiniBatchAssigner, &TranslatePassThrough},
+    {PlanKind::kMiniBatchAssigner, &TranslateMiniBatchAssigner},
     {PlanKind::kDropUpdateBefore, &TranslateDropUpdateBefore},
     {PlanKind::kGroupAggregate, &TranslateGroupAggregate},
     {PlanKind::kHashAggregate, &TranslateHashAggregate},

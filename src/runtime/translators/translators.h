@@ -13,6 +13,7 @@ Result<Operator*> TranslateCorrelate(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslateUnion(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslatePassThrough(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslateDropUpdateBefore(Translator& t, const PlanNodePtr& node);
+Result<Operator*> TranslateMiniBatchAssigner(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslateGroupAggregate(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslateHashAggregate(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslateDeduplicate(Translator& t, const PlanNodePtr& node);

@@ -24,7 +24,7 @@ std::unique_ptr<GroupAggregateOperator> MakeCountSum(int64_t ttl_ms) {
   aggs.push_back({*ResolveAggregate("SUM", {LogicalType::BigInt()}, {nullptr}, true), {1}, false, -1});
   std::vector<LogicalType> out = {LogicalType::String(), aggs[0].function->result_type, aggs[1].function->result_type};
   return std::make_unique<GroupAggregateOperator>("GroupAggregate", std::vector<LogicalType>{LogicalType::String(), LogicalType::BigInt()},
-                                                  std::vector<int>{0}, std::move(aggs), out, true, 0, 0, ttl_ms);
+                                                  std::vector<int>{0}, std::move(aggs), out, true, 0, false, ttl_ms);
 }
 
 Chunk Rows(const std::vector<std::tuple<RowKind, std::string, int64_t>>& rows) {
@@ -103,7 +103,7 @@ std::unique_ptr<GroupAggregateOperator> MakeDeltaOp(const DeltaCase& c) {
   std::vector<LogicalType> out = {LogicalType::String()};
   for (const auto& a : aggs) out.push_back(a.function->result_type);
   return std::make_unique<GroupAggregateOperator>("GroupAggregate", kDeltaTypes, std::vector<int>{0}, std::move(aggs),
-                                                  out, true, c.mini_batch, 0, /*state_ttl_ms=*/1000);
+                                                  out, true, c.mini_batch, /*two_phase=*/false, /*state_ttl_ms=*/1000);
 }
 
 Chunk DeltaRows(const std::vector<std::tuple<RowKind, std::string, int64_t, std::string>>& rows) {

@@ -1,0 +1,8 @@
+-- Mini-batch on, but no operator that runs in mini-batch: the plan Flink gives a plain projection.
+SET 'table.exec.mini-batch.enabled' = 'true';
+SET 'table.exec.mini-batch.allow-latency' = '1 h';
+SET 'table.exec.mini-batch.size' = '3';
+CREATE TABLE orders (
+  order_id INT, customer STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/orders.json', 'format' = 'json');
+SELECT order_id, customer, qty FROM orders WHERE qty > 1;
