@@ -1,10 +1,11 @@
 // WindowAggregateOperator: Flink's WindowAggregate (SlicingWindowOperator with the TUMBLE, HOP and
 // CUMULATE slice assigners, and merging SESSION windows) — GROUP BY window_start, window_end[, keys]
-// over a window TVF, or the legacy GROUP BY TUMBLE/HOP/SESSION(...) — insert-only.
+// over a window TVF, or the legacy GROUP BY TUMBLE/HOP/SESSION(...) — insert-only output.
 //
 // State is sliced (plan/window.h): per slice (keyed by its end) and per group key, one accumulator per
-// aggregate call (the GroupAggregate functions of function/aggregate, append-only variants) and, for
-// each DISTINCT call, the distinct argument values seen in that slice. A TUMBLE window is one slice; a
+// aggregate call (the GroupAggregate functions of function/aggregate: append-only variants, or the
+// retracting ones over an updating input, see SetRetracting) and, for each DISTINCT call, the
+// distinct argument values seen in that slice (with a count each). A TUMBLE window is one slice; a
 // HOP or CUMULATE window merges the accumulators of its slices when it fires (AggregateFunction::merge;
 // DISTINCT calls re-aggregate the union of their slices' distinct values), so a row is accumulated
 // once however many windows hold it.

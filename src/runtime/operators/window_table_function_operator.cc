@@ -17,7 +17,7 @@ Status WindowRowTimes(const Chunk& chunk, int time_column, bool proctime, bool l
     for (size_t i = 0; i < n; ++i) {
       if (chunk.kind(i) != RowKind::kInsert) {
         return Status::InvalidArgument(op_name + " received a " + std::string(RowKindShortString(chunk.kind(i))) +
-                                       " change, but windows need an insert-only input, as in Flink");
+                                       " change, but this window operator needs an insert-only input");
       }
     }
   }
