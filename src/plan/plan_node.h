@@ -420,6 +420,9 @@ struct WindowAggregateNode : PlanNode {
   int64_t allow_lateness_ms = 0;
   int64_t late_fire_delay_ms = 0;
   bool emit_update_before = false;  // set by trait inference
+  // The input updates (-U/+U/-D rows, Flink 1.19+): set by trait inference, which also switches the
+  // calls to their retracting variants; the operator then keeps a row count per window and key.
+  bool input_has_retractions = false;
   std::string ExplainName() const override { return group_window ? "GroupWindowAggregate" : "WindowAggregate"; }
   std::string ExplainAttributes() const override;
 };

@@ -322,9 +322,12 @@ class Inference {
         // Stateful operators retract what they emitted earlier, so they need the before-image.
         for (const auto& in : n->inputs) needs_ub_[in.get()] = true;
         return;
+      case PlanKind::kWindowAggregate:
+        // Over an updating input it retracts the before-images (Flink's beforeAfterOrNone).
+        if (!In(n).InsertOnly()) needs_ub_[n->inputs[0].get()] = true;
+        return;
       case PlanKind::kTableSourceScan:
       case PlanKind::kValues:
-      case PlanKind::kWindowAggregate:  // insert-only input (checked in Annotate)
       case PlanKind::kHashAggregate:    // insert-only input (plan/batch_physical.h)
       case PlanKind::kHashJoin:         // insert-only inputs (plan/batch_physical.h)
       case PlanKind::kSortMergeJoin:
@@ -363,6 +366,23 @@ class Inference {
     }
   }
 
+  // Switches `aggs` to their retracting variants (Flink's SUM_RETRACT, MIN_RETRACT, ...). `keep_names`:
+  // EXPLAIN keeps the plain names (Flink's GroupWindowAggregate prints COUNT(*), SUM(v)).
+  static Status UseRetractingAggregates(std::vector<AggregateCall>* aggs, bool keep_names) {
+    for (auto& a : *aggs) {
+      std::vector<const Value*> constants;
+      for (const auto& c : a.arg_constants) constants.push_back(c ? &*c : nullptr);
+      ASSIGN_OR_RETURN(auto fn, ResolveAggregate(a.name, a.arg_types, constants, true));
+      if (keep_names && a.function && fn->explain_name != a.function->explain_name) {
+        auto renamed = std::make_shared<AggregateFunction>(*fn);
+        renamed->explain_name = a.function->explain_name;
+        fn = std::move(renamed);
+      }
+      a.function = std::move(fn);
+    }
+    return Status::OK();
+  }
+
   void Annotate(PlanNode* n) {
     bool ub = needs_ub_[n];
     switch (n->kind) {
@@ -371,37 +391,59 @@ class Inference {
         g.emit_update_before = ub;
         g.input_has_retractions = !kinds_[n->inputs[0].get()].InsertOnly();
         if (g.input_has_retractions) {
-          // Switch to the retracting variants (Flink's SUM_RETRACT, MIN_RETRACT, ...).
-          for (auto& a : g.aggs) {
-            std::vector<const Value*> constants;
-            for (const auto& c : a.arg_constants) constants.push_back(c ? &*c : nullptr);
-            auto fn = ResolveAggregate(a.name, a.arg_types, constants, true);
-            if (!fn.ok()) {
-              status_ = fn.status();
-              return;
-            }
-            a.function = *fn;
-          }
+          Status st = UseRetractingAggregates(&g.aggs, false);
+          if (!st.ok()) status_ = st;
         }
         return;
       }
       case PlanKind::kDeduplicate: n->As<DeduplicateNode>().emit_update_before = ub; return;
-      case PlanKind::kWindowTableFunction:
+      case PlanKind::kWindowTableFunction: {
+        const auto& w = n->As<WindowTableFunctionNode>();
+        // As Flink's StreamPhysicalWindowTableFunction, TUMBLE/HOP/CUMULATE forward an updating input's
+        // changes, each row in the windows of its own row time.
+        if (w.window.kind == WindowKind::kSession && !kinds_[n->inputs[0].get()].InsertOnly()) {
+          status_ = Status::NotSupported(
+              "The SESSION window table function over an updating input without a window aggregation over its "
+              "partition keys is not supported by Sluice yet (Flink 2.2 runs it); a window aggregation "
+              "GROUP BY window_start, window_end and the PARTITION BY keys is");
+        }
+        return;
+      }
       case PlanKind::kWindowAggregate: {
-        // Window operators assign each row to windows once; they cannot take a row back (Flink's
-        // StreamPhysicalWindowAggregate / StreamPhysicalWindowTableFunction consume inserts only).
-        if (n->kind == PlanKind::kWindowAggregate) n->As<WindowAggregateNode>().emit_update_before = ub;
-        ChangelogMode in = n->inputs[0]->changelog_mode;
-        bool updates = in.Contains(RowKind::kUpdateAfter) || in.Contains(RowKind::kUpdateBefore);
-        bool deletes = in.Contains(RowKind::kDelete);
-        if (!updates && !deletes) return;
-        const PlanNode* producer = Producer(n, in);
-        std::string what = updates && deletes ? "update and delete changes" : (updates ? "update changes" : "delete changes");
-        status_ = Status::PlanError(std::string(n->kind == PlanKind::kWindowAggregate ? "StreamPhysicalWindowAggregate"
-                                                                                       : "StreamPhysicalWindowTableFunction") +
-                                    " doesn't support consuming " + what + " which is produced by node " +
-                                    producer->ExplainName() + "(" + producer->ExplainAttributes() +
-                                    ")\nSluice: window TVFs and window aggregation need an insert-only input.");
+        // Since Flink 1.19 (FLINK-20281) a window aggregation reads an updating input: the retracting
+        // variants of its calls, and a row count per window and key (a window whose count is 0 is not
+        // emitted, as Flink's WindowIsEmptySupplier). Its output stays insert-only.
+        auto& w = n->As<WindowAggregateNode>();
+        w.emit_update_before = ub;
+        w.input_has_retractions = !kinds_[n->inputs[0].get()].InsertOnly();
+        if (!w.input_has_retractions) return;
+        if (w.allow_lateness_ms > 0) {
+          // Flink refuses late firing for every window TVF aggregation; Sluice runs it over insert-only input.
+          status_ = Status::PlanError(
+              "Currently, window table function based aggregate doesn't support early-fire and late-fire configuration "
+              "'table.exec.emit.early-fire.enabled' and 'table.exec.emit.late-fire.enabled'.\nSluice: late firing works "
+              "over an insert-only input; over an updating one, leave 'table.exec.emit.late-fire.enabled' off.");
+          return;
+        }
+        if (Status st = UseRetractingAggregates(&w.aggs, w.group_window); !st.ok()) {
+          status_ = st;
+          return;
+        }
+        // HOP and CUMULATE windows merge their slices' accumulators, SESSION windows their sessions':
+        // Flink refuses a call without merge.
+        const bool shared = w.window.kind != WindowKind::kTumble;
+        for (const auto& a : w.aggs) {
+          if (!shared || a.distinct || a.function->merge) continue;
+          std::string cls = a.name == "FIRST_VALUE" ? "FirstValueWithRetractAggFunction"
+                                                    : (a.name == "LAST_VALUE" ? "LastValueWithRetractAggFunction" : a.name);
+          const std::string full = "org.apache.flink.table.runtime.functions.aggregate." + cls;
+          status_ = Status::PlanError("Could not find an implementation method 'merge' in class '" + full +
+                                      "' for function '" + a.name + "' that matches the following signature:\nvoid merge(" +
+                                      full + "." + cls.substr(0, cls.size() - std::string("AggFunction").size()) +
+                                      "Accumulator, java.lang.Iterable)\nSluice: HOP, CUMULATE and SESSION windows merge "
+                                      "accumulators; use TUMBLE, or an insert-only input.");
+          return;
+        }
         return;
       }
       case PlanKind::kChangelogNormalize: n->As<ChangelogNormalizeNode>().emit_update_before = ub; return;

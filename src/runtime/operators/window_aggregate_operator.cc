@@ -51,6 +51,7 @@ WindowAggregateOperator::WindowAggregateOperator(std::string name, std::vector<L
   SLUICE_CHECK_LE(max_align, static_cast<size_t>(__STDCPP_DEFAULT_NEW_ALIGNMENT__));
   stride_ = (state_bytes_ + max_align - 1) / max_align * max_align;
   for (int k : keys_) key_types_.push_back(input_types_[static_cast<size_t>(k)]);
+  visible_aggs_ = aggs_.size();
   distinct_types_.resize(aggs_.size());
   for (size_t a = 0; a < aggs_.size(); ++a) {
     has_distinct_ |= aggs_[a].distinct;
@@ -125,6 +126,12 @@ void WindowAggregateOperator::SetLateFiring(int64_t lateness_ms, int64_t delay_m
   emit_update_before_ = emit_update_before;
 }
 
+void WindowAggregateOperator::SetRetracting() {
+  SLUICE_CHECK(!aggs_.empty() && aggs_.back().args.empty() && !aggs_.back().distinct && lateness_us_ == 0);
+  retracting_ = true;
+  visible_aggs_ = aggs_.size() - 1;
+}
+
 bool WindowAggregateOperator::Expired(int64_t window_end, int64_t progress) const {
   return WindowClockToUtc(window_end, local_time_, ctx_) - kMicrosPerMs + lateness_us_ <= progress;
 }
@@ -176,8 +183,10 @@ void WindowAggregateOperator::MergeInto(Entry& dst, Entry& src) const {
     for (size_t r = 0; r < from.values.size(); ++r) {
       std::string v;
       for (size_t i = 0; i < from.values.num_columns(); ++i) EncodeKeyValue(from.values.column(i), r, &v);
-      if (!to.seen.insert(std::move(v)).second) continue;
-      to.values.AppendFrom(from.values, nullptr, r, 1, /*copy_strings=*/true);
+      const int64_t count = from.seen.at(v);
+      auto [it, inserted] = to.seen.try_emplace(std::move(v), 0);
+      it->second += count;
+      if (inserted) to.values.AppendFrom(from.values, nullptr, r, 1, /*copy_strings=*/true);
     }
   }
   DestroyEntry(src);
@@ -198,6 +207,7 @@ uint32_t WindowAggregateOperator::GroupFor(Slice& slice, const Chunk& chunk, siz
 
 void WindowAggregateOperator::Accumulate(uint8_t* states, DistinctValues* distinct, const Chunk& chunk, size_t row) {
   const Vector* args[kMaxArgs];
+  const bool retract = !IsAccumulate(chunk.kind(row));
   for (size_t a = 0; a < aggs_.size(); ++a) {
     const Agg& agg = aggs_[a];
     if (agg.filter >= 0) {
@@ -208,7 +218,9 @@ void WindowAggregateOperator::Accumulate(uint8_t* states, DistinctValues* distin
       std::string v;
       for (int c : agg.args) EncodeKeyValue(chunk.column(static_cast<size_t>(c)), row, &v);
       DistinctValues& d = distinct[a];
-      if (!d.seen.insert(std::move(v)).second) continue;
+      auto [it, inserted] = d.seen.try_emplace(std::move(v), 0);
+      it->second += retract ? -1 : 1;
+      if (!inserted) continue;
       for (size_t i = 0; i < agg.args.size(); ++i) {
         d.values.column(i).AppendFrom(chunk.column(static_cast<size_t>(agg.args[i])), nullptr, row, 1, /*copy_strings=*/true);
       }
@@ -217,7 +229,7 @@ void WindowAggregateOperator::Accumulate(uint8_t* states, DistinctValues* distin
     }
     size_t n = std::min(agg.args.size(), kMaxArgs);
     for (size_t i = 0; i < n; ++i) args[i] = &chunk.column(static_cast<size_t>(agg.args[i]));
-    agg.function->update(states + offsets_[a], args, row, false);
+    agg.function->update(states + offsets_[a], args, row, retract);
   }
 }
 
@@ -241,7 +253,7 @@ Status WindowAggregateOperator::Process(int, Chunk& chunk) {
   const size_t n = chunk.size();
   if (n == 0) return Status::OK();
   metrics_.rows_in += static_cast<int64_t>(n);
-  RETURN_IF_ERROR(WindowRowTimes(chunk, time_column_, proctime_, local_time_, ctx_, name(), &times_));
+  RETURN_IF_ERROR(WindowRowTimes(chunk, time_column_, proctime_, local_time_, ctx_, name(), &times_, retracting_));
   if (proctime_) RETURN_IF_ERROR(FireUpTo(ProcessingProgress(), false));
   EncodeKeys(chunk, keys_, &encoded_);
   if (window_.kind == WindowKind::kSession) return ProcessSessions(chunk);
@@ -336,8 +348,9 @@ void WindowAggregateOperator::FireWindow(int64_t end, Chunk* out) {
     const Slice& s = *slices[0];
     for (uint32_t id = 0; id < s.index.size(); ++id) {
       const Part part = PartOf(s, id);
-      AppendResult(s.keys, id, &part, 1, start, end, scratch.get(), out);
-      if (lateness_us_ > 0) Remember(end, s.index.key(id), *out, out->size() - 1);
+      if (AppendResult(s.keys, id, &part, 1, start, end, scratch.get(), out) && lateness_us_ > 0) {
+        Remember(end, s.index.key(id), *out, out->size() - 1);
+      }
     }
     return;
   }
@@ -364,8 +377,10 @@ void WindowAggregateOperator::FireWindow(int64_t end, Chunk* out) {
   }
   for (size_t g = 0; g < first.size(); ++g) {
     const auto [s, id] = first[g];
-    AppendResult(s->keys, id, parts.data() + begin[g], begin[g + 1] - begin[g], start, end, scratch.get(), out);
-    if (lateness_us_ > 0) Remember(end, s->index.key(id), *out, out->size() - 1);
+    if (AppendResult(s->keys, id, parts.data() + begin[g], begin[g + 1] - begin[g], start, end, scratch.get(), out) &&
+        lateness_us_ > 0) {
+      Remember(end, s->index.key(id), *out, out->size() - 1);
+    }
   }
 }
 
@@ -410,7 +425,8 @@ void WindowAggregateOperator::RefireKey(int64_t end, const std::string& key, Chu
   SLUICE_CHECK(key_slice != nullptr);  // the late row was accumulated into one of the window's slices
   Chunk fresh(output_types_);
   std::unique_ptr<uint8_t[]> scratch(new uint8_t[std::max<size_t>(state_bytes_, 1)]);
-  AppendResult(key_slice->keys, key_row, parts.data(), parts.size(), start, end, scratch.get(), &fresh);
+  // Late firing is refused over an updating input, so the key's window is never empty here.
+  SLUICE_CHECK(AppendResult(key_slice->keys, key_row, parts.data(), parts.size(), start, end, scratch.get(), &fresh));
   FiredWindow& fw = fired_[end];
   if (fw.results.num_columns() == 0) fw.results = Chunk(output_types_);
   auto prev = fw.index.find(key);
@@ -469,10 +485,20 @@ void WindowAggregateOperator::FreeExpired(int64_t progress, bool all) {
   }
 }
 
-void WindowAggregateOperator::AppendResult(const Chunk& keys, size_t key_row, const Part* parts, size_t num_parts,
+bool WindowAggregateOperator::AppendResult(const Chunk& keys, size_t key_row, const Part* parts, size_t num_parts,
                                            int64_t start, int64_t end, uint8_t* scratch, Chunk* out) const {
-  const size_t nk = keys_.size(), na = aggs_.size();
-  const Vector* args[kMaxArgs];
+  const size_t nk = keys_.size(), na = visible_aggs_;
+  if (retracting_) {
+    // The key's row count over the window's slices (the hidden COUNT(*), merged): 0 means every row
+    // was retracted, and Flink emits nothing for it.
+    const AggregateFunction& fn = *aggs_.back().function;
+    uint8_t* state = scratch + offsets_.back();
+    fn.init(state);
+    for (size_t p = 0; p < num_parts; ++p) fn.merge(state, parts[p].states + offsets_.back());
+    Vector count(fn.result_type, 1);
+    fn.finalize(state, &count, 0);
+    if (count.data<int64_t>()[0] == 0) return false;
+  }
   const size_t row = out->size();
   for (size_t k = 0; k < nk; ++k) out->column(k).AppendRow(keys.column(k), key_row);
   for (size_t a = 0; a < na; ++a) {
@@ -488,20 +514,7 @@ void WindowAggregateOperator::AppendResult(const Chunk& keys, size_t key_row, co
     if (!aggs_[a].distinct) {
       for (size_t p = 0; p < num_parts; ++p) fn.merge(state, parts[p].states + offsets_[a]);
     } else {
-      // The union of the parts' distinct values, each accumulated once.
-      std::unordered_set<std::string> seen;
-      for (size_t p = 0; p < num_parts; ++p) {
-        const Chunk& values = parts[p].distinct[a].values;
-        for (size_t i = 0; i < values.num_columns() && i < kMaxArgs; ++i) args[i] = &values.column(i);
-        for (size_t r = 0; r < values.size(); ++r) {
-          if (num_parts > 1) {
-            std::string key;
-            for (size_t i = 0; i < values.num_columns(); ++i) EncodeKeyValue(values.column(i), r, &key);
-            if (!seen.insert(std::move(key)).second) continue;
-          }
-          fn.update(state, args, r, false);
-        }
-      }
+      AccumulateDistinct(a, parts, num_parts, state);
     }
     fn.finalize(state, &v, row);
     if (fn.destroy) fn.destroy(state);
@@ -513,6 +526,34 @@ void WindowAggregateOperator::AppendResult(const Chunk& keys, size_t key_row, co
     v.data<int64_t>()[row] = props[p];
   }
   out->kind_vector().push_back(RowKind::kInsert);
+  return true;
+}
+
+void WindowAggregateOperator::AccumulateDistinct(size_t a, const Part* parts, size_t num_parts, uint8_t* state) const {
+  const AggregateFunction& fn = *aggs_[a].function;
+  const Vector* args[kMaxArgs];
+  // A value counts once when its count over the parts is > 0 (over an insert-only input every count
+  // is 1, so: the union of the parts' values).
+  absl::flat_hash_map<std::string, int64_t> total;
+  if (retracting_) {
+    for (size_t p = 0; p < num_parts; ++p) {
+      for (const auto& [value, n] : parts[p].distinct[a].seen) total[value] += n;
+    }
+  }
+  std::unordered_set<std::string> done;
+  for (size_t p = 0; p < num_parts; ++p) {
+    const Chunk& values = parts[p].distinct[a].values;
+    for (size_t i = 0; i < values.num_columns() && i < kMaxArgs; ++i) args[i] = &values.column(i);
+    for (size_t r = 0; r < values.size(); ++r) {
+      if (num_parts > 1 || retracting_) {
+        std::string key;
+        for (size_t i = 0; i < values.num_columns(); ++i) EncodeKeyValue(values.column(i), r, &key);
+        if (retracting_ && total[key] <= 0) continue;
+        if (!done.insert(std::move(key)).second) continue;
+      }
+      fn.update(state, args, r, false);
+    }
+  }
 }
 
 Status WindowAggregateOperator::ProcessSessions(const Chunk& chunk) {
@@ -598,7 +639,7 @@ Status WindowAggregateOperator::FireSessions(int64_t progress, bool all) {
       continue;
     }
     const Part part{it->second.acc.states.get(), it->second.acc.distinct.data()};
-    AppendResult(sk.key, 0, &part, 1, start, end, scratch.get(), &out);
+    AppendResult(sk.key, 0, &part, 1, start, end, scratch.get(), &out);  // nothing when its rows were retracted
     DestroyEntry(it->second.acc);
     sk.sessions.erase(it);
     if (sk.sessions.empty()) {

@@ -1,10 +1,11 @@
 // WindowAggregateOperator: Flink's WindowAggregate (SlicingWindowOperator with the TUMBLE, HOP and
 // CUMULATE slice assigners, and merging SESSION windows) — GROUP BY window_start, window_end[, keys]
-// over a window TVF, or the legacy GROUP BY TUMBLE/HOP/SESSION(...) — insert-only.
+// over a window TVF, or the legacy GROUP BY TUMBLE/HOP/SESSION(...) — insert-only output.
 //
 // State is sliced (plan/window.h): per slice (keyed by its end) and per group key, one accumulator per
-// aggregate call (the GroupAggregate functions of function/aggregate, append-only variants) and, for
-// each DISTINCT call, the distinct argument values seen in that slice. A TUMBLE window is one slice; a
+// aggregate call (the GroupAggregate functions of function/aggregate: append-only variants, or the
+// retracting ones over an updating input, see SetRetracting) and, for each DISTINCT call, the
+// distinct argument values seen in that slice (with a count each). A TUMBLE window is one slice; a
 // HOP or CUMULATE window merges the accumulators of its slices when it fires (AggregateFunction::merge;
 // DISTINCT calls re-aggregate the union of their slices' distinct values), so a row is accumulated
 // once however many windows hold it.
@@ -97,6 +98,13 @@ class WindowAggregateOperator final : public Operator {
   // Slices held in state (for tests).
   size_t num_slices() const { return slices_.size(); }
 
+  // Over an updating input (Flink 1.19+): -U/-D rows retract from the windows of their own row time
+  // (late ones are dropped like late inserts), and the last call of `aggs` is a hidden COUNT(*) (the
+  // retracting variant, as Flink's count1$): a window's key whose count is 0 is not emitted (Flink's
+  // WindowIsEmptySupplier). DISTINCT values are then counted per slice (a value counts while its
+  // count over the window's slices is > 0). Not with late firing.
+  void SetRetracting();
+
   // Turns on late firing (see above): rows up to `lateness_ms` behind a window's end update it, after
   // `delay_ms` of processing time (0: at once); -U rows only when `emit_update_before`.
   void SetLateFiring(int64_t lateness_ms, int64_t delay_ms, bool emit_update_before);
@@ -121,8 +129,9 @@ class WindowAggregateOperator final : public Operator {
 
  private:
   struct DistinctValues {
-    std::unordered_set<std::string> seen;
-    Chunk values;  // the call's argument columns, one row per distinct value
+    // Encoded value -> rows accumulated minus rows retracted (always 1 over an insert-only input).
+    std::unordered_map<std::string, int64_t> seen;
+    Chunk values;  // the call's argument columns, one row per distinct value (in order of first sight)
   };
   // One group's accumulators as AppendResult reads them: the block of function states and, when any
   // call is DISTINCT, the distinct values per call (else null).
@@ -214,11 +223,14 @@ class WindowAggregateOperator final : public Operator {
   void MergeInto(Entry& dst, Entry& src) const;
   void DestroyEntry(Entry& e) const;
   void Accumulate(uint8_t* states, DistinctValues* distinct, const Chunk& chunk, size_t row);
+  // Feeds a DISTINCT call's values that count over `parts` (each once) into `state`.
+  void AccumulateDistinct(size_t a, const Part* parts, size_t num_parts, uint8_t* state) const;
   Status ProcessSessions(const Chunk& chunk);
   Status FireSessions(int64_t progress, bool all);
   // Appends one result row: the key (row `key_row` of `keys`), the aggregates over `parts` (the
-  // accumulators of the window's slices, merged when several), and the window columns.
-  void AppendResult(const Chunk& keys, size_t key_row, const Part* parts, size_t num_parts, int64_t start,
+  // accumulators of the window's slices, merged when several), and the window columns. Over an
+  // updating input, appends nothing (and returns false) when the key's row count there is 0.
+  bool AppendResult(const Chunk& keys, size_t key_row, const Part* parts, size_t num_parts, int64_t start,
                     int64_t end, uint8_t* scratch, Chunk* out) const;
   bool Fired(int64_t window_end, int64_t progress) const;
   // Whether a window's state has expired at `progress`: it fired and its allowed lateness passed.
@@ -256,6 +268,8 @@ class WindowAggregateOperator final : public Operator {
   bool local_time_;
   bool with_window_time_;
   bool has_distinct_ = false;
+  bool retracting_ = false;      // SetRetracting: the input updates; aggs_.back() is the row counter
+  size_t visible_aggs_ = 0;      // the calls with an output column (all but the row counter)
   bool plain_ = true;            // no call serializes its state: blocks are checkpointed as raw bytes
   std::vector<size_t> offsets_;  // state slot offset per aggregate
   size_t state_bytes_ = 0;

@@ -50,7 +50,16 @@ void WindowAggregateOperator::GetStates(uint8_t* states, StateReader* r) const {
 
 void WindowAggregateOperator::PutDistinct(const DistinctValues* distinct, StateWriter* w) const {
   for (size_t a = 0; a < aggs_.size(); ++a) {
-    if (aggs_[a].distinct) w->PutChunk(distinct[a].values);
+    if (!aggs_[a].distinct) continue;
+    w->PutChunk(distinct[a].values);
+    if (!retracting_) continue;
+    // Over an updating input, each value's count (in the order of `values`).
+    const Chunk& values = distinct[a].values;
+    for (size_t i = 0; i < values.size(); ++i) {
+      std::string v;
+      for (size_t c = 0; c < values.num_columns(); ++c) EncodeKeyValue(values.column(c), i, &v);
+      w->PutI64(distinct[a].seen.at(v));
+    }
   }
 }
 
@@ -63,7 +72,14 @@ void WindowAggregateOperator::GetDistinct(DistinctValues* distinct, StateReader*
     for (size_t i = 0; i < d.values.size() && r->ok(); ++i) {
       std::string v;
       for (size_t c = 0; c < d.values.num_columns(); ++c) EncodeKeyValue(d.values.column(c), i, &v);
-      if (!d.seen.insert(std::move(v)).second) r->Fail("a distinct value twice");
+      if (!d.seen.emplace(std::move(v), 1).second) r->Fail("a distinct value twice");
+    }
+    if (retracting_ && r->ok()) {
+      for (size_t i = 0; i < d.values.size() && r->ok(); ++i) {
+        std::string v;
+        for (size_t c = 0; c < d.values.num_columns(); ++c) EncodeKeyValue(d.values.column(c), i, &v);
+        d.seen[v] = r->GetI64();
+      }
     }
     if (!r->ok()) d.values = Chunk(distinct_types_[a]);
   }

@@ -11,13 +11,13 @@ constexpr int64_t kMicrosPerMs = 1000;
 }  // namespace
 
 Status WindowRowTimes(const Chunk& chunk, int time_column, bool proctime, bool local_time, const JobContext* ctx,
-                      const std::string& op_name, std::vector<int64_t>* times) {
+                      const std::string& op_name, std::vector<int64_t>* times, bool changes) {
   const size_t n = chunk.size();
-  if (!chunk.AllInserts()) {
+  if (!changes && !chunk.AllInserts()) {
     for (size_t i = 0; i < n; ++i) {
       if (chunk.kind(i) != RowKind::kInsert) {
         return Status::InvalidArgument(op_name + " received a " + std::string(RowKindShortString(chunk.kind(i))) +
-                                       " change, but windows need an insert-only input, as in Flink");
+                                       " change, but this window operator needs an insert-only input");
       }
     }
   }
@@ -70,7 +70,7 @@ Status WindowTableFunctionOperator::Process(int, Chunk& chunk) {
   if (n == 0) return Status::OK();
   metrics_.rows_in += static_cast<int64_t>(n);
   std::vector<int64_t> times;
-  RETURN_IF_ERROR(WindowRowTimes(chunk, time_column_, proctime_, local_time_, ctx_, name(), &times));
+  RETURN_IF_ERROR(WindowRowTimes(chunk, time_column_, proctime_, local_time_, ctx_, name(), &times, /*changes=*/true));
   const size_t nin = output_types_.size() - 3;
   // One output row per (input row, window): the input rows repeated through a selection.
   std::vector<uint32_t> sel;
@@ -110,6 +110,11 @@ Status WindowTableFunctionOperator::Process(int, Chunk& chunk) {
   out.AddColumn(std::move(end_col));
   out.AddColumn(std::move(time_col));
   out.SetSizeFromColumns();
+  // Over an updating input each output row keeps its input row's kind (Flink's WindowTableFunction
+  // forwards changes; a -U/+U pair's rows stay in this chunk).
+  if (!chunk.AllInserts()) {
+    for (size_t j = 0; j < m; ++j) out.kind_vector()[j] = chunk.kind(sel[j]);
+  }
   return Emit(out);
 }
 

@@ -39,9 +39,10 @@ class WindowTableFunctionOperator final : public Operator {
 
 // Shared by the window operators: the row times of `chunk` on the window clock (event time from
 // `time_column`, or the clock's time for processing time; shifted into the session time zone when
-// `local_time`). Fails on a non-insert row or a NULL rowtime, naming `op_name`.
+// `local_time`). Fails on a NULL rowtime, and unless `changes` (an operator that reads -U/+U/-D rows
+// by their row time) on a non-insert row, naming `op_name`.
 Status WindowRowTimes(const Chunk& chunk, int time_column, bool proctime, bool local_time, const JobContext* ctx,
-                      const std::string& op_name, std::vector<int64_t>* times);
+                      const std::string& op_name, std::vector<int64_t>* times, bool changes = false);
 
 // The UTC instant of a window clock time (undoes the session time zone shift when `local_time`).
 int64_t WindowClockToUtc(int64_t t, bool local_time, const JobContext* ctx);

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "common/check.h"
 #include "common/clock.h"
 #include "function/aggregate/aggregate_function.h"
@@ -75,6 +77,46 @@ TEST(WindowAggregateOperatorTest, HopRowCountsForTheWindowsStillOpen) {
   EXPECT_EQ(op.metrics().late_rows_dropped, 1);
   ASSERT_TRUE(h.End().ok());
   EXPECT_EQ(h.sink.Changes(), (Lines{"+I[a, 1, 1, -5, 5]", "+I[a, 2, 11, 0, 10]"}));
+}
+
+// Over an updating input (SetRetracting): the retracting calls plus the hidden row counter last.
+std::unique_ptr<WindowAggregateOperator> MakeRetractingOp(WindowSpec w) {
+  auto count = ResolveAggregate("COUNT", {}, {}, true);
+  auto sum = ResolveAggregate("SUM", {LogicalType::Integer()}, {nullptr}, true);
+  auto rows = ResolveAggregate("COUNT", {}, {}, true);
+  SLUICE_CHECK(count.ok() && sum.ok() && rows.ok());
+  std::vector<WindowAggregateOperator::Agg> aggs = {
+      {*count, {}, false, -1}, {*sum, {1}, false, -1}, {*rows, {}, false, -1}};
+  LogicalType bound = LogicalType::Timestamp(3).WithNullable(false);
+  std::vector<LogicalType> out = {LogicalType::String(), LogicalType::BigInt().WithNullable(false), LogicalType::Integer(),
+                                  bound, bound};
+  auto op = std::make_unique<WindowAggregateOperator>("WindowAggregate", kTypes, std::vector<int>{0}, std::move(aggs), out,
+                                                      w, 2, false, false, false);
+  op->SetRetracting();
+  return op;
+}
+
+Row RK(RowKind kind, const std::string& key, int32_t v, int64_t ts) { return {kind, {Str(key), Int(v), Ts(ts)}}; }
+
+TEST(WindowAggregateOperatorTest, RetractionsGoToTheWindowsOfTheirRowTimeAndEmptyKeysAreNotEmitted) {
+  auto op = MakeRetractingOp(WindowSpec{WindowKind::kHop, 10, 5, 0});
+  Harness h(op.get());
+  ASSERT_TRUE(h.open_status.ok());
+  // a: 1 at 3, updated to 2 at 7; b: 5 at 4, deleted; c: a delete of a row never seen (count -1).
+  ASSERT_TRUE(h.Push(MakeChunk(kTypes, {R("a", 1, 3), R("b", 5, 4), RK(RowKind::kUpdateBefore, "a", 1, 3),
+                                        RK(RowKind::kUpdateAfter, "a", 2, 7), RK(RowKind::kDelete, "b", 5, 4),
+                                        RK(RowKind::kDelete, "c", 8, 6)}))
+                  .ok());
+  ASSERT_TRUE(h.Watermark(4).ok());  // [-5, 5) fires: a and b were retracted there, nothing left
+  EXPECT_TRUE(h.sink.Changes().empty());
+  ASSERT_TRUE(h.Watermark(9).ok());  // [0, 10): a's update, and c below 0 (emitted, as Flink)
+  EXPECT_EQ(h.sink.Changes(), (Lines{"+I[a, 1, 2, 0, 10]", "+I[c, -1, -8, 0, 10]"}));
+  // A retraction whose windows all fired is late and dropped; one into an open window counts.
+  ASSERT_TRUE(h.Push(MakeChunk(kTypes, {RK(RowKind::kDelete, "a", 9, 1), RK(RowKind::kDelete, "a", 2, 7)})).ok());
+  EXPECT_EQ(op->metrics().late_rows_dropped, 1);
+  ASSERT_TRUE(h.End().ok());
+  EXPECT_EQ(h.sink.Changes(),
+            (Lines{"+I[a, 1, 2, 0, 10]", "+I[c, -1, -8, 0, 10]", "+I[c, -1, -8, 5, 15]"}));
 }
 
 TEST(WindowAggregateOperatorTest, ProcessingTimeWindowsFollowTheInjectedClock) {

@@ -1,0 +1,8 @@
+-- SESSION window aggregation (PARTITION BY k) over a changelog source: retractions join and merge sessions like inserts.
+CREATE TABLE sales (
+  id INT, k STRING, v INT, ts TIMESTAMP(3),
+  WATERMARK FOR ts AS ts - INTERVAL '1' HOUR
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/sales.debezium.json', 'format' = 'debezium-json');
+SELECT window_start, window_end, k, COUNT(*) AS n, SUM(v) AS total
+FROM TABLE(SESSION(TABLE sales PARTITION BY k, DESCRIPTOR(ts), INTERVAL '30' SECOND))
+GROUP BY window_start, window_end, k;
