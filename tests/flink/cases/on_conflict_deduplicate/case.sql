@@ -5,7 +5,7 @@
 -- then the USD update retracts the latest one. Flink 2.2.1 has no ON CONFLICT, and refuses the clause
 -- on a print sink in 2.3 (a retract sink), so the clause itself is checked in the .test only.
 CREATE TABLE lines (store_id STRING, currency STRING, amount BIGINT, ts TIMESTAMP(3))
-WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/store_lines.json', 'format' = 'json');
+WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/store_lines.json', 'format' = 'json');
 CREATE TABLE by_store (store_id STRING, currency STRING, sales BIGINT, PRIMARY KEY (store_id) NOT ENFORCED)
 WITH ('connector' = 'print');
 INSERT INTO by_store SELECT store_id, currency, SUM(amount) FROM lines GROUP BY store_id, currency
