@@ -149,6 +149,7 @@ Result<PlanNodePtr> Binder::BindInsert(const ast::Insert& insert) {
   calc->schema = calc_schema;
   auto sink = std::make_shared<SinkNode>();
   sink->table = table;
+  sink->conflict_strategy = insert.on_conflict;
   for (const auto& h : insert.hints) {
     for (const auto& kv : h.kv_options) sink->hint_options.push_back(kv);
   }

@@ -62,6 +62,11 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "never. Sluice's materializer asks its input for update-before rows and keeps only the live rows per "
        "key, so its state is bounded by the result's size (Flink's keeps each key's history).",
        {"NONE", "AUTO", "FORCE"}},
+      {kSinkRequireOnConflictKey, OptionType::kBoolean, "false",
+       "Flink 2.3's option: when 'true', an INSERT into a sink with a PRIMARY KEY whose query's upsert key "
+       "differs from it is refused at planning time unless it has an ON CONFLICT clause (with "
+       "'table.exec.sink.upsert-materialize' = 'AUTO'). Flink 2.3 defaults to 'true'; Sluice defaults to "
+       "'false', keeping Flink 2.2's plans (docs/flink_differences.md)."},
       {kAggPhaseStrategyKey, OptionType::kEnum, "AUTO",
        "With mini-batch on, whether group aggregations are planned in two phases (LocalGroupAggregate, then "
        "GlobalGroupAggregate over the Exchange) when every aggregate function can merge: 'AUTO' and "

@@ -101,6 +101,7 @@ inline constexpr char kSinkNotNullEnforcerKey[] = "table.exec.sink.not-null-enfo
 inline constexpr char kDisabledOperatorsKey[] = "table.exec.disabled-operators";
 inline constexpr char kMaxColumnWidthKey[] = "table.display.max-column-width";
 inline constexpr char kSinkUpsertMaterializeKey[] = "table.exec.sink.upsert-materialize";
+inline constexpr char kSinkRequireOnConflictKey[] = "table.exec.sink.require-on-conflict";
 inline constexpr char kAggPhaseStrategyKey[] = "table.optimizer.agg-phase-strategy";
 inline constexpr char kNonDeterministicUpdateStrategyKey[] = "table.optimizer.non-deterministic-update.strategy";
 inline constexpr char kCdcEventsDuplicateKey[] = "table.exec.source.cdc-events-duplicate";

@@ -336,6 +336,7 @@ class Session::Impl {
         case UpsertMaterializeOption::kForce: sink.upsert_materialize_mode = SinkNode::UpsertMaterialize::kForce; break;
         case UpsertMaterializeOption::kAuto: sink.upsert_materialize_mode = SinkNode::UpsertMaterialize::kAuto; break;
       }
+      sink.require_on_conflict = config_.GetBool(kSinkRequireOnConflictKey);
       table_sinks[r.get()] = std::move(tsink);
       planned.resources.sink_names[r.get()] = table.path.name;
     }

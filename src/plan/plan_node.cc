@@ -97,7 +97,11 @@ std::string UnionNode::ExplainAttributes() const { return "all=[true], union=[" 
 std::string SinkNode::ExplainAttributes() const {
   std::string t = table ? table->path.FullName() : "*anonymous_collect$1*";
   std::string s = "table=[" + t + "], fields=[" + JoinNames(schema.names()) + "]";
-  if (upsert_materialize) s += ", upsertMaterialize=[true], upsertMaterializeReason=[" + upsert_materialize_reason + "]";
+  if (upsert_materialize) s += ", upsertMaterialize=[true]";
+  if (conflict_strategy != InsertConflictStrategy::kNone) {
+    s += std::string(", conflictStrategy=[") + InsertConflictStrategyName(conflict_strategy) + "]";
+  }
+  if (upsert_materialize) s += ", upsertMaterializeReason=[" + upsert_materialize_reason + "]";
   return s;
 }
 

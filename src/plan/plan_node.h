@@ -17,6 +17,7 @@
 
 #include "function/expression.h"
 #include "plan/window.h"
+#include "types/insert_conflict.h"
 #include "types/row_kind.h"
 #include "types/schema.h"
 #include "types/value.h"
@@ -164,6 +165,15 @@ struct SinkNode : PlanNode {
   bool upsert_materialize = false;
   std::string upsert_materialize_reason;
   bool materialize_emit_update_before = false;  // the writer stores -U rows too
+  // The INSERT's ON CONFLICT clause (set by the binder; types/insert_conflict.h). With kError or
+  // kNothing the materializer compacts on watermarks; with kDeduplicate (or none) it keeps every
+  // live row per key.
+  InsertConflictStrategy conflict_strategy = InsertConflictStrategy::kNone;
+  // 'table.exec.sink.require-on-conflict' (set by the engine before trait inference).
+  bool require_on_conflict = false;
+  // Set by trait inference with a compacting materializer: the input's upsert key (empty when none),
+  // which identifies the rows a retraction or update replaces.
+  std::vector<int> materialize_upsert_key;
   std::string ExplainName() const override { return "Sink"; }
   std::string ExplainAttributes() const override;
 };

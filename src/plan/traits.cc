@@ -277,7 +277,8 @@ class Inference {
     switch (n->kind) {
       case PlanKind::kSink: {
         auto& s = n->As<SinkNode>();
-        DecideUpsertMaterialize(&s, In(n));
+        Status st = DecideUpsertMaterialize(&s, In(n));
+        if (!st.ok() && status_.ok()) status_ = std::move(st);
         if (s.upsert_materialize || s.accepted_mode.Contains(RowKind::kUpdateBefore)) {
           needs_ub_[n->inputs[0].get()] = true;
         }
@@ -336,27 +337,74 @@ class Inference {
     }
   }
 
-  // Flink's analyzeUpsertMaterializeStrategy: a sink with a PRIMARY KEY fed by an updating query
-  // needs a SinkUpsertMaterializer unless some unique key of the query lies within the primary key
-  // ('table.exec.sink.upsert-materialize' AUTO; FORCE always, NONE never).
-  static void DecideUpsertMaterialize(SinkNode* s, Kinds in) {
+  // Flink's analyzeUpsertMaterializeStrategy (2.3, with FLIP-558's ON CONFLICT clause): a sink with a
+  // PRIMARY KEY fed by an updating query needs a materializer unless some unique key of the query lies
+  // within the primary key ('table.exec.sink.upsert-materialize' AUTO; FORCE always, NONE never). An
+  // insert-only query needs none, except under ON CONFLICT DO ERROR / DO NOTHING, whose materializer
+  // also resolves rows of one key from different query rows. The clause is refused on a sink that is not
+  // an upsert sink, DO ERROR / DO NOTHING on sources without watermarks, and with
+  // 'table.exec.sink.require-on-conflict' a key mismatch without a clause.
+  static Status DecideUpsertMaterialize(SinkNode* s, Kinds in) {
     s->upsert_materialize = false;
     s->upsert_materialize_reason.clear();
-    s->materialize_emit_update_before = s->accepted_mode.Contains(RowKind::kUpdateBefore);
-    if (in.InsertOnly() || s->primary_key.empty() || s->upsert_materialize_mode == SinkNode::UpsertMaterialize::kNone) return;
+    s->materialize_upsert_key.clear();
+    // Flink's SinkUpsertMaterializer writes +U without a before-image even to a sink that stores them
+    // (a print sink with a key): measured against Flink 2.2.1 (tests/flink/cases/on_conflict_deduplicate).
+    s->materialize_emit_update_before = false;
+    const InsertConflictStrategy clause = s->conflict_strategy;
+    const bool sink_is_retract = s->accepted_mode.Contains(RowKind::kUpdateBefore);
+    const bool sink_is_append =
+        !s->accepted_mode.Contains(RowKind::kUpdateAfter) && !s->accepted_mode.Contains(RowKind::kDelete);
+    const std::string name = s->table ? s->table->path.FullName() : std::string("collect");
+    if (clause != InsertConflictStrategy::kNone && (sink_is_append || sink_is_retract)) {
+      return Status::PlanError("ON CONFLICT clause is only allowed for upsert sinks. The sink '" + name +
+                               "' is not an upsert sink because " +
+                               (sink_is_append ? "it only accepts INSERT (append-only) changes."
+                                               : "it requires UPDATE_BEFORE (retract mode)."));
+    }
+    if (CompactsOnWatermarks(clause)) {
+      std::vector<std::string> without;
+      std::set<const PlanNode*> seen;
+      SourcesWithoutWatermarks(s->inputs[0].get(), &seen, &without);
+      if (!without.empty()) {
+        return Status::PlanError(std::string("ON CONFLICT DO ") + InsertConflictStrategyName(clause) +
+                                 " requires all source tables to define watermarks, but the following source(s) do "
+                                 "not: " +
+                                 JoinStrings(without) + ". Please add a WATERMARK declaration to these tables.");
+      }
+    }
+    // Without a clause (or with DO DEDUPLICATE) an insert-only query writes each row as it comes.
+    const bool compacting = CompactsOnWatermarks(clause);
+    if (s->primary_key.empty() || s->upsert_materialize_mode == SinkNode::UpsertMaterialize::kNone) return Status::OK();
+    if (in.InsertOnly() && !compacting && !s->require_on_conflict) return Status::OK();
     std::vector<std::string> pk;
     for (int c : s->primary_key) pk.push_back(s->schema.field(static_cast<size_t>(c)).name);
     const PlanNode* input = s->inputs[0].get();
     if (s->upsert_materialize_mode == SinkNode::UpsertMaterialize::kForce) {
+      if (in.InsertOnly() && clause == InsertConflictStrategy::kNone) return Status::OK();
       s->upsert_materialize = true;
       s->upsert_materialize_reason = "'table.exec.sink.upsert-materialize' is FORCE";
-      return;
+      if (compacting) s->materialize_upsert_key = UpsertKeyColumns(input);
+      return Status::OK();
     }
     // Input column i is written to sink column i.
-    if (UniqueOn(input, s->primary_key)) return;
-    s->upsert_materialize = true;
+    const bool differs = !UniqueOn(input, s->primary_key);
     std::vector<std::string> key;
     for (int c : UpsertKeyColumns(input)) key.push_back(s->schema.field(static_cast<size_t>(c)).name);
+    if (differs && clause == InsertConflictStrategy::kNone && s->require_on_conflict && !sink_is_append &&
+        !sink_is_retract) {
+      return Status::PlanError(
+          "The query has an upsert key that differs from the primary key of the sink table '" + name +
+          "'. Primary key: [" + JoinStrings(pk) + "], upsert key: [" + JoinStrings(key) +
+          "]. This can lead to non-deterministic results when multiple records with different upsert keys map to "
+          "the same primary key. Please specify an ON CONFLICT clause to define how conflicts should be handled: "
+          "ON CONFLICT DO DEDUPLICATE (update to the latest record, state intensive, since we need to keep the "
+          "entire history), or ON CONFLICT DO ERROR (fail on conflict), or ON CONFLICT DO NOTHING (keep first "
+          "record).");
+    }
+    if (!differs || (in.InsertOnly() && !compacting)) return Status::OK();
+    s->upsert_materialize = true;
+    if (compacting) s->materialize_upsert_key = UpsertKeyColumns(input);
     if (key.empty()) {
       s->upsert_materialize_reason = "the query has no unique key, so several of its rows may write one PRIMARY KEY (" +
                                      JoinStrings(pk) + ") value";
@@ -364,6 +412,19 @@ class Inference {
       s->upsert_materialize_reason = "the query's unique key (" + JoinStrings(key) + ") is not within the PRIMARY KEY (" +
                                      JoinStrings(pk) + "); group by exactly the primary key to need none";
     }
+    return Status::OK();
+  }
+
+  // The tables scanned below `n` that declare no watermark (Flink's collectSourcesWithoutWatermarks).
+  static void SourcesWithoutWatermarks(const PlanNode* n, std::set<const PlanNode*>* seen,
+                                       std::vector<std::string>* out) {
+    if (!seen->insert(n).second) return;
+    if (n->kind == PlanKind::kTableSourceScan) {
+      const auto& scan = n->As<TableSourceScanNode>();
+      if (scan.table && scan.table->watermark_expr == nullptr) out->push_back(scan.table->path.FullName());
+      return;
+    }
+    for (const auto& in : n->inputs) SourcesWithoutWatermarks(in.get(), seen, out);
   }
 
   // Switches `aggs` to their retracting variants (Flink's SUM_RETRACT, MIN_RETRACT, ...). `keep_names`:

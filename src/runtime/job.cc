@@ -84,7 +84,16 @@ Result<std::unique_ptr<Job>> BuildJob(const std::vector<PlanNodePtr>& roots, Job
                                       const JobContext& ctx) {
   auto job = std::make_unique<Job>();
   job->ctx_ = ctx;
-  job->ctx_.per_row_watermarks = CallsCurrentWatermark(roots);
+  // A sink under ON CONFLICT DO ERROR / DO NOTHING compacts at every watermark: with a watermark
+  // before every row that advances it, what it compacts together does not depend on the chunk size.
+  bool compacting_sink = false;
+  for (const auto& r : roots) {
+    if (r->kind == PlanKind::kSink && r->As<SinkNode>().upsert_materialize &&
+        CompactsOnWatermarks(r->As<SinkNode>().conflict_strategy)) {
+      compacting_sink = true;
+    }
+  }
+  job->ctx_.per_row_watermarks = compacting_sink || CallsCurrentWatermark(roots);
   job->ctx_.watermark_interval_ms = RowTimeMiniBatchInterval(roots);
   Translator t(resources, &job->operators_, &job->sources_, &job->sinks_, &ctx);
   for (const auto& r : roots) {

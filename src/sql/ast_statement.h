@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sql/ast_query.h"
+#include "types/insert_conflict.h"
 
 namespace sluice::ast {
 
@@ -244,6 +245,8 @@ struct Insert : Statement {
   std::vector<std::pair<std::string, ExprPtr>> static_partition;
   std::vector<std::string> columns;  // (a, b); empty when not written
   QueryPtr query;                    // a SELECT, set operation or VALUES
+  // ON CONFLICT DO NOTHING | DO ERROR | DO DEDUPLICATE after the query (Flink 2.3); kNone when absent.
+  InsertConflictStrategy on_conflict = InsertConflictStrategy::kNone;
 };
 
 // EXECUTE STATEMENT SET BEGIN ...; END  or  BEGIN STATEMENT SET; ...; END

@@ -176,6 +176,20 @@ Result<std::unique_ptr<Insert>> Parser::ParseInsert() {
   }
   if (!AtQueryStart()) return ErrorHere();
   ASSIGN_OR_RETURN(ins->query, ParseQuery());
+  // Flink 2.3 (FLIP-558): ON CONFLICT DO { NOTHING | ERROR | DEDUPLICATE } closes the statement.
+  if (AcceptKw("ON")) {
+    RETURN_IF_ERROR(ExpectKw("CONFLICT"));
+    RETURN_IF_ERROR(ExpectKw("DO"));
+    if (AcceptKw("NOTHING")) {
+      ins->on_conflict = InsertConflictStrategy::kNothing;
+    } else if (AcceptKw("ERROR")) {
+      ins->on_conflict = InsertConflictStrategy::kError;
+    } else if (AcceptKw("DEDUPLICATE")) {
+      ins->on_conflict = InsertConflictStrategy::kDeduplicate;
+    } else {
+      return ErrorHere();
+    }
+  }
   return ins;
 }
 

@@ -554,7 +554,9 @@ class Unparser : public UnparserBase {
       out += ")";
     }
     if (!ins.columns.empty()) out += " " + IdentifierList(ins.columns);
-    return out + " " + Query(*ins.query);
+    out += " " + Query(*ins.query);
+    if (ins.on_conflict != InsertConflictStrategy::kNone) out += std::string(" ON CONFLICT DO ") + InsertConflictStrategyName(ins.on_conflict);
+    return out;
   }
 
   std::string Statement(const ast::Statement& st) {

@@ -443,6 +443,18 @@ TEST(ParserStatementTest, InsertStatementSetExplain) {
   auto begin = MustParse("BEGIN STATEMENT SET; INSERT INTO a SELECT 1; END");
   EXPECT_EQ(begin->As<StatementSet>().inserts.size(), 1u);
   EXPECT_FALSE(begin->As<StatementSet>().execute_form);
+  // Flink 2.3's ON CONFLICT clause closes the INSERT, after a column list or PARTITION.
+  EXPECT_EQ(S("INSERT INTO t SELECT 1").As<Insert>().on_conflict, InsertConflictStrategy::kNone);
+  EXPECT_EQ(S("INSERT INTO t SELECT * FROM u ON CONFLICT DO ERROR").As<Insert>().on_conflict, InsertConflictStrategy::kError);
+  EXPECT_EQ(S("INSERT INTO t (a) SELECT a FROM u JOIN v ON u.a = v.a ON CONFLICT DO NOTHING").As<Insert>().on_conflict,
+            InsertConflictStrategy::kNothing);
+  EXPECT_EQ(S("INSERT OVERWRITE t PARTITION (p = 'v') SELECT 1 ON CONFLICT DO DEDUPLICATE").As<Insert>().on_conflict,
+            InsertConflictStrategy::kDeduplicate);
+  auto set_oc = MustParse("EXECUTE STATEMENT SET BEGIN INSERT INTO a SELECT 1 ON CONFLICT DO NOTHING; INSERT INTO b SELECT 2; END");
+  EXPECT_EQ(set_oc->As<StatementSet>().inserts[0]->on_conflict, InsertConflictStrategy::kNothing);
+  EXPECT_EQ(set_oc->As<StatementSet>().inserts[1]->on_conflict, InsertConflictStrategy::kNone);
+  EXPECT_FALSE(ParseStatement("INSERT INTO t SELECT 1 ON CONFLICT DO UPDATE").ok());
+  EXPECT_FALSE(ParseStatement("INSERT INTO t SELECT 1 ON CONFLICT NOTHING").ok());
   const auto& ex = S("EXPLAIN CHANGELOG_MODE, JSON_EXECUTION_PLAN SELECT 1").As<Explain>();
   EXPECT_EQ(ex.details, std::vector<ExplainDetail>({ExplainDetail::kChangelogMode, ExplainDetail::kJsonExecutionPlan}));
   EXPECT_EQ(ex.inner->kind, StatementKind::kQuery);

@@ -84,6 +84,9 @@ const std::vector<std::string>& Corpus() {
       "SET",
       "RESET 'table.exec.mini-batch.enabled'",
       "RESET",
+      "INSERT INTO t SELECT a, b FROM u ON CONFLICT DO ERROR",
+      "INSERT INTO t (a, b) SELECT a, b FROM u JOIN v ON u.k = v.k ON CONFLICT DO NOTHING",
+      "INSERT INTO t PARTITION (p = 'x') SELECT a FROM u ON CONFLICT DO DEDUPLICATE",
       // --- Nexmark q0-q22 shapes
       "INSERT INTO nexmark_q0 SELECT auction, bidder, price, `dateTime`, extra FROM bid",
       "INSERT INTO nexmark_q1 SELECT auction, bidder, 0.908 * price as price, `dateTime`, extra FROM bid",
