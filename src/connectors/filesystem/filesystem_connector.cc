@@ -472,7 +472,8 @@ class FileSystemSource final : public TableSource {
     for (const ExprPtr& filter : ctx_.filters) {
       ExprEvaluator evaluator({filter}, &eval);
       std::vector<uint32_t> sel;
-      RETURN_IF_ERROR(evaluator.Filter(partitions, &sel));
+      // A filter that fails on some partition's values prunes nothing: the query reports the error.
+      if (!evaluator.Filter(partitions, &sel).ok()) continue;
       std::vector<bool> pass(dirs.size(), false);
       for (uint32_t r : sel) pass[r] = true;
       for (size_t i = 0; i < dirs.size(); ++i) selected[i] = selected[i] && pass[i];
@@ -530,8 +531,8 @@ class FileSystemFactory final : public ConnectorFactory {
   }
   std::vector<Field> metadata() const override { return OfferedMetadata(); }
   bool supports_source() const override { return true; }
-  // Partition pruning: a conjunct over partition columns only (deterministic, never failing) lets the
-  // source skip the partitions it rules out; the query still applies it.
+  // Partition pruning: a conjunct over partition columns only (deterministic) lets the source skip the
+  // partitions it rules out; the query still applies it (and reports its errors, if any).
   bool supports_filter_push_down() const override { return true; }
   Result<std::vector<bool>> ApplyFilters(const ConnectorContext& ctx, const std::vector<ExprPtr>& filters) const override {
     std::vector<bool> partition_column(ctx.physical_schema.size(), false);
@@ -542,8 +543,7 @@ class FileSystemFactory final : public ConnectorFactory {
     }
     std::vector<bool> accepted;
     for (const ExprPtr& f : filters) {
-      accepted.push_back(!ctx.partition_keys.empty() && OnPartitionColumnsOnly(*f, partition_column) &&
-                         ExprCannotFail(*f));
+      accepted.push_back(!ctx.partition_keys.empty() && OnPartitionColumnsOnly(*f, partition_column));
     }
     return accepted;
   }

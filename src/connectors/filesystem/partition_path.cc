@@ -14,7 +14,7 @@ bool NeedsEscaping(unsigned char c) {
   if (c < 0x20 || c == 0x7F) return true;
   switch (c) {
     case '"': case '#': case '%': case '\'': case '*': case '/': case ':': case '=':
-    case '?': case '\\': case '{': case '[': case ']': case '^':
+    case '?': case '\\': case '{': case '}': case '[': case ']': case '^':
       return true;
     default:
       return false;

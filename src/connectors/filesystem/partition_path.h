@@ -5,7 +5,7 @@
 // A value is written as its text (Flink's toString of the external value: '2015-09-15' for a DATE,
 // 'true' for a BOOLEAN, digits for integers); a NULL or empty value becomes the table's
 // 'partition.default-name' (__DEFAULT_PARTITION__ by default), which reads back as NULL. Names and
-// values are escaped as Hive escapes path names: control characters and "#%'*/:=?\{[]^ (and DEL) become
+// values are escaped as Hive escapes path names: control characters and "#%'*/:=?\{}[]^ (and DEL) become
 // '%' followed by two upper-case hex digits, so a value can hold '/' or '=' and still be one
 // directory. Partition columns are not written into the files (Flink's default); readers restore them
 // from the path.
