@@ -69,6 +69,7 @@ for n in $queries; do
     continue
   fi
   err=$(mktemp)
+  rm -rf /tmp/sluice-nexmark-q10  # q10's filesystem sink: a fresh folder each run
   "$SLUICE" run -i bench/nexmark/ddl.sql "$q" > /dev/null 2> "$err"
   rc=$?
   summary=$(grep 'elapsed=' "$err" | tail -n 1)

@@ -27,6 +27,7 @@ import json
 import os
 import platform
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -72,7 +73,11 @@ def first_line(text):
     return (lines[0] if lines else "no output")[:300]
 
 
+Q10_OUTPUT = "/tmp/sluice-nexmark-q10"  # q10's filesystem sink (bench/nexmark/q10.sql), emptied before each run
+
+
 def run_sluice(sluice, ddl, query):
+    shutil.rmtree(Q10_OUTPUT, ignore_errors=True)
     cmd = ["nice", "-n", "10", "/usr/bin/time", "-f", "bench-time: %e %U %S %M", sluice, "run", "-i", ddl, query]
     try:
         p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=TIMEOUT_S)
@@ -87,6 +92,7 @@ def run_sluice(sluice, ddl, query):
 
 
 def run_flink(cp, java_opts, ddl, query, events, warmup):
+    shutil.rmtree(Q10_OUTPUT, ignore_errors=True)
     cmd = ["nice", "-n", "10", "java"] + java_opts + ["-cp", cp, "sluice.flink.FlinkBench",
                                                      "--warmup-events", str(warmup), "--events", str(events), ddl, query]
     try:

@@ -1,9 +1,11 @@
 """The fixed pipeline of the crash harness (crash_harness.py runs it first): pipeline.sql next to this
 file reads generated JSON files and writes filesystem sinks: append-only json sinks (dedup and
-regular join; window aggregate), a changelog sink (group aggregate with Top-N, debezium-json), and
+regular join; window aggregate, also into a sink PARTITIONED BY (dt, hm) that commits its partitions
+by partition time with success files), a changelog sink (group aggregate with Top-N, debezium-json), and
 the late-rows table ('sluice.exec.late-rows.table') that receives the orders the window aggregate
 drops as late. Outputs are compared after concatenating the committed (visible) files in file-number
-order: byte for byte, so every change and every late row appears exactly once and in the same order.
+order (per partition directory for the partitioned sink, whose success files must be the same too):
+byte for byte, so every change and every late row appears exactly once and in the same order.
 
 Besides kills at random moments and at failpoints, it checks that restoring from each retained
 checkpoint k of an uninterrupted run reproduces that run's output suffix byte for byte, that a corrupt
@@ -57,13 +59,21 @@ def script(data_dir, out_dir, ckpt_dir, extra_sets):
 
 
 def committed(out_dir):
-    """Every sink's visible files concatenated in file-number order."""
+    """Every sink's visible files concatenated in file-number order, per directory: "sink" for an
+    unpartitioned sink, "sink/dt=.../hm=..." for each partition of a partitioned one, and each success
+    file ("sink/dt=.../hm=.../_SUCCESS") as an empty entry."""
     result = {}
     for sink in sorted(os.listdir(out_dir)):
-        d = os.path.join(out_dir, sink)
-        names = [n for n in os.listdir(d) if not n.startswith(".") and not n.startswith("_")]
-        names.sort(key=lambda n: [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", n)])
-        result[sink] = b"".join(open(os.path.join(d, n), "rb").read() for n in names)
+        for d, dirs, files in os.walk(os.path.join(out_dir, sink)):
+            dirs[:] = sorted(x for x in dirs if not x.startswith((".", "_")))
+            rel = os.path.relpath(d, out_dir)
+            names = [n for n in files if not n.startswith(".") and not n.startswith("_")]
+            names.sort(key=lambda n: [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", n)])
+            if names:
+                result[rel] = b"".join(open(os.path.join(d, n), "rb").read() for n in names)
+            for n in files:
+                if n.startswith("_"):
+                    result[os.path.join(rel, n)] = b""
     return result
 
 
@@ -107,9 +117,12 @@ def check(args, sluice, work):
         sys.exit("reference run failed:\n" + err)
     reference = committed(ref_out)
     missing = {"enriched", "per_minute", "top_customers", "late_orders"} - set(reference)
+    if not any(k.startswith("per_minute_parts/") and k.endswith("/_SUCCESS") for k in reference):
+        missing.add("per_minute_parts (partitions with success files)")
     if missing:
         sys.exit("reference run wrote nothing to %s" % sorted(missing))
-    if not all(reference.values()):
+    # A success file is empty by design (Flink's _SUCCESS marker); every other file holds rows.
+    if not all(v for k, v in reference.items() if not k.endswith("/_SUCCESS")):
         sys.exit("reference run wrote an empty sink: %s" % {k: len(v) for k, v in reference.items()})
 
     full_out = os.path.join(work, "full-out")
@@ -136,9 +149,9 @@ def check(args, sluice, work):
         # the restored run must write exactly those again.
         meta_time = os.stat(os.path.join(job_dir, "chk-%d" % k, "_metadata")).st_mtime_ns
         dropped = 0
-        for sink in os.listdir(out):
-            for name in os.listdir(os.path.join(out, sink)):
-                path = os.path.join(out, sink, name)
+        for d, _, files in os.walk(out):
+            for name in files:
+                path = os.path.join(d, name)
                 if os.stat(path).st_mtime_ns > meta_time:
                     os.remove(path)
                     dropped += 1

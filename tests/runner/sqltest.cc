@@ -36,6 +36,11 @@
 //   ----
 //   {"a":1}
 //
+//   tree <dir>                    a statement; then every file under <dir> (hidden ones too), one
+//   <sql>                         relative path per line, sorted: a filesystem sink's layout
+//   ----
+//   dt=2026-08-15/part-0-0.csv
+//
 //   sink <table>                  a statement; then every change the 'values' sink <table> received
 //   <sql>                         during it, in order, as the print sink writes them
 //   ----
@@ -140,7 +145,7 @@ struct Record {
 
 bool StartsRecord(const std::string& line) {
   std::string t = Trim(line);
-  for (const char* kw : {"statement", "query", "input", "output", "explain", "file", "sink", "sources", "#"}) {
+  for (const char* kw : {"statement", "query", "input", "output", "explain", "file", "tree", "sink", "sources", "#"}) {
     if (t.rfind(kw, 0) == 0) return true;
   }
   return false;
@@ -307,6 +312,21 @@ class FileRunner {
         actual.push_back(line + ")");
       }
       if (actual != r.expected) return "sources mismatch" + Diff(r.expected, actual);
+      return "";
+    }
+    if (r.kind == "tree") {
+      // Every file under the directory (hidden ones too), relative to it, sorted: a sink's layout.
+      Collector c;
+      auto res = session_->Execute(r.sql, &c);
+      if (!res.ok()) return "unexpected error: " + res.status().ToString();
+      std::vector<std::string> actual;
+      std::error_code ec;
+      for (auto it = fs::recursive_directory_iterator(r.arg, ec); !ec && it != fs::recursive_directory_iterator();
+           it.increment(ec)) {
+        if (it->is_regular_file()) actual.push_back(fs::path(it->path()).lexically_relative(r.arg).generic_string());
+      }
+      std::sort(actual.begin(), actual.end());
+      if (actual != r.expected) return "tree mismatch" + Diff(r.expected, actual);
       return "";
     }
     if (r.kind == "file") {

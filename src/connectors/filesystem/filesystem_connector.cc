@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <system_error>
 
 #include "common/check.h"
@@ -17,7 +18,11 @@
 #include "common/time_util.h"
 #include "connectors/builtin_connectors.h"
 #include "connectors/connector_options.h"
+#include "connectors/filesystem/filesystem_sink.h"
+#include "connectors/filesystem/partition_path.h"
 #include "formats/format.h"
+#include "function/evaluator.h"
+#include "function/scalar_function.h"
 #include "types/vector.h"
 
 namespace sluice {
@@ -28,10 +33,7 @@ namespace {
 
 constexpr char kPath[] = "path";
 constexpr char kFormat[] = "format";
-constexpr char kRollingFileSize[] = "sink.rolling-policy.file-size";
-constexpr int64_t kDefaultRollingFileSize = int64_t{128} << 20;
 constexpr size_t kReadBlock = size_t{1} << 20;
-constexpr size_t kWriteBuffer = size_t{1} << 20;
 
 bool IsHidden(const fs::path& p) {
   std::string name = p.filename().string();
@@ -73,6 +75,13 @@ struct FilePosition {
   int64_t skip_rows = 0;
 };
 
+// How a partitioned table's file makes the projected columns: column i is decoded column decoded[i]
+// (>= 0), or the file's partition value constants[i] (a one-row vector) when decoded[i] < 0.
+struct PartitionColumns {
+  std::vector<int> decoded;
+  std::vector<Vector> constants;
+};
+
 // Reads one file in blocks; records are cut by the format and decoded batch by batch.
 //
 // Position checkpoints: "file-v1 <size> <mtime ns> <offset> <line> <skipped> <skip rows>" (see
@@ -81,9 +90,13 @@ struct FilePosition {
 // at most one Read's records, never the file before them.
 class FileSplit final : public SourceSplit {
  public:
-  FileSplit(std::string path, std::unique_ptr<RecordDecoder> decoder, Schema projected, std::vector<Field> metadata)
-      : path_(std::move(path)), decoder_(std::move(decoder)), metadata_(std::move(metadata)) {
-    if (!metadata_.empty()) scratch_ = Chunk(projected);
+  // `decoded` is the schema the decoder produces; `partition` (a partitioned table's file) says how the
+  // projected columns are made of decoded columns and the file's partition values.
+  FileSplit(std::string path, std::unique_ptr<RecordDecoder> decoder, Schema decoded, std::vector<Field> metadata,
+            std::optional<PartitionColumns> partition = std::nullopt)
+      : path_(std::move(path)), decoder_(std::move(decoder)), metadata_(std::move(metadata)),
+        partition_(std::move(partition)) {
+    if (!metadata_.empty() || partition_) scratch_ = Chunk(decoded);
   }
   ~FileSplit() override {
     if (fd_ >= 0) ::close(fd_);
@@ -291,7 +304,7 @@ class FileSplit final : public SourceSplit {
   // Decodes into `out` directly, or through a scratch chunk when metadata columns follow.
   Result<size_t> DecodeInto(const RecordBatch& batch, Chunk* out) {
     size_t before = out->size();
-    if (metadata_.empty()) {
+    if (metadata_.empty() && !partition_) {
       RETURN_IF_ERROR(decoder_->Decode(batch, out));
       return out->size() - before;
     }
@@ -299,8 +312,22 @@ class FileSplit final : public SourceSplit {
     for (auto& c : scratch_.columns()) c.Clear();
     RETURN_IF_ERROR(decoder_->Decode(batch, &scratch_));
     const size_t n = scratch_.size();
-    const size_t ncols = scratch_.num_columns();
-    for (size_t c = 0; c < ncols; ++c) out->column(c).AppendFrom(scratch_.column(c), nullptr, 0, n);
+    size_t ncols = scratch_.num_columns();
+    if (partition_) {
+      // A partition value is the same for every row of the file: gathered from its one-row vector.
+      if (zeros_.size() < n) zeros_.resize(n, 0);
+      ncols = partition_->decoded.size();
+      for (size_t c = 0; c < ncols; ++c) {
+        const int from = partition_->decoded[c];
+        if (from >= 0) {
+          out->column(c).AppendFrom(scratch_.column(static_cast<size_t>(from)), nullptr, 0, n);
+        } else {
+          out->column(c).AppendFrom(partition_->constants[c], zeros_.data(), 0, n);
+        }
+      }
+    } else {
+      for (size_t c = 0; c < ncols; ++c) out->column(c).AppendFrom(scratch_.column(c), nullptr, 0, n);
+    }
     for (size_t m = 0; m < metadata_.size(); ++m) {
       Vector& col = out->column(ncols + m);
       const std::string& key = metadata_[m].name;
@@ -323,6 +350,8 @@ class FileSplit final : public SourceSplit {
   std::string path_;
   std::unique_ptr<RecordDecoder> decoder_;
   std::vector<Field> metadata_;
+  std::optional<PartitionColumns> partition_;
+  std::vector<uint32_t> zeros_;  // a selection of row 0, for partition values
   Chunk scratch_;
   int fd_ = -1;
   bool eof_ = false;
@@ -350,6 +379,11 @@ class FileSystemSource final : public TableSource {
   bool bounded() const override { return true; }
   // Changelog formats (debezium-json) make the files a changelog.
   ChangelogMode changelog_mode() const override { return format_->changelog_mode(); }
+  // A partitioned table's scan: the files read and those its partition filters skipped.
+  std::vector<std::pair<std::string, std::string>> SummaryFields() const override {
+    if (ctx_.partition_keys.empty()) return {};
+    return {{"result-files", std::to_string(result_files_)}, {"skipped-files", std::to_string(skipped_files_)}};
+  }
 
   Result<std::vector<std::unique_ptr<SourceSplit>>> CreateSplits() override {
     const std::string context = ConnectorErrorContext(ctx_, ConnectorRole::kSource);
@@ -363,6 +397,11 @@ class FileSystemSource final : public TableSource {
                                                   ctx_.physical_schema.field(static_cast<size_t>(i)).type);
     }
     std::vector<std::unique_ptr<SourceSplit>> splits;
+    if (!ctx_.partition_keys.empty()) {
+      auto partitioned = PartitionedSplits(*files, &splits);
+      if (!partitioned.ok()) return partitioned.WithContext(context);
+      return splits;
+    }
     for (const auto& file : *files) {
       auto decoder = format_->CreateDecoder(ctx_.physical_schema, ctx_.projection, ConnectorOptionReader(ctx_));
       if (!decoder.ok()) return decoder.status().WithContext(context);
@@ -372,266 +411,142 @@ class FileSystemSource final : public TableSource {
   }
 
  private:
+  // A partitioned table (Flink's FileSystemTableSource with partition keys): the files in directories
+  // one 'key=value' level per partition key (others are not the table's), partition columns restored
+  // from the path, partitions that the pushed-down filters rule out skipped.
+  Status PartitionedSplits(const std::vector<std::string>& files, std::vector<std::unique_ptr<SourceSplit>>* splits) {
+    const OptionReader options = ConnectorOptionReader(ctx_);
+    ASSIGN_OR_RETURN(PartitionComputer pc,
+                     PartitionComputer::Make(ctx_.physical_schema, ctx_.partition_keys,
+                                             options.GetString(kPartitionDefaultName, kDefaultPartitionName)));
+    Schema data_schema;
+    std::vector<int> data_index(ctx_.physical_schema.size(), -1);
+    for (int c : pc.data_columns()) {
+      data_index[static_cast<size_t>(c)] = static_cast<int>(data_schema.size());
+      data_schema.Add(ctx_.physical_schema.field(static_cast<size_t>(c)).name,
+                      ctx_.physical_schema.field(static_cast<size_t>(c)).type);
+    }
+    std::vector<int> projection = ctx_.projection;
+    if (projection.empty()) {
+      for (size_t i = 0; i < ctx_.physical_schema.size(); ++i) projection.push_back(static_cast<int>(i));
+    }
+    // The decoder reads the projected data columns in order of appearance (at least one column).
+    std::vector<int> data_projection;
+    std::vector<int> decoded_of;  // per projected column: its position among the decoded ones, or -1
+    for (int c : projection) {
+      const int d = data_index[static_cast<size_t>(c)];
+      decoded_of.push_back(d < 0 ? -1 : static_cast<int>(data_projection.size()));
+      if (d >= 0) data_projection.push_back(d);
+    }
+    if (data_projection.empty()) data_projection.push_back(0);
+    Schema decoded;
+    for (int d : data_projection) decoded.Add(data_schema.field(static_cast<size_t>(d)).name,
+                                              data_schema.field(static_cast<size_t>(d)).type);
+    // One row per partition directory, in the table's physical columns (data columns NULL), for the filters.
+    const std::string root = LocalPathOf(ctx_.options.at(kPath));
+    std::vector<std::pair<std::string, std::vector<std::string>>> dirs;  // directory, values
+    std::vector<std::pair<size_t, std::string>> kept_files;              // partition, file
+    std::vector<std::string> values;
+    for (const std::string& file : files) {
+      const std::string rel = fs::path(file).parent_path().lexically_relative(root).generic_string();
+      if (!ParsePartitionDirectory(rel, ctx_.partition_keys, &values)) continue;
+      if (dirs.empty() || dirs.back().first != rel) dirs.emplace_back(rel, values);
+      kept_files.emplace_back(dirs.size() - 1, file);
+    }
+    Chunk partitions(ctx_.physical_schema);
+    partitions.Resize(0);
+    for (auto& col : partitions.columns()) col.Clear();
+    for (const auto& [rel, vals] : dirs) {
+      for (size_t c = 0; c < ctx_.physical_schema.size(); ++c) {
+        if (data_index[c] >= 0) partitions.column(c).AppendValue(Value::Null(ctx_.physical_schema.field(c).type));
+      }
+      for (size_t k = 0; k < vals.size(); ++k) {
+        const size_t c = static_cast<size_t>(pc.partition_columns()[k]);
+        RETURN_IF_ERROR(AppendPartitionValue(vals[k], vals[k] == pc.default_name(), ctx_.partition_keys[k],
+                                             &partitions.column(c)));
+      }
+      partitions.kind_vector().push_back(RowKind::kInsert);
+    }
+    std::vector<bool> selected(dirs.size(), true);
+    EvalContext eval;
+    for (const ExprPtr& filter : ctx_.filters) {
+      ExprEvaluator evaluator({filter}, &eval);
+      std::vector<uint32_t> sel;
+      // A filter that fails on some partition's values prunes nothing: the query reports the error.
+      if (!evaluator.Filter(partitions, &sel).ok()) continue;
+      std::vector<bool> pass(dirs.size(), false);
+      for (uint32_t r : sel) pass[r] = true;
+      for (size_t i = 0; i < dirs.size(); ++i) selected[i] = selected[i] && pass[i];
+    }
+    for (const auto& [partition, file] : kept_files) {
+      if (!selected[partition]) {
+        ++skipped_files_;
+        continue;
+      }
+      ++result_files_;
+      PartitionColumns plan;
+      plan.decoded = decoded_of;
+      for (size_t i = 0; i < projection.size(); ++i) {
+        Vector constant(ctx_.physical_schema.field(static_cast<size_t>(projection[i])).type);
+        if (decoded_of[i] < 0) constant.AppendRow(partitions.column(static_cast<size_t>(projection[i])), partition);
+        plan.constants.push_back(std::move(constant));
+      }
+      ASSIGN_OR_RETURN(auto decoder, format_->CreateDecoder(data_schema, data_projection, options));
+      splits->push_back(std::make_unique<FileSplit>(file, std::move(decoder), decoded, ctx_.metadata, std::move(plan)));
+    }
+    return Status::OK();
+  }
+
   ConnectorContext ctx_;
   const FormatFactory* format_;
+  int64_t result_files_ = 0;
+  int64_t skipped_files_ = 0;
 };
 
-class FileWriter final : public SinkWriter {
- public:
-  FileWriter(std::string dir, std::string extension, int writer_index, int first_file, int64_t roll_bytes,
-             std::unique_ptr<RecordEncoder> encoder, bool append_only = true)
-      : append_only_(append_only),
-        dir_(std::move(dir)),
-        extension_(std::move(extension)),
-        writer_index_(writer_index),
-        file_counter_(first_file),
-        roll_bytes_(roll_bytes),
-        encoder_(std::move(encoder)) {}
-  ~FileWriter() override {
-    if (file_ != nullptr) std::fclose(file_);
+// Whether `e` reads only the flagged columns and calls only deterministic functions.
+bool OnPartitionColumnsOnly(const Expr& e, const std::vector<bool>& partition_column) {
+  if (e.kind == ExprKind::kColumnRef) {
+    return e.column_index >= 0 && static_cast<size_t>(e.column_index) < partition_column.size() &&
+           partition_column[static_cast<size_t>(e.column_index)];
   }
-
-  Status Write(const Chunk& chunk) override {
-    if (append_only_ && !chunk.AllInserts()) {
-      return Status::RuntimeError("The filesystem sink writing '" + dir_ +
-                                  "' is append-only and cannot store update or delete changes");
-    }
-    RETURN_IF_ERROR(encoder_->Encode(chunk, &buffer_));
-    if (static_cast<int64_t>(buffer_.size()) >= std::min<int64_t>(kWriteBuffer, roll_bytes_)) RETURN_IF_ERROR(Flush());
-    return Status::OK();
+  if (e.kind == ExprKind::kCall && (e.function == nullptr || !e.function->deterministic)) return false;
+  for (const ExprPtr& a : e.args) {
+    if (!OnPartitionColumnsOnly(*a, partition_column)) return false;
   }
-
-  Status Finish() override {
-    RETURN_IF_ERROR(Flush());
-    return CloseFile();
-  }
-
-  // Exactly-once (Flink's FileSink): files stay hidden ('.part-...inprogress') until the checkpoint
-  // that covers them completes. A checkpoint rolls the open file; the committables list the closed
-  // files and the next file number. Leftovers of a crashed attempt (hidden files numbered from the
-  // first file this writer would write) are removed when the job starts afresh or restores.
-  bool EnableTwoPhaseCommit() override {
-    two_phase_ = true;
-    return true;
-  }
-
-  Result<std::string> PreCommit(int64_t) override {
-    RETURN_IF_ERROR(Flush());
-    RETURN_IF_ERROR(CloseFile());
-    std::string out = std::to_string(file_counter_) + "\n";
-    for (const auto& [tmp, final_path] : pending_) out += tmp + "\t" + final_path + "\n";
-    pending_.clear();
-    return out;
-  }
-
-  Status Commit(const std::string& committables) override {
-    int64_t counter = 0;
-    std::vector<std::pair<std::string, std::string>> files;
-    RETURN_IF_ERROR(ParseCommittables(committables, &counter, &files));
-    for (const auto& [tmp, final_path] : files) {
-      std::error_code ec;
-      if (fs::exists(tmp, ec)) {
-        fs::rename(tmp, final_path, ec);
-        if (ec) return Status::IOError("Cannot commit '" + tmp + "' as '" + final_path + "': " + ec.message());
-      } else if (!fs::exists(final_path, ec)) {
-        return Status::IOError("Cannot commit '" + final_path + "': its pending file '" + tmp +
-                               "' is gone (was the sink directory changed after the checkpoint?)");
-      }
-    }
-    return Status::OK();
-  }
-
-  Status RecoverAndCommit(const std::string& committables) override {
-    if (committables.empty()) {
-      // A fresh start: what a crashed attempt left in progress is discarded.
-      RemoveInProgressFrom(file_counter_);
-      return Status::OK();
-    }
-    RETURN_IF_ERROR(Commit(committables));
-    int64_t counter = 0;
-    std::vector<std::pair<std::string, std::string>> files;
-    RETURN_IF_ERROR(ParseCommittables(committables, &counter, &files));
-    file_counter_ = static_cast<int>(counter);
-    // Files written after the restored checkpoint are discarded: the job writes them again.
-    RemoveInProgressFrom(file_counter_);
-    return Status::OK();
-  }
-
- private:
-  Status ParseCommittables(const std::string& text, int64_t* counter,
-                           std::vector<std::pair<std::string, std::string>>* files) const {
-    size_t nl = text.find('\n');
-    const std::string first = text.substr(0, nl);
-    if (nl == std::string::npos || first.empty() || first.size() > 9 ||
-        !std::all_of(first.begin(), first.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-      return Status::IOError("Corrupt filesystem sink state for '" + dir_ + "'");
-    }
-    *counter = std::stoll(first);
-    size_t pos = nl + 1;
-    while (pos < text.size()) {
-      size_t end = text.find('\n', pos);
-      size_t tab = text.find('\t', pos);
-      if (end == std::string::npos || tab == std::string::npos || tab > end) {
-        return Status::IOError("Corrupt filesystem sink state for '" + dir_ + "'");
-      }
-      files->emplace_back(text.substr(pos, tab - pos), text.substr(tab + 1, end - tab - 1));
-      pos = end + 1;
-    }
-    return Status::OK();
-  }
-
-  // Removes this writer's hidden in-progress files numbered `from` or later.
-  void RemoveInProgressFrom(int from) {
-    const std::string prefix = ".part-" + std::to_string(writer_index_) + "-";
-    const std::string suffix = "." + extension_ + ".inprogress";
-    std::error_code ec;
-    std::vector<fs::path> doomed;
-    for (const auto& entry : fs::directory_iterator(dir_, ec)) {
-      std::string name = entry.path().filename().string();
-      if (name.rfind(prefix, 0) != 0 || name.size() <= prefix.size() + suffix.size() ||
-          name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
-        continue;
-      }
-      std::string digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
-      if (digits.empty() || digits.size() > 9 ||
-          !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-        continue;
-      }
-      if (std::stoi(digits) >= from) doomed.push_back(entry.path());
-    }
-    for (const auto& p : doomed) fs::remove(p, ec);
-  }
-
-  std::string FinalName() const {
-    std::string name = "part-";
-    name.append(std::to_string(writer_index_));
-    name.push_back('-');
-    name.append(std::to_string(file_counter_));
-    name.push_back('.');
-    name.append(extension_);
-    return name;
-  }
-
-  Status Flush() {
-    if (buffer_.empty()) return Status::OK();
-    if (file_ == nullptr) {
-      std::string hidden = ".";
-      hidden.append(FinalName());
-      hidden.append(".inprogress");
-      in_progress_ = (fs::path(dir_) / hidden).string();
-      file_ = std::fopen(in_progress_.c_str(), "wb");
-      if (file_ == nullptr) return ErrnoError("Cannot create file", in_progress_);
-      bytes_in_file_ = 0;
-    }
-    if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size()) {
-      return ErrnoError("Cannot write file", in_progress_);
-    }
-    bytes_in_file_ += static_cast<int64_t>(buffer_.size());
-    buffer_.clear();
-    if (bytes_in_file_ >= roll_bytes_) RETURN_IF_ERROR(CloseFile());
-    return Status::OK();
-  }
-
-  Status CloseFile() {
-    if (file_ == nullptr) return Status::OK();
-    int rc = std::fflush(file_);
-    if (rc == 0 && two_phase_) rc = ::fsync(::fileno(file_));
-    rc |= std::fclose(file_);
-    file_ = nullptr;
-    if (rc != 0) return ErrnoError("Cannot write file", in_progress_);
-    std::string final_path = (fs::path(dir_) / FinalName()).string();
-    if (two_phase_) {
-      // Pending until the checkpoint that covers it completes.
-      pending_.emplace_back(in_progress_, final_path);
-      ++file_counter_;
-      return Status::OK();
-    }
-    std::error_code ec;
-    fs::rename(in_progress_, final_path, ec);
-    if (ec) return Status::IOError("Cannot rename '" + in_progress_ + "' to '" + final_path + "': " + ec.message());
-    ++file_counter_;
-    return Status::OK();
-  }
-
-  bool append_only_;  // false for changelog formats, which encode every RowKind
-  std::string dir_;
-  std::string extension_;
-  int writer_index_;
-  int file_counter_;
-  int64_t roll_bytes_;
-  std::unique_ptr<RecordEncoder> encoder_;
-  std::string buffer_;
-  std::FILE* file_ = nullptr;
-  std::string in_progress_;
-  int64_t bytes_in_file_ = 0;
-  bool two_phase_ = false;
-  std::vector<std::pair<std::string, std::string>> pending_;  // closed files: hidden path, final path
-};
-
-class FileSystemSink final : public TableSink {
- public:
-  FileSystemSink(ConnectorContext ctx, const FormatFactory* format, int64_t roll_bytes)
-      : ctx_(std::move(ctx)), format_(format), roll_bytes_(roll_bytes) {}
-  // Append-only, unless the format encodes changes (debezium-json), as Flink's FileSystemTableSink.
-  ChangelogMode accepted_changelog_mode() const override { return format_->changelog_mode(); }
-
-  Result<std::unique_ptr<SinkWriter>> CreateWriter() override {
-    const std::string context = ConnectorErrorContext(ctx_, ConnectorRole::kSink);
-    const std::string dir = LocalPathOf(ctx_.options.at(kPath));
-    std::error_code ec;
-    if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) {
-      return Status::InvalidArgument("the sink path '" + dir +
-                                     "' is a file; the filesystem sink writes files into a directory")
-          .WithContext(context);
-    }
-    fs::create_directories(dir, ec);
-    if (ec) return Status::IOError("Cannot create directory '" + dir + "': " + ec.message()).WithContext(context);
-    const int writer = next_writer_++;
-    // Continue the numbering after files of earlier runs, so an INSERT appends instead of overwriting.
-    std::string prefix = "part-";
-    prefix.append(std::to_string(writer));
-    prefix.push_back('-');
-    std::string suffix = ".";
-    suffix.append(format_->file_extension());
-    int first = 0;
-    for (const auto& entry : fs::directory_iterator(dir, ec)) {
-      std::string name = entry.path().filename().string();
-      if (name.rfind(prefix, 0) != 0 || name.size() <= prefix.size() + suffix.size() ||
-          name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
-        continue;
-      }
-      std::string digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
-      if (digits.empty() || digits.size() > 9 || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) continue;
-      first = std::max(first, std::stoi(digits) + 1);
-    }
-    auto encoder = format_->CreateEncoder(ctx_.physical_schema, ConnectorOptionReader(ctx_));
-    if (!encoder.ok()) return encoder.status().WithContext(context);
-    return std::unique_ptr<SinkWriter>(
-        new FileWriter(dir, format_->file_extension(), writer, first, roll_bytes_, std::move(encoder).value(),
-                       format_->changelog_mode().IsInsertOnly()));
-  }
-
- private:
-  ConnectorContext ctx_;
-  const FormatFactory* format_;
-  int64_t roll_bytes_;
-  int next_writer_ = 0;
-};
+  return true;
+}
 
 class FileSystemFactory final : public ConnectorFactory {
  public:
   std::string identifier() const override { return "filesystem"; }
   std::vector<OptionSpec> options() const override {
-    return {
+    std::vector<OptionSpec> specs = {
         {kPath, true, "", "A regular file or a directory (read recursively, hidden files and anything but regular files skipped; a "
          "UTF-8 byte-order mark opening a file is skipped); a directory for sinks. A FIFO, socket or device as the path is "
          "refused (it could block forever)."},
         {kFormat, true, "", "The format of the files: 'json', 'csv' or 'debezium-json' (a changelog: read as one, and lets the sink take updating queries)."},
-        {kRollingFileSize, false, "128 mb", "A sink starts a new part file once the current one is this large."},
     };
+    for (OptionSpec& spec : FileSystemSinkOptions()) specs.push_back(std::move(spec));
+    return specs;
   }
   std::vector<Field> metadata() const override { return OfferedMetadata(); }
   bool supports_source() const override { return true; }
+  // Partition pruning: a conjunct over partition columns only (deterministic) lets the source skip the
+  // partitions it rules out; the query still applies it (and reports its errors, if any).
+  bool supports_filter_push_down() const override { return true; }
+  Result<std::vector<bool>> ApplyFilters(const ConnectorContext& ctx, const std::vector<ExprPtr>& filters) const override {
+    std::vector<bool> partition_column(ctx.physical_schema.size(), false);
+    for (const std::string& key : ctx.partition_keys) {
+      for (size_t i = 0; i < ctx.physical_schema.size(); ++i) {
+        if (ctx.physical_schema.field(i).name == key) partition_column[i] = true;
+      }
+    }
+    std::vector<bool> accepted;
+    for (const ExprPtr& f : filters) {
+      accepted.push_back(!ctx.partition_keys.empty() && OnPartitionColumnsOnly(*f, partition_column));
+    }
+    return accepted;
+  }
   bool supports_sink() const override { return true; }
 
   Result<std::unique_ptr<TableSource>> CreateSource(const ConnectorContext& ctx) const override {
@@ -667,14 +582,7 @@ class FileSystemFactory final : public ConnectorFactory {
       return Status::NotSupported("The filesystem connector does not support the '" + format->identifier() +
                                   "' format yet").WithContext(context);
     }
-    auto roll = ConnectorOptionReader(ctx).GetMemorySize(kRollingFileSize, kDefaultRollingFileSize);
-    if (!roll.ok()) return roll.status().WithContext(context);
-    if (*roll <= 0) {
-      return ConnectorOptionReader(ctx).InvalidValue(kRollingFileSize, "must be positive").WithContext(context);
-    }
-    auto encoder = format->CreateEncoder(ctx.physical_schema, ConnectorOptionReader(ctx));
-    if (!encoder.ok()) return encoder.status().WithContext(context);
-    return std::unique_ptr<TableSink>(new FileSystemSink(ctx, format, *roll));
+    return CreateFileSystemSink(ctx, format);
   }
 };
 

@@ -1,5 +1,7 @@
 #include "runtime/operators/sink_operator.h"
 
+#include "connectors/sink_time_listener.h"
+#include "function/evaluator.h"
 #include "runtime/checkpoint.h"
 #include "runtime/job.h"
 #include "state/state_serde.h"
@@ -68,7 +70,16 @@ Status SinkOperator::OnEndOfInput() {
 Status SinkOperator::Open(JobContext* ctx) {
   RETURN_IF_ERROR(Operator::Open(ctx));
   if (ctx->checkpoints.enabled()) two_phase_ = writer_->EnableTwoPhaseCommit();
+  time_listener_ = dynamic_cast<SinkTimeListener*>(writer_.get());
+  if (time_listener_ != nullptr && ctx->eval != nullptr && ctx->eval->clock != nullptr) {
+    time_listener_->SetProcessingTimeClock(ctx->eval->clock);
+  }
   return Status::OK();
+}
+
+Status SinkOperator::OnWatermark(int64_t watermark) {
+  if (time_listener_ != nullptr) RETURN_IF_ERROR(time_listener_->OnWatermark(watermark));
+  return Operator::OnWatermark(watermark);
 }
 
 Status SinkOperator::PrepareSnapshotPreBarrier(int64_t id) {

@@ -1,6 +1,7 @@
 // SinkOperator: hands chunks to a connector's SinkWriter (or a SELECT's result handler through the
 // same interface), enforcing NOT NULL columns as Flink's 'table.exec.sink.not-null-enforcer' and
-// counting the changes written per RowKind for the job summary.
+// counting the changes written per RowKind for the job summary. A writer that is also a
+// SinkTimeListener (connectors/sink_time_listener.h) gets the job's clock and every watermark.
 //
 // Checkpoints: at each barrier the writer pre-commits (SinkWriter::PreCommit) and the committables go
 // into the snapshot; they are committed when that checkpoint, or a later one (when the job abandoned
@@ -21,6 +22,8 @@
 
 namespace sluice {
 
+class SinkTimeListener;
+
 class SinkOperator final : public Operator {
  public:
   SinkOperator(std::string table_name, std::shared_ptr<SinkWriter> writer, Schema schema, bool drop_not_null_violations);
@@ -35,12 +38,14 @@ class SinkOperator final : public Operator {
 
  protected:
   Status OnEndOfInput() override;
+  Status OnWatermark(int64_t watermark) override;
   Status PrepareSnapshotPreBarrier(int64_t id) override;
   Status SnapshotState(StateWriter* w) override;
   Status RestoreState(StateReader* r) override;
 
  private:
   std::shared_ptr<SinkWriter> writer_;
+  SinkTimeListener* time_listener_ = nullptr;  // the writer, when it listens to time (sink_time_listener.h)
   Schema schema_;
   bool drop_;
   std::vector<size_t> not_null_columns_;

@@ -50,7 +50,7 @@ import org.apache.flink.util.CloseableIterator;
  * differential suite compares with Sluice (tests/flink/run_differential.py, docs/flink.md):
  *
  *   java -cp '.java-deps/flink/lib/*:.java-deps/flink/classes' sluice.flink.FlinkRunner
- *        --out DIR [--parallelism N] [--timeout-s S] [--cluster-per-job] CASE.sql...
+ *        --out DIR [--parallelism N] [--timeout-s S] [--cluster-per-job] [--write-filesystem-sinks] CASE.sql...
  *
  * For each script it writes DIR/NAME.json (NAME: the script's folder name when the file is case.sql,
  * else the file name without .sql): every statement with its kind, error (the messages of the
@@ -72,7 +72,9 @@ public final class FlinkRunner {
   private static final Pattern INSERT_TARGET = Pattern.compile(
       "\\bINSERT\\s+(?:INTO|OVERWRITE)\\s+((?:`[^`]+`|[A-Za-z_][A-Za-z0-9_$]*)(?:\\s*\\.\\s*(?:`[^`]+`|[A-Za-z_][A-Za-z0-9_$]*))*)",
       Pattern.CASE_INSENSITIVE);
-  private static final Set<String> CAPTURED = Set.of("print", "blackhole", "filesystem");
+  // The sinks whose rows are captured instead of written; --write-filesystem-sinks lets 'filesystem'
+  // tables write their files (tests/flink/partitioned_sink_check.py compares the trees).
+  private static Set<String> CAPTURED = Set.of("print", "blackhole", "filesystem");
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   private final Path out;
@@ -105,6 +107,7 @@ public final class FlinkRunner {
         case "--parallelism": parallelism = Integer.parseInt(args[++i]); break;
         case "--timeout-s": timeout = Long.parseLong(args[++i]); break;
         case "--cluster-per-job": shared = false; break;
+        case "--write-filesystem-sinks": CAPTURED = Set.of("print", "blackhole"); break;
         default: scripts.add(Path.of(args[i]));
       }
     }

@@ -1,0 +1,25 @@
+// SinkTimeListener: an optional second interface of a SinkWriter (connectors/connector.h) whose output
+// depends on time, such as the filesystem sink's rolling policy and partition commit. The sink operator
+// finds it with a dynamic_cast when it opens, hands it the job's processing-time clock before the first
+// Write, and calls OnWatermark whenever the sink's combined input watermark advances.
+//
+// Threading: called from the sink's task thread, like the writer itself.
+#pragma once
+
+#include <cstdint>
+
+#include "common/status.h"
+
+namespace sluice {
+
+class Clock;
+
+class SinkTimeListener {
+ public:
+  virtual ~SinkTimeListener() = default;
+  // The job's processing-time clock (not owned; it outlives the writer). Not called when the job has none.
+  virtual void SetProcessingTimeClock(const Clock* clock) = 0;
+  virtual Status OnWatermark(int64_t watermark) = 0;
+};
+
+}  // namespace sluice
