@@ -161,7 +161,8 @@ Result<bool> PartitionCommitter::Committable(const std::string& partition, int64
   auto local = extractor_->ExtractMicros(keys_, values);
   if (!local.ok()) return local.status().WithContext("Partition commit of '" + table_dir_ + "/" + partition + "'");
   const int64_t partition_millis = FloorDiv(zone_->LocalToUtc(*local), 1000);
-  return watermark > partition_millis + delay_millis_;
+  // The engine's watermarks are microseconds since the epoch; Flink compares milliseconds.
+  return FloorDiv(watermark, 1000) > partition_millis + delay_millis_;
 }
 
 Status PartitionCommitter::WriteSuccessFile(const std::string& partition) const {

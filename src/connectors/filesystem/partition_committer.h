@@ -67,6 +67,7 @@ class PartitionCommitter {
   void PartitionWritten(const std::string& partition) {
     if (enabled_) written_.insert(partition);
   }
+  // The sink's input watermark, in microseconds since the epoch (the engine's unit).
   void SetWatermark(int64_t watermark) { watermark_ = watermark; }
 
   // What a checkpoint's committables carry for the committer (lines starting with a tab, which no file
