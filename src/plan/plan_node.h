@@ -164,7 +164,6 @@ struct SinkNode : PlanNode {
   // Set by trait inference: whether a SinkUpsertMaterializer runs before the writer, and why.
   bool upsert_materialize = false;
   std::string upsert_materialize_reason;
-  bool materialize_emit_update_before = false;  // the writer stores -U rows too
   // The INSERT's ON CONFLICT clause (set by the binder; types/insert_conflict.h). With kError or
   // kNothing the materializer compacts on watermarks; with kDeduplicate (or none) it keeps every
   // live row per key.

@@ -348,9 +348,6 @@ class Inference {
     s->upsert_materialize = false;
     s->upsert_materialize_reason.clear();
     s->materialize_upsert_key.clear();
-    // Flink's SinkUpsertMaterializer writes +U without a before-image even to a sink that stores them
-    // (a print sink with a key): measured against Flink 2.2.1 (tests/flink/cases/on_conflict_deduplicate).
-    s->materialize_emit_update_before = false;
     const InsertConflictStrategy clause = s->conflict_strategy;
     const bool sink_is_retract = s->accepted_mode.Contains(RowKind::kUpdateBefore);
     const bool sink_is_append =

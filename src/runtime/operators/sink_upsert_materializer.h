@@ -6,8 +6,8 @@
 // (the planner asks for -U rows), so every +I/+U adds a row and every -U/-D removes the first equal
 // row; the list is exactly the live rows, so state is bounded by the result's size. (Flink's keeps
 // each key's history when it sees no -U: FLIP-558.) Output, upsert by primary key:
-// - +I/+U: the row becomes the latest: +I when the key had no row, else +U (preceded by -U of the
-//   previous latest when the sink stores before-images);
+// - +I/+U: the row becomes the latest: +I when the key had no row, else +U (never a -U before it,
+//   even into a sink that stores before-images, as Flink 2.2.1's materializer);
 // - -U/-D of the latest row: +U of the new latest, or -D when none is left; of an older row: nothing;
 //   of a row never seen (or expired): nothing, counted in metrics().retractions_without_state.
 //
@@ -29,8 +29,7 @@ namespace sluice {
 
 class SinkUpsertMaterializerOperator final : public Operator {
  public:
-  SinkUpsertMaterializerOperator(std::string name, std::vector<LogicalType> types, std::vector<int> primary_key,
-                                 bool emit_update_before);
+  SinkUpsertMaterializerOperator(std::string name, std::vector<LogicalType> types, std::vector<int> primary_key);
   ~SinkUpsertMaterializerOperator() override;
   Status Process(int input, Chunk& chunk) override;
 
@@ -54,7 +53,6 @@ class SinkUpsertMaterializerOperator final : public Operator {
 
   std::vector<LogicalType> types_;
   std::vector<int> primary_key_;
-  bool emit_update_before_;
   std::unique_ptr<State> state_;
 };
 

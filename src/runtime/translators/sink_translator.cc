@@ -31,8 +31,7 @@ Result<Operator*> TranslateSink(Translator& t, const PlanNodePtr& node) {
                                                                       std::move(key_names), s.materialize_upsert_key,
                                                                       s.conflict_strategy);
   } else {
-    m = std::make_unique<SinkUpsertMaterializerOperator>("SinkMaterializer", s.schema.types(), s.primary_key,
-                                                         s.materialize_emit_update_before);
+    m = std::make_unique<SinkUpsertMaterializerOperator>("SinkMaterializer", s.schema.types(), s.primary_key);
   }
   ASSIGN_OR_RETURN(Operator * materializer, t.Add(std::move(m), node->inputs));
   materializer->AddOutput(sink, 0);

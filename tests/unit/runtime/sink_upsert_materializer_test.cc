@@ -31,8 +31,7 @@ const std::vector<LogicalType> kTypes = {LogicalType::String(), LogicalType::Big
 std::vector<Value> V(const std::string& pk, int64_t v) { return {Str(pk), Big(v)}; }
 
 struct Materializer {
-  explicit Materializer(bool emit_update_before = true)
-      : op("SinkMaterializer", kTypes, {0}, emit_update_before) {
+  Materializer() : op("SinkMaterializer", kTypes, {0}) {
     op.AddOutput(&sink, 0);
     Status st = op.Open(&ctx);
     EXPECT_TRUE(st.ok()) << st.ToString();
@@ -57,10 +56,11 @@ struct Materializer {
 TEST(SinkUpsertMaterializerTest, KeepsTheLatestLiveRowPerKey) {
   Materializer m;
   EXPECT_EQ(m.Feed({I(V("a", 1)), I(V("a", 2)), I(V("b", 1))}),
-            (Lines{"+I[a, 1]", "-U[a, 1]", "+U[a, 2]", "+I[b, 1]"}));
+            (Lines{"+I[a, 1]", "+U[a, 2]", "+I[b, 1]"}));
   // Retracting an older row changes nothing; the latest falls back to the one before it.
   EXPECT_EQ(m.Feed({D(V("a", 1))}), Lines{});
-  EXPECT_EQ(m.Feed({I(V("a", 3)), UB(V("a", 3))}), (Lines{"-U[a, 2]", "+U[a, 3]", "-U[a, 3]", "+U[a, 2]"}));
+  // Updates are +U alone, as Flink's materializer writes them (no before-image).
+  EXPECT_EQ(m.Feed({I(V("a", 3)), UB(V("a", 3))}), (Lines{"+U[a, 3]", "+U[a, 2]"}));
   EXPECT_EQ(m.Feed({D(V("a", 2)), D(V("c", 9)), D(V("b", 2))}), (Lines{"-D[a, 2]"}));
   EXPECT_EQ(m.op.metrics().retractions_without_state, 2);
   EXPECT_EQ(m.op.state_rows(), 1u);
@@ -94,8 +94,7 @@ TEST(SinkUpsertMaterializerTest, DeltaCheckpointsRestoreTheSameState) {
   JobContext ctx;
   ExpectFailedDeltasDropTheState(
       [&] {
-        auto op = std::make_unique<SinkUpsertMaterializerOperator>("SinkMaterializer", kTypes, std::vector<int>{0},
-                                                                   true);
+        auto op = std::make_unique<SinkUpsertMaterializerOperator>("SinkMaterializer", kTypes, std::vector<int>{0});
         EXPECT_TRUE(op->Open(&ctx).ok());
         return op;
       },
@@ -148,7 +147,7 @@ TEST(SinkUpsertMaterializerTest, DeltaOnTheWrongBaseIsRefused) {
 }
 
 TEST(SinkUpsertMaterializerTest, CompactionForcesAFullSnapshot) {
-  Materializer a(/*emit_update_before=*/false);
+  Materializer a;
   std::vector<Row> ins, del;
   for (int i = 0; i < 80000; ++i) ins.push_back(I(V("k" + std::to_string(i), i)));
   for (int i = 0; i < 80000; ++i) {
@@ -164,7 +163,7 @@ TEST(SinkUpsertMaterializerTest, CompactionForcesAFullSnapshot) {
   EXPECT_TRUE(a.op.CanSnapshotDelta());
   a.Feed({I(V("k30", 1)), D(V("k40", 40)), I(V("new", 1))});
   const std::string d1 = Delta(a.op);
-  Materializer b(false);
+  Materializer b;
   RestoreChain(b.op, {full2, d1});
   EXPECT_EQ(FullSnapshot(b.op), FullSnapshot(a.op));
   ExpectSameOutput(a, b, {{D(V("k30", 30)), D(V("k30", 1)), I(V("k50", 2)), I(V("k1", 1))}});
