@@ -51,6 +51,13 @@ struct ExpiresLater {
   }
 };
 
+// A candidate match: a probe row, and the other side's kept entry (key id, position in its list).
+struct Pair {
+  uint32_t row;
+  uint32_t key;
+  uint32_t pos;
+};
+
 // Arenas and keys are compacted once most of them are garbage, from this size on.
 constexpr size_t kCompactMin = 1 << 14;
 
@@ -109,6 +116,8 @@ struct IntervalJoinOperator::State {
   std::vector<int64_t> times;
   std::vector<uint8_t> status;   // per input row: 0 dropped, 1 probe only, 2 probe and keep
   std::vector<uint8_t> matched;  // per input row
+  std::vector<Pair> pairs;       // candidates, in probe row order
+  std::vector<uint8_t> pass;     // per candidate: the residual condition holds
   std::vector<uint32_t> out_mine, out_theirs, kept;
   std::vector<uint32_t> pads[2];
 
@@ -305,8 +314,31 @@ size_t IntervalJoinOperator::StateBytes() const {
   return bytes;
 }
 
+// One arriving chunk's view of the join: its side, the other side, and its row's bounds.
+struct IntervalJoinOperator::Side {
+  int side;
+  int other;
+  bool outer;
+  const std::vector<int>* keys;
+  int64_t lo, hi;  // the other side's rows a row at t can match: [t + lo, t + hi]
+  int64_t keep;    // a kept row expires once progress reaches time + keep
+  int64_t late;    // a row is late once progress reaches time + late
+};
+
+IntervalJoinOperator::Side IntervalJoinOperator::SideOf(int input) const {
+  Side d;
+  d.side = input;
+  d.other = 1 - input;
+  d.outer = input == 0 ? spec_.left_outer : spec_.right_outer;
+  d.keys = input == 0 ? &spec_.left_keys : &spec_.right_keys;
+  d.lo = input == 0 ? -upper_us_ : lower_us_;
+  d.hi = input == 0 ? -lower_us_ : upper_us_;
+  d.keep = input == 0 ? -lower_us_ : upper_us_;
+  d.late = input == 0 ? -lower_us_ + std::max<int64_t>(upper_us_, 0) : upper_us_ + std::max<int64_t>(-lower_us_, 0);
+  return d;
+}
+
 Status IntervalJoinOperator::Process(int input, Chunk& chunk) {
-  State& s = *state_;
   const size_t n = chunk.size();
   if (n == 0) return Status::OK();
   metrics_.rows_in += static_cast<int64_t>(n);
@@ -314,145 +346,154 @@ Status IntervalJoinOperator::Process(int input, Chunk& chunk) {
     return Status::InvalidArgument("IntervalJoin '" + name() +
                                    "' received an update or delete; an interval join needs insert-only inputs, as in Flink");
   }
-  const int side = input;
-  const int other = 1 - side;
-  const bool outer = side == 0 ? spec_.left_outer : spec_.right_outer;
-  const std::vector<int>& keys = side == 0 ? spec_.left_keys : spec_.right_keys;
-  // The other side's rows this side's row at t can match: [t + lo, t + hi].
-  const int64_t lo = side == 0 ? -upper_us_ : lower_us_;
-  const int64_t hi = side == 0 ? -lower_us_ : upper_us_;
-  // A kept row expires once progress reaches time + keep; it is late once progress reaches time + late.
-  const int64_t keep = side == 0 ? -lower_us_ : upper_us_;
-  const int64_t late = side == 0 ? -lower_us_ + std::max<int64_t>(upper_us_, 0) : upper_us_ + std::max<int64_t>(-lower_us_, 0);
-
-  // This side's columns from the chunk, the other side's from its arena, in left ++ right order.
-  const Chunk& other_rows = s.arenas[other].rows();
-  auto emit = [&](const std::vector<uint32_t>& mine, const std::vector<uint32_t>& theirs) -> Status {
-    if (mine.empty()) return Status::OK();
-    return side == 0 ? EmitJoinedRows(output_types_, chunk, mine, other_rows, theirs)
-                     : EmitJoinedRows(output_types_, other_rows, theirs, chunk, mine);
-  };
-
+  const Side d = SideOf(input);
   if (spec_.lower_ms > spec_.upper_ms) {
     // Nothing can match: outer rows leave padded at once, others are dropped.
-    if (!outer) return Status::OK();
+    if (!d.outer) return Status::OK();
     std::vector<uint32_t> mine(n), theirs(n, kNullRow);
     for (size_t i = 0; i < n; ++i) mine[i] = static_cast<uint32_t>(i);
-    return emit(mine, theirs);
+    return EmitPairs(d, chunk, mine, theirs);
   }
-
   int64_t progress;
-  s.times.resize(n);
-  if (spec_.rowtime) {
-    progress = current_watermark();
-    const Vector& t = chunk.column(static_cast<size_t>(side == 0 ? spec_.left_time : spec_.right_time));
-    for (size_t i = 0; i < n; ++i) {
-      if (t.IsNull(i)) {
-        return Status::InvalidArgument("IntervalJoin '" + name() + "': the event-time attribute of a " +
-                                       (side == 0 ? "left" : "right") + " row is NULL");
-      }
-      s.times[i] = t.data<int64_t>()[i];
-    }
-  } else {
-    const int64_t now = ProcessingTime();
-    progress = now - 1;
-    std::fill(s.times.begin(), s.times.end(), now);
-    RETURN_IF_ERROR(ExpireUpTo(progress));
-  }
-  EncodeKeys(chunk, keys, &s.encoded);
+  RETURN_IF_ERROR(ReadTimes(d, chunk, &progress));
+  EncodeKeys(chunk, *d.keys, &state_->encoded);
+  FindCandidates(d, chunk, progress);
+  RETURN_IF_ERROR(FilterCandidates(d, chunk));
+  RETURN_IF_ERROR(EmitMatches(d, chunk));
+  KeepRows(d, chunk);
+  return Status::OK();
+}
 
-  // Candidate pairs: probe row, and the other side's kept entry (key, position).
-  struct Pair {
-    uint32_t row;
-    uint32_t key;  // key id
-    uint32_t pos;
-  };
-  std::vector<Pair> pairs;
-  std::vector<uint8_t>& status = s.status;
-  status.assign(n, 0);
+Status IntervalJoinOperator::EmitPairs(const Side& d, const Chunk& chunk, const std::vector<uint32_t>& mine,
+                                       const std::vector<uint32_t>& theirs) {
+  // This side's columns from the chunk, the other side's from its arena, in left ++ right order.
+  if (mine.empty()) return Status::OK();
+  const Chunk& other_rows = state_->arenas[d.other].rows();
+  return d.side == 0 ? EmitJoinedRows(output_types_, chunk, mine, other_rows, theirs)
+                     : EmitJoinedRows(output_types_, other_rows, theirs, chunk, mine);
+}
+
+Status IntervalJoinOperator::ReadTimes(const Side& d, const Chunk& chunk, int64_t* progress) {
+  State& s = *state_;
+  const size_t n = chunk.size();
+  s.times.resize(n);
+  if (!spec_.rowtime) {
+    const int64_t now = ProcessingTime();
+    *progress = now - 1;
+    std::fill(s.times.begin(), s.times.end(), now);
+    return ExpireUpTo(*progress);
+  }
+  *progress = current_watermark();
+  const Vector& t = chunk.column(static_cast<size_t>(d.side == 0 ? spec_.left_time : spec_.right_time));
+  for (size_t i = 0; i < n; ++i) {
+    if (t.IsNull(i)) {
+      return Status::InvalidArgument("IntervalJoin '" + name() + "': the event-time attribute of a " +
+                                     (d.side == 0 ? "left" : "right") + " row is NULL");
+    }
+    s.times[i] = t.data<int64_t>()[i];
+  }
+  return Status::OK();
+}
+
+void IntervalJoinOperator::FindCandidates(const Side& d, const Chunk& chunk, int64_t progress) {
+  // Candidate pairs: probe row, and the other side's kept entry (key, position), in row order.
+  State& s = *state_;
+  const size_t n = chunk.size();
+  s.pairs.clear();
+  s.status.assign(n, 0);
   for (size_t i = 0; i < n; ++i) {
     const int64_t t = s.times[i];
-    if (spec_.rowtime && SaturatingAdd(t, late) <= progress) {
-      ReportLate(chunk, i, t, input);
+    if (spec_.rowtime && SaturatingAdd(t, d.late) <= progress) {
+      ReportLate(chunk, i, t, d.side);
       continue;
     }
-    if (AnyKeyNull(chunk, keys, i)) {
-      status[i] = 1;  // never matches, never kept
+    if (AnyKeyNull(chunk, *d.keys, i)) {
+      s.status[i] = 1;  // never matches, never kept
       continue;
     }
-    status[i] = SaturatingAdd(t, keep) > progress ? 2 : 1;
+    s.status[i] = SaturatingAdd(t, d.keep) > progress ? 2 : 1;
     const uint32_t key = s.keys.Find(s.encoded[i]);
     if (key == KeyIndex::kNotFound) continue;
     const KeyState& ks = s.key_states[key];
-    const std::vector<Entry>& es = ks.entries[other];
-    const int64_t from = SaturatingAdd(t, lo), to = SaturatingAdd(t, hi);
-    auto first = std::lower_bound(es.begin() + static_cast<std::ptrdiff_t>(ks.head[other]), es.end(), from,
+    const std::vector<Entry>& es = ks.entries[d.other];
+    const int64_t from = SaturatingAdd(t, d.lo), to = SaturatingAdd(t, d.hi);
+    auto first = std::lower_bound(es.begin() + static_cast<std::ptrdiff_t>(ks.head[d.other]), es.end(), from,
                                   [](const Entry& e, int64_t x) { return e.time < x; });
     for (auto e = first; e != es.end() && e->time <= to; ++e) {
-      pairs.push_back(Pair{static_cast<uint32_t>(i), key, static_cast<uint32_t>(e - es.begin())});
+      s.pairs.push_back(Pair{static_cast<uint32_t>(i), key, static_cast<uint32_t>(e - es.begin())});
     }
   }
+}
 
+Status IntervalJoinOperator::FilterCandidates(const Side& d, const Chunk& chunk) {
   // The residual condition decides which candidates match.
-  std::vector<uint8_t> pass(pairs.size(), 1);
-  if (s.residual && !pairs.empty()) {
-    std::vector<uint32_t> mine, theirs;
-    for (const Pair& p : pairs) {
-      mine.push_back(p.row);
-      theirs.push_back(s.key_states[p.key].entries[other][p.pos].row);
-    }
-    Chunk joined(output_types_);
-    const size_t nl = left_types_.size();
-    const Chunk& l = side == 0 ? chunk : other_rows;
-    const Chunk& r = side == 0 ? other_rows : chunk;
-    const std::vector<uint32_t>& lsel = side == 0 ? mine : theirs;
-    const std::vector<uint32_t>& rsel = side == 0 ? theirs : mine;
-    for (size_t c = 0; c < nl; ++c) AppendSelectedOrNull(&joined.column(c), l.column(c), lsel.data(), pairs.size());
-    for (size_t c = 0; c < right_types_.size(); ++c) {
-      AppendSelectedOrNull(&joined.column(nl + c), r.column(c), rsel.data(), pairs.size());
-    }
-    joined.kind_vector().assign(pairs.size(), RowKind::kInsert);
-    std::vector<uint32_t> sel;
-    RETURN_IF_ERROR(s.residual->Filter(joined, &sel));
-    std::fill(pass.begin(), pass.end(), 0);
-    for (uint32_t k : sel) pass[k] = 1;
+  State& s = *state_;
+  const std::vector<Pair>& pairs = s.pairs;
+  s.pass.assign(pairs.size(), 1);
+  if (!s.residual || pairs.empty()) return Status::OK();
+  std::vector<uint32_t> mine, theirs;
+  for (const Pair& p : pairs) {
+    mine.push_back(p.row);
+    theirs.push_back(s.key_states[p.key].entries[d.other][p.pos].row);
   }
+  const Chunk& other_rows = s.arenas[d.other].rows();
+  Chunk joined(output_types_);
+  const size_t nl = left_types_.size();
+  const Chunk& l = d.side == 0 ? chunk : other_rows;
+  const Chunk& r = d.side == 0 ? other_rows : chunk;
+  const std::vector<uint32_t>& lsel = d.side == 0 ? mine : theirs;
+  const std::vector<uint32_t>& rsel = d.side == 0 ? theirs : mine;
+  for (size_t c = 0; c < nl; ++c) AppendSelectedOrNull(&joined.column(c), l.column(c), lsel.data(), pairs.size());
+  for (size_t c = 0; c < right_types_.size(); ++c) {
+    AppendSelectedOrNull(&joined.column(nl + c), r.column(c), rsel.data(), pairs.size());
+  }
+  joined.kind_vector().assign(pairs.size(), RowKind::kInsert);
+  std::vector<uint32_t> sel;
+  RETURN_IF_ERROR(s.residual->Filter(joined, &sel));
+  std::fill(s.pass.begin(), s.pass.end(), 0);
+  for (uint32_t k : sel) s.pass[k] = 1;
+  return Status::OK();
+}
 
+Status IntervalJoinOperator::EmitMatches(const Side& d, const Chunk& chunk) {
   // Output in input order: each row's matches in the other side's (time, arrival) order, or its
   // padding when it matched nothing and will not be kept.
-  std::vector<uint32_t>& out_mine = s.out_mine;
-  std::vector<uint32_t>& out_theirs = s.out_theirs;
-  out_mine.clear();
-  out_theirs.clear();
-  std::vector<uint8_t>& matched = s.matched;
-  matched.assign(n, 0);
+  State& s = *state_;
+  const size_t n = chunk.size();
+  s.out_mine.clear();
+  s.out_theirs.clear();
+  s.matched.assign(n, 0);
   size_t p = 0;
   for (size_t i = 0; i < n; ++i) {
-    for (; p < pairs.size() && pairs[p].row == i; ++p) {
-      if (!pass[p]) continue;
-      Entry& e = s.key_states[pairs[p].key].entries[other][pairs[p].pos];
+    for (; p < s.pairs.size() && s.pairs[p].row == i; ++p) {
+      if (!s.pass[p]) continue;
+      Entry& e = s.key_states[s.pairs[p].key].entries[d.other][s.pairs[p].pos];
       if (!e.matched) {
         e.matched = 1;
-        s.key_delta.Mark(pairs[p].key);
+        s.key_delta.Mark(s.pairs[p].key);
       }
-      matched[i] = 1;
-      out_mine.push_back(static_cast<uint32_t>(i));
-      out_theirs.push_back(e.row);
+      s.matched[i] = 1;
+      s.out_mine.push_back(static_cast<uint32_t>(i));
+      s.out_theirs.push_back(e.row);
     }
-    if (status[i] == 1 && outer && !matched[i]) {
-      out_mine.push_back(static_cast<uint32_t>(i));
-      out_theirs.push_back(kNullRow);
+    if (s.status[i] == 1 && d.outer && !s.matched[i]) {
+      s.out_mine.push_back(static_cast<uint32_t>(i));
+      s.out_theirs.push_back(kNullRow);
     }
   }
-  RETURN_IF_ERROR(emit(out_mine, out_theirs));
+  return EmitPairs(d, chunk, s.out_mine, s.out_theirs);
+}
 
+void IntervalJoinOperator::KeepRows(const Side& d, const Chunk& chunk) {
   // Keep the rows that rows of the other side may still match.
+  State& s = *state_;
   std::vector<uint32_t>& kept = s.kept;
   kept.clear();
-  for (size_t i = 0; i < n; ++i) {
-    if (status[i] == 2) kept.push_back(static_cast<uint32_t>(i));
+  for (size_t i = 0; i < chunk.size(); ++i) {
+    if (s.status[i] == 2) kept.push_back(static_cast<uint32_t>(i));
   }
-  if (kept.empty()) return Status::OK();
+  if (kept.empty()) return;
+  const int side = d.side;
   const uint32_t base = s.arenas[side].AppendMany(chunk, kept.data(), kept.size());
   for (size_t k = 0; k < kept.size(); ++k) {
     const size_t i = kept[k];
@@ -463,7 +504,7 @@ Status IntervalJoinOperator::Process(int input, Chunk& chunk) {
     if (ks.Empty()) ++s.live_keys;
     s.key_delta.Mark(key);
     std::vector<Entry>& es = ks.entries[side];
-    const Entry e{s.times[i], s.next_seq++, base + static_cast<uint32_t>(k), matched[i] != 0 ? 1u : 0u};
+    const Entry e{s.times[i], s.next_seq++, base + static_cast<uint32_t>(k), s.matched[i] != 0 ? 1u : 0u};
     if (es.empty() || es.back().time <= e.time) {
       es.push_back(e);
     } else {
@@ -471,10 +512,9 @@ Status IntervalJoinOperator::Process(int input, Chunk& chunk) {
                                  [](int64_t x, const Entry& y) { return x < y.time; });
       es.insert(at, e);
     }
-    s.heaps[side].push_back(Expiry{SaturatingAdd(e.time, keep), e.seq, key});
+    s.heaps[side].push_back(Expiry{SaturatingAdd(e.time, d.keep), e.seq, key});
     std::push_heap(s.heaps[side].begin(), s.heaps[side].end(), ExpiresLater());
   }
-  return Status::OK();
 }
 
 Status IntervalJoinOperator::ExpireUpTo(int64_t progress) {

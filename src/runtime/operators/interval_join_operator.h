@@ -85,6 +85,18 @@ class IntervalJoinOperator final : public Operator {
 
  private:
   struct State;
+  struct Side;
+  // Process's steps for a chunk of one input: the rows' times (and progress), their candidate matches
+  // among the other side's kept rows, the residual condition over them, the joined (or padded) rows
+  // out, and the rows kept for later matches.
+  Side SideOf(int input) const;
+  Status ReadTimes(const Side& d, const Chunk& chunk, int64_t* progress);
+  void FindCandidates(const Side& d, const Chunk& chunk, int64_t progress);
+  Status FilterCandidates(const Side& d, const Chunk& chunk);
+  Status EmitMatches(const Side& d, const Chunk& chunk);
+  void KeepRows(const Side& d, const Chunk& chunk);
+  Status EmitPairs(const Side& d, const Chunk& chunk, const std::vector<uint32_t>& mine,
+                   const std::vector<uint32_t>& theirs);
   // Expires every kept row whose deadline is at or before `progress`, emitting outer rows' padding.
   Status ExpireUpTo(int64_t progress);
   int64_t ProcessingTime() const;
