@@ -408,160 +408,189 @@ std::vector<OptionSpec> KafkaOptionSpecs(bool upsert) {
   return specs;
 }
 
-Result<KafkaTableOptions> ParseKafkaTableOptions(const ConnectorContext& ctx, bool upsert, ConnectorRole role) {
-  const std::string identifier = upsert ? "upsert-kafka" : "kafka";
-  const std::string context = ConnectorErrorContext(ctx, role);
-  const auto& opts = ctx.options;
-  auto fail = [&](const Status& s) { return s.WithContext(context); };
+namespace {
 
+// The formats named by 'key.format' and 'value.format', and the option keys they allow under their
+// prefixes (added to `specs`).
+Status FindKafkaFormats(const ConnectorContext& ctx, bool upsert, KafkaTableOptions* o, std::vector<OptionSpec>* specs) {
+  const auto& opts = ctx.options;
   if (upsert && opts.count(kFormat)) {
-    return fail(Status::InvalidArgument("Unsupported options found for 'upsert-kafka'. Unsupported options: format. "
-                                        "Did you mean 'value.format'?"));
+    return Status::InvalidArgument("Unsupported options found for 'upsert-kafka'. Unsupported options: format. "
+                                   "Did you mean 'value.format'?");
   }
-  // The key and value formats' own options are allowed under their prefixes.
-  std::vector<OptionSpec> specs = KafkaOptionSpecs(upsert);
-  KafkaTableOptions o;
-  o.upsert = upsert;
-  o.table_name = ctx.table_name;
-  o.error_context = context;
   if (auto it = opts.find(kKeyFormat); it != opts.end()) {
     auto f = FindFormat(it->second);
-    if (!f.ok()) return fail(f.status().WithContext(std::string("Option '") + kKeyFormat + "'"));
-    o.key_format = *f;
-    o.key_format_name = it->second;
-    for (const ConfigOption& c : o.key_format->options()) specs.push_back({std::string("key.") + c.key, false, "", ""});
+    if (!f.ok()) return f.status().WithContext(std::string("Option '") + kKeyFormat + "'");
+    o->key_format = *f;
+    o->key_format_name = it->second;
+    for (const ConfigOption& c : o->key_format->options()) specs->push_back({std::string("key.") + c.key, false, "", ""});
   }
   if (auto it = opts.find(kValueFormat); it != opts.end()) {
     if (opts.count(kFormat)) {
-      return fail(Status::InvalidArgument("Options 'format' and 'value.format' name the same thing; set only one."));
+      return Status::InvalidArgument("Options 'format' and 'value.format' name the same thing; set only one.");
     }
     auto f = FindFormat(it->second);
-    if (!f.ok()) return fail(f.status().WithContext(std::string("Option '") + kValueFormat + "'"));
-    o.value_format = *f;
-    o.value_format_name = it->second;
-    for (const ConfigOption& c : o.value_format->options()) specs.push_back({std::string("value.") + c.key, false, "", ""});
+    if (!f.ok()) return f.status().WithContext(std::string("Option '") + kValueFormat + "'");
+    o->value_format = *f;
+    o->value_format_name = it->second;
+    for (const ConfigOption& c : o->value_format->options()) specs->push_back({std::string("value.") + c.key, false, "", ""});
   }
-  TableOptionView view(identifier, std::move(specs));
-  ASSIGN_OR_RETURN(const FormatFactory* plain_format, ValidateConnectorOptions(ctx, view, role));
+  return Status::OK();
+}
+
+// The value format ('format' when `plain_format` is set, else 'value.format'), both formats' options,
+// and the changelog modes each may have.
+Status ResolveKafkaFormats(const ConnectorContext& ctx, bool upsert, ConnectorRole role,
+                           const FormatFactory* plain_format, KafkaTableOptions* o) {
+  const auto& opts = ctx.options;
   if (plain_format != nullptr) {
-    o.value_format = plain_format;
-    o.value_format_name = opts.at(kFormat);
-    o.value_format_options = FormatOptions(opts, "", *plain_format);
-  } else if (o.value_format != nullptr) {
-    o.value_option_prefix = "value.";
-    o.value_format_options = FormatOptions(opts, "value.", *o.value_format);
+    o->value_format = plain_format;
+    o->value_format_name = opts.at(kFormat);
+    o->value_format_options = FormatOptions(opts, "", *plain_format);
+  } else if (o->value_format != nullptr) {
+    o->value_option_prefix = "value.";
+    o->value_format_options = FormatOptions(opts, "value.", *o->value_format);
   } else {
-    return fail(Status::InvalidArgument(std::string("Could not find required ") +
-                                        (role == ConnectorRole::kSource ? "scan" : "sink") +
-                                        " format 'value.format'. Set 'value.format' (or 'format') to 'json', 'csv' or 'debezium-json'."));
+    return Status::InvalidArgument(std::string("Could not find required ") +
+                                   (role == ConnectorRole::kSource ? "scan" : "sink") +
+                                   " format 'value.format'. Set 'value.format' (or 'format') to 'json', 'csv' or 'debezium-json'.");
   }
-  if (o.key_format != nullptr) o.key_format_options = FormatOptions(opts, "key.", *o.key_format);
+  if (o->key_format != nullptr) o->key_format_options = FormatOptions(opts, "key.", *o->key_format);
   // Changelog formats (debezium-json) only as the value format of 'kafka', as Flink allows them.
-  if (o.key_format != nullptr && !o.key_format->changelog_mode().IsInsertOnly()) {
-    return fail(Status::InvalidArgument(
-        upsert ? "'upsert-kafka' connector doesn't support '" + o.key_format_name + "' as key format, because '" +
-                     o.key_format_name + "' is not in insert-only mode."
-               : "A key format should only deal with INSERT-only records. But " + o.key_format_name +
-                     " has a changelog mode of [" + o.key_format->changelog_mode().ToString() + "]."));
+  if (o->key_format != nullptr && !o->key_format->changelog_mode().IsInsertOnly()) {
+    return Status::InvalidArgument(
+        upsert ? "'upsert-kafka' connector doesn't support '" + o->key_format_name + "' as key format, because '" +
+                     o->key_format_name + "' is not in insert-only mode."
+               : "A key format should only deal with INSERT-only records. But " + o->key_format_name +
+                     " has a changelog mode of [" + o->key_format->changelog_mode().ToString() + "].");
   }
-  if (upsert && !o.value_format->changelog_mode().IsInsertOnly()) {
-    return fail(Status::InvalidArgument("'upsert-kafka' connector doesn't support '" + o.value_format_name +
-                                        "' as value format, because '" + o.value_format_name +
-                                        "' is not in insert-only mode."));
+  if (upsert && !o->value_format->changelog_mode().IsInsertOnly()) {
+    return Status::InvalidArgument("'upsert-kafka' connector doesn't support '" + o->value_format_name +
+                                   "' as value format, because '" + o->value_format_name +
+                                   "' is not in insert-only mode.");
   }
+  return Status::OK();
+}
 
-  OptionReader reader(ctx.table_name, &ctx.options);
-  for (const auto& [key, value] : opts) {
-    if (key.rfind(kPropertiesPrefix, 0) == 0) o.properties[key.substr(std::string(kPropertiesPrefix).size())] = value;
-  }
-
-  // Topics.
+// 'topic' (a list) or 'topic-pattern', and the schema registry subjects one topic implies.
+Status ParseKafkaTopics(const ConnectorContext& ctx, bool upsert, const OptionReader& reader, KafkaTableOptions* o) {
+  const auto& opts = ctx.options;
   if (opts.count(kTopic) && opts.count(kTopicPattern)) {
-    return fail(Status::InvalidArgument("Option 'topic' and 'topic-pattern' shouldn't be set together."));
+    return Status::InvalidArgument("Option 'topic' and 'topic-pattern' shouldn't be set together.");
   }
   if (!opts.count(kTopic) && !opts.count(kTopicPattern)) {
-    return fail(Status::InvalidArgument("Either 'topic' or 'topic-pattern' must be set."));
+    return Status::InvalidArgument("Either 'topic' or 'topic-pattern' must be set.");
   }
   if (opts.count(kTopic)) {
-    o.topics = SplitList(opts.at(kTopic));
-    if (o.topics.empty()) return fail(reader.InvalidValue(kTopic, "no topic name given"));
-    if (upsert && o.topics.size() > 1) {
-      return fail(Status::NotSupported("'upsert-kafka' reads and writes one 'topic'; a topic list is not supported by Sluice yet"));
+    o->topics = SplitList(opts.at(kTopic));
+    if (o->topics.empty()) return reader.InvalidValue(kTopic, "no topic name given");
+    if (upsert && o->topics.size() > 1) {
+      return Status::NotSupported("'upsert-kafka' reads and writes one 'topic'; a topic list is not supported by Sluice yet");
     }
   } else {
-    o.topic_pattern = opts.at(kTopicPattern);
-    if (o.topic_pattern.empty()) return fail(reader.InvalidValue(kTopicPattern, "the pattern is empty"));
+    o->topic_pattern = opts.at(kTopicPattern);
+    if (o->topic_pattern.empty()) return reader.InvalidValue(kTopicPattern, "the pattern is empty");
   }
 
   // Flink's autoCompleteSchemaRegistrySubject: '<topic>-value' / '<topic>-key' for one topic.
-  if (o.topics.size() == 1) {
-    DefaultSchemaRegistrySubject(*o.value_format, o.topics[0], false, &o.value_format_options);
-    if (o.key_format != nullptr) DefaultSchemaRegistrySubject(*o.key_format, o.topics[0], true, &o.key_format_options);
+  if (o->topics.size() == 1) {
+    DefaultSchemaRegistrySubject(*o->value_format, o->topics[0], false, &o->value_format_options);
+    if (o->key_format != nullptr) DefaultSchemaRegistrySubject(*o->key_format, o->topics[0], true, &o->key_format_options);
   }
+  return Status::OK();
+}
 
-  // Key and value fields (Flink's createKeyFormatProjection / createValueFormatProjection).
+// Key and value fields (Flink's createKeyFormatProjection / createValueFormatProjection).
+Status ParseKafkaFields(const ConnectorContext& ctx, bool upsert, const OptionReader& reader, KafkaTableOptions* o) {
+  const auto& opts = ctx.options;
   const Schema& physical = ctx.physical_schema;
   const std::string prefix = reader.GetString(kKeyFieldsPrefix, "");
   ASSIGN_OR_RETURN(std::string include, reader.GetEnum(kValueFieldsInclude, "ALL", {"ALL", "EXCEPT_KEY"}));
   std::vector<std::string> key_names;
   if (upsert) {
     if (ctx.primary_key.empty()) {
-      return fail(Status::InvalidArgument(
+      return Status::InvalidArgument(
           "'upsert-kafka' tables require to define a PRIMARY KEY constraint. The PRIMARY KEY specifies which columns "
           "should be read from or write to the Kafka message key. The PRIMARY KEY also defines records in the "
-          "'upsert-kafka' table should update or delete on which keys."));
+          "'upsert-kafka' table should update or delete on which keys.");
     }
     key_names = ctx.primary_key;
   } else {
     // A changelog value format (debezium-json) may declare the key its changes are about.
-    if (!ctx.primary_key.empty() && o.value_format->changelog_mode().IsInsertOnly()) {
-      return fail(Status::InvalidArgument("The Kafka table '" + ctx.table_name + "' with '" + o.value_format_name +
-                                          "' format doesn't support defining PRIMARY KEY constraint on the table, "
-                                          "because it can't guarantee the semantic of primary key. Use the "
-                                          "'upsert-kafka' connector for a table keyed by its PRIMARY KEY."));
+    if (!ctx.primary_key.empty() && o->value_format->changelog_mode().IsInsertOnly()) {
+      return Status::InvalidArgument("The Kafka table '" + ctx.table_name + "' with '" + o->value_format_name +
+                                     "' format doesn't support defining PRIMARY KEY constraint on the table, "
+                                     "because it can't guarantee the semantic of primary key. Use the "
+                                     "'upsert-kafka' connector for a table keyed by its PRIMARY KEY.");
     }
-    if (o.key_format == nullptr && opts.count(kKeyFields)) {
-      return fail(Status::InvalidArgument(
-          "The option 'key.fields' can only be declared if a key format is defined using 'key.format'."));
+    if (o->key_format == nullptr && opts.count(kKeyFields)) {
+      return Status::InvalidArgument(
+          "The option 'key.fields' can only be declared if a key format is defined using 'key.format'.");
     }
-    if (o.key_format != nullptr) {
+    if (o->key_format != nullptr) {
       key_names = SplitList(reader.GetString(kKeyFields, ""));
       if (key_names.empty()) {
-        return fail(Status::InvalidArgument(
-            "A key format 'key.format' requires the declaration of one or more of key fields using 'key.fields'."));
+        return Status::InvalidArgument(
+            "A key format 'key.format' requires the declaration of one or more of key fields using 'key.fields'.");
       }
     }
   }
   for (const std::string& name : key_names) {
     auto pos = physical.IndexOf(name);
     if (!pos) {
-      return fail(Status::InvalidArgument("Could not find the field '" + name +
-                                          "' in the table schema for usage in the key format. A key field must be a "
-                                          "regular, physical column. The following columns can be selected in the "
-                                          "'key.fields' option:\n" +
-                                          JoinNames(physical.names())));
+      return Status::InvalidArgument("Could not find the field '" + name +
+                                     "' in the table schema for usage in the key format. A key field must be a "
+                                     "regular, physical column. The following columns can be selected in the "
+                                     "'key.fields' option:\n" +
+                                     JoinNames(physical.names()));
     }
     if (name.rfind(prefix, 0) != 0) {
-      return fail(Status::InvalidArgument("All fields in 'key.fields' must be prefixed with '" + prefix +
-                                          "' when option 'key.fields-prefix' is set but field '" + name +
-                                          "' is not prefixed."));
+      return Status::InvalidArgument("All fields in 'key.fields' must be prefixed with '" + prefix +
+                                     "' when option 'key.fields-prefix' is set but field '" + name +
+                                     "' is not prefixed.");
     }
-    o.key_fields.push_back(static_cast<int>(*pos));
-    o.key_schema.Add(name.substr(prefix.size()), physical.field(*pos).type);
+    o->key_fields.push_back(static_cast<int>(*pos));
+    o->key_schema.Add(name.substr(prefix.size()), physical.field(*pos).type);
   }
   if (include == "ALL" && !prefix.empty()) {
-    return fail(Status::InvalidArgument(
+    return Status::InvalidArgument(
         "A key prefix is not allowed when option 'value.fields-include' is set to 'ALL'. Set it to 'EXCEPT_KEY' "
-        "instead to avoid field overlaps."));
+        "instead to avoid field overlaps.");
   }
   for (size_t i = 0; i < physical.size(); ++i) {
-    bool is_key = std::find(o.key_fields.begin(), o.key_fields.end(), static_cast<int>(i)) != o.key_fields.end();
+    bool is_key = std::find(o->key_fields.begin(), o->key_fields.end(), static_cast<int>(i)) != o->key_fields.end();
     if (include == "EXCEPT_KEY" && is_key) continue;
-    o.value_fields.push_back(static_cast<int>(i));
-    o.value_schema.Add(physical.field(i).name, physical.field(i).type);
+    o->value_fields.push_back(static_cast<int>(i));
+    o->value_schema.Add(physical.field(i).name, physical.field(i).type);
   }
 
-  Status s = role == ConnectorRole::kSource ? ParseScanOptions(reader, upsert, &o) : ParseSinkOptions(reader, upsert, &o);
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<KafkaTableOptions> ParseKafkaTableOptions(const ConnectorContext& ctx, bool upsert, ConnectorRole role) {
+  const std::string context = ConnectorErrorContext(ctx, role);
+  auto fail = [&](const Status& s) { return s.WithContext(context); };
+  KafkaTableOptions o;
+  o.upsert = upsert;
+  o.table_name = ctx.table_name;
+  o.error_context = context;
+  // The key and value formats' own options are allowed under their prefixes.
+  std::vector<OptionSpec> specs = KafkaOptionSpecs(upsert);
+  Status s = FindKafkaFormats(ctx, upsert, &o, &specs);
+  if (!s.ok()) return fail(s);
+  TableOptionView view(upsert ? "upsert-kafka" : "kafka", std::move(specs));
+  ASSIGN_OR_RETURN(const FormatFactory* plain_format, ValidateConnectorOptions(ctx, view, role));  // names the table
+  s = ResolveKafkaFormats(ctx, upsert, role, plain_format, &o);
+  if (!s.ok()) return fail(s);
+  OptionReader reader(ctx.table_name, &ctx.options);
+  for (const auto& [key, value] : ctx.options) {
+    if (key.rfind(kPropertiesPrefix, 0) == 0) o.properties[key.substr(std::string(kPropertiesPrefix).size())] = value;
+  }
+  s = ParseKafkaTopics(ctx, upsert, reader, &o);
+  if (s.ok()) s = ParseKafkaFields(ctx, upsert, reader, &o);
+  if (s.ok()) s = role == ConnectorRole::kSource ? ParseScanOptions(reader, upsert, &o) : ParseSinkOptions(reader, upsert, &o);
   if (!s.ok()) return fail(s);
   return o;
 }
