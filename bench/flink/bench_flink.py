@@ -76,6 +76,44 @@ def first_line(text):
 Q10_OUTPUT = "/tmp/sluice-nexmark-q10"  # q10's filesystem sink (bench/nexmark/q10.sql), emptied before each run
 
 
+def q10_tree():
+    """What q10 left in Q10_OUTPUT: its partition directories, success files and visible rows (hidden
+    files are in-progress parts; none may be left once the job ended)."""
+    parts, success, rows, hidden = set(), 0, 0, 0
+    for dirpath, dirnames, filenames in os.walk(Q10_OUTPUT):
+        for name in filenames:
+            if name.startswith("."):
+                hidden += 1
+            elif name == "_SUCCESS":
+                success += 1
+            else:
+                parts.add(os.path.relpath(dirpath, Q10_OUTPUT))
+                with open(os.path.join(dirpath, name), "rb") as f:
+                    rows += sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
+    return {"partitions": sorted(parts), "success": success, "rows": rows, "hidden": hidden}
+
+
+def with_q10_tree(result, query):
+    """The result, with q10's output tree summarised (and emptied) after a q10 run."""
+    if os.path.basename(query) == "q10.sql" and "error" not in result:
+        result["tree"] = q10_tree()
+        shutil.rmtree(Q10_OUTPUT, ignore_errors=True)
+    return result
+
+
+def q10_check(s, f, warmup):
+    """q10's trees from both engines compared: the same partitions, a success file in each, rows."""
+    st, ft = s.get("tree"), f.get("tree")
+    if not st or not ft:
+        return None
+    same = st["partitions"] == ft["partitions"]
+    return ("q10 output: Sluice wrote %d rows into %d partitions (%d success files, %d hidden files left); "
+            "Flink %d rows (its %d warm-up events' bids included) into %d partitions (%d success files, %d hidden "
+            "files left): %s" % (st["rows"], len(st["partitions"]), st["success"], st["hidden"], ft["rows"], warmup,
+                                 len(ft["partitions"]), ft["success"], ft["hidden"],
+                                 "the same partitions" if same else "**different partitions**"))
+
+
 def run_sluice(sluice, ddl, query):
     shutil.rmtree(Q10_OUTPUT, ignore_errors=True)
     cmd = ["nice", "-n", "10", "/usr/bin/time", "-f", "bench-time: %e %U %S %M", sluice, "run", "-i", ddl, query]
@@ -87,8 +125,8 @@ def run_sluice(sluice, ddl, query):
     job = re.search(r"elapsed=([\d.]+)s", p.stderr)
     if p.returncode != 0 or not m or not job:
         return {"error": first_line(p.stderr)}
-    return {"wall": float(job.group(1)), "cpu": float(m.group(2)) + float(m.group(3)),
-            "rss": int(m.group(4)) * 1024}
+    return with_q10_tree({"wall": float(job.group(1)), "cpu": float(m.group(2)) + float(m.group(3)),
+                          "rss": int(m.group(4)) * 1024}, query)
 
 
 def run_flink(cp, java_opts, ddl, query, events, warmup):
@@ -102,8 +140,8 @@ def run_flink(cp, java_opts, ddl, query, events, warmup):
     m = re.search(r"flink-bench: elapsed=([\d.]+)s job_cpu=([\d.]+)s process_cpu=([\d.]+)s peak_rss=(\d+)", p.stderr)
     if p.returncode != 0 or not m:
         return {"error": first_line(p.stderr)}
-    return {"wall": float(m.group(1)), "cpu": float(m.group(2)), "process_cpu": float(m.group(3)),
-            "rss": int(m.group(4))}
+    return with_q10_tree({"wall": float(m.group(1)), "cpu": float(m.group(2)), "process_cpu": float(m.group(3)),
+                          "rss": int(m.group(4))}, query)
 
 
 def run_larkspur(sluice, cp, java_opts, tmp):
@@ -176,7 +214,7 @@ def table_rows(results, events):
     return rows
 
 
-def markdown(rows, events, warmup, hashes, java_opts):
+def markdown(rows, events, warmup, hashes, java_opts, notes=()):
     out = []
     out.append("Measured %s UTC on %s (%d cores, shared), %d events per query, both engines at parallelism 1, "
                "blackhole sinks; Flink 2.2.1 on %s with `%s`, %d warm-up events per job."
@@ -206,6 +244,8 @@ def markdown(rows, events, warmup, hashes, java_opts):
     out.append("")
     out.append("Below the 10x events per CPU second target: %s. Above a tenth of Flink's peak memory: %s."
                % (", ".join(miss_cpu) or "none", ", ".join(miss_mem) or "none"))
+    for note in notes:
+        out += ["", note + "."]
     out.append("")
     out.append("![Sluice's advantage per query](performance_ratios.svg)")
     return "\n".join(out)
@@ -292,7 +332,8 @@ def write_results(results, args, hashes, java_opts):
     all_results, hashes = merged(results, args, hashes)
     rows = table_rows(all_results, args.events)
     write_doc(os.path.join(ROOT, "docs", "performance.md"),
-              markdown(rows, args.events, args.warmup_events, hashes, java_opts))
+              markdown(rows, args.events, args.warmup_events, hashes, java_opts,
+                       [n for _, s, f in all_results for n in [q10_check(s, f, args.warmup_events)] if n]))
     with open(os.path.join(ROOT, "docs", "performance_ratios.svg"), "w") as f:
         f.write(svg(rows))
 
@@ -355,6 +396,9 @@ def main():
                 print("%-10s %12.0f %8.2f %9.1f | %12.0f %8.2f %9.2f %9.1f | %8.1fx %9.3f" % (
                     q, r["s_rate"], r["s_cpu"], r["s_rss"], r["f_rate"], r["f_cpu"], r["f_pcpu"], r["f_rss"],
                     r["cpu_ratio"], r["mem_ratio"]), flush=True)
+            note = q10_check(s, f, args.warmup_events)
+            if note:
+                print(note, flush=True)
     if not args.no_doc and (results or larkspur):
         print("wrote docs/performance.md%s" % (" and docs/performance_ratios.svg" if results else ""))
 

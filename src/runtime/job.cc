@@ -538,6 +538,8 @@ Status Job::RunToEnd(RssMeter* rss) {
         RETURN_IF_ERROR(TakeCheckpoint(false));
       }
     }
+    // Sinks fire their processing-time timers (the filesystem sink's rolling check), rows or not.
+    for (SinkOperator* s : sinks_) RETURN_IF_ERROR(s->OnProcessingTime());
     // Idle sources and splits (the idle timeout) first stop holding back the watermark.
     for (SourceOperatorBase* s : sources_) {
       if (s->finished()) continue;

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <system_error>
 #include <unordered_map>
@@ -78,37 +79,32 @@ class FileWriter final : public SinkWriter, public SinkTimeListener {
     }
   }
 
-  void SetProcessingTimeClock(const Clock* clock) override { clock_ = clock; }
+  void SetProcessingTimeClock(const Clock* clock) override {
+    clock_ = clock;
+    // Flink's first bucket-inspection timer: one check interval after the writer opens.
+    next_check_millis_ = NowMillis() + rolling_.check_millis;
+  }
   Status OnWatermark(int64_t watermark) override {
+    RETURN_IF_ERROR(FireDueChecks());
     committer_->SetWatermark(watermark);
     return Status::OK();
   }
+  Status OnProcessingTime() override { return FireDueChecks(); }
 
   Status Write(const Chunk& chunk) override {
     if (append_only_ && !chunk.AllInserts()) {
       return Status::RuntimeError("The filesystem sink writing '" + dir_ +
                                   "' is append-only and cannot store update or delete changes");
     }
+    // The checks due by now run first: in Flink their timers fire before a row that arrives later.
+    RETURN_IF_ERROR(FireDueChecks());
     const int64_t now = NowMillis();
-    if (!partitions_.partitioned()) {
-      RETURN_IF_ERROR(Append(BucketFor(std::string()), chunk, now));
-    } else {
-      RETURN_IF_ERROR(WritePartitioned(chunk, now));
-    }
-    if (now - last_check_millis_ >= rolling_.check_millis) {
-      last_check_millis_ = now;
-      for (auto& b : buckets_) {
-        if (b->file != nullptr && (now - b->opened_millis >= rolling_.rollover_millis ||
-                                   now - b->last_write_millis >= rolling_.inactivity_millis)) {
-          RETURN_IF_ERROR(Flush(*b));
-          RETURN_IF_ERROR(CloseFile(*b));
-        }
-      }
-    }
-    return Status::OK();
+    if (!partitions_.partitioned()) return Append(BucketFor(std::string()), chunk, now);
+    return WritePartitioned(chunk, now);
   }
 
   Status Finish() override {
+    next_check_millis_ = kNoCheck;
     RETURN_IF_ERROR(CloseAll());
     finished_ = true;
     // Without checkpoints every file is visible now: the end of the input commits every partition.
@@ -176,9 +172,34 @@ class FileWriter final : public SinkWriter, public SinkTimeListener {
     std::string in_progress;
     std::string final_path;
     int64_t bytes_in_file = 0;
-    int64_t opened_millis = 0;
-    int64_t last_write_millis = 0;
+    int64_t opened_millis = 0;      // when the part's first row came (buffered or written)
+    int64_t last_write_millis = 0;  // when its last row came
+    bool open() const { return file != nullptr || !buffer.empty(); }
   };
+
+  static constexpr int64_t kNoCheck = std::numeric_limits<int64_t>::max();
+
+  // Flink's processing-time timer of the rolling policy (StreamingFileSinkHelper): a check every
+  // check interval from the writer's start, each scheduling the next one an interval later, rolling
+  // the part files open for the rollover interval or not written for the inactivity interval. Run as
+  // a timer service that fires on time would: every check due by the clock runs, with its own time,
+  // before the event at hand. Between two events no row arrives, so a part that qualifies at one due
+  // check still does at the last one: judging the parts once, at the last due check, rolls the same.
+  Status FireDueChecks() {
+    const int64_t now = NowMillis();
+    if (now < next_check_millis_) return Status::OK();
+    const int64_t step = rolling_.check_millis;
+    const int64_t check = next_check_millis_ + (now - next_check_millis_) / step * step;  // the last due
+    next_check_millis_ = check + step;
+    for (auto& b : buckets_) {
+      if (b->open() && (check - b->opened_millis >= rolling_.rollover_millis ||
+                        check - b->last_write_millis >= rolling_.inactivity_millis)) {
+        RETURN_IF_ERROR(Flush(*b));
+        RETURN_IF_ERROR(CloseFile(*b));
+      }
+    }
+    return Status::OK();
+  }
 
   int64_t NowMillis() const { return clock_ != nullptr ? clock_->NowMicros() / 1000 : 0; }
 
@@ -228,6 +249,7 @@ class FileWriter final : public SinkWriter, public SinkTimeListener {
   }
 
   Status Append(Bucket& b, const Chunk& rows, int64_t now) {
+    if (!b.open()) b.opened_millis = now;  // a new part file starts with this row
     RETURN_IF_ERROR(encoder_->Encode(rows, &b.buffer));
     b.last_write_millis = now;
     if (static_cast<int64_t>(b.buffer.size()) >= std::min<int64_t>(kWriteBuffer, rolling_.file_size)) {
@@ -301,7 +323,6 @@ class FileWriter final : public SinkWriter, public SinkTimeListener {
       b.file = std::fopen(b.in_progress.c_str(), "wb");
       if (b.file == nullptr) return ErrnoError("Cannot create file", b.in_progress);
       b.bytes_in_file = 0;
-      b.opened_millis = NowMillis();
     }
     if (std::fwrite(b.buffer.data(), 1, b.buffer.size(), b.file) != b.buffer.size()) {
       return ErrnoError("Cannot write file", b.in_progress);
@@ -344,7 +365,7 @@ class FileWriter final : public SinkWriter, public SinkTimeListener {
   std::unordered_map<std::string, size_t> bucket_index_;
   std::string path_;          // scratch: the partition path of the row at hand
   size_t current_group_ = 0;  // scratch: the group of the last bucket seen
-  int64_t last_check_millis_ = 0;
+  int64_t next_check_millis_ = kNoCheck;  // the next rolling check (FireDueChecks); none without a clock
   bool two_phase_ = false;
   bool finished_ = false;
   std::vector<std::pair<std::string, std::string>> pending_;  // closed files: hidden path, final path
@@ -427,7 +448,8 @@ std::vector<OptionSpec> FileSystemSinkOptions() {
        "The longest a part file stays open before it is rolled (checked every 'sink.rolling-policy.check-interval')."},
       {kInactivityInterval, false, "30 min", "A part file not written for this long is rolled."},
       {kCheckInterval, false, "1 min",
-       "How often (processing time, on writes) the time-based rolling policies are checked."},
+       "How often the time-based rolling policies are checked (a processing-time timer from the job's start, "
+       "rows or not)."},
       {kPartitionDefaultName, false, kDefaultPartitionName,
        "The directory name of a partition whose value is NULL or empty; it reads back as NULL."},
       {kShuffleByPartition, false, "false", "Accepted for Flink compatibility; Sluice has one writer per sink, "

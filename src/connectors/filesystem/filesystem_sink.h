@@ -7,10 +7,12 @@
 // A partitioned table (PARTITIONED BY) writes each row into its partition's directory
 // (partition_path.h: <path>/dt=2015-09-15/hm=10-00/part-...), without its partition columns.
 //
-// Rolling: a part file is closed ('rolled') once it is larger than 'sink.rolling-policy.file-size', has
-// been open longer than 'sink.rolling-policy.rollover-interval' or has not been written for
-// 'sink.rolling-policy.inactivity-interval'; the time-based ones are checked on writes at most every
-// 'sink.rolling-policy.check-interval' of processing time (the job's clock), as Flink's timer checks them.
+// Rolling: a part file is closed ('rolled') once it is larger than 'sink.rolling-policy.file-size'. The
+// time-based policies are checked as Flink's processing-time timer checks them: every
+// 'sink.rolling-policy.check-interval' of the job's clock from the writer's start, a part file open for
+// 'sink.rolling-policy.rollover-interval' or not written for 'sink.rolling-policy.inactivity-interval'
+// is rolled. The checks due by the clock run before each row and watermark and, through
+// SinkTimeListener::OnProcessingTime, between the job's steps, so a sink that receives nothing rolls too.
 //
 // Exactly-once (with checkpoints, Flink's FileSink): files stay hidden until the checkpoint that covers
 // them completes. A checkpoint rolls every open file; the committables list the closed files, the next

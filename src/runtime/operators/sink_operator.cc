@@ -82,6 +82,10 @@ Status SinkOperator::OnWatermark(int64_t watermark) {
   return Operator::OnWatermark(watermark);
 }
 
+Status SinkOperator::OnProcessingTime() {
+  return time_listener_ != nullptr && !finished_ ? time_listener_->OnProcessingTime() : Status::OK();
+}
+
 Status SinkOperator::PrepareSnapshotPreBarrier(int64_t id) {
   barrier_id_ = id;
   return Status::OK();

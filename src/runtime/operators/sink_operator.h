@@ -1,7 +1,8 @@
 // SinkOperator: hands chunks to a connector's SinkWriter (or a SELECT's result handler through the
 // same interface), enforcing NOT NULL columns as Flink's 'table.exec.sink.not-null-enforcer' and
 // counting the changes written per RowKind for the job summary. A writer that is also a
-// SinkTimeListener (connectors/sink_time_listener.h) gets the job's clock and every watermark.
+// SinkTimeListener (connectors/sink_time_listener.h) gets the job's clock, every watermark and, through
+// OnProcessingTime (called by the job between steps), the chance to fire its processing-time timers.
 //
 // Checkpoints: at each barrier the writer pre-commits (SinkWriter::PreCommit) and the committables go
 // into the snapshot; they are committed when that checkpoint, or a later one (when the job abandoned
@@ -35,6 +36,8 @@ class SinkOperator final : public Operator {
   Status NotifyCheckpointComplete(int64_t id) override;
   // A checkpointing job that restored nothing: the writer discards what a crashed attempt left.
   Status StartAfresh() { return two_phase_ ? writer_->RecoverAndCommit(std::string()) : Status::OK(); }
+  // The job calls it before every source step: a time-listening writer fires its due timers.
+  Status OnProcessingTime();
 
  protected:
   Status OnEndOfInput() override;

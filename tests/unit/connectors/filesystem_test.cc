@@ -8,9 +8,11 @@
 #include <sstream>
 #include <string>
 
+#include "common/clock.h"
 #include "common/time_util.h"
 #include "connectors/builtin_connectors.h"
 #include "connectors/connector.h"
+#include "connectors/sink_time_listener.h"
 #include "types/value.h"
 #include "types/value_format.h"
 #include "types/vector.h"
@@ -260,6 +262,60 @@ TEST(FilesystemTest, SinkRollsFilesAndRejectsAFilePath) {
   ASSERT_FALSE(bad_size.ok());
   EXPECT_NE(bad_size.status().message().find("Invalid value for option 'sink.rolling-policy.file-size' of table 'pos'"),
             std::string::npos);
+}
+
+
+// The time-based rolling policies run on Flink's check timer: every check interval from the writer's
+// start, whether rows arrive or not (the job calls OnProcessingTime between steps). Decided by a
+// manual clock: a part not written for the inactivity interval rolls at the first check after that,
+// not before and not at a write.
+TEST(FilesystemTest, SinkRollsOnItsCheckTimerWithoutWrites) {
+  std::string dir = TestDir() + "/out";
+  ConnectorContext ctx = Context(dir, "csv", {{"sink.rolling-policy.inactivity-interval", "3 min"},
+                                              {"sink.rolling-policy.rollover-interval", "10 min"},
+                                              {"sink.rolling-policy.check-interval", "5 min"}});
+  auto sink = Filesystem().CreateSink(ctx);
+  ASSERT_TRUE(sink.ok()) << sink.status().ToString();
+  auto writer = (*sink)->CreateWriter();
+  ASSERT_TRUE(writer.ok());
+  auto* timers = dynamic_cast<SinkTimeListener*>(writer->get());
+  ASSERT_NE(timers, nullptr);
+  constexpr int64_t kMinute = 60 * 1000 * 1000;
+  ManualClock clock(1000 * kMinute);  // the writer starts at minute 1000: checks at 1005, 1010, ...
+  timers->SetProcessingTimeClock(&clock);
+  const fs::path first = fs::path(dir) / "part-0-0.csv";
+  ASSERT_TRUE((*writer)->Write(Rows({{"a", 1}})).ok());
+  clock.Advance(2 * kMinute);
+  ASSERT_TRUE(timers->OnProcessingTime().ok());
+  EXPECT_FALSE(fs::exists(first)) << "no check is due before minute 1005";
+  ASSERT_TRUE((*writer)->Write(Rows({{"b", 2}})).ok());  // minute 1002: the same part
+  clock.Advance(3 * kMinute - 1);
+  ASSERT_TRUE(timers->OnProcessingTime().ok());
+  EXPECT_FALSE(fs::exists(first));
+  clock.Advance(1);  // minute 1005: the part was last written 3 minutes ago
+  ASSERT_TRUE(timers->OnProcessingTime().ok());
+  EXPECT_EQ(ReadFile(first), "a,1\nb,2\n");
+  // The next check is at minute 1010; a row at 1011 finds it due first (its part is new and stays
+  // open), a row at 1022 finds the check of 1020 due, which rolls the part of minute 1011.
+  clock.Advance(6 * kMinute);
+  ASSERT_TRUE((*writer)->Write(Rows({{"c", 3}})).ok());
+  const fs::path second = fs::path(dir) / "part-0-1.csv";
+  clock.Advance(11 * kMinute);
+  ASSERT_TRUE((*writer)->Write(Rows({{"d", 4}})).ok());
+  EXPECT_EQ(ReadFile(second), "c,3\n");
+  // A part written every 2 minutes is never inactive; the rollover interval (10 min since its first
+  // row, minute 1022) rolls it at the check of minute 1035.
+  for (int i = 0; i < 6; ++i) {
+    clock.Advance(2 * kMinute);  // 1024 ... 1034
+    ASSERT_TRUE((*writer)->Write(Rows({{"e", i}})).ok());
+  }
+  const fs::path third = fs::path(dir) / "part-0-2.csv";
+  EXPECT_FALSE(fs::exists(third));
+  clock.Advance(kMinute);  // 1035
+  ASSERT_TRUE(timers->OnProcessingTime().ok());
+  EXPECT_EQ(ReadFile(third), "d,4\ne,0\ne,1\ne,2\ne,3\ne,4\ne,5\n");
+  ASSERT_TRUE((*writer)->Finish().ok());
+  EXPECT_FALSE(fs::exists(fs::path(dir) / "part-0-3.csv"));
 }
 
 }  // namespace
