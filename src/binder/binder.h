@@ -158,8 +158,14 @@ class Binder {
   Result<int> MatchArgumentColumn(const ast::Expr& inner, int var, const MatchBindContext& mc);
   Status CollectMatchSlots(const ast::Expr& e, const MatchBindContext& mc, MatchExpr* out,
                            std::vector<const ast::Expr*>* replaced);
-  // FROM TABLE(TUMBLE|HOP|CUMULATE(TABLE t, DESCRIPTOR(ts), ...)) (binder/window_tvf.cc).
+  // FROM TABLE(TUMBLE|HOP|CUMULATE|SESSION(TABLE t, DESCRIPTOR(ts), ...)) (binder/window_tvf.cc).
   Result<Relation> BindWindowTvf(const ast::TableFunctionRef& ref);
+  // BindWindowTvf's steps (binder/window_tvf.cc): the call's arguments in their parameter slots, the
+  // time attribute column of the table, and the durations into the window's shape.
+  struct WindowTvfArgs;
+  Result<WindowTvfArgs> WindowTvfArguments(const ast::TableFunctionRef& ref) const;
+  Result<int> WindowTimeColumn(const WindowTvfArgs& args, const Schema& input) const;
+  Status BindWindowDurations(WindowTvfArgs* args);
   // Legacy GROUP BY TUMBLE/HOP(ts, ...) (binder/window_tvf.cc): when the GROUP BY holds such a call,
   // puts a WindowTableFunction over `input` (its window columns w$start, w$end, w$rowtime/w$proctime
   // appended to the scope) and returns the call; else null.

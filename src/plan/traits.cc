@@ -455,18 +455,11 @@ class Inference {
         return;
       }
       case PlanKind::kDeduplicate: n->As<DeduplicateNode>().emit_update_before = ub; return;
-      case PlanKind::kWindowTableFunction: {
-        const auto& w = n->As<WindowTableFunctionNode>();
-        // As Flink's StreamPhysicalWindowTableFunction, TUMBLE/HOP/CUMULATE forward an updating input's
-        // changes, each row in the windows of its own row time.
-        if (w.window.kind == WindowKind::kSession && !kinds_[n->inputs[0].get()].InsertOnly()) {
-          status_ = Status::NotSupported(
-              "The SESSION window table function over an updating input without a window aggregation over its "
-              "partition keys is not supported by Sluice yet (Flink 2.2 runs it); a window aggregation "
-              "GROUP BY window_start, window_end and the PARTITION BY keys is");
-        }
+      case PlanKind::kWindowTableFunction:
+        // As Flink's StreamPhysicalWindowTableFunction, every window TVF reads an updating input and its
+        // rows keep their kinds: TUMBLE/HOP/CUMULATE forward each change in the windows of its own row
+        // time, SESSION holds it in the session it opens or merges until that session fires.
         return;
-      }
       case PlanKind::kWindowAggregate: {
         // Since Flink 1.19 (FLINK-20281) a window aggregation reads an updating input: the retracting
         // variants of its calls, and a row count per window and key (a window whose count is 0 is not

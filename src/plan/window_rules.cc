@@ -64,6 +64,14 @@ bool SessionKeysArePartitionKeys(const WindowTableFunctionNode& tvf, const Group
   return std::find(grouped.begin(), grouped.end(), false) == grouped.end();
 }
 
+// Flink's SessionWindowSpec summary names the partition keys after the gap, when there are any:
+// "SESSION(time_col=[ts], gap=[5 min], partition keys=[k, j])".
+std::string SessionSummary(const WindowSpec& window, const std::string& time_col, const std::string& keys) {
+  std::string s = window.Explain(time_col);
+  if (window.kind == WindowKind::kSession && !keys.empty()) s.insert(s.size() - 1, ", partition keys=[" + keys + "]");
+  return s;
+}
+
 }  // namespace
 
 WindowEmitConfig ReadWindowEmitConfig(const Configuration* config) {
@@ -78,7 +86,10 @@ WindowEmitConfig ReadWindowEmitConfig(const Configuration* config) {
 }
 
 std::string WindowTableFunctionNode::ExplainAttributes() const {
-  return "window=[" + window.Explain(inputs[0]->schema.field(static_cast<size_t>(time_column)).name) + "]";
+  const Schema& in = inputs[0]->schema;
+  std::string keys;  // in PARTITION BY order
+  for (int k : partition_keys) keys += (keys.empty() ? "" : ", ") + in.field(static_cast<size_t>(k)).name;
+  return "window=[" + SessionSummary(window, in.field(static_cast<size_t>(time_column)).name, keys) + "]";
 }
 
 std::string WindowAggregateNode::ExplainAttributes() const {
@@ -95,6 +106,10 @@ std::string WindowAggregateNode::ExplainAttributes() const {
   items.push_back("start('w$) AS " + schema.field(w).name);
   items.push_back("end('w$) AS " + schema.field(w + 1).name);
   if (with_window_time) items.push_back(std::string(proctime ? "proctime" : "rowtime") + "('w$) AS " + schema.field(w + 2).name);
+  // Flink's legacy group window also names the processing-time property of an event-time window,
+  // which Sluice's plan does not carry (no query can read it).
+  const bool legacy_proctime_property = group_window && !proctime;
+  if (legacy_proctime_property) items.push_back("proctime('w$) AS w$proctime");
   std::string select;
   for (const auto& i : items) select += (select.empty() ? "" : ", ") + i;
   std::string s = keys.empty() ? "" : "groupBy=[" + keys + "], ";
@@ -112,9 +127,11 @@ std::string WindowAggregateNode::ExplainAttributes() const {
     }
     std::string props;
     for (size_t p = w; p < schema.size(); ++p) props += (props.empty() ? "" : ", ") + schema.field(p).name;
+    if (legacy_proctime_property) props += ", w$proctime";
     s += "window=[" + win + "], properties=[" + props + "], select=[" + select + "]";
   } else {
-    s += "window=[" + window.Explain(time_col) + "], select=[" + select + "]";
+    // A SESSION aggregation's group keys are its partition keys (Flink prints them in groupBy order).
+    s += "window=[" + SessionSummary(window, time_col, keys) + "], select=[" + select + "]";
   }
   // Flink's WindowEmitStrategy text when late firing is on.
   if (allow_lateness_ms > 0) {

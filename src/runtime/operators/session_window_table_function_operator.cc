@@ -77,7 +77,7 @@ Status SessionWindowTableFunctionOperator::Process(int, Chunk& chunk) {
   // Processing time: sessions the clock has passed fire before the new rows join.
   if (proctime_) RETURN_IF_ERROR(FireUpTo(ProcessingProgress(), false));
   std::vector<int64_t> times;
-  RETURN_IF_ERROR(WindowRowTimes(chunk, time_column_, proctime_, local_time_, ctx_, name(), &times));
+  RETURN_IF_ERROR(WindowRowTimes(chunk, time_column_, proctime_, local_time_, ctx_, name(), &times, /*changes=*/true));
   if (partition_keys_.empty()) {
     keys_.assign(n, std::string());
   } else {
@@ -116,6 +116,11 @@ Status SessionWindowTableFunctionOperator::FireUpTo(int64_t watermark, bool all)
     rows_out.AddColumn(std::move(end_col));
     rows_out.AddColumn(std::move(time_col));
     rows_out.SetSizeFromColumns();
+    // Each row leaves with its own kind (the arena keeps it): over an updating input a -U/-D leaves as
+    // a -U/-D with its session's bounds, as Flink's UnalignedWindowTableFunctionOperator.
+    const RowKind* stored = arena_.rows().kinds();
+    RowKind* kinds = rows_out.kinds();
+    for (size_t r = 0; r < m; ++r) kinds[r] = stored[rows[r]];
     for (uint32_t id : rows) arena_.Release(id);
     sit->second.erase(it);
     if (sit->second.empty()) sessions_.erase(sit);
@@ -126,6 +131,16 @@ Status SessionWindowTableFunctionOperator::FireUpTo(int64_t watermark, bool all)
   return Status::OK();
 }
 
+std::vector<uint32_t> SessionWindowTableFunctionOperator::WaitingRows() const {
+  std::vector<uint32_t> ids;
+  ids.reserve(arena_.live());
+  for (const auto& [key, sessions] : sessions_) {
+    for (const auto& [start, s] : sessions) ids.insert(ids.end(), s.ids.begin(), s.ids.end());
+  }
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
 void SessionWindowTableFunctionOperator::Compact() {
   const size_t live = arena_.live();
   const size_t released = arena_.size() - live;
@@ -134,14 +149,13 @@ void SessionWindowTableFunctionOperator::Compact() {
     return;
   }
   if (released < kMinReleasedToCompact || released < live) return;
-  std::vector<uint32_t> order;
-  order.reserve(live);
+  // Renumbered in arrival order, so merged sessions keep their rows' order.
+  const std::vector<uint32_t> order = WaitingRows();
+  std::vector<uint32_t> renumbered(arena_.size());
+  for (size_t i = 0; i < order.size(); ++i) renumbered[order[i]] = static_cast<uint32_t>(i);
   for (auto& [key, sessions] : sessions_) {
     for (auto& [start, s] : sessions) {
-      for (uint32_t& id : s.ids) {
-        order.push_back(id);
-        id = static_cast<uint32_t>(order.size() - 1);
-      }
+      for (uint32_t& id : s.ids) id = renumbered[id];
     }
   }
   RowArena fresh(input_types_);
@@ -169,15 +183,12 @@ size_t SessionWindowTableFunctionOperator::StateBytes() const {
 }
 
 Status SessionWindowTableFunctionOperator::SnapshotState(StateWriter* w) {
-  // The waiting rows session by session (restored with ids 0..n-1 in that order), then the sessions.
-  std::vector<uint32_t> order;
-  order.reserve(arena_.live());
-  size_t count = 0;
-  for (const auto& [key, sessions] : sessions_) {
-    count += sessions.size();
-    for (const auto& [start, s] : sessions) order.insert(order.end(), s.ids.begin(), s.ids.end());
-  }
+  // The waiting rows in arrival order (restored with ids 0..n-1 in that order), then each session with
+  // its rows' positions in that order: a session merged after a restore keeps its rows' arrival order.
+  const std::vector<uint32_t> order = WaitingRows();
   arena_.SnapshotRows(order, w);
+  size_t count = 0;
+  for (const auto& [key, sessions] : sessions_) count += sessions.size();
   w->PutVarint(count);
   for (const auto& [key, sessions] : sessions_) {
     for (const auto& [start, s] : sessions) {
@@ -185,6 +196,9 @@ Status SessionWindowTableFunctionOperator::SnapshotState(StateWriter* w) {
       w->PutI64(start);
       w->PutI64(s.end);
       w->PutU64(s.ids.size());
+      for (uint32_t id : s.ids) {
+        w->PutVarint(static_cast<uint64_t>(std::lower_bound(order.begin(), order.end(), id) - order.begin()));
+      }
     }
   }
   return Status::OK();
@@ -193,25 +207,37 @@ Status SessionWindowTableFunctionOperator::SnapshotState(StateWriter* w) {
 Status SessionWindowTableFunctionOperator::RestoreState(StateReader* r) {
   DropState();
   arena_.Restore(r);
+  const size_t rows = arena_.size();
+  std::vector<bool> seen(rows, false);
+  size_t placed = 0;
   const size_t count = r->GetCount(4);
-  uint64_t next = 0;
   for (size_t i = 0; i < count && r->ok(); ++i) {
     std::string key = r->GetString();
     const int64_t start = r->GetI64();
     const int64_t end = r->GetI64();
     const uint64_t n = r->GetU64();
     if (!r->ok()) break;
-    if (end < start || n == 0 || n > arena_.size() - next) {
+    if (end < start || n == 0 || n > rows - placed) {
       r->Fail("an invalid session window state");
       break;
     }
     Session s;
     s.end = end;
-    for (uint64_t k = 0; k < n; ++k) s.ids.push_back(static_cast<uint32_t>(next++));
+    for (uint64_t k = 0; k < n && r->ok(); ++k) {
+      const uint64_t id = r->GetVarint();
+      if (id >= rows || seen[id]) {
+        r->Fail("an invalid session window state");
+        break;
+      }
+      seen[id] = true;
+      s.ids.push_back(static_cast<uint32_t>(id));
+    }
+    if (!r->ok()) break;
+    placed += n;
     by_end_.insert({end, key, start});
     sessions_[key].emplace(start, std::move(s));
   }
-  if (r->ok() && next != arena_.size()) r->Fail("an invalid session window state");
+  if (r->ok() && placed != rows) r->Fail("an invalid session window state");
   return r->status();
 }
 

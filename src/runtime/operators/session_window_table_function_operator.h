@@ -4,7 +4,7 @@
 // [first rowtime, last rowtime + gap); a row whose window [ts, ts + gap) touches or overlaps pending
 // sessions merges them (Flink's TimeWindow.intersects: start <= other end and end >= other start).
 // When the watermark reaches a session's last millisecond the session fires: its rows leave, in
-// arrival order, with window_start, window_end and window_time (window_end - 1 ms) appended, as +I.
+// arrival order, with window_start, window_end and window_time (window_end - 1 ms) appended.
 // A row whose own window already fired and that merges with no pending session is late: dropped and
 // reported (Operator::ReportLate). At end of input every session fires.
 //
@@ -13,11 +13,16 @@
 // arrive; the clock's current millisecond may still receive rows); no row is late. As Sluice's other
 // processing-time windows, the end of input fires the rest (docs/flink_differences.md).
 //
-// The input must be insert-only; output is insert-only.
+// Every row keeps its RowKind, as Flink's UnalignedWindowTableFunctionOperator: over an updating
+// input a -U, +U or -D opens and merges sessions by its own row time exactly as an insert does (a
+// retraction never shrinks or splits a session) and leaves with its kind when its session fires, so a
+// -U and its +U may name different sessions, and one behind the watermark is late like any row.
 //
-// State: the waiting rows in a RowArena (compacted when released rows outnumber waiting ones) and per
-// key the sessions by start, each with its end and its rows' ids; sessions ordered by end for firing.
-// Checkpoints write the waiting rows session by session and the sessions' bounds and row counts.
+// State: the waiting rows (with their kinds) in a RowArena (compacted when released rows outnumber
+// waiting ones) and per key the sessions by start, each with its end and its rows' ids; sessions
+// ordered by end for firing.
+// Checkpoints write the waiting rows (kinds included) in arrival order, then each session's bounds and
+// its rows' positions among them, so sessions merged after a restore keep their rows' arrival order.
 //
 // Threading: the job's task thread.
 #pragma once
@@ -64,8 +69,10 @@ class SessionWindowTableFunctionOperator final : public Operator {
   bool Assign(const std::string& key, int64_t ts, uint32_t id);
   // Fires every session the watermark (on the window clock's terms) has passed.
   Status FireUpTo(int64_t watermark, bool all);
-  // Rebuilds the arena with the waiting rows only, renumbering the sessions' ids.
+  // Rebuilds the arena with the waiting rows only, renumbering the sessions' ids in arrival order.
   void Compact();
+  // Every waiting row's id, ascending: arrival order (ids grow with arrival, renumbering keeps it).
+  std::vector<uint32_t> WaitingRows() const;
   // Processing time: the instant up to which sessions may fire (the clock's previous millisecond).
   int64_t ProcessingProgress() const;
 
