@@ -437,9 +437,9 @@ Result<ExprPtr> Binder::BindCast(const ast::Cast& c, const Scope& scope) {
                                c.type.ToString());
   }
   // As Calcite's SqlCastFunction: the operand's nullability (a failing CAST is an error, not NULL);
-  // TRY_CAST is always nullable, and so is a CAST to DECIMAL, which gives NULL on overflow as Flink's.
-  LogicalType target =
-      c.type.WithNullable(c.try_cast || operand->type.nullable() || c.type.id() == TypeId::kDecimal);
+  // TRY_CAST is always nullable. A numeric CAST to DECIMAL keeps it too although it gives NULL on
+  // overflow, as Flink's does (checked against Flink 2.2.1's DESCRIBE).
+  LogicalType target = c.type.WithNullable(c.try_cast || operand->type.nullable());
   if (operand->kind == ExprKind::kLiteral && operand->literal.is_null()) return MakeLiteral(Value::Null(target.WithNullable(true)));
   return MakeCast(operand, target, c.try_cast);
 }

@@ -210,7 +210,7 @@ Result<Binder::Relation> Binder::BindAggregate(const ast::Select& select, Relati
     ASSIGN_OR_RETURN(AggregateCall ac, BindAggregateCall(call, input, pre.get(), false));
     ac.output_name = call_aliases[ci].empty() ? "EXPR$" + std::to_string(ctx.num_keys + ci) : call_aliases[ci];
     ctx.agg_index[&call] = static_cast<int>(ctx.num_keys + ci);
-    ctx.output_types.push_back(ac.function->result_type);
+    ctx.output_types.push_back(AggregateOutputType(ac, IsGlobalAggregation(select.group_by)));
     agg->aggs.push_back(std::move(ac));
   }
   auto ex = std::make_shared<ExchangeNode>();

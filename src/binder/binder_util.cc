@@ -4,6 +4,7 @@
 #include <cctype>
 #include <set>
 
+#include "function/aggregate/aggregate_function.h"
 #include "function/function_registry.h"
 #include "function/scalar_function.h"
 
@@ -37,6 +38,26 @@ bool AnyNullable(const std::vector<ExprPtr>& args) {
     if (a->type.nullable()) return true;
   }
   return false;
+}
+
+LogicalType AggregateOutputType(const AggregateCall& call, bool may_be_empty) {
+  const LogicalType& t = call.function->result_type;
+  const std::string& n = call.function->name;
+  const bool arg_nullable = !call.arg_types.empty() && call.arg_types[0].nullable();
+  if (n == "LISTAGG") return t.WithNullable(arg_nullable);
+  static const char* const kNullableIfEmpty[] = {"SUM",     "AVG",      "MIN",        "MAX",        "FIRST_VALUE",
+                                                 "LAST_VALUE", "VAR_POP", "VAR_SAMP", "STDDEV_POP", "STDDEV_SAMP"};
+  for (const char* name : kNullableIfEmpty) {
+    if (n == name) return t.WithNullable(arg_nullable || may_be_empty || call.filter >= 0);
+  }
+  return t;
+}
+
+bool IsGlobalAggregation(const std::vector<ast::GroupingElement>& group_by) {
+  for (const auto& g : group_by) {
+    if (g.kind != ast::GroupingElement::Kind::kEmpty) return false;
+  }
+  return true;
 }
 
 // Identity projections over a node's output.

@@ -14,6 +14,17 @@ std::string JoinName(const ast::Name& n);
 ExprPtr MakeSpecial(ExprKind kind, LogicalType type, std::vector<ExprPtr> args);
 bool AnyNullable(const std::vector<ExprPtr>& args);
 
+// The type of an aggregate call's result column with Flink's (Calcite's) nullability: COUNT and $SUM0
+// are NOT NULL, LISTAGG is as nullable as its argument, and SUM, AVG, MIN, MAX, FIRST_VALUE,
+// LAST_VALUE and the variance family (AGG_SUM, ARG0_NULLABLE_IF_EMPTY) are NOT NULL over a NOT NULL
+// argument unless the call has a FILTER or its group may be empty (`may_be_empty`: a global
+// aggregation, GROUP BY (), a bounded OVER frame). Checked against Flink 2.2.1's resolved schemas.
+LogicalType AggregateOutputType(const AggregateCall& call, bool may_be_empty);
+
+// Whether a GROUP BY leaves a global aggregation as Calcite counts it: no grouping element other than
+// `()` (GROUPING SETS, ROLLUP and CUBE count as grouped even when they hold `()`).
+bool IsGlobalAggregation(const std::vector<ast::GroupingElement>& group_by);
+
 // Identity projections over a node's output.
 std::vector<ExprPtr> IdentityProjections(const Schema& schema);
 

@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "binder/binder.h"
+#include "binder/binder_util.h"
 #include "function/aggregate/aggregate_function.h"
 
 namespace sluice {
@@ -21,6 +22,9 @@ Result<Binder::Relation> Binder::BindOverAggregates(const ast::Select& select, R
   pre->schema = input.node->schema;
   auto node = std::make_shared<OverAggregateNode>();
   std::string window_text;
+  // Calcite's SqlWindow.isAlwaysNonEmpty: a frame starting at an offset PRECEDING may be empty, so its
+  // aggregates are nullable; one from UNBOUNDED PRECEDING or CURRENT ROW always holds the current row.
+  bool frame_may_be_empty = false;
   for (size_t ci = 0; ci < calls.size(); ++ci) {
     const ast::Call& call = *calls[ci];
     ASSIGN_OR_RETURN(const ResolvedWindow rw, ResolveWindow(call));
@@ -38,17 +42,21 @@ Result<Binder::Relation> Binder::BindOverAggregates(const ast::Select& select, R
       return Error(rw.pos, "OVER windows' ordering in stream mode must be defined on a time attribute (exactly one ORDER BY column).");
     }
     ASSIGN_OR_RETURN(ExprPtr order, BindExpr(*order_by[0].expr, input.scope));
-    if (order->kind != ExprKind::kColumnRef || order->type.time_attribute() == TimeAttribute::kNone) {
-      // Flink 2.2 refuses a bounded frame over another order; an unbounded one it runs with a
-      // non-time-attribute OVER operator that Sluice does not have.
+    if (order_by[0].descending) {
+      return Error(order_by[0].expr->pos, "The window can only be ordered in ASCENDING mode.");
+    }
+    if (order->type.time_attribute() == TimeAttribute::kNone) {
+      // Flink 2.2 refuses a bounded frame over another order; an unbounded one it runs with its
+      // non-time OVER operator (runtime/operators/non_time_over_aggregate_operator.h), NULLs first.
       const bool bounded = w.frame_unit != ast::WindowSpec::FrameUnit::kNone &&
                            w.frame_start.kind != ast::FrameBound::Kind::kUnboundedPreceding;
       if (bounded) return Error(order_by[0].expr->pos, "Non-time attribute sort is not supported for bounded OVER window.");
-      return NotSupported(order_by[0].expr->pos,
-                          "An unbounded OVER window ordered by a column that is not a time attribute");
+      if (order_by[0].nulls == ast::OrderItem::Nulls::kLast) {
+        return NotSupported(order_by[0].expr->pos, "NULLS LAST in the ORDER BY of an OVER window");
+      }
     }
-    if (order_by[0].descending) {
-      return Error(order_by[0].expr->pos, "The ordering of an OVER window in stream mode must be ascending on its time attribute.");
+    if (order->kind != ExprKind::kColumnRef) {
+      return NotSupported(order_by[0].expr->pos, "ORDER BY an expression in an OVER window (order by a column)");
     }
     bool rows = w.frame_unit == ast::WindowSpec::FrameUnit::kRows;
     int64_t preceding = -1;
@@ -57,6 +65,7 @@ Result<Binder::Relation> Binder::BindOverAggregates(const ast::Select& select, R
         return NotSupported(w.pos, "An OVER window that ends after the current row (FOLLOWING)");
       }
       const ast::FrameBound& start = w.frame_start;
+      frame_may_be_empty = start.kind == ast::FrameBound::Kind::kPreceding;
       if (start.kind == ast::FrameBound::Kind::kPreceding) {
         ASSIGN_OR_RETURN(ExprPtr off, BindExpr(*start.offset, Scope{}));
         if (off->kind != ExprKind::kLiteral || off->literal.is_null()) {
@@ -112,7 +121,7 @@ Result<Binder::Relation> Binder::BindOverAggregates(const ast::Select& select, R
     out.scope.columns.push_back({"$over", below->schema.field(i).name, below->schema.field(i).type});
   }
   for (size_t ci = 0; ci < calls.size(); ++ci) {
-    const LogicalType& t = node->aggs[ci].function->result_type;
+    const LogicalType t = binder_internal::AggregateOutputType(node->aggs[ci], frame_may_be_empty);
     node->schema.Add(node->aggs[ci].output_name, t);
     out.scope.columns.push_back({"$over", node->aggs[ci].output_name, t});
     replacements_[calls[ci]] = MakeColumnRef(static_cast<int>(node->schema.size() - 1), t);

@@ -205,15 +205,16 @@ class Caster {
   Status Run();
 
  private:
-  Status Fail(size_t i, const char* why = nullptr) {
+  // `why` (a sentence ending in '.', e.g. Flink's own message) follows the cast's description.
+  Status Fail(size_t i, const std::string& why = std::string()) {
     if (is_try_) {
       out_->SetNull(i, true);
       return Status::OK();
     }
     std::string msg = "Cannot cast " + QuoteForError(in_, i) + " of type " + from_.WithNullable(true).ToString() +
                       " to " + to_.WithNullable(true).ToString();
-    if (why != nullptr) msg += std::string(": ") + why;
-    msg += ". Use TRY_CAST to get NULL instead.";
+    msg += why.empty() ? std::string(".") : ": " + why;
+    msg += " Use TRY_CAST to get NULL instead.";
     return Status::RuntimeError(msg);
   }
 
@@ -362,13 +363,14 @@ Status Caster::ToDecimal() {
     });
   }
   if (from_.IsApproximate()) {
-    // As Java's BigDecimal.valueOf(double): the shortest decimal text of the double, then rounded.
+    // As Java's BigDecimal.valueOf(double): the shortest decimal text of the double, then rounded; NULL
+    // when it does not fit (as Flink 2.2), but NaN and infinities fail the job with Java's message.
     std::string text;
     return ForRows([&](size_t i) {
       double d = AsDouble(i);
       if (!std::isfinite(d)) {
-        out_->SetNull(i, true);
-        return Status::OK();
+        return Fail(i, std::string("Character ") + (std::isnan(d) ? 'N' : 'I') +
+                           " is neither a decimal digit number, decimal point, nor \"e\" notation exponential mark.");
       }
       text.clear();
       if (f == TypeId::kFloat) {
@@ -386,11 +388,14 @@ Status Caster::ToDecimal() {
     });
   }
   if (from_.IsCharacterString()) {
+    // A string too long for the DECIMAL fails the job as in Flink 2.2 (its json and csv formats' NULL on
+    // overflow is formats/text_values.cc's rule, not this one).
     return ForRows([&](size_t i) {
       __int128 v;
       switch (ParseDecimal(in_.GetString(i), p, s, &v)) {
         case DecimalParse::kOk: Put<__int128>(i, v); break;
-        case DecimalParse::kOverflow: out_->SetNull(i, true); break;
+        case DecimalParse::kOverflow:
+          return Fail(i, "For input string: '" + std::string(in_.GetString(i)) + "'. Overflow.");
         case DecimalParse::kBadText: return Fail(i);
       }
       return Status::OK();

@@ -187,7 +187,9 @@ Result<FnPtr> ResolveCardinality(const CallInfo& c) {
 
 Result<FnPtr> ResolveElement(const CallInfo& c) {
   if (c.size() != 1 || c.type(0).id() != TypeId::kArray) return FnPtr();
-  return MakeFunction(c.name, {c.type(0)}, c.type(0).child(0).WithNullable(true),
+  // As Flink: the element type, nullable when it or the array is (an empty array still gives NULL).
+  const LogicalType& element = c.type(0).child(0);
+  return MakeFunction(c.name, {c.type(0)}, element.WithNullable(element.nullable() || c.type(0).nullable()),
                       [](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) {
                         const Vector& arr = *args[0];
                         out->ShareHeapsWith(arr.child(0));
@@ -216,7 +218,8 @@ Result<FnPtr> ResolveStrToMap(const CallInfo& c) {
   for (size_t i = 0; i < c.size(); ++i) {
     if (!AsString(c.type(i), &casts[i])) return FnPtr();
   }
-  LogicalType ret = LogicalType::Map(LogicalType::String(), LogicalType::String()).WithNullable(c.AnyNullable());
+  // Flink types it nullable whatever its arguments.
+  LogicalType ret = LogicalType::Map(LogicalType::String(), LogicalType::String()).WithNullable(true);
   return MakeFunction(c.name, casts, ret, [](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) {
     Vector& keys = out->child(0);
     Vector& values = out->child(1);

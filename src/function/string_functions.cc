@@ -508,8 +508,7 @@ void RegisterReplacePadSearch(FunctionTable* t) {
                             [](const Vector* const* a, size_t i) { return PadBytes(Str(a, 0, i), Int(a, 1, i), Str(a, 2, i)); },
                             [left](const Vector* const* a, size_t i, std::string* buf) {
                               return Pad(Str(a, 0, i), Int(a, 1, i), Str(a, 2, i), left, buf);
-                            }),
-                            true);
+                            }));  // Flink types it NOT NULL over NOT NULL arguments, though a negative length gives NULL
             }});
   }
   t->Add({"POSITION", {"POSITION(<CHARACTER> IN <CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
@@ -698,7 +697,7 @@ void RegisterCodeFunctions(FunctionTable* t) {
   t->Add({"FROM_BASE64", {"FROM_BASE64(<CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
             return Simple(c, {AsString}, LogicalType::String(), StringOut([](const Vector* const* a, size_t i, std::string* buf) {
                             return FromBase64(Str(a, 0, i), buf);
-                          }), true);
+                          }));  // NOT NULL over a NOT NULL argument, as Flink types it
           }});
   t->Add({"UUID", {"UUID()"}, ResolveUuid});
 }

@@ -172,8 +172,7 @@ Result<FnPtr> ResolveRegexpReplace(const CallInfo& c) {
                     out->SetString(i, buf);
                     return Status::OK();
                   });
-                },
-                true);
+                });  // Flink types it NOT NULL over NOT NULL arguments, though an invalid pattern gives NULL
 }
 
 // REGEXP and SIMILAR TO: whether the regex finds a match (SIMILAR TO's matches only the whole text).
@@ -211,7 +210,7 @@ ScalarKernel MatchKernel(std::shared_ptr<RegexHolder> holder, bool similar) {
 Result<FnPtr> ResolveRegexp(const CallInfo& c) {
   auto holder = std::make_shared<RegexHolder>(ConstantString(c, 1), false);
   if (!holder->ConstantOk()) return BadRegex(c.name, *holder, *ConstantString(c, 1));
-  return Simple(c, {AsString, AsString}, LogicalType::Boolean(), MatchKernel(holder, false), true);
+  return Simple(c, {AsString, AsString}, LogicalType::Boolean(), MatchKernel(holder, false));
 }
 
 Result<FnPtr> ResolveSimilarTo(const CallInfo& c) {

@@ -1,5 +1,7 @@
 #include "plan/plan_node.h"
 
+#include "plan/traits.h"
+
 #include "catalog/catalog.h"
 #include "function/aggregate/aggregate_function.h"
 
@@ -195,7 +197,8 @@ std::string OverAggregateNode::ExplainAttributes() const {
   std::string s;
   if (!partition_keys.empty()) s += "partitionBy=[" + KeyNames(in, partition_keys) + "], ";
   s += "orderBy=[" + in.schema.field(static_cast<size_t>(order_column)).name + " ASC], window=[ ";
-  s += rows_frame ? "ROWS" : "RANG";
+  // Flink prints a time-ordered RANGE frame as "RANG", a non-time one (plan/traits.h) as "RANGE".
+  s += rows_frame ? "ROWS" : (IsNonTimeOver(*this) ? "RANGE" : "RANG");
   s += " BETWEEN " + (preceding < 0 ? std::string("UNBOUNDED") : std::to_string(preceding)) + " PRECEDING AND CURRENT ROW], ";
   std::vector<std::string> items = in.schema.names();
   for (const auto& a : aggs) items.push_back(ExplainAggregateCall(in, a));

@@ -92,6 +92,80 @@ Result<std::shared_ptr<CalcNode>> BucketCalc(const PlanNodePtr& input, const std
   return calc;
 }
 
+// `a = b` over two expressions (a BOOLEAN call).
+Result<ExprPtr> Equals(const ExprPtr& a, const ExprPtr& b) {
+  ASSIGN_OR_RETURN(ResolvedCall eq, ResolveScalar("=", {a->type, b->type}, {nullptr, nullptr}));
+  return sluice::MakeCall(eq.function, {a, b});
+}
+
+// When the calls group by more than one set of columns (several DISTINCT arguments, or DISTINCT and
+// plain calls), Flink expands every row once per set: an Expand that keeps the set's bucket columns
+// and nulls the others, with the set's id `$e` (Calcite's grouping id over `full`: a bit per column
+// the set leaves out, the first column highest), and a Calc with one filter column per call, `$g_<id>`
+// (`$e = id`, ANDed with the call's own FILTER as `$g_<id><n>`, n counting the filtered calls of that
+// set). Returns the Calc, and each call's filter column in it in `filters`.
+Result<PlanNodePtr> ExpandPerSet(const std::shared_ptr<CalcNode>& calc, const std::vector<int>& full,
+                                 const std::vector<std::set<int>>& call_sets, const std::vector<AggregateCall>& aggs,
+                                 std::vector<int>* filters) {
+  const size_t n = calc->schema.size();
+  auto id_of = [&](const std::set<int>& set) {
+    int64_t id = 0;
+    for (size_t j = 0; j < full.size(); ++j) {
+      if (!set.count(full[j])) id |= int64_t{1} << (full.size() - 1 - j);
+    }
+    return id;
+  };
+  std::set<int64_t> ids;
+  for (const auto& set : call_sets) ids.insert(id_of(set));
+  auto expand = std::make_shared<ExpandNode>();
+  expand->inputs = {calc};
+  for (int64_t id : ids) {
+    std::vector<bool> keep(n, true);
+    for (size_t j = 0; j < full.size(); ++j) {
+      if (id & (int64_t{1} << (full.size() - 1 - j))) keep[static_cast<size_t>(full[j])] = false;
+    }
+    expand->keep.push_back(std::move(keep));
+    expand->expand_ids.push_back(id);
+  }
+  for (size_t c = 0; c < n; ++c) {
+    const Field& f = calc->schema.field(c);
+    const bool nulled = std::find(full.begin(), full.end(), static_cast<int>(c)) != full.end() &&
+                        std::any_of(expand->keep.begin(), expand->keep.end(), [&](const auto& k) { return !k[c]; });
+    expand->schema.Add(f.name, nulled ? f.type.WithNullable(true) : f.type);
+  }
+  expand->schema.Add("$e", LogicalType::BigInt().WithNullable(false));
+  auto filter_calc = std::make_shared<CalcNode>();
+  filter_calc->inputs = {expand};
+  for (size_t c = 0; c < n; ++c) {
+    filter_calc->projections.push_back(MakeColumnRef(static_cast<int>(c), expand->schema.field(c).type));
+    filter_calc->schema.Add(expand->schema.field(c).name, expand->schema.field(c).type);
+  }
+  const ExprPtr e = MakeColumnRef(static_cast<int>(n), expand->schema.field(n).type);
+  std::map<std::pair<int64_t, int>, int> made;  // (id, own filter) -> column
+  std::map<int64_t, int> filtered;               // filtered calls per id so far
+  for (size_t a = 0; a < aggs.size(); ++a) {
+    const int64_t id = id_of(call_sets[a]);
+    const int own = aggs[a].filter;
+    auto it = made.find({id, own});
+    if (it != made.end()) {
+      filters->push_back(it->second);
+      continue;
+    }
+    ASSIGN_OR_RETURN(ExprPtr cond, Equals(e, MakeLiteral(Value::BigInt(id))));
+    std::string name = "$g_" + std::to_string(id);
+    if (own >= 0) {
+      cond = AndAll({cond, MakeColumnRef(own, expand->schema.field(static_cast<size_t>(own)).type)});
+      name += std::to_string(filtered[id]++);
+    }
+    const int column = static_cast<int>(filter_calc->projections.size());
+    filter_calc->projections.push_back(cond);
+    filter_calc->schema.Add(name, cond->type);
+    made[{id, own}] = column;
+    filters->push_back(column);
+  }
+  return PlanNodePtr(filter_calc);
+}
+
 // The split plan of `agg`, or null when Sluice keeps its one-phase plan.
 Result<PlanNodePtr> Split(const GroupAggregateNode& agg, int64_t buckets) {
   if (agg.phase != GroupAggregateNode::Phase::kSingle || agg.partial_final != GroupAggregateNode::PartialFinal::kNone) {
@@ -119,26 +193,42 @@ Result<PlanNodePtr> Split(const GroupAggregateNode& agg, int64_t buckets) {
   const int nin = static_cast<int>(input->schema.size());
   // Flink needs an Expand when the hashed calls group by more than one set of columns.
   std::set<std::set<int>> hashed_sets;
+  std::vector<std::set<int>> call_sets;  // per call: the keys and the bucket columns of its arguments
   for (const auto& a : agg.aggs) {
-    if (!NeedsHashField(a)) continue;
     std::set<int> set(keys.begin(), keys.end());
-    for (int c : a.args) {
-      auto it = std::find(hashed.begin(), hashed.end(), c);
-      set.insert(it == hashed.end() ? c : nin + static_cast<int>(it - hashed.begin()));
+    if (NeedsHashField(a)) {
+      for (int c : a.args) {
+        auto it = std::find(hashed.begin(), hashed.end(), c);
+        set.insert(it == hashed.end() ? c : nin + static_cast<int>(it - hashed.begin()));
+      }
+      hashed_sets.insert(set);
     }
-    hashed_sets.insert(set);
+    call_sets.push_back(set);
   }
-  if (hashed_sets.size() > 1) return PlanNodePtr();
+  const bool expand = hashed_sets.size() > 1;
 
+  // A column HASH_CODE does not take (DECIMAL, timestamps, ...) keeps the one-phase plan.
+  for (int c : hashed) {
+    if (!ResolveScalar("HASH_CODE", {input->schema.field(static_cast<size_t>(c)).type}, {nullptr}).ok()) {
+      return PlanNodePtr();
+    }
+  }
   ASSIGN_OR_RETURN(std::shared_ptr<CalcNode> calc, BucketCalc(input, hashed, buckets));
 
   // The partial phase: per key and bucket (Calcite's group set: ascending columns).
   std::set<int> full_set(keys.begin(), keys.end());
   for (size_t i = 0; i < hashed.size(); ++i) full_set.insert(nin + static_cast<int>(i));
   std::vector<int> full(full_set.begin(), full_set.end());
+  PlanNodePtr below = calc;
+  std::vector<int> filters;  // per call: its filter column below the partial phase
+  for (const auto& a : agg.aggs) filters.push_back(a.filter);
+  if (expand) {
+    filters.clear();
+    ASSIGN_OR_RETURN(below, ExpandPerSet(calc, full, call_sets, agg.aggs, &filters));
+  }
   auto ex1 = std::make_shared<ExchangeNode>();
-  ex1->inputs = {calc};
-  ex1->schema = calc->schema;
+  ex1->inputs = {below};
+  ex1->schema = below->schema;
   ex1->keys = full;
   auto partial = std::make_shared<GroupAggregateNode>();
   partial->inputs = {ex1};
@@ -147,12 +237,13 @@ Result<PlanNodePtr> Split(const GroupAggregateNode& agg, int64_t buckets) {
   partial->state_ttl_ms = agg.state_ttl_ms;
   std::set<std::string> partial_names;
   for (int k : full) {
-    const Field& f = calc->schema.field(static_cast<size_t>(k));
+    const Field& f = below->schema.field(static_cast<size_t>(k));
     partial->schema.Add(Unique(f.name, &partial_names), f.type.WithTimeAttribute(TimeAttribute::kNone));
   }
-  for (const auto& a : agg.aggs) {
+  for (size_t i = 0; i < agg.aggs.size(); ++i) {
+    const AggregateCall& a = agg.aggs[i];
     const std::string name = Unique("$f" + std::to_string(partial->schema.size()), &partial_names);
-    ASSIGN_OR_RETURN(AggregateCall call, MakeCall(PartialFinal(a.name)->first, a.args, *calc, a.distinct, a.filter, name));
+    ASSIGN_OR_RETURN(AggregateCall call, MakeCall(PartialFinal(a.name)->first, a.args, *below, a.distinct, filters[i], name));
     partial->schema.Add(name, call.function->result_type);
     partial->aggs.push_back(std::move(call));
   }

@@ -9,8 +9,10 @@
 // FIRST_VALUE/LAST_VALUE calls that are not group keys. Same answer as the one-phase plan, more
 // intermediate updates.
 //
-// Not split (the one-phase plan runs, as before): aggregates whose calls hash more than one column
-// set (Flink adds an Expand there), and those with AVG, LISTAGG or other functions.
+// When the hashed calls read more than one column set, every row is first expanded once per set (an
+// Expand with the set's id $e, nulling the other sets' bucket columns, then a Calc with a filter
+// $g_<id> per set, ANDed with a call's own FILTER), and each partial call reads only its set's rows.
+// Not split (the one-phase plan runs): aggregates with AVG, LISTAGG or other functions.
 //
 // Runs on the physical plan after OptimizePlans and before trait inference (which picks the final
 // phase's retracting functions).

@@ -222,7 +222,8 @@ class Inference {
       case PlanKind::kLookupJoin: return In(n);
       // Joined rows once, and padded rows once they expire: never retracted.
       case PlanKind::kIntervalJoin: return {true, false, false};
-      case PlanKind::kOverAggregate: return {true, false, false};
+      // A non-time OVER updates (and deletes) rows it emitted when another arrives before them.
+      case PlanKind::kOverAggregate: return IsNonTimeOver(*n) ? Kinds{true, true, true} : Kinds{true, false, false};
       // One row per match, never retracted.
       case PlanKind::kMatch: return {true, false, false};
       // Each window's result once, when the window closes.
@@ -287,7 +288,6 @@ class Inference {
       case PlanKind::kChangelogNormalize:
       case PlanKind::kTemporalJoin:
       case PlanKind::kIntervalJoin:   // insert-only inputs (checked in Annotate)
-      case PlanKind::kOverAggregate:  // insert-only input (checked in Annotate)
       case PlanKind::kMatch:          // insert-only input (checked in Annotate)
       case PlanKind::kWindowRank:     // insert-only inputs (checked in Annotate)
       case PlanKind::kWindowDeduplicate:
@@ -314,6 +314,11 @@ class Inference {
       case PlanKind::kLookupJoin:
         // Stateless on its probe side; its table is insert-only (checked in Annotate).
         if (needs_ub_[n]) needs_ub_[n->inputs[0].get()] = true;
+        return;
+      case PlanKind::kOverAggregate:
+        // A time-ordered one reads insert-only input (checked in Annotate); a non-time one removes the
+        // before-image's row.
+        if (IsNonTimeOver(*n)) needs_ub_[n->inputs[0].get()] = true;
         return;
       case PlanKind::kGroupAggregate:
       case PlanKind::kRank:
@@ -516,7 +521,7 @@ class Inference {
         return;
       }
       case PlanKind::kOverAggregate:
-        if (!kinds_[n->inputs[0].get()].InsertOnly()) {
+        if (!IsNonTimeOver(*n) && !kinds_[n->inputs[0].get()].InsertOnly()) {
           const PlanNode* p = Producer(n, ChangelogMode::All());
           status_ = Status::PlanError("OverAggregate doesn't support consuming update and delete changes which is produced by node " +
                                       p->ExplainName() + "(" + p->ExplainAttributes() + ")");
@@ -650,6 +655,13 @@ bool StateGrowsWithKeys(const PlanNode& node) {
     case PlanKind::kSink: return node.As<SinkNode>().upsert_materialize;
     default: return false;
   }
+}
+
+bool IsNonTimeOver(const PlanNode& node) {
+  if (node.kind != PlanKind::kOverAggregate) return false;
+  const auto& o = node.As<OverAggregateNode>();
+  return !o.rowtime &&
+         node.inputs[0]->schema.field(static_cast<size_t>(o.order_column)).type.time_attribute() == TimeAttribute::kNone;
 }
 
 Status InferChangelogModes(const std::vector<PlanNodePtr>& roots) {

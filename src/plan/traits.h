@@ -32,5 +32,8 @@ std::vector<int> UpsertKeyIndexes(const PlanNode& node);
 // joins): without a state TTL their memory is unbounded on an unbounded key space.
 bool StateGrowsWithKeys(const PlanNode& node);
 Status ValidateSinks(const std::vector<PlanNodePtr>& roots);
+// An OverAggregate ordered by a column that is not a time attribute (Flink's non-time OVER: an
+// unbounded frame that updates the rows after one that arrives out of order).
+bool IsNonTimeOver(const PlanNode& node);
 
 }  // namespace sluice

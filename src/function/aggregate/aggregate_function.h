@@ -23,7 +23,7 @@
 // is (still) counted; $SUM0 (alias SUM0) -> same type NOT NULL, 0 when empty; AVG -> the argument type
 // (integral AVG truncates), DECIMAL(p,s) -> DECIMAL(38,max(6,s)) rounded half up; MIN/MAX/FIRST_VALUE/
 // LAST_VALUE -> the argument type (nullable, time attribute dropped); LISTAGG -> the VARCHAR argument
-// type (STRING for CHAR); VAR_POP/VAR_SAMP/STDDEV_POP/STDDEV_SAMP (aliases VARIANCE, STDDEV) -> DOUBLE.
+// type (STRING for CHAR); VAR_POP/VAR_SAMP/STDDEV_POP/STDDEV_SAMP (aliases VARIANCE, STDDEV) -> as AVG.
 // A DECIMAL result beyond 38 digits is NULL, as Flink's decimal overflow.
 //
 // Threading: an AggregateFunction is immutable after resolution and may be shared between tasks; a

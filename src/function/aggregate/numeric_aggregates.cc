@@ -210,60 +210,121 @@ bool IsSummable(const LogicalType& t) { return t.IsNumeric(); }
 const char* kNumericForm = "NUMERIC";
 
 // ------------------------------------------------------------------------------------------------
-// VAR_POP / VAR_SAMP / STDDEV_POP / STDDEV_SAMP over DOUBLE sums of x and x^2.
+// VAR_POP / VAR_SAMP / STDDEV_POP / STDDEV_SAMP with Flink's result type (the argument's; DECIMAL(p, s)
+// -> DECIMAL(38, max(6, s))) and values. Flink (Calcite's AggregateReduceFunctionsRule) computes them
+// in the argument's arithmetic: (SUM(x * x) - SUM(x) * SUM(x) / COUNT(x)) / COUNT(x) (VAR_SAMP: COUNT(x)
+// - 1, NULL for one row), STDDEV as POWER(.., 0.5), cast back to the type. So integral arguments use
+// wrapping integer arithmetic and integer division (VAR_POP of INT is an INT), FLOAT float arithmetic;
+// DOUBLE and DECIMAL are computed in double (a DECIMAL result is that double rounded HALF_UP to its
+// scale, where Flink's DECIMAL arithmetic may differ in the last digits).
 
+template <typename T>
 struct VarianceState {
-  double sum;
-  double sum_sq;
+  T sum;
+  T sum_sq;
   int64_t count;
 };
 
+// Java's narrowing of a double to an integral type: NaN is 0, out-of-range values saturate at int
+// (long for BIGINT), then (byte)/(short) keep the low bits.
 template <typename T>
-double ToDouble(T v, int scale) {
-  if constexpr (std::is_same_v<T, __int128>) {
-    return static_cast<double>(v) / std::pow(10.0, scale);
+T JavaNarrow(double d) {
+  if (std::isnan(d)) return 0;
+  if constexpr (std::is_same_v<T, int64_t>) {
+    if (d >= 9.2233720368547758e18) return std::numeric_limits<int64_t>::max();
+    if (d <= -9.2233720368547758e18) return std::numeric_limits<int64_t>::min();
+    return static_cast<int64_t>(d);
   } else {
-    return static_cast<double>(v);
+    if (d >= 2147483647.0) return static_cast<T>(std::numeric_limits<int32_t>::max());
+    if (d <= -2147483648.0) return static_cast<T>(std::numeric_limits<int32_t>::min());
+    return static_cast<T>(static_cast<int32_t>(d));
   }
 }
 
+// Two's complement wrap-around in T's width.
 template <typename T>
+T Wrap(uint64_t v) {
+  return static_cast<T>(static_cast<std::make_unsigned_t<T>>(v));
+}
+
+// The variance (or its square root) of the state's rows in Flink's arithmetic for T; false for NULL.
+template <typename T>
+bool VarianceValue(const VarianceState<T>& st, bool sample, bool sqrt, T* out) {
+  const int64_t divisor = sample ? st.count - 1 : st.count;
+  if (st.count <= 0 || divisor <= 0) return false;
+  if constexpr (std::is_integral_v<T>) {
+    using U = uint64_t;
+    const T square = Wrap<T>(static_cast<U>(static_cast<int64_t>(st.sum)) * static_cast<U>(static_cast<int64_t>(st.sum)));
+    // T / BIGINT and T - BIGINT are BIGINT operations (Java's long division truncates).
+    const int64_t mean_square = static_cast<int64_t>(square) / st.count;
+    const int64_t diff = static_cast<int64_t>(static_cast<U>(static_cast<int64_t>(st.sum_sq)) - static_cast<U>(mean_square));
+    const int64_t var = diff / divisor;
+    *out = sqrt ? JavaNarrow<T>(std::pow(static_cast<double>(var), 0.5)) : Wrap<T>(static_cast<U>(var));
+  } else {
+    const T var = (st.sum_sq - st.sum * st.sum / static_cast<T>(st.count)) / static_cast<T>(divisor);
+    *out = sqrt ? static_cast<T>(std::pow(static_cast<double>(var), 0.5)) : var;
+  }
+  return true;
+}
+
+// A: the accumulated representation (the integral type, float, or double for DOUBLE and DECIMAL).
+template <typename T, typename A>
 void MakeVarianceTyped(AggregateFunction* f, bool sample, bool sqrt) {
-  SetStateLayout<VarianceState>(f);
-  f->init = [](uint8_t* s) { *StateOf<VarianceState>(s) = VarianceState{0, 0, 0}; };
+  using State = VarianceState<A>;
+  SetStateLayout<State>(f);
+  f->init = [](uint8_t* s) { *StateOf<State>(s) = State{0, 0, 0}; };
   f->destroy = [](uint8_t*) {};
   const int scale = f->arg_types[0].id() == TypeId::kDecimal ? f->arg_types[0].scale() : 0;
   f->update = [scale](uint8_t* s, const Vector* const* args, size_t row, bool retract) {
+    (void)scale;
     const Vector* v = args[0];
     if (v->IsNull(row)) return;
-    const double x = ToDouble<T>(Read<T>(v, row), scale);
-    auto* st = StateOf<VarianceState>(s);
-    if (retract) {
-      st->sum -= x;
-      st->sum_sq -= x * x;
-      st->count -= 1;
+    auto* st = StateOf<State>(s);
+    if constexpr (std::is_integral_v<A>) {
+      using U = uint64_t;
+      const U x = static_cast<U>(static_cast<int64_t>(Read<T>(v, row)));
+      const A sq = Wrap<A>(x * x);  // x * x in the argument's type
+      st->sum = Wrap<A>(retract ? static_cast<U>(static_cast<int64_t>(st->sum)) - x : static_cast<U>(static_cast<int64_t>(st->sum)) + x);
+      st->sum_sq = Wrap<A>(retract ? static_cast<U>(static_cast<int64_t>(st->sum_sq)) - static_cast<U>(static_cast<int64_t>(sq))
+                                   : static_cast<U>(static_cast<int64_t>(st->sum_sq)) + static_cast<U>(static_cast<int64_t>(sq)));
     } else {
-      st->sum += x;
-      st->sum_sq += x * x;
-      st->count += 1;
+      A x;
+      if constexpr (std::is_same_v<T, __int128>) {
+        x = static_cast<A>(static_cast<double>(Read<T>(v, row)) / std::pow(10.0, scale));
+      } else {
+        x = static_cast<A>(Read<T>(v, row));
+      }
+      const A sq = x * x;
+      st->sum = retract ? st->sum - x : st->sum + x;
+      st->sum_sq = retract ? st->sum_sq - sq : st->sum_sq + sq;
     }
+    st->count += retract ? -1 : 1;
   };
   f->merge = [](uint8_t* s, const uint8_t* other) {
-    auto* st = StateOf<VarianceState>(s);
-    const auto* ot = StateOf<VarianceState>(other);
-    st->sum += ot->sum;
-    st->sum_sq += ot->sum_sq;
+    auto* st = StateOf<State>(s);
+    const auto* ot = StateOf<State>(other);
+    if constexpr (std::is_integral_v<A>) {
+      using U = uint64_t;
+      st->sum = Wrap<A>(static_cast<U>(static_cast<int64_t>(st->sum)) + static_cast<U>(static_cast<int64_t>(ot->sum)));
+      st->sum_sq = Wrap<A>(static_cast<U>(static_cast<int64_t>(st->sum_sq)) + static_cast<U>(static_cast<int64_t>(ot->sum_sq)));
+    } else {
+      st->sum += ot->sum;
+      st->sum_sq += ot->sum_sq;
+    }
     st->count += ot->count;
   };
-  f->finalize = [sample, sqrt](const uint8_t* s, Vector* out, size_t row) {
-    const auto* st = StateOf<VarianceState>(s);
-    const int64_t divisor = sample ? st->count - 1 : st->count;
-    if (st->count <= 0 || divisor <= 0) return WriteNull(out, row);
-    const double n = static_cast<double>(st->count);
-    double var = (st->sum_sq - st->sum * st->sum / n) / static_cast<double>(divisor);
-    // Cancellation can leave a tiny negative where the exact answer is 0.
-    if (var < 0) var = 0;
-    Write<double>(out, row, sqrt ? std::sqrt(var) : var);
+  const int out_scale = f->result_type.id() == TypeId::kDecimal ? f->result_type.scale() : 0;
+  f->finalize = [sample, sqrt, out_scale](const uint8_t* s, Vector* out, size_t row) {
+    (void)out_scale;
+    A value;
+    if (!VarianceValue<A>(*StateOf<State>(s), sample, sqrt, &value)) return WriteNull(out, row);
+    if constexpr (std::is_same_v<T, __int128>) {
+      const double scaled = std::round(static_cast<double>(value) * std::pow(10.0, out_scale));
+      if (!std::isfinite(scaled) || std::fabs(scaled) >= 1e38) return WriteNull(out, row);
+      Write<__int128>(out, row, static_cast<__int128>(scaled));
+    } else {
+      Write<T>(out, row, static_cast<T>(value));
+    }
   };
 }
 
@@ -300,11 +361,19 @@ Status MakeAvg(AggregateFunction* f) {
 Status MakeVariance(AggregateFunction* f, bool sample, bool sqrt) {
   const LogicalType& t = f->arg_types[0];
   if (!IsSummable(t)) return CannotApply(f->name, f->arg_types, kNumericForm);
-  f->result_type = LogicalType::Double();
+  // As AVG (LogicalTypeMerging.findAvgAggType): the argument's type, DECIMAL(p, s) -> DECIMAL(38, max(6, s)).
+  LogicalType result = t.id() == TypeId::kDecimal ? LogicalType::Decimal(38, std::max(6, t.scale())) : t;
+  f->result_type = result.WithNullable(true).WithTimeAttribute(TimeAttribute::kNone);
   f->supports_retract = true;
   DispatchScalar(t.id(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (!kIsString<T>) MakeVarianceTyped<T>(f, sample, sqrt);
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, __int128>) {
+      MakeVarianceTyped<T, T>(f, sample, sqrt);
+    } else if constexpr (std::is_same_v<T, float>) {
+      MakeVarianceTyped<T, float>(f, sample, sqrt);
+    } else if constexpr (std::is_same_v<T, double> || std::is_same_v<T, __int128>) {
+      MakeVarianceTyped<T, double>(f, sample, sqrt);
+    }
   });
   return Status::OK();
 }

@@ -1,9 +1,11 @@
+#include "plan/traits.h"
 #include "runtime/operators/over_aggregate_operator.h"
 #include "runtime/translators/translators.h"
 
 namespace sluice {
 
 Result<Operator*> TranslateOverAggregate(Translator& t, const PlanNodePtr& node) {
+  if (IsNonTimeOver(*node)) return TranslateNonTimeOverAggregate(t, node);
   const auto& o = node->As<OverAggregateNode>();
   std::vector<AccumulatorCall> calls;
   for (const auto& a : o.aggs) calls.push_back({a.function, a.args, a.distinct, a.filter});
