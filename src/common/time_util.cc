@@ -1,7 +1,6 @@
 #include "common/time_util.h"
 
 #include <cctype>
-#include <cstdio>
 
 namespace sluice {
 
@@ -42,29 +41,23 @@ bool IsValidDate(int64_t year, int month, int day) {
 
 namespace {
 
-void AppendDigits(int64_t v, int width, std::string* out) {
-  char buf[24];
-  int n = std::snprintf(buf, sizeof(buf), "%0*lld", width, static_cast<long long>(v));
-  out->append(buf, static_cast<size_t>(n));
-}
-
 void AppendDate(int64_t days, std::string* out) {
   CivilDate c = CivilFromDays(days);
-  AppendDigits(c.year, 4, out);
+  AppendZeroPadded(c.year, 4, out);
   out->push_back('-');
-  AppendDigits(c.month, 2, out);
+  AppendZeroPadded(c.month, 2, out);
   out->push_back('-');
-  AppendDigits(c.day, 2, out);
+  AppendZeroPadded(c.day, 2, out);
 }
 
 void AppendClock(int64_t micros_of_day, int precision, std::string* out) {
   int64_t secs = micros_of_day / kMicrosPerSecond;
   int64_t frac = micros_of_day % kMicrosPerSecond;
-  AppendDigits(secs / 3600, 2, out);
+  AppendZeroPadded(secs / 3600, 2, out);
   out->push_back(':');
-  AppendDigits((secs / 60) % 60, 2, out);
+  AppendZeroPadded((secs / 60) % 60, 2, out);
   out->push_back(':');
-  AppendDigits(secs % 60, 2, out);
+  AppendZeroPadded(secs % 60, 2, out);
   if (precision > 0) {
     out->push_back('.');
     char digits[10];
@@ -138,6 +131,22 @@ std::string_view Trim(std::string_view s) {
 }
 
 }  // namespace
+
+void AppendZeroPadded(int64_t v, int width, std::string* out) {
+  char buf[24];
+  const bool negative = v < 0;
+  uint64_t u = negative ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  char* end = buf + sizeof(buf);
+  char* p = end;
+  do {
+    *--p = static_cast<char>('0' + u % 10);
+    u /= 10;
+  } while (u != 0);
+  const int digits = static_cast<int>(end - p);
+  if (negative) out->push_back('-');
+  for (int i = digits + (negative ? 1 : 0); i < width; ++i) out->push_back('0');
+  out->append(p, static_cast<size_t>(digits));
+}
 
 std::string FormatDate(int32_t days) {
   std::string out;

@@ -53,6 +53,9 @@ std::string FormatTime(int32_t millis, int precision);
 std::string FormatTimestamp(int64_t micros, int precision);
 // Appends FormatTimestamp's text to `out` without a temporary string (for sinks).
 void AppendTimestamp(int64_t micros, int precision, std::string* out);
+// Appends v in decimal, zero-padded to `width` characters, a minus sign counted in the width (as
+// printf's "%0*lld": -12 at width 4 is "-012"); wider values keep every digit. No printf.
+void AppendZeroPadded(int64_t v, int width, std::string* out);
 
 // Flink's range of dates and timestamps: years 0000 to 9999 (DateTimeUtils' MIN_EPOCH_MILLS and
 // MAX_EPOCH_MILLS: 0000-01-01 00:00:00 and 9999-12-31 23:59:59.999).

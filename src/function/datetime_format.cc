@@ -23,14 +23,13 @@ bool Supported(char c) {
   }
 }
 
+// A field of `width` digits; a negative value's sign comes before them (Java's SignStyle.NORMAL).
 void AppendPadded(int64_t v, int width, std::string* out) {
   if (v < 0) {
     out->push_back('-');
     v = -v;
   }
-  std::string d = std::to_string(v);
-  if (static_cast<int>(d.size()) < width) out->append(static_cast<size_t>(width) - d.size(), '0');
-  out->append(d);
+  AppendZeroPadded(v, width, out);
 }
 
 // ISO-8601 day of week, 1 = Monday .. 7 = Sunday.

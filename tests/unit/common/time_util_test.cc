@@ -43,5 +43,16 @@ TEST(TimeUtilTest, YearsOutsideFlinksRangeAreNotDates) {
   EXPECT_EQ(FormatDate(*ParseDate("0000-01-01")), "0000-01-01");
 }
 
+// Fields are zero-padded to their width; a sign counts in it (as printf's "%04lld"), and wider values
+// keep every digit: dates computed outside Flink's years still print.
+TEST(TimeUtilTest, FieldsArePaddedToTheirWidth) {
+  EXPECT_EQ(FormatDate(static_cast<int32_t>(DaysFromCivil(5, 1, 2))), "0005-01-02");
+  EXPECT_EQ(FormatDate(static_cast<int32_t>(DaysFromCivil(-12, 3, 4))), "-012-03-04");
+  EXPECT_EQ(FormatDate(static_cast<int32_t>(DaysFromCivil(-1234, 3, 4))), "-1234-03-04");
+  EXPECT_EQ(FormatDate(static_cast<int32_t>(DaysFromCivil(12345, 11, 30))), "12345-11-30");
+  EXPECT_EQ(FormatTimestamp(DaysFromCivil(2026, 1, 1) * 86400000000LL + 3723000001LL, 6), "2026-01-01 01:02:03.000001");
+  EXPECT_EQ(FormatTime(0, 0), "00:00:00");
+}
+
 }  // namespace
 }  // namespace sluice
