@@ -6,7 +6,8 @@
 // those last changes. So per window the operator notes, per key, its result before the window and the
 // input row of its last change that the full changelog would emit as +I/+U (a row whose result equals
 // the one before it emits nothing, as in ProcessRows), and emits when the window closes: -D for a key
-// live before the window and not after it; then, in the order of their last changes, +I for a key
+// live before the window and not after it (+I and -D for one started and emptied in it, see FlushNet);
+// then, in the order of their last changes, +I for a key
 // new in the window, else -U (when update-before is asked for) with the result before the window and
 // +U with the current one. Folding that gives the same rows in the same order as folding the full
 // changelog, wherever windows end; so the table does not depend on the chunk size either.
@@ -137,22 +138,30 @@ Status GroupAggregateOperator::FlushNet() {
     out = Chunk(output_types_);
     return Emit(full);
   };
-  auto append_before = [&](const NetKey& k, RowKind kind) {
+  auto append_result = [&](const NetKey& k, uint32_t row, RowKind kind) {
     for (size_t c = 0; c < nk; ++c) out.column(c).AppendRow(key_store_.column(c), k.id);
-    for (size_t a = 0; a < net_results_.num_columns(); ++a) out.column(nk + a).AppendRow(net_results_.column(a), k.prev);
+    for (size_t a = 0; a < net_results_.num_columns(); ++a) out.column(nk + a).AppendRow(net_results_.column(a), row);
     out.kind_vector().push_back(kind);
   };
   Status st;
   for (const NetKey& k : net_keys_) {
-    if (!k.existed || meta_[k.id].live) continue;
-    if (st.ok()) st = room(1);
-    append_before(k, RowKind::kDelete);
+    if (meta_[k.id].live) continue;
+    if (k.existed) {
+      if (st.ok()) st = room(1);
+      append_result(k, k.prev, RowKind::kDelete);
+    } else if (k.last >= 0) {
+      // Started and emptied in the window. The full changelog's +I and -D remove a row the fold may
+      // still hold for the key: one a state TTL expired without a change. The same pair does that here.
+      if (st.ok()) st = room(2);
+      append_result(k, k.cur, RowKind::kInsert);
+      append_result(k, k.cur, RowKind::kDelete);
+    }
   }
   for (uint32_t i : changed) {
     const NetKey& k = net_keys_[i];
     const bool update_before = k.existed && emit_update_before_;
     if (st.ok()) st = room(update_before ? 2 : 1);
-    if (update_before) append_before(k, RowKind::kUpdateBefore);
+    if (update_before) append_result(k, k.prev, RowKind::kUpdateBefore);
     AppendResult(k.id, block(k.id), k.existed ? RowKind::kUpdateAfter : RowKind::kInsert, &out);
   }
   if (st.ok() && out.size() > 0) st = Emit(out);
