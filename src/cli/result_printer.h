@@ -33,6 +33,7 @@ class ResultPrinter final : public QueryResultHandler {
 
   // 'table' mode folds by the query's upsert key when it has one (engine/result_table.h).
   void SetUpsertKey(const std::vector<int>& key_columns) override { upsert_key_ = key_columns; }
+  bool FinalTableOnly() const override { return mode_ == ResultMode::kTable || listing_; }
   Status Begin(const Schema& schema) override;
   Status Changes(const Chunk& chunk) override;
   Status End() override;

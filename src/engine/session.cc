@@ -544,6 +544,9 @@ class Session::Impl {
       return Status::InvalidArgument("'execution.checkpointing.timeout' must be at least 1 ms, got '" +
                                      config_.GetString("execution.checkpointing.timeout") + "'");
     }
+    if (is_query && handler && handler->FinalTableOnly() && !planned.physical[0]->As<SinkNode>().upsert_materialize) {
+      jctx.final_table_input = planned.physical[0]->inputs[0].get();
+    }
     ASSIGN_OR_RETURN(auto job, BuildJob(planned.physical, &planned.resources, jctx));
     if (is_query && handler) {
       handler->SetUpsertKey(UpsertKeyIndexes(*planned.physical[0]->inputs[0]));

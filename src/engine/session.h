@@ -44,6 +44,9 @@ class QueryResultHandler {
   // Called before Begin with a unique key of the result's changing rows (column indexes; empty when
   // unknown or insert-only), so a handler that folds the changelog can match rows by it.
   virtual void SetUpsertKey(const std::vector<int>& key_columns) {}
+  // True when the handler only folds the changes to the final table (engine/result_table.h) and
+  // shows nothing else of them: the job may then send fewer changes that fold to the same table.
+  virtual bool FinalTableOnly() const { return false; }
   virtual Status Begin(const Schema& schema) = 0;
   // One chunk of changes (RowKind per row). Insert-only for DDL-like listings.
   virtual Status Changes(const Chunk& chunk) = 0;

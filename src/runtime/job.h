@@ -126,6 +126,10 @@ struct JobContext {
   // 'taskmanager.memory.process.size': the most bytes the job's state may hold; 0: no budget
   // (runtime/memory_budget.h).
   int64_t memory_budget_bytes = 0;
+  // A query whose result is only folded to its final table (the CLI's `--mode table`, a .test `final`):
+  // the plan node whose changes go straight to that fold, so it may send one net change per key per
+  // chunk instead of every change (the folded table, rows and order, is the same). Null otherwise.
+  const PlanNode* final_table_input = nullptr;
   // The operator whose code runs now (the base class marks each operator it calls, runtime/operator.h);
   // after an exception, the one it escaped from. Null between steps.
   const Operator* running = nullptr;

@@ -113,6 +113,8 @@ class Collector final : public QueryResultHandler {
  public:
   // `final` folds by the query's upsert key when it has one, as the CLI's table mode.
   void SetUpsertKey(const std::vector<int>& key_columns) override { table_.SetUpsertKey(key_columns); }
+  // `final` shows only the folded table, so the job may send net changes (as for the CLI's table mode).
+  bool FinalTableOnly() const override { return final_only_; }
   Status Begin(const Schema& schema) override {
     schema_ = schema;
     return Status::OK();
@@ -127,6 +129,7 @@ class Collector final : public QueryResultHandler {
   }
   Status End() override { return Status::OK(); }
 
+  bool final_only_ = false;
   Schema schema_;
   std::vector<std::string> changes_;
   std::vector<ValuesRow> rows_;
@@ -275,6 +278,7 @@ class FileRunner {
     captured_.clear();
     if (r.kind == "statement") {
       Collector c;
+      c.final_only_ = r.kind == "query" && r.arg == "final";
       auto res = session_->Execute(r.sql, &c);
       if (r.arg == "ok") return res.ok() ? "" : "unexpected error: " + res.status().ToString();
       if (r.arg.rfind("error", 0) == 0) {

@@ -123,7 +123,8 @@ size_t GroupAggregateOperator::StateBytes() const {
            heap_.MemoryUsage();
   }
   return index_.MemoryUsage() + key_store_.MemoryUsage() + VectorBytes(meta_) + VectorBytes(blocks_) +
-         dirty_.MemoryUsage() + batch_.MemoryUsage() + global_batch_.MemoryUsage() + heap;
+         dirty_.MemoryUsage() + batch_.MemoryUsage() + global_batch_.MemoryUsage() + heap + net_results_.MemoryUsage() +
+         VectorBytes(net_slot_) + VectorBytes(net_keys_);
 }
 
 Status GroupAggregateOperator::Process(int, Chunk& chunk) {
@@ -131,7 +132,7 @@ Status GroupAggregateOperator::Process(int, Chunk& chunk) {
   int64_t now = clock ? clock->NowMicros() : 0;
   now_micros_ = now;
   SweepExpired();
-  if (mini_batch_size_ <= 0) return ProcessRows(chunk);
+  if (mini_batch_size_ <= 0) return net_changes_ ? ProcessRowsNet(chunk) : ProcessRows(chunk);
   metrics_.rows_in += static_cast<int64_t>(chunk.size());
   // A bundle closes after exactly mini_batch_size rows (Flink's CountBundleTrigger counts elements), so
   // results do not depend on how the input was chunked.
@@ -180,9 +181,13 @@ Status GroupAggregateOperator::OnWatermark(int64_t watermark) {
   return Operator::OnWatermark(watermark);
 }
 
-Status GroupAggregateOperator::PrepareSnapshotPreBarrier(int64_t) { return FinishBundles(); }
+Status GroupAggregateOperator::PrepareSnapshotPreBarrier(int64_t) {
+  RETURN_IF_ERROR(FlushNet());
+  return FinishBundles();
+}
 
 Status GroupAggregateOperator::OnEndOfInput() {
+  RETURN_IF_ERROR(FlushNet());
   RETURN_IF_ERROR(FinishBundles());
   // A global aggregation (no GROUP BY) in batch mode has exactly one result row, also over an empty
   // input (COUNT(*) = 0, SUM/MIN/MAX/AVG NULL), as Flink's batch aggregates. A streaming job emits

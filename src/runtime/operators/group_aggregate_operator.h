@@ -58,6 +58,12 @@ class GroupAggregateOperator final : public Operator {
                          int64_t mini_batch_size = 0, bool two_phase = false, int64_t state_ttl_ms = 0);
   ~GroupAggregateOperator() override;
   Status Process(int input, Chunk& chunk) override;
+  // Set when only a fold to the final table reads the output (runtime/job.h final_table_input): without
+  // mini-batch, the operator then emits one net change per key it changed in a window (up to the end
+  // of input or a checkpoint's barrier; one chunk with a state TTL), in the order of the keys' last
+  // changes, so the folded table (rows and their order) is the full changelog's, whatever the
+  // chunking (runtime/operators/group_aggregate_net.cc).
+  void set_net_changes(bool on) { net_changes_ = on; }
 
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
   // Ids only grow and every write marks its id, so a delta can always express the change.
@@ -101,6 +107,14 @@ class GroupAggregateOperator final : public Operator {
   void DropGroup(uint32_t id);
   void SweepExpired();
   Status ProcessRows(Chunk& chunk);
+  // Net changes (set_net_changes, runtime/operators/group_aggregate_net.cc): applies the rows and notes
+  // per key its result before the window (the rows since the last FlushNet) and its last change; with
+  // a state TTL it flushes after every chunk.
+  Status ProcessRowsNet(Chunk& chunk);
+  // Emits the window's net changes: -D of the keys gone, then +I/-U/+U in the order of last changes.
+  Status FlushNet();
+  // Moves the results the window's keys still reference to the front of net_results_, with room after.
+  void CompactNetResults();
   // Rows of `rows` per key (indexes), keys in order of first appearance.
   void GroupRowsByKey(const Chunk& rows, std::vector<std::vector<uint32_t>>* per_key);
   // Closes the (local) bundle: applies it, or with two phases moves its partial results into the
@@ -149,6 +163,24 @@ class GroupAggregateOperator final : public Operator {
   Chunk global_batch_;             // two phases: the input rows of the global bundle's partial results
   int64_t global_count_ = 0;       // two phases: partial results in the global bundle
   mutable HeapTracker heap_;       // the heap of the blocks (non-plain layouts only)
+  // Net changes: per key changed in the window, whether its group was live before the window (its
+  // result then is row `prev` of net_before_), the row of net_results_ with its current result, and
+  // the window's input row number of its last change the full changelog would emit as +I/+U (-1: none).
+  struct NetKey {
+    uint32_t id;
+    bool existed;
+    uint32_t prev;
+    uint32_t cur;
+    int64_t last;
+  };
+  bool net_changes_ = false;
+  std::vector<uint32_t> net_slot_;  // per id: its index in net_keys_, or kNoGroup
+  std::vector<NetKey> net_keys_;
+  Chunk net_before_;                // the aggregate columns of the results before the window
+  Chunk net_results_;               // the aggregate columns of current results (and discarded ones)
+  uint32_t net_nbefore_ = 0;        // rows used in net_before_
+  uint32_t net_nresults_ = 0;       // rows used in net_results_
+  int64_t net_rows_ = 0;            // input rows in the window
 };
 
 }  // namespace sluice

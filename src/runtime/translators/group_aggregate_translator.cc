@@ -1,4 +1,5 @@
 #include "common/config.h"
+#include "runtime/job.h"
 #include "runtime/operators/group_aggregate_operator.h"
 #include "runtime/translators/translators.h"
 
@@ -36,10 +37,12 @@ Result<Operator*> TranslateGroupAggregate(Translator& t, const PlanNodePtr& node
   if (g.phase == GroupAggregateNode::Phase::kLocal) {
     return Status::Internal("a LocalGroupAggregate runs with its global phase");
   }
-  return t.Add(std::make_unique<GroupAggregateOperator>(g.ExplainName(), inputs[0]->schema.types(), g.group_keys,
-                                                        std::move(aggs), g.schema.types(), g.emit_update_before,
-                                                        batch_size, g.phase == GroupAggregateNode::Phase::kGlobal, ttl_ms),
-               inputs);
+  auto op = std::make_unique<GroupAggregateOperator>(g.ExplainName(), inputs[0]->schema.types(), g.group_keys,
+                                                     std::move(aggs), g.schema.types(), g.emit_update_before,
+                                                     batch_size, g.phase == GroupAggregateNode::Phase::kGlobal, ttl_ms);
+  // Only a fold to the final table reads its changes (runtime/job.h): one net change per key per chunk.
+  if (t.context().final_table_input == node.get()) op->set_net_changes(true);
+  return t.Add(std::move(op), inputs);
 }
 
 }  // namespace sluice
