@@ -21,6 +21,7 @@ input dropped while it still disagrees the same way) and written under OUT/minim
 """
 import argparse
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -58,8 +59,21 @@ def evaluate(folders, args, deps, out):
             problems = rd.compare_case(case, flink[case.name], Path(args.sluice), out / "sluice" / case.name,
                                        args.timeout)
             failures, lines, _ = rd.judge(case, problems)
+            if failures and all(always_false_plan(c, text) for c, text in failures):
+                lines = [f"  known {case.name}: explain (Flink's plan is an empty Values: "
+                         "flink_differences.md#always-false-conditions)", f"PASS {case.name}"]
+                failures = []
             results[case.name] = (failures, lines)
     return results
+
+
+def always_false_plan(category, text):
+    """Whether an EXPLAIN disagreement is Flink proving the condition always false: an empty `Values`
+    in place of every scan (Calcite's simplification sees through NULLIF, CASE and Sargs that the
+    generator cannot rule out), where Sluice scans and filters
+    (flink_differences.md#always-false-conditions)."""
+    return category == "explain" and re.search(r"^\s*-Values I$", text, re.M) is not None and \
+        not re.search(r"^\s*[- ]TableSourceScan", text, re.M)
 
 
 def signature(kind, failures):
