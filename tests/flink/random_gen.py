@@ -443,6 +443,11 @@ class Generator:
     def make(self):
         q = getattr(self, "q_" + self.kind)()
         q.known = dict(self.known, **q.known)
+        if UPDATING_T in q.sql() and q.kind in ("calc", "agg") and q.parts.get("where"):
+            # Flink 2.2.1 sometimes fails to plan the keep-last-row deduplication read under a WHERE
+            # condition ("The window can only be ordered in ASCENDING mode.", 2 of the 12 such queries
+            # of seed 2003): flink_differences.md#flinks-planning-failures.
+            q.known["refusal"] = "flink_differences.md#flinks-planning-failures"
         return q
 
     def q_calc(self):
