@@ -39,6 +39,7 @@ CONSTRUCTS = {
     "late_event_time": True,       # late rows also into event-time operators (half of their queries)
     "double": True,                # DOUBLE columns and functions (printing of approximate values)
     "left_right": True,            # LEFT(s, n) / RIGHT(s, n)
+    "more_types": True,            # TINYINT/SMALLINT/FLOAT/TIME casts, ARRAY and MAP values, DAYOFMONTH, HOUR
     "decimal_common_type": True,   # CASE/COALESCE over DECIMALs of different precision/scale
     "unicode_case": True,          # non-ASCII letters in UPPER/LOWER
                                    # (docs/flink_differences.md#upper-and-lower-of-non-ascii-letters)
@@ -312,6 +313,23 @@ class Exprs:
                    lambda: f"TIMESTAMPADD(SECOND, {self.r.randint(-30, 30)}, {e('TS', n)})"],
             "DATE": [lambda: f"CAST({e('TS', n)} AS DATE)"],
         }
+        if self.on["more_types"]:
+            # Narrow integers (overflow wraps as Java's narrowing), FLOAT, TIME, ARRAY and MAP values,
+            # more date parts.
+            more = {
+                "INT": [lambda: f"CAST(CAST({e('INT', n)} AS TINYINT) AS INT)",
+                        lambda: f"CAST(CAST({e('INT', n)} AS SMALLINT) AS INT)",
+                        lambda: f"CARDINALITY(ARRAY[{e('INT', n)}, {e('INT', n)}])",
+                        lambda: f"ARRAY[{e('INT', n)}, {e('INT', n)}][{self.r.randint(1, 2)}]",
+                        lambda: f"MAP['a', {e('INT', n)}, 'b', {e('INT', n)}][{self.r.choice(['a', 'b', 'c'])!r}]",
+                        lambda: f"DAYOFMONTH({e('DATE', n)})", lambda: f"CAST(HOUR({e('TS', n)}) AS INT)"],
+                "DOUBLE": [lambda: f"CAST(CAST({e('DOUBLE', n)} AS FLOAT) AS DOUBLE)"],
+                "STR": [lambda: f"CAST(CAST({e('DOUBLE', n)} AS FLOAT) AS STRING)",
+                        lambda: f"CAST(CAST({e('INT', n)} AS TINYINT) AS STRING)",
+                        lambda: f"CAST(CAST({e('TS', n)} AS TIME) AS STRING)",
+                        lambda: f"CAST(CAST({e('DEC', n)} AS FLOAT) AS STRING)"],
+            }
+            prods = {k: v + more.get(k, []) for k, v in prods.items()}
         if ty == "DOUBLE" and not self.on["double"]:
             return self.leaf("INT")
         choices = prods[ty] + (common if ty not in ("BOOL",) else common[:2])
