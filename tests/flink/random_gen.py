@@ -1,17 +1,18 @@
 """The random query generator's data and queries (driven by tests/flink/random_queries.py).
 
 From a seed it makes the input files both engines read (t.json, u.json, v.json; random_data.py) and
-one query over them, kept
-as named lists of parts (select items, conjuncts, aggregates, ...) so the minimiser can drop them one by
-one. Everything is a pure function of the seed string: random.Random(seed).
+one query over them, kept as named lists of parts (select items, conjuncts, aggregates, ...) so the
+minimiser can drop them one by one. Everything is a pure function of the seed string:
+random.Random(seed).
 
-The inputs: table t (id, k, g, a, b, x, m, s, f, ts, json or a debezium-json changelog), table u
-(uid, k, g, y, n, ts) and v (u's columns, a versioned table keyed by k), typed columns with NULLs, DECIMALs, DOUBLEs, event time with a watermark delay, rows out of order within the delay,
-late rows (behind the watermark) and re-sent rows (an earlier row again, same id and values).
-Timestamps are whole seconds on purpose: Flink's SQL watermark assigner emits a watermark eagerly when
-it advanced by more than 'pipeline.auto-watermark-interval' (200 ms) since the last one, so with
-whole-second steps its watermark follows every row, as Sluice's does, and late-row drops are
-deterministic on both (sub-second steps would make Flink's drops depend on its 200 ms timer:
+The inputs: table t (id, k, g, a, b, x, m, s, f, ts; json or a debezium-json changelog), table u
+(uid, k, g, y, n, ts) and v (u's columns, a versioned table keyed by k): typed columns with NULLs,
+DECIMALs, DOUBLEs, event time with a watermark delay, rows out of order within the delay, late rows
+(behind the watermark) and re-sent rows (an earlier row again, same id and values). Timestamps are
+whole seconds on purpose: Flink's SQL watermark assigner emits a watermark eagerly when it advanced by
+more than 'pipeline.auto-watermark-interval' (200 ms) since the last one, so with whole-second steps
+its watermark follows every row, as Sluice's does, and late-row drops are deterministic on both
+(sub-second steps would make Flink's drops depend on its 200 ms timer:
 docs/flink_differences.md#periodic-watermarks).
 """
 import json
