@@ -6,6 +6,7 @@
 #include <cctype>
 #include <random>
 
+#include "function/case_map.h"
 #include "function/kernel_util.h"
 #include "function/string_kernels.h"
 #include "types/value.h"
@@ -270,16 +271,12 @@ FnPtr CaseMap(const CallInfo& c, bool upper) {
   if (c.size() != 1) return nullptr;
   LogicalType t;
   if (!AsString(c.type(0), &t)) return nullptr;
-  // ASCII case mapping never fails (ScalarFunction::can_fail), so a repeated LOWER(x) may be shared
-  // and evaluated over every row of a chunk (function/common_subexpr.h).
+  // Case mapping never fails (ScalarFunction::can_fail), so a repeated LOWER(x) may be shared and
+  // evaluated over every row of a chunk (function/common_subexpr.h). Unicode letters as Java's
+  // toUpperCase / toLowerCase (function/case_map.h).
   return NeverFails(MakeFunction(c.name, {t}, t, StringOut([upper](const Vector* const* a, size_t i, std::string* buf) {
-                        std::string_view s = Str(a, 0, i);
-                        buf->assign(s);
-                        // ASCII letters only, as the C locale's toupper / tolower, without a call per byte.
-                        const char from = upper ? 'a' : 'A';
-                        for (char& ch : *buf) {
-                          if (static_cast<unsigned char>(ch - from) < 26) ch = static_cast<char>(ch ^ 0x20);
-                        }
+                        buf->clear();
+                        AppendCaseMapped(Str(a, 0, i), upper, buf);
                         return true;
                       })));
 }

@@ -129,6 +129,11 @@ class Extractor {
   const Schema& right_;
 };
 
+bool SameBound(const Extractor::Bound& a, const Extractor::Bound& b) {
+  return a.lower == b.lower && a.equality == b.equality && a.ms == b.ms && a.left_time == b.left_time &&
+         a.right_time == b.right_time && a.rowtime == b.rowtime;
+}
+
 const char* ComparisonOp(const Expr& e) {
   if (e.kind != ExprKind::kCall || !e.function || e.args.size() != 2) return nullptr;
   for (const char* op : {"<", "<=", ">", ">=", "="}) {
@@ -157,7 +162,13 @@ std::optional<IntervalBounds> ExtractIntervalBounds(const ExprPtr& condition, co
       if (lo && hi) found = {*lo, *hi};
     }
     if (found.empty()) continue;
-    for (const auto& b : found) bounds.push_back(b);
+    // A bound repeated (`u.ts >= t.ts` in ON and again in WHERE) counts once: Flink's condition
+    // simplification drops the duplicate conjunct before its interval join rule looks.
+    for (const auto& b : found) {
+      bool repeated = false;
+      for (const auto& seen : bounds) repeated |= SameBound(seen, b);
+      if (!repeated) bounds.push_back(b);
+    }
     out.time_predicates.push_back(c.get());
   }
   // One equality, or two range predicates bounding the difference from both sides (Flink's rule).

@@ -305,6 +305,10 @@ def compare_explain(job, setup, sluice, work, n, timeout):
     if a == b:
         return []
     category = "explain"
+    # A SELECT: Flink's plan asks for no update-before rows, so it may also drop them right after a
+    # changelog source (a DropUpdateBefore Sluice's plan for the SELECT does not have).
+    if job["kind"] == "query" and not any(y.startswith("DropUpdateBefore ") for y in b):
+        a = [x for x in a if not x.startswith("DropUpdateBefore ")]
     if job["kind"] == "query" and len(a) == len(b) and all(
             x == y or x == re.sub(r"\bUB,", "", y) for x, y in zip(a, b)):
         category = "explain-select-ub"

@@ -1,4 +1,5 @@
--- An interval join whose WHERE repeats a time bound: Sluice plans a regular join (random query 6-281)
+-- An interval join whose WHERE repeats a time bound: an interval join on both (random query 6-281;
+-- Sluice planned a regular join before the repeated bound counted once)
 CREATE TABLE t (
   id INT, k STRING, g INT, a INT, b BIGINT, x DOUBLE, m DECIMAL(10, 2), s STRING, f BOOLEAN, ts TIMESTAMP(3),
   WATERMARK FOR ts AS ts - INTERVAL '5' SECOND

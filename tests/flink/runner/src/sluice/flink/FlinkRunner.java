@@ -163,7 +163,11 @@ public final class FlinkRunner {
       conf.setString("rest.address", cluster.getHost());
       conf.setString("rest.port", Integer.toString(cluster.getPort()));
     }
-    EnvironmentSettings settings = EnvironmentSettings.newInstance().inStreamingMode().withConfiguration(conf).build();
+    // A script that sets 'execution.runtime-mode' to 'batch' runs in a batch TableEnvironment (the mode
+    // is fixed when the environment is made; the SET itself is applied again when the script reaches it).
+    EnvironmentSettings.Builder builder = EnvironmentSettings.newInstance();
+    builder = BATCH_MODE.matcher(text).find() ? builder.inBatchMode() : builder.inStreamingMode();
+    EnvironmentSettings settings = builder.withConfiguration(conf).build();
     TableEnvironment env = TableEnvironment.create(settings);
     env.getConfig().set("parallelism.default", Integer.toString(parallelism));
     env.getConfig().set("table.exec.resource.default-parallelism", Integer.toString(parallelism));
@@ -366,6 +370,9 @@ public final class FlinkRunner {
       });
     }
   }
+
+  private static final Pattern BATCH_MODE = Pattern.compile(
+      "(?im)^\\s*SET\\s+'execution\\.runtime-mode'\\s*=\\s*'batch'");
 
   private static final Pattern SET = Pattern.compile(
       "(?is)^\\s*(SET|RESET)\\s*(?:'((?:[^']|'')*)'(?:\\s*=\\s*'((?:[^']|'')*)')?)?\\s*$");
