@@ -67,6 +67,17 @@ MiniBatchInterval PassedToInputs(const PlanNode& n, const MiniBatchInterval& own
 
 }  // namespace
 
+void MarkMiniBatchOperators(const std::vector<PlanNodePtr>& roots) {
+  std::set<const PlanNode*> seen;
+  std::vector<PlanNodePtr> nodes;
+  for (const auto& r : roots) CollectNodes(r, &seen, &nodes);
+  for (const auto& n : nodes) {
+    if (n->kind == PlanKind::kDeduplicate) n->As<DeduplicateNode>().mini_batch = true;
+    // Flink's StreamExecJoin runs semi and anti joins without mini-batch.
+    if (n->kind == PlanKind::kJoin && !IsSemiOrAnti(n->As<JoinNode>().join_type)) n->As<JoinNode>().mini_batch = true;
+  }
+}
+
 void ApplyMiniBatchRules(std::vector<PlanNodePtr>* roots, int64_t interval_ms, bool two_phase) {
   std::set<const PlanNode*> seen;
   std::vector<PlanNodePtr> nodes;
