@@ -325,7 +325,8 @@ struct JoinNode : PlanNode {
   // The table names and aliases each side answers to (STATE_TTL hint keys).
   std::vector<std::string> left_names, right_names;
   int64_t left_ttl_ms = -1, right_ttl_ms = -1;  // STATE_TTL hint; -1: 'table.exec.state.ttl'
-  // Runs in mini-batch ('table.exec.mini-batch.enabled', not for semi/anti joins; plan/mini_batch_rule.h).
+  // 'table.exec.mini-batch.enabled' (plan/mini_batch_rule.h): EXPLAIN prints miniBatch=[true], as
+  // Flink's for every join; all but semi and anti joins run in bundles (Flink's StreamExecJoin).
   bool mini_batch = false;
   std::string ExplainName() const override { return "Join"; }
   std::string ExplainAttributes() const override;
