@@ -52,10 +52,10 @@
 // out of order) is refused by Operator::ApplyDelta.
 //
 // Mini-batch (JoinOptions::mini_batch_size > 0; Flink's MiniBatchStreamingJoinOperator, EXPLAIN
-// miniBatch=[true]; not for semi and anti joins, which Flink runs row by row though its EXPLAIN marks them): the rows of
-// both inputs are buffered in one bundle (runtime/operators/mini_batch_bundle.h) that closes after
-// mini_batch_size rows of either input, at every watermark, before a checkpoint's barrier and at the
-// end of input. Each side's bundle is folded first, as Flink's InputSideHasNoUniqueKeyBundle: an
+// miniBatch=[true]; not for semi and anti joins, which Flink runs row by row though its EXPLAIN marks
+// them too): the rows of both inputs are buffered in one bundle (runtime/operators/mini_batch_bundle.h)
+// that closes after mini_batch_size rows of either input, at every watermark, before a checkpoint's
+// barrier and at the end of input. Each side's bundle is folded first, as Flink's InputSideHasNoUniqueKeyBundle: an
 // accumulate message (+I/+U) and a retraction (-U/-D) of an equal row cancel out. Then the right
 // side's rows are applied, and after them the left side's (a RIGHT join: the left side first), each
 // grouped by join key (keys in order of first appearance), with the output described above. A left
