@@ -206,8 +206,9 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "whole input is kept and emitted sorted when it ends (Flink's StreamExecSort; Flink 2.2's internal key, "
        "set by its tests)."},
       {"table.exec.mini-batch.enabled", OptionType::kBoolean, "false",
-       "Buffer input rows of group aggregations in bundles and apply them per key when a bundle closes, so "
-       "each key emits at most one change per bundle: the same final table with fewer changes. A "
+       "Buffer the input rows of group aggregations, deduplications, ChangelogNormalize and regular joins in "
+       "bundles and apply a bundle when it closes, as Flink's mini-batch operators (a group aggregation emits "
+       "at most one change per key and bundle): the same final table with fewer changes. A "
        "MiniBatchAssigner over the sources cuts the input with watermarks (mode ProcTime: one per "
        "allow-latency of processing time; mode RowTime, below an operator that needs the watermark: the "
        "watermarks that cross an allow-latency boundary of event time); a bundle closes at each of them, "
@@ -216,8 +217,8 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "The MiniBatchAssigner's interval: processing time (mode ProcTime) or event time (mode RowTime). Must "
        "be set when mini-batch is enabled."},
       {"table.exec.mini-batch.size", OptionType::kInteger, "-1",
-       "The most elements a bundle holds before it closes (input rows; partial results for a "
-       "GlobalGroupAggregate). Must be positive when mini-batch is enabled."},
+       "The most elements a bundle holds before it closes (input rows, of both inputs for a join; partial "
+       "results for a GlobalGroupAggregate). Must be positive when mini-batch is enabled."},
       {"table.dml-sync", OptionType::kBoolean, "true",
        "Sluice always runs INSERT statements to completion before the next statement (as Flink with true)."},
   };

@@ -367,6 +367,7 @@ class Session::Impl {
     if (batch_mode()) {
       RETURN_IF_ERROR(ApplyBatchPhysicalRules(config_, &planned.physical));
     } else {
+      if (config_.GetBool("table.exec.mini-batch.enabled")) MarkMiniBatchOperators(planned.physical);
       RETURN_IF_ERROR(InferChangelogModes(planned.physical));
     }
     if (batch_mode()) {

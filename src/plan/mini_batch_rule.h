@@ -39,6 +39,11 @@ struct MiniBatchInterval {
 // greatest common divisor.
 MiniBatchInterval MergeMiniBatchIntervals(const MiniBatchInterval& a, const MiniBatchInterval& b);
 
+// Before trait inference: marks the operators that run in bundles beside the group aggregate
+// (DeduplicateNode::mini_batch: a Deduplicate keeping the first row is then updating, as Flink's;
+// JoinNode::mini_batch: EXPLAIN prints miniBatch=[true]; semi and anti joins still run row by row).
+void MarkMiniBatchOperators(const std::vector<PlanNodePtr>& roots);
+
 void ApplyMiniBatchRules(std::vector<PlanNodePtr>* roots, int64_t interval_ms, bool two_phase);
 
 }  // namespace sluice

@@ -229,7 +229,8 @@ std::string JoinNode::JoinAttributes() const {
 }
 
 std::string JoinNode::ExplainAttributes() const {
-  return JoinAttributes() + ", leftInputSpec=[NoUniqueKey], rightInputSpec=[NoUniqueKey]";
+  return JoinAttributes() + ", leftInputSpec=[NoUniqueKey], rightInputSpec=[NoUniqueKey]" +
+         (mini_batch ? ", miniBatch=[true]" : "");
 }
 
 namespace {

@@ -266,6 +266,9 @@ struct DeduplicateNode : PlanNode {
   bool keep_last = false;
   bool rowtime = false;
   bool emit_update_before = false;
+  // 'table.exec.mini-batch.enabled' (plan/mini_batch_rule.h): runs in bundles, and a keep-first
+  // dedup is then updating too, as Flink's (RankUtil.outputInsertOnlyInDeduplicate).
+  bool mini_batch = false;
   std::string ExplainName() const override { return "Deduplicate"; }
   std::string ExplainAttributes() const override;
 };
@@ -322,6 +325,9 @@ struct JoinNode : PlanNode {
   // The table names and aliases each side answers to (STATE_TTL hint keys).
   std::vector<std::string> left_names, right_names;
   int64_t left_ttl_ms = -1, right_ttl_ms = -1;  // STATE_TTL hint; -1: 'table.exec.state.ttl'
+  // 'table.exec.mini-batch.enabled' (plan/mini_batch_rule.h): EXPLAIN prints miniBatch=[true], as
+  // Flink's for every join; all but semi and anti joins run in bundles (Flink's StreamExecJoin).
+  bool mini_batch = false;
   std::string ExplainName() const override { return "Join"; }
   std::string ExplainAttributes() const override;
 

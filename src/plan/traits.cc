@@ -216,7 +216,9 @@ class Inference {
       case PlanKind::kMiniBatchAssigner: return In(n);
       case PlanKind::kDropUpdateBefore: return In(n).NoForcedUb();
       case PlanKind::kChangelogNormalize: return {true, true, true};
-      case PlanKind::kTemporalJoin: return {true, false, false};
+      // Each probe row (or retraction) joined once against the version in force at its time, with its
+      // own kind: the probe side's kinds, as Flink 2.2's TemporalRowTimeJoinOperator.
+      case PlanKind::kTemporalJoin: return In(n, 0).NoForcedUb();
       // Each probe row (or retraction) joined once against a table that does not change: the probe
       // side's kinds, as Flink's LookupJoin.
       case PlanKind::kLookupJoin: return In(n);
@@ -240,7 +242,7 @@ class Inference {
         return In(n).InsertOnly() ? Kinds{true, true, false} : Kinds{true, true, true};
       case PlanKind::kDeduplicate: {
         const auto& d = n->As<DeduplicateNode>();
-        if (!d.keep_last) return {true, false, false};
+        if (!d.keep_last && !d.mini_batch) return {true, false, false};
         return {true, true, true};
       }
       case PlanKind::kRank: return {true, true, true};
@@ -285,8 +287,11 @@ class Inference {
         }
         return;
       }
-      case PlanKind::kChangelogNormalize:
       case PlanKind::kTemporalJoin:
+        // The probe side's changes pass through with their kinds; the versions are read by key.
+        if (needs_ub_[n]) needs_ub_[n->inputs[0].get()] = true;
+        return;
+      case PlanKind::kChangelogNormalize:
       case PlanKind::kIntervalJoin:   // insert-only inputs (checked in Annotate)
       case PlanKind::kMatch:          // insert-only input (checked in Annotate)
       case PlanKind::kWindowRank:     // insert-only inputs (checked in Annotate)
@@ -557,13 +562,8 @@ class Inference {
         }
         return;
       case PlanKind::kTemporalJoin: {
+        // Flink 2.2 joins an updating probe side too (each change with its own kind).
         const auto& t = n->As<TemporalJoinNode>();
-        if (!kinds_[n->inputs[0].get()].InsertOnly()) {
-          const PlanNode* p = Producer(n, ChangelogMode::All());
-          status_ = Status::PlanError("TemporalJoin doesn't support consuming update and delete changes on its left side, which "
-                                      "are produced by node " + p->ExplainName() + "(" + p->ExplainAttributes() + ")");
-          return;
-        }
         if (!UniqueOn(n->inputs[1].get(), t.right_keys)) {
           status_ = Status::PlanError("Temporal Table Join requires primary key in versioned table, but no primary key "
                                       "can be found. ('" + t.right_name +

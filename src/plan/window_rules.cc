@@ -156,7 +156,7 @@ bool DropsLateRows(const PlanNode& node) {
     case PlanKind::kWindowJoin: return true;
     case PlanKind::kDeduplicate: {
       const auto& d = node.As<DeduplicateNode>();
-      return d.rowtime && !d.keep_last;
+      return d.rowtime && !d.keep_last && !d.mini_batch;  // mini-batch: no row is late
     }
     case PlanKind::kSort: {
       // A TemporalSort on rowtime drops rows behind what it already emitted (and NULL rowtimes).

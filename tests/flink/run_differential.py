@@ -26,7 +26,7 @@ Compared (docs/flink.md):
             numbers as written), or with "compare": "final" the folded tables (multisets), or with
             "compare": "per-key" the changes of each key (the case's "key" columns) in order.
   explain   the operators of the Optimized Physical Plan with their changelogMode, in order (and a
-            MiniBatchAssigner's interval and mode).
+            MiniBatchAssigner's interval and mode, a Join's miniBatch=[true]).
   files     a filesystem sink: the lines Flink's format (json, csv, ...) encodes for its rows against
             the lines of the files Sluice writes (${OUT_DIR} in a case is the place for them).
   refusal   a job Flink refuses at planning (or fails while running) must fail on Sluice too, and
@@ -164,6 +164,9 @@ def plan_modes(text):
         if op and op.group(1) != "Calc":
             # A MiniBatchAssigner's interval and mode are compared too (MiniBatchIntervalInferRule).
             batch = re.search(r"interval=\[[^\]]*\], mode=\[[^\]]*\]", line) if op.group(1) == "MiniBatchAssigner" else None
+            # A Join's miniBatch=[true] (Flink's MiniBatchStreamingJoinOperator) too.
+            if op.group(1) == "Join" and "miniBatch=[true]" in line:
+                batch = re.search(r"miniBatch=\[true\]", line)
             out.append(f"{op.group(1)}{'(' + batch.group(0) + ')' if batch else ''} {mode.group(1) if mode else '?'}")
     return out
 

@@ -87,17 +87,19 @@ struct DeduplicateOperator::State {
 
 DeduplicateOperator::DeduplicateOperator(std::string name, std::vector<LogicalType> types, std::vector<int> keys,
                                          int time_column, bool keep_last, bool rowtime, bool emit_update_before,
-                                         bool changelog_input, int64_t state_ttl_ms)
+                                         bool changelog_input, int64_t state_ttl_ms, int64_t mini_batch_size)
     : Operator(std::move(name), 1),
       types_(std::move(types)),
       keys_(std::move(keys)),
       time_column_(time_column),
-      keep_last_(keep_last),
+      keep_last_(keep_last || (rowtime && mini_batch_size > 0)),
+      keep_earliest_(!keep_last && rowtime && mini_batch_size > 0),
       rowtime_(rowtime),
       emit_update_before_(emit_update_before),
       changelog_input_(changelog_input),
       ttl_micros_(state_ttl_ms * 1000),
-      state_(std::make_unique<State>(types_)) {}
+      state_(std::make_unique<State>(types_)),
+      bundle_({types_}, mini_batch_size) {}
 
 DeduplicateOperator::~DeduplicateOperator() = default;
 
@@ -232,11 +234,15 @@ Status DeduplicateOperator::SnapshotState(StateWriter* w) {
   w->PutVarint(st.dead_rows);
   PutTimers(st.timers, w);
   w->PutU64(st.next_seq);
+  bundle_.Snapshot(w);
   ResetDeltaBase(st);
   return Status::OK();
 }
 
-void DeduplicateOperator::DropState() { state_ = std::make_unique<State>(types_); }
+void DeduplicateOperator::DropState() {
+  state_ = std::make_unique<State>(types_);
+  bundle_.Clear();
+}
 
 Status DeduplicateOperator::RestoreState(StateReader* r) {
   DropState();
@@ -255,6 +261,7 @@ Status DeduplicateOperator::RestoreState(StateReader* r) {
   st.dead_rows = r->GetCount(0);
   GetTimers(r, &st.timers);
   st.next_seq = r->GetU64();
+  bundle_.Restore(r);
   Validate(st, r);
   RETURN_IF_ERROR(r->status());
   ResizeColumns(st);  // the scratch column
@@ -398,6 +405,7 @@ Status DeduplicateOperator::SnapshotDelta(StateWriter* w) {
   w->PutVarint(st.num_segments + 1);
   w->PutWriter(std::move(st.segments));
   WriteSegment(st, w);
+  bundle_.Snapshot(w);
   ResetSegments(st);
   ResetDeltaBase(st);
   return Status::OK();
@@ -417,6 +425,7 @@ Status DeduplicateOperator::RestoreDelta(StateReader* r) {
     }
     ApplySegment(st, r);
   }
+  bundle_.Restore(r);
   RETURN_IF_ERROR(r->status());
   ResetDeltaBase(st);
   return Status::OK();
@@ -474,7 +483,7 @@ size_t DeduplicateOperator::StateBytes() const {
   const State& s = *state_;
   return s.keys.MemoryUsage() + VectorBytes(s.row) + VectorBytes(s.rowtime) + VectorBytes(s.done) +
          VectorBytes(s.seq) + VectorBytes(s.written) + s.expiry.size() * sizeof(s.expiry[0]) + s.arena.MemoryUsage() +
-         VectorBytes(s.timers) + s.dirty.MemoryUsage() + s.segments_bytes;
+         VectorBytes(s.timers) + s.dirty.MemoryUsage() + s.segments_bytes + bundle_.MemoryUsage();
 }
 
 Status DeduplicateOperator::Process(int, Chunk& chunk) {
@@ -482,6 +491,42 @@ Status DeduplicateOperator::Process(int, Chunk& chunk) {
   if (n == 0) return Status::OK();
   metrics_.rows_in += static_cast<int64_t>(n);
   RETURN_IF_ERROR(CheckInput(chunk));
+  if (bundle_.enabled()) return bundle_.Add(0, chunk, [this] { return CloseBundle(); });
+  return ProcessChunk(chunk);
+}
+
+Status DeduplicateOperator::CloseBundle() {
+  Chunk rows = bundle_.Take();
+  std::vector<std::vector<uint32_t>> per_key;
+  GroupRowsByKey(rows, keys_, &state_->encoded, &per_key);
+  // Flink's bundle functions: the first row of a key (proctime keep-first), its last row or change
+  // (proctime keep-last, ChangelogNormalize), or all its rows in order (rowtime).
+  std::vector<uint32_t> sel;
+  sel.reserve(rows.size());
+  for (const auto& key_rows : per_key) {
+    if (rowtime_) {
+      sel.insert(sel.end(), key_rows.begin(), key_rows.end());
+    } else {
+      sel.push_back(keep_last_ ? key_rows.back() : key_rows.front());
+    }
+  }
+  Chunk ordered(types_);
+  ordered.AppendFrom(rows, sel.data(), 0, sel.size());
+  return ProcessChunk(ordered);
+}
+
+Status DeduplicateOperator::FinishBundle() { return bundle_.empty() ? Status::OK() : CloseBundle(); }
+
+Status DeduplicateOperator::PrepareSnapshotPreBarrier(int64_t) { return FinishBundle(); }
+
+Status DeduplicateOperator::OnEndOfInput() {
+  RETURN_IF_ERROR(FinishBundle());
+  return Operator::OnEndOfInput();
+}
+
+Status DeduplicateOperator::ProcessChunk(Chunk& chunk) {
+  const size_t n = chunk.size();
+  if (n == 0) return Status::OK();
   if (ttl_micros_ > 0) {
     const Clock* clock = ctx_ && ctx_->eval ? ctx_->eval->clock : nullptr;
     now_micros_ = clock ? clock->NowMicros() : 0;
@@ -558,7 +603,9 @@ Status DeduplicateOperator::ProcessKeepLast(Chunk& chunk) {
     // Rowtime: a newer-or-equal rowtime replaces (Flink's shouldKeepCurrentRow with keepLastRow).
     // Proctime: every later row replaces, except one equal to the kept row, which changes nothing.
     // With a state TTL Flink emits equal rows too, so downstream state is refreshed.
-    const bool replace = rowtime_ ? times[prev] <= times[id] : (ttl_micros_ > 0 || !RowsEqual(rows, prev, rows, id));
+    // Rowtime keep-first in mini-batch: a strictly smaller rowtime replaces (keep_earliest_).
+    const bool replace = rowtime_ ? (keep_earliest_ ? times[id] < times[prev] : times[prev] <= times[id])
+                                  : (ttl_micros_ > 0 || !RowsEqual(rows, prev, rows, id));
     if (!replace) {
       s.arena.Release(id);
       ++s.dead_rows;
@@ -632,6 +679,7 @@ Status DeduplicateOperator::ProcessKeepFirstRowtime(const Chunk& chunk) {
 }
 
 Status DeduplicateOperator::OnWatermark(int64_t watermark) {
+  RETURN_IF_ERROR(FinishBundle());
   if (rowtime_ && !keep_last_) {
     State& s = *state_;
     const size_t chunk_size = ctx_ && ctx_->chunk_size > 0 ? ctx_->chunk_size : Chunk::kDefaultCapacity;

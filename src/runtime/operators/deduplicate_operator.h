@@ -14,6 +14,20 @@
 // - rowtime, keep last: emits at once; a row whose rowtime is >= the kept row's replaces it (-U/+U),
 //   an older one is ignored (RowTimeDeduplicateFunction, which does not consult the watermark).
 // Flink requires an insert-only input: a -U, +U or -D row is an error naming the operator.
+//
+// Mini-batch ('table.exec.mini-batch.enabled', `mini_batch_size` > 0): rows are buffered in a bundle
+// (runtime/operators/mini_batch_bundle.h, the group aggregate's bundle) that closes after
+// mini_batch_size rows, at every watermark, before a checkpoint's barrier and at the end of input, and
+// is applied key by key (keys in order of first appearance) as Flink's KeyedMapBundleOperator with:
+// - proctime keep-first (ProcTimeMiniBatchDeduplicateKeepFirstRowFunction): the first row of each key
+//   in the bundle, emitted as +I when the key was never seen;
+// - proctime keep-last and ChangelogNormalize (ProcTimeMiniBatchDeduplicateKeepLastRowFunction): only
+//   the last row (change) of each key in the bundle is applied, as above;
+// - rowtime, both (RowTimeMiniBatchDeduplicateFunction, changes not compacted): every row of the key in
+//   arrival order, every change emitted. Keep-first then no longer waits for the watermark: the first
+//   row is emitted at once (+I) and a later row with a smaller rowtime replaces it (-U/+U; equal
+//   rowtimes keep the earlier row); no row is late. Its changelog is therefore updating, as Flink's
+//   (RankUtil.outputInsertOnlyInDeduplicate: insert-only only for keep-first without mini-batch).
 // - ChangelogNormalize (changelog_input): proctime keep-last over an upsert or CDC changelog keyed by
 //   the primary key: +I/+U behave as a new row (first -> +I, later -> -U/+U, equal -> nothing); -U/-D
 //   emit -D of the kept row and forget the key (an unknown key changes nothing and is counted in
@@ -46,6 +60,7 @@
 #include <vector>
 
 #include "runtime/operator.h"
+#include "runtime/operators/mini_batch_bundle.h"
 
 namespace sluice {
 
@@ -57,7 +72,7 @@ class DeduplicateOperator final : public Operator {
   // emit_update_before: downstream needs -U rows.
   DeduplicateOperator(std::string name, std::vector<LogicalType> types, std::vector<int> keys, int time_column,
                       bool keep_last, bool rowtime, bool emit_update_before, bool changelog_input = false,
-                      int64_t state_ttl_ms = 0);
+                      int64_t state_ttl_ms = 0, int64_t mini_batch_size = 0);
   ~DeduplicateOperator() override;
 
   Status Open(JobContext* ctx) override;
@@ -74,7 +89,10 @@ class DeduplicateOperator final : public Operator {
   size_t state_rows() const;
 
  protected:
+  // Mini-batch: closes the open bundle first.
   Status OnWatermark(int64_t watermark) override;
+  Status PrepareSnapshotPreBarrier(int64_t id) override;
+  Status OnEndOfInput() override;
   Status SnapshotState(StateWriter* w) override;
   Status RestoreState(StateReader* r) override;
   Status SnapshotDelta(StateWriter* w) override;
@@ -84,6 +102,11 @@ class DeduplicateOperator final : public Operator {
  private:
   struct State;
   Status CheckInput(const Chunk& chunk) const;
+  // Applies `chunk` (input rows, or a closed bundle's rows in the order its function applies them).
+  Status ProcessChunk(Chunk& chunk);
+  // Mini-batch: applies the bundle's rows (see the file comment); FinishBundle when it holds any.
+  Status CloseBundle();
+  Status FinishBundle();
   Status ProcessKeepFirstProctime(Chunk& chunk);
   Status ProcessKeepLast(Chunk& chunk);
   Status ProcessKeepFirstRowtime(const Chunk& chunk);
@@ -117,13 +140,17 @@ class DeduplicateOperator final : public Operator {
   std::vector<LogicalType> types_;
   std::vector<int> keys_;
   int time_column_;
+  // Also set for rowtime keep-first in mini-batch, which keeps its row as keep-last does (with
+  // keep_earliest_: a smaller rowtime replaces it).
   bool keep_last_;
+  bool keep_earliest_;
   bool rowtime_;
   bool emit_update_before_;
   bool changelog_input_;
   int64_t ttl_micros_;
   int64_t now_micros_ = 0;
   std::unique_ptr<State> state_;
+  MiniBatchBundle bundle_;
 };
 
 }  // namespace sluice

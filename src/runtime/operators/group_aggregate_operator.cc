@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
-#include <unordered_map>
 
 #include "common/check.h"
 #include "common/clock.h"
@@ -34,7 +33,7 @@ GroupAggregateOperator::GroupAggregateOperator(std::string name, std::vector<Log
       state_ttl_micros_(state_ttl_ms * 1000),
       mini_batch_size_(mini_batch_size),
       two_phase_(two_phase),
-      batch_(input_types_),
+      bundle_({input_types_}, mini_batch_size),
       global_batch_(input_types_) {
   // Blocks live in one std::vector<uint8_t>, whose storage operator new aligns to this.
   SLUICE_CHECK_LE(layout_.block_align(), static_cast<size_t>(__STDCPP_DEFAULT_NEW_ALIGNMENT__));
@@ -123,7 +122,7 @@ size_t GroupAggregateOperator::StateBytes() const {
            heap_.MemoryUsage();
   }
   return index_.MemoryUsage() + key_store_.MemoryUsage() + VectorBytes(meta_) + VectorBytes(blocks_) +
-         dirty_.MemoryUsage() + batch_.MemoryUsage() + global_batch_.MemoryUsage() + heap + net_results_.MemoryUsage() +
+         dirty_.MemoryUsage() + bundle_.MemoryUsage() + global_batch_.MemoryUsage() + heap + net_results_.MemoryUsage() +
          VectorBytes(net_slot_) + VectorBytes(net_keys_);
 }
 
@@ -134,27 +133,16 @@ Status GroupAggregateOperator::Process(int, Chunk& chunk) {
   SweepExpired();
   if (mini_batch_size_ <= 0) return net_changes_ ? ProcessRowsNet(chunk) : ProcessRows(chunk);
   metrics_.rows_in += static_cast<int64_t>(chunk.size());
-  // A bundle closes after exactly mini_batch_size rows (Flink's CountBundleTrigger counts elements), so
-  // results do not depend on how the input was chunked.
-  size_t pos = 0;
-  while (pos < chunk.size()) {
-    size_t room = static_cast<size_t>(mini_batch_size_) - batch_.size();
-    size_t take = std::min(room, chunk.size() - pos);
-    batch_.AppendFrom(chunk, nullptr, pos, take);
-    pos += take;
-    if (static_cast<int64_t>(batch_.size()) >= mini_batch_size_) RETURN_IF_ERROR(CloseBundle());
-  }
-  return Status::OK();
+  return bundle_.Add(0, chunk, [this] { return CloseBundle(); });
 }
 
 Status GroupAggregateOperator::CloseBundle() {
-  Chunk rows = std::move(batch_);
-  batch_ = Chunk(input_types_);
+  Chunk rows = bundle_.Take();
   if (!two_phase_) return ApplyBundle(std::move(rows));
   // The local phase emits one partial result per key of its bundle; each is one element of the global
   // phase's bundle, which closes after mini_batch_size of them.
   std::vector<std::vector<uint32_t>> per_key;
-  GroupRowsByKey(rows, &per_key);
+  GroupRowsByKey(rows, keys_, &encoded_, &per_key);
   for (const auto& key_rows : per_key) {
     global_batch_.AppendFrom(rows, key_rows.data(), 0, key_rows.size());
     if (++global_count_ >= mini_batch_size_) {
@@ -168,7 +156,7 @@ Status GroupAggregateOperator::CloseBundle() {
 }
 
 Status GroupAggregateOperator::FinishBundles() {
-  if (batch_.size() > 0) RETURN_IF_ERROR(CloseBundle());
+  if (!bundle_.empty()) RETURN_IF_ERROR(CloseBundle());
   if (global_batch_.size() == 0) return Status::OK();
   global_count_ = 0;
   Chunk global = std::move(global_batch_);
@@ -268,21 +256,16 @@ void GroupAggregateOperator::PutScalars(StateWriter* w) const {
   // prepareSnapshotPreBarrier), but a snapshot without one ('sluice.exec.checkpoint-roundtrip') must not
   // change the changes emitted. They hold fewer than mini-batch-size rows or partial results (each
   // partial result is at most the local bundle's rows), so deltas write them whole.
-  w->PutChunk(batch_);
+  bundle_.Snapshot(w);
   w->PutChunk(global_batch_);
   w->PutI64(global_count_);
 }
 
 void GroupAggregateOperator::GetScalars(StateReader* r) {
   last_sweep_micros_ = r->GetI64();
-  r->GetChunk(input_types_, &batch_);
+  bundle_.Restore(r);
   r->GetChunk(input_types_, &global_batch_);
   global_count_ = r->GetI64();
-  if (r->ok() && batch_.size() > 0 &&
-      (mini_batch_size_ <= 0 || static_cast<int64_t>(batch_.size()) >= mini_batch_size_)) {
-    r->Fail("a mini-batch of " + std::to_string(batch_.size()) + " rows for a mini-batch size of " +
-            std::to_string(mini_batch_size_));
-  }
   const bool global_ok = global_batch_.size() == 0
                              ? global_count_ == 0
                              : two_phase_ && global_count_ > 0 && global_count_ < mini_batch_size_ &&
@@ -340,7 +323,7 @@ void GroupAggregateOperator::DropState() {
   meta_.clear();
   blocks_.clear();
   live_groups_ = 0;
-  batch_.Resize(0);
+  bundle_.Clear();
   global_batch_.Resize(0);
   global_count_ = 0;
   last_sweep_micros_ = 0;
@@ -425,22 +408,9 @@ Status GroupAggregateOperator::RestoreDelta(StateReader* r) {
   return Status::OK();
 }
 
-void GroupAggregateOperator::GroupRowsByKey(const Chunk& rows, std::vector<std::vector<uint32_t>>* per_key) {
-  // Keys in order of first appearance. Flink's bundle is a HashMap, so its order within a bundle
-  // follows its hash codes; Sluice does not copy that order (docs/flink_differences.md).
-  EncodeKeys(rows, keys_, &encoded_);
-  std::unordered_map<std::string, size_t> slot;
-  per_key->clear();
-  for (size_t r = 0; r < rows.size(); ++r) {
-    auto [it, inserted] = slot.emplace(encoded_[r], per_key->size());
-    if (inserted) per_key->emplace_back();
-    (*per_key)[it->second].push_back(static_cast<uint32_t>(r));
-  }
-}
-
 Status GroupAggregateOperator::ApplyBundle(Chunk rows) {
   std::vector<std::vector<uint32_t>> per_key;
-  GroupRowsByKey(rows, &per_key);
+  GroupRowsByKey(rows, keys_, &encoded_, &per_key);
   Chunk out(output_types_);
   Chunk prev(output_types_);
   Chunk now(output_types_);

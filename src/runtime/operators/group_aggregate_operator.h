@@ -31,6 +31,7 @@
 #include "runtime/operator.h"
 #include "runtime/operators/heap_tracker.h"
 #include "runtime/operators/accumulators.h"
+#include "runtime/operators/mini_batch_bundle.h"
 #include "state/delta.h"
 #include "state/key_index.h"
 
@@ -115,8 +116,6 @@ class GroupAggregateOperator final : public Operator {
   Status FlushNet();
   // Moves the results the window's keys still reference to the front of net_results_, with room after.
   void CompactNetResults();
-  // Rows of `rows` per key (indexes), keys in order of first appearance.
-  void GroupRowsByKey(const Chunk& rows, std::vector<std::vector<uint32_t>>* per_key);
   // Closes the (local) bundle: applies it, or with two phases moves its partial results into the
   // global bundle, closing that one whenever it reaches the size.
   Status CloseBundle();
@@ -159,7 +158,7 @@ class GroupAggregateOperator final : public Operator {
   int64_t now_micros_ = 0;
   int64_t mini_batch_size_;
   bool two_phase_;
-  Chunk batch_;                    // buffered input rows of the current (local) bundle
+  MiniBatchBundle bundle_;         // buffered input rows of the current (local) bundle
   Chunk global_batch_;             // two phases: the input rows of the global bundle's partial results
   int64_t global_count_ = 0;       // two phases: partial results in the global bundle
   mutable HeapTracker heap_;       // the heap of the blocks (non-plain layouts only)

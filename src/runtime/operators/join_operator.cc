@@ -27,6 +27,7 @@ Status JoinOperator::SnapshotState(StateWriter* w) {
   sides_[0]->Snapshot(w);
   sides_[1]->Snapshot(w);
   w->PutI64(retractions_without_state_);
+  bundle_.Snapshot(w);
   return Status::OK();
 }
 
@@ -39,6 +40,7 @@ void JoinOperator::DropState() {
     sides_[s] = std::move(fresh);
   }
   retractions_without_state_ = 0;
+  bundle_.Clear();
 }
 
 Status JoinOperator::RestoreState(StateReader* r) {
@@ -46,6 +48,7 @@ Status JoinOperator::RestoreState(StateReader* r) {
   sides_[0]->Restore(r);
   sides_[1]->Restore(r);
   retractions_without_state_ = r->GetI64();
+  bundle_.Restore(r);
   return r->status();
 }
 
@@ -58,6 +61,7 @@ Status JoinOperator::SnapshotDelta(StateWriter* w) {
   sides_[0]->SnapshotDelta(w);
   sides_[1]->SnapshotDelta(w);
   w->PutI64(retractions_without_state_);
+  bundle_.Snapshot(w);
   return Status::OK();
 }
 
@@ -66,6 +70,7 @@ Status JoinOperator::RestoreDelta(StateReader* r) {
   sides_[0]->RestoreDelta(r);
   sides_[1]->RestoreDelta(r);
   retractions_without_state_ = r->GetI64();
+  bundle_.Restore(r);
   return r->status();
 }
 
@@ -77,7 +82,8 @@ JoinOperator::JoinOperator(std::string name, JoinKind kind, std::vector<LogicalT
       left_types_(std::move(left_types)),
       right_types_(std::move(right_types)),
       residual_(std::move(residual)),
-      options_(std::move(options)) {
+      options_(std::move(options)),
+      bundle_({left_types_, right_types_}, options_.mini_batch_size) {
   SLUICE_CHECK_EQ(left_keys.size(), right_keys.size());
   out_types_ = left_types_;
   out_types_.insert(out_types_.end(), right_types_.begin(), right_types_.end());
@@ -142,13 +148,18 @@ size_t JoinOperator::StateBytes() const {
              s->expiry.size() * sizeof(Side::Expiry) + s->entry_delta.MemoryUsage() + s->group_delta.MemoryUsage() +
              NodeBytes(s->index.size(), sizeof(std::pair<const std::string, uint32_t>));
   }
-  return bytes;
+  return bytes + bundle_.MemoryUsage();
 }
 
 Status JoinOperator::Process(int input, Chunk& chunk) {
   SLUICE_CHECK(input == 0 || input == 1);
+  metrics_.rows_in += static_cast<int64_t>(chunk.size());
+  if (bundle_.enabled()) return bundle_.Add(input, chunk, [this] { return CloseBundle(); });
+  return ProcessInput(input, chunk);
+}
+
+Status JoinOperator::ProcessInput(int input, Chunk& chunk) {
   const size_t n = chunk.size();
-  metrics_.rows_in += static_cast<int64_t>(n);
   if (n == 0) return Status::OK();
   Side& in = *sides_[input];
   SLUICE_CHECK_EQ(chunk.num_columns(), in.types.size());

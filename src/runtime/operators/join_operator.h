@@ -51,6 +51,16 @@
 // checkpoint carries little dead state. A delta applied to any other state than its base (twice, or
 // out of order) is refused by Operator::ApplyDelta.
 //
+// Mini-batch (JoinOptions::mini_batch_size > 0; Flink's MiniBatchStreamingJoinOperator, EXPLAIN
+// miniBatch=[true]; not for semi and anti joins, which Flink runs row by row though its EXPLAIN marks
+// them too): the rows of both inputs are buffered in one bundle (runtime/operators/mini_batch_bundle.h)
+// that closes after mini_batch_size rows of either input, at every watermark, before a checkpoint's
+// barrier and at the end of input. Each side's bundle is folded first, as Flink's InputSideHasNoUniqueKeyBundle: an
+// accumulate message (+I/+U) and a retraction (-U/-D) of an equal row cancel out. Then the right
+// side's rows are applied, and after them the left side's (a RIGHT join: the left side first), each
+// grouped by join key (keys in order of first appearance), with the output described above. A left
+// row whose match arrives in the same bundle therefore joins at once, without a NULL-padded row first.
+//
 // Threading: the job's task thread.
 #pragma once
 
@@ -61,6 +71,7 @@
 
 #include "function/expression.h"
 #include "runtime/operator.h"
+#include "runtime/operators/mini_batch_bundle.h"
 
 namespace sluice {
 
@@ -87,6 +98,8 @@ struct JoinOptions {
   // row is never matched again, and is counted in metrics().expired_states.
   int64_t left_ttl_ms = 0;
   int64_t right_ttl_ms = 0;
+  // 'table.exec.mini-batch.size' when the join runs in mini-batch, else 0 (see the file comment).
+  int64_t mini_batch_size = 0;
 };
 
 class JoinOperator final : public Operator {
@@ -121,9 +134,21 @@ class JoinOperator final : public Operator {
   Status SnapshotDelta(StateWriter* w) override;
   Status RestoreDelta(StateReader* r) override;
   void DropState() override;
+  // Mini-batch: closes the open bundle first (join_operator_bundle.cc).
+  Status OnWatermark(int64_t watermark) override;
+  Status PrepareSnapshotPreBarrier(int64_t id) override;
+  Status OnEndOfInput() override;
 
  private:
   struct Side;
+
+  // Applies a chunk of input `input` (an arriving chunk, or a closed bundle's folded rows).
+  Status ProcessInput(int input, Chunk& chunk);
+  // Mini-batch (join_operator_bundle.cc): applies the bundle; FinishBundle when it holds any rows;
+  // FoldBundle: one side's bundle rows after Flink's folding, grouped by join key.
+  Status CloseBundle();
+  Status FinishBundle();
+  Chunk FoldBundle(int input, const Chunk& rows);
 
   // Collects the matches (after the residual) of rows [begin, *end) of `chunk`, choosing *end so the
   // slice's candidate pairs stay bounded.
@@ -175,6 +200,7 @@ class JoinOperator final : public Operator {
   std::vector<uint32_t> out_input_rows_;
   std::vector<uint32_t> out_other_rows_;
   RowKind last_kind_ = RowKind::kInsert;  // kind of the last queued output row
+  MiniBatchBundle bundle_;                // mini-batch: both inputs' buffered rows
 };
 
 }  // namespace sluice

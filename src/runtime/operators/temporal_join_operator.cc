@@ -312,10 +312,6 @@ Status TemporalJoinOperator::Process(int input, Chunk& chunk) {
 Status TemporalJoinOperator::ProcessLeft(const Chunk& chunk) {
   State& s = *state_;
   const size_t n = chunk.size();
-  if (!chunk.AllInserts()) {
-    return Status::InvalidArgument("TemporalJoin '" + name() +
-                                   "' received an update on its left side; a temporal join needs an insert-only probe side");
-  }
   const Vector& time = chunk.column(static_cast<size_t>(left_time_));
   for (size_t i = 0; i < n; ++i) {
     if (time.IsNull(i)) {
@@ -423,7 +419,9 @@ Status TemporalJoinOperator::EmitJoined(const std::vector<uint32_t>& left_ids, s
     for (size_t c = 0; c < right_types_.size(); ++c) {
       AppendSelectedOrNull(&out->column(nl + c), s.right.rows().column(c), right_ids->data(), n);
     }
-    out->kind_vector().assign(n, RowKind::kInsert);
+    // Each joined row has its left row's kind (Flink's collectJoinedRow).
+    out->kind_vector().resize(n);
+    for (size_t r = 0; r < n; ++r) out->kind_vector()[r] = s.left.rows().kind(left_ids[r]);
   };
   Chunk out(types);
   build(&out);
@@ -453,7 +451,8 @@ Status TemporalJoinOperator::EmitJoined(const std::vector<uint32_t>& left_ids, s
       for (size_t c = 0; c < right_types_.size(); ++c) {
         AppendSelectedOrNull(&filtered.column(nl + c), s.right.rows().column(c), right_ids->data(), m);
       }
-      filtered.kind_vector().assign(m, RowKind::kInsert);
+      filtered.kind_vector().resize(m);
+      for (size_t r = 0; r < m; ++r) filtered.kind_vector()[r] = s.left.rows().kind(kept_left[r]);
       if (m == 0) return Status::OK();
       return Emit(filtered);
     }

@@ -1,17 +1,18 @@
 // TemporalJoinOperator: Flink's event-time temporal join (TemporalRowTimeJoinOperator): each left (probe)
 // row joins the version of the right (versioned) side that was in force at the left row's event time.
 //
-// Input 0 is the left side (insert-only, rows buffered until the watermark passes them); input 1 the
+// Input 0 is the left side (rows buffered until the watermark passes them; an updating left side's
+// -U/+U/-D rows are joined like inserts and keep their kind, as Flink 2.2's); input 1 the
 // versioned side, a changelog keyed by the join key whose rows are versions stamped with their rowtime.
 // Per key the versions are kept sorted by time; a later version with the same time replaces the
 // earlier one, and a -U/-D version means "no row from this time on" (as Flink's state, a map from
 // rowtime to row).
 // When the combined watermark advances to W, every buffered left row with time <= W is emitted, in
-// (time, arrival) order: +I[left, version] with the latest version whose time <= the left row's time,
+// (time, arrival) order: [left, version] (the left row's kind) with the latest version whose time <= the left row's time,
 // if that version is not a retraction and the residual condition holds; otherwise nothing (INNER) or
-// +I[left, NULLs] (LEFT). Then versions older than the newest one at or before W are dropped (it stays:
+// [left, NULLs] (LEFT). Then versions older than the newest one at or before W are dropped (it stays:
 // later left rows may still need it). A NULL join key never matches. End of input (W = +inf) flushes
-// every buffered row. Output is insert-only.
+// every buffered row. Output has the left side's kinds (insert-only over an insert-only left side).
 //
 // State is keyed through the shared keyed-state pieces (state/key_index.h, state/delta.h): a KeyIndex
 // gives each join key a dense id, the version lists are per id, and checkpoints can be incremental

@@ -5,24 +5,6 @@
 
 namespace sluice {
 
-namespace {
-
-// The mini-batch size when 'table.exec.mini-batch.enabled' is true, else 0. The latency is the
-// MiniBatchAssigner's interval (plan/mini_batch_rule.h).
-Status MiniBatchSize(const Configuration* config, int64_t* batch_size) {
-  *batch_size = 0;
-  if (config == nullptr || !config->GetBool("table.exec.mini-batch.enabled")) return Status::OK();
-  *batch_size = config->GetInt("table.exec.mini-batch.size");
-  if (*batch_size <= 0 || config->GetDurationMillis("table.exec.mini-batch.allow-latency") <= 0) {
-    return Status::InvalidArgument(
-        "'table.exec.mini-batch.enabled' is true, so 'table.exec.mini-batch.allow-latency' (a duration > 0) and "
-        "'table.exec.mini-batch.size' (> 0) must be set too");
-  }
-  return Status::OK();
-}
-
-}  // namespace
-
 Result<Operator*> TranslateGroupAggregate(Translator& t, const PlanNodePtr& node) {
   const auto& g = node->As<GroupAggregateNode>();
   std::vector<GroupAggregateOperator::Agg> aggs;

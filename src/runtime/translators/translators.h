@@ -39,4 +39,9 @@ Result<Operator*> TranslateExpand(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslateReplicateRows(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslateMatch(Translator& t, const PlanNodePtr& node);
 
+// The mini-batch size ('table.exec.mini-batch.size') of the operators that run in bundles
+// (runtime/operators/mini_batch_bundle.h) when 'table.exec.mini-batch.enabled' is true, else 0; an
+// error when mini-batch is on without a positive size and latency (mini_batch_assigner_translator.cc).
+Status MiniBatchSize(const Configuration* config, int64_t* batch_size);
+
 }  // namespace sluice

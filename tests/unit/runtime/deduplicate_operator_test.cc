@@ -531,5 +531,79 @@ TEST(DeduplicateOperatorTest, SeveralCompactionsInOneDelta) {
   EXPECT_TRUE(wa.data() == wb.data());
 }
 
+// Mini-batch (Flink's KeyedMapBundleOperator with the mini-batch dedup functions): a bundle of 3 rows.
+DeduplicateOperator MakeMiniBatchDedup(bool keep_last, bool rowtime, bool changelog = false) {
+  return DeduplicateOperator("Deduplicate", kTypes, {0}, 2, keep_last, rowtime, /*emit_update_before=*/true, changelog,
+                             /*state_ttl_ms=*/0, /*mini_batch_size=*/3);
+}
+
+TEST(DeduplicateOperatorTest, MiniBatchProcTimeKeepLastAppliesTheLastRowOfEachKey) {
+  auto op = MakeMiniBatchDedup(/*keep_last=*/true, /*rowtime=*/false);
+  Harness h(&op);
+  ASSERT_TRUE(h.Push(MakeChunk(kTypes, {R("book", 1, 12), R("fruit", 2, 19)})).ok());
+  EXPECT_EQ(h.sink.Changes(), Lines{});  // the bundle is still open
+  // The third row closes it: book's last row is row 3, fruit's row 2.
+  ASSERT_TRUE(h.Push(MakeChunk(kTypes, {R("book", 3, 13), R("book", 4, 14)})).ok());
+  EXPECT_EQ(h.sink.Changes(), (Lines{"+I[book, 3, 13]", "+I[fruit, 2, 19]"}));
+  ASSERT_TRUE(h.Push(MakeChunk(kTypes, {R("book", 5, 15)})).ok());
+  // A watermark closes the bundle of rows 4-5: one update of book.
+  ASSERT_TRUE(h.Watermark(100).ok());
+  EXPECT_EQ(h.sink.rows, (Lines{"+I[book, 3, 13]", "+I[fruit, 2, 19]", "-U[book, 3, 13]", "+U[book, 5, 15]",
+                                "WM[100]"}));
+}
+
+TEST(DeduplicateOperatorTest, MiniBatchProcTimeKeepFirstEmitsNewKeysWhenTheBundleCloses) {
+  auto op = MakeMiniBatchDedup(/*keep_last=*/false, /*rowtime=*/false);
+  Harness h(&op);
+  ASSERT_TRUE(h.Push(MakeChunk(kTypes, {R("b", 1, 1), R("a", 2, 2), R("b", 3, 3), R("c", 4, 4)})).ok());
+  EXPECT_EQ(h.sink.Changes(), (Lines{"+I[b, 1, 1]", "+I[a, 2, 2]"}));
+  ASSERT_TRUE(h.End().ok());
+  EXPECT_EQ(h.sink.rows, (Lines{"+I[b, 1, 1]", "+I[a, 2, 2]", "+I[c, 4, 4]", "WM[+inf]"}));
+}
+
+TEST(DeduplicateOperatorTest, MiniBatchRowTimeKeepFirstUpdatesAtOnceAndDropsNothing) {
+  auto op = MakeMiniBatchDedup(/*keep_last=*/false, /*rowtime=*/true);
+  Harness h(&op);
+  ASSERT_TRUE(h.Watermark(60).ok());
+  // Every row of a key in order: a smaller rowtime replaces, an equal one does not; a row behind the
+  // watermark is no late row here (Flink's RowTimeMiniBatchDeduplicateFunction never looks at it).
+  ASSERT_TRUE(h.Push(MakeChunk(kTypes, {R("a", 1, 100), R("b", 2, 80), R("a", 3, 50)})).ok());
+  ASSERT_TRUE(h.Push(MakeChunk(kTypes, {R("a", 4, 50), R("b", 5, 10)})).ok());
+  ASSERT_TRUE(h.End().ok());
+  EXPECT_EQ(h.sink.rows, (Lines{"WM[60]", "+I[a, 1, 100]", "-U[a, 1, 100]", "+U[a, 3, 50]", "+I[b, 2, 80]",
+                                "-U[b, 2, 80]", "+U[b, 5, 10]", "WM[+inf]"}));
+  EXPECT_EQ(op.metrics().late_rows_dropped, 0);
+}
+
+TEST(DeduplicateOperatorTest, MiniBatchChangelogNormalizeAppliesTheLastChangeOfEachKey) {
+  auto op = MakeMiniBatchDedup(/*keep_last=*/true, /*rowtime=*/false, /*changelog=*/true);
+  Harness h(&op);
+  // Key a: +I then -D in one bundle: nothing. Key b: +I then +U: +I of the last.
+  ASSERT_TRUE(h.Push(MakeChunk(kTypes, {R("a", 1, 1), R("b", 2, 2), testing::D({Str("a"), Int(1), Ts(1)})})).ok());
+  ASSERT_TRUE(h.Push(MakeChunk(kTypes, {testing::UA({Str("b"), Int(3), Ts(3)}), R("c", 4, 4),
+                                        testing::D({Str("b"), Value::Null(LogicalType::Integer()), Value::Null(LogicalType::Timestamp(3))})})).ok());
+  EXPECT_EQ(h.sink.Changes(), (Lines{"+I[b, 2, 2]", "-D[b, 2, 2]", "+I[c, 4, 4]"}));
+}
+
+TEST(DeduplicateOperatorTest, MiniBatchOpenBundleSurvivesASnapshot) {
+  auto a = MakeMiniBatchDedup(/*keep_last=*/true, /*rowtime=*/false);
+  Harness ha(&a);
+  ASSERT_TRUE(ha.Push(MakeChunk(kTypes, {R("a", 1, 1), R("a", 2, 2)})).ok());
+  StateWriter w;
+  ASSERT_TRUE(a.WriteSnapshot(&w).ok());
+  const std::string snapshot = w.Release();
+  auto b = MakeMiniBatchDedup(true, false);
+  Harness hb(&b);
+  StateReader r(snapshot, "full");
+  ASSERT_TRUE(b.Restore(&r).ok());
+  ASSERT_TRUE(hb.Push(MakeChunk(kTypes, {R("a", 3, 3)})).ok());
+  EXPECT_EQ(hb.sink.Changes(), (Lines{"+I[a, 3, 3]"}));
+  // A bundle as large as the size would have closed: refused.
+  auto c = DeduplicateOperator("Deduplicate", kTypes, {0}, 2, true, false, true, false, 0, /*mini_batch_size=*/2);
+  Harness hc(&c);
+  StateReader r2(snapshot, "full");
+  EXPECT_FALSE(c.Restore(&r2).ok());
+}
+
 }  // namespace
 }  // namespace sluice
