@@ -425,14 +425,15 @@ class CsvEncoder final : public RecordEncoder {
     if (config_.listing) {
       return s.find_first_of(std::string{config_.delimiter, config_.quote, '\n', '\r'}) != std::string_view::npos;
     }
+    // More than 24 UTF-16 units is quoted whatever the characters: the scan stops there.
     size_t utf16_units = 0;
     for (char ch : s) {
       const auto c = static_cast<unsigned char>(ch);
       if ((c & 0xC0) != 0x80) ++utf16_units;  // a sequence's lead byte
       if ((c & 0xF8) == 0xF0) ++utf16_units;  // four bytes: a surrogate pair in Java
-      if (c < min_safe_ || (config_.escape && ch == *config_.escape)) return true;
+      if (utf16_units > 24 || c < min_safe_ || (config_.escape && ch == *config_.escape)) return true;
     }
-    return utf16_units > 24;
+    return false;
   }
 
   void AppendText(std::string_view s, std::string* out) const {
@@ -440,11 +441,18 @@ class CsvEncoder final : public RecordEncoder {
       out->append(s);
       return;
     }
+    // Copied in runs up to each character to double (not byte by byte).
     out->push_back(config_.quote);
-    for (char c : s) {
-      if (c == config_.quote || (config_.escape && c == *config_.escape)) out->push_back(c);
-      out->push_back(c);
+    size_t run = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+      const char c = s[i];
+      if (c == config_.quote || (config_.escape && c == *config_.escape)) {
+        out->append(s.data() + run, i + 1 - run);
+        out->push_back(c);
+        run = i + 1;
+      }
     }
+    out->append(s.data() + run, s.size() - run);
     out->push_back(config_.quote);
   }
 

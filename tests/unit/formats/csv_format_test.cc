@@ -184,6 +184,27 @@ TEST(CsvFormatTest, QuotesAsFlinksWriter) {
   EXPECT_EQ(encode({{"csv.disable-quote-character", "true"}}).substr(0, unquoted.size()), unquoted);
 }
 
+// Doubling inside quotes at the start, the middle and the end of a value, and in a long value whose
+// length alone makes it quoted (the scan stops after 24 UTF-16 units; the doubling still reads it all).
+TEST(CsvFormatTest, DoublesQuotesAndEscapesAnywhere) {
+  Schema s({{"s", LogicalType::String()}});
+  Chunk c(s);
+  for (const char* v : {"\"x", "a\"b", "x\"", "\"\"", "a value longer than twenty-four characters, then \"q\"",
+                        "ümlauts über zwölf Zeichen hinaus, mit Ä"}) {
+    c.AppendValues({Value::String(v)}, RowKind::kInsert);
+  }
+  std::map<std::string, std::string> options = {{"csv.escape-character", "\\"}};
+  OptionReader reader("sink", &options);
+  auto enc = CsvFormatFactory().CreateEncoder(s, reader);
+  ASSERT_TRUE(enc.ok());
+  std::string text;
+  ASSERT_TRUE((*enc)->Encode(c, &text).ok());
+  EXPECT_EQ(text,
+            "\"\"\"x\"\n\"a\"\"b\"\n\"x\"\"\"\n\"\"\"\"\"\"\n"
+            "\"a value longer than twenty-four characters, then \"\"q\"\"\"\n"
+            "\"ümlauts über zwölf Zeichen hinaus, mit Ä\"\n");
+}
+
 TEST(CsvFormatTest, RejectsUnsupportedTypes) {
   std::map<std::string, std::string> options;
   OptionReader reader("t", &options);
