@@ -2,7 +2,7 @@
 // as Calcite's SubQueryRemoveRule plans them for Flink: the outer rows LEFT joined with marker rows of
 // the subquery, and the predicate rewritten to test the marker columns (binder.h).
 //
-//   EXISTS (q)          LEFT JOIN (one row m = TRUE while q has rows) ON TRUE;   m IS NOT NULL
+//   EXISTS (q)          LEFT JOIN (SELECT DISTINCT TRUE AS i FROM q) ON TRUE;  i IS NOT NULL
 //   x IN (SELECT y ...) LEFT JOIN (SELECT DISTINCT y, TRUE AS i ...) ON x = y;  i IS NOT NULL
 //
 // With a nullable x or y, IN is three-valued: the rows are also LEFT joined ON TRUE with the counts
@@ -120,7 +120,8 @@ Result<Binder::Relation> Binder::JoinSubqueryMarks(const std::vector<const ast::
       return NotSupported(p->pos, "A correlated IN or EXISTS subquery that is not a conjunct of WHERE (under OR, CASE, ...)");
     }
     if (!is_in) {
-      ASSIGN_OR_RETURN(PlanNodePtr marker, NonEmptyMarker(right.node, p->pos));
+      // SELECT DISTINCT TRUE AS i: one row while the subquery has rows (Flink's plan of it).
+      PlanNodePtr marker = MakeDistinctAggregate(MakeCalc(right.node, {MakeLiteral(Value::Boolean(true))}, {"i"}), aggregate_ttl_ms_);
       left_join(&input, marker, {}, {}, nullptr);
       const int m = static_cast<int>(input.node->schema.size() - 1);
       ASSIGN_OR_RETURN(replacements_[p], MakeFunctionCall("IS NOT NULL", {MakeColumnRef(m, input.node->schema.field(m).type)}, p->pos));
