@@ -104,12 +104,12 @@ class Binder {
   Result<Relation> JoinScalarSubqueries(const std::vector<const ast::Expr*>& subqueries, Relation input, bool left_outer);
   Result<PlanNodePtr> NonEmptyMarker(PlanNodePtr rows, ast::SourcePos pos);
   // IN / EXISTS subqueries under OR, CASE, ... (binder/subquery_mark.cc): `input` LEFT joined with
-  // marker rows of each (uncorrelated) subquery, its predicate registered in replacements_ as a test
+  // marker rows of each subquery, its predicate registered in replacements_ as a test
   // of the marker columns (qualifier "$subquery", not part of *).
   // `unknown_as_false`: those reached from WHERE's root through AND / OR only.
   Result<Relation> JoinSubqueryMarks(const std::vector<const ast::Expr*>& predicates,
                                      const std::set<const ast::Expr*>& unknown_as_false, Relation input);
-  Result<PlanNodePtr> SubqueryCounts(const PlanNodePtr& rows, ast::SourcePos pos);
+  Result<PlanNodePtr> SubqueryCounts(const PlanNodePtr& rows, size_t num_keys, ast::SourcePos pos);
   // Binds `e` over `inner`; names found only in `outer` read its columns, numbered after inner's.
   Result<ExprPtr> BindCorrelated(const ast::Expr& e, const Scope& inner, const Scope& outer);
   Result<Relation> BindProjection(const ast::Select& select, Relation input);
