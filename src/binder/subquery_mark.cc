@@ -70,6 +70,33 @@ PlanNodePtr MakeCalc(const PlanNodePtr& input, std::vector<ExprPtr> projections,
   return calc;
 }
 
+// CASE WHEN found THEN TRUE WHEN c IS NOT NULL AND (x IS NULL OR ck < c) THEN NULL ELSE FALSE END (the IS
+// NULL test for a nullable x, the count test for nullable values).
+// `call` binds a function call: Binder::MakeFunctionCall.
+template <typename Call>
+Result<ExprPtr> ThreeValuedIn(const ExprPtr& found, const ExprPtr& x, bool y_nullable, const ExprPtr& c, const ExprPtr& ck,
+                              Call&& call) {
+  std::vector<ExprPtr> nulls;
+  if (x->type.nullable()) {
+    ASSIGN_OR_RETURN(ExprPtr t, call("IS NULL", {x}));
+    nulls.push_back(t);
+  }
+  if (y_nullable) {
+    ASSIGN_OR_RETURN(ExprPtr t, call("<", {ck, c}));
+    nulls.push_back(t);
+  }
+  ASSIGN_OR_RETURN(ExprPtr has_rows, call("IS NOT NULL", {c}));
+  const LogicalType boolean = LogicalType::Boolean().WithNullable(true);
+  ExprPtr any_null = nulls.size() == 1 ? nulls[0] : MakeSpecial(ExprKind::kOr, boolean, nulls);
+  ExprPtr unknown = MakeSpecial(ExprKind::kAnd, boolean, {has_rows, any_null});
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::kCase;
+  e->type = boolean;
+  e->args = {found, MakeLiteral(Value::Boolean(true)), unknown, MakeLiteral(Value::Null(boolean)), MakeLiteral(Value::Boolean(false))};
+  e->has_else = true;
+  return ExprPtr(e);
+}
+
 }  // namespace
 
 void CollectSubqueryPredicates(const ast::Expr& e, std::vector<const ast::Expr*>* out,
@@ -241,25 +268,8 @@ Result<Binder::Relation> Binder::JoinSubqueryMarks(const std::vector<const ast::
       LeftJoinAppend(&input.node, &input.scope, counts, outer_keys, key_columns, AndAll(ceqs), &counter);
       const ExprPtr c = MakeColumnRef(static_cast<int>(nc + nk), input.node->schema.field(nc + nk).type);
       const ExprPtr ck = MakeColumnRef(static_cast<int>(nc + nk + 1), input.node->schema.field(nc + nk + 1).type);
-      std::vector<ExprPtr> nulls;
-      if (x->type.nullable()) {
-        ASSIGN_OR_RETURN(ExprPtr t, MakeFunctionCall("IS NULL", {x}, p->pos));
-        nulls.push_back(t);
-      }
-      if (y->type.nullable()) {
-        ASSIGN_OR_RETURN(ExprPtr t, MakeFunctionCall("<", {ck, c}, p->pos));
-        nulls.push_back(t);
-      }
-      ASSIGN_OR_RETURN(ExprPtr has_rows, MakeFunctionCall("IS NOT NULL", {c}, p->pos));
-      ExprPtr any_null = nulls.size() == 1 ? nulls[0] : MakeSpecial(ExprKind::kOr, LogicalType::Boolean().WithNullable(true), nulls);
-      ExprPtr unknown = MakeSpecial(ExprKind::kAnd, LogicalType::Boolean().WithNullable(true), {has_rows, any_null});
-      auto e = std::make_shared<Expr>();
-      e->kind = ExprKind::kCase;
-      e->type = LogicalType::Boolean().WithNullable(true);
-      e->args = {found, MakeLiteral(Value::Boolean(true)), unknown, MakeLiteral(Value::Null(LogicalType::Boolean().WithNullable(true))),
-                 MakeLiteral(Value::Boolean(false))};
-      e->has_else = true;
-      result = e;
+      auto call = [&](const std::string& name, std::vector<ExprPtr> args) { return MakeFunctionCall(name, std::move(args), p->pos); };
+      ASSIGN_OR_RETURN(result, ThreeValuedIn(found, x, y->type.nullable(), c, ck, call));
     }
     if (in.negated) {
       ASSIGN_OR_RETURN(result, MakeFunctionCall("NOT", {result}, p->pos));
