@@ -16,6 +16,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,13 @@ class Binder {
   // registering its value column in replacements_.
   Result<Relation> JoinScalarSubqueries(const std::vector<const ast::Expr*>& subqueries, Relation input, bool left_outer);
   Result<PlanNodePtr> NonEmptyMarker(PlanNodePtr rows, ast::SourcePos pos);
+  // IN / EXISTS subqueries under OR, CASE, ... (binder/subquery_mark.cc): `input` LEFT joined with
+  // marker rows of each subquery, its predicate registered in replacements_ as a test
+  // of the marker columns (qualifier "$subquery", not part of *).
+  // `unknown_as_false`: those reached from WHERE's root through AND / OR only.
+  Result<Relation> JoinSubqueryMarks(const std::vector<const ast::Expr*>& predicates,
+                                     const std::set<const ast::Expr*>& unknown_as_false, Relation input);
+  Result<PlanNodePtr> SubqueryCounts(const PlanNodePtr& rows, size_t num_keys, ast::SourcePos pos);
   // Binds `e` over `inner`; names found only in `outer` read its columns, numbered after inner's.
   Result<ExprPtr> BindCorrelated(const ast::Expr& e, const Scope& inner, const Scope& outer);
   Result<Relation> BindProjection(const ast::Select& select, Relation input);
@@ -292,6 +300,10 @@ class Binder {
 void CollectScalarSubqueries(const ast::Expr& e, std::vector<const ast::Expr*>* out);
 // Whether `e` holds an IN/EXISTS subquery anywhere outside nested subqueries (binder/subquery.cc).
 bool HasSubqueryPredicate(const ast::Expr& e);
+// The IN/EXISTS subquery predicates in `e`, outside nested subqueries (binder/subquery_mark.cc); those
+// reached through AND / OR only from `e` (when `positive`) also in `unknown_as_false`.
+void CollectSubqueryPredicates(const ast::Expr& e, std::vector<const ast::Expr*>* out,
+                               std::set<const ast::Expr*>* unknown_as_false, bool positive);
 
 // Flink's name for an unnamed select item at position i: EXPR$i.
 std::string ExprColumnName(size_t index);

@@ -1,6 +1,7 @@
 // Subqueries in WHERE (binder.h), planned as Flink's SubQueryRemoveRule and decorrelation plan them:
 // a [NOT] IN (subquery) or [NOT] EXISTS conjunct becomes a LeftSemiJoin / LeftAntiJoin of the rows
-// that pass the other conjuncts with the subquery's rows.
+// that pass the other conjuncts with the subquery's rows. One under OR, CASE, ... is a LEFT join with
+// marker rows (binder/subquery_mark.cc).
 //
 // A correlated subquery is a plain SELECT ... FROM ... WHERE (no GROUP BY, aggregates, DISTINCT, set
 // operation or LIMIT) whose WHERE conjuncts may read the outer query's columns: those conjuncts move
@@ -12,6 +13,7 @@
 // sides), so a NULL on either side removes the row as SQL's three-valued NOT IN does; without NULLs it
 // is an anti join on the key x = y.
 #include <algorithm>
+#include <set>
 
 #include "binder/binder.h"
 #include "binder/binder_util.h"
@@ -80,12 +82,13 @@ Result<Binder::Relation> Binder::BindWhere(const ast::Expr& where, Relation inpu
   SplitAnd(where, &conjuncts);
   std::vector<const ast::Expr*> plain;
   std::vector<SubqueryPredicate> subqueries;
+  std::vector<const ast::Expr*> marks;  // IN / EXISTS under OR, CASE, ...: subquery_mark.cc
+  std::set<const ast::Expr*> unknown_as_false;
   for (const ast::Expr* c : conjuncts) {
     if (auto p = AsSubqueryPredicate(*c)) {
       subqueries.push_back(*p);
-    } else if (HasSubqueryPredicate(*c)) {
-      return NotSupported(c->pos, "An IN or EXISTS subquery that is not a conjunct of WHERE (under OR, CASE, ...)");
     } else {
+      CollectSubqueryPredicates(*c, &marks, &unknown_as_false, /*positive=*/true);
       plain.push_back(c);
     }
   }
@@ -95,6 +98,9 @@ Result<Binder::Relation> Binder::BindWhere(const ast::Expr& where, Relation inpu
   const Relation before = input;
   if (!scalars.empty()) {
     ASSIGN_OR_RETURN(input, JoinScalarSubqueries(scalars, std::move(input), /*left_outer=*/false));
+  }
+  if (!marks.empty()) {
+    ASSIGN_OR_RETURN(input, JoinSubqueryMarks(marks, unknown_as_false, std::move(input)));
   }
   ExprPtr cond;
   if (subqueries.empty()) {
@@ -121,8 +127,9 @@ Result<Binder::Relation> Binder::BindWhere(const ast::Expr& where, Relation inpu
     filter->schema = input.node->schema;
     input.node = filter;
   }
-  if (!scalars.empty()) {
+  if (!scalars.empty() || !marks.empty()) {
     for (const ast::Expr* s : scalars) replacements_.erase(s);
+    for (const ast::Expr* m : marks) replacements_.erase(m);
     auto calc = std::make_shared<CalcNode>();
     calc->inputs = {input.node};
     for (size_t i = 0; i < before.node->schema.size(); ++i) {

@@ -29,8 +29,8 @@ CONSTRUCTS = {
     "topn": True, "over": True,
     "set_ops": True,               # UNION [ALL] / INTERSECT [ALL] / EXCEPT [ALL] of t and u (or t twice)
     "subquery": True,              # IN / NOT IN / EXISTS / NOT EXISTS (SELECT ... FROM u) in WHERE
-    "subquery_disjunct": False,    # an IN subquery under OR: Sluice refuses it ("... not supported by
-                                   # Sluice yet")
+    "subquery_disjunct": False,    # an IN subquery under OR: planned, but Flink's EXPLAIN differs and it
+                                   # loses every row over an empty subquery (flink_differences.md)
     "temporal_join": True,         # t JOIN v FOR SYSTEM_TIME AS OF t.ts (v: a debezium-json versioned table)
     "match_recognize": True,       # MATCH_RECOGNIZE over t partitioned by k, ordered by ts
     "window_more": True,           # window Top-N and window deduplication over window TVFs

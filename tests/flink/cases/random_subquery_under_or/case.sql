@@ -1,4 +1,4 @@
--- An IN subquery under OR (random query 2001-218): Flink runs it, Sluice refuses it (not supported yet).
+-- An IN subquery under OR (random query 2001-218): a LEFT join with the subquery's distinct values.
 CREATE TABLE t (
   id INT, k STRING, g INT, a INT, b BIGINT, x DOUBLE, m DECIMAL(10, 2), s STRING, f BOOLEAN, ts TIMESTAMP(3),
   WATERMARK FOR ts AS ts - INTERVAL '5' SECOND

@@ -1,0 +1,10 @@
+-- Correlated EXISTS and NOT IN (a NULL among a group's values) under OR.
+CREATE TABLE orders (
+  order_id INT, customer STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/orders.json', 'format' = 'json');
+CREATE TABLE customers (
+  customer STRING, region STRING, tier INT, ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/customers.json', 'format' = 'json');
+SELECT order_id FROM orders AS o
+WHERE (qty > 4 AND EXISTS (SELECT 1 FROM customers AS c WHERE c.customer = o.customer AND c.tier >= 2))
+  OR qty NOT IN (SELECT CASE WHEN c.region = 'north' THEN NULL ELSE c.tier END FROM customers AS c WHERE c.customer = o.customer);
