@@ -21,12 +21,6 @@
 
 namespace sluice {
 
-using dedup_state::kMinDeadRowsToCompact;
-using dedup_state::kNoLocal;
-using dedup_state::kNoRow;
-using dedup_state::Timer;
-using dedup_state::TimerLater;
-
 size_t DeduplicateOperator::num_keys() const { return state_->keys.size(); }
 size_t DeduplicateOperator::state_rows() const { return state_->live_rows; }
 

@@ -22,12 +22,6 @@
 
 namespace sluice {
 
-using dedup_state::kMinDeadRowsToCompact;
-using dedup_state::kNoLocal;
-using dedup_state::kNoRow;
-using dedup_state::Timer;
-using dedup_state::TimerLater;
-
 namespace {
 
 void PutTimers(const std::vector<Timer>& timers, StateWriter* w) {

@@ -38,6 +38,13 @@ struct TimerLater {
 
 }  // namespace dedup_state
 
+// The two files that include this header use these names unqualified.
+using dedup_state::kMinDeadRowsToCompact;
+using dedup_state::kNoLocal;
+using dedup_state::kNoRow;
+using dedup_state::Timer;
+using dedup_state::TimerLater;
+
 struct DeduplicateOperator::State {
   explicit State(const std::vector<LogicalType>& types) : arena(types) { segments.AllowDeferred(); }
 
@@ -54,7 +61,7 @@ struct DeduplicateOperator::State {
   RowArena arena;
   size_t live_rows = 0;
   size_t dead_rows = 0;
-  std::vector<dedup_state::Timer> timers;
+  std::vector<Timer> timers;
   uint64_t next_seq = 0;
 
   // Incremental checkpoints. The base is the state after the last snapshot or restore (none yet:
