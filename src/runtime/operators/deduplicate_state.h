@@ -89,22 +89,4 @@ struct DeduplicateOperator::State {
   std::vector<RowKind> out_kinds;
 };
 
-DeduplicateOperator::DeduplicateOperator(std::string name, std::vector<LogicalType> types, std::vector<int> keys,
-                                         int time_column, bool keep_last, bool rowtime, bool emit_update_before,
-                                         bool changelog_input, int64_t state_ttl_ms, int64_t mini_batch_size)
-    : Operator(std::move(name), 1),
-      types_(std::move(types)),
-      keys_(std::move(keys)),
-      time_column_(time_column),
-      keep_last_(keep_last || (rowtime && mini_batch_size > 0)),
-      keep_earliest_(!keep_last && rowtime && mini_batch_size > 0),
-      rowtime_(rowtime),
-      emit_update_before_(emit_update_before),
-      changelog_input_(changelog_input),
-      ttl_micros_(state_ttl_ms * 1000),
-      state_(std::make_unique<State>(types_)),
-      bundle_({types_}, mini_batch_size) {}
-
-DeduplicateOperator::~DeduplicateOperator() = default;
-
 }  // namespace sluice
