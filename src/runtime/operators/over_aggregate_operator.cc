@@ -298,322 +298,388 @@ Status OverAggregateOperator::OnWatermark(int64_t watermark) {
   return EmitWatermark(watermark);
 }
 
-Status OverAggregateOperator::ProcessBatch(const Chunk& batch, const std::vector<int64_t>& times, bool ties_together) {
-  State& s = *state_;
-  const auto& cs = layout_.calls();
-  const size_t n = batch.size();
-  const size_t nd = s.distinct.size();
-  const bool bounded = preceding_ >= 0;
-  const bool range_bounded = bounded && !rows_frame_;
-  EncodeKeys(batch, partition_keys_, &s.encoded);
-  s.slots.resize(n);
-  s.out_sel.clear();
-  s.dbuf.resize(nd);
-  Chunk aggs(s.agg_types, n);
-  size_t k = 0;
+// One ProcessBatch call: the batch, the aggregates computed for its rows so far, and the steps that
+// update the state (accumulate, retract, frames, partitions).
+struct OverAggregateOperator::BatchRun {
+  BatchRun(const OverAggregateOperator& op, State& state, const Chunk& in)
+      : s(state),
+        cs(op.layout_.calls()),
+        input_types(op.input_types_),
+        batch(in),
+        nd(state.distinct.size()),
+        rows_frame(op.rows_frame_),
+        preceding(op.preceding_),
+        bounded(op.preceding_ >= 0),
+        range_bounded(bounded && !op.rows_frame_),
+        aggs(state.agg_types, in.size()) {}
 
-  const Vector* args[8];
-  auto set_args = [&](const AccumulatorCall& c, const std::vector<Vector>& cols) {
+  // Processes the batch's rows in order: rows with equal `times` together or one at a time.
+  void Run(const std::vector<int64_t>& times, bool ties_together);
+  // Processes rows `rows` (batch row numbers, arrival order) of partition `slot` at time t.
+  void Process(uint32_t slot, int64_t t, const uint32_t* rows, size_t count);
+  // Processes batch rows [i, j), all of time t: per partition in first-appearance order, each with
+  // its rows in arrival order (counting sort).
+  void ProcessTies(size_t i, size_t j, int64_t t);
+  // Accumulates row r of the batch into partition `slot`, writing its DISTINCT counter ids to dref.
+  void Accumulate(uint32_t slot, uint8_t* st, size_t r, uint32_t* dref);
+  // Counts row r's value of DISTINCT call `c` (store `ds`) in partition `slot`; returns the counter id
+  // and whether the value is new to the partition (then the call's accumulator takes it).
+  std::pair<uint32_t, bool> CountDistinct(DistinctStore& ds, const AccumulatorCall& c, uint32_t slot, size_t r);
+  // Retracts stored row `r` of `vals` (with DISTINCT counter ids `dref`) from partition `slot`.
+  void Retract(uint8_t* st, const std::vector<Vector>& vals, size_t r, const uint32_t* dref);
+  void FreePartition(uint32_t slot);
+  uint32_t FindOrCreate(std::string& key);
+  // Retracts and frees every RANGE frame row with time below `lower`.
+  void Expire(int64_t lower);
+  void AppendFrame(int64_t t, uint32_t slot, size_t r);
+  // ROWS frames: stores row r (the retracted columns and DISTINCT ids) and returns its id.
+  uint32_t StoreRow(size_t r);
+  // Renumbers the stored ROWS rows still in a frame, dropping the released ones.
+  void CompactRows();
+  void Emit(uint8_t* st, size_t r);
+
+  void SetArgs(const AccumulatorCall& c, const std::vector<Vector>& cols) {
     const size_t m = std::min<size_t>(c.args.size(), 8);
     for (size_t i = 0; i < m; ++i) args[i] = &cols[static_cast<size_t>(c.args[i])];
-  };
-  auto passes = [](const Vector& f, size_t row) { return !f.IsNull(row) && f.data<uint8_t>()[row] != 0; };
+  }
+  static bool Passes(const Vector& f, size_t row) { return !f.IsNull(row) && f.data<uint8_t>()[row] != 0; }
 
-  // Accumulates row r of the batch into partition `slot`, writing its DISTINCT counter ids to dref.
-  auto accumulate = [&](uint32_t slot, uint8_t* st, size_t r, uint32_t* dref) {
-    for (size_t a = 0; a < cs.size(); ++a) {
-      const AccumulatorCall& c = cs[a];
-      const int d = s.distinct_of[a];
-      if (c.filter >= 0 && !passes(batch.column(static_cast<size_t>(c.filter)), r)) {
-        if (d >= 0) dref[d] = kNone;
-        continue;
-      }
-      if (d >= 0) {
-        DistinctStore& ds = s.distinct[static_cast<size_t>(d)];
-        DistinctEntry probe;
-        probe.part = slot;
-        std::string key;
-        uint64_t h;
-        if (ds.width) {
-          const Vector& v = batch.column(static_cast<size_t>(ds.column));
-          if (v.IsNull(r)) {
-            probe.part |= kNullBit;
-          } else {
-            switch (ds.width) {
-              case 1: probe.value = v.data<int8_t>()[r]; break;
-              case 2: probe.value = v.data<int16_t>()[r]; break;
-              case 4: probe.value = v.data<int32_t>()[r]; break;
-              default: probe.value = v.data<int64_t>()[r]; break;
-            }
-          }
-          h = Mix(Mix(static_cast<uint64_t>(probe.value)) ^ (static_cast<uint64_t>(probe.part) * 0x9E3779B97F4A7C15ULL));
-        } else {
-          for (int col : c.args) EncodeKeyValue(batch.column(static_cast<size_t>(col)), r, &key);
-          h = Mix(XXH3_64bits(key.data(), key.size()) ^ (static_cast<uint64_t>(probe.part) * 0x9E3779B97F4A7C15ULL));
-        }
-        const uint32_t found = ds.index.Find(h, [&](uint32_t id) {
-          const DistinctEntry& e = ds.entries[id];
-          if (e.part != probe.part) return false;
-          return ds.width ? e.value == probe.value : ds.keys[static_cast<uint32_t>(e.value)] == key;
-        });
-        if (found != kNone) {
-          ++ds.entries[found].count;
-          ds.entry_dirty.Mark(found);
-          dref[d] = found;
-          continue;
-        }
-        const uint32_t id = ds.entries.Allocate();
-        ds.entry_dirty.Mark(id);
-        DistinctEntry& e = ds.entries[id];
-        e = probe;
-        e.count = 1;
-        if (!ds.width) {
-          const uint32_t kid = ds.keys.Allocate();
-          ds.key_dirty.Mark(kid);
-          ds.keys[kid] = std::move(key);
-          if (ds.keys[kid].capacity() > 15) ds.key_heap_bytes += ds.keys[kid].capacity();
-          e.value = kid;
-        }
-        ds.index.Insert(h, id, [&](uint32_t x) { return s.DistinctHash(ds, ds.entries[x]); });
-        dref[d] = id;
-      }
-      set_args(c, batch.columns());
-      c.function->update(st + s.offsets[a], args, r, false);
+  State& s;
+  const std::vector<AccumulatorCall>& cs;
+  const std::vector<LogicalType>& input_types;
+  const Chunk& batch;
+  const size_t nd;
+  const bool rows_frame;
+  const int64_t preceding;
+  const bool bounded;
+  const bool range_bounded;
+  Chunk aggs;
+  size_t k = 0;
+  const Vector* args[8];
+};
+
+void OverAggregateOperator::BatchRun::Accumulate(uint32_t slot, uint8_t* st, size_t r, uint32_t* dref) {
+  for (size_t a = 0; a < cs.size(); ++a) {
+    const AccumulatorCall& c = cs[a];
+    const int d = s.distinct_of[a];
+    if (c.filter >= 0 && !Passes(batch.column(static_cast<size_t>(c.filter)), r)) {
+      if (d >= 0) dref[d] = kNone;
+      continue;
     }
-  };
-  // Retracts stored row `r` of `vals` (with DISTINCT counter ids `dref`) from partition `slot`.
-  auto retract = [&](uint8_t* st, const std::vector<Vector>& vals, size_t r, const uint32_t* dref) {
-    for (size_t a = 0; a < cs.size(); ++a) {
-      const AccumulatorCall& c = cs[a];
-      const int d = s.distinct_of[a];
-      if (d >= 0) {
-        const uint32_t id = dref[d];
-        if (id == kNone) continue;
-        DistinctStore& ds = s.distinct[static_cast<size_t>(d)];
-        DistinctEntry& e = ds.entries[id];
-        ds.entry_dirty.Mark(id);
-        if (--e.count > 0) continue;
-        // The value's last row leaves the frame.
-        ds.index.Erase(s.DistinctHash(ds, e), id, [&](uint32_t x) { return s.DistinctHash(ds, ds.entries[x]); });
-        if (ds.width) {
-          Vector& v = s.scratch[static_cast<size_t>(ds.column)];
-          v.SetNull(0, (e.part & kNullBit) != 0);
-          switch (ds.width) {
-            case 1: v.data<int8_t>()[0] = static_cast<int8_t>(e.value); break;
-            case 2: v.data<int16_t>()[0] = static_cast<int16_t>(e.value); break;
-            case 4: v.data<int32_t>()[0] = static_cast<int32_t>(e.value); break;
-            default: v.data<int64_t>()[0] = e.value; break;
-          }
-          set_args(c, s.scratch);
-          c.function->update(st + s.offsets[a], args, 0, true);
-        } else {
-          const uint32_t kid = static_cast<uint32_t>(e.value);
-          if (ds.keys[kid].capacity() > 15) ds.key_heap_bytes -= ds.keys[kid].capacity();
-          std::string().swap(ds.keys[kid]);
-          ds.keys.Free(kid);
-          ds.key_dirty.Mark(kid);
-          set_args(c, vals);
-          c.function->update(st + s.offsets[a], args, r, true);
-        }
-        ds.entries.Free(id);
-        continue;
-      }
-      if (c.filter >= 0 && !passes(vals[static_cast<size_t>(c.filter)], r)) continue;
-      set_args(c, vals);
-      c.function->update(st + s.offsets[a], args, r, true);
+    if (d >= 0) {
+      const auto [id, fresh] = CountDistinct(s.distinct[static_cast<size_t>(d)], c, slot, r);
+      dref[d] = id;
+      if (!fresh) continue;
     }
-  };
-  auto free_partition = [&](uint32_t slot) {
-    Partition& p = s.parts[slot];
-    uint8_t* st = s.States(slot);
-    for (size_t a = 0; a < cs.size(); ++a) {
-      if (cs[a].function->destroy) cs[a].function->destroy(st + s.offsets[a]);
-    }
-    s.part_index.Erase(p.hash, slot, [&](uint32_t x) { return s.parts[x].hash; });
-    if (p.key.capacity() > 15) s.key_heap_bytes -= p.key.capacity();
-    std::string().swap(p.key);
-    p.live = false;
-    s.parts.Free(slot);
-    s.part_dirty.Mark(slot);
-  };
-  auto find_or_create = [&](std::string& key) {
-    const uint64_t h = XXH3_64bits(key.data(), key.size());
-    uint32_t slot = s.part_index.Find(h, [&](uint32_t id) { return s.parts[id].hash == h && s.parts[id].key == key; });
-    if (slot != kNone) return slot;
-    slot = s.parts.Allocate();
-    s.part_dirty.Mark(slot);
-    s.GrowStatePages(slot + 1);
-    Partition& p = s.parts[slot];
-    p.key = std::move(key);
-    if (p.key.capacity() > 15) s.key_heap_bytes += p.key.capacity();
-    p.hash = h;
-    p.last_time = kNever;
-    p.rows = 0;
-    p.mark = kNone;
-    p.live = true;
-    uint8_t* st = s.States(slot);
-    std::memset(st, 0, s.stride);  // a reused slot: no padding bytes of the freed partition's states
-    for (size_t a = 0; a < cs.size(); ++a) cs[a].function->init(st + s.offsets[a]);
-    s.part_index.Insert(h, slot, [&](uint32_t x) { return s.parts[x].hash; });
-    if (rows_frame_ && bounded && s.rows_frames.size() <= slot) s.rows_frames.resize(slot + 1);
-    return slot;
-  };
-  // Retracts and frees every RANGE frame row with time below `lower`.
-  auto expire = [&](int64_t lower) {
-    while (!s.frame.empty()) {
-      FrameBlock& b = s.frame.front();
-      if (s.frame_head == b.size) {
-        s.frame.pop_front();
-        ++s.frame_popped;
-        s.frame_head = 0;
-        continue;
-      }
-      const size_t i = s.frame_head;
-      if (b.base + static_cast<int64_t>(b.dt[i]) >= lower) break;
-      const uint32_t* dref = b.dref.data() + i * nd;
-      const uint32_t slot = s.part_from_distinct >= 0
-                                ? s.distinct[static_cast<size_t>(s.part_from_distinct)].entries[dref[s.part_from_distinct]].part & ~kNullBit
-                                : b.part[i];
-      retract(s.States(slot), b.vals, i, dref);
-      s.part_dirty.Mark(slot);
-      ++s.frame_head;
-      --s.frame_rows;
-      if (--s.parts[slot].rows == 0) free_partition(slot);
-    }
-  };
-  auto append_frame = [&](int64_t t, uint32_t slot, size_t r) {
-    if (s.frame.empty() || s.frame.back().size == kBlock || t - s.frame.back().base > int64_t{0xFFFFFFFF}) {
-      FrameBlock& b = s.frame.emplace_back();
-      b.base = t;
-      b.dt.reserve(kBlock);
-      if (s.part_from_distinct < 0) b.part.reserve(kBlock);
-      b.dref.reserve(kBlock * nd);
-      b.vals.resize(input_types_.size());
-      for (int c : s.val_columns) {
-        b.vals[static_cast<size_t>(c)] = Vector(input_types_[static_cast<size_t>(c)]);
-        b.vals[static_cast<size_t>(c)].Reserve(kBlock);
-      }
-    }
-    FrameBlock& b = s.frame.back();
-    b.dt.push_back(static_cast<uint32_t>(t - b.base));
-    if (s.part_from_distinct < 0) b.part.push_back(slot);
-    b.dref.insert(b.dref.end(), s.dbuf.begin(), s.dbuf.end());
-    for (int c : s.val_columns) b.vals[static_cast<size_t>(c)].AppendFrom(batch.column(static_cast<size_t>(c)), nullptr, r, 1, true);
-    ++b.size;
-    ++s.frame_rows;
-  };
-  // ROWS frames: stores row r (the retracted columns and DISTINCT ids) and returns its id.
-  auto store_row = [&](size_t r) {
-    if (s.rows_size >= (1u << 14) && s.rows_released * 2 > s.rows_size) {
-      std::vector<Vector> fresh;
-      for (const LogicalType& t : input_types_) fresh.emplace_back(t);
-      std::vector<uint32_t> fresh_dref;
-      uint32_t next = 0;
-      for (RowsFrame& f : s.rows_frames) {
-        for (size_t i = f.head; i < f.ids.size(); ++i) {
-          for (int c : s.val_columns) {
-            fresh[static_cast<size_t>(c)].AppendFrom(s.rows_vals[static_cast<size_t>(c)], nullptr, f.ids[i], 1, true);
-          }
-          fresh_dref.insert(fresh_dref.end(), s.rows_dref.begin() + static_cast<std::ptrdiff_t>(f.ids[i] * nd),
-                            s.rows_dref.begin() + static_cast<std::ptrdiff_t>((f.ids[i] + 1) * nd));
-          f.ids[i] = next++;
-        }
-      }
-      s.rows_vals = std::move(fresh);
-      s.rows_dref = std::move(fresh_dref);
-      s.rows_size = next;
-      s.rows_released = 0;
-      s.rows_compacted = true;
-    }
-    for (int c : s.val_columns) s.rows_vals[static_cast<size_t>(c)].AppendFrom(batch.column(static_cast<size_t>(c)), nullptr, r, 1, true);
-    s.rows_dref.insert(s.rows_dref.end(), s.dbuf.begin(), s.dbuf.end());
-    ++s.frame_rows;
-    return static_cast<uint32_t>(s.rows_size++);
-  };
-  auto emit = [&](uint8_t* st, size_t r) {
-    for (size_t a = 0; a < cs.size(); ++a) {
-      Vector& v = aggs.column(a);
-      v.SetNull(k, false);
-      cs[a].function->finalize(st + s.offsets[a], &v, k);
-    }
-    s.out_sel.push_back(static_cast<uint32_t>(r));
-    ++k;
-  };
-  // Processes rows `rows` (batch row numbers, arrival order) of partition `slot` at time t.
-  auto process = [&](uint32_t slot, int64_t t, const uint32_t* rows, size_t count) {
-    Partition& p = s.parts[slot];
-    s.part_dirty.Mark(slot);
-    uint8_t* st = s.States(slot);
-    if (rows_frame_) {
-      for (size_t i = 0; i < count; ++i) {
-        accumulate(slot, st, rows[i], s.dbuf.data());
-        if (bounded) {
-          RowsFrame& f = s.rows_frames[slot];
-          f.ids.push_back(store_row(rows[i]));
-          while (static_cast<int64_t>(f.size()) > preceding_ + 1) {
-            const uint32_t old = f.ids[f.head];
-            retract(st, s.rows_vals, old, s.rows_dref.data() + static_cast<size_t>(old) * nd);
-            ++s.rows_released;
-            --s.frame_rows;
-            f.pop_front();
-          }
-        }
-        emit(st, rows[i]);
-      }
+    SetArgs(c, batch.columns());
+    c.function->update(st + s.offsets[a], args, r, false);
+  }
+}
+
+std::pair<uint32_t, bool> OverAggregateOperator::BatchRun::CountDistinct(DistinctStore& ds, const AccumulatorCall& c,
+                                                                          uint32_t slot, size_t r) {
+  DistinctEntry probe;
+  probe.part = slot;
+  std::string key;
+  uint64_t h;
+  if (ds.width) {
+    const Vector& v = batch.column(static_cast<size_t>(ds.column));
+    if (v.IsNull(r)) {
+      probe.part |= kNullBit;
     } else {
-      for (size_t i = 0; i < count; ++i) {
-        accumulate(slot, st, rows[i], s.dbuf.data());
-        if (range_bounded) {
-          append_frame(t, slot, rows[i]);
-          ++p.rows;
+      switch (ds.width) {
+        case 1: probe.value = v.data<int8_t>()[r]; break;
+        case 2: probe.value = v.data<int16_t>()[r]; break;
+        case 4: probe.value = v.data<int32_t>()[r]; break;
+        default: probe.value = v.data<int64_t>()[r]; break;
+      }
+    }
+    h = Mix(Mix(static_cast<uint64_t>(probe.value)) ^ (static_cast<uint64_t>(probe.part) * 0x9E3779B97F4A7C15ULL));
+  } else {
+    for (int col : c.args) EncodeKeyValue(batch.column(static_cast<size_t>(col)), r, &key);
+    h = Mix(XXH3_64bits(key.data(), key.size()) ^ (static_cast<uint64_t>(probe.part) * 0x9E3779B97F4A7C15ULL));
+  }
+  const uint32_t found = ds.index.Find(h, [&](uint32_t id) {
+    const DistinctEntry& e = ds.entries[id];
+    if (e.part != probe.part) return false;
+    return ds.width ? e.value == probe.value : ds.keys[static_cast<uint32_t>(e.value)] == key;
+  });
+  if (found != kNone) {
+    ++ds.entries[found].count;
+    ds.entry_dirty.Mark(found);
+    return {found, false};
+  }
+  const uint32_t id = ds.entries.Allocate();
+  ds.entry_dirty.Mark(id);
+  DistinctEntry& e = ds.entries[id];
+  e = probe;
+  e.count = 1;
+  if (!ds.width) {
+    const uint32_t kid = ds.keys.Allocate();
+    ds.key_dirty.Mark(kid);
+    ds.keys[kid] = std::move(key);
+    if (ds.keys[kid].capacity() > 15) ds.key_heap_bytes += ds.keys[kid].capacity();
+    e.value = kid;
+  }
+  ds.index.Insert(h, id, [&](uint32_t x) { return s.DistinctHash(ds, ds.entries[x]); });
+  return {id, true};
+}
+
+void OverAggregateOperator::BatchRun::Retract(uint8_t* st, const std::vector<Vector>& vals, size_t r,
+                                               const uint32_t* dref) {
+  for (size_t a = 0; a < cs.size(); ++a) {
+    const AccumulatorCall& c = cs[a];
+    const int d = s.distinct_of[a];
+    if (d >= 0) {
+      const uint32_t id = dref[d];
+      if (id == kNone) continue;
+      DistinctStore& ds = s.distinct[static_cast<size_t>(d)];
+      DistinctEntry& e = ds.entries[id];
+      ds.entry_dirty.Mark(id);
+      if (--e.count > 0) continue;
+      // The value's last row leaves the frame.
+      ds.index.Erase(s.DistinctHash(ds, e), id, [&](uint32_t x) { return s.DistinctHash(ds, ds.entries[x]); });
+      if (ds.width) {
+        Vector& v = s.scratch[static_cast<size_t>(ds.column)];
+        v.SetNull(0, (e.part & kNullBit) != 0);
+        switch (ds.width) {
+          case 1: v.data<int8_t>()[0] = static_cast<int8_t>(e.value); break;
+          case 2: v.data<int16_t>()[0] = static_cast<int16_t>(e.value); break;
+          case 4: v.data<int32_t>()[0] = static_cast<int32_t>(e.value); break;
+          default: v.data<int64_t>()[0] = e.value; break;
+        }
+        SetArgs(c, s.scratch);
+        c.function->update(st + s.offsets[a], args, 0, true);
+      } else {
+        const uint32_t kid = static_cast<uint32_t>(e.value);
+        if (ds.keys[kid].capacity() > 15) ds.key_heap_bytes -= ds.keys[kid].capacity();
+        std::string().swap(ds.keys[kid]);
+        ds.keys.Free(kid);
+        ds.key_dirty.Mark(kid);
+        SetArgs(c, vals);
+        c.function->update(st + s.offsets[a], args, r, true);
+      }
+      ds.entries.Free(id);
+      continue;
+    }
+    if (c.filter >= 0 && !Passes(vals[static_cast<size_t>(c.filter)], r)) continue;
+    SetArgs(c, vals);
+    c.function->update(st + s.offsets[a], args, r, true);
+  }
+}
+
+void OverAggregateOperator::BatchRun::FreePartition(uint32_t slot) {
+  Partition& p = s.parts[slot];
+  uint8_t* st = s.States(slot);
+  for (size_t a = 0; a < cs.size(); ++a) {
+    if (cs[a].function->destroy) cs[a].function->destroy(st + s.offsets[a]);
+  }
+  s.part_index.Erase(p.hash, slot, [&](uint32_t x) { return s.parts[x].hash; });
+  if (p.key.capacity() > 15) s.key_heap_bytes -= p.key.capacity();
+  std::string().swap(p.key);
+  p.live = false;
+  s.parts.Free(slot);
+  s.part_dirty.Mark(slot);
+}
+
+uint32_t OverAggregateOperator::BatchRun::FindOrCreate(std::string& key) {
+  const uint64_t h = XXH3_64bits(key.data(), key.size());
+  uint32_t slot = s.part_index.Find(h, [&](uint32_t id) { return s.parts[id].hash == h && s.parts[id].key == key; });
+  if (slot != kNone) return slot;
+  slot = s.parts.Allocate();
+  s.part_dirty.Mark(slot);
+  s.GrowStatePages(slot + 1);
+  Partition& p = s.parts[slot];
+  p.key = std::move(key);
+  if (p.key.capacity() > 15) s.key_heap_bytes += p.key.capacity();
+  p.hash = h;
+  p.last_time = kNever;
+  p.rows = 0;
+  p.mark = kNone;
+  p.live = true;
+  uint8_t* st = s.States(slot);
+  std::memset(st, 0, s.stride);  // a reused slot: no padding bytes of the freed partition's states
+  for (size_t a = 0; a < cs.size(); ++a) cs[a].function->init(st + s.offsets[a]);
+  s.part_index.Insert(h, slot, [&](uint32_t x) { return s.parts[x].hash; });
+  if (rows_frame && bounded && s.rows_frames.size() <= slot) s.rows_frames.resize(slot + 1);
+  return slot;
+}
+
+void OverAggregateOperator::BatchRun::Expire(int64_t lower) {
+  while (!s.frame.empty()) {
+    FrameBlock& b = s.frame.front();
+    if (s.frame_head == b.size) {
+      s.frame.pop_front();
+      ++s.frame_popped;
+      s.frame_head = 0;
+      continue;
+    }
+    const size_t i = s.frame_head;
+    if (b.base + static_cast<int64_t>(b.dt[i]) >= lower) break;
+    const uint32_t* dref = b.dref.data() + i * nd;
+    const uint32_t slot = s.part_from_distinct >= 0
+                              ? s.distinct[static_cast<size_t>(s.part_from_distinct)].entries[dref[s.part_from_distinct]].part & ~kNullBit
+                              : b.part[i];
+    Retract(s.States(slot), b.vals, i, dref);
+    s.part_dirty.Mark(slot);
+    ++s.frame_head;
+    --s.frame_rows;
+    if (--s.parts[slot].rows == 0) FreePartition(slot);
+  }
+}
+
+void OverAggregateOperator::BatchRun::AppendFrame(int64_t t, uint32_t slot, size_t r) {
+  if (s.frame.empty() || s.frame.back().size == kBlock || t - s.frame.back().base > int64_t{0xFFFFFFFF}) {
+    FrameBlock& b = s.frame.emplace_back();
+    b.base = t;
+    b.dt.reserve(kBlock);
+    if (s.part_from_distinct < 0) b.part.reserve(kBlock);
+    b.dref.reserve(kBlock * nd);
+    b.vals.resize(input_types.size());
+    for (int c : s.val_columns) {
+      b.vals[static_cast<size_t>(c)] = Vector(input_types[static_cast<size_t>(c)]);
+      b.vals[static_cast<size_t>(c)].Reserve(kBlock);
+    }
+  }
+  FrameBlock& b = s.frame.back();
+  b.dt.push_back(static_cast<uint32_t>(t - b.base));
+  if (s.part_from_distinct < 0) b.part.push_back(slot);
+  b.dref.insert(b.dref.end(), s.dbuf.begin(), s.dbuf.end());
+  for (int c : s.val_columns) b.vals[static_cast<size_t>(c)].AppendFrom(batch.column(static_cast<size_t>(c)), nullptr, r, 1, true);
+  ++b.size;
+  ++s.frame_rows;
+}
+
+void OverAggregateOperator::BatchRun::CompactRows() {
+  std::vector<Vector> fresh;
+  for (const LogicalType& t : input_types) fresh.emplace_back(t);
+  std::vector<uint32_t> fresh_dref;
+  uint32_t next = 0;
+  for (RowsFrame& f : s.rows_frames) {
+    for (size_t i = f.head; i < f.ids.size(); ++i) {
+      for (int c : s.val_columns) {
+        fresh[static_cast<size_t>(c)].AppendFrom(s.rows_vals[static_cast<size_t>(c)], nullptr, f.ids[i], 1, true);
+      }
+      fresh_dref.insert(fresh_dref.end(), s.rows_dref.begin() + static_cast<std::ptrdiff_t>(f.ids[i] * nd),
+                        s.rows_dref.begin() + static_cast<std::ptrdiff_t>((f.ids[i] + 1) * nd));
+      f.ids[i] = next++;
+    }
+  }
+  s.rows_vals = std::move(fresh);
+  s.rows_dref = std::move(fresh_dref);
+  s.rows_size = next;
+  s.rows_released = 0;
+  s.rows_compacted = true;
+}
+
+uint32_t OverAggregateOperator::BatchRun::StoreRow(size_t r) {
+  if (s.rows_size >= (1u << 14) && s.rows_released * 2 > s.rows_size) CompactRows();
+  for (int c : s.val_columns) s.rows_vals[static_cast<size_t>(c)].AppendFrom(batch.column(static_cast<size_t>(c)), nullptr, r, 1, true);
+  s.rows_dref.insert(s.rows_dref.end(), s.dbuf.begin(), s.dbuf.end());
+  ++s.frame_rows;
+  return static_cast<uint32_t>(s.rows_size++);
+}
+
+void OverAggregateOperator::BatchRun::Emit(uint8_t* st, size_t r) {
+  for (size_t a = 0; a < cs.size(); ++a) {
+    Vector& v = aggs.column(a);
+    v.SetNull(k, false);
+    cs[a].function->finalize(st + s.offsets[a], &v, k);
+  }
+  s.out_sel.push_back(static_cast<uint32_t>(r));
+  ++k;
+}
+
+void OverAggregateOperator::BatchRun::Process(uint32_t slot, int64_t t, const uint32_t* rows, size_t count) {
+  Partition& p = s.parts[slot];
+  s.part_dirty.Mark(slot);
+  uint8_t* st = s.States(slot);
+  if (rows_frame) {
+    for (size_t i = 0; i < count; ++i) {
+      Accumulate(slot, st, rows[i], s.dbuf.data());
+      if (bounded) {
+        RowsFrame& f = s.rows_frames[slot];
+        f.ids.push_back(StoreRow(rows[i]));
+        while (static_cast<int64_t>(f.size()) > preceding + 1) {
+          const uint32_t old = f.ids[f.head];
+          Retract(st, s.rows_vals, old, s.rows_dref.data() + static_cast<size_t>(old) * nd);
+          ++s.rows_released;
+          --s.frame_rows;
+          f.pop_front();
         }
       }
-      for (size_t i = 0; i < count; ++i) emit(st, rows[i]);
+      Emit(st, rows[i]);
     }
-    p.last_time = t;
-  };
+  } else {
+    for (size_t i = 0; i < count; ++i) {
+      Accumulate(slot, st, rows[i], s.dbuf.data());
+      if (range_bounded) {
+        AppendFrame(t, slot, rows[i]);
+        ++p.rows;
+      }
+    }
+    for (size_t i = 0; i < count; ++i) Emit(st, rows[i]);
+  }
+  p.last_time = t;
+}
 
+void OverAggregateOperator::BatchRun::ProcessTies(size_t i, size_t j, int64_t t) {
+  s.order.clear();
+  for (size_t r = i; r < j; ++r) {
+    Partition& p = s.parts[s.slots[r]];
+    if (p.mark == kNone) {
+      p.mark = static_cast<uint32_t>(s.order.size());
+      s.order.push_back(s.slots[r]);
+    }
+  }
+  s.counts.assign(s.order.size() + 1, 0);
+  for (size_t r = i; r < j; ++r) ++s.counts[s.parts[s.slots[r]].mark + 1];
+  for (size_t m = 1; m < s.counts.size(); ++m) s.counts[m] += s.counts[m - 1];
+  s.group.resize(j - i);
+  for (size_t r = i; r < j; ++r) s.group[s.counts[s.parts[s.slots[r]].mark]++] = static_cast<uint32_t>(r);
+  for (uint32_t slot : s.order) s.parts[slot].mark = kNone;
+  for (size_t g = 0; g < s.group.size();) {
+    size_t h = g + 1;
+    while (h < s.group.size() && s.slots[s.group[h]] == s.slots[s.group[g]]) ++h;
+    Process(s.slots[s.group[g]], t, s.group.data() + g, h - g);
+    g = h;
+  }
+}
+
+void OverAggregateOperator::BatchRun::Run(const std::vector<int64_t>& times, bool ties_together) {
+  const size_t n = batch.size();
   for (size_t i = 0; i < n;) {
     size_t j = i + 1;
     if (ties_together) {
       while (j < n && times[j] == times[i]) ++j;
     }
     const int64_t t = times[i];
-    if (range_bounded) expire(t - preceding_ * 1000);
-    for (size_t r = i; r < j; ++r) s.slots[r] = find_or_create(s.encoded[r]);
+    if (range_bounded) Expire(t - preceding * 1000);
+    for (size_t r = i; r < j; ++r) s.slots[r] = FindOrCreate(s.encoded[r]);
     if (j - i == 1) {
       const uint32_t r = static_cast<uint32_t>(i);
-      process(s.slots[i], t, &r, 1);
+      Process(s.slots[i], t, &r, 1);
     } else {
-      // The partitions in first-appearance order, each with its rows in arrival order (counting sort).
-      s.order.clear();
-      for (size_t r = i; r < j; ++r) {
-        Partition& p = s.parts[s.slots[r]];
-        if (p.mark == kNone) {
-          p.mark = static_cast<uint32_t>(s.order.size());
-          s.order.push_back(s.slots[r]);
-        }
-      }
-      s.counts.assign(s.order.size() + 1, 0);
-      for (size_t r = i; r < j; ++r) ++s.counts[s.parts[s.slots[r]].mark + 1];
-      for (size_t m = 1; m < s.counts.size(); ++m) s.counts[m] += s.counts[m - 1];
-      s.group.resize(j - i);
-      for (size_t r = i; r < j; ++r) s.group[s.counts[s.parts[s.slots[r]].mark]++] = static_cast<uint32_t>(r);
-      for (uint32_t slot : s.order) s.parts[slot].mark = kNone;
-      for (size_t g = 0; g < s.group.size();) {
-        size_t h = g + 1;
-        while (h < s.group.size() && s.slots[s.group[h]] == s.slots[s.group[g]]) ++h;
-        process(s.slots[s.group[g]], t, s.group.data() + g, h - g);
-        g = h;
-      }
+      ProcessTies(i, j, t);
     }
     i = j;
   }
+}
+
+Status OverAggregateOperator::ProcessBatch(const Chunk& batch, const std::vector<int64_t>& times, bool ties_together) {
+  State& s = *state_;
+  const size_t n = batch.size();
+  EncodeKeys(batch, partition_keys_, &s.encoded);
+  s.slots.resize(n);
+  s.out_sel.clear();
+  s.dbuf.resize(s.distinct.size());
+  BatchRun run(*this, s, batch);
+  run.Run(times, ties_together);
 
   const size_t ni = input_types_.size();
   Chunk out(output_types_);
   for (size_t c = 0; c < ni; ++c) out.column(c).AppendFrom(batch.column(c), s.out_sel.data(), 0, n);
-  for (size_t a = 0; a < aggs.num_columns(); ++a) out.column(ni + a) = std::move(aggs.column(a));
+  for (size_t a = 0; a < run.aggs.num_columns(); ++a) out.column(ni + a) = std::move(run.aggs.column(a));
   out.kind_vector().assign(n, RowKind::kInsert);
   return Emit(out);
 }

@@ -92,6 +92,8 @@ class OverAggregateOperator final : public Operator {
 
  private:
   struct State;
+  // One ProcessBatch call's steps (over_aggregate_operator.cc).
+  struct BatchRun;
   // Processes the rows of `batch` in order: rows with equal `times` together (event time) or one at a
   // time (processing time), and emits them with their aggregates.
   Status ProcessBatch(const Chunk& batch, const std::vector<int64_t>& times, bool ties_together);
