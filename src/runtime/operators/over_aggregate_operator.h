@@ -94,6 +94,8 @@ class OverAggregateOperator final : public Operator {
   struct State;
   // One ProcessBatch call's steps (over_aggregate_operator.cc).
   struct BatchRun;
+  // RestoreState's steps (over_aggregate_snapshot.cc).
+  struct StateReadback;
   // Processes the rows of `batch` in order: rows with equal `times` together (event time) or one at a
   // time (processing time), and emits them with their aggregates.
   Status ProcessBatch(const Chunk& batch, const std::vector<int64_t>& times, bool ties_together);
