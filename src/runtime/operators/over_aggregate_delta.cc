@@ -180,26 +180,31 @@ Status OverAggregateOperator::RestoreDelta(StateReader* r) {
   // Patches the state in place (a failure leaves partial state for DropState), then reads it back as
   // a full snapshot, which checks it as RestoreState checks any and rebuilds the hash indexes.
   State& s = *state_;
-  const auto& cs = layout_.calls();
-  const size_t nd = s.distinct.size();
-  const bool bounded = preceding_ >= 0;
-  const bool rows_frames = bounded && rows_frame_;
-  const bool with_part = s.part_from_distinct < 0;
-  auto fail = [r](const std::string& why) {
-    r->Fail(why);
-    return r->status();
-  };
   r->ExpectTag("over-aggregate-delta");
   const std::vector<uint64_t> base = BaseSizes(s, false);
   std::vector<uint64_t> delta_base;
   GetPods(r, base.size(), &delta_base);
   RETURN_IF_ERROR(r->status());
-  if (delta_base != base) return fail("a delta of another state (its base has other sizes)");
+  if (delta_base != base) {
+    r->Fail("a delta of another state (its base has other sizes)");
+    return r->status();
+  }
   s.last_proc_time = r->GetI64();
   s.peak_bytes = r->GetU64();
   metrics_.peak_state_bytes = r->GetI64();
   metrics_.state_rows_at_peak = r->GetI64();
-  // Partitions.
+  RETURN_IF_ERROR(PatchPartitions(r, s));
+  RETURN_IF_ERROR(PatchDistinct(r, s));
+  if (preceding_ >= 0 && !rows_frame_) RETURN_IF_ERROR(PatchRangeFrame(r, s));
+  if (preceding_ >= 0 && rows_frame_) RETURN_IF_ERROR(PatchRowsFrames(r, s));
+  if (rowtime_) RETURN_IF_ERROR(PatchPending(r, s));
+  RETURN_IF_ERROR(r->status());
+  return ReadBackAfterDelta(r);
+}
+
+Status OverAggregateOperator::PatchPartitions(StateReader* r, State& s) const {
+  const auto& cs = layout_.calls();
+  const bool rows_frames = preceding_ >= 0 && rows_frame_;
   const size_t pbase = s.parts.size();
   GetPoolDelta(r, &s.parts, 1, "partition");
   RETURN_IF_ERROR(r->status());
@@ -228,19 +233,22 @@ Status OverAggregateOperator::RestoreDelta(StateReader* r) {
   });
   RETURN_IF_ERROR(r->status());
   // The free list names exactly the partitions that are not live.
-  {
-    std::vector<uint8_t> free(s.parts.size(), 0);
-    for (uint32_t id : s.parts.free_ids()) {
-      if (free[id]) return fail("partition free list names id " + std::to_string(id) + " twice");
-      free[id] = 1;
-    }
-    for (size_t id = 0; id < free.size(); ++id) {
-      if (s.parts[static_cast<uint32_t>(id)].live == (free[id] != 0)) {
-        return fail("partition " + std::to_string(id) + " live and free, or neither");
-      }
+  std::vector<uint8_t> free(s.parts.size(), 0);
+  for (uint32_t id : s.parts.free_ids()) {
+    if (free[id]) r->Fail("partition free list names id " + std::to_string(id) + " twice");
+    RETURN_IF_ERROR(r->status());
+    free[id] = 1;
+  }
+  for (size_t id = 0; id < free.size(); ++id) {
+    if (s.parts[static_cast<uint32_t>(id)].live == (free[id] != 0)) {
+      r->Fail("partition " + std::to_string(id) + " live and free, or neither");
+      return r->status();
     }
   }
-  // DISTINCT values and counters.
+  return Status::OK();
+}
+
+Status OverAggregateOperator::PatchDistinct(StateReader* r, State& s) {
   for (DistinctStore& ds : s.distinct) {
     const size_t kbase = ds.keys.size();
     GetPoolDelta(r, &ds.keys, 1, "DISTINCT value");
@@ -259,71 +267,82 @@ Status OverAggregateOperator::RestoreDelta(StateReader* r) {
     });
     RETURN_IF_ERROR(r->status());
   }
-  // RANGE frame.
-  if (bounded && !rows_frame_) {
-    const size_t popped = r->GetCount(0);
-    const size_t head = r->GetCount(0);
-    if (r->ok() && popped > s.frame.size()) r->Fail("a frame delta pops " + std::to_string(popped) + " blocks of " + std::to_string(s.frame.size()));
-    RETURN_IF_ERROR(r->status());
-    for (size_t i = 0; i < popped; ++i) s.frame.pop_front();
-    s.frame_head = head;
-    if (!s.frame.empty()) {
-      FrameBlock& b = s.frame.back();
-      const size_t grown = r->GetCount(4);
-      if (r->ok() && grown > kBlock - b.size) r->Fail("frame block of more than " + std::to_string(kBlock) + " rows");
-      if (r->ok()) GetFrameRows(r, &b, grown, with_part, nd, s.val_columns, input_types_);
-    }
-    const size_t nblocks = r->GetCount(9);
-    for (size_t bi = 0; bi < nblocks && r->ok(); ++bi) {
-      FrameBlock& b = s.frame.emplace_back();
-      b.base = r->GetI64();
-      const size_t size = r->GetCount(4);
-      if (!r->ok()) break;
-      if (size == 0 || size > kBlock) return fail("frame block of " + std::to_string(size) + " rows");
-      if (b.base > std::numeric_limits<int64_t>::max() - int64_t{0xFFFFFFFF}) return fail("frame block time out of range");
-      GetFrameRows(r, &b, size, with_part, nd, s.val_columns, input_types_);
-    }
-    RETURN_IF_ERROR(r->status());
-  }
-  // Stored ROWS rows.
-  if (rows_frames) {
-    const size_t size = r->GetCount(0);
-    const size_t released = r->GetCount(0);
-    if (r->ok() && (size < s.rows_size || size >= kNullBit || released > size)) r->Fail("stored ROWS frame rows out of range");
-    RETURN_IF_ERROR(r->status());
-    const size_t n = size - s.rows_size;
-    Vector v;
-    for (int c : s.val_columns) {
-      r->GetVector(input_types_[static_cast<size_t>(c)], &v);
-      if (r->ok() && v.size() != n) r->Fail("stored ROWS frame column of another length");
-      RETURN_IF_ERROR(r->status());
-      s.rows_vals[static_cast<size_t>(c)].AppendFrom(v, nullptr, 0, n, true);
-    }
-    if (nd > 0 && n > r->remaining() / (nd * sizeof(uint32_t))) r->Fail("stored ROWS frame rows exceed the state");
-    std::vector<uint32_t> dref;
-    GetPods(r, n * nd, &dref);
-    RETURN_IF_ERROR(r->status());
-    s.rows_dref.insert(s.rows_dref.end(), dref.begin(), dref.end());
-    s.rows_size = size;
-    s.rows_released = released;
-  }
-  // Rows waiting for the watermark.
-  if (rowtime_) {
-    GetPendingHead(r, &s);
-    s.ooo_pos.ApplyDelta(r);
-    const size_t popped = r->GetCount(0);
-    if (r->ok() && popped > s.pend.size()) r->Fail("a pending rows delta pops " + std::to_string(popped) + " blocks of " + std::to_string(s.pend.size()));
-    RETURN_IF_ERROR(r->status());
-    for (size_t i = 0; i < popped; ++i) s.pend.pop_front();
-    if (!s.pend.empty()) GetPendingRows(r, &s.pend.back(), input_types_);
-    const size_t nblocks = r->GetCount(1);
-    for (size_t bi = 0; bi < nblocks && r->ok(); ++bi) {
-      PendingBlock& b = s.pend.emplace_back();
-      if (GetPendingRows(r, &b, input_types_) == 0 && r->ok()) r->Fail("pending block of 0 rows");
-    }
-    RETURN_IF_ERROR(r->status());
-  }
+  return Status::OK();
+}
+
+Status OverAggregateOperator::PatchRangeFrame(StateReader* r, State& s) const {
+  const size_t nd = s.distinct.size();
+  const bool with_part = s.part_from_distinct < 0;
+  const size_t popped = r->GetCount(0);
+  const size_t head = r->GetCount(0);
+  if (r->ok() && popped > s.frame.size()) r->Fail("a frame delta pops " + std::to_string(popped) + " blocks of " + std::to_string(s.frame.size()));
   RETURN_IF_ERROR(r->status());
+  for (size_t i = 0; i < popped; ++i) s.frame.pop_front();
+  s.frame_head = head;
+  if (!s.frame.empty()) {
+    FrameBlock& b = s.frame.back();
+    const size_t grown = r->GetCount(4);
+    if (r->ok() && grown > kBlock - b.size) r->Fail("frame block of more than " + std::to_string(kBlock) + " rows");
+    if (r->ok()) GetFrameRows(r, &b, grown, with_part, nd, s.val_columns, input_types_);
+  }
+  const size_t nblocks = r->GetCount(9);
+  for (size_t bi = 0; bi < nblocks && r->ok(); ++bi) {
+    FrameBlock& b = s.frame.emplace_back();
+    b.base = r->GetI64();
+    const size_t size = r->GetCount(4);
+    if (!r->ok()) break;
+    if (size == 0 || size > kBlock) {
+      r->Fail("frame block of " + std::to_string(size) + " rows");
+    } else if (b.base > std::numeric_limits<int64_t>::max() - int64_t{0xFFFFFFFF}) {
+      r->Fail("frame block time out of range");
+    }
+    RETURN_IF_ERROR(r->status());
+    GetFrameRows(r, &b, size, with_part, nd, s.val_columns, input_types_);
+  }
+  return r->status();
+}
+
+Status OverAggregateOperator::PatchRowsFrames(StateReader* r, State& s) const {
+  const size_t nd = s.distinct.size();
+  const size_t size = r->GetCount(0);
+  const size_t released = r->GetCount(0);
+  if (r->ok() && (size < s.rows_size || size >= kNullBit || released > size)) r->Fail("stored ROWS frame rows out of range");
+  RETURN_IF_ERROR(r->status());
+  const size_t n = size - s.rows_size;
+  Vector v;
+  for (int c : s.val_columns) {
+    r->GetVector(input_types_[static_cast<size_t>(c)], &v);
+    if (r->ok() && v.size() != n) r->Fail("stored ROWS frame column of another length");
+    RETURN_IF_ERROR(r->status());
+    s.rows_vals[static_cast<size_t>(c)].AppendFrom(v, nullptr, 0, n, true);
+  }
+  if (nd > 0 && n > r->remaining() / (nd * sizeof(uint32_t))) r->Fail("stored ROWS frame rows exceed the state");
+  std::vector<uint32_t> dref;
+  GetPods(r, n * nd, &dref);
+  RETURN_IF_ERROR(r->status());
+  s.rows_dref.insert(s.rows_dref.end(), dref.begin(), dref.end());
+  s.rows_size = size;
+  s.rows_released = released;
+  return Status::OK();
+}
+
+Status OverAggregateOperator::PatchPending(StateReader* r, State& s) const {
+  GetPendingHead(r, &s);
+  s.ooo_pos.ApplyDelta(r);
+  const size_t popped = r->GetCount(0);
+  if (r->ok() && popped > s.pend.size()) r->Fail("a pending rows delta pops " + std::to_string(popped) + " blocks of " + std::to_string(s.pend.size()));
+  RETURN_IF_ERROR(r->status());
+  for (size_t i = 0; i < popped; ++i) s.pend.pop_front();
+  if (!s.pend.empty()) GetPendingRows(r, &s.pend.back(), input_types_);
+  const size_t nblocks = r->GetCount(1);
+  for (size_t bi = 0; bi < nblocks && r->ok(); ++bi) {
+    PendingBlock& b = s.pend.emplace_back();
+    if (GetPendingRows(r, &b, input_types_) == 0 && r->ok()) r->Fail("pending block of 0 rows");
+  }
+  return r->status();
+}
+
+Status OverAggregateOperator::ReadBackAfterDelta(StateReader* r) {
   // Read the patched state back as a full snapshot: RestoreState checks it and replaces state_.
   StateWriter full;
   RETURN_IF_ERROR(SnapshotState(&full));

@@ -108,6 +108,15 @@ class OverAggregateOperator final : public Operator {
   // snapshots and deltas both write them.
   static void PutPendingHead(StateWriter* w, const State& s);
   static void GetPendingHead(StateReader* r, State* s);
+  // RestoreDelta's steps (over_aggregate_delta.cc): each patches one part of `s` in place from `r`.
+  Status PatchPartitions(StateReader* r, State& s) const;
+  static Status PatchDistinct(StateReader* r, State& s);
+  Status PatchRangeFrame(StateReader* r, State& s) const;
+  Status PatchRowsFrames(StateReader* r, State& s) const;
+  Status PatchPending(StateReader* r, State& s) const;
+  // Reads the patched state back as a full snapshot (RestoreState checks it and replaces state_);
+  // fails `r` with what that finds wrong.
+  Status ReadBackAfterDelta(StateReader* r);
   // Makes `s` (just snapshotted or restored) the base of the next delta.
   static void ResetDeltaBase(State& s);
   // The sizes of `s`'s base (`at_base`, for a delta) or of `s` now (a delta applies only to a state of
