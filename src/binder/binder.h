@@ -166,6 +166,13 @@ class Binder {
   Result<int> MatchArgumentColumn(const ast::Expr& inner, int var, const MatchBindContext& mc);
   Status CollectMatchSlots(const ast::Expr& e, const MatchBindContext& mc, MatchExpr* out,
                            std::vector<const ast::Expr*>* replaced);
+  // CollectMatchSlots' steps: the slot each kind of expression becomes.
+  struct MatchSlotSteps;
+  // BindMatchRecognize's steps: the pattern's stages; PARTITION BY and ORDER BY over the input's
+  // `scope`; SUBSET, DEFINE and MEASURES (appending the result's columns to `schema`).
+  Status BindMatchPattern(const ast::MatchRecognize& m, MatchNode* node) const;
+  Status BindMatchOrder(const ast::MatchRecognize& m, const Scope& scope, MatchNode* node);
+  Status BindMatchConditions(const ast::MatchRecognize& m, MatchBindContext& mc, MatchNode* node, Schema* schema);
   // FROM TABLE(TUMBLE|HOP|CUMULATE|SESSION(TABLE t, DESCRIPTOR(ts), ...)) (binder/window_tvf.cc).
   Result<Relation> BindWindowTvf(const ast::TableFunctionRef& ref);
   // BindWindowTvf's steps (binder/window_tvf.cc): the call's arguments in their parameter slots, the
