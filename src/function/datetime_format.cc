@@ -169,177 +169,201 @@ void DateTimeFormat::Format(int64_t local_micros, std::string* out) const {
   }
 }
 
-bool DateTimeFormat::Parse(std::string_view text, int64_t* local_micros, std::optional<int64_t>* offset_micros) const {
+namespace {
+
+// The fields a parse has read so far: 1970-01-01 00:00:00 for those not in the pattern.
+struct ParsedFields {
   int64_t year = 1970;
   int month = 1, day = 1, hour = 0, minute = 0, second = 0;
   int64_t micros = 0;
   int64_t doy = -1;
   int pm = -1;
   bool twelve_hour = false;
+};
+
+// The unread part of the text being parsed.
+struct ParseCursor {
+  std::string_view text;
   size_t pos = 0;
+
+  bool AtDigit() const { return pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])); }
+  // One to `limit` digits.
+  bool ReadNumber(int limit, int64_t* v) {
+    size_t start = pos;
+    *v = 0;
+    while (AtDigit() && static_cast<int>(pos - start) < limit) {
+      *v = *v * 10 + (text[pos] - '0');
+      ++pos;
+    }
+    return pos > start;
+  }
+  // The index of the first of `n` names (cut to 3 letters when `abbreviate`) the text continues
+  // with, or -1.
+  int ReadName(const char* const* names, int n, bool abbreviate) {
+    for (int i = 0; i < n; ++i) {
+      std::string name = names[i];
+      if (abbreviate) name = name.substr(0, 3);
+      if (text.substr(pos, name.size()) == name) {
+        pos += name.size();
+        return i;
+      }
+    }
+    return -1;
+  }
+  // Fraction-of-second digits (one to `limit`, the first 6 kept) as microseconds.
+  bool ReadFraction(int limit, int64_t* micros) {
+    size_t start = pos;
+    int64_t f = 0;
+    int digits = 0;
+    while (AtDigit() && digits < limit) {
+      if (digits < 6) f = f * 10 + (text[pos] - '0');
+      ++digits;
+      ++pos;
+    }
+    if (pos == start) return false;
+    for (int k = digits; k < 6; ++k) f *= 10;
+    *micros = f;
+    return true;
+  }
+  // A zone offset: Z, or +HH[[:]MM] / -HH[[:]MM].
+  bool ReadOffset(std::optional<int64_t>* offset_micros) {
+    if (pos < text.size() && text[pos] == 'Z') {
+      ++pos;
+      *offset_micros = 0;
+      return true;
+    }
+    if (pos >= text.size() || (text[pos] != '+' && text[pos] != '-')) return false;
+    int sign = text[pos] == '-' ? -1 : 1;
+    ++pos;
+    int64_t hh = 0, mm = 0;
+    int digits = 0;
+    while (AtDigit() && digits < 2) {
+      hh = hh * 10 + (text[pos++] - '0');
+      ++digits;
+    }
+    if (digits != 2) return false;
+    if (pos < text.size() && text[pos] == ':') ++pos;
+    digits = 0;
+    while (AtDigit() && digits < 2) {
+      mm = mm * 10 + (text[pos++] - '0');
+      ++digits;
+    }
+    *offset_micros = sign * (hh * kMicrosPerHour + mm * kMicrosPerMinute);
+    return true;
+  }
+};
+
+// Reads the field of pattern letter `letter` repeated `count` times into `f`. Numeric fields take
+// exactly `count` digits when `adjacent` (the next token is numeric too, no separator), otherwise
+// one or more.
+bool ReadField(char letter, int count, bool adjacent, ParseCursor& in, ParsedFields* f,
+               std::optional<int64_t>* offset_micros) {
+  auto read_number = [&](int max_digits, int64_t* v) { return in.ReadNumber(adjacent ? max_digits : 18, v); };
+  int64_t v = 0;
+  switch (letter) {
+    case 'y':
+    case 'Y': {
+      bool neg = in.pos < in.text.size() && in.text[in.pos] == '-' && count != 2;
+      if (neg) ++in.pos;
+      size_t start = in.pos;
+      if (!read_number(count == 2 ? 2 : std::max(count, 4), &v)) return false;
+      if (count == 2 && in.pos - start == 2) v += 2000;  // java.time's base year 2000 for "yy"
+      f->year = neg ? -v : v;
+      return true;
+    }
+    case 'M':
+    case 'L':
+      if (count >= 3) {
+        const int m = in.ReadName(kMonths, 12, count == 3);
+        if (m < 0) return false;
+        f->month = m + 1;
+      } else {
+        if (!read_number(2, &v)) return false;
+        f->month = static_cast<int>(v);
+      }
+      return true;
+    case 'd':
+      if (!read_number(2, &v)) return false;
+      f->day = static_cast<int>(v);
+      return true;
+    case 'D':
+      if (!read_number(3, &v)) return false;
+      f->doy = v;
+      return true;
+    case 'H':
+    case 'k':
+    case 'K':
+    case 'h':
+      if (!read_number(2, &v)) return false;
+      f->hour = static_cast<int>(v);
+      if (letter == 'k' && f->hour == 24) f->hour = 0;
+      f->twelve_hour = letter == 'h' || letter == 'K';
+      if (letter == 'h' && f->hour == 12) f->hour = 0;
+      return true;
+    case 'm':
+      if (!read_number(2, &v)) return false;
+      f->minute = static_cast<int>(v);
+      return true;
+    case 's':
+      if (!read_number(2, &v)) return false;
+      f->second = static_cast<int>(v);
+      return true;
+    case 'S': return in.ReadFraction(adjacent ? count : 9, &f->micros);
+    case 'a': {
+      const std::string_view ampm = in.text.substr(in.pos, 2);
+      if (ampm == "AM" || ampm == "am") {
+        f->pm = 0;
+      } else if (ampm == "PM" || ampm == "pm") {
+        f->pm = 1;
+      } else {
+        return false;
+      }
+      in.pos += 2;
+      return true;
+    }
+    case 'E': return in.ReadName(kDays, 7, count < 4) >= 0;
+    case 'u':
+    case 'w': return read_number(2, &v);
+    case 'X':
+    case 'x':
+    case 'Z': return in.ReadOffset(offset_micros);
+    default: return false;
+  }
+}
+
+// The wall-clock time of the fields read, or false when they name no valid time.
+bool ToLocalMicros(ParsedFields f, int64_t* local_micros) {
+  if (f.twelve_hour && f.pm == 1) f.hour += 12;
+  if (f.hour > 23 || f.minute > 59 || f.second > 59) return false;
+  int64_t days;
+  if (f.doy >= 0) {
+    days = DaysFromCivil(f.year, 1, 1) + f.doy - 1;
+  } else {
+    if (!IsValidDate(f.year, f.month, f.day)) return false;
+    days = DaysFromCivil(f.year, f.month, f.day);
+  }
+  *local_micros = days * kMicrosPerDay + ((f.hour * 60 + f.minute) * 60 + f.second) * kMicrosPerSecond + f.micros;
+  return true;
+}
+
+}  // namespace
+
+bool DateTimeFormat::Parse(std::string_view text, int64_t* local_micros, std::optional<int64_t>* offset_micros) const {
+  ParsedFields f;
+  ParseCursor in{text};
   offset_micros->reset();
   for (size_t ti = 0; ti < tokens_.size(); ++ti) {
     const Token& t = tokens_[ti];
     if (t.letter == 0) {
-      if (text.substr(pos, t.literal.size()) != t.literal) return false;
-      pos += t.literal.size();
+      if (text.substr(in.pos, t.literal.size()) != t.literal) return false;
+      in.pos += t.literal.size();
       continue;
     }
-    // Numeric fields: exactly `count` digits when the next token is numeric too (no separator),
-    // otherwise one or more digits.
-    bool adjacent = ti + 1 < tokens_.size() && tokens_[ti + 1].letter != 0 && tokens_[ti + 1].letter != 'a';
-    auto read_number = [&](int max_digits, int64_t* v) {
-      size_t start = pos;
-      int limit = adjacent ? max_digits : 18;
-      *v = 0;
-      while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])) &&
-             static_cast<int>(pos - start) < limit) {
-        *v = *v * 10 + (text[pos] - '0');
-        ++pos;
-      }
-      return pos > start;
-    };
-    int64_t v = 0;
-    switch (t.letter) {
-      case 'y':
-      case 'Y': {
-        bool neg = pos < text.size() && text[pos] == '-' && t.count != 2;
-        if (neg) ++pos;
-        size_t start = pos;
-        if (!read_number(t.count == 2 ? 2 : std::max(t.count, 4), &v)) return false;
-        if (t.count == 2 && pos - start == 2) v += 2000;  // java.time's base year 2000 for "yy"
-        year = neg ? -v : v;
-        break;
-      }
-      case 'M':
-      case 'L':
-        if (t.count >= 3) {
-          bool found = false;
-          for (int m = 0; m < 12 && !found; ++m) {
-            std::string name = kMonths[m];
-            if (t.count == 3) name = name.substr(0, 3);
-            if (text.substr(pos, name.size()) == name) {
-              month = m + 1;
-              pos += name.size();
-              found = true;
-            }
-          }
-          if (!found) return false;
-        } else {
-          if (!read_number(2, &v)) return false;
-          month = static_cast<int>(v);
-        }
-        break;
-      case 'd':
-        if (!read_number(2, &v)) return false;
-        day = static_cast<int>(v);
-        break;
-      case 'D':
-        if (!read_number(3, &v)) return false;
-        doy = v;
-        break;
-      case 'H':
-      case 'k':
-      case 'K':
-      case 'h':
-        if (!read_number(2, &v)) return false;
-        hour = static_cast<int>(v);
-        if (t.letter == 'k' && hour == 24) hour = 0;
-        twelve_hour = t.letter == 'h' || t.letter == 'K';
-        if (t.letter == 'h' && hour == 12) hour = 0;
-        break;
-      case 'm':
-        if (!read_number(2, &v)) return false;
-        minute = static_cast<int>(v);
-        break;
-      case 's':
-        if (!read_number(2, &v)) return false;
-        second = static_cast<int>(v);
-        break;
-      case 'S': {
-        size_t start = pos;
-        int64_t f = 0;
-        int digits = 0;
-        int limit = adjacent ? t.count : 9;
-        while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])) && digits < limit) {
-          if (digits < 6) f = f * 10 + (text[pos] - '0');
-          ++digits;
-          ++pos;
-        }
-        if (pos == start) return false;
-        for (int k = digits; k < 6; ++k) f *= 10;
-        micros = f;
-        break;
-      }
-      case 'a':
-        if (text.substr(pos, 2) == "AM" || text.substr(pos, 2) == "am") {
-          pm = 0;
-        } else if (text.substr(pos, 2) == "PM" || text.substr(pos, 2) == "pm") {
-          pm = 1;
-        } else {
-          return false;
-        }
-        pos += 2;
-        break;
-      case 'E': {
-        bool found = false;
-        for (int k = 0; k < 7 && !found; ++k) {
-          std::string name = kDays[k];
-          if (t.count < 4) name = name.substr(0, 3);
-          if (text.substr(pos, name.size()) == name) {
-            pos += name.size();
-            found = true;
-          }
-        }
-        if (!found) return false;
-        break;
-      }
-      case 'u':
-      case 'w':
-        if (!read_number(2, &v)) return false;
-        break;
-      case 'X':
-      case 'x':
-      case 'Z': {
-        if (pos < text.size() && text[pos] == 'Z') {
-          ++pos;
-          *offset_micros = 0;
-          break;
-        }
-        if (pos >= text.size() || (text[pos] != '+' && text[pos] != '-')) return false;
-        int sign = text[pos] == '-' ? -1 : 1;
-        ++pos;
-        int64_t hh = 0, mm = 0;
-        int digits = 0;
-        while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])) && digits < 2) {
-          hh = hh * 10 + (text[pos++] - '0');
-          ++digits;
-        }
-        if (digits != 2) return false;
-        if (pos < text.size() && text[pos] == ':') ++pos;
-        digits = 0;
-        while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])) && digits < 2) {
-          mm = mm * 10 + (text[pos++] - '0');
-          ++digits;
-        }
-        *offset_micros = sign * (hh * kMicrosPerHour + mm * kMicrosPerMinute);
-        break;
-      }
-      default: return false;
-    }
+    const bool adjacent = ti + 1 < tokens_.size() && tokens_[ti + 1].letter != 0 && tokens_[ti + 1].letter != 'a';
+    if (!ReadField(t.letter, t.count, adjacent, in, &f, offset_micros)) return false;
   }
-  if (pos != text.size()) return false;
-  if (twelve_hour && pm == 1) hour += 12;
-  if (hour > 23 || minute > 59 || second > 59) return false;
-  int64_t days;
-  if (doy >= 0) {
-    days = DaysFromCivil(year, 1, 1) + doy - 1;
-  } else {
-    if (!IsValidDate(year, month, day)) return false;
-    days = DaysFromCivil(year, month, day);
-  }
-  *local_micros = days * kMicrosPerDay + ((hour * 60 + minute) * 60 + second) * kMicrosPerSecond + micros;
-  return true;
+  if (in.pos != text.size()) return false;
+  return ToLocalMicros(f, local_micros);
 }
 
 }  // namespace sluice::fn
