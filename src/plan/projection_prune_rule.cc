@@ -220,19 +220,55 @@ class Pruner {
         Req(node->inputs[1])[static_cast<size_t>(j.right_window.window_start)] = true;
         return;
       }
-      case PlanKind::kOverAggregate: {
-        // Passes its input's columns through, and reads its keys, time column and arguments.
-        const auto& o = node->As<OverAggregateNode>();
-        auto& in = Req(o.inputs[0]);
-        for (size_t i = 0; i < in.size(); ++i) in[i] = in[i] || req[i];
-        for (int k : o.partition_keys) in[static_cast<size_t>(k)] = true;
-        in[static_cast<size_t>(o.order_column)] = true;
-        for (const auto& a : o.aggs) {
-          for (int c : a.args) in[static_cast<size_t>(c)] = true;
-          if (a.filter >= 0) in[static_cast<size_t>(a.filter)] = true;
-        }
+      case PlanKind::kOverAggregate: PushDownOverAggregate(node, req); return;
+      case PlanKind::kWindowRank:
+      case PlanKind::kWindowDeduplicate:
+      case PlanKind::kRank:
+      case PlanKind::kDeduplicate: PushDownRanking(node, req); return;
+      case PlanKind::kSink:
+      case PlanKind::kWindowAggregate:
+      case PlanKind::kGroupAggregate:
+      case PlanKind::kSort:
+      case PlanKind::kChangelogNormalize:
+      case PlanKind::kDropUpdateBefore:
+      case PlanKind::kMiniBatchAssigner:
+      case PlanKind::kExpand:          // the binder's projection below keeps only what the aggregate reads
+      case PlanKind::kReplicateRows:   // reads every column it copies
+      case PlanKind::kMatch:           // the binder's input keeps only what it reads
+      case PlanKind::kHashAggregate:   // batch nodes come after this rule (plan/batch_physical.h)
+      case PlanKind::kHashJoin:
+      case PlanKind::kSortMergeJoin:
+      case PlanKind::kBatchRank:
+        // Aggregates, sinks and sorts read every input column; the projection below an aggregate
+        // already keeps only what it uses.
+        ReadAll(node);
         return;
-      }
+    }
+  }
+
+  void ReadAll(const PlanNodePtr& node) {
+    for (const auto& input : node->inputs) {
+      auto& in = Req(input);
+      for (size_t i = 0; i < in.size(); ++i) in[i] = true;
+    }
+  }
+
+  void PushDownOverAggregate(const PlanNodePtr& node, const std::vector<bool>& req) {
+    // Passes its input's columns through, and reads its keys, time column and arguments.
+    const auto& o = node->As<OverAggregateNode>();
+    auto& in = Req(o.inputs[0]);
+    for (size_t i = 0; i < in.size(); ++i) in[i] = in[i] || req[i];
+    for (int k : o.partition_keys) in[static_cast<size_t>(k)] = true;
+    in[static_cast<size_t>(o.order_column)] = true;
+    for (const auto& a : o.aggs) {
+      for (int c : a.args) in[static_cast<size_t>(c)] = true;
+      if (a.filter >= 0) in[static_cast<size_t>(a.filter)] = true;
+    }
+  }
+
+  // WindowRank, WindowDeduplicate, Rank and Deduplicate.
+  void PushDownRanking(const PlanNodePtr& node, const std::vector<bool>& req) {
+    switch (node->kind) {
       case PlanKind::kWindowRank:
       case PlanKind::kWindowDeduplicate: {
         // Pass their input's columns through (a WindowRank may append the rank): they read their keys,
@@ -283,31 +319,7 @@ class Pruner {
         for (int c : read) in[static_cast<size_t>(c)] = true;
         return;
       }
-      case PlanKind::kSink:
-      case PlanKind::kWindowAggregate:
-      case PlanKind::kGroupAggregate:
-      case PlanKind::kSort:
-      case PlanKind::kChangelogNormalize:
-      case PlanKind::kDropUpdateBefore:
-      case PlanKind::kMiniBatchAssigner:
-      case PlanKind::kExpand:          // the binder's projection below keeps only what the aggregate reads
-      case PlanKind::kReplicateRows:   // reads every column it copies
-      case PlanKind::kMatch:           // the binder's input keeps only what it reads
-      case PlanKind::kHashAggregate:   // batch nodes come after this rule (plan/batch_physical.h)
-      case PlanKind::kHashJoin:
-      case PlanKind::kSortMergeJoin:
-      case PlanKind::kBatchRank:
-        // Aggregates, sinks and sorts read every input column; the projection below an aggregate
-        // already keeps only what it uses.
-        ReadAll(node);
-        return;
-    }
-  }
-
-  void ReadAll(const PlanNodePtr& node) {
-    for (const auto& input : node->inputs) {
-      auto& in = Req(input);
-      for (size_t i = 0; i < in.size(); ++i) in[i] = true;
+      default: SLUICE_UNREACHABLE();
     }
   }
 
@@ -401,137 +413,27 @@ class Pruner {
   Pruned Input(const PlanNodePtr& node) { return Compact(Build(node), Req(node)); }
 
   Pruned BuildNode(const PlanNodePtr& node) {
-    const std::vector<bool> required = Req(node);
-    Pruned out;
-    const size_t n = node->schema.size();
-    out.mapping.assign(n, -1);
     switch (node->kind) {
-      case PlanKind::kTableSourceScan: {
-        const auto& orig = node->As<TableSourceScanNode>();
-        auto scan = std::make_shared<TableSourceScanNode>(orig);
-        scan->projection.clear();
-        scan->metadata.clear();
-        scan->schema = Schema();
-        size_t np = orig.projection.size();
-        // A scan reads at least one column (COUNT(*) needs the row count, and connectors take an empty
-        // projection to mean "every column"); the Calc above drops it.
-        bool none = true;
-        for (size_t i = 0; i < n; ++i) none &= !required[i];
-        for (size_t i = 0; i < n; ++i) {
-          if (!required[i] && !(none && i == 0)) continue;
-          out.mapping[i] = static_cast<int>(scan->schema.size());
-          if (i < np) scan->projection.push_back(orig.projection[i]);
-          else scan->metadata.push_back(orig.metadata[i - np]);
-          scan->schema.Add(node->schema.field(i).name, node->schema.field(i).type);
-        }
-        out.node = scan;
-        return out;
-      }
-      case PlanKind::kValues: {
-        auto v = std::make_shared<ValuesNode>();
-        const auto& orig = node->As<ValuesNode>();
-        for (size_t i = 0; i < n; ++i) {
-          if (!required[i]) continue;
-          out.mapping[i] = static_cast<int>(v->schema.size());
-          v->schema.Add(node->schema.field(i).name, node->schema.field(i).type);
-        }
-        for (const auto& row : orig.rows) {
-          std::vector<Value> r;
-          for (size_t i = 0; i < n; ++i) {
-            if (required[i]) r.push_back(row[i]);
-          }
-          v->rows.push_back(std::move(r));
-        }
-        out.node = v;
-        return out;
-      }
-      case PlanKind::kCalc: {
-        const auto& calc = node->As<CalcNode>();
-        Pruned pin = Input(calc.inputs[0]);
-        auto nc = std::make_shared<CalcNode>();
-        nc->inputs = {pin.node};
-        if (calc.condition) nc->condition = RemapColumns(calc.condition, pin.mapping);
-        for (size_t i = 0; i < n; ++i) {
-          if (!required[i]) continue;
-          out.mapping[i] = static_cast<int>(nc->projections.size());
-          nc->projections.push_back(RemapColumns(calc.projections[i], pin.mapping));
-          nc->schema.Add(calc.schema.field(i).name, calc.schema.field(i).type);
-        }
-        out.node = nc;
-        return out;
-      }
-      case PlanKind::kWatermarkAssigner: {
-        const auto& wm = node->As<WatermarkAssignerNode>();
-        Pruned pin = Input(wm.inputs[0]);
-        const auto& in_req = Req(wm.inputs[0]);
-        auto nw = std::make_shared<WatermarkAssignerNode>(wm);
-        nw->inputs = {pin.node};
-        nw->rowtime_index = pin.mapping[static_cast<size_t>(wm.rowtime_index)];
-        nw->watermark = RemapColumns(wm.watermark, pin.mapping);
-        nw->schema = Schema();
-        for (size_t i = 0; i < n; ++i) {
-          if (!in_req[i]) continue;
-          out.mapping[i] = pin.mapping[i];
-          nw->schema.Add(wm.schema.field(i).name, wm.schema.field(i).type);
-        }
-        out.node = nw;
-        return out;
-      }
+      case PlanKind::kTableSourceScan: return BuildScan(node);
+      case PlanKind::kValues: return BuildValues(node);
+      case PlanKind::kCalc: return BuildCalc(node);
+      case PlanKind::kWatermarkAssigner: return BuildWatermarkAssigner(node);
       case PlanKind::kCorrelate: {
         const auto& c = node->As<CorrelateNode>();
         Pruned pin = Input(c.inputs[0]);
-        size_t nin = c.inputs[0]->schema.size();
         auto nc = std::make_shared<CorrelateNode>(c);
-        nc->inputs = {pin.node};
         nc->collection = RemapColumns(c.collection, pin.mapping);
-        nc->schema = pin.node->schema;
-        for (size_t i = 0; i < nin; ++i) out.mapping[i] = pin.mapping[i];
-        for (size_t i = nin; i < n; ++i) {
-          out.mapping[i] = static_cast<int>(nc->schema.size());
-          nc->schema.Add(c.schema.field(i).name, c.schema.field(i).type);
-        }
-        out.node = nc;
-        return out;
+        return AppendOwnColumns(*node, pin, nc);
       }
       case PlanKind::kWindowTableFunction: {
         const auto& w = node->As<WindowTableFunctionNode>();
         Pruned pin = Input(w.inputs[0]);
-        size_t nin = w.inputs[0]->schema.size();
         auto nw = std::make_shared<WindowTableFunctionNode>(w);
-        nw->inputs = {pin.node};
         nw->time_column = pin.mapping[static_cast<size_t>(w.time_column)];
         for (int& k : nw->partition_keys) k = pin.mapping[static_cast<size_t>(k)];
-        nw->schema = pin.node->schema;
-        for (size_t i = 0; i < nin; ++i) out.mapping[i] = pin.mapping[i];
-        for (size_t i = nin; i < n; ++i) {
-          out.mapping[i] = static_cast<int>(nw->schema.size());
-          nw->schema.Add(w.schema.field(i).name, w.schema.field(i).type);
-        }
-        out.node = nw;
-        return out;
+        return AppendOwnColumns(*node, pin, nw);
       }
-      case PlanKind::kWindowAggregate: {
-        std::vector<PlanNodePtr> inputs;
-        for (const auto& in : node->inputs) inputs.push_back(Input(in).node);
-        out.node = CopyWithInputs(node, std::move(inputs));
-        for (size_t i = 0; i < n; ++i) out.mapping[i] = static_cast<int>(i);
-        return out;
-      }
-      case PlanKind::kUnion: {
-        auto u = std::make_shared<UnionNode>();
-        for (const auto& in : node->inputs) {
-          // Every input must produce exactly the union's required columns, in order.
-          Pruned p = Build(in);
-          u->inputs.push_back(Compact(p, required).node);
-        }
-        for (size_t i = 0; i < n; ++i) {
-          if (!required[i]) continue;
-          out.mapping[i] = static_cast<int>(u->schema.size());
-          u->schema.Add(node->schema.field(i).name, node->schema.field(i).type);
-        }
-        out.node = u;
-        return out;
-      }
+      case PlanKind::kUnion: return BuildUnion(node);
       case PlanKind::kExchange: {
         const auto& ex = node->As<ExchangeNode>();
         Pruned pin = Input(ex.inputs[0]);
@@ -540,139 +442,22 @@ class Pruner {
         ne->schema = pin.node->schema;
         ne->keys.clear();
         for (int k : ex.keys) ne->keys.push_back(pin.mapping[static_cast<size_t>(k)]);
+        Pruned out;
         out.mapping = pin.mapping;
         out.node = ne;
         return out;
       }
-      case PlanKind::kOverAggregate: {
-        const auto& o = node->As<OverAggregateNode>();
-        const size_t nin = o.inputs[0]->schema.size();
-        Pruned pin = Input(o.inputs[0]);
-        auto no = std::make_shared<OverAggregateNode>(o);
-        no->inputs = {pin.node};
-        auto at = [&](int c) { return pin.mapping[static_cast<size_t>(c)]; };
-        for (int& k : no->partition_keys) k = at(k);
-        no->order_column = at(o.order_column);
-        for (auto& a : no->aggs) {
-          for (int& c : a.args) c = at(c);
-          if (a.filter >= 0) a.filter = at(a.filter);
-        }
-        no->schema = pin.node->schema;
-        for (size_t i = 0; i < nin; ++i) out.mapping[i] = pin.mapping[i];
-        for (size_t i = nin; i < n; ++i) {
-          out.mapping[i] = static_cast<int>(no->schema.size());
-          no->schema.Add(o.schema.field(i).name, o.schema.field(i).type);
-        }
-        out.node = no;
-        return out;
-      }
+      case PlanKind::kOverAggregate: return BuildOverAggregate(node);
       case PlanKind::kTemporalJoin: return RebuildTimeJoin(node->As<TemporalJoinNode>());
-      case PlanKind::kLookupJoin: {
-        const auto& j = node->As<LookupJoinNode>();
-        PrunedJoin pj = PruneJoin(j);
-        auto nj = std::make_shared<LookupJoinNode>(j);
-        nj->inputs = {pj.left.node, pj.right.node};
-        for (auto& k : nj->left_keys) k = RemapColumns(k, pj.left.mapping);
-        nj->right_keys = PrunedJoin::RemapKeys(j.right_keys, pj.right);
-        nj->residual = pj.Remap(j.residual);
-        nj->schema = pj.schema;
-        out.mapping = pj.mapping;
-        out.node = nj;
-        return out;
-      }
+      case PlanKind::kLookupJoin: return BuildLookupJoin(node);
       case PlanKind::kIntervalJoin: return RebuildTimeJoin(node->As<IntervalJoinNode>());
       case PlanKind::kWindowRank:
-      case PlanKind::kWindowDeduplicate: {
-        const size_t nin = node->inputs[0]->schema.size();
-        Pruned pin = Input(node->inputs[0]);
-        auto at = [&](int c) { return pin.mapping[static_cast<size_t>(c)]; };
-        PlanNodePtr copy;
-        AttachedWindow* window;
-        if (node->kind == PlanKind::kWindowRank) {
-          auto r = std::make_shared<WindowRankNode>(node->As<WindowRankNode>());
-          for (int& k : r->partition_keys) k = at(k);
-          for (auto& k : r->order) k.column = at(k.column);
-          window = &r->window;
-          copy = r;
-        } else {
-          auto d = std::make_shared<WindowDeduplicateNode>(node->As<WindowDeduplicateNode>());
-          for (int& k : d->partition_keys) k = at(k);
-          d->order_key = at(d->order_key);
-          window = &d->window;
-          copy = d;
-        }
-        window->window_start = at(window->window_start);
-        window->window_end = at(window->window_end);
-        copy->inputs = {pin.node};
-        copy->schema = pin.node->schema;
-        for (size_t i = 0; i < nin; ++i) out.mapping[i] = pin.mapping[i];
-        for (size_t i = nin; i < n; ++i) {
-          out.mapping[i] = static_cast<int>(copy->schema.size());
-          copy->schema.Add(node->schema.field(i).name, node->schema.field(i).type);
-        }
-        out.node = copy;
-        return out;
-      }
-      case PlanKind::kWindowJoin: {
-        const auto& j = node->As<WindowJoinNode>();
-        PrunedJoin pj = PruneJoin(j);
-        auto nj = std::make_shared<WindowJoinNode>(j);
-        nj->inputs = {pj.left.node, pj.right.node};
-        nj->left_keys = PrunedJoin::RemapKeys(j.left_keys, pj.left);
-        nj->right_keys = PrunedJoin::RemapKeys(j.right_keys, pj.right);
-        nj->left_window.window_start = pj.left.mapping[static_cast<size_t>(j.left_window.window_start)];
-        nj->left_window.window_end = pj.left.mapping[static_cast<size_t>(j.left_window.window_end)];
-        nj->right_window.window_start = pj.right.mapping[static_cast<size_t>(j.right_window.window_start)];
-        nj->right_window.window_end = pj.right.mapping[static_cast<size_t>(j.right_window.window_end)];
-        nj->residual = pj.Remap(j.residual);
-        nj->remaining = pj.Remap(j.remaining);
-        nj->schema = pj.schema;
-        out.mapping = pj.mapping;
-        out.node = nj;
-        return out;
-      }
-      case PlanKind::kJoin: {
-        const auto& j = node->As<JoinNode>();
-        PrunedJoin pj = PruneJoin(j);
-        auto nj = std::make_shared<JoinNode>(j);
-        nj->inputs = {pj.left.node, pj.right.node};
-        nj->left_keys = PrunedJoin::RemapKeys(j.left_keys, pj.left);
-        nj->right_keys = PrunedJoin::RemapKeys(j.right_keys, pj.right);
-        nj->residual = pj.Remap(j.residual);
-        // The full ON condition is printed by EXPLAIN; its equi-parts are keys (kept), the rest residual.
-        nj->condition = pj.Remap(j.condition);
-        nj->schema = pj.schema;
-        out.mapping = pj.mapping;
-        out.node = nj;
-        return out;
-      }
+      case PlanKind::kWindowDeduplicate: return BuildWindowRanking(node);
+      case PlanKind::kWindowJoin: return BuildWindowJoin(node);
+      case PlanKind::kJoin: return BuildJoin(node);
       case PlanKind::kRank:
-      case PlanKind::kDeduplicate: {
-        const size_t nin = node->inputs[0]->schema.size();
-        Pruned pin = Input(node->inputs[0]);
-        auto at = [&](int c) { return pin.mapping[static_cast<size_t>(c)]; };
-        PlanNodePtr copy;
-        if (node->kind == PlanKind::kRank) {
-          auto r = std::make_shared<RankNode>(node->As<RankNode>());
-          for (int& k : r->partition_keys) k = at(k);
-          for (auto& k : r->order) k.column = at(k.column);
-          copy = r;
-        } else {
-          auto d = std::make_shared<DeduplicateNode>(node->As<DeduplicateNode>());
-          for (int& k : d->keys) k = at(k);
-          if (d->time_column >= 0) d->time_column = at(d->time_column);
-          copy = d;
-        }
-        copy->inputs = {pin.node};
-        copy->schema = pin.node->schema;
-        for (size_t i = 0; i < nin; ++i) out.mapping[i] = pin.mapping[i];
-        for (size_t i = nin; i < n; ++i) {
-          out.mapping[i] = static_cast<int>(copy->schema.size());
-          copy->schema.Add(node->schema.field(i).name, node->schema.field(i).type);
-        }
-        out.node = copy;
-        return out;
-      }
+      case PlanKind::kDeduplicate: return BuildRanking(node);
+      case PlanKind::kWindowAggregate:
       case PlanKind::kSink:
       case PlanKind::kGroupAggregate:
       case PlanKind::kSort:
@@ -686,14 +471,253 @@ class Pruner {
       case PlanKind::kHashJoin:
       case PlanKind::kSortMergeJoin:
       case PlanKind::kBatchRank: {
+        // Every column kept: the node copied over its pruned inputs.
         std::vector<PlanNodePtr> inputs;
         for (const auto& in : node->inputs) inputs.push_back(Input(in).node);
+        Pruned out;
         out.node = CopyWithInputs(node, std::move(inputs));
-        for (size_t i = 0; i < n; ++i) out.mapping[i] = static_cast<int>(i);
+        for (size_t i = 0; i < node->schema.size(); ++i) out.mapping.push_back(static_cast<int>(i));
         return out;
       }
     }
     SLUICE_UNREACHABLE();
+  }
+
+  // `copy` (a copy of `orig`, its own fields already remapped) over the pruned input `pin`: the input's
+  // columns pass through, and the columns `orig` appends to them follow.
+  static Pruned AppendOwnColumns(const PlanNode& orig, const Pruned& pin, const PlanNodePtr& copy) {
+    const size_t nin = orig.inputs[0]->schema.size();
+    const size_t n = orig.schema.size();
+    Pruned out;
+    out.mapping.assign(n, -1);
+    copy->inputs = {pin.node};
+    copy->schema = pin.node->schema;
+    for (size_t i = 0; i < nin; ++i) out.mapping[i] = pin.mapping[i];
+    for (size_t i = nin; i < n; ++i) {
+      out.mapping[i] = static_cast<int>(copy->schema.size());
+      copy->schema.Add(orig.schema.field(i).name, orig.schema.field(i).type);
+    }
+    out.node = copy;
+    return out;
+  }
+
+  Pruned BuildScan(const PlanNodePtr& node) {
+    const std::vector<bool> required = Req(node);
+    const size_t n = node->schema.size();
+    Pruned out;
+    out.mapping.assign(n, -1);
+    const auto& orig = node->As<TableSourceScanNode>();
+    auto scan = std::make_shared<TableSourceScanNode>(orig);
+    scan->projection.clear();
+    scan->metadata.clear();
+    scan->schema = Schema();
+    size_t np = orig.projection.size();
+    // A scan reads at least one column (COUNT(*) needs the row count, and connectors take an empty
+    // projection to mean "every column"); the Calc above drops it.
+    bool none = true;
+    for (size_t i = 0; i < n; ++i) none &= !required[i];
+    for (size_t i = 0; i < n; ++i) {
+      if (!required[i] && !(none && i == 0)) continue;
+      out.mapping[i] = static_cast<int>(scan->schema.size());
+      if (i < np) scan->projection.push_back(orig.projection[i]);
+      else scan->metadata.push_back(orig.metadata[i - np]);
+      scan->schema.Add(node->schema.field(i).name, node->schema.field(i).type);
+    }
+    out.node = scan;
+    return out;
+  }
+
+  Pruned BuildValues(const PlanNodePtr& node) {
+    const std::vector<bool> required = Req(node);
+    const size_t n = node->schema.size();
+    Pruned out;
+    out.mapping.assign(n, -1);
+    auto v = std::make_shared<ValuesNode>();
+    const auto& orig = node->As<ValuesNode>();
+    for (size_t i = 0; i < n; ++i) {
+      if (!required[i]) continue;
+      out.mapping[i] = static_cast<int>(v->schema.size());
+      v->schema.Add(node->schema.field(i).name, node->schema.field(i).type);
+    }
+    for (const auto& row : orig.rows) {
+      std::vector<Value> r;
+      for (size_t i = 0; i < n; ++i) {
+        if (required[i]) r.push_back(row[i]);
+      }
+      v->rows.push_back(std::move(r));
+    }
+    out.node = v;
+    return out;
+  }
+
+  Pruned BuildCalc(const PlanNodePtr& node) {
+    const std::vector<bool> required = Req(node);
+    const size_t n = node->schema.size();
+    Pruned out;
+    out.mapping.assign(n, -1);
+    const auto& calc = node->As<CalcNode>();
+    Pruned pin = Input(calc.inputs[0]);
+    auto nc = std::make_shared<CalcNode>();
+    nc->inputs = {pin.node};
+    if (calc.condition) nc->condition = RemapColumns(calc.condition, pin.mapping);
+    for (size_t i = 0; i < n; ++i) {
+      if (!required[i]) continue;
+      out.mapping[i] = static_cast<int>(nc->projections.size());
+      nc->projections.push_back(RemapColumns(calc.projections[i], pin.mapping));
+      nc->schema.Add(calc.schema.field(i).name, calc.schema.field(i).type);
+    }
+    out.node = nc;
+    return out;
+  }
+
+  Pruned BuildWatermarkAssigner(const PlanNodePtr& node) {
+    const size_t n = node->schema.size();
+    Pruned out;
+    out.mapping.assign(n, -1);
+    const auto& wm = node->As<WatermarkAssignerNode>();
+    Pruned pin = Input(wm.inputs[0]);
+    const auto& in_req = Req(wm.inputs[0]);
+    auto nw = std::make_shared<WatermarkAssignerNode>(wm);
+    nw->inputs = {pin.node};
+    nw->rowtime_index = pin.mapping[static_cast<size_t>(wm.rowtime_index)];
+    nw->watermark = RemapColumns(wm.watermark, pin.mapping);
+    nw->schema = Schema();
+    for (size_t i = 0; i < n; ++i) {
+      if (!in_req[i]) continue;
+      out.mapping[i] = pin.mapping[i];
+      nw->schema.Add(wm.schema.field(i).name, wm.schema.field(i).type);
+    }
+    out.node = nw;
+    return out;
+  }
+
+  Pruned BuildUnion(const PlanNodePtr& node) {
+    const std::vector<bool> required = Req(node);
+    const size_t n = node->schema.size();
+    Pruned out;
+    out.mapping.assign(n, -1);
+    auto u = std::make_shared<UnionNode>();
+    for (const auto& in : node->inputs) {
+      // Every input must produce exactly the union's required columns, in order.
+      Pruned p = Build(in);
+      u->inputs.push_back(Compact(p, required).node);
+    }
+    for (size_t i = 0; i < n; ++i) {
+      if (!required[i]) continue;
+      out.mapping[i] = static_cast<int>(u->schema.size());
+      u->schema.Add(node->schema.field(i).name, node->schema.field(i).type);
+    }
+    out.node = u;
+    return out;
+  }
+
+  Pruned BuildOverAggregate(const PlanNodePtr& node) {
+    const auto& o = node->As<OverAggregateNode>();
+    Pruned pin = Input(o.inputs[0]);
+    auto no = std::make_shared<OverAggregateNode>(o);
+    auto at = [&](int c) { return pin.mapping[static_cast<size_t>(c)]; };
+    for (int& k : no->partition_keys) k = at(k);
+    no->order_column = at(o.order_column);
+    for (auto& a : no->aggs) {
+      for (int& c : a.args) c = at(c);
+      if (a.filter >= 0) a.filter = at(a.filter);
+    }
+    return AppendOwnColumns(*node, pin, no);
+  }
+
+  // WindowRank and WindowDeduplicate.
+  Pruned BuildWindowRanking(const PlanNodePtr& node) {
+    Pruned pin = Input(node->inputs[0]);
+    auto at = [&](int c) { return pin.mapping[static_cast<size_t>(c)]; };
+    PlanNodePtr copy;
+    AttachedWindow* window;
+    if (node->kind == PlanKind::kWindowRank) {
+      auto r = std::make_shared<WindowRankNode>(node->As<WindowRankNode>());
+      for (int& k : r->partition_keys) k = at(k);
+      for (auto& k : r->order) k.column = at(k.column);
+      window = &r->window;
+      copy = r;
+    } else {
+      auto d = std::make_shared<WindowDeduplicateNode>(node->As<WindowDeduplicateNode>());
+      for (int& k : d->partition_keys) k = at(k);
+      d->order_key = at(d->order_key);
+      window = &d->window;
+      copy = d;
+    }
+    window->window_start = at(window->window_start);
+    window->window_end = at(window->window_end);
+    return AppendOwnColumns(*node, pin, copy);
+  }
+
+  // Rank and Deduplicate.
+  Pruned BuildRanking(const PlanNodePtr& node) {
+    Pruned pin = Input(node->inputs[0]);
+    auto at = [&](int c) { return pin.mapping[static_cast<size_t>(c)]; };
+    PlanNodePtr copy;
+    if (node->kind == PlanKind::kRank) {
+      auto r = std::make_shared<RankNode>(node->As<RankNode>());
+      for (int& k : r->partition_keys) k = at(k);
+      for (auto& k : r->order) k.column = at(k.column);
+      copy = r;
+    } else {
+      auto d = std::make_shared<DeduplicateNode>(node->As<DeduplicateNode>());
+      for (int& k : d->keys) k = at(k);
+      if (d->time_column >= 0) d->time_column = at(d->time_column);
+      copy = d;
+    }
+    return AppendOwnColumns(*node, pin, copy);
+  }
+
+  Pruned BuildLookupJoin(const PlanNodePtr& node) {
+    const auto& j = node->As<LookupJoinNode>();
+    PrunedJoin pj = PruneJoin(j);
+    auto nj = std::make_shared<LookupJoinNode>(j);
+    nj->inputs = {pj.left.node, pj.right.node};
+    for (auto& k : nj->left_keys) k = RemapColumns(k, pj.left.mapping);
+    nj->right_keys = PrunedJoin::RemapKeys(j.right_keys, pj.right);
+    nj->residual = pj.Remap(j.residual);
+    nj->schema = pj.schema;
+    Pruned out;
+    out.mapping = pj.mapping;
+    out.node = nj;
+    return out;
+  }
+
+  Pruned BuildWindowJoin(const PlanNodePtr& node) {
+    const auto& j = node->As<WindowJoinNode>();
+    PrunedJoin pj = PruneJoin(j);
+    auto nj = std::make_shared<WindowJoinNode>(j);
+    nj->inputs = {pj.left.node, pj.right.node};
+    nj->left_keys = PrunedJoin::RemapKeys(j.left_keys, pj.left);
+    nj->right_keys = PrunedJoin::RemapKeys(j.right_keys, pj.right);
+    nj->left_window.window_start = pj.left.mapping[static_cast<size_t>(j.left_window.window_start)];
+    nj->left_window.window_end = pj.left.mapping[static_cast<size_t>(j.left_window.window_end)];
+    nj->right_window.window_start = pj.right.mapping[static_cast<size_t>(j.right_window.window_start)];
+    nj->right_window.window_end = pj.right.mapping[static_cast<size_t>(j.right_window.window_end)];
+    nj->residual = pj.Remap(j.residual);
+    nj->remaining = pj.Remap(j.remaining);
+    nj->schema = pj.schema;
+    Pruned out;
+    out.mapping = pj.mapping;
+    out.node = nj;
+    return out;
+  }
+
+  Pruned BuildJoin(const PlanNodePtr& node) {
+    const auto& j = node->As<JoinNode>();
+    PrunedJoin pj = PruneJoin(j);
+    auto nj = std::make_shared<JoinNode>(j);
+    nj->inputs = {pj.left.node, pj.right.node};
+    nj->left_keys = PrunedJoin::RemapKeys(j.left_keys, pj.left);
+    nj->right_keys = PrunedJoin::RemapKeys(j.right_keys, pj.right);
+    nj->residual = pj.Remap(j.residual);
+    // The full ON condition is printed by EXPLAIN; its equi-parts are keys (kept), the rest residual.
+    nj->condition = pj.Remap(j.condition);
+    nj->schema = pj.schema;
+    Pruned out;
+    out.mapping = pj.mapping;
+    out.node = nj;
+    return out;
   }
 
   std::set<const PlanNode*> visited_;
