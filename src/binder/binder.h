@@ -150,6 +150,18 @@ class Binder {
   // residual BindJoin split from the ON condition; `combined` the scope of left ++ right.
   Result<Relation> FinishTemporalJoin(const ast::Join& join, const ast::Expr& as_of, Relation left, Relation right,
                                       const JoinNode& regular, Scope combined);
+  // FinishTemporalJoin's steps: a processing-time one (a LookupJoin); the versioned side's event-time
+  // attribute and primary key; left-side key expressions computed in a Calc below the join (keys on
+  // them, `node`'s condition and residual remapped), returned as the join's probe input.
+  Result<Relation> BindLookupTemporalJoin(const ast::Join& join, const std::string& right_name, const Relation& left,
+                                          const Relation& right, const JoinNode& regular, Scope combined);
+  Result<int> VersionedRowtime(const ast::TableRef& right_ref, const std::string& right_name, const Scope& right) const;
+  Status CheckVersionedKey(const ast::Join& join, const std::string& right_name, const std::vector<int>& right_keys,
+                           const Schema& right) const;
+  Result<PlanNodePtr> KeyOnComputed(const ast::Join& join, const Relation& left, const Relation& right,
+                                    const JoinNode& regular, const std::vector<ExprPtr>& computed,
+                                    const std::vector<const Expr*>& taken_eqs, std::vector<ExprPtr> residual,
+                                    TemporalJoinNode* node);
   Result<Relation> BindUnnest(Relation left, const ast::Unnest& unnest, bool left_outer);
   // MATCH_RECOGNIZE (binder/match_recognize.cc).
   struct MatchBindContext {

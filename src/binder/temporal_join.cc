@@ -38,89 +38,109 @@ ExprPtr AndOf(std::vector<ExprPtr> args) {
   return e;
 }
 
+// An ON conjunct `versioned column = expression over the left side`: a join key on that expression.
+struct KeyEquality {
+  ExprPtr key;             // the left-side expression (cast to the column's type when needed)
+  int right_column;        // the versioned side's column
+  const Expr* conjunct;
+};
+
+// Splits `residual` (over left ++ right, `nl` left columns) into key equalities and the other
+// conjuncts. Integer keys of different widths compare through a TRY_CAST to the versioned column's
+// type; other types must match (ignoring nullability), or both be strings when `strings_compare`.
+void SplitKeyEqualities(const ExprPtr& residual, int nl, bool strings_compare, std::vector<KeyEquality>* keys,
+                        std::vector<ExprPtr>* rest) {
+  std::vector<ExprPtr> conjuncts;
+  if (residual) {
+    if (residual->kind == ExprKind::kAnd) conjuncts = residual->args;
+    else conjuncts = {residual};
+  }
+  for (const auto& c : conjuncts) {
+    bool taken = false;
+    if (c->kind == ExprKind::kCall && c->function && c->function->name == "=" && c->args.size() == 2) {
+      for (int side = 0; side < 2 && !taken; ++side) {
+        const ExprPtr& r = c->args[static_cast<size_t>(side)];
+        const ExprPtr& l = c->args[static_cast<size_t>(1 - side)];
+        bool any = false;
+        if (r->kind != ExprKind::kColumnRef || r->column_index < nl || !ReadsOnlyLeft(*l, nl, &any) || !any) continue;
+        const LogicalType& rt = r->type;
+        ExprPtr key = l;
+        if (!l->type.EqualsIgnoringNullability(rt) && !(strings_compare && l->type.IsStringLike() && rt.IsStringLike())) {
+          if (!l->type.IsIntegral() || !rt.IsIntegral()) continue;
+          key = MakeCast(l, rt.WithNullable(true), /*is_try=*/true);
+        }
+        keys->push_back({key, r->column_index - nl, c.get()});
+        taken = true;
+      }
+    }
+    if (!taken) rest->push_back(c);
+  }
+}
+
+// The join's output without the computed key columns (`ne` after the `nl` left columns).
+PlanNodePtr DropComputedKeys(const PlanNodePtr& join, size_t ncolumns, size_t nl, size_t ne) {
+  auto post = std::make_shared<CalcNode>();
+  post->inputs = {join};
+  for (size_t i = 0; i < ncolumns; ++i) {
+    const size_t from = i < nl ? i : i + ne;
+    const Field& f = join->schema.field(from);
+    post->projections.push_back(MakeColumnRef(static_cast<int>(from), f.type));
+    post->schema.Add(f.name, f.type);
+  }
+  return post;
+}
+
 }  // namespace
 
-Result<Binder::Relation> Binder::FinishTemporalJoin(const ast::Join& join, const ast::Expr& as_of, Relation left,
-                                                    Relation right, const JoinNode& regular, Scope combined) {
+Result<Binder::Relation> Binder::BindLookupTemporalJoin(const ast::Join& join, const std::string& right_name,
+                                                        const Relation& left, const Relation& right, const JoinNode& regular,
+                                                        Scope combined) {
+  // A processing-time temporal join: Flink's LookupJoin against a bounded table held in memory. The
+  // lookup keys are the ON equalities between a column of the table and an expression over the left
+  // side (Flink computes such an expression in a Calc below the join; Sluice evaluates it in the
+  // join); integer keys of different widths compare through a TRY_CAST to the table column's type.
+  // Everything else in ON stays a residual condition.
   const ast::TableRef& right_ref = *join.right;
   const auto& right_table = right_ref.As<ast::TableName>();
-  std::string right_name;
-  for (const auto& part : right_table.name) right_name += (right_name.empty() ? "" : ".") + part;
-  if (regular.join_type != JoinType::kInner && regular.join_type != JoinType::kLeft) {
-    return Error(join.pos, "Temporal table join currently only supports INNER JOIN and LEFT JOIN");
+  auto path = catalog_->Resolve(right_table.name);
+  std::shared_ptr<const CatalogTable> table = path.ok() ? catalog_->FindTable(*path) : nullptr;
+  if (table == nullptr) {
+    return NotSupported(right_ref.pos, "A processing-time temporal join against the view '" + right_name +
+                                           "' (Sluice looks up tables only: join a table declared with CREATE TABLE)");
   }
-  ASSIGN_OR_RETURN(ExprPtr time, BindExpr(as_of, left.scope));
-  if (time->kind != ExprKind::kColumnRef || !time->type.IsTimestamp()) {
-    return Error(as_of.pos, "Temporal table join only supports FOR SYSTEM_TIME AS OF a time attribute column of the left table");
+  const int nl = static_cast<int>(left.node->schema.size());
+  auto node = std::make_shared<LookupJoinNode>();
+  node->left_outer = regular.join_type == JoinType::kLeft;
+  node->table_name = path->FullName();
+  for (size_t i = 0; i < regular.left_keys.size(); ++i) {
+    const int l = regular.left_keys[i];
+    node->left_keys.push_back(MakeColumnRef(l, left.node->schema.field(static_cast<size_t>(l)).type));
+    node->right_keys.push_back(regular.right_keys[i]);
   }
-  if (time->type.time_attribute() == TimeAttribute::kProctime) {
-    // A processing-time temporal join: Flink's LookupJoin against a bounded table held in memory. The
-    // lookup keys are the ON equalities between a column of the table and an expression over the left
-    // side (Flink computes such an expression in a Calc below the join; Sluice evaluates it in the
-    // join); integer keys of different widths compare through a TRY_CAST to the table column's type.
-    // Everything else in ON stays a residual condition.
-    auto path = catalog_->Resolve(right_table.name);
-    std::shared_ptr<const CatalogTable> table = path.ok() ? catalog_->FindTable(*path) : nullptr;
-    if (table == nullptr) {
-      return NotSupported(right_ref.pos, "A processing-time temporal join against the view '" + right_name +
-                                             "' (Sluice looks up tables only: join a table declared with CREATE TABLE)");
-    }
-    const int nl = static_cast<int>(left.node->schema.size());
-    auto node = std::make_shared<LookupJoinNode>();
-    node->left_outer = regular.join_type == JoinType::kLeft;
-    node->table_name = path->FullName();
-    for (size_t i = 0; i < regular.left_keys.size(); ++i) {
-      const int l = regular.left_keys[i];
-      node->left_keys.push_back(MakeColumnRef(l, left.node->schema.field(static_cast<size_t>(l)).type));
-      node->right_keys.push_back(regular.right_keys[i]);
-    }
-    std::vector<ExprPtr> conjuncts;
-    if (regular.residual) {
-      if (regular.residual->kind == ExprKind::kAnd) conjuncts = regular.residual->args;
-      else conjuncts = {regular.residual};
-    }
-    std::vector<ExprPtr> residual;
-    for (const auto& c : conjuncts) {
-      bool taken = false;
-      if (c->kind == ExprKind::kCall && c->function && c->function->name == "=" && c->args.size() == 2) {
-        for (int side = 0; side < 2 && !taken; ++side) {
-          const ExprPtr& r = c->args[static_cast<size_t>(side)];
-          const ExprPtr& l = c->args[static_cast<size_t>(1 - side)];
-          bool any = false;
-          if (r->kind != ExprKind::kColumnRef || r->column_index < nl || !ReadsOnlyLeft(*l, nl, &any) || !any) continue;
-          const LogicalType& rt = r->type;
-          ExprPtr key = l;
-          if (!l->type.EqualsIgnoringNullability(rt)) {
-            if (!l->type.IsIntegral() || !rt.IsIntegral()) continue;
-            key = MakeCast(l, rt.WithNullable(true), /*is_try=*/true);
-          }
-          node->left_keys.push_back(key);
-          node->right_keys.push_back(r->column_index - nl);
-          taken = true;
-        }
-      }
-      if (!taken) residual.push_back(c);
-    }
-    if (node->left_keys.empty()) {
-      return Error(join.pos, "Temporal table join requires an equality condition on fields of table [" + node->table_name + "].");
-    }
-    if (residual.size() == 1) node->residual = residual[0];
-    else if (residual.size() > 1) node->residual = AndOf(std::move(residual));
-    node->inputs = {left.node, right.node};
-    for (size_t i = 0; i < combined.columns.size(); ++i) node->schema.Add(regular.schema.field(i).name, combined.columns[i].type);
-    Relation out;
-    out.node = node;
-    out.scope = std::move(combined);
-    return out;
+  std::vector<KeyEquality> keys;
+  std::vector<ExprPtr> residual;
+  SplitKeyEqualities(regular.residual, nl, /*strings_compare=*/false, &keys, &residual);
+  for (const KeyEquality& k : keys) {
+    node->left_keys.push_back(k.key);
+    node->right_keys.push_back(k.right_column);
   }
-  if (time->type.time_attribute() != TimeAttribute::kRowtime) {
-    return Error(as_of.pos, "FOR SYSTEM_TIME AS OF must name an event-time attribute of the left table (a column with a "
-                            "WATERMARK), but '" + left.scope.columns[static_cast<size_t>(time->column_index)].name +
-                                "' is a regular TIMESTAMP");
+  if (node->left_keys.empty()) {
+    return Error(join.pos, "Temporal table join requires an equality condition on fields of table [" + node->table_name + "].");
   }
+  if (residual.size() == 1) node->residual = residual[0];
+  else if (residual.size() > 1) node->residual = AndOf(std::move(residual));
+  node->inputs = {left.node, right.node};
+  for (size_t i = 0; i < combined.columns.size(); ++i) node->schema.Add(regular.schema.field(i).name, combined.columns[i].type);
+  Relation out;
+  out.node = node;
+  out.scope = std::move(combined);
+  return out;
+}
+
+Result<int> Binder::VersionedRowtime(const ast::TableRef& right_ref, const std::string& right_name, const Scope& right) const {
   int right_time = -1;
-  for (size_t i = 0; i < right.scope.columns.size(); ++i) {
-    if (right.scope.columns[i].type.time_attribute() != TimeAttribute::kRowtime) continue;
+  for (size_t i = 0; i < right.columns.size(); ++i) {
+    if (right.columns[i].type.time_attribute() != TimeAttribute::kRowtime) continue;
     if (right_time >= 0) {
       return Error(right_ref.pos, "The versioned table '" + right_name + "' has several event-time attributes");
     }
@@ -131,6 +151,100 @@ Result<Binder::Relation> Binder::FinishTemporalJoin(const ast::Join& join, const
                                 "versioned table, but no row time attribute can be found. ('" + right_name +
                                     "' needs a WATERMARK, or must be a view that keeps one)");
   }
+  return right_time;
+}
+
+Status Binder::CheckVersionedKey(const ast::Join& join, const std::string& right_name, const std::vector<int>& right_keys,
+                                 const Schema& right) const {
+  // A catalog table must declare its primary key, and the join must cover it.
+  const ast::TableRef& right_ref = *join.right;
+  const auto& right_table = right_ref.As<ast::TableName>();
+  auto path = catalog_->Resolve(right_table.name);
+  std::shared_ptr<const CatalogTable> table = path.ok() ? catalog_->FindTable(*path) : nullptr;
+  if (table == nullptr) return Status::OK();
+  if (table->primary_key.empty()) {
+    return Error(right_ref.pos, "Temporal Table Join requires primary key in versioned table, but no primary key can "
+                                "be found. (declare PRIMARY KEY (...) NOT ENFORCED on '" + right_name + "')");
+  }
+  for (const auto& pk : table->primary_key) {
+    bool covered = false;
+    for (int k : right_keys) covered |= right.field(static_cast<size_t>(k)).name == pk;
+    if (!covered) {
+      std::string keys;
+      for (const auto& k : table->primary_key) keys += (keys.empty() ? "" : ", ") + k;
+      return Error(join.pos, "Temporal table's primary key [" + keys +
+                                 "] must be included in the equivalence condition of temporal join");
+    }
+  }
+  return Status::OK();
+}
+
+Result<PlanNodePtr> Binder::KeyOnComputed(const ast::Join& join, const Relation& left, const Relation& right,
+                                          const JoinNode& regular, const std::vector<ExprPtr>& computed,
+                                          const std::vector<const Expr*>& taken_eqs, std::vector<ExprPtr> residual,
+                                          TemporalJoinNode* node) {
+  const int nl = static_cast<int>(left.scope.columns.size());
+  const int ne = static_cast<int>(computed.size());
+  auto pre = std::make_shared<CalcNode>();
+  pre->inputs = {left.node};
+  for (int i = 0; i < nl; ++i) {
+    const Field& f = left.node->schema.field(static_cast<size_t>(i));
+    pre->projections.push_back(MakeColumnRef(i, f.type));
+    pre->schema.Add(f.name, f.type);
+  }
+  for (const auto& e : computed) {
+    pre->projections.push_back(e);
+    pre->schema.Add("$f" + std::to_string(pre->schema.size()), e->type);
+  }
+  // The conditions now read left ++ computed ++ right: the versioned side's columns move up by `ne`,
+  // and each expression equality becomes an equality with its computed column.
+  std::vector<int> mapping;
+  for (int i = 0; i < nl + static_cast<int>(right.scope.columns.size()); ++i) mapping.push_back(i < nl ? i : i + ne);
+  std::vector<ExprPtr> conds;
+  std::vector<ExprPtr> all;
+  if (regular.condition->kind == ExprKind::kAnd) all = regular.condition->args;
+  else all = {regular.condition};
+  for (const auto& c : all) {
+    auto it = std::find(taken_eqs.begin(), taken_eqs.end(), c.get());
+    if (it == taken_eqs.end()) {
+      conds.push_back(RemapColumns(c, mapping));
+      continue;
+    }
+    const size_t i = static_cast<size_t>(it - taken_eqs.begin());
+    const int lcol = nl + static_cast<int>(i);
+    const int rcol = nl + ne + node->right_keys[regular.right_keys.size() + i];
+    const LogicalType& rtype = right.node->schema.field(static_cast<size_t>(rcol - nl - ne)).type;
+    ASSIGN_OR_RETURN(ExprPtr eq,
+                     MakeFunctionCall("=", {MakeColumnRef(lcol, computed[i]->type), MakeColumnRef(rcol, rtype)}, join.pos));
+    conds.push_back(eq);
+  }
+  node->condition = conds.size() == 1 ? conds[0] : AndOf(std::move(conds));
+  for (auto& r : residual) r = RemapColumns(r, mapping);
+  node->residual = residual.empty() ? nullptr : residual.size() == 1 ? residual[0] : AndOf(std::move(residual));
+  return PlanNodePtr(pre);
+}
+
+Result<Binder::Relation> Binder::FinishTemporalJoin(const ast::Join& join, const ast::Expr& as_of, Relation left,
+                                                    Relation right, const JoinNode& regular, Scope combined) {
+  const ast::TableRef& right_ref = *join.right;
+  std::string right_name;
+  for (const auto& part : right_ref.As<ast::TableName>().name) right_name += (right_name.empty() ? "" : ".") + part;
+  if (regular.join_type != JoinType::kInner && regular.join_type != JoinType::kLeft) {
+    return Error(join.pos, "Temporal table join currently only supports INNER JOIN and LEFT JOIN");
+  }
+  ASSIGN_OR_RETURN(ExprPtr time, BindExpr(as_of, left.scope));
+  if (time->kind != ExprKind::kColumnRef || !time->type.IsTimestamp()) {
+    return Error(as_of.pos, "Temporal table join only supports FOR SYSTEM_TIME AS OF a time attribute column of the left table");
+  }
+  if (time->type.time_attribute() == TimeAttribute::kProctime) {
+    return BindLookupTemporalJoin(join, right_name, left, right, regular, std::move(combined));
+  }
+  if (time->type.time_attribute() != TimeAttribute::kRowtime) {
+    return Error(as_of.pos, "FOR SYSTEM_TIME AS OF must name an event-time attribute of the left table (a column with a "
+                            "WATERMARK), but '" + left.scope.columns[static_cast<size_t>(time->column_index)].name +
+                                "' is a regular TIMESTAMP");
+  }
+  ASSIGN_OR_RETURN(int right_time, VersionedRowtime(right_ref, right_name, right.scope));
   // Equalities between a column of the versioned side and an expression over the left side (e.g.
   // `p.k = SUBSTRING(l.k, 1, 2)`) are join keys too: as Flink does, the expression is computed in a
   // Calc below the join (a new left column `$fN`), the join is keyed on that column, and a Calc above
@@ -138,63 +252,21 @@ Result<Binder::Relation> Binder::FinishTemporalJoin(const ast::Join& join, const
   const int nl = static_cast<int>(left.scope.columns.size());
   std::vector<int> left_keys = regular.left_keys;
   std::vector<int> right_keys = regular.right_keys;
-  std::vector<ExprPtr> computed;         // the left-side key expressions, appended to the left row
-  std::vector<const Expr*> taken_eqs;    // their conjuncts, replaced in the condition
+  std::vector<KeyEquality> equalities;
   std::vector<ExprPtr> residual;
-  {
-    std::vector<ExprPtr> conjuncts;
-    if (regular.residual) {
-      if (regular.residual->kind == ExprKind::kAnd) conjuncts = regular.residual->args;
-      else conjuncts = {regular.residual};
-    }
-    for (const auto& c : conjuncts) {
-      bool taken = false;
-      if (c->kind == ExprKind::kCall && c->function && c->function->name == "=" && c->args.size() == 2) {
-        for (int side = 0; side < 2 && !taken; ++side) {
-          const ExprPtr& r = c->args[static_cast<size_t>(side)];
-          const ExprPtr& l = c->args[static_cast<size_t>(1 - side)];
-          bool any = false;
-          if (r->kind != ExprKind::kColumnRef || r->column_index < nl || !ReadsOnlyLeft(*l, nl, &any) || !any) continue;
-          const LogicalType& rt = r->type;
-          ExprPtr key = l;
-          if (!l->type.EqualsIgnoringNullability(rt) && !(l->type.IsStringLike() && rt.IsStringLike())) {
-            // Integer keys of different widths compare through a TRY_CAST to the versioned column's
-            // type, as the processing-time join above does.
-            if (!l->type.IsIntegral() || !rt.IsIntegral()) continue;
-            key = MakeCast(l, rt.WithNullable(true), /*is_try=*/true);
-          }
-          left_keys.push_back(nl + static_cast<int>(computed.size()));
-          right_keys.push_back(r->column_index - nl);
-          computed.push_back(key);
-          taken_eqs.push_back(c.get());
-          taken = true;
-        }
-      }
-      if (!taken) residual.push_back(c);
-    }
+  SplitKeyEqualities(regular.residual, nl, /*strings_compare=*/true, &equalities, &residual);
+  std::vector<ExprPtr> computed;       // the left-side key expressions, appended to the left row
+  std::vector<const Expr*> taken_eqs;  // their conjuncts, replaced in the condition
+  for (const KeyEquality& k : equalities) {
+    left_keys.push_back(nl + static_cast<int>(computed.size()));
+    right_keys.push_back(k.right_column);
+    computed.push_back(k.key);
+    taken_eqs.push_back(k.conjunct);
   }
   if (left_keys.empty()) {
     return Error(join.pos, "Temporal table join requires an equality condition on fields of table [" + right_name + "].");
   }
-  // A catalog table must declare its primary key, and the join must cover it.
-  auto path = catalog_->Resolve(right_table.name);
-  std::shared_ptr<const CatalogTable> table = path.ok() ? catalog_->FindTable(*path) : nullptr;
-  if (table != nullptr) {
-    if (table->primary_key.empty()) {
-      return Error(right_ref.pos, "Temporal Table Join requires primary key in versioned table, but no primary key can "
-                                  "be found. (declare PRIMARY KEY (...) NOT ENFORCED on '" + right_name + "')");
-    }
-    for (const auto& pk : table->primary_key) {
-      bool covered = false;
-      for (int k : right_keys) covered |= right.node->schema.field(static_cast<size_t>(k)).name == pk;
-      if (!covered) {
-        std::string keys;
-        for (const auto& k : table->primary_key) keys += (keys.empty() ? "" : ", ") + k;
-        return Error(join.pos, "Temporal table's primary key [" + keys +
-                                   "] must be included in the equivalence condition of temporal join");
-      }
-    }
-  }
+  RETURN_IF_ERROR(CheckVersionedKey(join, right_name, right_keys, right.node->schema));
   auto node = std::make_shared<TemporalJoinNode>();
   node->left_outer = regular.join_type == JoinType::kLeft;
   node->left_keys = left_keys;
@@ -207,43 +279,7 @@ Result<Binder::Relation> Binder::FinishTemporalJoin(const ast::Join& join, const
   PlanNodePtr probe = left.node;
   const int ne = static_cast<int>(computed.size());
   if (ne > 0) {
-    auto pre = std::make_shared<CalcNode>();
-    pre->inputs = {left.node};
-    for (int i = 0; i < nl; ++i) {
-      const Field& f = left.node->schema.field(static_cast<size_t>(i));
-      pre->projections.push_back(MakeColumnRef(i, f.type));
-      pre->schema.Add(f.name, f.type);
-    }
-    for (const auto& e : computed) {
-      pre->projections.push_back(e);
-      pre->schema.Add("$f" + std::to_string(pre->schema.size()), e->type);
-    }
-    probe = pre;
-    // The conditions now read left ++ computed ++ right: the versioned side's columns move up by `ne`,
-    // and each expression equality becomes an equality with its computed column.
-    std::vector<int> mapping;
-    for (int i = 0; i < nl + static_cast<int>(right.scope.columns.size()); ++i) mapping.push_back(i < nl ? i : i + ne);
-    std::vector<ExprPtr> conds;
-    std::vector<ExprPtr> all;
-    if (regular.condition->kind == ExprKind::kAnd) all = regular.condition->args;
-    else all = {regular.condition};
-    for (const auto& c : all) {
-      auto it = std::find(taken_eqs.begin(), taken_eqs.end(), c.get());
-      if (it == taken_eqs.end()) {
-        conds.push_back(RemapColumns(c, mapping));
-        continue;
-      }
-      const size_t i = static_cast<size_t>(it - taken_eqs.begin());
-      const int lcol = nl + static_cast<int>(i);
-      const int rcol = nl + ne + right_keys[regular.right_keys.size() + i];
-      const LogicalType& rtype = right.node->schema.field(static_cast<size_t>(rcol - nl - ne)).type;
-      ASSIGN_OR_RETURN(ExprPtr eq,
-                       MakeFunctionCall("=", {MakeColumnRef(lcol, computed[i]->type), MakeColumnRef(rcol, rtype)}, join.pos));
-      conds.push_back(eq);
-    }
-    node->condition = conds.size() == 1 ? conds[0] : AndOf(std::move(conds));
-    for (auto& r : residual) r = RemapColumns(r, mapping);
-    node->residual = residual.empty() ? nullptr : residual.size() == 1 ? residual[0] : AndOf(std::move(residual));
+    ASSIGN_OR_RETURN(probe, KeyOnComputed(join, left, right, regular, computed, taken_eqs, std::move(residual), node.get()));
   }
   auto lx = std::make_shared<ExchangeNode>();
   lx->inputs = {probe};
@@ -267,18 +303,8 @@ Result<Binder::Relation> Binder::FinishTemporalJoin(const ast::Join& join, const
   }
   Relation out;
   out.node = node;
-  if (ne > 0) {
-    // Project the computed key columns away again.
-    auto post = std::make_shared<CalcNode>();
-    post->inputs = {node};
-    for (size_t i = 0; i < combined.columns.size(); ++i) {
-      const size_t from = i < static_cast<size_t>(nl) ? i : i + static_cast<size_t>(ne);
-      const Field& f = node->schema.field(from);
-      post->projections.push_back(MakeColumnRef(static_cast<int>(from), f.type));
-      post->schema.Add(f.name, f.type);
-    }
-    out.node = post;
-  }
+  // Project the computed key columns away again.
+  if (ne > 0) out.node = DropComputedKeys(node, combined.columns.size(), static_cast<size_t>(nl), static_cast<size_t>(ne));
   out.scope = std::move(combined);
   return out;
 }
