@@ -80,8 +80,11 @@ class Binder {
   Result<PlanNodePtr> MakeSortNode(const ast::Query& query, PlanNodePtr below, const std::vector<SortKey>& keys,
                                    int64_t offset, int64_t fetch);
   Result<Relation> BindSelect(const ast::Select& select);
-  // Subqueries (binder/subquery.cc). A SELECT's WHERE over `input`: its [NOT] IN (subquery) and
-  // [NOT] EXISTS conjuncts become semi/anti joins over the filter of the other conjuncts.
+  // Subqueries (binder/subquery.cc). A SELECT's WHERE (or a JOIN's ON holding subqueries) over
+  // `input`: its top-level [NOT] IN (subquery) and [NOT] EXISTS conjuncts become semi/anti joins over
+  // the filter of the other conjuncts; in those, scalar subqueries are inner-joined and IN/EXISTS
+  // elsewhere (under OR, CASE, ...) become mark joins (binder/subquery_mark.cc), their columns
+  // dropped again after the filter.
   Result<Relation> BindWhere(const ast::Expr& where, Relation input);
   Result<Relation> BindSemiAntiJoin(const ast::Query& query, const ast::Expr* operand, bool anti, ast::SourcePos pos,
                                     Relation input);

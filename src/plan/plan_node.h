@@ -393,9 +393,12 @@ struct WindowEmitConfig {
   bool early_fire_enabled = false;                // 'table.exec.emit.early-fire.enabled' (refused)
 };
 
-// A window TVF alone: TABLE(TUMBLE|HOP|CUMULATE(TABLE t, DESCRIPTOR(time_col), ...)). Each input row
-// is emitted once per window holding it. Output = input columns, window_start, window_end (TIMESTAMP(3)),
-// window_time (window_end - 1 ms, a time attribute of the input's kind). Needs an insert-only input.
+// A window TVF alone: TABLE(TUMBLE|HOP|CUMULATE|SESSION(TABLE t, DESCRIPTOR(time_col), ...)). TUMBLE,
+// HOP and CUMULATE emit each input row at once, once per window holding it; SESSION holds a row in the
+// session it opens or merges and emits it when that session fires. Output = input columns,
+// window_start, window_end (TIMESTAMP(3)), window_time (window_end - 1 ms, a time attribute of the
+// input's kind). The input may be updating (as Flink's StreamPhysicalWindowTableFunction): every row
+// keeps its kind, a -U/+U/-D placed in windows by its own row time as an insert is.
 struct WindowTableFunctionNode : PlanNode {
   WindowTableFunctionNode() : PlanNode(PlanKind::kWindowTableFunction) {}
   WindowSpec window;

@@ -5,11 +5,14 @@
 // columns and the WatermarkAssigner above it become one SourceOperator, because watermarks are
 // generated per source split (DESIGN.md §6).
 //
-// Run() drives the sources in a deterministic order: it always advances the source split whose
-// watermark is lowest (ties: the first declared), one chunk at a time, so a replay yields the same
-// changelog byte for byte and state stays small. Before each step it lets every source re-evaluate
-// idleness (the idle timeout, runtime/operators/source_operator.h); an idle source goes only when no
-// other can. It returns when every source is exhausted; then it flushes the late-rows table, if any.
+// Run() drives the sources in a deterministic order: each step advances the source whose next
+// watermark is lowest (ties: the first declared) until its watermark passes the next-lowest source's
+// (SourceOperatorBase::Step), so a replay yields the same changelog byte for byte and state stays
+// small. Before each step it starts a periodic checkpoint when one is due, lets every sink fire its
+// processing-time timers (SinkOperator::OnProcessingTime, rows or not), and lets every source add the
+// splits it discovered and re-evaluate idleness (the idle timeout, runtime/operators/source_operator.h);
+// an idle source goes only when no other can. It returns when every source is exhausted; then it
+// flushes the late-rows table, if any, and takes the final checkpoint when checkpointing.
 // After every step it checks the job's state against its memory budget, and an allocation that
 // fails anywhere in the job fails it with an error naming the operator (runtime/memory_budget.h).
 //
