@@ -98,57 +98,13 @@ class Unparser : public UnparserBase {
         const auto& s = e.As<Star>();
         return s.qualifier.empty() ? "*" : NameText(s.qualifier) + ".*";
       }
-      case ExprKind::kUnary: {
-        const auto& u = e.As<Unary>();
-        if (u.op == UnaryOp::kNot) return "NOT " + Expr(*u.operand, kLevelNot);
-        std::string operand = Expr(*u.operand, kLevelUnary);
-        // "--" would start a comment.
-        std::string op = u.op == UnaryOp::kMinus ? "-" : "+";
-        if (!operand.empty() && (operand[0] == '-' || operand[0] == '+')) op += " ";
-        return op + operand;
-      }
-      case ExprKind::kBinary: {
-        const auto& b = e.As<Binary>();
-        int level = LevelOf(e);
-        // Left-associative: the left operand may bind as loosely as this operator, the right one
-        // must bind more tightly (comparisons take an additive right operand).
-        int right_level = level == kLevelAnd ? kLevelNot : level + 1;
-        return Expr(*b.left, level) + " " + BinaryOpName(b.op) + " " + Expr(*b.right, right_level);
-      }
-      case ExprKind::kIs: {
-        const auto& is = e.As<IsExpr>();
-        static const char* kNames[] = {"NULL", "TRUE", "FALSE", "UNKNOWN"};
-        return Expr(*is.operand, kLevelPredicate) + (is.negated ? " IS NOT " : " IS ") +
-               kNames[static_cast<int>(is.is_kind)];
-      }
-      case ExprKind::kIsDistinctFrom: {
-        const auto& d = e.As<IsDistinctFrom>();
-        return Expr(*d.left, kLevelPredicate) + (d.negated ? " IS NOT DISTINCT FROM " : " IS DISTINCT FROM ") +
-               Expr(*d.right, kLevelAdditive);
-      }
-      case ExprKind::kBetween: {
-        const auto& b = e.As<Between>();
-        return Expr(*b.operand, kLevelPredicate) + (b.negated ? " NOT" : "") + " BETWEEN " +
-               (b.symmetric ? "SYMMETRIC " : "") + Expr(*b.low, kLevelAdditive) + " AND " +
-               Expr(*b.high, kLevelAdditive);
-      }
-      case ExprKind::kIn: {
-        const auto& in = e.As<In>();
-        std::string out = Expr(*in.operand, kLevelPredicate) + (in.negated ? " NOT IN (" : " IN (");
-        if (in.subquery) {
-          out += Query(*in.subquery);
-        } else {
-          out += ExprList(in.list);
-        }
-        return out + ")";
-      }
-      case ExprKind::kLike: {
-        const auto& l = e.As<Like>();
-        std::string out = Expr(*l.operand, kLevelPredicate) + (l.negated ? " NOT" : "") +
-                          (l.similar ? " SIMILAR TO " : " LIKE ") + Expr(*l.pattern, kLevelAdditive);
-        if (l.escape) out += " ESCAPE " + Expr(*l.escape, kLevelAdditive);
-        return out;
-      }
+      case ExprKind::kUnary:
+      case ExprKind::kBinary:
+      case ExprKind::kIs:
+      case ExprKind::kIsDistinctFrom:
+      case ExprKind::kBetween:
+      case ExprKind::kIn:
+      case ExprKind::kLike: return OperatorText(e);
       case ExprKind::kCall: return CallText(e.As<Call>());
       case ExprKind::kCast: {
         const auto& c = e.As<Cast>();
@@ -207,6 +163,65 @@ class Unparser : public UnparserBase {
         if (t.partition_by.size() > 1) out += " PARTITION BY (" + ExprList(t.partition_by) + ")";
         return out;
       }
+    }
+    SLUICE_UNREACHABLE();
+  }
+
+  // Unary and binary operators and the predicates (IS, IS DISTINCT FROM, BETWEEN, IN, LIKE).
+  std::string OperatorText(const ast::Expr& e) {
+    switch (e.kind) {
+      case ExprKind::kUnary: {
+        const auto& u = e.As<Unary>();
+        if (u.op == UnaryOp::kNot) return "NOT " + Expr(*u.operand, kLevelNot);
+        std::string operand = Expr(*u.operand, kLevelUnary);
+        // "--" would start a comment.
+        std::string op = u.op == UnaryOp::kMinus ? "-" : "+";
+        if (!operand.empty() && (operand[0] == '-' || operand[0] == '+')) op += " ";
+        return op + operand;
+      }
+      case ExprKind::kBinary: {
+        const auto& b = e.As<Binary>();
+        int level = LevelOf(e);
+        // Left-associative: the left operand may bind as loosely as this operator, the right one
+        // must bind more tightly (comparisons take an additive right operand).
+        int right_level = level == kLevelAnd ? kLevelNot : level + 1;
+        return Expr(*b.left, level) + " " + BinaryOpName(b.op) + " " + Expr(*b.right, right_level);
+      }
+      case ExprKind::kIs: {
+        const auto& is = e.As<IsExpr>();
+        static const char* kNames[] = {"NULL", "TRUE", "FALSE", "UNKNOWN"};
+        return Expr(*is.operand, kLevelPredicate) + (is.negated ? " IS NOT " : " IS ") +
+               kNames[static_cast<int>(is.is_kind)];
+      }
+      case ExprKind::kIsDistinctFrom: {
+        const auto& d = e.As<IsDistinctFrom>();
+        return Expr(*d.left, kLevelPredicate) + (d.negated ? " IS NOT DISTINCT FROM " : " IS DISTINCT FROM ") +
+               Expr(*d.right, kLevelAdditive);
+      }
+      case ExprKind::kBetween: {
+        const auto& b = e.As<Between>();
+        return Expr(*b.operand, kLevelPredicate) + (b.negated ? " NOT" : "") + " BETWEEN " +
+               (b.symmetric ? "SYMMETRIC " : "") + Expr(*b.low, kLevelAdditive) + " AND " +
+               Expr(*b.high, kLevelAdditive);
+      }
+      case ExprKind::kIn: {
+        const auto& in = e.As<In>();
+        std::string out = Expr(*in.operand, kLevelPredicate) + (in.negated ? " NOT IN (" : " IN (");
+        if (in.subquery) {
+          out += Query(*in.subquery);
+        } else {
+          out += ExprList(in.list);
+        }
+        return out + ")";
+      }
+      case ExprKind::kLike: {
+        const auto& l = e.As<Like>();
+        std::string out = Expr(*l.operand, kLevelPredicate) + (l.negated ? " NOT" : "") +
+                          (l.similar ? " SIMILAR TO " : " LIKE ") + Expr(*l.pattern, kLevelAdditive);
+        if (l.escape) out += " ESCAPE " + Expr(*l.escape, kLevelAdditive);
+        return out;
+      }
+      default: break;
     }
     SLUICE_UNREACHABLE();
   }
