@@ -100,129 +100,24 @@ class FieldParser {
     const bool is_string = type.IsStringLike();
     const bool can_sequence = seq_capable || is_decimal_or_float || is_string;
 
-    if (const std::string* v = Get(path, "kind")) {
-      if (*v == "sequence") {
-        f.sequence = true;
-      } else if (*v != "random") {
-        return reader_.InvalidValue(Key(path, "kind"), "'" + *v + "' is not one of 'random', 'sequence'");
-      }
-    }
-    if (const std::string* v = Get(path, "null-rate")) {
-      ASSIGN_OR_RETURN(f.null_rate, GetDouble(reader_, Key(path, "null-rate"), 0));
-      if (f.null_rate < 0 || f.null_rate > 1) {
-        return reader_.InvalidValue(Key(path, "null-rate"), "'" + *v + "' is not within [0, 1]");
-      }
-    }
+    RETURN_IF_ERROR(ParseKind(path, &f));
     if (f.sequence && !can_sequence) {
       return Status::InvalidArgument("Field '" + path + "' of datagen table '" + table_ + "' has type " +
                                      type.ToString() + ", which the sequence generator does not support");
     }
-    if (can_sequence) {
-      const std::string* start = Get(path, "start");
-      const std::string* end = Get(path, "end");
-      if (f.sequence) {
-        if (start == nullptr || end == nullptr) {
-          return Status::InvalidArgument("Could not find required property '" + Key(path, start ? "end" : "start") +
-                                         "' for the sequence generator of datagen table '" + table_ + "'");
-        }
-        if (seq_capable || is_string) {
-          int64_t lo = INT64_MIN, hi = INT64_MAX;
-          if (seq_capable) IntegerRange(type, &lo, &hi);
-          ASSIGN_OR_RETURN(f.start_i, GetIntInRange(reader_, Key(path, "start"), 0, lo, hi));
-          ASSIGN_OR_RETURN(int64_t e, GetIntInRange(reader_, Key(path, "end"), 0, lo, hi));
-          if (e < f.start_i) return reader_.InvalidValue(Key(path, "end"), "'" + *end + "' is before the start");
-          __int128 count = static_cast<__int128>(e) - f.start_i + 1;
-          f.count = count > INT64_MAX ? INT64_MAX : static_cast<int64_t>(count);
-        } else {
-          ASSIGN_OR_RETURN(f.start_d, GetDouble(reader_, Key(path, "start"), 0));
-          ASSIGN_OR_RETURN(double e, GetDouble(reader_, Key(path, "end"), 0));
-          if (e < f.start_d) return reader_.InvalidValue(Key(path, "end"), "'" + *end + "' is before the start");
-          f.count = static_cast<int64_t>(std::min(std::floor(e - f.start_d) + 1, 9.2e18));
-        }
-      }
-    }
+    if (can_sequence && f.sequence) RETURN_IF_ERROR(ParseSequence(path, type, seq_capable, is_string, &f));
     if (IsIntegerLike(id)) {
-      int64_t lo, hi;
-      IntegerRange(type, &lo, &hi);
-      if (id == TypeId::kIntervalYearMonth) IntegerRange(LogicalType::Integer(), &lo, &hi);
-      f.min_i = id == TypeId::kIntervalYearMonth ? 0 : lo;
-      f.max_i = id == TypeId::kIntervalYearMonth ? 120000 : hi;
-      if (Get(path, "min")) {
-        ASSIGN_OR_RETURN(f.min_i, GetIntInRange(reader_, Key(path, "min"), 0, lo, hi));
-      }
-      if (Get(path, "max")) {
-        ASSIGN_OR_RETURN(f.max_i, GetIntInRange(reader_, Key(path, "max"), 0, lo, hi));
-      }
-      if (f.min_i > f.max_i) return reader_.InvalidValue(Key(path, "max"), "max is smaller than min");
+      RETURN_IF_ERROR(ParseIntegerRange(path, type, &f));
     } else if (is_decimal_or_float) {
-      // Flink's defaults: the smallest positive value up to the largest (Float/Double.MIN_VALUE,
-      // MAX_VALUE); DECIMAL then clamps to what its precision can hold.
-      if (id == TypeId::kFloat) {
-        f.min_d = std::numeric_limits<float>::denorm_min();
-        f.max_d = FLT_MAX;
-      } else {
-        f.min_d = std::numeric_limits<double>::denorm_min();
-        f.max_d = DBL_MAX;
-      }
-      if (Get(path, "min")) {
-        ASSIGN_OR_RETURN(f.min_d, GetDouble(reader_, Key(path, "min"), 0));
-      }
-      if (Get(path, "max")) {
-        ASSIGN_OR_RETURN(f.max_d, GetDouble(reader_, Key(path, "max"), 0));
-      }
-      if (id == TypeId::kDecimal) {
-        double limit = std::pow(10.0, type.precision() - type.scale()) - std::pow(10.0, -type.scale());
-        f.min_d = std::max(f.min_d, -limit);
-        f.max_d = std::min(f.max_d, limit);
-      }
-      if (f.min_d > f.max_d) return reader_.InvalidValue(Key(path, "max"), "max is smaller than min");
+      RETURN_IF_ERROR(ParseFloatRange(path, type, &f));
     } else if (is_string) {
-      const bool fixed = id == TypeId::kChar || id == TypeId::kBinary;
-      const bool bounded_var = !fixed && type.length() < LogicalType::kMaxVarCharLength;
-      f.length = fixed ? type.length() : std::min<int32_t>(kDefaultStringLength, type.length());
-      if (const std::string* v = Get(path, "length")) {
-        if (fixed) {
-          return Status::InvalidArgument("Custom length for fixed-length type (CHAR/BINARY) field '" + path +
-                                         "' of datagen table '" + table_ + "' is not supported");
-        }
-        ASSIGN_OR_RETURN(int64_t n, GetIntInRange(reader_, Key(path, "length"), 0, 0, INT32_MAX));
-        if (bounded_var && n > type.length()) {
-          return reader_.InvalidValue(Key(path, "length"),
-                                      "custom length '" + *v + "' for variable-length field '" + path +
-                                          "' should not be longer than the " + std::to_string(type.length()) +
-                                          " defined in the schema");
-        }
-        f.length = static_cast<int32_t>(n);
-      }
-      if (!fixed) {
-        if (Get(path, "var-len")) {
-          ASSIGN_OR_RETURN(f.var_len, reader_.GetBool(Key(path, "var-len"), false));
-        }
-      }
+      RETURN_IF_ERROR(ParseStringLength(path, type, &f));
     } else if (type.IsTimestamp()) {
       if (Get(path, "max-past")) {
         ASSIGN_OR_RETURN(f.max_past_ms, reader_.GetDurationMillis(Key(path, "max-past"), 0));
       }
-    } else if (type.IsList()) {
-      f.length = kDefaultCollectionLength;
-      if (Get(path, "length")) {
-        ASSIGN_OR_RETURN(int64_t n, GetIntInRange(reader_, Key(path, "length"), 0, 0, 1 << 20));
-        f.length = static_cast<int32_t>(n);
-      }
-      if (id == TypeId::kMap) {
-        ASSIGN_OR_RETURN(FieldConfig k, Parse(path + ".key", type.child(0)));
-        ASSIGN_OR_RETURN(FieldConfig val, Parse(path + ".value", type.child(1)));
-        f.children.push_back(std::move(k));
-        f.children.push_back(std::move(val));
-      } else {
-        ASSIGN_OR_RETURN(FieldConfig e, Parse(path + ".element", type.child(0)));
-        f.children.push_back(std::move(e));
-      }
-    } else if (id == TypeId::kRow) {
-      for (size_t i = 0; i < type.num_children(); ++i) {
-        ASSIGN_OR_RETURN(FieldConfig c, Parse(path + "." + type.field_name(i), type.child(i)));
-        f.children.push_back(std::move(c));
-      }
+    } else if (type.IsList() || id == TypeId::kRow) {
+      RETURN_IF_ERROR(ParseChildren(path, type, &f));
     } else if (id == TypeId::kNull) {
       return Status::InvalidArgument("Field '" + path + "' of datagen table '" + table_ +
                                      "' has type NULL, which datagen cannot generate");
@@ -245,6 +140,148 @@ class FieldParser {
   }
 
  private:
+  // 'fields.<path>.kind' and '.null-rate'.
+  Status ParseKind(const std::string& path, FieldConfig* f) const {
+    if (const std::string* v = Get(path, "kind")) {
+      if (*v == "sequence") {
+        f->sequence = true;
+      } else if (*v != "random") {
+        return reader_.InvalidValue(Key(path, "kind"), "'" + *v + "' is not one of 'random', 'sequence'");
+      }
+    }
+    if (const std::string* v = Get(path, "null-rate")) {
+      ASSIGN_OR_RETURN(f->null_rate, GetDouble(reader_, Key(path, "null-rate"), 0));
+      if (f->null_rate < 0 || f->null_rate > 1) {
+        return reader_.InvalidValue(Key(path, "null-rate"), "'" + *v + "' is not within [0, 1]");
+      }
+    }
+    return Status::OK();
+  }
+
+  // A sequence's 'start' and 'end': integers (within the type's range when `seq_capable`) for an
+  // integer or string field, else doubles.
+  Status ParseSequence(const std::string& path, const LogicalType& type, bool seq_capable, bool is_string,
+                       FieldConfig* f) const {
+    const std::string* start = Get(path, "start");
+    const std::string* end = Get(path, "end");
+    if (start == nullptr || end == nullptr) {
+      return Status::InvalidArgument("Could not find required property '" + Key(path, start ? "end" : "start") +
+                                     "' for the sequence generator of datagen table '" + table_ + "'");
+    }
+    if (seq_capable || is_string) {
+      int64_t lo = INT64_MIN, hi = INT64_MAX;
+      if (seq_capable) IntegerRange(type, &lo, &hi);
+      ASSIGN_OR_RETURN(f->start_i, GetIntInRange(reader_, Key(path, "start"), 0, lo, hi));
+      ASSIGN_OR_RETURN(int64_t e, GetIntInRange(reader_, Key(path, "end"), 0, lo, hi));
+      if (e < f->start_i) return reader_.InvalidValue(Key(path, "end"), "'" + *end + "' is before the start");
+      __int128 count = static_cast<__int128>(e) - f->start_i + 1;
+      f->count = count > INT64_MAX ? INT64_MAX : static_cast<int64_t>(count);
+    } else {
+      ASSIGN_OR_RETURN(f->start_d, GetDouble(reader_, Key(path, "start"), 0));
+      ASSIGN_OR_RETURN(double e, GetDouble(reader_, Key(path, "end"), 0));
+      if (e < f->start_d) return reader_.InvalidValue(Key(path, "end"), "'" + *end + "' is before the start");
+      f->count = static_cast<int64_t>(std::min(std::floor(e - f->start_d) + 1, 9.2e18));
+    }
+    return Status::OK();
+  }
+
+  Status ParseIntegerRange(const std::string& path, const LogicalType& type, FieldConfig* f) const {
+    const TypeId id = type.id();
+    int64_t lo, hi;
+    IntegerRange(type, &lo, &hi);
+    if (id == TypeId::kIntervalYearMonth) IntegerRange(LogicalType::Integer(), &lo, &hi);
+    f->min_i = id == TypeId::kIntervalYearMonth ? 0 : lo;
+    f->max_i = id == TypeId::kIntervalYearMonth ? 120000 : hi;
+    if (Get(path, "min")) {
+      ASSIGN_OR_RETURN(f->min_i, GetIntInRange(reader_, Key(path, "min"), 0, lo, hi));
+    }
+    if (Get(path, "max")) {
+      ASSIGN_OR_RETURN(f->max_i, GetIntInRange(reader_, Key(path, "max"), 0, lo, hi));
+    }
+    if (f->min_i > f->max_i) return reader_.InvalidValue(Key(path, "max"), "max is smaller than min");
+    return Status::OK();
+  }
+
+  Status ParseFloatRange(const std::string& path, const LogicalType& type, FieldConfig* f) const {
+    const TypeId id = type.id();
+    // Flink's defaults: the smallest positive value up to the largest (Float/Double.MIN_VALUE,
+    // MAX_VALUE); DECIMAL then clamps to what its precision can hold.
+    if (id == TypeId::kFloat) {
+      f->min_d = std::numeric_limits<float>::denorm_min();
+      f->max_d = FLT_MAX;
+    } else {
+      f->min_d = std::numeric_limits<double>::denorm_min();
+      f->max_d = DBL_MAX;
+    }
+    if (Get(path, "min")) {
+      ASSIGN_OR_RETURN(f->min_d, GetDouble(reader_, Key(path, "min"), 0));
+    }
+    if (Get(path, "max")) {
+      ASSIGN_OR_RETURN(f->max_d, GetDouble(reader_, Key(path, "max"), 0));
+    }
+    if (id == TypeId::kDecimal) {
+      double limit = std::pow(10.0, type.precision() - type.scale()) - std::pow(10.0, -type.scale());
+      f->min_d = std::max(f->min_d, -limit);
+      f->max_d = std::min(f->max_d, limit);
+    }
+    if (f->min_d > f->max_d) return reader_.InvalidValue(Key(path, "max"), "max is smaller than min");
+    return Status::OK();
+  }
+
+  Status ParseStringLength(const std::string& path, const LogicalType& type, FieldConfig* f) const {
+    const TypeId id = type.id();
+    const bool fixed = id == TypeId::kChar || id == TypeId::kBinary;
+    const bool bounded_var = !fixed && type.length() < LogicalType::kMaxVarCharLength;
+    f->length = fixed ? type.length() : std::min<int32_t>(kDefaultStringLength, type.length());
+    if (const std::string* v = Get(path, "length")) {
+      if (fixed) {
+        return Status::InvalidArgument("Custom length for fixed-length type (CHAR/BINARY) field '" + path +
+                                       "' of datagen table '" + table_ + "' is not supported");
+      }
+      ASSIGN_OR_RETURN(int64_t n, GetIntInRange(reader_, Key(path, "length"), 0, 0, INT32_MAX));
+      if (bounded_var && n > type.length()) {
+        return reader_.InvalidValue(Key(path, "length"),
+                                    "custom length '" + *v + "' for variable-length field '" + path +
+                                        "' should not be longer than the " + std::to_string(type.length()) +
+                                        " defined in the schema");
+      }
+      f->length = static_cast<int32_t>(n);
+    }
+    if (!fixed) {
+      if (Get(path, "var-len")) {
+        ASSIGN_OR_RETURN(f->var_len, reader_.GetBool(Key(path, "var-len"), false));
+      }
+    }
+    return Status::OK();
+  }
+
+  // ARRAY/MULTISET/MAP (a length, then the element's or the key's and value's fields) and ROW.
+  Status ParseChildren(const std::string& path, const LogicalType& type, FieldConfig* f) {
+    const TypeId id = type.id();
+    if (id == TypeId::kRow) {
+      for (size_t i = 0; i < type.num_children(); ++i) {
+        ASSIGN_OR_RETURN(FieldConfig c, Parse(path + "." + type.field_name(i), type.child(i)));
+        f->children.push_back(std::move(c));
+      }
+      return Status::OK();
+    }
+    f->length = kDefaultCollectionLength;
+    if (Get(path, "length")) {
+      ASSIGN_OR_RETURN(int64_t n, GetIntInRange(reader_, Key(path, "length"), 0, 0, 1 << 20));
+      f->length = static_cast<int32_t>(n);
+    }
+    if (id == TypeId::kMap) {
+      ASSIGN_OR_RETURN(FieldConfig k, Parse(path + ".key", type.child(0)));
+      ASSIGN_OR_RETURN(FieldConfig val, Parse(path + ".value", type.child(1)));
+      f->children.push_back(std::move(k));
+      f->children.push_back(std::move(val));
+    } else {
+      ASSIGN_OR_RETURN(FieldConfig e, Parse(path + ".element", type.child(0)));
+      f->children.push_back(std::move(e));
+    }
+    return Status::OK();
+  }
+
   static std::string Key(const std::string& path, const char* option) { return "fields." + path + "." + option; }
   const std::string* Get(const std::string& path, const char* option) const {
     auto it = options_.find(Key(path, option));
