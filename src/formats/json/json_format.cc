@@ -306,87 +306,21 @@ class JsonDecoder final : public RecordDecoder {
         }
         return FromString(value, jt, node, vec, row);
       case TypeId::kChar:
-      case TypeId::kVarChar: {
-        std::string_view s;
-        if (jt == od::json_type::string) {
-          if (auto e = value.get_string().get(s)) return FailJson(e);
-        } else if (jt == od::json_type::object) {
-          od::object o;
-          if (auto e = value.get_object().get(o)) return FailJson(e);
-          if (auto e = o.raw_json().get(s)) return FailJson(e);
-        } else if (jt == od::json_type::array) {
-          od::array a;
-          if (auto e = value.get_array().get(a)) return FailJson(e);
-          if (auto e = a.raw_json().get(s)) return FailJson(e);
-        } else {
-          s = TrimJson(value.raw_json_token());
-        }
-        // Non-string values keep their JSON text, as Flink's asText()/toString() does.
-        vec.SetString(row, jt == od::json_type::string ? s : TrimJson(s));
+      case TypeId::kVarChar:
+        if (!DecodeString(value, jt, vec, row)) return false;
         break;
-      }
       case TypeId::kBinary:
       case TypeId::kVarBinary:
       case TypeId::kDate:
       case TypeId::kTime:
       case TypeId::kTimestamp:
       case TypeId::kTimestampLtz: return FromString(value, jt, node, vec, row);
-      case TypeId::kArray: {
-        if (jt != od::json_type::array) return Mismatch(node, jt, TrimJson(value.raw_json_token()));
-        od::array arr;
-        if (auto e = value.get_array().get(arr)) return FailJson(e);
-        Vector& child = vec.child(0);
-        const size_t start = child.size();
-        // Grow the element vector in steps rather than per element (a ROW element vector resizes
-        // all its fields), then trim it to the elements read.
-        size_t n = start;
-        size_t room = start;
-        for (auto element_result : arr) {
-          od::value element;
-          if (auto e = std::move(element_result).get(element)) return FailJson(e);
-          if (n == room) {
-            room = n + std::max<size_t>(8, n - start);
-            child.Resize(room);
-          }
-          if (!DecodeValue(element, node.children[0], child, n)) {
-            path_.push_back("[" + std::to_string(n - start) + "]");
-            return false;
-          }
-          ++n;
-        }
-        if (room != n) child.Resize(n);
-        vec.data<ListEntry>()[row] = ListEntry{static_cast<uint32_t>(start), static_cast<uint32_t>(n - start)};
+      case TypeId::kArray:
+        if (!DecodeArray(value, jt, node, vec, row)) return false;
         break;
-      }
-      case TypeId::kMap: {
-        if (jt != od::json_type::object) return Mismatch(node, jt, TrimJson(value.raw_json_token()));
-        od::object obj;
-        if (auto e = value.get_object().get(obj)) return FailJson(e);
-        Vector& keys = vec.child(0);
-        Vector& values = vec.child(1);
-        const size_t start = keys.size();
-        for (auto field_result : obj) {
-          od::field field;
-          if (auto e = std::move(field_result).get(field)) return FailJson(e);
-          std::string_view key;
-          if (auto e = field.unescaped_key().get(key)) return FailJson(e);
-          const size_t i = keys.size();
-          keys.Resize(i + 1);
-          values.Resize(i + 1);
-          std::string reason;
-          if (!ParseTextValue(key, standard_, &keys, i, &reason)) {
-            path_.push_back(std::string(key));
-            return Fail("map key: " + reason);
-          }
-          if (!DecodeValue(field.value(), node.children[1], values, i)) {
-            path_.push_back(std::string(key));
-            return false;
-          }
-        }
-        vec.data<ListEntry>()[row] =
-            ListEntry{static_cast<uint32_t>(start), static_cast<uint32_t>(keys.size() - start)};
+      case TypeId::kMap:
+        if (!DecodeMap(value, jt, node, vec, row)) return false;
         break;
-      }
       case TypeId::kRow: {
         if (jt != od::json_type::object) return Mismatch(node, jt, TrimJson(value.raw_json_token()));
         od::object obj;
@@ -397,6 +331,87 @@ class JsonDecoder final : public RecordDecoder {
       default: return Fail("type " + TypeNameForMessage(node.type) + " is not supported by the json format");
     }
     vec.SetNull(row, false);
+    return true;
+  }
+
+  // A CHAR/VARCHAR value: a JSON string, or the JSON text of any other value.
+  bool DecodeString(od::value value, od::json_type jt, Vector& vec, size_t row) {
+    std::string_view s;
+    if (jt == od::json_type::string) {
+      if (auto e = value.get_string().get(s)) return FailJson(e);
+    } else if (jt == od::json_type::object) {
+      od::object o;
+      if (auto e = value.get_object().get(o)) return FailJson(e);
+      if (auto e = o.raw_json().get(s)) return FailJson(e);
+    } else if (jt == od::json_type::array) {
+      od::array a;
+      if (auto e = value.get_array().get(a)) return FailJson(e);
+      if (auto e = a.raw_json().get(s)) return FailJson(e);
+    } else {
+      s = TrimJson(value.raw_json_token());
+    }
+    // Non-string values keep their JSON text, as Flink's asText()/toString() does.
+    vec.SetString(row, jt == od::json_type::string ? s : TrimJson(s));
+    return true;
+  }
+
+  // A JSON array into an ARRAY column's row.
+  bool DecodeArray(od::value value, od::json_type jt, JsonNode& node, Vector& vec, size_t row) {
+    if (jt != od::json_type::array) return Mismatch(node, jt, TrimJson(value.raw_json_token()));
+    od::array arr;
+    if (auto e = value.get_array().get(arr)) return FailJson(e);
+    Vector& child = vec.child(0);
+    const size_t start = child.size();
+    // Grow the element vector in steps rather than per element (a ROW element vector resizes
+    // all its fields), then trim it to the elements read.
+    size_t n = start;
+    size_t room = start;
+    for (auto element_result : arr) {
+      od::value element;
+      if (auto e = std::move(element_result).get(element)) return FailJson(e);
+      if (n == room) {
+        room = n + std::max<size_t>(8, n - start);
+        child.Resize(room);
+      }
+      if (!DecodeValue(element, node.children[0], child, n)) {
+        path_.push_back("[" + std::to_string(n - start) + "]");
+        return false;
+      }
+      ++n;
+    }
+    if (room != n) child.Resize(n);
+    vec.data<ListEntry>()[row] = ListEntry{static_cast<uint32_t>(start), static_cast<uint32_t>(n - start)};
+    return true;
+  }
+
+  // A JSON object into a MAP column's row: keys parsed from their text, values decoded.
+  bool DecodeMap(od::value value, od::json_type jt, JsonNode& node, Vector& vec, size_t row) {
+    if (jt != od::json_type::object) return Mismatch(node, jt, TrimJson(value.raw_json_token()));
+    od::object obj;
+    if (auto e = value.get_object().get(obj)) return FailJson(e);
+    Vector& keys = vec.child(0);
+    Vector& values = vec.child(1);
+    const size_t start = keys.size();
+    for (auto field_result : obj) {
+      od::field field;
+      if (auto e = std::move(field_result).get(field)) return FailJson(e);
+      std::string_view key;
+      if (auto e = field.unescaped_key().get(key)) return FailJson(e);
+      const size_t i = keys.size();
+      keys.Resize(i + 1);
+      values.Resize(i + 1);
+      std::string reason;
+      if (!ParseTextValue(key, standard_, &keys, i, &reason)) {
+        path_.push_back(std::string(key));
+        return Fail("map key: " + reason);
+      }
+      if (!DecodeValue(field.value(), node.children[1], values, i)) {
+        path_.push_back(std::string(key));
+        return false;
+      }
+    }
+    vec.data<ListEntry>()[row] =
+        ListEntry{static_cast<uint32_t>(start), static_cast<uint32_t>(keys.size() - start)};
     return true;
   }
 
