@@ -468,6 +468,13 @@ class Generator {
     return Status::OK();
   }
 
+  // What WriteTruth collects: the summary's keys and the JSON lines of its three files.
+  struct Truth {
+    std::map<std::string, std::string> summary;  // ordered: a stable file
+    std::string resends, late, charged;
+    void Put(const std::string& key, int64_t v) { summary[key] = std::to_string(v); }
+  };
+
   Status WriteTruth(std::ostream* log) {
     const fs::path dir = fs::path(o_.out_dir) / "truth";
     // The first upload of every basket, over every copy (also those before the written days).
@@ -475,134 +482,16 @@ class Generator {
     for (const Copy& c : all_copies_) {
       first[static_cast<size_t>(c.basket)] = std::min(first[static_cast<size_t>(c.basket)], c.uploaded_at);
     }
-    std::map<std::string, std::string> summary;  // ordered: a stable file
-    auto put = [&](const std::string& key, int64_t v) { summary[key] = std::to_string(v); };
-    summary["replay_day"] = FormatDate(kReplayDay);
+    Truth t;
+    t.summary["replay_day"] = FormatDate(kReplayDay);
     std::string days;
     for (auto d = first_day_; d <= last_day_; d += date::days{1}) days += (days.empty() ? "" : ",") + FormatDate(d);
-    summary["upload_days"] = days;
-    put("stores", static_cast<int64_t>(stores_.size()));
-    put("price_versions", static_cast<int64_t>(price_versions_));
-    std::string resends, late, charged;
-    for (auto d = first_day_; d <= last_day_; d += date::days{1}) {
-      const std::string day = FormatDate(d);
-      const std::string k = "day." + day + ".";
-      int64_t events = 0, resend_copies = 0, earlier = 0, late_baskets = 0, after5 = 0, after5_within2h = 0;
-      int64_t lines = 0, units = 0, net = 0, latest_differs = 0;
-      std::map<int, int64_t> first_in_day;  // basket -> its first upload on this day
-      std::map<int, std::string> first_event;
-      for (const Copy& c : copies_) {
-        if (UploadDay(c.uploaded_at) != day) continue;
-        ++events;
-        if (!first_in_day.count(c.basket)) {
-          first_in_day[c.basket] = c.uploaded_at;
-          first_event[c.basket] = c.event_id;
-        } else {
-          ++resend_copies;
-        }
-      }
-      std::set<std::pair<int, std::string>> store_days, store_days_earlier;
-      std::map<std::tuple<std::string, int, int, int64_t, int64_t>, int64_t> charged_lines;
-      for (const auto& [bi, up] : first_in_day) {
-        const Basket& b = baskets_[static_cast<size_t>(bi)];
-        const Store& s = stores_[static_cast<size_t>(b.store)];
-        const bool is_earlier = first[static_cast<size_t>(bi)] < up && UploadDay(first[static_cast<size_t>(bi)]) != day;
-        store_days.insert({b.store, b.business_date});
-        if (is_earlier) {
-          ++earlier;
-          store_days_earlier.insert({b.store, b.business_date});
-        }
-        const int64_t delay = up - b.event_ts;
-        if (delay > 300) {
-          ++after5;
-          if (delay <= kLateSeconds) ++after5_within2h;
-        }
-        if (delay > kLateSeconds) {
-          ++late_baskets;
-          late += fmt::format(R"({{"upload_day":"{}","basket_id":"{}","event_id":"{}","store_id":"{}","till_id":"T{}","event_ts":"{}","uploaded_at":"{}","delay_minutes":{},"lines":{}}})",
-                              day, b.id, first_event[bi], s.id, b.till, FormatTs(b.event_ts), FormatTs(up), delay / 60, b.lines.size()) +
-                  "\n";
-        }
-        for (const Line& l : b.lines) {
-          ++lines;
-          units += l.qty;
-          net += l.qty * l.unit_price - l.discount;
-          const auto& versions = prices_[static_cast<size_t>(s.country * kSkus + l.sku)];
-          if (versions.back().price != l.unit_price) ++latest_differs;
-          ++charged_lines[{b.business_date, s.country, l.sku, l.price_from, l.unit_price}];
-        }
-      }
-      for (const Copy& c : copies_) {
-        if (!c.resend || UploadDay(c.uploaded_at) != day) continue;
-        const Basket& b = baskets_[static_cast<size_t>(c.basket)];
-        const int64_t f = first[static_cast<size_t>(c.basket)];
-        resends += fmt::format(R"({{"upload_day":"{}","basket_id":"{}","event_id":"{}","store_id":"{}","uploaded_at":"{}","first_uploaded_at":"{}","first_upload_day":"{}","first_copy_in_replay":{}}})",
-                               day, b.id, c.event_id, stores_[static_cast<size_t>(b.store)].id, FormatTs(c.uploaded_at), FormatTs(f),
-                               UploadDay(f), UploadDay(f) == day ? "true" : "false") +
-                   "\n";
-      }
-      for (const auto& [key, n] : charged_lines) {
-        const auto& [bd, country, sku, from, price] = key;
-        charged += fmt::format(R"({{"upload_day":"{}","business_date":"{}","country":"{}","sku":"{}","price_from":"{}","price_minor":{},"lines":{}}})",
-                               day, bd, kCountries[static_cast<size_t>(country)].code, SkuName(sku), FormatTs(from), price, n) +
-                   "\n";
-      }
-      put(k + "events", events);
-      put(k + "baskets", static_cast<int64_t>(first_in_day.size()));
-      put(k + "resend_copies", resend_copies);
-      put(k + "baskets_first_copy_earlier_day", earlier);
-      put(k + "late_baskets", late_baskets);
-      put(k + "baskets_uploaded_after_5min", after5);
-      put(k + "baskets_uploaded_after_5min_within_2h", after5_within2h);
-      put(k + "lines", lines);
-      put(k + "units", units);
-      put(k + "net_minor", net);
-      put(k + "lines_latest_price_differs", latest_differs);
-      put(k + "store_days", static_cast<int64_t>(store_days.size()));
-      put(k + "store_days_with_earlier_first_copy", static_cast<int64_t>(store_days_earlier.size()));
-      // Business date = this day: the accepted baskets (first copy over every upload) of that date,
-      // and what the replay of this upload day holds of them.
-      const std::string bk = "business_date." + day + ".";
-      std::set<int> gold_stores, stream_stores;
-      int64_t gold = 0, gold_net = 0, stream = 0, stream_earlier = 0;
-      std::map<std::string, int64_t> other_days;
-      for (size_t bi = 0; bi < baskets_.size(); ++bi) {
-        const Basket& b = baskets_[bi];
-        if (b.business_date != day || first[bi] == INT64_MAX) continue;
-        const std::string fday = UploadDay(first[bi]);
-        if (fday < FormatDate(first_day_) || fday > FormatDate(last_day_)) {
-          ++other_days["outside"];
-          continue;
-        }
-        ++gold;
-        gold_stores.insert(b.store);
-        for (const Line& l : b.lines) gold_net += l.qty * l.unit_price - l.discount;
-        if (fday != day) {
-          ++other_days[fday];
-          ++other_days[fday + "." + kCountries[static_cast<size_t>(stores_[static_cast<size_t>(b.store)].country)].code];
-        }
-      }
-      for (const auto& [bi, up] : first_in_day) {
-        const Basket& b = baskets_[static_cast<size_t>(bi)];
-        if (b.business_date != day) continue;
-        ++stream;
-        stream_stores.insert(b.store);
-        if (UploadDay(first[static_cast<size_t>(bi)]) != day) ++stream_earlier;
-      }
-      put(bk + "gold_baskets", gold);
-      put(bk + "gold_stores", static_cast<int64_t>(gold_stores.size()));
-      put(bk + "gold_net_minor", gold_net);
-      put(bk + "stream_baskets", stream);
-      put(bk + "stream_stores", static_cast<int64_t>(stream_stores.size()));
-      put(bk + "stream_baskets_first_copy_earlier_day", stream_earlier);
-      for (const auto& [od, n] : other_days) put(bk + "first_uploaded." + od, n);
-      if (log != nullptr) {
-        *log << fmt::format("upload day {}: {} basket events ({} baskets, {} re-sent copies, {} late), {} lines\n", day, events,
-                            first_in_day.size(), resend_copies, late_baskets, lines);
-      }
-    }
+    t.summary["upload_days"] = days;
+    t.Put("stores", static_cast<int64_t>(stores_.size()));
+    t.Put("price_versions", static_cast<int64_t>(price_versions_));
+    for (auto d = first_day_; d <= last_day_; d += date::days{1}) TruthOfUploadDay(FormatDate(d), first, &t, log);
     for (const auto& [name, text] : std::vector<std::pair<std::string, std::string>>{
-             {"resends.json", resends}, {"late_baskets.json", late}, {"prices_charged.json", charged}}) {
+             {"resends.json", t.resends}, {"late_baskets.json", t.late}, {"prices_charged.json", t.charged}}) {
       std::ofstream out;
       RETURN_IF_ERROR(Open(dir / name, &out));
       out << text;
@@ -610,12 +499,136 @@ class Generator {
     }
     std::ofstream out;
     RETURN_IF_ERROR(Open(dir / "summary.txt", &out));
-    for (const auto& [key, value] : summary) out << key << "=" << value << "\n";
+    for (const auto& [key, value] : t.summary) out << key << "=" << value << "\n";
     RETURN_IF_ERROR(Close(dir / "summary.txt", &out));
     if (log != nullptr) {
       *log << fmt::format("{} stores, {} price versions; written to {}\n", stores_.size(), price_versions_, o_.out_dir);
     }
     return Status::OK();
+  }
+
+  // The truth of upload day `day` (`first`: every basket's first upload): its counts, re-sent copies,
+  // late baskets and charged prices.
+  void TruthOfUploadDay(const std::string& day, const std::vector<int64_t>& first, Truth* t, std::ostream* log) {
+    const std::string k = "day." + day + ".";
+    int64_t events = 0, resend_copies = 0, earlier = 0, late_baskets = 0, after5 = 0, after5_within2h = 0;
+    int64_t lines = 0, units = 0, net = 0, latest_differs = 0;
+    std::map<int, int64_t> first_in_day;  // basket -> its first upload on this day
+    std::map<int, std::string> first_event;
+    for (const Copy& c : copies_) {
+      if (UploadDay(c.uploaded_at) != day) continue;
+      ++events;
+      if (!first_in_day.count(c.basket)) {
+        first_in_day[c.basket] = c.uploaded_at;
+        first_event[c.basket] = c.event_id;
+      } else {
+        ++resend_copies;
+      }
+    }
+    std::set<std::pair<int, std::string>> store_days, store_days_earlier;
+    std::map<std::tuple<std::string, int, int, int64_t, int64_t>, int64_t> charged_lines;
+    for (const auto& [bi, up] : first_in_day) {
+      const Basket& b = baskets_[static_cast<size_t>(bi)];
+      const Store& s = stores_[static_cast<size_t>(b.store)];
+      const bool is_earlier = first[static_cast<size_t>(bi)] < up && UploadDay(first[static_cast<size_t>(bi)]) != day;
+      store_days.insert({b.store, b.business_date});
+      if (is_earlier) {
+        ++earlier;
+        store_days_earlier.insert({b.store, b.business_date});
+      }
+      const int64_t delay = up - b.event_ts;
+      if (delay > 300) {
+        ++after5;
+        if (delay <= kLateSeconds) ++after5_within2h;
+      }
+      if (delay > kLateSeconds) {
+        ++late_baskets;
+        t->late += fmt::format(R"({{"upload_day":"{}","basket_id":"{}","event_id":"{}","store_id":"{}","till_id":"T{}","event_ts":"{}","uploaded_at":"{}","delay_minutes":{},"lines":{}}})",
+                            day, b.id, first_event[bi], s.id, b.till, FormatTs(b.event_ts), FormatTs(up), delay / 60, b.lines.size()) +
+                "\n";
+      }
+      for (const Line& l : b.lines) {
+        ++lines;
+        units += l.qty;
+        net += l.qty * l.unit_price - l.discount;
+        const auto& versions = prices_[static_cast<size_t>(s.country * kSkus + l.sku)];
+        if (versions.back().price != l.unit_price) ++latest_differs;
+        ++charged_lines[{b.business_date, s.country, l.sku, l.price_from, l.unit_price}];
+      }
+    }
+    for (const Copy& c : copies_) {
+      if (!c.resend || UploadDay(c.uploaded_at) != day) continue;
+      const Basket& b = baskets_[static_cast<size_t>(c.basket)];
+      const int64_t f = first[static_cast<size_t>(c.basket)];
+      t->resends += fmt::format(R"({{"upload_day":"{}","basket_id":"{}","event_id":"{}","store_id":"{}","uploaded_at":"{}","first_uploaded_at":"{}","first_upload_day":"{}","first_copy_in_replay":{}}})",
+                             day, b.id, c.event_id, stores_[static_cast<size_t>(b.store)].id, FormatTs(c.uploaded_at), FormatTs(f),
+                             UploadDay(f), UploadDay(f) == day ? "true" : "false") +
+                 "\n";
+    }
+    for (const auto& [key, n] : charged_lines) {
+      const auto& [bd, country, sku, from, price] = key;
+      t->charged += fmt::format(R"({{"upload_day":"{}","business_date":"{}","country":"{}","sku":"{}","price_from":"{}","price_minor":{},"lines":{}}})",
+                             day, bd, kCountries[static_cast<size_t>(country)].code, SkuName(sku), FormatTs(from), price, n) +
+                 "\n";
+    }
+    t->Put(k + "events", events);
+    t->Put(k + "baskets", static_cast<int64_t>(first_in_day.size()));
+    t->Put(k + "resend_copies", resend_copies);
+    t->Put(k + "baskets_first_copy_earlier_day", earlier);
+    t->Put(k + "late_baskets", late_baskets);
+    t->Put(k + "baskets_uploaded_after_5min", after5);
+    t->Put(k + "baskets_uploaded_after_5min_within_2h", after5_within2h);
+    t->Put(k + "lines", lines);
+    t->Put(k + "units", units);
+    t->Put(k + "net_minor", net);
+    t->Put(k + "lines_latest_price_differs", latest_differs);
+    t->Put(k + "store_days", static_cast<int64_t>(store_days.size()));
+    t->Put(k + "store_days_with_earlier_first_copy", static_cast<int64_t>(store_days_earlier.size()));
+    TruthOfBusinessDate(day, first, first_in_day, t);
+    if (log != nullptr) {
+      *log << fmt::format("upload day {}: {} basket events ({} baskets, {} re-sent copies, {} late), {} lines\n", day, events,
+                          first_in_day.size(), resend_copies, late_baskets, lines);
+    }
+  }
+
+  // Business date = `day`: the accepted baskets (first copy over every upload) of that date, and what
+  // the replay of this upload day (its baskets' first uploads in `first_in_day`) holds of them.
+  void TruthOfBusinessDate(const std::string& day, const std::vector<int64_t>& first,
+                           const std::map<int, int64_t>& first_in_day, Truth* t) {
+    const std::string bk = "business_date." + day + ".";
+    std::set<int> gold_stores, stream_stores;
+    int64_t gold = 0, gold_net = 0, stream = 0, stream_earlier = 0;
+    std::map<std::string, int64_t> other_days;
+    for (size_t bi = 0; bi < baskets_.size(); ++bi) {
+      const Basket& b = baskets_[bi];
+      if (b.business_date != day || first[bi] == INT64_MAX) continue;
+      const std::string fday = UploadDay(first[bi]);
+      if (fday < FormatDate(first_day_) || fday > FormatDate(last_day_)) {
+        ++other_days["outside"];
+        continue;
+      }
+      ++gold;
+      gold_stores.insert(b.store);
+      for (const Line& l : b.lines) gold_net += l.qty * l.unit_price - l.discount;
+      if (fday != day) {
+        ++other_days[fday];
+        ++other_days[fday + "." + kCountries[static_cast<size_t>(stores_[static_cast<size_t>(b.store)].country)].code];
+      }
+    }
+    for (const auto& [bi, up] : first_in_day) {
+      const Basket& b = baskets_[static_cast<size_t>(bi)];
+      if (b.business_date != day) continue;
+      ++stream;
+      stream_stores.insert(b.store);
+      if (UploadDay(first[static_cast<size_t>(bi)]) != day) ++stream_earlier;
+    }
+    t->Put(bk + "gold_baskets", gold);
+    t->Put(bk + "gold_stores", static_cast<int64_t>(gold_stores.size()));
+    t->Put(bk + "gold_net_minor", gold_net);
+    t->Put(bk + "stream_baskets", stream);
+    t->Put(bk + "stream_stores", static_cast<int64_t>(stream_stores.size()));
+    t->Put(bk + "stream_baskets_first_copy_earlier_day", stream_earlier);
+    for (const auto& [od, n] : other_days) t->Put(bk + "first_uploaded." + od, n);
   }
 
   LarkspurOptions o_;
