@@ -9,7 +9,8 @@
 // watermark is lowest (ties: the first declared), one chunk at a time, so a replay yields the same
 // changelog byte for byte and state stays small. Before each step it lets every source re-evaluate
 // idleness (the idle timeout, runtime/operators/source_operator.h); an idle source goes only when no
-// other can. It returns when every source is exhausted; then it flushes the late-rows table, if any.
+// other can. Before each step it also fires the operators' processing-time timers that are due
+// (runtime/processing_time_service.h). It returns when every source is exhausted; then it flushes the late-rows table, if any.
 // After every step it checks the job's state against its memory budget, and an allocation that
 // fails anywhere in the job fails it with an error naming the operator (runtime/memory_budget.h).
 //
@@ -42,6 +43,7 @@ class SinkWriter;
 struct EvalContext;
 class SourceOperatorBase;
 class SinkOperator;
+class ProcessingTimeService;  // runtime/processing_time_service.h
 
 // Collects the operators' snapshots while a checkpoint's barriers travel the job.
 //
@@ -133,6 +135,8 @@ struct JobContext {
   // The operator whose code runs now (the base class marks each operator it calls, runtime/operator.h);
   // after an exception, the one it escaped from. Null between steps.
   const Operator* running = nullptr;
+  // The job's processing-time timers (runtime/processing_time_service.h), fired between steps.
+  ProcessingTimeService* timers = nullptr;
 };
 
 // Connectors the engine created while planning, keyed by the plan node they serve.
@@ -164,6 +168,7 @@ class Job {
   std::vector<SourceOperatorBase*> sources_;
   std::vector<SinkOperator*> sinks_;
   std::unique_ptr<LateRowRecorder> late_rows_;
+  std::unique_ptr<ProcessingTimeService> timers_;
   std::optional<JobSummary> summary_;
   bool started_ = false;  // the job began running steps (a failure from then on has a summary)
   // Opens, restores and runs the job until every source is exhausted.
