@@ -212,10 +212,12 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "MiniBatchAssigner over the sources cuts the input with watermarks (mode ProcTime: one per "
        "allow-latency of processing time; mode RowTime, below an operator that needs the watermark: the "
        "watermarks that cross an allow-latency boundary of event time); a bundle closes at each of them, "
-       "after 'size' elements, at a checkpoint's barrier and at the end of input."},
+       "after 'size' elements, at a checkpoint's barrier and at the end of input. A regular join folds each "
+       "side's bundle by the side's unique key (EXPLAIN leftInputSpec / rightInputSpec), as Flink's."},
       {"table.exec.mini-batch.allow-latency", OptionType::kDuration, "0 ms",
-       "The MiniBatchAssigner's interval: processing time (mode ProcTime) or event time (mode RowTime). Must "
-       "be set when mini-batch is enabled."},
+       "The MiniBatchAssigner's interval: processing time (mode ProcTime: a watermark when a row arrives in a "
+       "later interval, and from a processing-time timer at each interval's end when none does) or event "
+       "time (mode RowTime). Must be set when mini-batch is enabled."},
       {"table.exec.mini-batch.size", OptionType::kInteger, "-1",
        "The most elements a bundle holds before it closes (input rows, of both inputs for a join; partial "
        "results for a GlobalGroupAggregate). Must be positive when mini-batch is enabled."},

@@ -229,7 +229,8 @@ std::string JoinNode::JoinAttributes() const {
 }
 
 std::string JoinNode::ExplainAttributes() const {
-  return JoinAttributes() + ", leftInputSpec=[NoUniqueKey], rightInputSpec=[NoUniqueKey]" +
+  return JoinAttributes() + ", leftInputSpec=[" + JoinInputSpecName(*this, 0) + "], rightInputSpec=[" +
+         JoinInputSpecName(*this, 1) + "]" +
          (mini_batch ? ", miniBatch=[true]" : "");
 }
 

@@ -637,6 +637,18 @@ const PlanNode* Producer(const PlanNode* node, ChangelogMode kinds) {
 std::vector<std::string> UpsertKeyNames(const PlanNode& node) { return UpsertKey(&node); }
 std::vector<int> UpsertKeyIndexes(const PlanNode& node) { return UpsertKeyColumns(&node); }
 
+std::vector<int> JoinInputUniqueKey(const JoinNode& join, int side) {
+  return UpsertKeyColumns(join.inputs[static_cast<size_t>(side)].get());
+}
+
+std::string JoinInputSpecName(const JoinNode& join, int side) {
+  const std::vector<int> key = JoinInputUniqueKey(join, side);
+  if (key.empty()) return "NoUniqueKey";
+  return UniqueOn(join.inputs[static_cast<size_t>(side)].get(), side == 0 ? join.left_keys : join.right_keys)
+             ? "JoinKeyContainsUniqueKey"
+             : "HasUniqueKey";
+}
+
 bool StateGrowsWithKeys(const PlanNode& node) {
   switch (node.kind) {
     case PlanKind::kGroupAggregate:

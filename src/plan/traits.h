@@ -15,6 +15,7 @@
 // Threading: mutates the traits of the nodes of the plan it is given; plans are not shared yet.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "common/status.h"
@@ -28,6 +29,12 @@ Status InferChangelogModes(const std::vector<PlanNodePtr>& roots);
 std::vector<std::string> UpsertKeyNames(const PlanNode& node);
 // The same key as column indexes of the node's output.
 std::vector<int> UpsertKeyIndexes(const PlanNode& node);
+// Flink's JoinInputSideSpec of input `side` (0 left, 1 right) of a regular join (JoinUtil.analyzeJoinInput
+// over the input's upsert key): the input's unique key (columns of that input; empty: NoUniqueKey),
+// and its name in EXPLAIN: "JoinKeyContainsUniqueKey" when the key lies within the side's join keys,
+// "HasUniqueKey" otherwise, "NoUniqueKey" without one.
+std::vector<int> JoinInputUniqueKey(const JoinNode& join, int side);
+std::string JoinInputSpecName(const JoinNode& join, int side);
 // True for operators whose state grows with the number of distinct keys (aggregates, dedup, Top-N,
 // joins): without a state TTL their memory is unbounded on an unbounded key space.
 bool StateGrowsWithKeys(const PlanNode& node);

@@ -17,6 +17,7 @@
 #include "common/clock.h"
 #include "runtime/checkpoint.h"
 #include "runtime/memory_budget.h"
+#include "runtime/processing_time_service.h"
 #include "runtime/translator.h"
 #include "state/state_serde.h"
 #include "runtime/operators/sink_operator.h"
@@ -84,6 +85,8 @@ Result<std::unique_ptr<Job>> BuildJob(const std::vector<PlanNodePtr>& roots, Job
                                       const JobContext& ctx) {
   auto job = std::make_unique<Job>();
   job->ctx_ = ctx;
+  job->timers_ = std::make_unique<ProcessingTimeService>(ctx.eval ? ctx.eval->clock : nullptr);
+  job->ctx_.timers = job->timers_.get();
   // A sink under ON CONFLICT DO ERROR / DO NOTHING compacts at every watermark: with a watermark
   // before every row that advances it, what it compacts together does not depend on the chunk size.
   bool compacting_sink = false;
@@ -538,7 +541,9 @@ Status Job::RunToEnd(RssMeter* rss) {
         RETURN_IF_ERROR(TakeCheckpoint(false));
       }
     }
-    // Sinks fire their processing-time timers (the filesystem sink's rolling check), rows or not.
+    // Operators' processing-time timers that are due fire, and sinks fire theirs (the filesystem
+    // sink's rolling check), rows or not.
+    RETURN_IF_ERROR(timers_->FireDueTimers());
     for (SinkOperator* s : sinks_) RETURN_IF_ERROR(s->OnProcessingTime());
     // Idle sources and splits (the idle timeout) first stop holding back the watermark.
     for (SourceOperatorBase* s : sources_) {

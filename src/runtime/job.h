@@ -8,7 +8,8 @@
 // Run() drives the sources in a deterministic order: each step advances the source whose next
 // watermark is lowest (ties: the first declared) until its watermark passes the next-lowest source's
 // (SourceOperatorBase::Step), so a replay yields the same changelog byte for byte and state stays
-// small. Before each step it starts a periodic checkpoint when one is due, lets every sink fire its
+// small. Before each step it starts a periodic checkpoint when one is due, fires the operators'
+// processing-time timers that are due (runtime/processing_time_service.h), lets every sink fire its
 // processing-time timers (SinkOperator::OnProcessingTime, rows or not), and lets every source add the
 // splits it discovered and re-evaluate idleness (the idle timeout, runtime/operators/source_operator.h);
 // an idle source goes only when no other can. It returns when every source is exhausted; then it
@@ -45,6 +46,7 @@ class SinkWriter;
 struct EvalContext;
 class SourceOperatorBase;
 class SinkOperator;
+class ProcessingTimeService;  // runtime/processing_time_service.h
 
 // Collects the operators' snapshots while a checkpoint's barriers travel the job.
 //
@@ -136,6 +138,8 @@ struct JobContext {
   // The operator whose code runs now (the base class marks each operator it calls, runtime/operator.h);
   // after an exception, the one it escaped from. Null between steps.
   const Operator* running = nullptr;
+  // The job's processing-time timers (runtime/processing_time_service.h), fired between steps.
+  ProcessingTimeService* timers = nullptr;
 };
 
 // Connectors the engine created while planning, keyed by the plan node they serve.
@@ -167,6 +171,7 @@ class Job {
   std::vector<SourceOperatorBase*> sources_;
   std::vector<SinkOperator*> sinks_;
   std::unique_ptr<LateRowRecorder> late_rows_;
+  std::unique_ptr<ProcessingTimeService> timers_;
   std::optional<JobSummary> summary_;
   bool started_ = false;  // the job began running steps (a failure from then on has a summary)
   // Opens, restores and runs the job until every source is exhausted.

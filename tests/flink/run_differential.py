@@ -26,7 +26,7 @@ Compared (docs/flink.md):
             numbers as written), or with "compare": "final" the folded tables (multisets), or with
             "compare": "per-key" the changes of each key (the case's "key" columns) in order.
   explain   the operators of the Optimized Physical Plan with their changelogMode, in order (and a
-            MiniBatchAssigner's interval and mode, a Join's miniBatch=[true]).
+            MiniBatchAssigner's interval and mode, a Join's input specs and miniBatch=[true]).
   files     a filesystem sink: the lines Flink's format (json, csv, ...) encodes for its rows against
             the lines of the files Sluice writes (${OUT_DIR} in a case is the place for them).
   refusal   a job Flink refuses at planning (or fails while running) must fail on Sluice too, and
@@ -163,11 +163,17 @@ def plan_modes(text):
         mode = re.search(r"changelogMode=\[([^\]]*)\]", line)
         if op and op.group(1) != "Calc":
             # A MiniBatchAssigner's interval and mode are compared too (MiniBatchIntervalInferRule).
-            batch = re.search(r"interval=\[[^\]]*\], mode=\[[^\]]*\]", line) if op.group(1) == "MiniBatchAssigner" else None
-            # A Join's miniBatch=[true] (Flink's MiniBatchStreamingJoinOperator) too.
-            if op.group(1) == "Join" and "miniBatch=[true]" in line:
-                batch = re.search(r"miniBatch=\[true\]", line)
-            out.append(f"{op.group(1)}{'(' + batch.group(0) + ')' if batch else ''} {mode.group(1) if mode else '?'}")
+            extra = ""
+            if op.group(1) == "MiniBatchAssigner":
+                batch = re.search(r"interval=\[[^\]]*\], mode=\[[^\]]*\]", line)
+                extra = batch.group(0) if batch else ""
+            # A Join's input specs (Flink's JoinInputSideSpec: how each side's state and mini-batch
+            # bundle are keyed) and miniBatch=[true] (Flink's MiniBatchStreamingJoinOperator) too.
+            if op.group(1) == "Join":
+                specs = re.search(r"leftInputSpec=\[\w+\], rightInputSpec=\[\w+\]", line)
+                extra = ", ".join(([specs.group(0)] if specs else []) +
+                                  (["miniBatch=[true]"] if "miniBatch=[true]" in line else []))
+            out.append(f"{op.group(1)}{'(' + extra + ')' if extra else ''} {mode.group(1) if mode else '?'}")
     return out
 
 

@@ -262,9 +262,8 @@ Status JoinOperator::CollectMatches(int input, const Chunk& chunk, size_t begin,
   return Status::OK();
 }
 
-template <typename Add, typename Retract>
 Status JoinOperator::ProcessSemiAntiRow(int input, const Chunk& chunk, size_t i, const uint32_t* m,
-                                        const uint32_t* m_end, Add&& add_record, Retract&& retract_record) {
+                                        const uint32_t* m_end) {
   const RowKind kind = chunk.kind(i);
   const uint32_t row = static_cast<uint32_t>(i);
   const bool anti = kind_ == JoinKind::kAnti;
@@ -272,19 +271,19 @@ Status JoinOperator::ProcessSemiAntiRow(int input, const Chunk& chunk, size_t i,
     // A left row passes with its own kind when it has a match (semi) or none (anti).
     if ((m != m_end) != anti) RETURN_IF_ERROR(QueueOutput(input, chunk, kind, row, kNoRow));
     if (!IsAccumulate(kind)) {
-      retract_record(i);
+      RetractRecord(input, i);
       return Status::OK();
     }
     int64_t associations = 0;
     for (; m != m_end; ++m) associations += sides_[1]->entries[*m].count;
-    add_record(i, associations);
+    AddRecord(input, i, associations);
     return Status::OK();
   }
   // A right row changes the match counts of the left rows it joins with.
   Side& left = *sides_[0];
   const bool accumulate = IsAccumulate(kind);
-  if (accumulate) add_record(i, -1);
-  else retract_record(i);
+  if (accumulate) AddRecord(input, i, -1);
+  else RetractRecord(input, i);
   const int64_t edge = accumulate ? 0 : 1;  // the count at which the left row's visibility flips
   RowKind flipped = kind;
   if (anti) flipped = accumulate ? RowKind::kDelete : RowKind::kInsert;
@@ -301,136 +300,155 @@ Status JoinOperator::ProcessSemiAntiRow(int input, const Chunk& chunk, size_t i,
   return Status::OK();
 }
 
-Status JoinOperator::ProcessSlice(int input, const Chunk& chunk, size_t begin, size_t end) {
+void JoinOperator::AddRecord(int input, size_t i, int64_t assoc) {
+  if (!key_matchable_[i]) return;  // a row that can never match needs no state
+  Side& in = *sides_[input];
+  const uint32_t row = first_new_row_ + static_cast<uint32_t>(pending_store_.size());
+  if (in.indexed) {
+    auto [it, inserted] = in.index.try_emplace(identities_[i], kNoEntry);
+    if (!inserted) {
+      Side::Entry& en = in.entries[it->second];
+      if (in.has_unique_key) {
+        // An upsert of the same unique key replaces the stored row.
+        in.arena.Release(en.row);
+        en.row = row;
+        pending_store_.push_back(static_cast<uint32_t>(i));
+      } else {
+        ++en.count;
+        ++in.stored;
+      }
+      if (in.outer) in.assocs[it->second] = assoc;
+      in.entry_delta.Mark(it->second);
+      in.Touch(it->second, now_micros_);
+      return;
+    }
+    const uint32_t e = in.NewEntry(row, assoc);
+    pending_store_.push_back(static_cast<uint32_t>(i));
+    in.Link(in.GroupOf(keys_[i]), e);
+    in.Touch(e, now_micros_);
+    it->second = e;
+  } else {
+    const uint32_t e = in.NewEntry(row, assoc);
+    pending_store_.push_back(static_cast<uint32_t>(i));
+    in.Link(in.GroupOf(keys_[i]), e);
+    in.Touch(e, now_micros_);
+  }
+  ++in.stored;
+}
+
+void JoinOperator::RetractRecord(int input, size_t i) {
+  if (!key_matchable_[i]) return;
+  Side& in = *sides_[input];
+  SLUICE_CHECK(in.indexed);
+  auto it = in.index.find(identities_[i]);
+  if (it == in.index.end()) {
+    ++retractions_without_state_;
+    ++metrics_.retractions_without_state;
+    return;
+  }
+  const uint32_t e = it->second;
+  Side::Entry& en = in.entries[e];
+  if (en.count > 1 && !in.has_unique_key) {
+    --en.count;
+    --in.stored;
+    in.entry_delta.Mark(e);
+    in.Touch(e, now_micros_);
+    return;
+  }
+  in.stored -= en.count;
+  const uint32_t g = in.group_keys.Find(keys_[i]);
+  SLUICE_CHECK(g != KeyIndex::kNotFound);
+  in.Unlink(g, e);
+  in.arena.Release(en.row);
+  in.FreeEntry(e);
+  in.index.erase(it);
+}
+
+Status JoinOperator::ProcessAccumulate(int input, const Chunk& chunk, size_t i, const uint32_t* m,
+                                       const uint32_t* m_end, bool suppress) {
   Side& in = *sides_[input];
   Side& other = *sides_[1 - input];
-  pending_store_.clear();
-  const uint32_t first_new_row = static_cast<uint32_t>(in.arena.size());
-
-  // Stores row i with `assoc` associations (Flink's addRecord).
-  auto add_record = [&](size_t i, int64_t assoc) {
-    if (!key_matchable_[i]) return;  // a row that can never match needs no state
-    if (in.indexed) {
-      auto [it, inserted] = in.index.try_emplace(identities_[i], kNoEntry);
-      if (!inserted) {
-        Side::Entry& en = in.entries[it->second];
-        if (in.has_unique_key) {
-          // An upsert of the same unique key replaces the stored row.
-          in.arena.Release(en.row);
-          en.row = first_new_row + static_cast<uint32_t>(pending_store_.size());
-          pending_store_.push_back(static_cast<uint32_t>(i));
-        } else {
-          ++en.count;
-          ++in.stored;
-        }
-        if (in.outer) in.assocs[it->second] = assoc;
-        in.entry_delta.Mark(it->second);
-        in.Touch(it->second, now_micros_);
-        return;
+  const uint32_t row = static_cast<uint32_t>(i);
+  // With a unique key, an accumulate message for a stored key replaces that row, whose matches are
+  // already counted on the other side (Flink's isAdditionalMatch). Identical rows without a unique
+  // key are separate rows and each one counts. The accumulate half of a suppressed pair replaces the
+  // row its retraction left in state, after that retraction uncounted its matches: it counts again.
+  bool additional = true;
+  if (!suppress && in.has_unique_key && in.indexed && key_matchable_[i]) additional = !in.index.contains(identities_[i]);
+  if (!in.outer) AddRecord(input, i, -1);
+  if (m == m_end) {
+    if (in.outer) {
+      RETURN_IF_ERROR(QueueOutput(input, chunk, RowKind::kInsert, row, kNoRow));
+      AddRecord(input, i, 0);
+    }
+    return Status::OK();
+  }
+  const RowKind joined_kind = (in.outer || other.outer) ? RowKind::kInsert : chunk.kind(i);
+  int64_t associations = 0;
+  for (; m != m_end; ++m) {
+    const Side::Entry& en = other.entries[*m];
+    const int64_t old = other.outer ? other.assocs[*m] : 0;
+    for (int32_t c = 0; c < en.count; ++c) {
+      if (other.outer && old == 0 && !suppress) {
+        RETURN_IF_ERROR(QueueOutput(input, chunk, RowKind::kDelete, kNoRow, en.row));
       }
-      uint32_t e = in.NewEntry(first_new_row + static_cast<uint32_t>(pending_store_.size()), assoc);
-      pending_store_.push_back(static_cast<uint32_t>(i));
-      in.Link(in.GroupOf(keys_[i]), e);
-      in.Touch(e, now_micros_);
-      it->second = e;
-    } else {
-      uint32_t e = in.NewEntry(first_new_row + static_cast<uint32_t>(pending_store_.size()), assoc);
-      pending_store_.push_back(static_cast<uint32_t>(i));
-      in.Link(in.GroupOf(keys_[i]), e);
-      in.Touch(e, now_micros_);
+      RETURN_IF_ERROR(QueueOutput(input, chunk, joined_kind, row, en.row));
     }
-    ++in.stored;
-  };
+    associations += en.count;
+    if (other.outer && (old == 0 || additional)) {
+      other.assocs[*m] = old + 1;
+      other.entry_delta.Mark(*m);
+      other.Touch(*m, now_micros_);
+    }
+  }
+  if (in.outer) AddRecord(input, i, associations);
+  return Status::OK();
+}
 
-  // Removes one stored row equal to row i (Flink's retractRecord).
-  auto retract_record = [&](size_t i) {
-    if (!key_matchable_[i]) return;
-    SLUICE_CHECK(in.indexed);
-    auto it = in.index.find(identities_[i]);
-    if (it == in.index.end()) {
-      ++retractions_without_state_;
-      ++metrics_.retractions_without_state;
-      return;
+Status JoinOperator::ProcessRetract(int input, const Chunk& chunk, size_t i, const uint32_t* m, const uint32_t* m_end,
+                                    bool suppress) {
+  Side& in = *sides_[input];
+  Side& other = *sides_[1 - input];
+  const uint32_t row = static_cast<uint32_t>(i);
+  // The retraction of a suppressed pair leaves the row in state for its accumulate message to replace.
+  if (!suppress) RetractRecord(input, i);
+  if (m == m_end) {
+    if (in.outer) RETURN_IF_ERROR(QueueOutput(input, chunk, RowKind::kDelete, row, kNoRow));
+    return Status::OK();
+  }
+  const RowKind joined_kind = in.outer ? RowKind::kDelete : chunk.kind(i);
+  for (; m != m_end; ++m) {
+    const Side::Entry& en = other.entries[*m];
+    const int64_t old = other.outer ? other.assocs[*m] : 0;
+    for (int32_t c = 0; c < en.count; ++c) {
+      RETURN_IF_ERROR(QueueOutput(input, chunk, joined_kind, row, en.row));
+      if (other.outer && old == 1 && !suppress) {
+        RETURN_IF_ERROR(QueueOutput(input, chunk, RowKind::kInsert, kNoRow, en.row));
+      }
     }
-    uint32_t e = it->second;
-    Side::Entry& en = in.entries[e];
-    if (en.count > 1 && !in.has_unique_key) {
-      --en.count;
-      --in.stored;
-      in.entry_delta.Mark(e);
-      in.Touch(e, now_micros_);
-      return;
+    if (other.outer) {
+      other.assocs[*m] = old - 1;
+      other.entry_delta.Mark(*m);
+      other.Touch(*m, now_micros_);
     }
-    in.stored -= en.count;
-    const uint32_t g = in.group_keys.Find(keys_[i]);
-    SLUICE_CHECK(g != KeyIndex::kNotFound);
-    in.Unlink(g, e);
-    in.arena.Release(en.row);
-    in.FreeEntry(e);
-    in.index.erase(it);
-  };
+  }
+  return Status::OK();
+}
 
+Status JoinOperator::ProcessSlice(int input, const Chunk& chunk, size_t begin, size_t end) {
+  Side& in = *sides_[input];
+  pending_store_.clear();
+  first_new_row_ = static_cast<uint32_t>(in.arena.size());
   for (size_t i = begin; i < end; ++i) {
-    const RowKind kind = chunk.kind(i);
-    const uint32_t row = static_cast<uint32_t>(i);
     const uint32_t* m = match_entries_.data() + match_offsets_[i - begin];
     const uint32_t* m_end = match_entries_.data() + match_offsets_[i - begin + 1];
-    const bool matched = m != m_end;
+    const bool suppress = !suppress_.empty() && suppress_[i] != 0;
     if (semi_anti_) {
-      RETURN_IF_ERROR(ProcessSemiAntiRow(input, chunk, i, m, m_end, add_record, retract_record));
-      continue;
-    }
-    if (IsAccumulate(kind)) {
-      // With a unique key, an accumulate message for a stored key replaces that row, whose matches are
-      // already counted on the other side (Flink's isAdditionalMatch). Identical rows without a unique
-      // key are separate rows and each one counts.
-      bool additional = true;
-      if (in.has_unique_key && in.indexed && key_matchable_[i]) additional = !in.index.contains(identities_[i]);
-      if (!in.outer) add_record(i, -1);
-      if (!matched) {
-        if (in.outer) {
-          RETURN_IF_ERROR(QueueOutput(input, chunk, RowKind::kInsert, row, kNoRow));
-          add_record(i, 0);
-        }
-        continue;
-      }
-      const RowKind joined_kind = (in.outer || other.outer) ? RowKind::kInsert : kind;
-      int64_t associations = 0;
-      for (; m != m_end; ++m) {
-        const Side::Entry& en = other.entries[*m];
-        const int64_t old = other.outer ? other.assocs[*m] : 0;
-        for (int32_t c = 0; c < en.count; ++c) {
-          if (other.outer && old == 0) RETURN_IF_ERROR(QueueOutput(input, chunk, RowKind::kDelete, kNoRow, en.row));
-          RETURN_IF_ERROR(QueueOutput(input, chunk, joined_kind, row, en.row));
-        }
-        associations += en.count;
-        if (other.outer && (old == 0 || additional)) {
-          other.assocs[*m] = old + 1;
-          other.entry_delta.Mark(*m);
-          other.Touch(*m, now_micros_);
-        }
-      }
-      if (in.outer) add_record(i, associations);
+      RETURN_IF_ERROR(ProcessSemiAntiRow(input, chunk, i, m, m_end));
+    } else if (IsAccumulate(chunk.kind(i))) {
+      RETURN_IF_ERROR(ProcessAccumulate(input, chunk, i, m, m_end, suppress));
     } else {
-      retract_record(i);
-      if (!matched) {
-        if (in.outer) RETURN_IF_ERROR(QueueOutput(input, chunk, RowKind::kDelete, row, kNoRow));
-        continue;
-      }
-      const RowKind joined_kind = in.outer ? RowKind::kDelete : kind;
-      for (; m != m_end; ++m) {
-        const Side::Entry& en = other.entries[*m];
-        const int64_t old = other.outer ? other.assocs[*m] : 0;
-        for (int32_t c = 0; c < en.count; ++c) {
-          RETURN_IF_ERROR(QueueOutput(input, chunk, joined_kind, row, en.row));
-          if (other.outer && old == 1) RETURN_IF_ERROR(QueueOutput(input, chunk, RowKind::kInsert, kNoRow, en.row));
-        }
-        if (other.outer) {
-          other.assocs[*m] = old - 1;
-          other.entry_delta.Mark(*m);
-          other.Touch(*m, now_micros_);
-        }
-      }
+      RETURN_IF_ERROR(ProcessRetract(input, chunk, i, m, m_end, suppress));
     }
   }
   if (!pending_store_.empty()) in.arena.AppendMany(chunk, pending_store_.data(), pending_store_.size());

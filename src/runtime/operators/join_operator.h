@@ -8,7 +8,8 @@
 // other side they currently join with, which decides when their NULL-padded row is emitted (no match),
 // retracted (-D when the first match arrives) and re-emitted (+I when the last match goes away).
 // +I/+U rows accumulate, -U/-D rows retract one equal stored row (or, when the side has a unique key,
-// the row with the same unique key).
+// the row with the same unique key; the planner passes each input's upsert key, Flink's
+// JoinInputSideSpec).
 //
 // Output follows Flink's StreamingJoinOperator.processElement exactly, in kinds and order. For each
 // input row, the matching rows of the other side are visited in the order they were stored:
@@ -55,11 +56,21 @@
 // miniBatch=[true]; not for semi and anti joins, which Flink runs row by row though its EXPLAIN marks
 // them too): the rows of both inputs are buffered in one bundle (runtime/operators/mini_batch_bundle.h)
 // that closes after mini_batch_size rows of either input, at every watermark, before a checkpoint's
-// barrier and at the end of input. Each side's bundle is folded first, as Flink's InputSideHasNoUniqueKeyBundle: an
-// accumulate message (+I/+U) and a retraction (-U/-D) of an equal row cancel out. Then the right
-// side's rows are applied, and after them the left side's (a RIGHT join: the left side first), each
-// grouped by join key (keys in order of first appearance), with the output described above. A left
-// row whose match arrives in the same bundle therefore joins at once, without a NULL-padded row first.
+// barrier and at the end of input. Each side's bundle is folded first, by the side's input spec
+// (Flink's JoinInputSideSpec, plan/traits.h JoinInputSpecName):
+//   - no unique key (InputSideHasNoUniqueKeyBundle): an accumulate message (+I/+U) and a retraction
+//     (-U/-D) of an equal row cancel out;
+//   - a unique key (InputSideHasUniqueKeyBundle; JoinKeyContainsUniqueKeyBundle when the key lies
+//     within the join key): per unique key, a later accumulate message replaces an earlier one, a
+//     retraction cancels the accumulate message before it, a later retraction replaces an earlier
+//     one; what remains is at most a retraction followed by an accumulate message, a pair applied
+//     with suppression (Flink's processElementWithSuppress): the retraction leaves the stored row for
+//     the accumulate message to replace, and neither NULL-pads nor un-pads the other side's rows, so
+//     an outer join's update emits no padded row in between.
+// Then the right side's rows are applied, and after them the left side's (a RIGHT join: the left side
+// first), grouped by join key (keys in order of first appearance; unique keys within a join key in
+// theirs), with the output described above. A left row whose match arrives in the same bundle
+// therefore joins at once, without a NULL-padded row first.
 //
 // Threading: the job's task thread.
 #pragma once
@@ -144,26 +155,39 @@ class JoinOperator final : public Operator {
 
   // Applies a chunk of input `input` (an arriving chunk, or a closed bundle's folded rows).
   Status ProcessInput(int input, Chunk& chunk);
-  // Mini-batch (join_operator_bundle.cc): applies the bundle; FinishBundle when it holds any rows;
-  // FoldBundle: one side's bundle rows after Flink's folding, grouped by join key.
+  // Mini-batch (join_operator_bundle.cc): applies the bundle; FinishBundle when it holds any rows.
+  // FoldBundle: one side's bundle rows after Flink's folding for the side's input spec, grouped by join
+  // key; `suppress` marks the rows of suppressed pairs (empty when the side has no unique key).
   Status CloseBundle();
   Status FinishBundle();
-  Chunk FoldBundle(int input, const Chunk& rows);
+  Chunk FoldBundle(int input, const Chunk& rows, std::vector<uint8_t>* suppress);
+  std::vector<uint32_t> FoldNoUniqueKeyBundle(const Side& side, const Chunk& rows);
+  std::vector<uint32_t> FoldUniqueKeyBundle(const Side& side, const Chunk& rows, std::vector<uint8_t>* suppress);
 
   // Collects the matches (after the residual) of rows [begin, *end) of `chunk`, choosing *end so the
   // slice's candidate pairs stay bounded.
   Status CollectMatches(int input, const Chunk& chunk, size_t begin, size_t* end);
-  // Applies rows [begin, end) to state in order and queues their output.
+  // Applies rows [begin, end) to state in order and queues their output (one of the three below per
+  // row, with the row's matches [m, m_end) among the other side's entries).
   Status ProcessSlice(int input, const Chunk& chunk, size_t begin, size_t end);
+  // An accumulate message (+I/+U) / a retraction (-U/-D) of an inner or outer join, as Flink's
+  // StreamingJoinOperator.processElement. `suppress` (the two halves of a suppressed pair of a
+  // unique-key bundle): the retraction leaves the row in state for the accumulate message to replace,
+  // and neither emits or retracts the other side's NULL-padded rows.
+  Status ProcessAccumulate(int input, const Chunk& chunk, size_t i, const uint32_t* m, const uint32_t* m_end,
+                           bool suppress);
+  Status ProcessRetract(int input, const Chunk& chunk, size_t i, const uint32_t* m, const uint32_t* m_end,
+                        bool suppress);
+  // Semi/anti joins: output and state for input row i.
+  Status ProcessSemiAntiRow(int input, const Chunk& chunk, size_t i, const uint32_t* m, const uint32_t* m_end);
+  // Stores row i of the slice's chunk in side `input` with `assoc` associations (Flink's addRecord; an
+  // outer side's count, else -1); RetractRecord removes one stored row equal to it (retractRecord).
+  void AddRecord(int input, size_t i, int64_t assoc);
+  void RetractRecord(int input, size_t i);
   // Queues one output row (input_row / other_row are kNoRow for the NULL-padded side), flushing a full
   // output chunk first unless that would split an update.
   Status QueueOutput(int input, const Chunk& chunk, RowKind kind, uint32_t input_row, uint32_t other_row);
   Status FlushOutput(int input, const Chunk& chunk);
-  // Semi/anti joins: output and state for input row i with matches [m, m_end); `add_record` and
-  // `retract_record` update the input side's state as in ProcessSlice.
-  template <typename Add, typename Retract>
-  Status ProcessSemiAntiRow(int input, const Chunk& chunk, size_t i, const uint32_t* m, const uint32_t* m_end,
-                            Add&& add_record, Retract&& retract_record);
   // Drops the rows of side `s` whose time-to-live passed by `now` (processing time, micros).
   void ExpireRows(int s, int64_t now);
 
@@ -194,6 +218,10 @@ class JoinOperator final : public Operator {
   std::vector<uint32_t> sel_;
   // Rows of the input chunk to append to the input side's arena at the end of the slice.
   std::vector<uint32_t> pending_store_;
+  uint32_t first_new_row_ = 0;  // the arena id the slice's first stored row gets
+  // Mini-batch: per row of the chunk being applied, whether it is half of a suppressed pair (empty:
+  // none is).
+  std::vector<uint8_t> suppress_;
   // Output being assembled: kind, input chunk row and other-side arena row per output row (kNoRow =
   // NULL padding).
   std::vector<RowKind> out_kinds_;

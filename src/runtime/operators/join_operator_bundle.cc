@@ -1,4 +1,5 @@
 // JoinOperator in mini-batch: the bundle of both inputs and how it is applied (join_operator.h).
+#include <algorithm>
 #include <unordered_map>
 
 #include "runtime/operators/join_operator.h"
@@ -7,8 +8,40 @@
 
 namespace sluice {
 
-Chunk JoinOperator::FoldBundle(int input, const Chunk& rows) {
+namespace {
+
+// The rows of one unique key that remain after Flink's folding (InputSideHasUniqueKeyBundle and
+// JoinKeyContainsUniqueKeyBundle fold alike), at most a retraction followed by an accumulate message:
+// after an accumulate message, the next message replaces it (an accumulate) or cancels it (a
+// retraction); after a retraction, a retraction replaces it and an accumulate message follows it.
+void FoldUniqueKeyRows(const Chunk& rows, const std::vector<uint32_t>& arrivals, std::vector<uint32_t>* kept) {
+  kept->clear();
+  for (uint32_t r : arrivals) {
+    const bool accumulate = IsAccumulate(rows.kind(r));
+    if (!kept->empty()) {
+      if (IsAccumulate(rows.kind(kept->back()))) {
+        kept->pop_back();
+        if (!accumulate) continue;
+      } else if (!accumulate) {
+        kept->pop_back();
+      }
+    }
+    kept->push_back(r);
+  }
+}
+
+}  // namespace
+
+Chunk JoinOperator::FoldBundle(int input, const Chunk& rows, std::vector<uint8_t>* suppress) {
   const Side& side = *sides_[input];
+  suppress->clear();
+  std::vector<uint32_t> sel = side.has_unique_key ? FoldUniqueKeyBundle(side, rows, suppress) : FoldNoUniqueKeyBundle(side, rows);
+  Chunk out(side.types);
+  out.AppendFrom(rows, sel.data(), 0, sel.size());
+  return out;
+}
+
+std::vector<uint32_t> JoinOperator::FoldNoUniqueKeyBundle(const Side& side, const Chunk& rows) {
   const size_t n = rows.size();
   // Flink's InputSideHasNoUniqueKeyBundle: per row content, an accumulate message cancels the latest
   // earlier retraction of an equal row in the bundle and vice versa. The rows still open for one
@@ -38,9 +71,38 @@ Chunk JoinOperator::FoldBundle(int input, const Chunk& rows) {
       if (alive[r]) sel.push_back(r);
     }
   }
-  Chunk out(side.types);
-  out.AppendFrom(rows, sel.data(), 0, sel.size());
-  return out;
+  return sel;
+}
+
+std::vector<uint32_t> JoinOperator::FoldUniqueKeyBundle(const Side& side, const Chunk& rows,
+                                                        std::vector<uint8_t>* suppress) {
+  // Flink's JoinKeyContainsUniqueKeyBundle (one unique key per join key) and InputSideHasUniqueKeyBundle
+  // (unique keys within a join key): each unique key's messages folded (FoldUniqueKeyRows), join keys
+  // in order of first appearance and the unique keys of a join key in theirs. A retraction followed by
+  // an accumulate message is a suppressed pair (Flink's processElementWithSuppress).
+  std::vector<std::vector<uint32_t>> per_key;
+  GroupRowsByKey(rows, side.keys, &keys_, &per_key);
+  std::vector<uint32_t> key_of_row(rows.size());
+  for (size_t k = 0; k < per_key.size(); ++k) {
+    for (uint32_t r : per_key[k]) key_of_row[r] = static_cast<uint32_t>(k);
+  }
+  // The identity is the join key and the unique key together (join_operator_side.h).
+  std::vector<std::string> identities;
+  std::vector<std::vector<uint32_t>> per_identity;
+  GroupRowsByKey(rows, side.identity_columns, &identities, &per_identity);
+  std::stable_sort(per_identity.begin(), per_identity.end(),
+                   [&](const auto& a, const auto& b) { return key_of_row[a[0]] < key_of_row[b[0]]; });
+  std::vector<uint32_t> sel;
+  std::vector<uint32_t> kept;
+  for (const auto& arrivals : per_identity) {
+    FoldUniqueKeyRows(rows, arrivals, &kept);
+    const bool pair = kept.size() == 2;
+    for (uint32_t r : kept) {
+      sel.push_back(r);
+      suppress->push_back(pair ? 1 : 0);
+    }
+  }
+  return sel;
 }
 
 Status JoinOperator::CloseBundle() {
@@ -48,8 +110,12 @@ Status JoinOperator::CloseBundle() {
   // Flink applies the right side's bundle first, except for a RIGHT join (MiniBatch*JoinStreamOperator).
   const int first = kind_ == JoinKind::kRight ? 0 : 1;
   for (int input : {first, 1 - first}) {
-    Chunk folded = FoldBundle(input, rows[static_cast<size_t>(input)]);
-    RETURN_IF_ERROR(ProcessInput(input, folded));
+    std::vector<uint8_t> suppress;
+    Chunk folded = FoldBundle(input, rows[static_cast<size_t>(input)], &suppress);
+    suppress_.swap(suppress);
+    const Status status = ProcessInput(input, folded);
+    suppress_.clear();
+    RETURN_IF_ERROR(status);
   }
   return Status::OK();
 }

@@ -21,18 +21,40 @@ MiniBatchAssignerOperator::MiniBatchAssignerOperator(std::string name, int64_t i
   next_ms_ = IntervalStart(0, interval_ms_) + interval_ms_ - 1;
 }
 
+Status MiniBatchAssignerOperator::Open(JobContext* ctx) {
+  RETURN_IF_ERROR(Operator::Open(ctx));
+  if (mode_ == Mode::kProcTime && ctx->timers != nullptr) {
+    const int64_t now_ms = FloorDiv(ctx->timers->NowMicros(), 1000);
+    ctx->timers->RegisterTimer((now_ms + interval_ms_) * 1000, this);
+  }
+  return Status::OK();
+}
+
+Status MiniBatchAssignerOperator::EmitProcTimeWatermark(int64_t* interval_start) {
+  const Clock* clock = ctx_ && ctx_->eval ? ctx_->eval->clock : nullptr;
+  const int64_t now_ms = FloorDiv(clock ? clock->NowMicros() : 0, 1000);
+  *interval_start = IntervalStart(now_ms, interval_ms_);
+  if (*interval_start <= current_ms_) return Status::OK();
+  current_ms_ = *interval_start;
+  return EmitWatermark(current_ms_ * 1000);
+}
+
 Status MiniBatchAssignerOperator::Process(int, Chunk& chunk) {
   metrics_.rows_in += static_cast<int64_t>(chunk.size());
   if (mode_ == Mode::kProcTime && !ended_) {
-    const Clock* clock = ctx_ && ctx_->eval ? ctx_->eval->clock : nullptr;
-    const int64_t now_ms = FloorDiv(clock ? clock->NowMicros() : 0, 1000);
-    const int64_t batch = IntervalStart(now_ms, interval_ms_);
-    if (batch > current_ms_) {
-      current_ms_ = batch;
-      RETURN_IF_ERROR(EmitWatermark(batch * 1000));
-    }
+    int64_t interval_start = 0;
+    RETURN_IF_ERROR(EmitProcTimeWatermark(&interval_start));
   }
   return Emit(chunk);
+}
+
+Status MiniBatchAssignerOperator::OnProcessingTime(int64_t) {
+  // After the final watermark the job is ending: nothing more to cut, and no further timer.
+  if (ended_) return Status::OK();
+  int64_t interval_start = 0;
+  RETURN_IF_ERROR(EmitProcTimeWatermark(&interval_start));
+  ctx_->timers->RegisterTimer((interval_start + interval_ms_) * 1000, this);
+  return Status::OK();
 }
 
 Status MiniBatchAssignerOperator::OnWatermark(int64_t watermark) {

@@ -9,9 +9,10 @@
 //   final watermark (+infinity) is always forwarded.
 // - kProcTime (Flink's ProcTimeMiniBatchAssignerOperator): a watermark of processing time, the start
 //   of the current interval (now - now % I), whenever a row arrives in a later interval than the last
-//   one; the input's own watermarks are dropped, except the final one. Flink also emits one from a
-//   processing-time timer when no row arrives; Sluice's operators have no timers, so an idle input
-//   keeps its open bundles until the next row or the end of input (docs/flink_differences.md).
+//   one, and from a processing-time timer (runtime/processing_time_service.h) at every interval's end
+//   when no row arrives: registered at open for now + I, then for the end of each interval it
+//   fired in. The input's own watermarks are dropped, except the final one, after which the timer
+//   emits nothing.
 // Watermarks are microseconds (runtime/operator.h); the interval arithmetic is in milliseconds as
 // Flink's, on the watermark rounded down to a millisecond.
 //
@@ -25,14 +26,17 @@
 
 #include "plan/plan_node.h"
 #include "runtime/operator.h"
+#include "runtime/processing_time_service.h"
 
 namespace sluice {
 
-class MiniBatchAssignerOperator final : public Operator {
+class MiniBatchAssignerOperator final : public Operator, public ProcessingTimeCallback {
  public:
   using Mode = MiniBatchAssignerNode::Mode;
   MiniBatchAssignerOperator(std::string name, int64_t interval_ms, Mode mode);
+  Status Open(JobContext* ctx) override;
   Status Process(int input, Chunk& chunk) override;
+  Status OnProcessingTime(int64_t timestamp_micros) override;
   Checkpointing checkpointing() const override { return Checkpointing::kSupported; }
 
  protected:
@@ -44,6 +48,9 @@ class MiniBatchAssignerOperator final : public Operator {
  private:
   // Forwards the current watermark and moves the next one to the end of the following interval.
   Status Advance();
+  // kProcTime: emits the start of the clock's interval as the watermark when it is later than the
+  // last one emitted; `*interval_start` receives it (ms).
+  Status EmitProcTimeWatermark(int64_t* interval_start);
 
   const int64_t interval_ms_;
   const Mode mode_;

@@ -655,6 +655,40 @@ TEST(JoinOperatorTest, MiniBatchFoldsEachSideAndAppliesTheRightSideFirst) {
   EXPECT_EQ(h.op().metrics().rows_in, 5);
 }
 
+// A side whose unique key is the join key (Flink's JoinKeyContainsUniqueKeyBundle): per key only the
+// last change of a bundle counts, and a -U/+U pair is applied with suppression.
+TEST(JoinOperatorTest, MiniBatchUniqueKeyBundleSuppressesPaddingBetweenAnUpdatesHalves) {
+  JoinOptions options;
+  options.mini_batch_size = 2;
+  options.left_unique_key = {0};
+  Harness h(JoinKind::kFull, nullptr, options);
+  EXPECT_EQ(h.Right({Ins({I(1), S("x")})}), Rows{});
+  EXPECT_EQ(h.Left({Ins({I(1), S("a")})}), (Rows{"+I[NULL, NULL, 1, x]", "-D[NULL, NULL, 1, x]", "+I[1, a, 1, x]"}));
+  // Without a unique key: -D[1, a, 1, x], +I[NULL, NULL, 1, x], -D[NULL, NULL, 1, x], +I[1, b, 1, x].
+  EXPECT_EQ(h.Left({Ub({I(1), S("a")}), Ua({I(1), S("b")})}), (Rows{"-D[1, a, 1, x]", "+I[1, b, 1, x]"}));
+  EXPECT_EQ(h.op().stored_rows(0), 1);
+  // +I and -U of a key in one bundle leave nothing; a later +U of a key replaces an earlier one.
+  EXPECT_EQ(h.Left({Ins({I(2), S("c")}), Ub({I(2), S("c")})}), Rows{});
+  EXPECT_EQ(h.Left({Ub({I(1), S("b")}), Ua({I(1), S("d")})}), (Rows{"-D[1, b, 1, x]", "+I[1, d, 1, x]"}));
+  // The right row is still matched once: its retraction pads it back.
+  EXPECT_EQ(h.Right({Del({I(1), S("x")}), Ins({I(9), S("z")})}),
+            (Rows{"-D[1, d, 1, x]", "+I[1, d, NULL, NULL]", "+I[NULL, NULL, 9, z]"}));
+}
+
+// A side with a unique key that is not the join key (Flink's InputSideHasUniqueKeyBundle): folded per
+// unique key within each join key.
+TEST(JoinOperatorTest, MiniBatchHasUniqueKeyBundleFoldsPerUniqueKey) {
+  JoinOptions options;
+  options.mini_batch_size = 5;
+  options.right_unique_key = {1};
+  Harness h(JoinKind::kLeft, nullptr, options);
+  EXPECT_EQ(h.Left({Ins({I(1), S("a")})}), Rows{});
+  // Key 1 holds unique keys x and y: x's +I, -U and +U fold to its +U, y's +I stays.
+  EXPECT_EQ(h.Right({Ins({I(1), S("x")}), Ins({I(1), S("y")}), Ub({I(1), S("x")}), Ua({I(1), S("x")})}),
+            (Rows{"+I[1, a, 1, x]", "+I[1, a, 1, y]"}));
+  EXPECT_EQ(h.op().stored_rows(1), 2);
+}
+
 TEST(JoinOperatorTest, MiniBatchOpenBundleSurvivesASnapshot) {
   JoinOptions options;
   options.mini_batch_size = 3;
