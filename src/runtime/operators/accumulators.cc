@@ -1,5 +1,7 @@
 #include "runtime/operators/accumulators.h"
 
+#include <absl/container/flat_hash_map.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -14,6 +16,46 @@ namespace {
 size_t AlignUp(size_t n, size_t align) { return (n + align - 1) / align * align; }
 }  // namespace
 
+// The counts of one set of DISTINCT calls in one group: each argument tuple seen (and not yet retracted
+// by every call of the set) has a row of `width` counts, one per call, in `counts`; rows of tuples
+// retracted by all calls are reused.
+struct AccumulatorLayout::DistinctCounts {
+  explicit DistinctCounts(size_t w) : width(w) {}
+  size_t width;
+  absl::flat_hash_map<std::string, uint32_t> rows;  // tuple (key-encoded) -> row
+  std::vector<int64_t> counts;
+  std::vector<uint32_t> free_rows;
+
+  int64_t* row(uint32_t r) { return counts.data() + static_cast<size_t>(r) * width; }
+  // The row of `tuple`, made (all counts 0) when the tuple is new.
+  int64_t* Find(const std::string& tuple, bool make) {
+    if (!make) {
+      auto it = rows.find(tuple);
+      return it == rows.end() ? nullptr : row(it->second);
+    }
+    auto [it, made] = rows.try_emplace(tuple, 0);
+    if (made) {
+      if (!free_rows.empty()) {
+        it->second = free_rows.back();
+        free_rows.pop_back();
+      } else {
+        it->second = static_cast<uint32_t>(counts.size() / width);
+        counts.resize(counts.size() + width, 0);
+      }
+    }
+    return row(it->second);
+  }
+  // Drops `tuple` when no call counts it any more.
+  void DropIfEmpty(const std::string& tuple, const int64_t* c) {
+    for (size_t i = 0; i < width; ++i) {
+      if (c[i] != 0) return;
+    }
+    auto it = rows.find(tuple);
+    free_rows.push_back(it->second);
+    rows.erase(it);
+  }
+};
+
 AccumulatorLayout::AccumulatorLayout(std::vector<AccumulatorCall> calls) : calls_(std::move(calls)) {
   for (const auto& c : calls_) {
     size_t align = std::max<size_t>(c.function->state_align, 1);
@@ -25,27 +67,33 @@ AccumulatorLayout::AccumulatorLayout(std::vector<AccumulatorCall> calls) : calls
     if (c.function->check) has_checks_ = true;
   }
   size_t end = AlignUp(state_bytes_, alignof(DistinctCounts*));
-  for (const auto& c : calls_) {
-    if (c.distinct) {
-      distinct_offsets_.push_back(end);
+  distinct_set_.assign(calls_.size(), kNotDistinct);
+  distinct_member_.assign(calls_.size(), 0);
+  for (size_t a = 0; a < calls_.size(); ++a) {
+    if (!calls_[a].distinct) continue;
+    plain_ = false;
+    size_t set = 0;
+    while (set < distinct_sets_.size() && calls_[distinct_sets_[set].calls[0]].args != calls_[a].args) ++set;
+    if (set == distinct_sets_.size()) {
+      distinct_sets_.push_back(DistinctSet{end, {}});
       end += sizeof(DistinctCounts*);
-      plain_ = false;
-    } else {
-      distinct_offsets_.push_back(0);
     }
+    distinct_set_[a] = set;
+    distinct_member_[a] = distinct_sets_[set].calls.size();
+    distinct_sets_[set].calls.push_back(a);
   }
   count_offset_ = AlignUp(end, alignof(int64_t));
   block_bytes_ = AlignUp(count_offset_ + sizeof(int64_t), block_align_);
 }
 
-AccumulatorLayout::DistinctCounts* AccumulatorLayout::distinct(const uint8_t* block, size_t a) const {
+AccumulatorLayout::DistinctCounts* AccumulatorLayout::distinct(const uint8_t* block, size_t set) const {
   DistinctCounts* p;
-  std::memcpy(&p, block + distinct_offsets_[a], sizeof p);
+  std::memcpy(&p, block + distinct_sets_[set].offset, sizeof p);
   return p;
 }
 
-AccumulatorLayout::DistinctCounts** AccumulatorLayout::distinct_slot(uint8_t* block, size_t a) const {
-  return reinterpret_cast<DistinctCounts**>(block + distinct_offsets_[a]);
+AccumulatorLayout::DistinctCounts** AccumulatorLayout::distinct_slot(uint8_t* block, size_t set) const {
+  return reinterpret_cast<DistinctCounts**>(block + distinct_sets_[set].offset);
 }
 
 int64_t AccumulatorLayout::count(const uint8_t* block) const {
@@ -63,14 +111,15 @@ void AccumulatorLayout::Init(uint8_t* block) const {
 size_t AccumulatorLayout::HeapBytes(const uint8_t* block) const {
   if (plain_) return 0;
   size_t bytes = 0;
+  for (size_t set = 0; set < distinct_sets_.size(); ++set) {
+    if (const DistinctCounts* d = distinct(block, set)) {
+      // An index slot (key, row number and a control byte) per tuple and its row of counts.
+      bytes += sizeof(DistinctCounts) + d->rows.capacity() * (sizeof(std::string) + sizeof(uint32_t) + 1) +
+               d->counts.capacity() * sizeof(int64_t) + d->free_rows.capacity() * sizeof(uint32_t);
+    }
+  }
   for (size_t a = 0; a < calls_.size(); ++a) {
     const AggregateFunction& f = *calls_[a].function;
-    if (calls_[a].distinct) {
-      if (const DistinctCounts* counts = distinct(block, a)) {
-        // A red-black tree node: three pointers and a color next to the key and count.
-        bytes += sizeof(DistinctCounts) + counts->size() * (4 * sizeof(void*) + sizeof(DistinctCounts::value_type));
-      }
-    }
     if (f.heap_bytes && count(block) != 0) bytes += f.heap_bytes(block + offsets_[a]);
   }
   return bytes;
@@ -84,15 +133,34 @@ void AccumulatorLayout::Destroy(uint8_t* block) const {
     if (!zero) {
       for (size_t a = 0; a < calls_.size(); ++a) {
         if (calls_[a].function->destroy) calls_[a].function->destroy(block + offsets_[a]);
-        if (calls_[a].distinct) delete distinct(block, a);
       }
+      for (size_t set = 0; set < distinct_sets_.size(); ++set) delete distinct(block, set);
     }
   }
   std::memset(block, 0, block_bytes_);
 }
 
+bool AccumulatorLayout::UpdateDistinct(uint8_t* block, size_t a, const std::string& tuple, bool retract) const {
+  const size_t set = distinct_set_[a];
+  DistinctCounts** slot = distinct_slot(block, set);
+  if (*slot == nullptr) {
+    if (retract) return false;
+    *slot = new DistinctCounts(distinct_sets_[set].calls.size());
+  }
+  int64_t* counts = (*slot)->Find(tuple, !retract);
+  if (counts == nullptr) return false;
+  int64_t& n = counts[distinct_member_[a]];
+  if (!retract) return ++n == 1;
+  if (n == 0) return false;  // a retraction this call never counted
+  if (--n > 0) return false;
+  (*slot)->DropIfEmpty(tuple, counts);
+  return true;
+}
+
 void AccumulatorLayout::Update(uint8_t* block, const Chunk& chunk, size_t row, bool retract) const {
   const Vector* args[8];
+  std::string tuple;  // the row's arguments, key-encoded, for the set `tuple_set`
+  size_t tuple_set = kNotDistinct;
   for (size_t a = 0; a < calls_.size(); ++a) {
     const AccumulatorCall& call = calls_[a];
     if (call.filter >= 0) {
@@ -100,19 +168,12 @@ void AccumulatorLayout::Update(uint8_t* block, const Chunk& chunk, size_t row, b
       if (f.IsNull(row) || f.data<uint8_t>()[row] == 0) continue;
     }
     if (call.distinct) {
-      std::string v;
-      for (int c : call.args) EncodeKeyValue(chunk.column(static_cast<size_t>(c)), row, &v);
-      DistinctCounts** slot = distinct_slot(block, a);
-      if (!retract) {
-        if (*slot == nullptr) *slot = new DistinctCounts();
-        if (++(**slot)[v] > 1) continue;
-      } else {
-        if (*slot == nullptr) continue;
-        auto it = (*slot)->find(v);
-        if (it == (*slot)->end()) continue;
-        if (--it->second > 0) continue;
-        (*slot)->erase(it);
+      if (tuple_set != distinct_set_[a]) {
+        tuple.clear();
+        for (int c : call.args) EncodeKeyValue(chunk.column(static_cast<size_t>(c)), row, &tuple);
+        tuple_set = distinct_set_[a];
       }
+      if (!UpdateDistinct(block, a, tuple, retract)) continue;
     }
     const size_t n = std::min<size_t>(call.args.size(), 8);
     for (size_t i = 0; i < n; ++i) args[i] = &chunk.column(static_cast<size_t>(call.args[i]));
@@ -147,15 +208,26 @@ void AccumulatorLayout::Serialize(const uint8_t* block, StateWriter* w) const {
     } else {
       w->PutRaw(state, f.state_size);
     }
-    if (calls_[a].distinct) {
-      const DistinctCounts* counts = distinct(block, a);
-      w->PutVarint(counts ? counts->size() : 0);
-      if (counts == nullptr) continue;
-      for (const auto& [value, n] : *counts) {
-        w->PutString(value);
-        w->PutI64(n);
-      }
+    if (calls_[a].distinct) SerializeDistinct(block, a, w);
+  }
+}
+
+// Per DISTINCT call, as when each call kept its own counts: the number of tuples it counts, then each
+// tuple and its count, in the tuples' byte order (so equal states write equal bytes).
+void AccumulatorLayout::SerializeDistinct(const uint8_t* block, size_t a, StateWriter* w) const {
+  DistinctCounts* d = distinct(block, distinct_set_[a]);
+  std::vector<std::pair<const std::string*, int64_t>> counted;
+  if (d != nullptr) {
+    for (const auto& [tuple, r] : d->rows) {
+      const int64_t n = d->row(r)[distinct_member_[a]];
+      if (n != 0) counted.emplace_back(&tuple, n);
     }
+  }
+  std::sort(counted.begin(), counted.end(), [](const auto& x, const auto& y) { return *x.first < *y.first; });
+  w->PutVarint(counted.size());
+  for (const auto& [tuple, n] : counted) {
+    w->PutString(*tuple);
+    w->PutI64(n);
   }
 }
 
@@ -170,16 +242,20 @@ void AccumulatorLayout::Deserialize(uint8_t* block, StateReader* r) const {
     } else {
       GetRawState(f, state, r);
     }
-    if (calls_[a].distinct) {
-      const size_t n = r->GetCount(9);
-      if (n == 0 || !r->ok()) continue;
-      DistinctCounts** slot = distinct_slot(block, a);
-      if (*slot == nullptr) *slot = new DistinctCounts();
-      for (size_t i = 0; i < n && r->ok(); ++i) {
-        std::string value = r->GetString();
-        (**slot)[std::move(value)] = r->GetI64();
-      }
-    }
+    if (calls_[a].distinct) DeserializeDistinct(block, a, r);
+  }
+}
+
+void AccumulatorLayout::DeserializeDistinct(uint8_t* block, size_t a, StateReader* r) const {
+  const size_t n = r->GetCount(9);
+  if (n == 0 || !r->ok()) return;
+  const size_t set = distinct_set_[a];
+  DistinctCounts** slot = distinct_slot(block, set);
+  if (*slot == nullptr) *slot = new DistinctCounts(distinct_sets_[set].calls.size());
+  for (size_t i = 0; i < n && r->ok(); ++i) {
+    const std::string tuple = r->GetString();
+    const int64_t count = r->GetI64();
+    if (count != 0) (*slot)->Find(tuple, true)[distinct_member_[a]] = count;
   }
 }
 

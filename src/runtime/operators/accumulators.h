@@ -3,10 +3,15 @@
 // skipped by that call; a DISTINCT call counts each distinct argument tuple and passes a value to its
 // function only when the tuple first appears (accumulate) or last disappears (retract).
 //
+// DISTINCT calls over the same argument columns share one set of counts (Flink's distinct views shared
+// by calls that differ only in FILTER, as in `COUNT(DISTINCT bidder) FILTER (WHERE price < 10)` next to
+// `COUNT(DISTINCT bidder)`): one hash index of the argument tuples, each tuple's row holding one count
+// per call of the set, so a tuple is encoded and looked up once per row and stored once per group.
+//
 // A group's state is one flat block of block_bytes() bytes that the operator owns (GroupAggregate keeps
 // the blocks of all its groups in one array indexed by key id): the calls' function states (call a at
-// offset(a), state_bytes() in all), then one owning pointer per DISTINCT call to its counts of distinct
-// argument tuples (null until the first one), then the group's row count. A block is trivially
+// offset(a), state_bytes() in all), then one owning pointer per set of DISTINCT calls to its counts
+// (null until the first tuple), then the group's row count. A block is trivially
 // relocatable (it may be moved with memcpy); a block that was never initialized or was destroyed is
 // all zeros. plain() layouts own no heap memory: their blocks are just their bytes (and are
 // checkpointed as such).
@@ -17,7 +22,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -64,9 +68,9 @@ class AccumulatorLayout {
   void Finalize(const uint8_t* block, Chunk* out, size_t first_column, size_t row) const;
   // Rows accumulated minus rows retracted.
   int64_t count(const uint8_t* block) const;
-  // Heap the block owns beyond block_bytes(): its calls' heap_bytes and its DISTINCT counts (map
-  // nodes; keys longer than the small-string buffer are not walked). 0 for plain layouts and zeroed
-  // blocks.
+  // Heap the block owns beyond block_bytes(): its calls' heap_bytes and its DISTINCT counts (index
+  // slots and count rows; keys longer than the small-string buffer are not walked). 0 for plain layouts
+  // and zeroed blocks.
   size_t HeapBytes(const uint8_t* block) const;
   // For operators that pool the states of many groups and keep DISTINCT counts themselves (OVER): a
   // group's function states take state_bytes() bytes, call a's at offset(a) (aligned to its function's
@@ -79,13 +83,26 @@ class AccumulatorLayout {
   void Deserialize(uint8_t* block, StateReader* r) const;
 
  private:
-  using DistinctCounts = std::map<std::string, int64_t>;
-  DistinctCounts* distinct(const uint8_t* block, size_t a) const;
-  DistinctCounts** distinct_slot(uint8_t* block, size_t a) const;
+  struct DistinctCounts;  // accumulators.cc
+  // The DISTINCT calls over one list of argument columns.
+  struct DistinctSet {
+    size_t offset = 0;          // of its DistinctCounts pointer in a block
+    std::vector<size_t> calls;  // call indexes; a call's count is at its position here in a tuple's row
+  };
+  static constexpr size_t kNotDistinct = static_cast<size_t>(-1);
+  DistinctCounts* distinct(const uint8_t* block, size_t set) const;
+  DistinctCounts** distinct_slot(uint8_t* block, size_t set) const;
+  // Accumulates or retracts the row's tuple for DISTINCT call a; true when the call's function sees it
+  // (the tuple's first accumulate, or its last retract).
+  bool UpdateDistinct(uint8_t* block, size_t a, const std::string& tuple, bool retract) const;
+  void SerializeDistinct(const uint8_t* block, size_t a, StateWriter* w) const;
+  void DeserializeDistinct(uint8_t* block, size_t a, StateReader* r) const;
 
   std::vector<AccumulatorCall> calls_;
   std::vector<size_t> offsets_;
-  std::vector<size_t> distinct_offsets_;  // per call: its DISTINCT counts pointer, or 0 when not DISTINCT
+  std::vector<DistinctSet> distinct_sets_;
+  std::vector<size_t> distinct_set_;     // per call: its DistinctSet, or kNotDistinct
+  std::vector<size_t> distinct_member_;  // per DISTINCT call: its position in its set
   size_t state_bytes_ = 0;
   size_t count_offset_ = 0;
   size_t block_bytes_ = 0;
