@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string_view>
 
 #include "function/aggregate/aggregate_function.h"
 #include "state/key_encoder.h"
@@ -16,43 +17,95 @@ namespace {
 size_t AlignUp(size_t n, size_t align) { return (n + align - 1) / align * align; }
 }  // namespace
 
+namespace {
+
+// An encoded tuple of up to 15 bytes (a number, a date, a short string) kept inline in the index: its
+// bytes, zero padded, then its length.
+struct ShortTuple {
+  static constexpr size_t kMax = 15;
+  char bytes[kMax + 1] = {};
+  explicit ShortTuple(std::string_view t) {
+    std::memcpy(bytes, t.data(), t.size());
+    bytes[kMax] = static_cast<char>(t.size());
+  }
+  std::string_view view() const { return {bytes, static_cast<size_t>(bytes[kMax])}; }
+  bool operator==(const ShortTuple& o) const { return std::memcmp(bytes, o.bytes, sizeof bytes) == 0; }
+  template <typename H>
+  friend H AbslHashValue(H h, const ShortTuple& t) {
+    return H::combine(std::move(h), t.view());
+  }
+};
+
+// A tuple's row in its set's counts, by its short or long form (a tuple always has the same one).
+template <typename Map, typename Key>
+uint32_t* FindRow(Map& map, const Key& key, bool make, bool* made) {
+  if (!make) {
+    auto it = map.find(key);
+    return it == map.end() ? nullptr : &it->second;
+  }
+  auto [it, inserted] = map.try_emplace(key, 0);
+  *made = inserted;
+  return &it->second;
+}
+
+}  // namespace
+
 // The counts of one set of DISTINCT calls in one group: each argument tuple seen (and not yet retracted
 // by every call of the set) has a row of `width` counts, one per call, in `counts`; rows of tuples
-// retracted by all calls are reused.
+// retracted by all calls are reused. Tuples of up to 15 encoded bytes are indexed inline (20 bytes a
+// slot), longer ones as strings.
 struct AccumulatorLayout::DistinctCounts {
   explicit DistinctCounts(size_t w) : width(w) {}
   size_t width;
-  absl::flat_hash_map<std::string, uint32_t> rows;  // tuple (key-encoded) -> row
+  absl::flat_hash_map<ShortTuple, uint32_t> short_rows;  // tuple (key-encoded) -> row
+  absl::flat_hash_map<std::string, uint32_t> long_rows;
   std::vector<int64_t> counts;
   std::vector<uint32_t> free_rows;
 
   int64_t* row(uint32_t r) { return counts.data() + static_cast<size_t>(r) * width; }
-  // The row of `tuple`, made (all counts 0) when the tuple is new.
+  // The row of `tuple`, made (all counts 0) when the tuple is new and `make`; null when absent.
   int64_t* Find(const std::string& tuple, bool make) {
-    if (!make) {
-      auto it = rows.find(tuple);
-      return it == rows.end() ? nullptr : row(it->second);
-    }
-    auto [it, made] = rows.try_emplace(tuple, 0);
+    bool made = false;
+    uint32_t* r = tuple.size() <= ShortTuple::kMax ? FindRow(short_rows, ShortTuple(tuple), make, &made)
+                                                   : FindRow(long_rows, tuple, make, &made);
+    if (r == nullptr) return nullptr;
     if (made) {
       if (!free_rows.empty()) {
-        it->second = free_rows.back();
+        *r = free_rows.back();
         free_rows.pop_back();
       } else {
-        it->second = static_cast<uint32_t>(counts.size() / width);
+        *r = static_cast<uint32_t>(counts.size() / width);
         counts.resize(counts.size() + width, 0);
       }
     }
-    return row(it->second);
+    return row(*r);
   }
   // Drops `tuple` when no call counts it any more.
   void DropIfEmpty(const std::string& tuple, const int64_t* c) {
     for (size_t i = 0; i < width; ++i) {
       if (c[i] != 0) return;
     }
-    auto it = rows.find(tuple);
-    free_rows.push_back(it->second);
-    rows.erase(it);
+    if (tuple.size() <= ShortTuple::kMax) {
+      auto it = short_rows.find(ShortTuple(tuple));
+      free_rows.push_back(it->second);
+      short_rows.erase(it);
+    } else {
+      auto it = long_rows.find(tuple);
+      free_rows.push_back(it->second);
+      long_rows.erase(it);
+    }
+  }
+  size_t HeapBytes() const {
+    // An index slot is its key, its row number and a control byte.
+    return sizeof(DistinctCounts) + short_rows.capacity() * (sizeof(ShortTuple) + sizeof(uint32_t) + 1) +
+           long_rows.capacity() * (sizeof(std::string) + sizeof(uint32_t) + 1) + counts.capacity() * sizeof(int64_t) +
+           free_rows.capacity() * sizeof(uint32_t);
+  }
+  // Calls `f(tuple bytes, row)` for every tuple.
+  template <typename F>
+  void ForEach(F f) const {
+    for (const auto& [t, r] : short_rows) f(t.view(), r);
+    for (const auto& [t, r] : long_rows) f(std::string_view(t), r);
   }
 };
 
@@ -112,11 +165,7 @@ size_t AccumulatorLayout::HeapBytes(const uint8_t* block) const {
   if (plain_) return 0;
   size_t bytes = 0;
   for (size_t set = 0; set < distinct_sets_.size(); ++set) {
-    if (const DistinctCounts* d = distinct(block, set)) {
-      // An index slot (key, row number and a control byte) per tuple and its row of counts.
-      bytes += sizeof(DistinctCounts) + d->rows.capacity() * (sizeof(std::string) + sizeof(uint32_t) + 1) +
-               d->counts.capacity() * sizeof(int64_t) + d->free_rows.capacity() * sizeof(uint32_t);
-    }
+    if (const DistinctCounts* d = distinct(block, set)) bytes += d->HeapBytes();
   }
   for (size_t a = 0; a < calls_.size(); ++a) {
     const AggregateFunction& f = *calls_[a].function;
@@ -216,17 +265,17 @@ void AccumulatorLayout::Serialize(const uint8_t* block, StateWriter* w) const {
 // tuple and its count, in the tuples' byte order (so equal states write equal bytes).
 void AccumulatorLayout::SerializeDistinct(const uint8_t* block, size_t a, StateWriter* w) const {
   DistinctCounts* d = distinct(block, distinct_set_[a]);
-  std::vector<std::pair<const std::string*, int64_t>> counted;
+  std::vector<std::pair<std::string_view, int64_t>> counted;
   if (d != nullptr) {
-    for (const auto& [tuple, r] : d->rows) {
+    d->ForEach([&](std::string_view tuple, uint32_t r) {
       const int64_t n = d->row(r)[distinct_member_[a]];
-      if (n != 0) counted.emplace_back(&tuple, n);
-    }
+      if (n != 0) counted.emplace_back(tuple, n);
+    });
   }
-  std::sort(counted.begin(), counted.end(), [](const auto& x, const auto& y) { return *x.first < *y.first; });
+  std::sort(counted.begin(), counted.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   w->PutVarint(counted.size());
   for (const auto& [tuple, n] : counted) {
-    w->PutString(*tuple);
+    w->PutString(tuple);
     w->PutI64(n);
   }
 }
