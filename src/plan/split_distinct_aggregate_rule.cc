@@ -14,12 +14,24 @@ namespace sluice {
 
 namespace {
 
-// The partial and the final function of a call Flink splits (its PARTIAL_FINAL_MAP, without AVG and
-// LISTAGG, which Sluice does not split).
-std::optional<std::pair<std::string, std::string>> PartialFinal(const std::string& name) {
-  if (name == "COUNT") return std::make_pair(std::string("COUNT"), std::string("$SUM0"));
-  for (const char* same : {"SUM", "$SUM0", "MIN", "MAX", "FIRST_VALUE", "LAST_VALUE"}) {
-    if (name == same) return std::make_pair(name, name);
+// The partial and the final functions of a call Flink splits (its PARTIAL_FINAL_MAP): AVG runs as a
+// partial $SUM0 and COUNT and a final $SUM0 of each (their quotient is the average), COUNT as a
+// partial COUNT and a final $SUM0, the others as themselves. Flink's doAllAggSupportSplit keeps the
+// one-phase plan for every other function (COLLECT, STDDEV/VAR which Sluice does not reduce to sums,
+// ...), for FIRST_VALUE/LAST_VALUE with an order argument and for LISTAGG with a separator.
+struct SplitFunctions {
+  std::vector<std::string> partial;
+  std::vector<std::string> final;
+};
+
+std::optional<SplitFunctions> PartialFinal(const AggregateCall& a) {
+  if (!a.constant_args.empty()) return std::nullopt;
+  const std::string& name = a.name;
+  if (name == "AVG") return SplitFunctions{{"$SUM0", "COUNT"}, {"$SUM0", "$SUM0"}};
+  if (name == "COUNT") return SplitFunctions{{"COUNT"}, {"$SUM0"}};
+  if ((name == "FIRST_VALUE" || name == "LAST_VALUE" || name == "LISTAGG") && a.args.size() != 1) return std::nullopt;
+  for (const char* same : {"SUM", "$SUM0", "MIN", "MAX", "FIRST_VALUE", "LAST_VALUE", "LISTAGG"}) {
+    if (name == same) return SplitFunctions{{name}, {name}};
   }
   return std::nullopt;
 }
@@ -92,18 +104,29 @@ Result<std::shared_ptr<CalcNode>> BucketCalc(const PlanNodePtr& input, const std
   return calc;
 }
 
-// `a = b` over two expressions (a BOOLEAN call).
-Result<ExprPtr> Equals(const ExprPtr& a, const ExprPtr& b) {
-  ASSIGN_OR_RETURN(ResolvedCall eq, ResolveScalar("=", {a->type, b->type}, {nullptr, nullptr}));
-  return sluice::MakeCall(eq.function, {a, b});
+// The binary operator `op` over two expressions, each cast to the type the resolved overload takes
+// (as the binder casts implicitly: DECIMAL / BIGINT divides two DECIMALs).
+Result<ExprPtr> Binary(const std::string& op, ExprPtr a, ExprPtr b) {
+  ASSIGN_OR_RETURN(ResolvedCall call, ResolveScalar(op, {a->type, b->type}, {nullptr, nullptr}));
+  std::vector<ExprPtr> args = {std::move(a), std::move(b)};
+  for (size_t i = 0; i < args.size(); ++i) {
+    const LogicalType& want = call.arg_types()[i];
+    if (!args[i]->type.EqualsIgnoringNullability(want)) {
+      args[i] = MakeCast(args[i], want.WithNullable(args[i]->type.nullable()), /*is_try=*/false);
+    }
+  }
+  return sluice::MakeCall(call.function, std::move(args));
 }
+
+// `a = b` over two expressions (a BOOLEAN call).
+Result<ExprPtr> Equals(const ExprPtr& a, const ExprPtr& b) { return Binary("=", a, b); }
 
 // When the calls group by more than one set of columns (several DISTINCT arguments, or DISTINCT and
 // plain calls), Flink expands every row once per set: an Expand that keeps the set's bucket columns
 // and nulls the others, with the set's id `$e` (Calcite's grouping id over `full`: a bit per column
 // the set leaves out, the first column highest), and a Calc with one filter column per call, `$g_<id>`
-// (`$e = id`, ANDed with the call's own FILTER as `$g_<id><n>`, n counting the filtered calls of that
-// set). Returns the Calc, and each call's filter column in it in `filters`.
+// (`$e = id`, ANDed with the call's own FILTER; a set's second and later columns `$g_<id>0`,
+// `$g_<id>1`, ... in call order). Returns the Calc, and each call's filter column in it in `filters`.
 Result<PlanNodePtr> ExpandPerSet(const std::shared_ptr<CalcNode>& calc, const std::vector<int>& full,
                                  const std::vector<std::set<int>>& call_sets, const std::vector<AggregateCall>& aggs,
                                  std::vector<int>* filters) {
@@ -142,7 +165,8 @@ Result<PlanNodePtr> ExpandPerSet(const std::shared_ptr<CalcNode>& calc, const st
   }
   const ExprPtr e = MakeColumnRef(static_cast<int>(n), expand->schema.field(n).type);
   std::map<std::pair<int64_t, int>, int> made;  // (id, own filter) -> column
-  std::map<int64_t, int> filtered;               // filtered calls per id so far
+  std::set<std::string> taken;                   // the Calc's column names so far
+  for (size_t c = 0; c < n; ++c) taken.insert(filter_calc->schema.field(c).name);
   for (size_t a = 0; a < aggs.size(); ++a) {
     const int64_t id = id_of(call_sets[a]);
     const int own = aggs[a].filter;
@@ -152,11 +176,12 @@ Result<PlanNodePtr> ExpandPerSet(const std::shared_ptr<CalcNode>& calc, const st
       continue;
     }
     ASSIGN_OR_RETURN(ExprPtr cond, Equals(e, MakeLiteral(Value::BigInt(id))));
+    if (own >= 0) cond = AndAll({cond, MakeColumnRef(own, expand->schema.field(static_cast<size_t>(own)).type)});
+    // Every column of a set is named $g_<id>; Calcite's project makes the later ones unique by appending
+    // 0, 1, ... (its EXPR_SUGGESTER), so the first one in call order keeps the plain name.
     std::string name = "$g_" + std::to_string(id);
-    if (own >= 0) {
-      cond = AndAll({cond, MakeColumnRef(own, expand->schema.field(static_cast<size_t>(own)).type)});
-      name += std::to_string(filtered[id]++);
-    }
+    for (int j = 0; taken.count(name); ++j) name = "$g_" + std::to_string(id) + std::to_string(j);
+    taken.insert(name);
     const int column = static_cast<int>(filter_calc->projections.size());
     filter_calc->projections.push_back(cond);
     filter_calc->schema.Add(name, cond->type);
@@ -164,6 +189,83 @@ Result<PlanNodePtr> ExpandPerSet(const std::shared_ptr<CalcNode>& calc, const st
     filters->push_back(column);
   }
   return PlanNodePtr(filter_calc);
+}
+
+// AVG from its final $SUM0 `sum` and COUNT `count` columns, as Flink's SplitAggregateRule writes it:
+// IF(count = 0, NULL, sum / count), cast to AVG's type where the quotient's differs (INT / BIGINT
+// is BIGINT). A CASE, which divides only the rows whose count is not 0 (the binder's IF is one too).
+Result<ExprPtr> Average(const ExprPtr& sum, const ExprPtr& count, const LogicalType& type) {
+  ASSIGN_OR_RETURN(ExprPtr quotient, Binary("/", sum, count));
+  ASSIGN_OR_RETURN(ExprPtr empty, Equals(count, MakeLiteral(Value::BigInt(0))));
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::kCase;
+  e->type = quotient->type.WithNullable(true);
+  e->args = {empty, MakeLiteral(Value::Null(e->type)), quotient};
+  e->has_else = true;
+  ExprPtr avg = e;
+  if (!avg->type.EqualsIgnoringNullability(type)) avg = MakeCast(avg, type.WithNullable(true), /*is_try=*/false);
+  return avg;
+}
+
+// The final phase over `partial` (keys `full`, then the partial calls): per key of `agg`, each call's
+// final functions over its partial results. Its output is `agg`'s, through a Calc computing the
+// averages when there are AVG calls. Null when a final call's type differs from `agg`'s.
+Result<PlanNodePtr> FinalPhase(const GroupAggregateNode& agg, const PlanNodePtr& partial, const std::vector<int>& full) {
+  const size_t nk = agg.group_keys.size();
+  auto ex2 = std::make_shared<ExchangeNode>();
+  ex2->inputs = {partial};
+  ex2->schema = partial->schema;
+  auto final_agg = std::make_shared<GroupAggregateNode>();
+  final_agg->inputs = {ex2};
+  final_agg->partial_final = GroupAggregateNode::PartialFinal::kFinal;
+  final_agg->state_ttl_ms = agg.state_ttl_ms;
+  for (int k : agg.group_keys) {
+    final_agg->group_keys.push_back(static_cast<int>(std::find(full.begin(), full.end(), k) - full.begin()));
+  }
+  ex2->keys = final_agg->group_keys;
+  bool averages = false;
+  for (const auto& a : agg.aggs) averages |= a.name == "AVG";
+  std::set<std::string> final_names;
+  for (size_t i = 0; i < nk; ++i) {
+    final_names.insert(agg.schema.field(i).name);
+    final_agg->schema.Add(agg.schema.field(i).name, agg.schema.field(i).type);
+  }
+  int x = 0;  // the next partial result
+  std::vector<ExprPtr> outputs;  // per call of `agg`: its value over the final aggregate's columns
+  for (size_t a = 0; a < agg.aggs.size(); ++a) {
+    const Field& out = agg.schema.field(nk + a);
+    std::vector<ExprPtr> columns;
+    const SplitFunctions split = *PartialFinal(agg.aggs[a]);
+    for (const std::string& fn : split.final) {
+      const std::string name = Unique("$f" + std::to_string(nk + static_cast<size_t>(x)), &final_names);
+      ASSIGN_OR_RETURN(AggregateCall call,
+                       MakeCall(fn, {static_cast<int>(full.size()) + x++}, *partial, false, -1, name));
+      const LogicalType type = call.function->result_type;
+      if (averages) {
+        final_agg->schema.Add(name, type);
+      } else {
+        if (!type.EqualsIgnoringNullability(out.type)) return PlanNodePtr();
+        final_agg->schema.Add(out.name, out.type);
+      }
+      columns.push_back(MakeColumnRef(static_cast<int>(final_agg->schema.size() - 1), type));
+      final_agg->aggs.push_back(std::move(call));
+    }
+    if (agg.aggs[a].name == "AVG") {
+      ASSIGN_OR_RETURN(ExprPtr avg, Average(columns[0], columns[1], out.type));
+      outputs.push_back(avg);
+    } else {
+      if (!columns[0]->type.EqualsIgnoringNullability(out.type)) return PlanNodePtr();
+      outputs.push_back(columns[0]);
+    }
+  }
+  if (!averages) return PlanNodePtr(final_agg);
+  // Flink's STEP 4: a Calc over the final aggregate, the keys and each call's value.
+  auto calc = std::make_shared<CalcNode>();
+  calc->inputs = {final_agg};
+  calc->schema = agg.schema;
+  for (size_t i = 0; i < nk; ++i) calc->projections.push_back(MakeColumnRef(static_cast<int>(i), agg.schema.field(i).type));
+  for (auto& o : outputs) calc->projections.push_back(std::move(o));
+  return PlanNodePtr(calc);
 }
 
 // The split plan of `agg`, or null when Sluice keeps its one-phase plan.
@@ -176,7 +278,7 @@ Result<PlanNodePtr> Split(const GroupAggregateNode& agg, int64_t buckets) {
   const PlanNodePtr& input = exchange->inputs[0];
   bool any_distinct = false;
   for (const auto& a : agg.aggs) {
-    if (!PartialFinal(a.name) || !a.constant_args.empty()) return PlanNodePtr();
+    if (!PartialFinal(a)) return PlanNodePtr();
     any_distinct |= a.distinct;
   }
   if (!any_distinct) return PlanNodePtr();
@@ -242,36 +344,15 @@ Result<PlanNodePtr> Split(const GroupAggregateNode& agg, int64_t buckets) {
   }
   for (size_t i = 0; i < agg.aggs.size(); ++i) {
     const AggregateCall& a = agg.aggs[i];
-    const std::string name = Unique("$f" + std::to_string(partial->schema.size()), &partial_names);
-    ASSIGN_OR_RETURN(AggregateCall call, MakeCall(PartialFinal(a.name)->first, a.args, *below, a.distinct, filters[i], name));
-    partial->schema.Add(name, call.function->result_type);
-    partial->aggs.push_back(std::move(call));
+    const SplitFunctions split = *PartialFinal(a);
+    for (const std::string& fn : split.partial) {
+      const std::string name = Unique("$f" + std::to_string(partial->schema.size()), &partial_names);
+      ASSIGN_OR_RETURN(AggregateCall call, MakeCall(fn, a.args, *below, a.distinct, filters[i], name));
+      partial->schema.Add(name, call.function->result_type);
+      partial->aggs.push_back(std::move(call));
+    }
   }
-
-  // The final phase: per key, over the partial results; its output is the original aggregate's.
-  const size_t nk = keys.size();
-  auto ex2 = std::make_shared<ExchangeNode>();
-  ex2->inputs = {partial};
-  ex2->schema = partial->schema;
-  auto final_agg = std::make_shared<GroupAggregateNode>();
-  final_agg->inputs = {ex2};
-  final_agg->partial_final = GroupAggregateNode::PartialFinal::kFinal;
-  final_agg->state_ttl_ms = agg.state_ttl_ms;
-  final_agg->schema = agg.schema;
-  for (int k : keys) {
-    final_agg->group_keys.push_back(static_cast<int>(std::find(full.begin(), full.end(), k) - full.begin()));
-  }
-  ex2->keys = final_agg->group_keys;
-  std::set<std::string> final_names;
-  for (size_t i = 0; i < nk; ++i) final_names.insert(agg.schema.field(i).name);
-  for (size_t a = 0; a < agg.aggs.size(); ++a) {
-    const std::string name = Unique("$f" + std::to_string(nk + a), &final_names);
-    ASSIGN_OR_RETURN(AggregateCall call, MakeCall(PartialFinal(agg.aggs[a].name)->second, {static_cast<int>(full.size() + a)},
-                                                  *partial, false, -1, name));
-    if (!call.function->result_type.EqualsIgnoringNullability(agg.schema.field(nk + a).type)) return PlanNodePtr();
-    final_agg->aggs.push_back(std::move(call));
-  }
-  return PlanNodePtr(final_agg);
+  return FinalPhase(agg, partial, full);
 }
 
 class Splitter {

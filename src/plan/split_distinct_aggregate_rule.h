@@ -3,19 +3,23 @@
 //   Calc(select=[..., MOD(HASH_CODE(d), bucket-num) AS $fN])         the bucket of the distinct value
 //   -> Exchange(hash[keys, $fN]) -> GroupAggregate(partialFinalType=[PARTIAL])   per key and bucket
 //   -> Exchange(hash[keys]) -> GroupAggregate(partialFinalType=[FINAL])          per key
-// The partial phase runs every call (COUNT, SUM, $SUM0, MIN, MAX, FIRST_VALUE, LAST_VALUE, with their
-// DISTINCT and FILTER) per key and bucket; the final phase combines the partial results (COUNT by
-// $SUM0, the others by themselves). The buckets hash the arguments of the DISTINCT and MIN/MAX/
+// The partial phase runs every call (COUNT, SUM, $SUM0, AVG, MIN, MAX, FIRST_VALUE, LAST_VALUE,
+// LISTAGG, with their DISTINCT and FILTER) per key and bucket; the final phase combines the partial
+// results (COUNT by $SUM0, the others by themselves; AVG as a partial $SUM0 and COUNT, a final $SUM0
+// of each and a Calc dividing them). The buckets hash the arguments of the DISTINCT and MIN/MAX/
 // FIRST_VALUE/LAST_VALUE calls that are not group keys. Same answer as the one-phase plan, more
 // intermediate updates.
 //
 // When the hashed calls read more than one column set, every row is first expanded once per set (an
 // Expand with the set's id $e, nulling the other sets' bucket columns, then a Calc with a filter
 // $g_<id> per set, ANDed with a call's own FILTER), and each partial call reads only its set's rows.
-// Not split (the one-phase plan runs): aggregates with AVG, LISTAGG or other functions.
+// Not split (the one-phase plan runs), as Flink's doAllAggSupportSplit: aggregates with other
+// functions (COLLECT, STDDEV/VAR, ...), LISTAGG with a separator, FIRST_VALUE/LAST_VALUE with two
+// arguments.
 //
 // Runs on the physical plan after OptimizePlans and before trait inference (which picks the final
-// phase's retracting functions).
+// phase's retracting functions, and keeps a final MIN/MAX over a partial one on an insert-only input
+// plain, as Flink's monotonicity analysis does).
 //
 // Threading: builds new nodes; never modifies the nodes it is given.
 #pragma once

@@ -436,8 +436,11 @@ class Inference {
 
   // Switches `aggs` to their retracting variants (Flink's SUM_RETRACT, MIN_RETRACT, ...). `keep_names`:
   // EXPLAIN keeps the plain names (Flink's GroupWindowAggregate prints COUNT(*), SUM(v)).
-  static Status UseRetractingAggregates(std::vector<AggregateCall>* aggs, bool keep_names) {
-    for (auto& a : *aggs) {
+  static Status UseRetractingAggregates(std::vector<AggregateCall>* aggs, bool keep_names,
+                                        const std::vector<bool>& keep_plain = {}) {
+    for (size_t i = 0; i < aggs->size(); ++i) {
+      if (i < keep_plain.size() && keep_plain[i]) continue;
+      AggregateCall& a = (*aggs)[i];
       std::vector<const Value*> constants;
       for (const auto& c : a.arg_constants) constants.push_back(c ? &*c : nullptr);
       ASSIGN_OR_RETURN(auto fn, ResolveAggregate(a.name, a.arg_types, constants, true));
@@ -451,6 +454,29 @@ class Inference {
     return Status::OK();
   }
 
+  // The calls of a split's final phase that stay plain over its updating input, as Flink's
+  // FlinkRelMdModifiedMonotonicity finds them: a MAX (MIN) over the partial phase's MAX (MIN) of an
+  // insert-only input only ever sees that result grow (shrink), so it ignores the retractions and
+  // keeps one value instead of every value's count (the layout skips the retract of a function that
+  // has none).
+  std::vector<bool> MonotonicFinalCalls(const GroupAggregateNode& g) {
+    std::vector<bool> plain(g.aggs.size(), false);
+    if (g.partial_final != GroupAggregateNode::PartialFinal::kFinal) return plain;
+    const PlanNode* partial = g.inputs[0]->kind == PlanKind::kExchange ? g.inputs[0]->inputs[0].get() : nullptr;
+    if (partial == nullptr || partial->kind != PlanKind::kGroupAggregate) return plain;
+    const auto& p = partial->As<GroupAggregateNode>();
+    if (p.partial_final != GroupAggregateNode::PartialFinal::kPartial || !kinds_[p.inputs[0].get()].InsertOnly()) {
+      return plain;
+    }
+    for (size_t i = 0; i < g.aggs.size(); ++i) {
+      const AggregateCall& a = g.aggs[i];
+      if ((a.name != "MIN" && a.name != "MAX") || a.args.size() != 1) continue;
+      const int c = a.args[0] - static_cast<int>(p.group_keys.size());
+      plain[i] = c >= 0 && static_cast<size_t>(c) < p.aggs.size() && p.aggs[static_cast<size_t>(c)].name == a.name;
+    }
+    return plain;
+  }
+
   void Annotate(PlanNode* n) {
     bool ub = needs_ub_[n];
     switch (n->kind) {
@@ -459,7 +485,7 @@ class Inference {
         g.emit_update_before = ub;
         g.input_has_retractions = !kinds_[n->inputs[0].get()].InsertOnly();
         if (g.input_has_retractions) {
-          Status st = UseRetractingAggregates(&g.aggs, false);
+          Status st = UseRetractingAggregates(&g.aggs, false, MonotonicFinalCalls(g));
           if (!st.ok()) status_ = st;
         }
         return;

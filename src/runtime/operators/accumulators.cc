@@ -212,6 +212,9 @@ void AccumulatorLayout::Update(uint8_t* block, const Chunk& chunk, size_t row, b
   size_t tuple_set = kNotDistinct;
   for (size_t a = 0; a < calls_.size(); ++a) {
     const AccumulatorCall& call = calls_[a];
+    // A call without retraction over an updating input ignores the retractions, as Flink's generated
+    // aggregate handler does for calls it found need none (a split's final MAX over a growing partial MAX).
+    if (retract && !call.function->supports_retract) continue;
     if (call.filter >= 0) {
       const Vector& f = chunk.column(static_cast<size_t>(call.filter));
       if (f.IsNull(row) || f.data<uint8_t>()[row] == 0) continue;

@@ -77,6 +77,32 @@ TEST(GroupAggregateOperatorTest, WithoutTtlRetractionsEmptyAGroup) {
   EXPECT_EQ(op->num_groups(), 0u);
 }
 
+// A call without retraction (a split's final MAX over a partial MAX of an insert-only input, which
+// only grows: plan/traits.cc) skips the retractions of an updating input, as Flink's generated handler
+// does for calls that need none; COUNT(*) next to it still retracts. Here the input breaks that
+// monotonicity on purpose (5 is retracted, 4 added), so the skip shows: MAX stays 5.
+TEST(GroupAggregateOperatorTest, CallWithoutRetractionSkipsRetractions) {
+  JobContext ctx;
+  EvalContext eval;
+  ctx.eval = &eval;
+  std::vector<GroupAggregateOperator::Agg> aggs;
+  aggs.push_back({*ResolveAggregate("COUNT", {}, {}, true), {}, false, -1});
+  aggs.push_back({*ResolveAggregate("MAX", {LogicalType::BigInt()}, {nullptr}, false), {1}, false, -1});
+  ASSERT_FALSE(aggs[1].function->supports_retract);
+  std::vector<LogicalType> out = {LogicalType::String(), aggs[0].function->result_type, aggs[1].function->result_type};
+  GroupAggregateOperator op("GroupAggregate", {LogicalType::String(), LogicalType::BigInt()}, {0}, std::move(aggs), out,
+                            true, 0, false, 0);
+  CollectSink sink;
+  op.AddOutput(&sink, 0);
+  ASSERT_TRUE(op.Open(&ctx).ok());
+  Chunk a = Rows({{RowKind::kInsert, "a", 5}, {RowKind::kInsert, "a", 3}});
+  ASSERT_TRUE(op.Process(0, a).ok());
+  Chunk b = Rows({{RowKind::kUpdateBefore, "a", 5}, {RowKind::kUpdateAfter, "a", 4}});
+  ASSERT_TRUE(op.Process(0, b).ok());
+  ASSERT_FALSE(sink.Changes().empty());
+  EXPECT_EQ(sink.Changes().back(), "+U[a, 2, 5]");
+}
+
 // Incremental checkpoints (runtime/operator.h, state/delta.h). Input (k STRING, v BIGINT, s STRING).
 const std::vector<LogicalType> kDeltaTypes = {LogicalType::String(), LogicalType::BigInt(), LogicalType::String()};
 
