@@ -120,7 +120,7 @@ def run_sluice(sluice, ddl, query):
     try:
         p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired:
-        return {"error": "no result within %d s" % TIMEOUT_S}
+        return {"error": "no result within %d s" % TIMEOUT_S, "java_opts": " ".join(java_opts)}
     m = re.search(r"bench-time: ([\d.]+) ([\d.]+) ([\d.]+) (\d+)", p.stderr)
     job = re.search(r"elapsed=([\d.]+)s", p.stderr)
     if p.returncode != 0 or not m or not job:
@@ -136,12 +136,12 @@ def run_flink(cp, java_opts, ddl, query, events, warmup):
     try:
         p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired:
-        return {"error": "no result within %d s" % TIMEOUT_S}
+        return {"error": "no result within %d s" % TIMEOUT_S, "java_opts": " ".join(java_opts)}
     m = re.search(r"flink-bench: elapsed=([\d.]+)s job_cpu=([\d.]+)s process_cpu=([\d.]+)s peak_rss=(\d+)", p.stderr)
     if p.returncode != 0 or not m:
-        return {"error": first_line(p.stderr)}
+        return {"error": first_line(p.stderr), "java_opts": " ".join(java_opts)}
     return with_q10_tree({"wall": float(m.group(1)), "cpu": float(m.group(2)), "process_cpu": float(m.group(3)),
-                          "rss": int(m.group(4))}, query)
+                          "rss": int(m.group(4)), "java_opts": " ".join(java_opts)}, query)
 
 
 def run_larkspur(sluice, cp, java_opts, tmp):
@@ -197,10 +197,15 @@ def mib(b):
     return b / 1048576.0
 
 
-def table_rows(results, events):
-    """Markdown-ready rows: query, per engine events/s, CPU s, peak MiB, and the two ratios."""
+def table_rows(results, events, java_opts=None):
+    """Markdown-ready rows: query, per engine events/s, CPU s, peak MiB, and the two ratios. A query whose
+    Flink run had other JVM options than `java_opts` (the run's; e.g. a larger heap after an
+    OutOfMemoryError at the default) is named with them."""
     rows = []
     for q, s, f in results:
+        opts = f.get("java_opts")
+        if java_opts is not None and opts is not None and opts != " ".join(java_opts):
+            q = "%s (Flink `%s`)" % (q, opts)
         if "error" in s or "error" in f:
             rows.append({"q": q, "error": ("Sluice: " + s["error"]) if "error" in s else ("Flink: " + f["error"])})
             continue
@@ -330,7 +335,10 @@ def merged(results, args, hashes):
 
 def write_results(results, args, hashes, java_opts):
     all_results, hashes = merged(results, args, hashes)
-    rows = table_rows(all_results, args.events)
+    # the header names the JVM options most Flink runs had; the table names the others per query
+    used = [f["java_opts"].split() for _, _, f in all_results if "java_opts" in f] or [java_opts]
+    java_opts = max(used, key=used.count)
+    rows = table_rows(all_results, args.events, java_opts)
     write_doc(os.path.join(ROOT, "docs", "performance.md"),
               markdown(rows, args.events, args.warmup_events, hashes, java_opts,
                        [n for _, s, f in all_results for n in [q10_check(s, f, args.warmup_events)] if n]))
