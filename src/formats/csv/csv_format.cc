@@ -370,6 +370,11 @@ class CsvEncoder final : public RecordEncoder {
           if (config_.null_literal) out->append(*config_.null_literal);
           continue;
         }
+        // Strings are checked and written from the vector, without a copy.
+        if (vec.type().id() == TypeId::kVarChar || vec.type().id() == TypeId::kChar) {
+          AppendText(vec.GetString(r), out);
+          continue;
+        }
         field_.clear();
         bool text = true;
         if (vec.type().id() == TypeId::kArray) {
