@@ -66,9 +66,11 @@ class DeferredRows final : public DeferredBytes {
 
 // Per string column, the strings it stored (views into the column's heaps, which live as long as
 // rows_ does: a grown chunk shares the old one's heaps). A column whose values do not repeat enough
-// to pay for the table is switched off for good.
+// to pay for the table is switched off for good. Strings under kMinInterned bytes are copied (the
+// header's "repeated strings" note applies from that length on).
 struct RowArena::Interner {
   static constexpr size_t kFirstCheck = 4096;
+  static constexpr size_t kMinInterned = 16;
   // XXH3 (libstdc++'s std::hash, which absl uses for string_view here, is several times slower on URLs).
   struct Hash {
     size_t operator()(std::string_view s) const { return static_cast<size_t>(XXH3_64bits(s.data(), s.size())); }
@@ -105,6 +107,11 @@ struct RowArena::Interner {
       }
       const std::string_view s = src.GetString(r);
       if (s.empty()) continue;
+      if (s.size() < kMinInterned) {
+        // Short strings are copied: the lookup (a likely cache miss) costs more than the bytes.
+        dst.SetStringView(old + i, dst.heap().Add(s));
+        continue;
+      }
       auto it = col.stored.find(s);
       if (it != col.stored.end()) {
         dst.SetStringView(old + i, *it);
