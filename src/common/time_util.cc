@@ -41,8 +41,26 @@ bool IsValidDate(int64_t year, int month, int day) {
 
 namespace {
 
+// Two decimal digits of 0 <= v < 100 at p.
+inline void PutTwoDigits(int64_t v, char* p) {
+  p[0] = static_cast<char>('0' + v / 10);
+  p[1] = static_cast<char>('0' + v % 10);
+}
+
 void AppendDate(int64_t days, std::string* out) {
   CivilDate c = CivilFromDays(days);
+  if (c.year >= 0 && c.year <= 9999) {
+    // The common case as one append of "yyyy-MM-dd".
+    char b[10];
+    PutTwoDigits(c.year / 100, b);
+    PutTwoDigits(c.year % 100, b + 2);
+    b[4] = '-';
+    PutTwoDigits(c.month, b + 5);
+    b[7] = '-';
+    PutTwoDigits(c.day, b + 8);
+    out->append(b, sizeof(b));
+    return;
+  }
   AppendZeroPadded(c.year, 4, out);
   out->push_back('-');
   AppendZeroPadded(c.month, 2, out);
@@ -51,6 +69,29 @@ void AppendDate(int64_t days, std::string* out) {
 }
 
 void AppendClock(int64_t micros_of_day, int precision, std::string* out) {
+  if (micros_of_day >= 0 && micros_of_day < kMicrosPerDay && precision <= 9) {
+    // The common case as one append of "HH:mm:ss[.fraction]".
+    char b[18];
+    const int64_t secs = micros_of_day / kMicrosPerSecond;
+    int64_t frac = micros_of_day % kMicrosPerSecond;
+    PutTwoDigits(secs / 3600, b);
+    b[2] = ':';
+    PutTwoDigits((secs / 60) % 60, b + 3);
+    b[5] = ':';
+    PutTwoDigits(secs % 60, b + 6);
+    size_t n = 8;
+    if (precision > 0) {
+      b[n++] = '.';
+      for (int i = 5; i >= 0; --i) {
+        if (i < precision) b[9 + i] = static_cast<char>('0' + frac % 10);
+        frac /= 10;
+      }
+      for (int i = 6; i < precision; ++i) b[9 + i] = '0';
+      n += static_cast<size_t>(precision);
+    }
+    out->append(b, n);
+    return;
+  }
   int64_t secs = micros_of_day / kMicrosPerSecond;
   int64_t frac = micros_of_day % kMicrosPerSecond;
   AppendZeroPadded(secs / 3600, 2, out);

@@ -1,5 +1,6 @@
 #include "function/datetime_format.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "common/time_util.h"
@@ -100,6 +101,18 @@ Result<DateTimeFormat> DateTimeFormat::Compile(std::string_view pattern) {
       f.tokens_.push_back({0, 0, std::string(1, c)});
     }
     ++i;
+  }
+  f.granularity_micros_ = kMicrosPerDay;
+  for (const Token& t : f.tokens_) {
+    int64_t g = kMicrosPerDay;
+    switch (t.letter) {
+      case 'H': case 'h': case 'k': case 'K': case 'a': g = kMicrosPerHour; break;
+      case 'm': g = kMicrosPerMinute; break;
+      case 's': g = kMicrosPerSecond; break;
+      case 'S': g = 1; break;
+      default: break;  // literals, zone offsets (constant) and the date's fields
+    }
+    f.granularity_micros_ = std::min(f.granularity_micros_, g);
   }
   return f;
 }

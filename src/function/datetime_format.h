@@ -32,6 +32,9 @@ class DateTimeFormat {
   bool Parse(std::string_view text, int64_t* local_micros, std::optional<int64_t>* offset_micros) const;
 
   const std::string& pattern() const { return pattern_; }
+  // Format's text depends only on FloorDiv(local_micros, granularity_micros()): a day without a time
+  // field, an hour, minute or second with those as the finest field, 1 with a fraction.
+  int64_t granularity_micros() const { return granularity_micros_; }
 
  private:
   struct Token {
@@ -41,6 +44,7 @@ class DateTimeFormat {
   };
   std::string pattern_;
   std::vector<Token> tokens_;
+  int64_t granularity_micros_ = 1;
 };
 
 }  // namespace sluice::fn

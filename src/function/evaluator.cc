@@ -302,9 +302,20 @@ Status Evaluation::EvalCase(const Expr& e, const Chunk& in, Vector* out) {
       if (picks[b].empty()) continue;
       const Expr& value = b < num_when ? *e.args[2 * b + 1] : *e.args.back();
       Vector v;
-      RETURN_IF_ERROR(EvalRows(value, in, {}, true, e.type, &v));
-      Vector picked(v.type(), 0);
-      picked.AppendFrom(v, picks[b].data(), 0, picks[b].size());
+      Vector picked;
+      if (value.kind == ExprKind::kLiteral) {
+        // A literal is made (and cast to the CASE's type) once, then repeated for the picked rows.
+        Chunk one;
+        one.kind_vector().assign(1, RowKind::kInsert);
+        RETURN_IF_ERROR(EvalRows(value, one, {}, true, e.type, &v));
+        const std::vector<uint32_t> first(picks[b].size(), 0);
+        picked = Vector(v.type(), 0);
+        picked.AppendFrom(v, first.data(), 0, first.size());
+      } else {
+        RETURN_IF_ERROR(EvalRows(value, in, {}, true, e.type, &v));
+        picked = Vector(v.type(), 0);
+        picked.AppendFrom(v, picks[b].data(), 0, picks[b].size());
+      }
       fn::ScatterRows(picked, picks[b].data(), picks[b].size(), out);
     }
     return Status::OK();

@@ -391,6 +391,7 @@ class FormatHolder {
     }
     return h;
   }
+  bool constant() const { return constant_ != nullptr; }
   // Null when the (non-constant) pattern is invalid.
   const DateTimeFormat* Get(std::string_view pattern, std::shared_ptr<DateTimeFormat>* cache) const {
     if (constant_) return constant_.get();
@@ -419,6 +420,11 @@ Result<FnPtr> ResolveDateFormat(const CallInfo& c) {
                         std::shared_ptr<DateTimeFormat> cache;
                         std::string buf;
                         const Vector& x = *args[0];
+                        // With a constant pattern, rows in the same unit of its finest field (the same
+                        // minute for 'HH:mm') share the previous row's text.
+                        bool have_last = false;
+                        int64_t last_unit = 0;
+                        std::string_view last_text;
                         return ForEachValidRow(args, n, rows, out, [&](size_t i) {
                           const DateTimeFormat* f = holder->Get(args[1]->GetString(i), &cache);
                           int64_t local;
@@ -436,9 +442,19 @@ Result<FnPtr> ResolveDateFormat(const CallInfo& c) {
                             out->SetNull(i, true);
                             return Status::OK();
                           }
+                          const int64_t unit = FloorDiv(local, f->granularity_micros());
+                          if (have_last && unit == last_unit) {
+                            out->SetStringView(i, last_text);
+                            return Status::OK();
+                          }
                           buf.clear();
                           f->Format(local, &buf);
                           out->SetString(i, buf);
+                          if (holder->constant()) {
+                            have_last = true;
+                            last_unit = unit;
+                            last_text = out->GetString(i);
+                          }
                           return Status::OK();
                         });
                       });

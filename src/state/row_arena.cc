@@ -3,6 +3,13 @@
 #include <algorithm>
 #include <mutex>
 
+#include <absl/container/flat_hash_set.h>
+
+// Header-only: the state library does not link libxxhash.
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "common/check.h"
 #include "state/state_serde.h"
 
 #include "state/key_encoder.h"
@@ -57,6 +64,76 @@ class DeferredRows final : public DeferredBytes {
 
 }  // namespace
 
+// Per string column, the strings it stored (views into the column's heaps, which live as long as
+// rows_ does: a grown chunk shares the old one's heaps). A column whose values do not repeat enough
+// to pay for the table is switched off for good. Strings under kMinInterned bytes are copied (the
+// header's "repeated strings" note applies from that length on).
+struct RowArena::Interner {
+  static constexpr size_t kFirstCheck = 4096;
+  static constexpr size_t kMinInterned = 16;
+  // XXH3 (libstdc++'s std::hash, which absl uses for string_view here, is several times slower on URLs).
+  struct Hash {
+    size_t operator()(std::string_view s) const { return static_cast<size_t>(XXH3_64bits(s.data(), s.size())); }
+  };
+  struct Column {
+    size_t index = 0;
+    bool on = true;
+    size_t seen = 0;
+    size_t next_check = kFirstCheck;
+    absl::flat_hash_set<std::string_view, Hash> stored;
+  };
+  std::vector<Column> columns;
+  bool any_on = false;
+
+  explicit Interner(const Chunk& rows) {
+    for (size_t c = 0; c < rows.num_columns(); ++c) {
+      if (rows.column(c).type().IsStringLike()) {
+        columns.emplace_back();
+        columns.back().index = c;
+      }
+    }
+    any_on = !columns.empty();
+  }
+
+  // Appends src's selected rows to dst, each string sharing the bytes of an equal stored one.
+  static void Append(Column& col, Vector& dst, const Vector& src, const uint32_t* sel, size_t begin, size_t count) {
+    const size_t old = dst.size();
+    dst.Resize(old + count);  // zeroed views, valid
+    for (size_t i = 0; i < count; ++i) {
+      const size_t r = sel ? sel[i] : begin + i;
+      if (src.IsNull(r)) {
+        dst.SetNull(old + i, true);
+        continue;
+      }
+      const std::string_view s = src.GetString(r);
+      if (s.empty()) continue;
+      if (s.size() < kMinInterned) {
+        // Short strings are copied: the lookup (a likely cache miss) costs more than the bytes.
+        dst.SetStringView(old + i, dst.heap().Add(s));
+        continue;
+      }
+      auto it = col.stored.find(s);
+      if (it != col.stored.end()) {
+        dst.SetStringView(old + i, *it);
+      } else {
+        const std::string_view copy = dst.heap().Add(s);
+        col.stored.insert(copy);
+        dst.SetStringView(old + i, copy);
+      }
+    }
+    col.seen += count;
+    if (col.seen >= col.next_check) {
+      // More than three quarters distinct: the table costs about what it saves.
+      if (col.stored.size() * 4 > col.seen * 3) {
+        col.on = false;
+        absl::flat_hash_set<std::string_view, Hash>().swap(col.stored);
+      } else {
+        col.next_check *= 2;
+      }
+    }
+  }
+};
+
 RowArena::RowArena(const Schema& schema) : rows_(schema) {}
 RowArena::RowArena(const std::vector<LogicalType>& types) : rows_(types) {}
 
@@ -70,11 +147,13 @@ RowArena& RowArena::operator=(const RowArena& other) {
   rows_ = other.rows_;
   released_ = other.released_;
   pins_.clear();
+  interner_.reset();
   return *this;
 }
 
 RowArena::RowArena(RowArena&& other) noexcept
-    : rows_(std::move(other.rows_)), released_(other.released_), pins_(std::move(other.pins_)) {
+    : rows_(std::move(other.rows_)), released_(other.released_), pins_(std::move(other.pins_)),
+      interner_(std::move(other.interner_)) {
   other.pins_.clear();
 }
 
@@ -85,6 +164,7 @@ RowArena& RowArena::operator=(RowArena&& other) noexcept {
   released_ = other.released_;
   pins_ = std::move(other.pins_);
   other.pins_.clear();
+  interner_ = std::move(other.interner_);
   return *this;
 }
 
@@ -121,17 +201,41 @@ void RowArena::MakeRoom(size_t count) {
   rows_ = std::move(grown);
 }
 
+void RowArena::AppendRows(const Chunk& chunk, const uint32_t* rows, size_t begin, size_t count) {
+  if (interner_ == nullptr) interner_ = std::make_unique<Interner>(rows_);
+  if (!interner_->any_on) {
+    rows_.AppendFrom(chunk, rows, begin, count, /*copy_strings=*/true);
+    return;
+  }
+  SLUICE_CHECK_EQ(rows_.num_columns(), chunk.num_columns());
+  size_t next = 0;  // the next interned column
+  bool any_on = false;
+  for (size_t c = 0; c < rows_.num_columns(); ++c) {
+    Interner::Column* col = nullptr;
+    if (next < interner_->columns.size() && interner_->columns[next].index == c) col = &interner_->columns[next++];
+    if (col != nullptr && col->on) {
+      Interner::Append(*col, rows_.column(c), chunk.column(c), rows, begin, count);
+      any_on |= col->on;
+    } else {
+      rows_.column(c).AppendFrom(chunk.column(c), rows, begin, count, /*copy_strings=*/true);
+    }
+  }
+  interner_->any_on = any_on;
+  std::vector<RowKind>& kinds = rows_.kind_vector();
+  for (size_t i = 0; i < count; ++i) kinds.push_back(chunk.kind(rows ? rows[i] : begin + i));
+}
+
 uint32_t RowArena::Append(const Chunk& chunk, size_t row) {
   MakeRoom(1);
   uint32_t id = static_cast<uint32_t>(rows_.size());
-  rows_.AppendFrom(chunk, nullptr, row, 1, /*copy_strings=*/true);
+  AppendRows(chunk, nullptr, row, 1);
   return id;
 }
 
 uint32_t RowArena::AppendMany(const Chunk& chunk, const uint32_t* rows, size_t count) {
   MakeRoom(count);
   uint32_t id = static_cast<uint32_t>(rows_.size());
-  rows_.AppendFrom(chunk, rows, 0, count, /*copy_strings=*/true);
+  AppendRows(chunk, rows, 0, count);
   return id;
 }
 
@@ -202,6 +306,7 @@ void RowArena::Restore(StateReader* r) {
   std::vector<LogicalType> types;
   for (const auto& c : rows_.columns()) types.push_back(c.type());
   KeepForPins();
+  interner_.reset();
   r->GetChunk(types, &rows_);
   released_ = r->GetCount(0);
   if (r->ok() && released_ > rows_.size()) r->Fail("more released rows than rows");

@@ -3,6 +3,11 @@
 // stored row never pins its input chunk's memory, and outputs gathered from the arena share one heap); Gather appends stored rows to an output chunk with one selection vector per column, so
 // emitting state never boxes values.
 //
+// Repeated strings are stored once: a string column's appended values are looked up among the
+// column's strings stored so far and share their bytes (a view is 16 bytes, a URL 60), as long as the
+// column's values do repeat (more than a quarter of them repeat an earlier one; checked at 4096 rows
+// and every doubling after, then the column's table is dropped and its strings copied as they come).
+//
 // Released rows are counted but their slots stay until the arena is dropped (live() counts the
 // rest); operators whose state churns should size their arenas per key or rebuild them.
 //
@@ -88,9 +93,16 @@ class RowArena {
   // Forgets the views that are done; true while any is pending.
   bool PrunePins() const;
 
+  // Appends rows[i] (or begin + i when rows is null) of `chunk`, strings interned where they repeat.
+  void AppendRows(const Chunk& chunk, const uint32_t* rows, size_t begin, size_t count);
+
+  // The string columns' tables of stored strings (row_arena.cc); null until the first append.
+  struct Interner;
+
   Chunk rows_;
   size_t released_ = 0;
   mutable std::vector<std::shared_ptr<Pin>> pins_;
+  std::unique_ptr<Interner> interner_;
 };
 
 }  // namespace sluice

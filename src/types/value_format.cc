@@ -131,14 +131,21 @@ void AppendNested(const LogicalType& t, const Vector& vec, size_t row, std::stri
   out->push_back(']');
 }
 
+template <typename T>
+void AppendInteger(T v, std::string* out) {
+  char buf[24];
+  auto res = std::to_chars(buf, buf + sizeof(buf), v);
+  out->append(buf, static_cast<size_t>(res.ptr - buf));
+}
+
 void AppendScalar(const LogicalType& t, const Vector& vec, size_t row, std::string* out) {
   switch (t.id()) {
     case TypeId::kNull: out->append("NULL"); return;
     case TypeId::kBoolean: out->append(vec.data<uint8_t>()[row] ? "TRUE" : "FALSE"); return;
-    case TypeId::kTinyInt: out->append(std::to_string(vec.data<int8_t>()[row])); return;
-    case TypeId::kSmallInt: out->append(std::to_string(vec.data<int16_t>()[row])); return;
-    case TypeId::kInteger: out->append(std::to_string(vec.data<int32_t>()[row])); return;
-    case TypeId::kBigInt: out->append(std::to_string(vec.data<int64_t>()[row])); return;
+    case TypeId::kTinyInt: AppendInteger(vec.data<int8_t>()[row], out); return;
+    case TypeId::kSmallInt: AppendInteger(vec.data<int16_t>()[row], out); return;
+    case TypeId::kInteger: AppendInteger(vec.data<int32_t>()[row], out); return;
+    case TypeId::kBigInt: AppendInteger(vec.data<int64_t>()[row], out); return;
     case TypeId::kFloat: AppendJavaFloating(vec.data<float>()[row], out); return;
     case TypeId::kDouble: AppendJavaFloating(vec.data<double>()[row], out); return;
     case TypeId::kDecimal: AppendDecimalText(vec.data<__int128>()[row], t.scale(), out); return;

@@ -71,7 +71,13 @@ Vector& Vector::operator=(const Vector& o) {
 
 void Vector::EnsureCapacity(size_t n) {
   size_t w = type_.PhysicalWidth();
-  if (data_.capacity() < n * w) data_.reserve(std::max(n * w, data_.capacity() * 2));
+  if (data_.capacity() >= n * w) return;
+  // Moved with one memcpy: reserve() on a vector with DefaultInitAllocator copies byte by byte.
+  ByteBuffer grown;
+  grown.reserve(std::max(n * w, data_.capacity() * 2));
+  grown.resize(data_.size());  // default-initialized: no writes
+  if (!data_.empty()) std::memcpy(grown.data(), data_.data(), data_.size());
+  data_.swap(grown);
 }
 
 void Vector::Reserve(size_t n) {

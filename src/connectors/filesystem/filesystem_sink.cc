@@ -219,8 +219,12 @@ class FileWriter final : public SinkWriter, public SinkTimeListener {
     std::vector<std::vector<uint32_t>> rows;
     Bucket* last = nullptr;
     for (size_t i = 0; i < n; ++i) {
-      partitions_.PartitionPath(chunk, i, &path_);
-      Bucket* b = last != nullptr && last->partition == path_ ? last : &BucketFor(path_);
+      // A row with its predecessor's partition values goes where it went (no path to compute).
+      Bucket* b = last;
+      if (i == 0 || !partitions_.SamePartition(chunk, i - 1, i)) {
+        partitions_.PartitionPath(chunk, i, &path_);
+        b = last != nullptr && last->partition == path_ ? last : &BucketFor(path_);
+      }
       if (b != last) {
         auto pos = std::find(touched.begin(), touched.end(), b);
         if (pos == touched.end()) {

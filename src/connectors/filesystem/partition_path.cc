@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
 
 #include "common/time_util.h"
 #include "types/value.h"
@@ -157,6 +158,24 @@ void PartitionComputer::PartitionPath(const Chunk& chunk, size_t row, std::strin
     std::string text = PartitionValueText(column, row);
     AppendEscaped(text.empty() ? std::string_view(default_name_) : std::string_view(text), out);
   }
+}
+
+bool PartitionComputer::SamePartition(const Chunk& chunk, size_t a, size_t b) const {
+  for (int c : partition_columns_) {
+    const Vector& column = chunk.column(static_cast<size_t>(c));
+    const bool null_a = column.IsNull(a);
+    if (null_a != column.IsNull(b)) return false;
+    if (null_a) continue;
+    const LogicalType& t = column.type();
+    if (t.IsStringLike()) {
+      if (column.GetString(a) != column.GetString(b)) return false;
+      continue;
+    }
+    const size_t w = t.PhysicalWidth();
+    if (t.IsList() || t.id() == TypeId::kRow || w == 0) return false;
+    if (std::memcmp(column.raw_data() + a * w, column.raw_data() + b * w, w) != 0) return false;
+  }
+  return true;
 }
 
 bool ParsePartitionDirectory(std::string_view relative_dir, const std::vector<std::string>& keys,

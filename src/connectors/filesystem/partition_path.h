@@ -45,6 +45,9 @@ class PartitionComputer {
   // Replaces *out with row `row`'s partition directory relative to the table path,
   // "dt=2015-09-15/hm=10-00" (no trailing '/'); empty for an unpartitioned table.
   void PartitionPath(const Chunk& chunk, size_t row, std::string* out) const;
+  // Whether rows `a` and `b` of `chunk` have equal partition values (so the same directory); false
+  // when unsure (nested types), which only costs computing the path.
+  bool SamePartition(const Chunk& chunk, size_t a, size_t b) const;
 
  private:
   std::vector<std::string> keys_;

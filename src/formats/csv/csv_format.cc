@@ -370,6 +370,11 @@ class CsvEncoder final : public RecordEncoder {
           if (config_.null_literal) out->append(*config_.null_literal);
           continue;
         }
+        // Strings are checked and written from the vector, without a copy.
+        if (vec.type().id() == TypeId::kVarChar || vec.type().id() == TypeId::kChar) {
+          AppendText(vec.GetString(r), out);
+          continue;
+        }
         field_.clear();
         bool text = true;
         if (vec.type().id() == TypeId::kArray) {
@@ -441,16 +446,17 @@ class CsvEncoder final : public RecordEncoder {
       out->append(s);
       return;
     }
-    // Copied in runs up to each character to double (not byte by byte).
+    // Copied in runs up to each character to double, found with memchr (find).
     out->push_back(config_.quote);
+    const char doubled[2] = {config_.quote, config_.escape ? *config_.escape : config_.quote};
+    const std::string_view to_double(doubled, config_.escape && *config_.escape != config_.quote ? 2 : 1);
     size_t run = 0;
-    for (size_t i = 0; i < s.size(); ++i) {
-      const char c = s[i];
-      if (c == config_.quote || (config_.escape && c == *config_.escape)) {
-        out->append(s.data() + run, i + 1 - run);
-        out->push_back(c);
-        run = i + 1;
-      }
+    while (true) {
+      const size_t i = to_double.size() == 1 ? s.find(doubled[0], run) : s.find_first_of(to_double, run);
+      if (i == std::string_view::npos) break;
+      out->append(s.data() + run, i + 1 - run);
+      out->push_back(s[i]);
+      run = i + 1;
     }
     out->append(s.data() + run, s.size() - run);
     out->push_back(config_.quote);

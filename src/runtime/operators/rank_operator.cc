@@ -29,7 +29,7 @@ constexpr size_t kMinDeadRowsToCompact = 1 << 16;
 namespace {
 
 // One partition's buffer: its sort keys in order, each with the ids of its tied rows.
-void PutPartition(StateWriter* w, const std::map<std::string, std::vector<uint32_t>>& buffer) {
+void PutPartition(StateWriter* w, const RankBuffer& buffer) {
   w->PutVarint(buffer.size());
   for (const auto& [sort_key, ids] : buffer) {
     w->PutString(sort_key);
@@ -40,7 +40,7 @@ void PutPartition(StateWriter* w, const std::map<std::string, std::vector<uint32
 
 // Reads what PutPartition wrote into an empty `buffer`, refusing sort keys out of order or without
 // rows and row ids outside the arena's `arena_rows`; returns the partition's row count.
-size_t GetPartition(StateReader* r, size_t arena_rows, std::map<std::string, std::vector<uint32_t>>* buffer) {
+size_t GetPartition(StateReader* r, size_t arena_rows, RankBuffer* buffer) {
   size_t rows = 0;
   const size_t nkeys = r->GetCount(2);
   for (size_t k = 0; k < nkeys && r->ok(); ++k) {
@@ -55,7 +55,7 @@ size_t GetPartition(StateReader* r, size_t arena_rows, std::map<std::string, std
       r->Fail("Top-N sort keys out of order");
       break;
     }
-    std::vector<uint32_t> ids(nids);
+    RankTieIds ids(nids);
     r->GetRaw(ids.data(), nids * sizeof(uint32_t));
     if (!r->ok()) break;
     for (uint32_t id : ids) {
@@ -255,9 +255,9 @@ Status RankOperator::Open(JobContext* ctx) {
 
 size_t RankOperator::StateBytes() const {
   const State& s = *state_;
-  // Each live row sits in its partition's sorted buffer under its encoded sort key.
+  // Each live row sits in its partition's sorted buffer under its encoded sort key (ties inline).
   return s.partition_index.MemoryUsage() + VectorBytes(s.partitions) + s.arena.MemoryUsage() + s.dirty.MemoryUsage() +
-         NodeBytes(s.live_rows, sizeof(std::pair<const std::string, std::vector<uint32_t>>) + sizeof(uint32_t));
+         NodeBytes(s.live_rows, sizeof(std::pair<const std::string, RankTieIds>));
 }
 
 Status RankOperator::Process(int, Chunk& chunk) {
@@ -353,7 +353,7 @@ bool RankOperator::CanEnter(const Partition& p, const std::string& sort_key) con
 
 void RankOperator::ProcessTop1(Partition& p, std::string& sort_key, uint32_t id) {
   if (p.buffer.empty()) {
-    p.buffer.emplace(std::move(sort_key), std::vector<uint32_t>{id});
+    p.buffer.emplace(std::move(sort_key), RankTieIds{id});
     p.rows = 1;
     Collect(id, RowKind::kInsert, 1);
     return;
@@ -369,7 +369,7 @@ void RankOperator::ProcessTop1(Partition& p, std::string& sort_key, uint32_t id)
   Collect(id, RowKind::kUpdateAfter, 1);
   ReleaseRow(prev);
   p.buffer.clear();
-  p.buffer.emplace(std::move(sort_key), std::vector<uint32_t>{id});
+  p.buffer.emplace(std::move(sort_key), RankTieIds{id});
 }
 
 void RankOperator::ProcessAppendOnly(Partition& p, std::string& sort_key, uint32_t id) {
@@ -501,7 +501,7 @@ void RankOperator::RetractRetractable(Partition& p, const std::string& sort_key,
     int64_t rank = 0;
     uint32_t prev = kNoRow;
     for (auto it = p.buffer.begin(); it != p.buffer.end() && rank <= rank_end_; ++it) {
-      const std::vector<uint32_t>& ids = it->second;
+      const RankTieIds& ids = it->second;
       if (!found && it == own) {
         for (size_t j = 0; j < ids.size() && rank <= rank_end_; ++j) {
           const uint32_t r = ids[j];
@@ -533,7 +533,7 @@ void RankOperator::RetractRetractable(Partition& p, const std::string& sort_key,
     // The retracted row leaves with -D; the row at rank_end + 1 (if any) moves up with +I.
     int64_t next_rank = 1;
     for (auto it = p.buffer.begin(); it != p.buffer.end() && next_rank <= rank_end_; ++it) {
-      const std::vector<uint32_t>& ids = it->second;
+      const RankTieIds& ids = it->second;
       if (!found && it == own) {
         for (size_t j = 0; j < ids.size() && next_rank <= rank_end_; ++j) {
           const uint32_t r = ids[j];
@@ -560,7 +560,7 @@ void RankOperator::RetractRetractable(Partition& p, const std::string& sort_key,
       }
     }
   }
-  std::vector<uint32_t>& ids = own->second;
+  RankTieIds& ids = own->second;
   if (!found) {
     // Not among the top rows: remove the stored copy without any output.
     for (size_t j = 0; j < ids.size(); ++j) {

@@ -16,7 +16,7 @@ namespace sluice {
 
 namespace {
 
-using Buffer = std::map<std::string, std::vector<uint32_t>>;
+using Buffer = RankBuffer;
 
 // How far a group moves the ranks after it: its row count (RANK) or 1 (DENSE_RANK).
 int64_t Width(const Buffer::const_iterator& group, bool dense) {
@@ -96,7 +96,7 @@ void RankOperator::RetractTies(Partition& p, const std::string& sort_key, const 
   State& s = *state_;
   const bool dense = rank_type_ == RankType::kDenseRank;
   auto own = p.buffer.find(sort_key);
-  std::vector<uint32_t>* ids = own == p.buffer.end() ? nullptr : &own->second;
+  RankTieIds* ids = own == p.buffer.end() ? nullptr : &own->second;
   size_t index = 0;
   while (ids && index < ids->size() && !RowsEqual(s.arena.rows(), (*ids)[index], chunk, row)) ++index;
   if (!ids || index == ids->size()) {
