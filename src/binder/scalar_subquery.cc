@@ -45,17 +45,20 @@ void SplitAndConjuncts(const ast::Expr& e, std::vector<const ast::Expr*>* out) {
 
 // A subquery that may return more than one row: Calcite's SINGLE_VALUE over all its rows (one global
 // group), which returns the value of the only row and fails the job on a second one.
-Result<PlanNodePtr> Binder::SingleValueAggregate(const PlanNodePtr& input, ast::SourcePos pos) const {
+Result<PlanNodePtr> Binder::SingleValueAggregate(const PlanNodePtr& input, ast::SourcePos pos, size_t num_keys) const {
   auto ex = std::make_shared<ExchangeNode>();
   ex->inputs = {input};
   ex->schema = input->schema;
+  for (size_t k = 0; k < num_keys; ++k) ex->keys.push_back(static_cast<int>(k));
   auto agg = std::make_shared<GroupAggregateNode>();
   agg->inputs = {ex};
+  agg->group_keys = ex->keys;
   agg->state_ttl_ms = aggregate_ttl_ms_;
+  for (size_t k = 0; k < num_keys; ++k) agg->schema.Add(input->schema.field(k).name, input->schema.field(k).type);
   AggregateCall single;
   single.name = "SINGLE_VALUE";
-  single.args = {0};
-  single.arg_types = {input->schema.field(0).type.WithTimeAttribute(TimeAttribute::kNone)};
+  single.args = {static_cast<int>(num_keys)};
+  single.arg_types = {input->schema.field(num_keys).type.WithTimeAttribute(TimeAttribute::kNone)};
   single.arg_constants = {std::nullopt};
   single.output_name = "$f0";
   auto fn = ResolveAggregate(single.name, single.arg_types, {nullptr}, /*needs_retract=*/false);
@@ -74,7 +77,8 @@ void CollectScalarSubqueries(const ast::Expr& e, std::vector<const ast::Expr*>* 
   ForEachChild(e, [&](const ast::Expr& c) { CollectScalarSubqueries(c, out); });
 }
 
-Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, const Scope& outer, ast::SourcePos pos) {
+Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
+                                                      ast::SourcePos pos) {
   SubqueryScopeGuard guard(this, &outer, /*correlation_allowed=*/false);
   ScalarSide side;
   auto uncorrelated = BindQueryBody(query);
@@ -93,14 +97,19 @@ Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, c
     }
     return side;
   }
-  if (!IsSingleRowAggregate(query) || !query.As<ast::Select>().from || query.As<ast::Select>().items.size() != 1) {
-    return NotSupported(pos, "A correlated scalar subquery that is not one aggregate without GROUP BY");
+  const bool aggregate = IsSingleRowAggregate(query);
+  if ((!aggregate && !IsPlainSelect(query)) || !query.As<ast::Select>().from) {
+    return NotSupported(pos, "A correlated scalar subquery that is not one aggregate without GROUP BY or a plain SELECT ... FROM ... WHERE");
   }
   const auto& select = query.As<ast::Select>();
+  if (select.items.size() != 1 || select.items[0].expr->kind == ast::ExprKind::kStar) {
+    return Error(pos, "A scalar subquery must return exactly one column");
+  }
   ASSIGN_OR_RETURN(Relation inner, BindTableRef(*select.from));
   const size_t ni = inner.scope.columns.size();
-  std::vector<ExprPtr> local;
+  std::vector<ExprPtr> local, correlation;
   std::vector<int> inner_keys;
+  bool equalities = true;
   if (select.where) {
     std::vector<const ast::Expr*> conjuncts;
     SplitAndConjuncts(*select.where, &conjuncts);
@@ -112,6 +121,7 @@ Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, c
         local.push_back(b);
         continue;
       }
+      correlation.push_back(b);
       // inner_column = outer_column, in either order.
       const bool eq = b->kind == ExprKind::kCall && b->function && b->function->name == "=" && b->args.size() == 2 &&
                       b->args[0]->kind == ExprKind::kColumnRef && b->args[1]->kind == ExprKind::kColumnRef;
@@ -119,14 +129,15 @@ Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, c
       if (a >= static_cast<int>(ni)) std::swap(a, o);
       if (!eq || a >= static_cast<int>(ni) || o < static_cast<int>(ni) ||
           !b->args[0]->type.EqualsIgnoringNullability(b->args[1]->type)) {
-        return NotSupported(c->pos, "A correlated condition of a scalar subquery other than inner_column = outer_column");
+        equalities = false;
+        continue;
       }
       inner_keys.push_back(a);
       side.outer_keys.push_back(o - static_cast<int>(ni));
     }
   }
   // Rows with a NULL key can never join: filtered first, as Flink's decorrelation does.
-  for (int k : inner_keys) {
+  for (int k : equalities ? inner_keys : std::vector<int>{}) {
     const LogicalType& t = inner.scope.columns[static_cast<size_t>(k)].type;
     if (!t.nullable()) continue;
     ASSIGN_OR_RETURN(ExprPtr nn, MakeFunctionCall("IS NOT NULL", {MakeColumnRef(k, t)}, pos));
@@ -140,28 +151,58 @@ Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, c
     filter->schema = inner.node->schema;
     inner.node = filter;
   }
+  if (!equalities) {
+    // Another correlation: Calcite's value generator, whose columns key the aggregate.
+    std::vector<bool> used(ni + outer.columns.size(), false);
+    for (const ExprPtr& c : correlation) CollectColumns(*c, &used);
+    side.outer_keys.clear();
+    inner_keys.clear();
+    for (size_t o = 0; o < outer.columns.size(); ++o) {
+      if (!used[ni + o]) continue;
+      side.outer_keys.push_back(static_cast<int>(o));
+      inner_keys.push_back(static_cast<int>(ni + inner_keys.size()));
+    }
+    ASSIGN_OR_RETURN(inner.node, JoinCorrelationValues(outer_rows, side.outer_keys, inner.node, AndAll(correlation)));
+    for (size_t j = ni; j < inner.node->schema.size(); ++j) {
+      inner.scope.columns.push_back({"$cor", inner.node->schema.field(j).name, inner.node->schema.field(j).type});
+    }
+  }
+  if (!aggregate) {
+    // A plain SELECT: Calcite's SINGLE_VALUE of its column per correlation key.
+    std::vector<ExprPtr> projections;
+    Schema schema;
+    for (int k : inner_keys) {
+      projections.push_back(MakeColumnRef(k, inner.scope.columns[static_cast<size_t>(k)].type));
+      schema.Add("k" + std::to_string(schema.size()), projections.back()->type);
+    }
+    ASSIGN_OR_RETURN(ExprPtr value, BindExpr(*select.items[0].expr, inner.scope));
+    projections.push_back(value);
+    schema.Add("v", value->type.WithTimeAttribute(TimeAttribute::kNone));
+    auto calc = std::make_shared<CalcNode>();
+    calc->inputs = {inner.node};
+    calc->projections = std::move(projections);
+    calc->schema = schema;
+    ASSIGN_OR_RETURN(side.rel.node, SingleValueAggregate(calc, pos, inner_keys.size()));
+    for (const auto& f : side.rel.node->schema.fields()) side.rel.scope.columns.push_back({"", f.name, f.type});
+    return side;
+  }
   extra_group_columns_ = inner_keys;
   ASSIGN_OR_RETURN(side.rel, BindAggregate(select, std::move(inner)));
-  // The aggregate's projection: the keys first, then the value.
-  auto& calc = side.rel.node->As<CalcNode>();
-  const PlanNode& agg = *calc.inputs[0];
-  Schema schema;
-  std::vector<ExprPtr> projections;
-  for (size_t k = 0; k < inner_keys.size(); ++k) {
-    projections.push_back(MakeColumnRef(static_cast<int>(k), agg.schema.field(k).type));
-    schema.Add(agg.schema.field(k).name, agg.schema.field(k).type);
+  // The aggregate (its keys first) is the joined side and its projection, the value, is evaluated over
+  // the joined rows, where a COUNT of an outer row without a group reads 0 (Calcite's count-bug rule),
+  // as Flink plans it.
+  const auto& calc = side.rel.node->As<CalcNode>();
+  if (calc.inputs[0]->kind != PlanKind::kGroupAggregate || calc.projections.size() != 1) {
+    return NotSupported(pos, "A correlated scalar subquery whose aggregation has subqueries");
   }
-  for (size_t i = 0; i < calc.projections.size(); ++i) {
-    projections.push_back(calc.projections[i]);
-    schema.Add(calc.schema.field(i).name, calc.schema.field(i).type);
+  const auto& agg = calc.inputs[0]->As<GroupAggregateNode>();
+  side.value = calc.projections[0];
+  for (size_t j = 0; j < agg.aggs.size(); ++j) {
+    if (agg.aggs[j].name == "COUNT") side.count_columns.push_back(static_cast<int>(agg.group_keys.size() + j));
   }
-  std::vector<std::string> names = schema.names();
-  Uniquify(&names);
-  calc.projections = projections;
-  calc.schema = Schema();
-  for (size_t i = 0; i < names.size(); ++i) calc.schema.Add(names[i], schema.field(i).type);
+  side.rel.node = calc.inputs[0];
   side.rel.scope.columns.clear();
-  for (const auto& f : calc.schema.fields()) side.rel.scope.columns.push_back({"", f.name, f.type});
+  for (const auto& f : side.rel.node->schema.fields()) side.rel.scope.columns.push_back({"", f.name, f.type});
   return side;
 }
 
@@ -169,7 +210,7 @@ Result<Binder::Relation> Binder::JoinScalarSubqueries(const std::vector<const as
                                                       bool left_outer) {
   for (const ast::Expr* s : subqueries) {
     if (replacements_.count(s)) continue;
-    ASSIGN_OR_RETURN(ScalarSide side, BindScalarSubquery(*s->As<ast::SubqueryExpr>().query, input.scope, s->pos));
+    ASSIGN_OR_RETURN(ScalarSide side, BindScalarSubquery(*s->As<ast::SubqueryExpr>().query, input.scope, input.node, s->pos));
     const size_t nl = input.node->schema.size();
     auto node = std::make_shared<JoinNode>();
     node->join_type = left_outer ? JoinType::kLeft : JoinType::kInner;
@@ -206,6 +247,25 @@ Result<Binder::Relation> Binder::JoinScalarSubqueries(const std::vector<const as
     }
     const size_t value = node->schema.size() - 1;
     replacements_[s] = MakeColumnRef(static_cast<int>(value), node->schema.field(value).type);
+    if (side.value) {
+      // The value over the aggregate's columns, read after the join; a COUNT column as 0 for NULL.
+      std::vector<int> shift(side.rel.node->schema.size());
+      std::vector<ExprPtr> columns(shift.size());
+      for (size_t i = 0; i < shift.size(); ++i) {
+        shift[i] = static_cast<int>(nl + i);
+        columns[i] = MakeColumnRef(static_cast<int>(nl + i), node->schema.field(nl + i).type);
+      }
+      for (int c : side.count_columns) {
+        ASSIGN_OR_RETURN(ExprPtr is_null, MakeFunctionCall("IS NULL", {columns[static_cast<size_t>(c)]}, s->pos));
+        auto e = std::make_shared<Expr>();
+        e->kind = ExprKind::kCase;
+        e->type = side.rel.node->schema.field(static_cast<size_t>(c)).type;
+        e->args = {is_null, MakeLiteral(Value::BigInt(0)), columns[static_cast<size_t>(c)]};
+        e->has_else = true;
+        columns[static_cast<size_t>(c)] = e;
+      }
+      replacements_[s] = SubstituteColumns(side.value, columns);
+    }
     input.node = node;
     input.select_calc = nullptr;
   }

@@ -58,7 +58,8 @@ std::optional<SubqueryPredicate> AsSubqueryPredicate(const ast::Expr& e) {
 }
 
 
-// A plain SELECT whose WHERE may be correlated.
+}  // namespace
+
 bool IsPlainSelect(const ast::Query& q) {
   if (q.kind != ast::QueryKind::kSelect || !q.with.empty() || !q.order_by.empty() || q.limit || q.offset) return false;
   const auto& s = q.As<ast::Select>();
@@ -67,8 +68,6 @@ bool IsPlainSelect(const ast::Query& q) {
   for (const auto& item : s.items) CollectAggregates(*item.expr, &aggs);
   return aggs.empty();
 }
-
-}  // namespace
 
 bool HasSubqueryPredicate(const ast::Expr& e) {
   if ((e.kind == ast::ExprKind::kIn && e.As<ast::In>().subquery) || e.kind == ast::ExprKind::kExists) return true;
