@@ -338,6 +338,11 @@ class Binder {
 
 // The scalar subqueries in `e`, outside nested subqueries (binder/scalar_subquery.cc).
 void CollectScalarSubqueries(const ast::Expr& e, std::vector<const ast::Expr*>* out);
+// The scalar subqueries of a filter `condition`: those a conjunct compares directly (`v > (SELECT ...)`),
+// whose NULL rejects the row, to `inner` (an inner join suffices, as Calcite simplifies the LEFT join
+// under a strong filter); the others (under OR, IS NULL, ...) to `left`, which need the LEFT join.
+void SplitScalarSubqueries(const ast::Expr& condition, std::vector<const ast::Expr*>* inner,
+                           std::vector<const ast::Expr*>* left);
 // Whether `e` holds an IN/EXISTS subquery anywhere outside nested subqueries (binder/subquery.cc).
 bool HasSubqueryPredicate(const ast::Expr& e);
 // A plain SELECT ... FROM ... [WHERE] (no GROUP BY, aggregate, DISTINCT, set operation or LIMIT), whose

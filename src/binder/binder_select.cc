@@ -290,14 +290,14 @@ Result<Binder::Relation> Binder::BindAggregate(const ast::Select& select, Relati
 
 // The subqueries of an aggregation's SELECT list and HAVING, as Flink's subquery removal plans a filter
 // and a projection over the aggregate: joins appended to the aggregate's rows `agg` (whose columns keep
-// their places), scalar ones inner joined for HAVING and LEFT joined for the list, IN / EXISTS with marker
-// rows. A correlated reference reads a group key by its FROM name (`from`, projected by `pre`).
+// their places), scalar ones inner joined where HAVING compares them (as in WHERE) and LEFT joined
+// elsewhere, IN / EXISTS with marker rows. A correlated reference reads a group key by its FROM name (`from`, projected by `pre`).
 Result<PlanNodePtr> Binder::JoinAggregateSubqueries(const ast::Select& select, const Scope& from, const CalcNode& pre,
                                                     const PlanNodePtr& agg) {
   std::vector<const ast::Expr*> having_scalars, item_scalars, marks;
   std::set<const ast::Expr*> unknown_as_false;
   if (select.having) {
-    CollectScalarSubqueries(*select.having, &having_scalars);
+    SplitScalarSubqueries(*select.having, &having_scalars, &item_scalars);
     CollectSubqueryPredicates(*select.having, &marks, &unknown_as_false, /*positive=*/true);
   }
   for (const auto& item : select.items) {

@@ -69,6 +69,23 @@ Result<PlanNodePtr> Binder::SingleValueAggregate(const PlanNodePtr& input, ast::
   return PlanNodePtr(agg);
 }
 
+void SplitScalarSubqueries(const ast::Expr& condition, std::vector<const ast::Expr*>* inner,
+                           std::vector<const ast::Expr*>* left) {
+  std::vector<const ast::Expr*> conjuncts;
+  SplitAndConjuncts(condition, &conjuncts);
+  for (const ast::Expr* c : conjuncts) {
+    std::vector<const ast::Expr*> found;
+    CollectScalarSubqueries(*c, &found);
+    const bool comparison = c->kind == ast::ExprKind::kBinary && c->As<ast::Binary>().op != ast::BinaryOp::kAnd &&
+                            c->As<ast::Binary>().op != ast::BinaryOp::kOr &&
+                            c->As<ast::Binary>().op >= ast::BinaryOp::kEq && c->As<ast::Binary>().op <= ast::BinaryOp::kGe;
+    for (const ast::Expr* s : found) {
+      const bool operand = comparison && (c->As<ast::Binary>().left.get() == s || c->As<ast::Binary>().right.get() == s);
+      (operand ? inner : left)->push_back(s);
+    }
+  }
+}
+
 void CollectScalarSubqueries(const ast::Expr& e, std::vector<const ast::Expr*>* out) {
   if (e.kind == ast::ExprKind::kSubquery) {
     out->push_back(&e);

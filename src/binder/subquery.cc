@@ -91,12 +91,17 @@ Result<Binder::Relation> Binder::BindWhere(const ast::Expr& where, Relation inpu
       plain.push_back(c);
     }
   }
-  // Scalar subqueries of the other conjuncts: inner joins, dropped again after the filter.
-  std::vector<const ast::Expr*> scalars;
-  for (const ast::Expr* c : plain) CollectScalarSubqueries(*c, &scalars);
+  // Scalar subqueries of the other conjuncts: inner joins where a comparison rejects their NULL, else
+  // LEFT joins; dropped again after the filter.
+  std::vector<const ast::Expr*> scalars, left_scalars;
+  for (const ast::Expr* c : plain) SplitScalarSubqueries(*c, &scalars, &left_scalars);
   const Relation before = input;
   if (!scalars.empty()) {
     ASSIGN_OR_RETURN(input, JoinScalarSubqueries(scalars, std::move(input), /*left_outer=*/false));
+  }
+  if (!left_scalars.empty()) {
+    ASSIGN_OR_RETURN(input, JoinScalarSubqueries(left_scalars, std::move(input), /*left_outer=*/true));
+    scalars.insert(scalars.end(), left_scalars.begin(), left_scalars.end());
   }
   if (!marks.empty()) {
     ASSIGN_OR_RETURN(input, JoinSubqueryMarks(marks, unknown_as_false, std::move(input)));
