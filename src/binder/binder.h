@@ -103,6 +103,10 @@ class Binder {
   };
   Result<ScalarSide> BindScalarSubquery(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
                                         ast::SourcePos pos);
+  Result<PlanNodePtr> CorrelatedSingleValue(const ast::Select& select, const Relation& inner,
+                                            const std::vector<int>& inner_keys, ast::SourcePos pos);
+  Status CorrelatedAggregate(const ast::Select& select, Relation inner, const std::vector<int>& inner_keys,
+                             ast::SourcePos pos, ScalarSide* side);
   // Joins `input` with each scalar subquery (inner join, or LEFT ON TRUE / ON the keys when
   // `left_outer`), appending its columns to the scope (qualifier "$scalar", not part of *) and
   // registering its value column in replacements_.

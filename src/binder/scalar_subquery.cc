@@ -185,42 +185,53 @@ Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, c
     }
   }
   if (!aggregate) {
-    // A plain SELECT: Calcite's SINGLE_VALUE of its column per correlation key.
-    std::vector<ExprPtr> projections;
-    Schema schema;
-    for (int k : inner_keys) {
-      projections.push_back(MakeColumnRef(k, inner.scope.columns[static_cast<size_t>(k)].type));
-      schema.Add("k" + std::to_string(schema.size()), projections.back()->type);
-    }
-    ASSIGN_OR_RETURN(ExprPtr value, BindExpr(*select.items[0].expr, inner.scope));
-    projections.push_back(value);
-    schema.Add("v", value->type.WithTimeAttribute(TimeAttribute::kNone));
-    auto calc = std::make_shared<CalcNode>();
-    calc->inputs = {inner.node};
-    calc->projections = std::move(projections);
-    calc->schema = schema;
-    ASSIGN_OR_RETURN(side.rel.node, SingleValueAggregate(calc, pos, inner_keys.size()));
+    ASSIGN_OR_RETURN(side.rel.node, CorrelatedSingleValue(select, inner, inner_keys, pos));
     for (const auto& f : side.rel.node->schema.fields()) side.rel.scope.columns.push_back({"", f.name, f.type});
     return side;
   }
+  RETURN_IF_ERROR(CorrelatedAggregate(select, std::move(inner), inner_keys, pos, &side));
+  return side;
+}
+
+// A correlated plain SELECT: Calcite's SINGLE_VALUE of its column per correlation key.
+Result<PlanNodePtr> Binder::CorrelatedSingleValue(const ast::Select& select, const Relation& inner,
+                                                  const std::vector<int>& inner_keys, ast::SourcePos pos) {
+  std::vector<ExprPtr> projections;
+  Schema schema;
+  for (int k : inner_keys) {
+    projections.push_back(MakeColumnRef(k, inner.scope.columns[static_cast<size_t>(k)].type));
+    schema.Add("k" + std::to_string(schema.size()), projections.back()->type);
+  }
+  ASSIGN_OR_RETURN(ExprPtr value, BindExpr(*select.items[0].expr, inner.scope));
+  projections.push_back(value);
+  schema.Add("v", value->type.WithTimeAttribute(TimeAttribute::kNone));
+  auto calc = std::make_shared<CalcNode>();
+  calc->inputs = {inner.node};
+  calc->projections = std::move(projections);
+  calc->schema = schema;
+  return SingleValueAggregate(calc, pos, inner_keys.size());
+}
+
+// A correlated aggregate grouped by the correlation keys `inner_keys` (its keys first): the joined side,
+// and its projection, the value, evaluated over the joined rows, where a COUNT of an outer row without a
+// group reads 0 (Calcite's count-bug rule), as Flink plans it.
+Status Binder::CorrelatedAggregate(const ast::Select& select, Relation inner, const std::vector<int>& inner_keys,
+                                   ast::SourcePos pos, ScalarSide* side) {
   extra_group_columns_ = inner_keys;
-  ASSIGN_OR_RETURN(side.rel, BindAggregate(select, std::move(inner)));
-  // The aggregate (its keys first) is the joined side and its projection, the value, is evaluated over
-  // the joined rows, where a COUNT of an outer row without a group reads 0 (Calcite's count-bug rule),
-  // as Flink plans it.
-  const auto& calc = side.rel.node->As<CalcNode>();
+  ASSIGN_OR_RETURN(side->rel, BindAggregate(select, std::move(inner)));
+  const auto& calc = side->rel.node->As<CalcNode>();
   if (calc.inputs[0]->kind != PlanKind::kGroupAggregate || calc.projections.size() != 1) {
     return NotSupported(pos, "A correlated scalar subquery whose aggregation has subqueries");
   }
   const auto& agg = calc.inputs[0]->As<GroupAggregateNode>();
-  side.value = calc.projections[0];
+  side->value = calc.projections[0];
   for (size_t j = 0; j < agg.aggs.size(); ++j) {
-    if (agg.aggs[j].name == "COUNT") side.count_columns.push_back(static_cast<int>(agg.group_keys.size() + j));
+    if (agg.aggs[j].name == "COUNT") side->count_columns.push_back(static_cast<int>(agg.group_keys.size() + j));
   }
-  side.rel.node = calc.inputs[0];
-  side.rel.scope.columns.clear();
-  for (const auto& f : side.rel.node->schema.fields()) side.rel.scope.columns.push_back({"", f.name, f.type});
-  return side;
+  side->rel.node = calc.inputs[0];
+  side->rel.scope.columns.clear();
+  for (const auto& f : side->rel.node->schema.fields()) side->rel.scope.columns.push_back({"", f.name, f.type});
+  return Status::OK();
 }
 
 Result<Binder::Relation> Binder::JoinScalarSubqueries(const std::vector<const ast::Expr*>& subqueries, Relation input,
