@@ -241,7 +241,9 @@ Result<Binder::Relation> Binder::JoinScalarSubqueries(const std::vector<const as
     ASSIGN_OR_RETURN(ScalarSide side, BindScalarSubquery(*s->As<ast::SubqueryExpr>().query, input.scope, input.node, s->pos));
     const size_t nl = input.node->schema.size();
     auto node = std::make_shared<JoinNode>();
-    node->join_type = left_outer ? JoinType::kLeft : JoinType::kInner;
+    // A correlated COUNT is 0, not missing, for an outer row without subquery rows: always LEFT joined.
+    const bool outer = left_outer || !side.count_columns.empty();
+    node->join_type = outer ? JoinType::kLeft : JoinType::kInner;
     std::vector<ExprPtr> eqs;
     for (size_t k = 0; k < side.outer_keys.size(); ++k) {
       const int o = side.outer_keys[k];
@@ -269,7 +271,7 @@ Result<Binder::Relation> Binder::JoinScalarSubqueries(const std::vector<const as
     for (size_t i = 0; i < names.size(); ++i) {
       LogicalType t = i < nl ? input.node->schema.field(i).type : side.rel.node->schema.field(i - nl).type;
       t = t.WithTimeAttribute(TimeAttribute::kNone);
-      if (i >= nl && left_outer) t = t.WithNullable(true);
+      if (i >= nl && outer) t = t.WithNullable(true);
       node->schema.Add(names[i], t);
       if (i >= nl) input.scope.columns.push_back({"$scalar", names[i], t});
     }

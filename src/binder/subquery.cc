@@ -57,7 +57,6 @@ std::optional<SubqueryPredicate> AsSubqueryPredicate(const ast::Expr& e) {
   return std::nullopt;
 }
 
-
 }  // namespace
 
 bool IsPlainSelect(const ast::Query& q) {
