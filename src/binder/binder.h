@@ -99,8 +99,17 @@ class Binder {
   struct ScalarSide {
     Relation rel;
     std::vector<int> outer_keys;
+    // A correlated aggregate: `rel` is the aggregate (its keys first) and `value` its projection over
+    // the aggregate's columns, of which `count_columns` are COUNTs.
+    ExprPtr value;
+    std::vector<int> count_columns;
   };
-  Result<ScalarSide> BindScalarSubquery(const ast::Query& query, const Scope& outer, ast::SourcePos pos);
+  Result<ScalarSide> BindScalarSubquery(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
+                                        ast::SourcePos pos);
+  Result<PlanNodePtr> CorrelatedSingleValue(const ast::Select& select, const Relation& inner,
+                                            const std::vector<int>& inner_keys, ast::SourcePos pos);
+  Status CorrelatedAggregate(const ast::Select& select, Relation inner, const std::vector<int>& inner_keys,
+                             ast::SourcePos pos, ScalarSide* side);
   // Joins `input` with each scalar subquery (inner join, or LEFT ON TRUE / ON the keys when
   // `left_outer`), appending its columns to the scope (qualifier "$scalar", not part of *) and
   // registering its value column in replacements_.
@@ -112,10 +121,41 @@ class Binder {
   // `unknown_as_false`: those reached from WHERE's root through AND / OR only.
   Result<Relation> JoinSubqueryMarks(const std::vector<const ast::Expr*>& predicates,
                                      const std::set<const ast::Expr*>& unknown_as_false, Relation input);
+  // A marked subquery's rows and the columns its markers are keyed on: `keys` (over `rows`) equal the
+  // outer rows' `outer_keys`. Correlated by equalities, the keys are the subquery's columns; otherwise
+  // `rows` are joined with the outer columns' distinct values (JoinCorrelationValues), which key them.
+  struct MarkSide {
+    PlanNodePtr rows;
+    std::vector<ExprPtr> keys;
+    std::vector<int> outer_keys;
+  };
+  Result<MarkSide> DecorrelateMarks(const Relation& input, const Relation& right, const std::vector<ExprPtr>& correlation);
+  Status MarkKeyEqualities(const MarkSide& side, const PlanNode& left, size_t nl, size_t first, ast::SourcePos pos,
+                           std::vector<ExprPtr>* out);
+  Status JoinExistsMark(const ast::Expr& p, const MarkSide& side, Relation* input, size_t* counter);
+  Status JoinInMark(const ast::Expr& p, const MarkSide& side, bool unknown_as_false, Relation* input, size_t* counter);
+  Result<ExprPtr> JoinInCounts(const ast::Expr& p, const MarkSide& side, const ExprPtr& x, const ExprPtr& y,
+                               const ExprPtr& found, Relation* input, size_t* counter);
+  // Calcite's value generator for a correlation other than `inner = outer` equalities: `inner` (the
+  // subquery's rows) INNER joined with the distinct values of the outer rows' columns `outer_cols` on
+  // `condition` (over inner's columns, then all of the outer rows' columns). The result has inner's
+  // columns, then the values, in `outer_cols` order.
+  // Subqueries in an outer join's ON: joined to the right side when they read no left column (as Flink
+  // does), else to the left side, their values registered in replacements_ over left ++ right; false
+  // when ON has none. Reading both sides is refused.
+  Result<bool> JoinOnSubqueriesToSide(const ast::Expr& on, Relation* left, Relation* right);
+  // Drops the replacements_ of the subqueries in `e`.
+  void ForgetSubqueries(const ast::Expr& e);
+  // `rel` without its helper columns (qualifiers "$subquery", "$scalar").
+  Result<Relation> DropHelperColumns(Relation rel);
+  Result<PlanNodePtr> JoinCorrelationValues(const PlanNodePtr& outer_rows, const std::vector<int>& outer_cols,
+                                            const PlanNodePtr& inner, const ExprPtr& condition);
   Result<PlanNodePtr> SubqueryCounts(const PlanNodePtr& rows, size_t num_keys, ast::SourcePos pos);
   // Binds `e` over `inner`; names found only in `outer` read its columns, numbered after inner's.
   Result<ExprPtr> BindCorrelated(const ast::Expr& e, const Scope& inner, const Scope& outer);
   Result<Relation> BindProjection(const ast::Select& select, Relation input);
+  Result<PlanNodePtr> JoinAggregateSubqueries(const ast::Select& select, const Scope& from, const CalcNode& pre,
+                                              const PlanNodePtr& agg);
   // Set operations (binder/set_operations.cc).
   Result<Relation> BindSetOp(const ast::SetOp& op);
   Result<std::vector<PlanNodePtr>> CastBranchesToCommon(const std::vector<Relation>& inputs, ast::SourcePos pos,
@@ -257,7 +297,7 @@ class Binder {
   Result<Relation> BindRowNumber(const ast::Select& select, Relation input, std::vector<int>* rn_items);
 
   // SINGLE_VALUE($0) over all rows of `input` (binder/scalar_subquery.cc).
-  Result<PlanNodePtr> SingleValueAggregate(const PlanNodePtr& input, ast::SourcePos pos) const;
+  Result<PlanNodePtr> SingleValueAggregate(const PlanNodePtr& input, ast::SourcePos pos, size_t num_keys = 0) const;
   Status Error(ast::SourcePos pos, const std::string& message) const;
   Status NotSupported(ast::SourcePos pos, const std::string& what) const;
 
@@ -289,15 +329,18 @@ class Binder {
           outer_(binder->outer_scope_),
           allowed_(binder->correlation_allowed_),
           ttl_ms_(binder->aggregate_ttl_ms_),
-          extra_group_columns_(binder->extra_group_columns_) {
+          extra_group_columns_(binder->extra_group_columns_),
+          agg_(binder->agg_) {
       binder->outer_scope_ = outer;
       binder->correlation_allowed_ = correlation_allowed;
+      binder->agg_ = nullptr;  // a subquery of HAVING binds its own query, not the aggregation's
     }
     ~SubqueryScopeGuard() {
       binder_->outer_scope_ = outer_;
       binder_->correlation_allowed_ = allowed_;
       binder_->aggregate_ttl_ms_ = ttl_ms_;
       binder_->extra_group_columns_ = std::move(extra_group_columns_);
+      binder_->agg_ = agg_;
     }
     SubqueryScopeGuard(const SubqueryScopeGuard&) = delete;
     SubqueryScopeGuard& operator=(const SubqueryScopeGuard&) = delete;
@@ -308,6 +351,7 @@ class Binder {
     bool allowed_;
     int64_t ttl_ms_;
     std::vector<int> extra_group_columns_;
+    AggContext* agg_;
   };
   // Input columns BindGroupKeys puts before the GROUP BY keys (a decorrelated scalar subquery's keys).
   std::vector<int> extra_group_columns_;
@@ -320,8 +364,16 @@ class Binder {
 
 // The scalar subqueries in `e`, outside nested subqueries (binder/scalar_subquery.cc).
 void CollectScalarSubqueries(const ast::Expr& e, std::vector<const ast::Expr*>* out);
+// The scalar subqueries of a filter `condition`: those a conjunct compares directly (`v > (SELECT ...)`),
+// whose NULL rejects the row, to `inner` (an inner join suffices, as Calcite simplifies the LEFT join
+// under a strong filter); the others (under OR, IS NULL, ...) to `left`, which need the LEFT join.
+void SplitScalarSubqueries(const ast::Expr& condition, std::vector<const ast::Expr*>* inner,
+                           std::vector<const ast::Expr*>* left);
 // Whether `e` holds an IN/EXISTS subquery anywhere outside nested subqueries (binder/subquery.cc).
 bool HasSubqueryPredicate(const ast::Expr& e);
+// A plain SELECT ... FROM ... [WHERE] (no GROUP BY, aggregate, DISTINCT, set operation or LIMIT), whose
+// WHERE may be correlated (binder/subquery.cc).
+bool IsPlainSelect(const ast::Query& q);
 // The IN/EXISTS subquery predicates in `e`, outside nested subqueries (binder/subquery_mark.cc); those
 // reached through AND / OR only from `e` (when `positive`) also in `unknown_as_false`.
 void CollectSubqueryPredicates(const ast::Expr& e, std::vector<const ast::Expr*>* out,

@@ -269,6 +269,11 @@ Result<Binder::Relation> Binder::BindJoin(const ast::Join& join) {
     case ast::JoinType::kFull: type = JoinType::kFull; break;
     default: type = JoinType::kInner; break;
   }
+  // Subqueries in an outer join's ON: joined to the side whose columns they read (binder/subquery_mark.cc).
+  bool side_subqueries = false;
+  if (join.on && type != JoinType::kInner && !as_of) {
+    ASSIGN_OR_RETURN(side_subqueries, JoinOnSubqueriesToSide(*join.on, &left, &rightrel));
+  }
   const size_t nl = left.node->schema.size();
   bool left_nullable = type == JoinType::kRight || type == JoinType::kFull;
   bool right_nullable = type == JoinType::kLeft || type == JoinType::kFull;
@@ -300,13 +305,15 @@ Result<Binder::Relation> Binder::BindJoin(const ast::Join& join) {
   // join's condition through the filter-into-join rule.
   std::vector<const ast::Expr*> on_scalars;
   if (join.on) CollectScalarSubqueries(*join.on, &on_scalars);
-  const bool on_subqueries = join.on && (HasSubqueryPredicate(*join.on) || !on_scalars.empty());
+  const bool on_subqueries = !side_subqueries && join.on && (HasSubqueryPredicate(*join.on) || !on_scalars.empty());
   if (on_subqueries && type != JoinType::kInner) {
     return NotSupported(join.on->pos, "A subquery in the ON condition of an outer join");
   }
   ExprPtr cond;
   if (!on_subqueries) {
-    ASSIGN_OR_RETURN(cond, BindJoinCondition(join, left, rightrel, combined, type));
+    auto bound = BindJoinCondition(join, left, rightrel, combined, type);
+    if (side_subqueries) ForgetSubqueries(*join.on);
+    ASSIGN_OR_RETURN(cond, std::move(bound));
   }
   std::vector<ExprPtr> residual = SplitEquiKeys(cond, nl, node.get());
   // An interval join keeps its inputs' time attributes, as Flink's RelTimeIndicatorConverter does, so
@@ -343,6 +350,7 @@ Result<Binder::Relation> Binder::BindJoin(const ast::Join& join) {
   out.node = node;
   out.scope = combined;
   if (on_subqueries) return BindWhere(*join.on, std::move(out));
+  if (side_subqueries) return DropHelperColumns(std::move(out));
   return out;
 }
 

@@ -67,6 +67,9 @@ Result<Binder::Relation> Binder::BindSelect(const ast::Select& select) {
 // The SELECT list of a SELECT without aggregates, over `input`: ROW_NUMBER() and OVER aggregates
 // first, then a Calc of the items (* expanded) with unique names.
 Result<Binder::Relation> Binder::BindProjection(const ast::Select& select, Relation input) {
+  // What the list registers (its ROW_NUMBER, OVER and subquery columns) is dropped again at the end;
+  // what an enclosing query registered stays.
+  const std::map<const ast::Expr*, ExprPtr> replacements = replacements_;
   Relation out;
   if (select.having) return Error(select.having->pos, "HAVING requires GROUP BY or an aggregate function");
   std::vector<int> rn_items;
@@ -79,6 +82,13 @@ Result<Binder::Relation> Binder::BindProjection(const ast::Select& select, Relat
   for (const auto& item : select.items) CollectScalarSubqueries(*item.expr, &scalars);
   if (!scalars.empty()) {
     ASSIGN_OR_RETURN(input, JoinScalarSubqueries(scalars, std::move(input), /*left_outer=*/true));
+  }
+  // IN / EXISTS in the list: three-valued, LEFT joined with marker rows (binder/subquery_mark.cc).
+  std::vector<const ast::Expr*> marks;
+  std::set<const ast::Expr*> unknown_as_false;
+  for (const auto& item : select.items) CollectSubqueryPredicates(*item.expr, &marks, &unknown_as_false, /*positive=*/false);
+  if (!marks.empty()) {
+    ASSIGN_OR_RETURN(input, JoinSubqueryMarks(marks, unknown_as_false, std::move(input)));
   }
   std::vector<const ast::Call*> over_calls;
   for (const auto& item : select.items) CollectOverAggregates(*item.expr, &over_calls);
@@ -97,7 +107,9 @@ Result<Binder::Relation> Binder::BindProjection(const ast::Select& select, Relat
       bool any = false;
       for (size_t c = 0; c < input.scope.columns.size(); ++c) {
         const auto& col = input.scope.columns[c];
-        if (col.qualifier == "$rank" || col.qualifier == "$over" || col.qualifier == "$scalar") continue;  // helper columns are not part of *
+        if (col.qualifier == "$rank" || col.qualifier == "$over" || col.qualifier == "$scalar" || col.qualifier == "$subquery") {
+          continue;  // helper columns are not part of *
+        }
         if (!star.qualifier.empty() && col.qualifier != star.qualifier.back()) continue;
         exprs.push_back(MakeColumnRef(static_cast<int>(c), col.type));
         names.push_back(col.name);
@@ -118,7 +130,7 @@ Result<Binder::Relation> Binder::BindProjection(const ast::Select& select, Relat
     exprs.push_back(e);
     names.push_back(item.alias.empty() ? ImplicitName(*item.expr, i) : item.alias);
   }
-  replacements_.clear();
+  replacements_ = replacements;
   Uniquify(&names);
   calc->projections = exprs;
   for (size_t i = 0; i < exprs.size(); ++i) calc->schema.Add(names[i], exprs[i]->type);
@@ -231,11 +243,18 @@ Result<Binder::Relation> Binder::BindAggregate(const ast::Select& select, Relati
     agg->aggs[i].output_name = names[ctx.num_keys + i];
     agg->schema.Add(names[ctx.num_keys + i], ctx.output_types[ctx.num_keys + i]);
   }
-  // SELECT list and HAVING over the aggregate's output.
+  // SELECT list and HAVING over the aggregate's output (joined with their subqueries' rows).
   Scope none;
   agg_ = &ctx;
+  std::map<const ast::Expr*, ExprPtr> replacements = replacements_;
+  Result<PlanNodePtr> rows = JoinAggregateSubqueries(select, input.scope, *pre, agg);
+  if (!rows.ok()) {
+    agg_ = nullptr;
+    replacements_ = std::move(replacements);
+    return rows.status();
+  }
   auto calc = std::make_shared<CalcNode>();
-  calc->inputs = {agg};
+  calc->inputs = {*rows};
   std::vector<std::string> out_names;
   Status st;
   for (size_t i = 0; i < select.items.size() && st.ok(); ++i) {
@@ -259,6 +278,7 @@ Result<Binder::Relation> Binder::BindAggregate(const ast::Select& select, Relati
     else calc->condition = *h;
   }
   agg_ = nullptr;
+  replacements_ = std::move(replacements);  // the subqueries' values are bound
   RETURN_IF_ERROR(st);
   Uniquify(&out_names);
   for (size_t i = 0; i < out_names.size(); ++i) calc->schema.Add(out_names[i], calc->projections[i]->type);
@@ -266,6 +286,47 @@ Result<Binder::Relation> Binder::BindAggregate(const ast::Select& select, Relati
   out.node = calc;
   for (const auto& f : calc->schema.fields()) out.scope.columns.push_back({"", f.name, f.type});
   return out;
+}
+
+// The subqueries of an aggregation's SELECT list and HAVING, as Flink's subquery removal plans a filter
+// and a projection over the aggregate: joins appended to the aggregate's rows `agg` (whose columns keep
+// their places), scalar ones inner joined where HAVING compares them (as in WHERE) and LEFT joined
+// elsewhere, IN / EXISTS with marker rows. A correlated reference reads a group key by its FROM name (`from`, projected by `pre`).
+Result<PlanNodePtr> Binder::JoinAggregateSubqueries(const ast::Select& select, const Scope& from, const CalcNode& pre,
+                                                    const PlanNodePtr& agg) {
+  std::vector<const ast::Expr*> having_scalars, item_scalars, marks;
+  std::set<const ast::Expr*> unknown_as_false;
+  if (select.having) {
+    SplitScalarSubqueries(*select.having, &having_scalars, &item_scalars);
+    CollectSubqueryPredicates(*select.having, &marks, &unknown_as_false, /*positive=*/true);
+  }
+  for (const auto& item : select.items) {
+    CollectScalarSubqueries(*item.expr, &item_scalars);
+    CollectSubqueryPredicates(*item.expr, &marks, &unknown_as_false, /*positive=*/false);
+  }
+  if (having_scalars.empty() && item_scalars.empty() && marks.empty()) return agg;
+  Relation rows;
+  rows.node = agg;
+  for (size_t i = 0; i < agg->schema.size(); ++i) {
+    const auto& f = agg->schema.field(i);
+    const Expr* key = i < agg_->num_keys ? pre.projections[i].get() : nullptr;
+    if (key && key->kind == ExprKind::kColumnRef) {
+      const auto& c = from.columns[static_cast<size_t>(key->column_index)];
+      rows.scope.columns.push_back({c.qualifier, c.name, f.type});
+    } else {
+      rows.scope.columns.push_back({"$agg", f.name, f.type});
+    }
+  }
+  if (!having_scalars.empty()) {
+    ASSIGN_OR_RETURN(rows, JoinScalarSubqueries(having_scalars, std::move(rows), /*left_outer=*/false));
+  }
+  if (!item_scalars.empty()) {
+    ASSIGN_OR_RETURN(rows, JoinScalarSubqueries(item_scalars, std::move(rows), /*left_outer=*/true));
+  }
+  if (!marks.empty()) {
+    ASSIGN_OR_RETURN(rows, JoinSubqueryMarks(marks, unknown_as_false, std::move(rows)));
+  }
+  return rows.node;
 }
 
 Result<AggregateCall> Binder::BindAggregateCall(const ast::Call& call, const Relation& input, CalcNode* pre,

@@ -45,17 +45,20 @@ void SplitAndConjuncts(const ast::Expr& e, std::vector<const ast::Expr*>* out) {
 
 // A subquery that may return more than one row: Calcite's SINGLE_VALUE over all its rows (one global
 // group), which returns the value of the only row and fails the job on a second one.
-Result<PlanNodePtr> Binder::SingleValueAggregate(const PlanNodePtr& input, ast::SourcePos pos) const {
+Result<PlanNodePtr> Binder::SingleValueAggregate(const PlanNodePtr& input, ast::SourcePos pos, size_t num_keys) const {
   auto ex = std::make_shared<ExchangeNode>();
   ex->inputs = {input};
   ex->schema = input->schema;
+  for (size_t k = 0; k < num_keys; ++k) ex->keys.push_back(static_cast<int>(k));
   auto agg = std::make_shared<GroupAggregateNode>();
   agg->inputs = {ex};
+  agg->group_keys = ex->keys;
   agg->state_ttl_ms = aggregate_ttl_ms_;
+  for (size_t k = 0; k < num_keys; ++k) agg->schema.Add(input->schema.field(k).name, input->schema.field(k).type);
   AggregateCall single;
   single.name = "SINGLE_VALUE";
-  single.args = {0};
-  single.arg_types = {input->schema.field(0).type.WithTimeAttribute(TimeAttribute::kNone)};
+  single.args = {static_cast<int>(num_keys)};
+  single.arg_types = {input->schema.field(num_keys).type.WithTimeAttribute(TimeAttribute::kNone)};
   single.arg_constants = {std::nullopt};
   single.output_name = "$f0";
   auto fn = ResolveAggregate(single.name, single.arg_types, {nullptr}, /*needs_retract=*/false);
@@ -66,6 +69,23 @@ Result<PlanNodePtr> Binder::SingleValueAggregate(const PlanNodePtr& input, ast::
   return PlanNodePtr(agg);
 }
 
+void SplitScalarSubqueries(const ast::Expr& condition, std::vector<const ast::Expr*>* inner,
+                           std::vector<const ast::Expr*>* left) {
+  std::vector<const ast::Expr*> conjuncts;
+  SplitAndConjuncts(condition, &conjuncts);
+  for (const ast::Expr* c : conjuncts) {
+    std::vector<const ast::Expr*> found;
+    CollectScalarSubqueries(*c, &found);
+    const bool comparison = c->kind == ast::ExprKind::kBinary && c->As<ast::Binary>().op != ast::BinaryOp::kAnd &&
+                            c->As<ast::Binary>().op != ast::BinaryOp::kOr &&
+                            c->As<ast::Binary>().op >= ast::BinaryOp::kEq && c->As<ast::Binary>().op <= ast::BinaryOp::kGe;
+    for (const ast::Expr* s : found) {
+      const bool operand = comparison && (c->As<ast::Binary>().left.get() == s || c->As<ast::Binary>().right.get() == s);
+      (operand ? inner : left)->push_back(s);
+    }
+  }
+}
+
 void CollectScalarSubqueries(const ast::Expr& e, std::vector<const ast::Expr*>* out) {
   if (e.kind == ast::ExprKind::kSubquery) {
     out->push_back(&e);
@@ -74,7 +94,8 @@ void CollectScalarSubqueries(const ast::Expr& e, std::vector<const ast::Expr*>* 
   ForEachChild(e, [&](const ast::Expr& c) { CollectScalarSubqueries(c, out); });
 }
 
-Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, const Scope& outer, ast::SourcePos pos) {
+Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
+                                                      ast::SourcePos pos) {
   SubqueryScopeGuard guard(this, &outer, /*correlation_allowed=*/false);
   ScalarSide side;
   auto uncorrelated = BindQueryBody(query);
@@ -93,14 +114,19 @@ Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, c
     }
     return side;
   }
-  if (!IsSingleRowAggregate(query) || !query.As<ast::Select>().from || query.As<ast::Select>().items.size() != 1) {
-    return NotSupported(pos, "A correlated scalar subquery that is not one aggregate without GROUP BY");
+  const bool aggregate = IsSingleRowAggregate(query);
+  if ((!aggregate && !IsPlainSelect(query)) || !query.As<ast::Select>().from) {
+    return NotSupported(pos, "A correlated scalar subquery that is not one aggregate without GROUP BY or a plain SELECT ... FROM ... WHERE");
   }
   const auto& select = query.As<ast::Select>();
+  if (select.items.size() != 1 || select.items[0].expr->kind == ast::ExprKind::kStar) {
+    return Error(pos, "A scalar subquery must return exactly one column");
+  }
   ASSIGN_OR_RETURN(Relation inner, BindTableRef(*select.from));
   const size_t ni = inner.scope.columns.size();
-  std::vector<ExprPtr> local;
+  std::vector<ExprPtr> local, correlation;
   std::vector<int> inner_keys;
+  bool equalities = true;
   if (select.where) {
     std::vector<const ast::Expr*> conjuncts;
     SplitAndConjuncts(*select.where, &conjuncts);
@@ -112,6 +138,7 @@ Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, c
         local.push_back(b);
         continue;
       }
+      correlation.push_back(b);
       // inner_column = outer_column, in either order.
       const bool eq = b->kind == ExprKind::kCall && b->function && b->function->name == "=" && b->args.size() == 2 &&
                       b->args[0]->kind == ExprKind::kColumnRef && b->args[1]->kind == ExprKind::kColumnRef;
@@ -119,14 +146,15 @@ Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, c
       if (a >= static_cast<int>(ni)) std::swap(a, o);
       if (!eq || a >= static_cast<int>(ni) || o < static_cast<int>(ni) ||
           !b->args[0]->type.EqualsIgnoringNullability(b->args[1]->type)) {
-        return NotSupported(c->pos, "A correlated condition of a scalar subquery other than inner_column = outer_column");
+        equalities = false;
+        continue;
       }
       inner_keys.push_back(a);
       side.outer_keys.push_back(o - static_cast<int>(ni));
     }
   }
   // Rows with a NULL key can never join: filtered first, as Flink's decorrelation does.
-  for (int k : inner_keys) {
+  for (int k : equalities ? inner_keys : std::vector<int>{}) {
     const LogicalType& t = inner.scope.columns[static_cast<size_t>(k)].type;
     if (!t.nullable()) continue;
     ASSIGN_OR_RETURN(ExprPtr nn, MakeFunctionCall("IS NOT NULL", {MakeColumnRef(k, t)}, pos));
@@ -140,39 +168,82 @@ Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, c
     filter->schema = inner.node->schema;
     inner.node = filter;
   }
-  extra_group_columns_ = inner_keys;
-  ASSIGN_OR_RETURN(side.rel, BindAggregate(select, std::move(inner)));
-  // The aggregate's projection: the keys first, then the value.
-  auto& calc = side.rel.node->As<CalcNode>();
-  const PlanNode& agg = *calc.inputs[0];
-  Schema schema;
-  std::vector<ExprPtr> projections;
-  for (size_t k = 0; k < inner_keys.size(); ++k) {
-    projections.push_back(MakeColumnRef(static_cast<int>(k), agg.schema.field(k).type));
-    schema.Add(agg.schema.field(k).name, agg.schema.field(k).type);
+  if (!equalities) {
+    // Another correlation: Calcite's value generator, whose columns key the aggregate.
+    std::vector<bool> used(ni + outer.columns.size(), false);
+    for (const ExprPtr& c : correlation) CollectColumns(*c, &used);
+    side.outer_keys.clear();
+    inner_keys.clear();
+    for (size_t o = 0; o < outer.columns.size(); ++o) {
+      if (!used[ni + o]) continue;
+      side.outer_keys.push_back(static_cast<int>(o));
+      inner_keys.push_back(static_cast<int>(ni + inner_keys.size()));
+    }
+    ASSIGN_OR_RETURN(inner.node, JoinCorrelationValues(outer_rows, side.outer_keys, inner.node, AndAll(correlation)));
+    for (size_t j = ni; j < inner.node->schema.size(); ++j) {
+      inner.scope.columns.push_back({"$cor", inner.node->schema.field(j).name, inner.node->schema.field(j).type});
+    }
   }
-  for (size_t i = 0; i < calc.projections.size(); ++i) {
-    projections.push_back(calc.projections[i]);
-    schema.Add(calc.schema.field(i).name, calc.schema.field(i).type);
+  if (!aggregate) {
+    ASSIGN_OR_RETURN(side.rel.node, CorrelatedSingleValue(select, inner, inner_keys, pos));
+    for (const auto& f : side.rel.node->schema.fields()) side.rel.scope.columns.push_back({"", f.name, f.type});
+    return side;
   }
-  std::vector<std::string> names = schema.names();
-  Uniquify(&names);
-  calc.projections = projections;
-  calc.schema = Schema();
-  for (size_t i = 0; i < names.size(); ++i) calc.schema.Add(names[i], schema.field(i).type);
-  side.rel.scope.columns.clear();
-  for (const auto& f : calc.schema.fields()) side.rel.scope.columns.push_back({"", f.name, f.type});
+  RETURN_IF_ERROR(CorrelatedAggregate(select, std::move(inner), inner_keys, pos, &side));
   return side;
+}
+
+// A correlated plain SELECT: Calcite's SINGLE_VALUE of its column per correlation key.
+Result<PlanNodePtr> Binder::CorrelatedSingleValue(const ast::Select& select, const Relation& inner,
+                                                  const std::vector<int>& inner_keys, ast::SourcePos pos) {
+  std::vector<ExprPtr> projections;
+  Schema schema;
+  for (int k : inner_keys) {
+    projections.push_back(MakeColumnRef(k, inner.scope.columns[static_cast<size_t>(k)].type));
+    schema.Add("k" + std::to_string(schema.size()), projections.back()->type);
+  }
+  ASSIGN_OR_RETURN(ExprPtr value, BindExpr(*select.items[0].expr, inner.scope));
+  projections.push_back(value);
+  schema.Add("v", value->type.WithTimeAttribute(TimeAttribute::kNone));
+  auto calc = std::make_shared<CalcNode>();
+  calc->inputs = {inner.node};
+  calc->projections = std::move(projections);
+  calc->schema = schema;
+  return SingleValueAggregate(calc, pos, inner_keys.size());
+}
+
+// A correlated aggregate grouped by the correlation keys `inner_keys` (its keys first): the joined side,
+// and its projection, the value, evaluated over the joined rows, where a COUNT of an outer row without a
+// group reads 0 (Calcite's count-bug rule), as Flink plans it.
+Status Binder::CorrelatedAggregate(const ast::Select& select, Relation inner, const std::vector<int>& inner_keys,
+                                   ast::SourcePos pos, ScalarSide* side) {
+  extra_group_columns_ = inner_keys;
+  ASSIGN_OR_RETURN(side->rel, BindAggregate(select, std::move(inner)));
+  const auto& calc = side->rel.node->As<CalcNode>();
+  if (calc.inputs[0]->kind != PlanKind::kGroupAggregate || calc.projections.size() != 1) {
+    return NotSupported(pos, "A correlated scalar subquery whose aggregation has subqueries");
+  }
+  const auto& agg = calc.inputs[0]->As<GroupAggregateNode>();
+  side->value = calc.projections[0];
+  for (size_t j = 0; j < agg.aggs.size(); ++j) {
+    if (agg.aggs[j].name == "COUNT") side->count_columns.push_back(static_cast<int>(agg.group_keys.size() + j));
+  }
+  side->rel.node = calc.inputs[0];
+  side->rel.scope.columns.clear();
+  for (const auto& f : side->rel.node->schema.fields()) side->rel.scope.columns.push_back({"", f.name, f.type});
+  return Status::OK();
 }
 
 Result<Binder::Relation> Binder::JoinScalarSubqueries(const std::vector<const ast::Expr*>& subqueries, Relation input,
                                                       bool left_outer) {
   for (const ast::Expr* s : subqueries) {
     if (replacements_.count(s)) continue;
-    ASSIGN_OR_RETURN(ScalarSide side, BindScalarSubquery(*s->As<ast::SubqueryExpr>().query, input.scope, s->pos));
+    ASSIGN_OR_RETURN(ScalarSide side, BindScalarSubquery(*s->As<ast::SubqueryExpr>().query, input.scope, input.node, s->pos));
     const size_t nl = input.node->schema.size();
     auto node = std::make_shared<JoinNode>();
-    node->join_type = left_outer ? JoinType::kLeft : JoinType::kInner;
+    // A correlated COUNT is 0, not missing, for an outer row without subquery rows: always LEFT joined.
+    const bool outer = left_outer || !side.count_columns.empty();
+    node->join_type = outer ? JoinType::kLeft : JoinType::kInner;
     std::vector<ExprPtr> eqs;
     for (size_t k = 0; k < side.outer_keys.size(); ++k) {
       const int o = side.outer_keys[k];
@@ -200,12 +271,31 @@ Result<Binder::Relation> Binder::JoinScalarSubqueries(const std::vector<const as
     for (size_t i = 0; i < names.size(); ++i) {
       LogicalType t = i < nl ? input.node->schema.field(i).type : side.rel.node->schema.field(i - nl).type;
       t = t.WithTimeAttribute(TimeAttribute::kNone);
-      if (i >= nl && left_outer) t = t.WithNullable(true);
+      if (i >= nl && outer) t = t.WithNullable(true);
       node->schema.Add(names[i], t);
       if (i >= nl) input.scope.columns.push_back({"$scalar", names[i], t});
     }
     const size_t value = node->schema.size() - 1;
     replacements_[s] = MakeColumnRef(static_cast<int>(value), node->schema.field(value).type);
+    if (side.value) {
+      // The value over the aggregate's columns, read after the join; a COUNT column as 0 for NULL.
+      std::vector<int> shift(side.rel.node->schema.size());
+      std::vector<ExprPtr> columns(shift.size());
+      for (size_t i = 0; i < shift.size(); ++i) {
+        shift[i] = static_cast<int>(nl + i);
+        columns[i] = MakeColumnRef(static_cast<int>(nl + i), node->schema.field(nl + i).type);
+      }
+      for (int c : side.count_columns) {
+        ASSIGN_OR_RETURN(ExprPtr is_null, MakeFunctionCall("IS NULL", {columns[static_cast<size_t>(c)]}, s->pos));
+        auto e = std::make_shared<Expr>();
+        e->kind = ExprKind::kCase;
+        e->type = side.rel.node->schema.field(static_cast<size_t>(c)).type;
+        e->args = {is_null, MakeLiteral(Value::BigInt(0)), columns[static_cast<size_t>(c)]};
+        e->has_else = true;
+        columns[static_cast<size_t>(c)] = e;
+      }
+      replacements_[s] = SubstituteColumns(side.value, columns);
+    }
     input.node = node;
     input.select_calc = nullptr;
   }

@@ -57,8 +57,8 @@ std::optional<SubqueryPredicate> AsSubqueryPredicate(const ast::Expr& e) {
   return std::nullopt;
 }
 
+}  // namespace
 
-// A plain SELECT whose WHERE may be correlated.
 bool IsPlainSelect(const ast::Query& q) {
   if (q.kind != ast::QueryKind::kSelect || !q.with.empty() || !q.order_by.empty() || q.limit || q.offset) return false;
   const auto& s = q.As<ast::Select>();
@@ -67,8 +67,6 @@ bool IsPlainSelect(const ast::Query& q) {
   for (const auto& item : s.items) CollectAggregates(*item.expr, &aggs);
   return aggs.empty();
 }
-
-}  // namespace
 
 bool HasSubqueryPredicate(const ast::Expr& e) {
   if ((e.kind == ast::ExprKind::kIn && e.As<ast::In>().subquery) || e.kind == ast::ExprKind::kExists) return true;
@@ -92,12 +90,17 @@ Result<Binder::Relation> Binder::BindWhere(const ast::Expr& where, Relation inpu
       plain.push_back(c);
     }
   }
-  // Scalar subqueries of the other conjuncts: inner joins, dropped again after the filter.
-  std::vector<const ast::Expr*> scalars;
-  for (const ast::Expr* c : plain) CollectScalarSubqueries(*c, &scalars);
+  // Scalar subqueries of the other conjuncts: inner joins where a comparison rejects their NULL, else
+  // LEFT joins; dropped again after the filter.
+  std::vector<const ast::Expr*> scalars, left_scalars;
+  for (const ast::Expr* c : plain) SplitScalarSubqueries(*c, &scalars, &left_scalars);
   const Relation before = input;
   if (!scalars.empty()) {
     ASSIGN_OR_RETURN(input, JoinScalarSubqueries(scalars, std::move(input), /*left_outer=*/false));
+  }
+  if (!left_scalars.empty()) {
+    ASSIGN_OR_RETURN(input, JoinScalarSubqueries(left_scalars, std::move(input), /*left_outer=*/true));
+    scalars.insert(scalars.end(), left_scalars.begin(), left_scalars.end());
   }
   if (!marks.empty()) {
     ASSIGN_OR_RETURN(input, JoinSubqueryMarks(marks, unknown_as_false, std::move(input)));

@@ -169,115 +169,259 @@ static bool CorrelationKeys(const std::vector<ExprPtr>& correlation, size_t nout
   return true;
 }
 
+Result<PlanNodePtr> Binder::JoinCorrelationValues(const PlanNodePtr& outer_rows, const std::vector<int>& outer_cols,
+                                                  const PlanNodePtr& inner, const ExprPtr& condition) {
+  std::vector<ExprPtr> projections;
+  std::vector<std::string> names;
+  for (int o : outer_cols) {
+    projections.push_back(MakeColumnRef(o, outer_rows->schema.field(static_cast<size_t>(o)).type));
+    names.push_back(outer_rows->schema.field(static_cast<size_t>(o)).name);
+  }
+  PlanNodePtr values = MakeDistinctAggregate(MakeCalc(outer_rows, std::move(projections), names), aggregate_ttl_ms_);
+  const size_t ni = inner->schema.size();
+  std::vector<int> mapping(ni + outer_rows->schema.size(), -1);
+  for (size_t i = 0; i < ni; ++i) mapping[i] = static_cast<int>(i);
+  for (size_t j = 0; j < outer_cols.size(); ++j) mapping[ni + static_cast<size_t>(outer_cols[j])] = static_cast<int>(ni + j);
+  ExprPtr cond = RemapColumns(condition, mapping);
+  auto node = std::make_shared<JoinNode>();
+  node->join_type = JoinType::kInner;
+  node->residual = AndAll(SplitEquiKeys(cond, ni, node.get()));
+  node->condition = cond;
+  auto lx = std::make_shared<ExchangeNode>();
+  lx->inputs = {inner};
+  lx->schema = inner->schema;
+  lx->keys = node->left_keys;
+  auto rx = std::make_shared<ExchangeNode>();
+  rx->inputs = {values};
+  rx->schema = values->schema;
+  rx->keys = node->right_keys;
+  node->inputs = {lx, rx};
+  names = inner->schema.names();
+  for (const auto& f : values->schema.fields()) names.push_back(f.name);
+  Uniquify(&names);
+  for (size_t i = 0; i < names.size(); ++i) {
+    const LogicalType& t = i < ni ? inner->schema.field(i).type : values->schema.field(i - ni).type;
+    node->schema.Add(names[i], t.WithTimeAttribute(TimeAttribute::kNone));
+  }
+  return PlanNodePtr(node);
+}
+
+Result<Binder::MarkSide> Binder::DecorrelateMarks(const Relation& input, const Relation& right,
+                                                 const std::vector<ExprPtr>& correlation) {
+  MarkSide side;
+  side.rows = right.node;
+  const size_t nouter = input.scope.columns.size();
+  std::vector<int> inner_keys;
+  if (!CorrelationKeys(correlation, nouter, &side.outer_keys, &inner_keys)) {
+    // Calcite's value generator: the subquery's rows joined with the distinct values of the outer
+    // columns its correlation reads, which then key the markers as inner columns would.
+    side.outer_keys.clear();
+    inner_keys.clear();
+    std::vector<bool> used(nouter + right.node->schema.size(), false);
+    for (const ExprPtr& c : correlation) CollectColumns(*c, &used);
+    for (size_t o = 0; o < nouter; ++o) {
+      if (used[o]) side.outer_keys.push_back(static_cast<int>(o));
+    }
+    // The correlation over outer ++ subquery columns, as JoinCorrelationValues reads it: subquery first.
+    const size_t nr = right.node->schema.size();
+    std::vector<int> swap(nouter + nr);
+    for (size_t i = 0; i < swap.size(); ++i) swap[i] = static_cast<int>(i < nouter ? nr + i : i - nouter);
+    ASSIGN_OR_RETURN(side.rows, JoinCorrelationValues(input.node, side.outer_keys, right.node, RemapColumns(AndAll(correlation), swap)));
+    for (size_t j = 0; j < side.outer_keys.size(); ++j) inner_keys.push_back(static_cast<int>(nr + j));
+  }
+  for (int k : inner_keys) side.keys.push_back(MakeColumnRef(k, side.rows->schema.field(static_cast<size_t>(k)).type));
+  return side;
+}
+
+// outer_keys[j] = column `first + j` of a join's right side, whose left side has `nl` columns.
+Status Binder::MarkKeyEqualities(const MarkSide& side, const PlanNode& left, size_t nl, size_t first, ast::SourcePos pos,
+                                 std::vector<ExprPtr>* out) {
+  for (size_t j = 0; j < side.outer_keys.size(); ++j) {
+    const int o = side.outer_keys[j];
+    ASSIGN_OR_RETURN(ExprPtr eq, MakeFunctionCall("=", {MakeColumnRef(o, left.schema.field(static_cast<size_t>(o)).type),
+                                                        MakeColumnRef(static_cast<int>(nl + first + j), side.keys[j]->type)}, pos));
+    out->push_back(eq);
+  }
+  return Status::OK();
+}
+
+// EXISTS: SELECT DISTINCT k..., TRUE AS i, one row (per correlation key) while the subquery has rows,
+// LEFT joined; the predicate is i IS NOT NULL.
+Status Binder::JoinExistsMark(const ast::Expr& p, const MarkSide& side, Relation* input, size_t* counter) {
+  std::vector<ExprPtr> projections = side.keys;
+  std::vector<std::string> names;
+  for (size_t j = 0; j < side.keys.size(); ++j) names.push_back("k" + std::to_string(j));
+  projections.push_back(MakeLiteral(Value::Boolean(true)));
+  names.push_back("i");
+  PlanNodePtr marker = MakeDistinctAggregate(MakeCalc(side.rows, std::move(projections), names), aggregate_ttl_ms_);
+  std::vector<ExprPtr> eqs;
+  RETURN_IF_ERROR(MarkKeyEqualities(side, *input->node, input->node->schema.size(), 0, p.pos, &eqs));
+  std::vector<int> key_columns;
+  for (size_t j = 0; j < side.keys.size(); ++j) key_columns.push_back(static_cast<int>(j));
+  LeftJoinAppend(&input->node, &input->scope, marker, side.outer_keys, key_columns, AndAll(eqs), counter);
+  const int m = static_cast<int>(input->node->schema.size() - 1);
+  ASSIGN_OR_RETURN(replacements_[&p], MakeFunctionCall("IS NOT NULL", {MakeColumnRef(m, input->node->schema.field(m).type)}, p.pos));
+  return Status::OK();
+}
+
+// x IN (SELECT y ...): SELECT DISTINCT y, k..., TRUE AS i LEFT joined ON x = y (and the keys); with the
+// counts where UNKNOWN must be told from FALSE.
+Status Binder::JoinInMark(const ast::Expr& p, const MarkSide& side, bool unknown_as_false, Relation* input, size_t* counter) {
+  const auto& in = p.As<ast::In>();
+  // x and y in their common type; a computed x becomes a column appended to the outer rows.
+  ASSIGN_OR_RETURN(ExprPtr x, BindExpr(*in.operand, input->scope));
+  std::vector<ExprPtr> pair = {x, MakeColumnRef(0, side.rows->schema.field(0).type)};
+  RETURN_IF_ERROR(CastAllToCommon(&pair, p.pos).status());
+  x = pair[0];
+  const ExprPtr y = pair[1];
+  if (x->kind != ExprKind::kColumnRef) {
+    std::vector<ExprPtr> projections = IdentityProjections(input->node->schema);
+    projections.push_back(x);
+    std::vector<std::string> names = input->node->schema.names();
+    names.push_back("$mark" + std::to_string((*counter)++) + "$x");
+    const LogicalType xt = x->type;
+    input->node = MakeCalc(input->node, std::move(projections), names);
+    input->scope.columns.push_back({"$subquery", names.back(), xt});
+    input->select_calc = nullptr;
+    x = MakeColumnRef(static_cast<int>(names.size() - 1), xt);
+  }
+  const size_t nk = side.keys.size();
+  std::vector<ExprPtr> projections = {y};
+  projections.insert(projections.end(), side.keys.begin(), side.keys.end());
+  projections.push_back(MakeLiteral(Value::Boolean(true)));
+  std::vector<std::string> names = {"y"};
+  for (size_t j = 0; j < nk; ++j) names.push_back("k" + std::to_string(j));
+  names.push_back("i");
+  PlanNodePtr distinct = MakeDistinctAggregate(MakeCalc(side.rows, std::move(projections), names), aggregate_ttl_ms_);
+  const size_t nl = input->node->schema.size();
+  ASSIGN_OR_RETURN(ExprPtr eq, MakeFunctionCall("=", {x, MakeColumnRef(static_cast<int>(nl), distinct->schema.field(0).type)}, p.pos));
+  std::vector<ExprPtr> eqs = {eq};
+  RETURN_IF_ERROR(MarkKeyEqualities(side, *input->node, nl, 1, p.pos, &eqs));
+  std::vector<int> left_keys = {x->column_index}, right_keys = {0};
+  for (size_t j = 0; j < nk; ++j) {
+    left_keys.push_back(side.outer_keys[j]);
+    right_keys.push_back(static_cast<int>(j + 1));
+  }
+  LeftJoinAppend(&input->node, &input->scope, distinct, left_keys, right_keys, AndAll(eqs), counter);
+  const int ii = static_cast<int>(nl + 1 + nk);
+  ASSIGN_OR_RETURN(ExprPtr result, MakeFunctionCall("IS NOT NULL", {MakeColumnRef(ii, input->node->schema.field(ii).type)}, p.pos));
+  if ((x->type.nullable() || y->type.nullable()) && (in.negated || !unknown_as_false)) {
+    ASSIGN_OR_RETURN(result, JoinInCounts(p, side, x, y, result, input, counter));
+  }
+  if (in.negated) {
+    ASSIGN_OR_RETURN(result, MakeFunctionCall("NOT", {result}, p.pos));
+  }
+  replacements_[&p] = result;
+  return Status::OK();
+}
+
+// The subquery's COUNT(*) AS c, COUNT(y) AS ck (per correlation key) LEFT joined; the IN is then
+// three-valued (ThreeValuedIn of `found`).
+Result<ExprPtr> Binder::JoinInCounts(const ast::Expr& p, const MarkSide& side, const ExprPtr& x, const ExprPtr& y,
+                                     const ExprPtr& found, Relation* input, size_t* counter) {
+  const size_t nk = side.keys.size();
+  std::vector<ExprPtr> yp = side.keys;
+  yp.push_back(y);
+  std::vector<std::string> yn;
+  for (size_t j = 0; j < nk; ++j) yn.push_back("k" + std::to_string(j));
+  yn.push_back("y");
+  ASSIGN_OR_RETURN(PlanNodePtr counts, SubqueryCounts(MakeCalc(side.rows, std::move(yp), yn), nk, p.pos));
+  const size_t nc = input->node->schema.size();
+  std::vector<ExprPtr> ceqs;
+  RETURN_IF_ERROR(MarkKeyEqualities(side, *input->node, nc, 0, p.pos, &ceqs));
+  std::vector<int> key_columns;
+  for (size_t j = 0; j < nk; ++j) key_columns.push_back(static_cast<int>(j));
+  LeftJoinAppend(&input->node, &input->scope, counts, side.outer_keys, key_columns, AndAll(ceqs), counter);
+  const ExprPtr c = MakeColumnRef(static_cast<int>(nc + nk), input->node->schema.field(nc + nk).type);
+  const ExprPtr ck = MakeColumnRef(static_cast<int>(nc + nk + 1), input->node->schema.field(nc + nk + 1).type);
+  auto call = [&](const std::string& name, std::vector<ExprPtr> args) { return MakeFunctionCall(name, std::move(args), p.pos); };
+  return ThreeValuedIn(found, x, y->type.nullable(), c, ck, call);
+}
+
 Result<Binder::Relation> Binder::JoinSubqueryMarks(const std::vector<const ast::Expr*>& predicates,
                                                    const std::set<const ast::Expr*>& unknown_as_false, Relation input) {
   size_t counter = 0;
   for (const ast::Expr* p : predicates) {
+    if (replacements_.count(p)) continue;
     const bool is_in = p->kind == ast::ExprKind::kIn;
     const ast::Query& query = is_in ? *p->As<ast::In>().subquery : *p->As<ast::Exists>().query;
     std::vector<ExprPtr> correlation;
-    const size_t nouter = input.scope.columns.size();
     ASSIGN_OR_RETURN(Relation right, BindSubqueryRelation(query, input.scope, is_in, &correlation));
-    std::vector<int> outer_keys, inner_keys;
-    if (!CorrelationKeys(correlation, nouter, &outer_keys, &inner_keys)) {
-      return NotSupported(p->pos, "A correlated IN or EXISTS subquery that is not a conjunct of WHERE (under OR, CASE, ...) "
-                                  "with a correlated condition other than inner_column = outer_column");
+    ASSIGN_OR_RETURN(MarkSide side, DecorrelateMarks(input, right, correlation));
+    if (is_in) {
+      RETURN_IF_ERROR(JoinInMark(*p, side, unknown_as_false.count(p) > 0, &input, &counter));
+    } else {
+      RETURN_IF_ERROR(JoinExistsMark(*p, side, &input, &counter));
     }
-    const size_t nk = outer_keys.size();
-    std::vector<ExprPtr> keys;  // the subquery's correlation columns
-    std::vector<std::string> key_names;
-    for (int k : inner_keys) {
-      keys.push_back(MakeColumnRef(k, right.node->schema.field(static_cast<size_t>(k)).type));
-      key_names.push_back("k" + std::to_string(key_names.size()));
-    }
-    // outer_keys[j] = the right side's column `first + j`, for a join whose left side has `nl` columns.
-    auto key_eqs = [&](size_t nl, size_t first, std::vector<ExprPtr>* out) -> Status {
-      for (size_t j = 0; j < nk; ++j) {
-        const int o = outer_keys[j];
-        ASSIGN_OR_RETURN(ExprPtr eq, MakeFunctionCall("=", {MakeColumnRef(o, input.node->schema.field(static_cast<size_t>(o)).type),
-                                                            MakeColumnRef(static_cast<int>(nl + first + j), keys[j]->type)}, p->pos));
-        out->push_back(eq);
-      }
-      return Status::OK();
-    };
-    std::vector<int> key_columns;
-    for (size_t j = 0; j < nk; ++j) key_columns.push_back(static_cast<int>(j));
-    if (!is_in) {
-      // SELECT DISTINCT k..., TRUE AS i: one row (per correlation key) while the subquery has rows.
-      std::vector<ExprPtr> projections = keys;
-      projections.push_back(MakeLiteral(Value::Boolean(true)));
-      std::vector<std::string> names = key_names;
-      names.push_back("i");
-      PlanNodePtr marker = MakeDistinctAggregate(MakeCalc(right.node, std::move(projections), names), aggregate_ttl_ms_);
-      std::vector<ExprPtr> eqs;
-      RETURN_IF_ERROR(key_eqs(input.node->schema.size(), 0, &eqs));
-      LeftJoinAppend(&input.node, &input.scope, marker, outer_keys, key_columns, AndAll(eqs), &counter);
-      const int m = static_cast<int>(input.node->schema.size() - 1);
-      ASSIGN_OR_RETURN(replacements_[p], MakeFunctionCall("IS NOT NULL", {MakeColumnRef(m, input.node->schema.field(m).type)}, p->pos));
-      continue;
-    }
-    const auto& in = p->As<ast::In>();
-    // x and y in their common type; a computed x becomes a column appended to the outer rows.
-    ASSIGN_OR_RETURN(ExprPtr x, BindExpr(*in.operand, input.scope));
-    std::vector<ExprPtr> pair = {x, MakeColumnRef(0, right.node->schema.field(0).type)};
-    RETURN_IF_ERROR(CastAllToCommon(&pair, p->pos).status());
-    x = pair[0];
-    const ExprPtr y = pair[1];
-    if (x->kind != ExprKind::kColumnRef) {
-      std::vector<ExprPtr> projections = IdentityProjections(input.node->schema);
-      projections.push_back(x);
-      std::vector<std::string> names = input.node->schema.names();
-      names.push_back("$mark" + std::to_string(counter++) + "$x");
-      const LogicalType xt = x->type;
-      input.node = MakeCalc(input.node, std::move(projections), names);
-      input.scope.columns.push_back({"$subquery", names.back(), xt});
-      input.select_calc = nullptr;
-      x = MakeColumnRef(static_cast<int>(names.size() - 1), xt);
-    }
-    const int xi = x->column_index;
-    // The distinct values with their marker: SELECT DISTINCT y, TRUE AS i.
-    std::vector<ExprPtr> projections = {y};
-    projections.insert(projections.end(), keys.begin(), keys.end());
-    projections.push_back(MakeLiteral(Value::Boolean(true)));
-    std::vector<std::string> names = {"y"};
-    names.insert(names.end(), key_names.begin(), key_names.end());
-    names.push_back("i");
-    PlanNodePtr distinct = MakeDistinctAggregate(MakeCalc(right.node, std::move(projections), names), aggregate_ttl_ms_);
-    const size_t nl = input.node->schema.size();
-    ASSIGN_OR_RETURN(ExprPtr eq, MakeFunctionCall("=", {x, MakeColumnRef(static_cast<int>(nl), distinct->schema.field(0).type)}, p->pos));
-    std::vector<ExprPtr> eqs = {eq};
-    RETURN_IF_ERROR(key_eqs(nl, 1, &eqs));
-    std::vector<int> left_keys = {xi}, right_keys = {0};
-    for (size_t j = 0; j < nk; ++j) {
-      left_keys.push_back(outer_keys[j]);
-      right_keys.push_back(static_cast<int>(j + 1));
-    }
-    LeftJoinAppend(&input.node, &input.scope, distinct, left_keys, right_keys, AndAll(eqs), &counter);
-    const int ii = static_cast<int>(nl + 1 + nk);
-    ASSIGN_OR_RETURN(ExprPtr found, MakeFunctionCall("IS NOT NULL", {MakeColumnRef(ii, input.node->schema.field(ii).type)}, p->pos));
-    ExprPtr result = found;
-    if ((x->type.nullable() || y->type.nullable()) && (in.negated || !unknown_as_false.count(p))) {
-      std::vector<ExprPtr> yp = keys;
-      yp.push_back(y);
-      std::vector<std::string> yn = key_names;
-      yn.push_back("y");
-      ASSIGN_OR_RETURN(PlanNodePtr counts, SubqueryCounts(MakeCalc(right.node, std::move(yp), yn), nk, p->pos));
-      const size_t nc = input.node->schema.size();
-      std::vector<ExprPtr> ceqs;
-      RETURN_IF_ERROR(key_eqs(nc, 0, &ceqs));
-      LeftJoinAppend(&input.node, &input.scope, counts, outer_keys, key_columns, AndAll(ceqs), &counter);
-      const ExprPtr c = MakeColumnRef(static_cast<int>(nc + nk), input.node->schema.field(nc + nk).type);
-      const ExprPtr ck = MakeColumnRef(static_cast<int>(nc + nk + 1), input.node->schema.field(nc + nk + 1).type);
-      auto call = [&](const std::string& name, std::vector<ExprPtr> args) { return MakeFunctionCall(name, std::move(args), p->pos); };
-      ASSIGN_OR_RETURN(result, ThreeValuedIn(found, x, y->type.nullable(), c, ck, call));
-    }
-    if (in.negated) {
-      ASSIGN_OR_RETURN(result, MakeFunctionCall("NOT", {result}, p->pos));
-    }
-    replacements_[p] = result;
   }
   input.select_calc = nullptr;
   return input;
+}
+
+void Binder::ForgetSubqueries(const ast::Expr& e) {
+  std::vector<const ast::Expr*> scalars, marks;
+  std::set<const ast::Expr*> unused;
+  CollectScalarSubqueries(e, &scalars);
+  CollectSubqueryPredicates(e, &marks, &unused, /*positive=*/false);
+  for (const ast::Expr* s : scalars) replacements_.erase(s);
+  for (const ast::Expr* m : marks) replacements_.erase(m);
+}
+
+Result<bool> Binder::JoinOnSubqueriesToSide(const ast::Expr& on, Relation* left, Relation* right) {
+  std::vector<const ast::Expr*> scalars, marks;
+  std::set<const ast::Expr*> unknown_as_false;  // a join condition's UNKNOWN matches nothing, as FALSE
+  CollectScalarSubqueries(on, &scalars);
+  CollectSubqueryPredicates(on, &marks, &unknown_as_false, /*positive=*/true);
+  if (scalars.empty() && marks.empty()) return false;
+  auto attach = [&](Relation rel) -> Result<Relation> {
+    if (!scalars.empty()) {
+      ASSIGN_OR_RETURN(rel, JoinScalarSubqueries(scalars, std::move(rel), /*left_outer=*/true));
+    }
+    if (!marks.empty()) {
+      ASSIGN_OR_RETURN(rel, JoinSubqueryMarks(marks, unknown_as_false, std::move(rel)));
+    }
+    return rel;
+  };
+  // The right side first, as Flink's subquery removal does; the left one for what reads left columns.
+  const size_t nl = left->node->schema.size();
+  Result<Relation> on_right = attach(*right);
+  if (on_right.ok()) {
+    std::vector<int> shift(on_right->node->schema.size());
+    for (size_t i = 0; i < shift.size(); ++i) shift[i] = static_cast<int>(nl + i);
+    for (auto& [expr, bound] : replacements_) {
+      if (std::count(scalars.begin(), scalars.end(), expr) || std::count(marks.begin(), marks.end(), expr)) {
+        bound = RemapColumns(bound, shift);
+      }
+    }
+    *right = std::move(*on_right);
+    return true;
+  }
+  ForgetSubqueries(on);
+  Result<Relation> on_left = attach(*left);
+  if (on_left.ok()) {
+    *left = std::move(*on_left);
+    return true;
+  }
+  ForgetSubqueries(on);
+  return NotSupported(on.pos, "A subquery in the ON condition of an outer join that reads columns of both sides (over the right side: " +
+                                  on_right.status().message() + "; over the left side: " + on_left.status().message() + ")");
+}
+
+Result<Binder::Relation> Binder::DropHelperColumns(Relation rel) {
+  auto calc = std::make_shared<CalcNode>();
+  calc->inputs = {rel.node};
+  Scope kept;
+  for (size_t i = 0; i < rel.scope.columns.size(); ++i) {
+    const auto& c = rel.scope.columns[i];
+    if (c.qualifier == "$subquery" || c.qualifier == "$scalar") continue;
+    calc->projections.push_back(MakeColumnRef(static_cast<int>(i), rel.node->schema.field(i).type));
+    calc->schema.Add(rel.node->schema.field(i).name, rel.node->schema.field(i).type);
+    kept.columns.push_back(c);
+  }
+  rel.node = calc;
+  rel.scope = std::move(kept);
+  rel.select_calc = nullptr;
+  return rel;
 }
 
 }  // namespace sluice
