@@ -259,9 +259,9 @@ std::optional<FoldMatch> MatchFold(const GroupAggregateNode& agg) {
   return m;
 }
 
-// Flink's conditions on a window TVF aggregation: slicing needs size (max size) to be a multiple of
-// slide (step), and windows built from several slices or merged sessions need mergeable calls.
-Status CheckFoldable(const WindowSpec& w, const std::vector<AggregateCall>& aggs) {
+// Flink's condition on every window TVF aggregation (over attached windows too): slicing needs size
+// (max size) to be a multiple of slide (step).
+Status CheckSlicing(const WindowSpec& w) {
   if (w.kind == WindowKind::kHop && w.size_ms % w.step_ms != 0) {
     return Status::PlanError("HOP table function based aggregate requires size must be an integral multiple of slide, but got size " +
                              std::to_string(w.size_ms) + " ms and slide " + std::to_string(w.step_ms) + " ms");
@@ -270,6 +270,13 @@ Status CheckFoldable(const WindowSpec& w, const std::vector<AggregateCall>& aggs
     return Status::PlanError("CUMULATE table function based aggregate requires maxSize must be an integral multiple of step, but got maxSize " +
                              std::to_string(w.size_ms) + " ms and step " + std::to_string(w.step_ms) + " ms");
   }
+  return Status::OK();
+}
+
+// A folded aggregation also needs mergeable calls for windows built from several slices or merged
+// sessions.
+Status CheckFoldable(const WindowSpec& w, const std::vector<AggregateCall>& aggs) {
+  RETURN_IF_ERROR(CheckSlicing(w));
   static const char* kNames[] = {"TUMBLE", "HOP", "CUMULATE", "SESSION"};
   const bool merges = w.kind != WindowKind::kTumble;
   for (const auto& a : aggs) {
@@ -436,6 +443,7 @@ Result<PlanNodePtr> WindowAggregateRule::OverAttachedWindows(const PlanNodePtr& 
   if (wc->window.kind == WindowKind::kSession && (partition_grouped != wc->num_partition_keys || other_keys != partition_grouped)) {
     return PlanNodePtr();
   }
+  RETURN_IF_ERROR(CheckSlicing(wc->window));
   auto ex = std::make_shared<ExchangeNode>();
   ex->inputs = {data};
   ex->schema = data->schema;

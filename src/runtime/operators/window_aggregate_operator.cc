@@ -253,11 +253,12 @@ void WindowAggregateOperator::SetAttachedWindows(int window_start_column) {
   SLUICE_CHECK(!proctime_);
   window_start_column_ = window_start_column;
   if (window_.kind == WindowKind::kSession) return;
+  // Slices of 1 ms: every window end (a whole millisecond) is a slice end, and a slice is one window,
+  // whatever grid the window's ends lie on (a HOP whose size is no multiple of its slide too).
   attached_window_ = window_;
   WindowSpec slices;
   slices.kind = WindowKind::kTumble;
-  slices.size_ms = window_.SliceMicros() / kMicrosPerMs;
-  slices.offset_ms = window_.offset_ms;
+  slices.size_ms = 1;
   window_ = slices;
 }
 

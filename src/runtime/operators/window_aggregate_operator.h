@@ -112,8 +112,8 @@ class WindowAggregateOperator final : public Operator {
   // Over rows that carry their window (Flink's WindowAttachedWindowingStrategy; event time only):
   // `time_column` is the rows' window_end column, `window_start_column` their window_start. A row
   // belongs to that one window only, whose end - 1 ms is the row's time. TUMBLE, HOP and CUMULATE:
-  // each window is then a slice of its own (a HOP or CUMULATE window ends on its slide/step grid and
-  // is the only window ending there), its start the window's own (WindowSpec::WindowStart). SESSION:
+  // each window is then a slice of its own (slices of 1 ms; one window of a kind ends at a given
+  // time), its start the window's own (WindowSpec::WindowStart). SESSION:
   // a row falls into the session [window_start, window_end) of its key; rows of one session carry
   // the same bounds, so nothing merges.
   void SetAttachedWindows(int window_start_column);
