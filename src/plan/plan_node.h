@@ -441,6 +441,10 @@ struct WindowAggregateNode : PlanNode {
   // The input updates (-U/+U/-D rows, Flink 1.19+): set by trait inference, which also switches the
   // calls to their retracting variants; the operator then keeps a row count per window and key.
   bool input_has_retractions = false;
+  // Over rows that carry their window (Flink's WindowAttachedWindowingStrategy, plan/window_rules.h):
+  // the input's window_start column, and time_column is its window_end column. -1: the aggregate
+  // assigns windows itself from the time attribute in time_column.
+  int window_start_column = -1;
   std::string ExplainName() const override { return group_window ? "GroupWindowAggregate" : "WindowAggregate"; }
   std::string ExplainAttributes() const override;
 };
@@ -530,7 +534,10 @@ struct AttachedWindow {
   int window_end = -1;    // input column
   // The time attribute is TIMESTAMP_LTZ: window bounds are local times in the session time zone.
   bool local_time = false;
-  // Flink's summary: "TUMBLE(win_start=[window_start], win_end=[window_end], size=[5 s])".
+  // A SESSION window's PARTITION BY column names, as Flink's summary lists them ("" when none).
+  std::string session_keys;
+  // Flink's summary: "TUMBLE(win_start=[window_start], win_end=[window_end], size=[5 s])", "SESSION(
+  // win_start=[window_start], win_end=[window_end], gap=[1 min], partition keys=[k])".
   std::string Explain(const PlanNode& input) const;
 };
 

@@ -40,7 +40,8 @@ Result<PlanNodePtr> WindowJoinRule::Rewrite(const JoinNode& join) {
   const PlanNodePtr right = below(join.inputs[1]);
   auto lw = FindWindowColumns(*left);
   auto rw = FindWindowColumns(*right);
-  if (!lw || !rw) return PlanNodePtr();
+  // Sluice joins windows of TUMBLE, HOP and CUMULATE only; sessions stay a regular join.
+  if (!lw || !rw || lw->window.kind == WindowKind::kSession || rw->window.kind == WindowKind::kSession) return PlanNodePtr();
   const int nl = static_cast<int>(left->schema.size());
   int start_pair[2] = {-1, -1}, end_pair[2] = {-1, -1};
   std::vector<int> left_keys, right_keys;
@@ -106,8 +107,8 @@ Result<PlanNodePtr> WindowJoinRule::Rewrite(const JoinNode& join) {
   w->inputs = {exchange(left, left_keys), exchange(right, right_keys)};
   w->schema = join.schema;
   w->join_type = join.join_type;
-  w->left_window = {lw->window, start_pair[0], end_pair[0], lw->local_time};
-  w->right_window = {rw->window, start_pair[1], end_pair[1], rw->local_time};
+  w->left_window = MakeAttachedWindow(*lw, start_pair[0], end_pair[0]);
+  w->right_window = MakeAttachedWindow(*rw, start_pair[1], end_pair[1]);
   w->left_keys = left_keys;
   w->right_keys = right_keys;
   w->remaining = remaining;

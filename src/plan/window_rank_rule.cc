@@ -27,7 +27,18 @@ std::string AttachedWindow::Explain(const PlanNode& input) const {
                          input.schema.field(static_cast<size_t>(window_end)).name + "]";
   auto at = s.find(from);
   if (at != std::string::npos) s.replace(at, from.size(), to);
+  if (window.kind == WindowKind::kSession && !session_keys.empty()) s.insert(s.size() - 1, ", partition keys=[" + session_keys + "]");
   return s;
+}
+
+AttachedWindow MakeAttachedWindow(const WindowColumns& wc, int start, int end) {
+  AttachedWindow window;
+  window.window = wc.window;
+  window.window_start = start;
+  window.window_end = end;
+  window.local_time = wc.local_time;
+  window.session_keys = wc.session_keys;
+  return window;
 }
 
 std::string WindowRankNode::ExplainAttributes() const {
@@ -56,11 +67,18 @@ std::optional<WindowColumns> FindWindowColumns(const PlanNode& node) {
   WindowColumns out;
   out.start.assign(n, false);
   out.end.assign(n, false);
+  out.partition.assign(n, -1);
   switch (node.kind) {
     case PlanKind::kWindowTableFunction: {
       const auto& w = node.As<WindowTableFunctionNode>();
-      if (w.group_window || w.window.kind == WindowKind::kSession) return std::nullopt;
+      if (w.group_window) return std::nullopt;
       const size_t nin = w.inputs[0]->schema.size();
+      for (size_t j = 0; j < w.partition_keys.size(); ++j) {
+        const size_t k = static_cast<size_t>(w.partition_keys[j]);
+        out.partition[k] = static_cast<int>(j);
+        out.session_keys += (j == 0 ? "" : ", ") + w.inputs[0]->schema.field(k).name;
+      }
+      out.num_partition_keys = w.partition_keys.size();
       out.window = w.window;
       out.proctime = w.proctime;
       out.local_time = w.local_time;
@@ -70,8 +88,16 @@ std::optional<WindowColumns> FindWindowColumns(const PlanNode& node) {
     }
     case PlanKind::kWindowAggregate: {
       const auto& w = node.As<WindowAggregateNode>();
-      if (w.group_window || w.window.kind == WindowKind::kSession) return std::nullopt;
+      if (w.group_window) return std::nullopt;
       const size_t first = w.group_keys.size() + w.aggs.size();
+      if (w.window.kind == WindowKind::kSession) {
+        // A SESSION aggregation is grouped by exactly its window's partition keys (plan/window_rules.h).
+        for (size_t j = 0; j < w.group_keys.size(); ++j) {
+          out.partition[j] = static_cast<int>(j);
+          out.session_keys += (j == 0 ? "" : ", ") + node.schema.field(j).name;
+        }
+        out.num_partition_keys = w.group_keys.size();
+      }
       out.window = w.window;
       out.proctime = w.proctime;
       out.local_time = w.local_time;
@@ -89,10 +115,13 @@ std::optional<WindowColumns> FindWindowColumns(const PlanNode& node) {
         if (p.kind != ExprKind::kColumnRef) continue;
         out.start[i] = below->start[static_cast<size_t>(p.column_index)];
         out.end[i] = below->end[static_cast<size_t>(p.column_index)];
+        out.partition[i] = below->partition[static_cast<size_t>(p.column_index)];
         any_start |= out.start[i];
         any_end |= out.end[i];
       }
       if (!any_start || !any_end) return std::nullopt;
+      out.num_partition_keys = below->num_partition_keys;
+      out.session_keys = below->session_keys;
       out.window = below->window;
       out.proctime = below->proctime;
       out.local_time = below->local_time;
@@ -101,7 +130,7 @@ std::optional<WindowColumns> FindWindowColumns(const PlanNode& node) {
     case PlanKind::kWindowJoin: {
       auto left = FindWindowColumns(*node.inputs[0]);
       auto right = FindWindowColumns(*node.inputs[1]);
-      if (!left || !right) return std::nullopt;
+      if (!left || !right || left->window.kind == WindowKind::kSession) return std::nullopt;
       const size_t nl = node.inputs[0]->schema.size();
       for (size_t i = 0; i < n; ++i) {
         out.start[i] = i < nl ? left->start[i] : right->start[i - nl];
@@ -119,6 +148,7 @@ std::optional<WindowColumns> FindWindowColumns(const PlanNode& node) {
   if (!below) return std::nullopt;
   below->start.resize(n, false);
   below->end.resize(n, false);
+  below->partition.resize(n, -1);
   return below;
 }
 
@@ -164,11 +194,7 @@ Result<PlanNodePtr> WindowRankRule::Rewrite(const PlanNodePtr& node) {
   ex->inputs = {data};
   ex->schema = data->schema;
   ex->keys = rest;
-  AttachedWindow window;
-  window.window = wc->window;
-  window.window_start = start;
-  window.window_end = end;
-  window.local_time = wc->local_time;
+  const AttachedWindow window = MakeAttachedWindow(*wc, start, end);
   if (dedup) {
     const auto& d = node->As<DeduplicateNode>();
     if (!d.rowtime) {

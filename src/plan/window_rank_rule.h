@@ -3,9 +3,11 @@
 // the window join rule (plan/window_join_rule.h) ask for.
 //
 // Window properties (Flink's RelWindowProperties): a node's rows carry their window when they come
-// from a window TVF (TUMBLE, HOP, CUMULATE) or a window aggregation over one, through Calcs that keep
-// window_start and window_end by reference, Exchanges, window Top-N, window deduplication and window
-// joins. SESSION windows and the legacy GROUP BY TUMBLE(...) windows attach no properties.
+// from a window TVF (TUMBLE, HOP, CUMULATE, SESSION) or a window aggregation over one, through Calcs
+// that keep window_start and window_end by reference, Exchanges, window Top-N, window deduplication
+// and window joins. The legacy GROUP BY TUMBLE(...) windows attach no properties. A SESSION window's
+// properties also say which columns are its PARTITION BY keys (a window aggregation over attached
+// sessions needs them as its group keys, as Flink's WindowUtil.validGroupKeyPartitionKey).
 //
 // The rule: a Top-N (a Rank bounded by a filter on its row number) or a deduplication whose PARTITION
 // BY holds a window_start and a window_end column of its input becomes a WindowRank or a
@@ -35,10 +37,18 @@ struct WindowColumns {
   bool local_time = false;  // the time attribute is TIMESTAMP_LTZ
   std::vector<bool> start;  // per output column
   std::vector<bool> end;    // per output column
+  // SESSION: per output column, which PARTITION BY key of the window it is (-1: none), the number
+  // of those keys, and their names as Flink's summary prints them.
+  std::vector<int> partition;
+  size_t num_partition_keys = 0;
+  std::string session_keys;
 };
 
 // The window properties of `node`'s output, nullopt when its rows carry no window.
 std::optional<WindowColumns> FindWindowColumns(const PlanNode& node);
+
+// The attached window of a node reading columns `start` and `end` of an input with properties `wc`.
+AttachedWindow MakeAttachedWindow(const WindowColumns& wc, int start, int end);
 
 class WindowRankRule {
  public:

@@ -9,7 +9,15 @@
 // lower Calc computes keys and arguments plus the time attribute, the upper one restores the
 // aggregate's column order. HOP needs size to be a multiple of slide and CUMULATE max size a
 // multiple of step (Flink's conditions for slicing); HOP, CUMULATE and SESSION need aggregate
-// functions that can merge partial results; SESSION needs its PARTITION BY columns among the keys.
+// functions that can merge partial results; SESSION needs its PARTITION BY columns as the keys.
+//
+// When the TVF cannot fold (a filter or an expression reads a window column, or the rows come from
+// a window aggregation, Top-N or join: plan/window_rank_rule.h's window properties) and the windows
+// are on event time, the GroupAggregate over window_start, window_end[, keys] becomes a WindowAggregate
+// over the rows' attached windows (Flink's WindowAttachedWindowingStrategy): window_end is its time
+// column and window_start_column names window_start; each window is emitted once. A SESSION window
+// needs its PARTITION BY keys as exactly the other group keys (Flink's validGroupKeyPartitionKey).
+// Processing-time windows stay a GroupAggregate there, as in Flink.
 //
 // Threading: pure functions over immutable plans.
 #pragma once
@@ -28,6 +36,11 @@ class WindowAggregateRule {
 
  private:
   Result<PlanNodePtr> Rewrite(const PlanNodePtr& agg_node);
+  // GroupAggregate <- Exchange <- [Calc] <- WindowTableFunction, the TVF folded into the aggregate.
+  Result<PlanNodePtr> FoldTableFunction(const PlanNodePtr& agg_node);
+  // Over rows that carry event-time windows (the window columns read by anything else, or a window
+  // aggregation's output): a WindowAggregate over those windows.
+  Result<PlanNodePtr> OverAttachedWindows(const PlanNodePtr& agg_node);
   std::map<const PlanNode*, PlanNodePtr> memo_;
 };
 

@@ -249,11 +249,31 @@ size_t WindowAggregateOperator::StateBytes() const {
   return bytes + NodeBytes(late_timers_.size() + late_pending_.size(), 2 * sizeof(int64_t) + sizeof(std::string));
 }
 
+void WindowAggregateOperator::SetAttachedWindows(int window_start_column) {
+  SLUICE_CHECK(!proctime_);
+  window_start_column_ = window_start_column;
+  if (window_.kind == WindowKind::kSession) return;
+  // Slices of 1 ms: every window end (a whole millisecond) is a slice end, and a slice is one window,
+  // whatever grid the window's ends lie on (a HOP whose size is no multiple of its slide too).
+  attached_window_ = window_;
+  WindowSpec slices;
+  slices.kind = WindowKind::kTumble;
+  slices.size_ms = 1;
+  window_ = slices;
+}
+
 Status WindowAggregateOperator::Process(int, Chunk& chunk) {
   const size_t n = chunk.size();
   if (n == 0) return Status::OK();
   metrics_.rows_in += static_cast<int64_t>(n);
-  RETURN_IF_ERROR(WindowRowTimes(chunk, time_column_, proctime_, local_time_, ctx_, name(), &times_, retracting_));
+  if (window_start_column_ >= 0) {
+    // The window_end column is on the window clock already (the window TVF's local time).
+    const int64_t* ends = chunk.column(static_cast<size_t>(time_column_)).data<int64_t>();
+    times_.resize(n);
+    for (size_t i = 0; i < n; ++i) times_[i] = ends[i] - kMicrosPerMs;
+  } else {
+    RETURN_IF_ERROR(WindowRowTimes(chunk, time_column_, proctime_, local_time_, ctx_, name(), &times_, retracting_));
+  }
   if (proctime_) RETURN_IF_ERROR(FireUpTo(ProcessingProgress(), false));
   EncodeKeys(chunk, keys_, &encoded_);
   if (window_.kind == WindowKind::kSession) return ProcessSessions(chunk);
@@ -266,7 +286,7 @@ Status WindowAggregateOperator::Process(int, Chunk& chunk) {
     const int64_t end = window_.SliceEnd(times_[i]);
     // Expired is Fired when there is no allowed lateness.
     if (!proctime_ && Expired(window_.LastWindowEnd(end), watermark)) {
-      ReportLate(chunk, i, chunk.column(static_cast<size_t>(time_column_)).data<int64_t>()[i]);
+      ReportLate(chunk, i, LateEventTime(chunk, i));
       continue;
     }
     if (slice == nullptr || end != slice_end) {
@@ -337,9 +357,9 @@ Status WindowAggregateOperator::FireUpTo(int64_t progress, bool all) {
 }
 
 void WindowAggregateOperator::FireWindow(int64_t end, Chunk* out) {
-  const int64_t start = window_.WindowStart(end);
+  const int64_t start = WindowStartOf(end);
   std::vector<const Slice*> slices;
-  for (auto it = slices_.upper_bound(start); it != slices_.end() && it->first <= end; ++it) {
+  for (auto it = slices_.upper_bound(window_.WindowStart(end)); it != slices_.end() && it->first <= end; ++it) {
     if (it->second->index.size() > 0) slices.push_back(it->second.get());
   }
   if (slices.empty()) return;
@@ -408,12 +428,22 @@ void WindowAggregateOperator::LateRow(int64_t slice_end, std::string_view key_vi
   }
 }
 
+int64_t WindowAggregateOperator::LateEventTime(const Chunk& chunk, size_t row) const {
+  // Attached windows: the row's window_time (window_end - 1 ms), as an instant.
+  if (window_start_column_ >= 0) return WindowClockToUtc(times_[row], local_time_, ctx_);
+  return chunk.column(static_cast<size_t>(time_column_)).data<int64_t>()[row];
+}
+
+int64_t WindowAggregateOperator::WindowStartOf(int64_t end) const {
+  return window_start_column_ >= 0 ? attached_window_.WindowStart(end) : window_.WindowStart(end);
+}
+
 void WindowAggregateOperator::RefireKey(int64_t end, const std::string& key, Chunk* out) {
-  const int64_t start = window_.WindowStart(end);
+  const int64_t start = WindowStartOf(end);
   std::vector<Part> parts;
   const Slice* key_slice = nullptr;
   uint32_t key_row = 0;
-  for (auto it = slices_.upper_bound(start); it != slices_.end() && it->first <= end; ++it) {
+  for (auto it = slices_.upper_bound(window_.WindowStart(end)); it != slices_.end() && it->first <= end; ++it) {
     const uint32_t id = it->second->index.Find(key);
     if (id == KeyIndex::kNotFound) continue;
     if (key_slice == nullptr) {
@@ -562,6 +592,10 @@ Status WindowAggregateOperator::ProcessSessions(const Chunk& chunk) {
   for (size_t i = 0; i < chunk.size(); ++i) {
     const int64_t ts = times_[i];
     int64_t start = ts, end = ts + gap;
+    if (window_start_column_ >= 0) {  // the row's own session (SetAttachedWindows)
+      start = chunk.column(static_cast<size_t>(window_start_column_)).data<int64_t>()[i];
+      end = ts + kMicrosPerMs;
+    }
     auto kit = session_keys_.find(encoded_[i]);
     // The open sessions [s, e) that [ts, ts + gap) touches (s <= end && e >= start): a run ending
     // before the first session starting after `end`.
@@ -579,7 +613,7 @@ Status WindowAggregateOperator::ProcessSessions(const Chunk& chunk) {
       std::reverse(touched.begin(), touched.end());
     }
     if (touched.empty() && !proctime_ && Fired(end, watermark)) {
-      ReportLate(chunk, i, chunk.column(static_cast<size_t>(time_column_)).data<int64_t>()[i]);
+      ReportLate(chunk, i, LateEventTime(chunk, i));
       continue;
     }
     if (kit == session_keys_.end()) {

@@ -109,6 +109,15 @@ class WindowAggregateOperator final : public Operator {
   // `delay_ms` of processing time (0: at once); -U rows only when `emit_update_before`.
   void SetLateFiring(int64_t lateness_ms, int64_t delay_ms, bool emit_update_before);
 
+  // Over rows that carry their window (Flink's WindowAttachedWindowingStrategy; event time only):
+  // `time_column` is the rows' window_end column, `window_start_column` their window_start. A row
+  // belongs to that one window only, whose end - 1 ms is the row's time. TUMBLE, HOP and CUMULATE:
+  // each window is then a slice of its own (slices of 1 ms; one window of a kind ends at a given
+  // time), its start the window's own (WindowSpec::WindowStart). SESSION:
+  // a row falls into the session [window_start, window_end) of its key; rows of one session carry
+  // the same bounds, so nothing merges.
+  void SetAttachedWindows(int window_start_column);
+
   // Every open slice's keys and accumulator blocks (a walk of the slices, not of keys), sessions and
   // remembered results by estimate; DISTINCT value sets by their vectors only.
   size_t StateBytes() const override;
@@ -254,6 +263,10 @@ class WindowAggregateOperator final : public Operator {
   // Fires every pending window whose end `progress` reached (all of them when `all`).
   Status FireUpTo(int64_t progress, bool all);
   void FireWindow(int64_t end, Chunk* out);
+  // The window_start emitted for the window ending at `end`.
+  int64_t WindowStartOf(int64_t end) const;
+  // The event time a late-row report gives row `row` (times_ filled for its chunk).
+  int64_t LateEventTime(const Chunk& chunk, size_t row) const;
   void FreeSlice(Slice& slice) const;
   Status EmitIfFull(Chunk* out, bool force);
 
@@ -263,6 +276,10 @@ class WindowAggregateOperator final : public Operator {
   std::vector<LogicalType> output_types_;
   std::vector<LogicalType> key_types_;
   WindowSpec window_;
+  // Attached TUMBLE/HOP/CUMULATE windows: the window as declared (window_ then slices one window
+  // each); its WindowStart gives the emitted window_start.
+  WindowSpec attached_window_;
+  int window_start_column_ = -1;  // attached windows (SetAttachedWindows), else -1
   int time_column_;
   bool proctime_;
   bool local_time_;

@@ -4,11 +4,22 @@
 
 namespace sluice {
 
+namespace {
+
+// The operator's partition keys: the node's, plus window_start for SESSION windows. Windows are held
+// by window_end; sessions of different partition keys may end together, and each is its own window.
+std::vector<int> OperatorKeys(const AttachedWindow& window, std::vector<int> keys) {
+  if (window.window.kind == WindowKind::kSession) keys.push_back(window.window_start);
+  return keys;
+}
+
+}  // namespace
+
 Result<Operator*> TranslateWindowRank(Translator& t, const PlanNodePtr& node) {
   const auto& r = node->As<WindowRankNode>();
   WindowRankSpec spec;
   spec.window_end = r.window.window_end;
-  spec.partition_keys = r.partition_keys;
+  spec.partition_keys = OperatorKeys(r.window, r.partition_keys);
   for (const auto& k : r.order) spec.order.push_back({k.column, k.ascending, k.nulls_first});
   spec.rank_start = r.rank_start;
   spec.rank_end = r.rank_end;
@@ -25,7 +36,7 @@ Result<Operator*> TranslateWindowDeduplicate(Translator& t, const PlanNodePtr& n
   const auto& d = node->As<WindowDeduplicateNode>();
   WindowRankSpec spec;
   spec.window_end = d.window.window_end;
-  spec.partition_keys = d.partition_keys;
+  spec.partition_keys = OperatorKeys(d.window, d.partition_keys);
   spec.order.push_back({d.order_key, !d.keep_last, !d.keep_last});
   spec.later_ties_first = d.keep_last;
   spec.event_time_column = d.order_key;

@@ -32,6 +32,7 @@ Result<Operator*> TranslateWindowAggregate(Translator& t, const PlanNodePtr& nod
   auto op = std::make_unique<WindowAggregateOperator>("WindowAggregate", w.inputs[0]->schema.types(), w.group_keys,
                                                       std::move(aggs), w.schema.types(), w.window, w.time_column,
                                                       w.proctime, w.local_time, w.with_window_time);
+  if (w.window_start_column >= 0) op->SetAttachedWindows(w.window_start_column);
   if (w.input_has_retractions) op->SetRetracting();
   if (w.allow_lateness_ms > 0) op->SetLateFiring(w.allow_lateness_ms, w.late_fire_delay_ms, w.emit_update_before);
   return t.Add(std::move(op), node->inputs);

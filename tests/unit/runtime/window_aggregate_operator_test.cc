@@ -80,6 +80,52 @@ TEST(WindowAggregateOperatorTest, HopRowCountsForTheWindowsStillOpen) {
 }
 
 // Over an updating input (SetRetracting): the retracting calls plus the hidden row counter last.
+// Attached windows (SetAttachedWindows): rows are (key, value, window_start, window_end) and belong
+// to the window they carry only.
+const std::vector<LogicalType> kAttachedTypes = {LogicalType::String(), LogicalType::Integer(), LogicalType::Timestamp(3),
+                                                 LogicalType::Timestamp(3)};
+
+Row RW(const std::string& key, int32_t v, int64_t start, int64_t end) { return I({Str(key), Int(v), Ts(start), Ts(end)}); }
+
+std::unique_ptr<WindowAggregateOperator> MakeAttachedOp(WindowSpec w) {
+  auto count = ResolveAggregate("COUNT", {}, {}, false);
+  auto sum = ResolveAggregate("SUM", {LogicalType::Integer()}, {nullptr}, false);
+  SLUICE_CHECK(count.ok() && sum.ok());
+  std::vector<WindowAggregateOperator::Agg> aggs = {{*count, {}, false, -1}, {*sum, {1}, false, -1}};
+  LogicalType bound = LogicalType::Timestamp(3).WithNullable(false);
+  std::vector<LogicalType> out = {LogicalType::String(), LogicalType::BigInt().WithNullable(false), LogicalType::Integer(),
+                                  bound, bound};
+  auto op = std::make_unique<WindowAggregateOperator>("WindowAggregate", kAttachedTypes, std::vector<int>{0}, std::move(aggs),
+                                                      out, w, 3, false, false, false);
+  op->SetAttachedWindows(2);
+  return op;
+}
+
+TEST(WindowAggregateOperatorTest, AttachedHopWindowsAreAggregatedAsTheRowsCarryThem) {
+  // Size 10, slide 5: each row counts for its own window only, not for every window holding a time.
+  auto op = MakeAttachedOp(WindowSpec{WindowKind::kHop, 10, 5, 0});
+  Harness h(op.get());
+  ASSERT_TRUE(h.Push(MakeChunk(kAttachedTypes, {RW("a", 1, 0, 10), RW("a", 2, 5, 15), RW("a", 3, 0, 10)})).ok());
+  ASSERT_TRUE(h.Watermark(8).ok());
+  EXPECT_TRUE(h.sink.Changes().empty());
+  ASSERT_TRUE(h.Watermark(9).ok());
+  EXPECT_EQ(h.sink.Changes(), (Lines{"+I[a, 2, 4, 0, 10]"}));
+  ASSERT_TRUE(h.Push(MakeChunk(kAttachedTypes, {RW("a", 7, 0, 10), RW("b", 4, 5, 15)})).ok());  // [0, 10) fired
+  EXPECT_EQ(op->metrics().late_rows_dropped, 1);
+  ASSERT_TRUE(h.End().ok());
+  EXPECT_EQ(h.sink.Changes(), (Lines{"+I[a, 2, 4, 0, 10]", "+I[a, 1, 2, 5, 15]", "+I[b, 1, 4, 5, 15]"}));
+}
+
+TEST(WindowAggregateOperatorTest, AttachedSessionsKeepTheirBounds) {
+  auto op = MakeAttachedOp(WindowSpec{WindowKind::kSession, 3, 0, 0});
+  Harness h(op.get());
+  ASSERT_TRUE(h.Push(MakeChunk(kAttachedTypes, {RW("a", 1, 0, 7), RW("b", 5, 3, 9), RW("a", 2, 0, 7)})).ok());
+  ASSERT_TRUE(h.Watermark(6).ok());
+  EXPECT_EQ(h.sink.Changes(), (Lines{"+I[a, 2, 3, 0, 7]"}));
+  ASSERT_TRUE(h.End().ok());
+  EXPECT_EQ(h.sink.Changes(), (Lines{"+I[a, 2, 3, 0, 7]", "+I[b, 1, 5, 3, 9]"}));
+}
+
 std::unique_ptr<WindowAggregateOperator> MakeRetractingOp(WindowSpec w) {
   auto count = ResolveAggregate("COUNT", {}, {}, true);
   auto sum = ResolveAggregate("SUM", {LogicalType::Integer()}, {nullptr}, true);

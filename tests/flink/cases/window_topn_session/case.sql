@@ -1,4 +1,4 @@
--- Window Top-N over a SESSION TVF: Flink plans a WindowRank (insert-only), Sluice a regular Rank (same table).
+-- Window Top-N over a SESSION TVF: a WindowRank over the sessions, each session's top row once (insert-only), as Flink 2.2.
 CREATE TABLE orders (
   order_id INT, customer STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3),
   WATERMARK FOR ts AS ts - INTERVAL '30' SECOND

@@ -1,4 +1,4 @@
--- A window aggregation over a TUMBLE TVF filtered on window_start: Flink keeps a WindowAggregate over the attached window, Sluice plans a GroupAggregate (same table).
+-- A window aggregation over a TUMBLE TVF filtered on window_start: a WindowAggregate over the rows' attached windows, as Flink.
 CREATE TABLE orders (
   order_id INT, customer STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3),
   WATERMARK FOR ts AS ts - INTERVAL '30' SECOND
