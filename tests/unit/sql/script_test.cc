@@ -147,7 +147,8 @@ TEST(ParseErrorTest, FlinkLikeWordingWithPlaceAndExpectations) {
 // Words Flink's parser reserves beyond those Sluice's grammar needs (VALUE, COUNT, DATETIME, ...) are
 // refused as names with Flink's first line (checked against Flink 2.2.1's parser) and the advice.
 TEST(ParseErrorTest, FlinkReservedWordsAsNames) {
-  const std::string advice = "\"dateTime\" is a reserved keyword; quote it with backticks to use it as a name: `dateTime`.";
+  const std::string advice =
+      "\"dateTime\" is a reserved keyword; quote it with backticks to use it as a name: `dateTime`.";
   EXPECT_EQ(ErrorOf("SELECT dateTime FROM t"),
             "SQL parse failed. Encountered \"dateTime FROM\" at line 1, column 8.\n" + advice);
   EXPECT_EQ(ErrorOf("SELECT auction, DATE_FORMAT(dateTime, 'HH:mm') FROM t"),
