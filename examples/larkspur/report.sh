@@ -98,7 +98,7 @@ $CATALOG_DDL
 CREATE VIEW lines_written AS SELECT * FROM lake.\`stream\`.pos_sales_lines;
 CREATE VIEW hourly_written AS SELECT * FROM lake.\`stream\`.store_sales_hourly;
 CREATE VIEW daily_final AS SELECT * FROM lake.\`stream\`.store_sales_daily;
-CREATE TABLE window_late_rows (operator STRING, watermark TIMESTAMP(3), \`row\` STRING, event_time TIMESTAMP(3))
+CREATE TABLE window_late_rows (operator STRING, \`watermark\` TIMESTAMP(3), \`row\` STRING, event_time TIMESTAMP(3))
 WITH ('connector' = 'filesystem', 'path' = '$OUT/late_rows', 'format' = 'json');
 -- The Top-N sink's files read back as a changelog: a debezium-json source with the sink's key.
 CREATE TABLE top_written ($TOP_COLS, PRIMARY KEY (country, store_id) NOT ENFORCED)
@@ -244,7 +244,7 @@ part_dedup() {
   local d=$OUT/dedup
   rm -rf "$d"
   cat >"$SQL/dedup.sql" <<EOF
-CREATE TABLE dedup_late_rows (operator STRING, watermark TIMESTAMP(3), \`row\` STRING, event_time TIMESTAMP(3))
+CREATE TABLE dedup_late_rows (operator STRING, \`watermark\` TIMESTAMP(3), \`row\` STRING, event_time TIMESTAMP(3))
 WITH ('connector' = 'filesystem', 'path' = '$d/late_rows', 'format' = 'json');
 CREATE TABLE kept_by_arrival (basket_id STRING, event_ts TIMESTAMP(3), uploaded_at TIMESTAMP(3))
 WITH ('connector' = 'filesystem', 'path' = '$d/by_arrival', 'format' = 'json');
@@ -267,7 +267,7 @@ CREATE TABLE dedup_arrival (basket_id STRING, event_ts TIMESTAMP(3), uploaded_at
 WITH ('connector' = 'filesystem', 'path' = '$d/by_arrival', 'format' = 'json');
 CREATE TABLE dedup_event_time (basket_id STRING, event_ts TIMESTAMP(3), uploaded_at TIMESTAMP(3))
 WITH ('connector' = 'filesystem', 'path' = '$d/by_event_time', 'format' = 'json');
-CREATE TABLE dedup_late (operator STRING, watermark TIMESTAMP(3), \`row\` STRING, event_time TIMESTAMP(3))
+CREATE TABLE dedup_late (operator STRING, \`watermark\` TIMESTAMP(3), \`row\` STRING, event_time TIMESTAMP(3))
 WITH ('connector' = 'filesystem', 'path' = '$d/late_rows', 'format' = 'json');
 CREATE VIEW dedup_late_baskets AS
 SELECT DISTINCT REGEXP_EXTRACT(\`row\`, '"basket_id":"([^"]*)"', 1) AS basket_id FROM dedup_late;

@@ -51,6 +51,18 @@ struct Token {
 // backquotes, because it starts or continues a clause (SELECT, FROM, JOIN, AS, ...).
 bool IsReservedWord(std::string_view word);
 
+// Whether Flink 2.2.1's parser reserves an unquoted `word` (any case; a superset of IsReservedWord's:
+// VALUE, COUNT, DATE, YEAR, RESULT, ...). Sluice's grammar needs only IsReservedWord's words to tell
+// its clauses apart; a name that is one of these is refused as Flink refuses it (reserved_words.cc).
+bool IsFlinkReservedWord(std::string_view word);
+
+// Whether Flink's parse error for `word` (a reserved word) starting an expression shows the next token
+// too: Encountered "count FROM".
+bool FlinkReportsNextToken(std::string_view word);
+
+// Whether Flink's parser takes reserved `word` alone as an expression (USER, CURRENT_DATE, TRUE, ...).
+bool FlinkParsesAsExpression(std::string_view word);
+
 // How a token is quoted in a message: "FORM", "'abc'", "<EOF>".
 std::string DescribeToken(const Token& token);
 

@@ -30,6 +30,10 @@ bool IEquals(std::string_view a, std::string_view b) {
   return true;
 }
 
+std::string ReservedAdvice(const std::string& word) {
+  return "\"" + word + "\" is a reserved keyword; quote it with backticks to use it as a name: `" + word + "`.";
+}
+
 namespace {
 
 // Levenshtein distance, counting a swap of two neighbours as one edit (FORM -> FROM).
@@ -47,7 +51,38 @@ size_t EditDistance(const std::string& a, const std::string& b) {
   return d[a.size()][b.size()];
 }
 
+// A token as Flink's parser (JavaCC) shows it in "Encountered ...": as written.
+std::string TokenImage(const Token& t) {
+  switch (t.kind) {
+    case TokenKind::kEof: return "<EOF>";
+    case TokenKind::kString: {
+      std::string out = "'";
+      for (char c : t.text) out += c == '\'' ? std::string("''") : std::string(1, c);
+      return out + "'";
+    }
+    case TokenKind::kBinaryString: return "X'" + t.text + "'";
+    case TokenKind::kQuotedIdentifier: return "`" + t.text + "`";
+    default: return t.text;
+  }
+}
+
 }  // namespace
+
+Status Parser::CheckNameNotReserved(size_t at, bool expression_start, bool after_dot) const {
+  if (at >= tokens_.size()) return Status::OK();
+  const Token& name = tokens_[at];
+  if (name.kind != TokenKind::kWord || !IsFlinkReservedWord(name.text)) return Status::OK();
+  size_t from = after_dot && at > 0 ? at - 1 : at;
+  size_t shown = after_dot || (expression_start && FlinkReportsNextToken(name.text)) ? 2 : 1;
+  std::string images;
+  for (size_t i = from; i < from + shown && i < tokens_.size(); ++i) {
+    images += (images.empty() ? "" : " ") + TokenImage(tokens_[i]);
+    if (tokens_[i].kind == TokenKind::kEof) break;
+  }
+  const Token& first = tokens_[from];
+  return Status::ParseError("SQL parse failed. Encountered \"" + images + "\" at line " + std::to_string(first.line) +
+                            ", column " + std::to_string(first.column) + ".\n" + ReservedAdvice(name.text));
+}
 
 // "SQL parse failed. Encountered "X" at line L, column C. Was expecting one of: ..." for the
 // current token and the alternatives recorded for it.
@@ -75,9 +110,7 @@ Status Parser::ErrorHere() const {
       }
       if (!best.empty()) msg += "\nDid you mean \"" + best + "\"?";
       bool name_expected = std::find(expected_.begin(), expected_.end(), "<IDENTIFIER>") != expected_.end();
-      if (best.empty() && name_expected && IsReservedWord(t.text)) {
-        msg += "\n\"" + t.text + "\" is a reserved keyword; write `" + t.text + "` to use it as a name.";
-      }
+      if (best.empty() && name_expected && IsReservedWord(t.text)) msg += "\n" + ReservedAdvice(t.text);
     }
   }
   return Status::ParseError(msg);
@@ -102,6 +135,7 @@ bool Parser::TokIsIdentifier(const Token& t) const {
 
 Result<std::string> Parser::ParseIdentifier() {
   if (!AtIdentifier()) return ErrorHere();
+  RETURN_IF_ERROR(CheckNameNotReserved(idx_));
   std::string s = Cur().text;
   Advance();
   return s;
@@ -112,6 +146,7 @@ Result<Name> Parser::ParseCompoundName() {
   ASSIGN_OR_RETURN(std::string first, ParseIdentifier());
   name.push_back(std::move(first));
   while (PeekIsPunct(0, ".") && TokIsIdentifier(PeekTok(1))) {
+    RETURN_IF_ERROR(CheckNameNotReserved(idx_ + 1, false, true));
     Advance();
     ASSIGN_OR_RETURN(std::string part, ParseIdentifier());
     name.push_back(std::move(part));

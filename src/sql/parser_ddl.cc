@@ -160,7 +160,15 @@ Result<std::vector<std::string>> Parser::ParsePartitionTerms() {
   RETURN_IF_ERROR(ExpectPunct("("));
   std::vector<std::string> terms;
   do {
-    ASSIGN_OR_RETURN(std::string name, ParseIdentifier());
+    std::string name;
+    if (Cur().kind == TokenKind::kWord && !IsReservedWord(Cur().text) && PeekIsPunct(1, "(")) {
+      // A transform's name: a function's, so day(ts) and truncate(4, s) as written (words Flink
+      // reserves as names, like any function name).
+      name = Cur().text;
+      Advance();
+    } else {
+      ASSIGN_OR_RETURN(name, ParseIdentifier());
+    }
     if (!AcceptPunct("(")) {
       terms.push_back(std::move(name));
       continue;
@@ -247,7 +255,14 @@ Result<StatementPtr> Parser::ParseCreateTable(SourcePos pos, bool temporary) {
 
 Status Parser::ParseTableElement(CreateTable& ct) {
   const Token& start = Cur();
-  if (AtKw("WATERMARK") && PeekIsKw(1, "FOR")) {
+  if (AtKw("WATERMARK")) {
+    // As in Flink's grammar, WATERMARK starts the watermark clause: a column named watermark is
+    // written `watermark` (Flink: Encountered "TIMESTAMP" ... Was expecting: "FOR").
+    if (!PeekIsKw(1, "FOR")) {
+      Advance();
+      Expect("\"FOR\"");
+      return Status::ParseError(ErrorHere().message() + "\n" + ReservedAdvice(start.text));
+    }
     if (ct.watermark) return ErrorAt(start, "Multiple WATERMARK statements are not supported yet");
     WatermarkDef wm;
     wm.pos = Here();

@@ -23,6 +23,8 @@ using namespace ast;  // NOLINT: the parser builds every kind of node
 
 std::string Upper(std::string_view s);
 bool IEquals(std::string_view a, std::string_view b);
+// The advice after a parse error at a reserved word used as a name: quote it with backticks.
+std::string ReservedAdvice(const std::string& word);
 
 class Parser {
  public:
@@ -110,6 +112,11 @@ class Parser {
   // Errors, names and literals.
 
   Status ErrorHere() const;
+  // OK unless token `at` is an unquoted word Flink's parser reserves (IsFlinkReservedWord) used as a
+  // name: then Flink's parse error ("Encountered ..." from the token, or from the dot before it for
+  // `t.value`, with the next token where Flink's grammar looks two ahead at an expression's start) and
+  // the advice to quote it.
+  Status CheckNameNotReserved(size_t at, bool expression_start = false, bool after_dot = false) const;
   static Status ErrorAt(const Token& t, const std::string& what);
   bool AtIdentifier();
   bool TokIsIdentifier(const Token& t) const;

@@ -388,11 +388,17 @@ Result<ExprPtr> Parser::ParseSubstringOrOverlay(SourcePos pos, const std::string
 Result<ExprPtr> Parser::ParseIdentifierOrCall() {
   SourcePos pos = Here();
   Name parts;
+  // A function's name may be a reserved word (COUNT(...), YEAR(...)); a column's may not.
+  // USER, CURRENT_USER, ...: a whole expression to Flink's parser, a column here as before.
+  if (!PeekIsPunct(1, "(") && !FlinkParsesAsExpression(Cur().text)) {
+    RETURN_IF_ERROR(CheckNameNotReserved(idx_, true));
+  }
   std::string first = Cur().text;
   Advance();
   parts.push_back(std::move(first));
   while (PeekIsPunct(0, ".")) {
     if (TokIsIdentifier(PeekTok(1))) {
+      RETURN_IF_ERROR(CheckNameNotReserved(idx_ + 1, false, true));
       Advance();
       parts.push_back(Cur().text);
       Advance();

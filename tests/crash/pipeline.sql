@@ -39,7 +39,7 @@ PARTITIONED BY (dt, hm) WITH ('connector' = 'filesystem', 'path' = '${OUT}/per_m
 CREATE TABLE top_customers (region STRING, customer_id INT, total BIGINT)
 WITH ('connector' = 'filesystem', 'path' = '${OUT}/top_customers', 'format' = 'debezium-json');
 
-CREATE TABLE late_orders (operator STRING, watermark TIMESTAMP(3), `row` STRING, event_time TIMESTAMP(3))
+CREATE TABLE late_orders (operator STRING, `watermark` TIMESTAMP(3), `row` STRING, event_time TIMESTAMP(3))
 WITH ('connector' = 'filesystem', 'path' = '${OUT}/late_orders', 'format' = 'json');
 
 -- Re-sent orders are dropped: the first copy by arrival wins.

@@ -646,7 +646,7 @@ def generate(seed, scale=1.0, kafka=None):
     # Operators that drop late rows may exist without the terminal step (rowtime dedup inside a
     # temporal join's versioned view, for instance): a late-rows table is declared whenever asked.
     if not changelog and (late or rng.random() < 0.3):
-        case.ddl.append("CREATE TABLE late_rows (operator STRING, watermark TIMESTAMP(3), `row` STRING, "
+        case.ddl.append("CREATE TABLE late_rows (operator STRING, `watermark` TIMESTAMP(3), `row` STRING, "
                         "event_time TIMESTAMP(3)) WITH ('connector' = 'filesystem', 'path' = '${OUT}/late_rows', "
                         "'format' = 'json');")
         case.sets.append(("sluice.exec.late-rows.table", "late_rows"))

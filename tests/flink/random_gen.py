@@ -47,6 +47,11 @@ CONSTRUCTS = {
     "decimal_common_type": True,   # CASE/COALESCE over DECIMALs of different precision/scale
     "unicode_case": True,          # non-ASCII letters in UPPER/LOWER
                                    # (docs/flink_differences.md#upper-and-lower-of-non-ascii-letters)
+    "more_functions": True,        # more string, math and temporal functions, TRY_CAST and casts between
+                                   # types, the simple CASE form
+    "grouping_sets": True,         # GROUP BY GROUPING SETS / ROLLUP / CUBE with GROUPING()
+    "unnest": True,                # CROSS JOIN UNNEST(ARRAY[...]) [WITH ORDINALITY], LEFT JOIN UNNEST ON TRUE
+    "distinct": True,              # SELECT DISTINCT projections
 }
 
 T_COLS = {"id": "INT", "k": "STR", "g": "INT", "a": "INT", "b": "BIGINT", "x": "DOUBLE", "m": "DEC",
@@ -193,10 +198,53 @@ class Exprs:
                         lambda: f"CAST(CAST({e('DEC', n)} AS FLOAT) AS STRING)"],
             }
             prods = {k: v + more.get(k, []) for k, v in prods.items()}
+        if self.on["more_functions"]:
+            prods = {k: v + self.more_functions(n).get(k, []) for k, v in prods.items()}
         if ty == "DOUBLE" and not self.on["double"]:
             return self.leaf("INT")
         choices = prods[ty] + (common if ty not in ("BOOL",) else common[:2])
         return self.r.choice(choices)()
+
+    def more_functions(self, n):
+        """Productions of more_functions: string functions (padding, trimming, search, regular
+        expressions, codes), temporal ones (differences, parts, formats), math, TRY_CAST and casts
+        between types, the simple CASE form."""
+        e, r, lit = self.expr, self.r, self.literal
+        return {
+            "INT": [lambda: f"LOCATE({lit('STR')}, {e('STR', n)})", lambda: f"ASCII({e('STR', n)})",
+                    lambda: f"TIMESTAMPDIFF({r.choice(['SECOND', 'MINUTE'])}, {e('TS', n)}, {e('TS', n)})",
+                    lambda: f"CAST({e('BOOL', n)} AS INT)", lambda: f"SIGN({e('INT', n)})",
+                    lambda: f"TRY_CAST({e('STR', n)} AS INT)",
+                    lambda: f"CASE {e('INT', n)} WHEN {lit('INT')} THEN {e('INT', n)} WHEN {lit('INT')} THEN "
+                            f"{e('INT', n)} ELSE {e('INT', n)} END",
+                    lambda: f"CAST(YEAR({e('DATE', n)}) AS INT)"],
+            "BIGINT": [lambda: f"CAST({e('DEC', n)} AS BIGINT)", lambda: f"SIGN({e('BIGINT', n)})",
+                       lambda: f"EXTRACT({r.choice(['DAY', 'HOUR', 'MINUTE', 'MONTH', 'YEAR'])} FROM {e('TS', n)})"],
+            "DEC": [lambda: f"TRUNCATE({e('DEC', n)}, {r.randint(0, 1)})",
+                    lambda: f"CAST({e('BIGINT', n)} AS DECIMAL(10, 2))", lambda: f"CEIL({e('DEC', n)})",
+                    # Not of any text: Flink 2.2.1's cast skips one trailing character, so 'a' is 0.00
+                    # (random query 2011-49; flink_differences.md#text-with-a-trailing-character-cast-to-decimal).
+                    lambda: f"TRY_CAST(CAST({e('INT', n)} AS STRING) AS DECIMAL(10, 2))",
+                    lambda: f"TRY_CAST(CONCAT({e('STR', n)}, 'zz') AS DECIMAL(10, 2))"],
+            "DOUBLE": [lambda: f"POWER({e('INT', n)}, 2)", lambda: f"SIGN({e('DOUBLE', n)})"],
+            "STR": [lambda: f"LTRIM({e('STR', n)})", lambda: f"RTRIM({e('STR', n)})",
+                    lambda: f"RPAD({e('STR', n)}, {r.randint(0, 6)}, '#')",
+                    lambda: f"LPAD({e('STR', n)}, {r.randint(0, 6)}, 'xy')",
+                    lambda: f"REPEAT({e('STR', n)}, {r.randint(0, 2)})",
+                    lambda: f"SPLIT_INDEX({e('STR', n)}, {r.choice([repr(' '), repr('_'), repr('p')])}, {r.randint(0, 1)})",
+                    lambda: f"REGEXP_REPLACE({e('STR', n)}, {r.choice([repr('[aeiou]'), repr('p+'), repr(' ')])}, '-')",
+                    lambda: f"REGEXP_EXTRACT({e('STR', n)}, {r.choice([repr('([a-z]+)'), repr('(p)(l|e)'), repr('x(.)')])}, 1)",
+                    lambda: f"CHR({r.randint(65, 122)})", lambda: f"CAST({e('BIGINT', n)} AS STRING)",
+                    lambda: f"CAST({e('DATE', n)} AS STRING)",
+                    lambda: f"DATE_FORMAT({e('TS', n)}, {r.choice([repr('HH:mm:ss'), repr('yyyyMMdd'), repr('EEE')])})",
+                    lambda: f"CASE {e('STR', n)} WHEN {lit('STR')} THEN {e('STR', n)} ELSE {e('STR', n)} END"],
+            "BOOL": [lambda: f"({e('STR', n)} SIMILAR TO {r.choice([repr('a%'), repr('%(e|i)%'), repr('[a-z]+')])})",
+                     lambda: f"({e('INT', n)} NOT BETWEEN {r.randint(-5, 5)} AND {r.randint(5, 20)})",
+                     lambda: f"({e('STR', n)} NOT LIKE {r.choice([repr('%a%'), repr('_e%')])})",
+                     lambda: f"({e('INT', n)} NOT IN ({lit('INT')}, {lit('INT')}))"],
+            "TS": [lambda: f"TIMESTAMPADD(MINUTE, {r.randint(-3, 3)}, {e('TS', n)})",
+                   lambda: f"FLOOR({e('TS', n)} TO HOUR)"],
+        }
 
     def null_tested(self, d):
         """The operand of IS [NOT] NULL, never the bare rowtime column: Calcite takes a time attribute
@@ -271,7 +319,7 @@ AGGS = ["COUNT(*)", "COUNT({any})", "COUNT(DISTINCT {any})", "SUM({num})", "SUM(
 
 
 # The kinds of query and their weights.
-KINDS = {"calc": 3, "agg": 4, "join": 2, "interval_join": 2, "window": 3, "dedup": 1, "topn": 2, "over": 2,
+KINDS = {"calc": 3, "unnest": 1, "agg": 4, "join": 2, "interval_join": 2, "window": 3, "dedup": 1, "topn": 2, "over": 2,
          "set_ops": 2, "subquery": 2, "temporal_join": 1, "match_recognize": 2, "window_more": 2,
          "window_join": 1, "batch_rank": 1}
 # Kinds whose operators drop late rows: their inputs have late rows only with late_event_time, in half
@@ -283,7 +331,7 @@ EVENT_TIME_KINDS = ("interval_join", "window", "over", "temporal_join", "match_r
 # source Flink happened to finish first (flink_differences.md#periodic-watermarks).
 TWO_SOURCE_EVENT_KINDS = ("interval_join", "temporal_join", "window_join")
 # Kinds that may read t as a debezium-json changelog (changelog_source).
-CHANGELOG_KINDS = ("calc", "agg", "join", "topn", "dedup", "set_ops", "subquery")
+CHANGELOG_KINDS = ("calc", "unnest", "agg", "join", "topn", "dedup", "set_ops", "subquery")
 
 
 class Generator:
@@ -347,8 +395,36 @@ class Generator:
         x = self.exprs(T_COLS)
         src = self.source()
         parts = {"items": self.items(x, 1, 4), "where": self.conjuncts(x)}
+        if self.on["distinct"] and self.r.random() < 0.2:
+            # SELECT DISTINCT: a GroupAggregate over every column (no id: rows repeat)
+            return Query("calc", parts, {"items": 1},
+                         lambda p: f"SELECT DISTINCT {', '.join(p['items'])}\nFROM {src}" + where_sql(p["where"]))
         return Query("calc", parts, {"items": 1},
                      lambda p: f"SELECT id, {', '.join(p['items'])}\nFROM {src}" + where_sql(p["where"]))
+
+    def q_unnest(self):
+        """t's rows joined with an array of their values: CROSS JOIN UNNEST (optionally WITH
+        ORDINALITY), or LEFT JOIN UNNEST ... ON TRUE (a row with an empty array kept, NULL-padded)."""
+        r = self.r
+        x = self.exprs(T_COLS)
+        src = self.source()
+        ty = r.choice(["INT", "STR", "DEC"])
+        n = r.randint(0, 3)
+        elems = [x.expr(ty, 1) for _ in range(max(n, 1))]
+        ordinality = r.random() < 0.3
+        alias = "ux (e, o)" if ordinality else "ux (e)"
+        join = r.choice(["CROSS JOIN", "LEFT JOIN"])
+        if join == "LEFT JOIN" and not any(mentions_column(el, x.env) for el in elems):
+            # A LEFT JOIN UNNEST of a constant array fails Flink 2.2.1's planner (random query 2011-189:
+            # flink_differences.md#flinks-planning-failures).
+            elems[0] = r.choice(x.cols(ty))
+        arr = f"ARRAY[{', '.join(elems)}]"
+        on = " ON TRUE" if join == "LEFT JOIN" else ""
+        call = f"UNNEST({arr}){' WITH ORDINALITY' if ordinality else ''}"
+        parts = {"items": ["e"] + (["o"] if ordinality else []) + self.items(x, 0, 2), "where": self.conjuncts(x, 1)}
+        return Query("unnest", parts, {"items": 1},
+                     lambda p: f"SELECT id, {', '.join(p['items'])}\nFROM {src} {join} {call} AS {alias}{on}"
+                     + where_sql(p["where"]))
 
     def group_keys(self, x):
         opts = ["k", "g", "f", "MOD(a, 3)", "SUBSTRING(s, 1, 1)", "CAST(ts AS DATE)", "a > 0"]
@@ -361,8 +437,21 @@ class Generator:
         aggs = [f"{self.agg(x)} AS a{i}" for i in range(self.r.randint(1, 4))]
         having = [f"COUNT(*) > {self.r.randint(0, 2)}"] if self.r.random() < 0.25 else []
         parts = {"keys": keys, "aggs": aggs, "where": self.conjuncts(x, 1), "having": having}
+        grouping = None
+        if self.on["grouping_sets"] and len(keys) == 2 and self.r.random() < 0.4:
+            grouping = self.r.choice(["ROLLUP", "CUBE", "GROUPING SETS"])
+            parts["aggs"].append(f"GROUPING({keys[0]}) AS gr")
+            if grouping == "GROUPING SETS":
+                sets = self.r.choice(["({0}, {1}), ({0}), ()", "({0}), ({1})", "({0}, {1}), ({1})"])
+            # the keys list is fixed from here on (the grouping sets name both)
+            parts = dict(parts, keys=[])
 
         def render(p):
+            if grouping:
+                keys_sel = "".join(f"{k} AS k{i}, " for i, k in enumerate(keys))
+                spec = ", ".join(keys) if grouping != "GROUPING SETS" else sets.format(*keys)
+                return (f"SELECT {keys_sel}{', '.join(p['aggs'])}\nFROM {src}" + where_sql(p["where"])
+                        + f"\nGROUP BY {grouping} ({spec})" + where_sql(p["having"], "HAVING"))
             keys_sel = "".join(f"{k} AS k{i}, " for i, k in enumerate(p["keys"]))
             group = f"\nGROUP BY {', '.join(p['keys'])}" if p["keys"] else ""
             return (f"SELECT {keys_sel}{', '.join(p['aggs'])}\nFROM {src}" + where_sql(p["where"]) + group
@@ -493,7 +582,11 @@ class Generator:
                           f"RANGE BETWEEN INTERVAL '{r.choice([5, 10, 30])}' SECOND PRECEDING AND CURRENT ROW",
                           "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"])
         w = f"OVER ({part}ORDER BY ts {frame})"
-        aggs = [f"{r.choice(['SUM(a)', 'COUNT(*)', 'MAX(m)', 'MIN(s)', 'COUNT(k)', 'AVG(a)', 'SUM(m)'])} {w} AS o{i}"
+        # No FILTER: Flink 2.2.1 refuses `agg FILTER (WHERE ...) OVER (...)` (random query 2011-98;
+        # flink_differences.md#filter-in-an-over-aggregate).
+        more = ['MIN(a)', 'MAX(s)', 'SUM(b)', 'COUNT(DISTINCT k)', 'AVG(m)', 'MAX(ts)'] \
+            if self.on["more_functions"] else []
+        aggs = [f"{r.choice(['SUM(a)', 'COUNT(*)', 'MAX(m)', 'MIN(s)', 'COUNT(k)', 'AVG(a)', 'SUM(m)'] + more)} {w} AS o{i}"
                 for i in range(r.randint(1, 3))]
         parts = {"items": self.items(x, 0, 2), "aggs": aggs, "where": self.conjuncts(x, 1)}
         if frame.startswith("RANGE") and not self.data.in_time:
