@@ -163,7 +163,7 @@ def check_filters(binary, warehouse, catalog, events, parts):
         (bt, "bt", "s IS NULL", IsNull("s"), True),
         (bt, "bt", "ts < TIMESTAMP '1970-01-01 00:00:00'", LessThan("ts", "1970-01-01T00:00:00"), True),
         (bt, "bt", "ts >= TIMESTAMP '1970-01-01 04:00:00'", GreaterThanOrEqual("ts", "1970-01-01T04:00:00"), True),
-        (tr, "transforms", "day = 2 AND id > 230", And(EqualTo("day", 2), GreaterThan("id", 230)), True),
+        (tr, "transforms", "`day` = 2 AND id > 230", And(EqualTo("day", 2), GreaterThan("id", 230)), True),
     ]
     for table, name, cond, row_filter, prunes in cases:
         stderr = []
