@@ -48,11 +48,11 @@ def test_sink(guarantee):
     topic = "sink_" + guarantee.replace("-", "_")
     create_topic(topic, 2)
     values = ", ".join("(%d, 'v%d')" % (i, i) for i in range(50))
-    ddl = kafka_table("out", topic, "id INT, v STRING", **{"key.format": "json", "key.fields": "id",
+    ddl = kafka_table("sink_t", topic, "id INT, v STRING", **{"key.format": "json", "key.fields": "id",
                                                             "value.format": "json",
                                                             "sink.delivery-guarantee": guarantee,
                                                             "sink.transactional-id-prefix": "sluice-test"})
-    p = sluice(ddl + "INSERT INTO out SELECT * FROM (VALUES %s) AS t(id, v);" % values, check=False,
+    p = sluice(ddl + "INSERT INTO sink_t SELECT * FROM (VALUES %s) AS t(id, v);" % values, check=False,
                sets=checkpointed())
     if p.returncode != 0:
         check("sink %s: runs" % guarantee, p.stderr, "")
@@ -106,8 +106,8 @@ def test_exactly_once():
     # Two INSERTs into one exactly-once table (a statement set): each writer gets its own transactional
     # id ('<prefix>-0', '<prefix>-1') instead of fencing the other.
     create_topic("eos_two", 1)
-    ddl = kafka_table("out", "eos_two", "id INT", **eos_opts("eos-two", **{"value.format": "json"}))
-    p = sluice(ddl + "EXECUTE STATEMENT SET BEGIN\nINSERT INTO out VALUES (1), (2);\nINSERT INTO out VALUES (3);\nEND;",
+    ddl = kafka_table("sink_t", "eos_two", "id INT", **eos_opts("eos-two", **{"value.format": "json"}))
+    p = sluice(ddl + "EXECUTE STATEMENT SET BEGIN\nINSERT INTO sink_t VALUES (1), (2);\nINSERT INTO sink_t VALUES (3);\nEND;",
                check=False, sets=checkpointed())
     check("exactly-once: two writers of one prefix run", p.stderr if p.returncode else "", "")
     check("exactly-once: two writers of one prefix: every row once",
@@ -116,16 +116,16 @@ def test_exactly_once():
           (transaction_state("eos-two-0"), transaction_state("eos-two-1")), ("CompleteCommit", "CompleteCommit"))
     # Without checkpointing the whole run is one transaction, committed at the end.
     create_topic("eos_nockpt", 1)
-    ddl = kafka_table("out", "eos_nockpt", "id INT", **eos_opts("eos-nockpt", **{"value.format": "json"}))
-    p = sluice(ddl + "INSERT INTO out SELECT * FROM (VALUES (1), (2), (3)) AS t(id);", check=False)
+    ddl = kafka_table("sink_t", "eos_nockpt", "id INT", **eos_opts("eos-nockpt", **{"value.format": "json"}))
+    p = sluice(ddl + "INSERT INTO sink_t SELECT * FROM (VALUES (1), (2), (3)) AS t(id);", check=False)
     check("sink exactly-once without checkpoints: one transaction", (p.returncode, p.stderr.count("error")), (0, 0))
     check("sink exactly-once without checkpoints: read_committed sees every row",
           sorted(json.loads(v)["id"] for _, v in consume("eos_nockpt", 3)), [1, 2, 3])
     # A transaction timeout the broker refuses (its transaction.max.timeout.ms is 900000 by default).
-    ddl = kafka_table("out", "eos_nockpt", "id INT",
+    ddl = kafka_table("sink_t", "eos_nockpt", "id INT",
                       **eos_opts("eos-timeout", **{"value.format": "json",
                                                    "properties.transaction.timeout.ms": "3600000"}))
-    p = sluice(ddl + "INSERT INTO out VALUES (9);", check=False)
+    p = sluice(ddl + "INSERT INTO sink_t VALUES (9);", check=False)
     msg = (p.stderr.strip().splitlines() or [""])[-1]
     print("     (%s)" % msg)
     check("sink exactly-once: a transaction timeout above the broker's limit is refused with the limit",
@@ -159,10 +159,10 @@ def eos_pipeline(topic, prefix):
     exactly-once 'kafka' sink with debezium-json values keyed by the group key."""
     return ("CREATE TABLE gen (id INT) WITH ('connector' = 'datagen', 'fields.id.kind' = 'sequence', "
             "'fields.id.start' = '1', 'fields.id.end' = '%d', 'rows-per-second' = '600');\n" % EOS_ROWS +
-            kafka_table("out", topic, "k INT, c BIGINT, s BIGINT",
+            kafka_table("sink_t", topic, "k INT, c BIGINT, s BIGINT",
                         **eos_opts(prefix, **{"key.format": "json", "key.fields": "k",
                                               "value.format": "debezium-json"})) +
-            "INSERT INTO out SELECT id % 7 AS k, COUNT(*) AS c, SUM(id) AS s FROM gen GROUP BY id % 7;")
+            "INSERT INTO sink_t SELECT id % 7 AS k, COUNT(*) AS c, SUM(id) AS s FROM gen GROUP BY id % 7;")
 
 
 def run_until_done(cmd, kills):
@@ -258,12 +258,12 @@ def test_sink_crash():
     create_topic("crash_out", 2)
     ddl = ("CREATE TABLE gen (id INT) WITH ('connector' = 'datagen', 'fields.id.kind' = 'sequence', "
            "'fields.id.start' = '1', 'fields.id.end' = '400', 'rows-per-second' = '400');\n" +
-           kafka_table("out", "crash_out", "id INT", **{"key.format": "json", "key.fields": "id",
+           kafka_table("sink_t", "crash_out", "id INT", **{"key.format": "json", "key.fields": "id",
                                                         "value.format": "json"}))
     sets = checkpointed()
     env = dict(os.environ, SLUICE_FAILPOINT="sink.after-precommit@3")
     with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False, dir=kt.TMP) as f:
-        f.write(ddl + "INSERT INTO out SELECT id FROM gen;")
+        f.write(ddl + "INSERT INTO sink_t SELECT id FROM gen;")
     # Small chunks, so the rate limit spreads the rows over about ten checkpoints.
     cmd = [SLUICE, "run", "--set", sets[0], "--set", sets[1], "--set", "sluice.exec.chunk-size=16", f.name]
     first = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT, env=env)
@@ -444,9 +444,9 @@ def test_metadata_sink():
         topic = "meta_" + guarantee.replace("-", "_")
         create_topic(topic, 1)
         cols = "id INT, ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp', h MAP<STRING, BYTES> METADATA FROM 'headers'"
-        ddl = kafka_table("out", topic, cols, **{"value.format": "json", "sink.delivery-guarantee": guarantee,
+        ddl = kafka_table("sink_t", topic, cols, **{"value.format": "json", "sink.delivery-guarantee": guarantee,
                                                   "sink.transactional-id-prefix": "sluice-meta"})
-        sluice(ddl + "INSERT INTO out SELECT id, TO_TIMESTAMP_LTZ(1700000000000 + id, 3), MAP['src', "
+        sluice(ddl + "INSERT INTO sink_t SELECT id, TO_TIMESTAMP_LTZ(1700000000000 + id, 3), MAP['src', "
                "CAST('n' || CAST(id AS STRING) AS BYTES)] FROM (VALUES (1), (2), (3)) AS t(id);", sets=checkpointed())
         lines = console_lines(topic, 3, "print.timestamp=true", "print.headers=true")
         got = sorted(tuple(l.split("\t")) for l in lines if l.startswith("CreateTime:"))
@@ -458,10 +458,10 @@ def test_metadata_sink():
     create_topic(topic, 1)
     ddl = ("CREATE TABLE gen (id INT) WITH ('connector' = 'datagen', 'fields.id.kind' = 'sequence', "
            "'fields.id.start' = '1', 'fields.id.end' = '300', 'rows-per-second' = '600');\n" +
-           kafka_table("out", topic, "id INT, h MAP<STRING, BYTES> METADATA FROM 'headers'",
+           kafka_table("sink_t", topic, "id INT, h MAP<STRING, BYTES> METADATA FROM 'headers'",
                        **eos_opts(prefix, **{"value.format": "json"})))
     with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False, dir=kt.TMP) as f:
-        f.write(ddl + "INSERT INTO out SELECT id, MAP['src', CAST('n' || CAST(id AS STRING) AS BYTES), "
+        f.write(ddl + "INSERT INTO sink_t SELECT id, MAP['src', CAST('n' || CAST(id AS STRING) AS BYTES), "
                 "'two', CAST('x' AS BYTES)] FROM gen;")
     sets = checkpointed()
     cmd = [SLUICE, "run", "--set", sets[0], "--set", sets[1], "--set", "sluice.exec.chunk-size=16", f.name]
@@ -480,10 +480,10 @@ def test_raw_null():
     """The 'raw' format writes a NULL as a null message, as Flink's: a tombstone as the value, no key as
     the key (kafka-console-consumer prints null.literal for both)."""
     create_topic("raw_null", 1)
-    ddl = kafka_table("out", "raw_null", "k STRING, v STRING",
+    ddl = kafka_table("sink_t", "raw_null", "k STRING, v STRING",
                       **{"key.format": "raw", "key.fields": "k", "value.format": "raw",
                          "value.fields-include": "EXCEPT_KEY"})
-    sluice(ddl + "INSERT INTO out VALUES ('a', 'x'), ('b', CAST(NULL AS STRING)), (CAST(NULL AS STRING), 'y'), "
+    sluice(ddl + "INSERT INTO sink_t VALUES ('a', 'x'), ('b', CAST(NULL AS STRING)), (CAST(NULL AS STRING), 'y'), "
            "('c', '');")
     lines = console_lines("raw_null", 4, "print.key=true", "key.separator=|", "null.literal=NULL")
     check("raw: NULL is written as a null value (a tombstone) and as a null key", lines,
@@ -530,13 +530,13 @@ def test_errors():
                                                             "scan.bounded.mode": "latest-offset"})
     # Sinks: librdkafka queues records for an unreachable cluster until 'message.timeout.ms' (5 minutes);
     # the sink checks the cluster when it opens, so this fails within the child's time bound.
-    sink = kafka_table("out", "missing_out", "id INT", **{"value.format": "json"})
+    sink = kafka_table("sink_t", "missing_out", "id INT", **{"value.format": "json"})
     cases = [("missing topic (source) fails naming it", src + "SELECT * FROM nope;", "no_such_topic"),
              ("unreachable broker (source) fails naming the servers",
               src.replace(BOOTSTRAP, dead) + "SELECT * FROM nope;", dead),
-             ("missing topic (sink) fails naming it", sink + "INSERT INTO out VALUES (1);", "missing_out"),
+             ("missing topic (sink) fails naming it", sink + "INSERT INTO sink_t VALUES (1);", "missing_out"),
              ("unreachable broker (sink) fails naming the servers",
-              sink.replace(BOOTSTRAP, dead) + "INSERT INTO out VALUES (1);", dead)]
+              sink.replace(BOOTSTRAP, dead) + "INSERT INTO sink_t VALUES (1);", dead)]
     with concurrent.futures.ThreadPoolExecutor(len(cases)) as pool:
         results = list(pool.map(lambda c: sluice(c[1], check=False), cases))
     for (name, _, needle), p in zip(cases, results):

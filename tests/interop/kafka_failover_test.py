@@ -52,11 +52,11 @@ def main():
         src = kafka_table("src", "fo_in", "id INT", **{
             "value.format": "json", "scan.startup.mode": "earliest-offset", "properties.group.id": group,
             "properties.isolation.level": "read_committed"})
-        out = kafka_table("out", "fo_out", "id INT", **{
+        out = kafka_table("sink_t", "fo_out", "id INT", **{
             "value.format": "json", "sink.delivery-guarantee": "exactly-once",
             "sink.transactional-id-prefix": "sluice-failover"})
         ckpt = tempfile.mkdtemp(prefix="ckpt-fo-", dir=tmp)
-        job = LiveJob(src + out + "INSERT INTO out SELECT id FROM src;",
+        job = LiveJob(src + out + "INSERT INTO sink_t SELECT id FROM src;",
                       ("execution.checkpointing.interval=200 ms", "state.checkpoints.dir=" + ckpt))
         killed = None
         try:
