@@ -110,8 +110,11 @@ WindowJoinOperator::WindowJoinOperator(std::string name, std::vector<LogicalType
   SLUICE_CHECK_EQ(spec_.left_keys.size(), spec_.right_keys.size());
   SLUICE_CHECK_GE(spec_.left_window_end, 0);
   SLUICE_CHECK_GE(spec_.right_window_end, 0);
-  output_types_ = left_types_;
-  output_types_.insert(output_types_.end(), right_types_.begin(), right_types_.end());
+  SLUICE_CHECK(!(spec_.semi && spec_.anti));
+  SLUICE_CHECK(!((spec_.semi || spec_.anti) && (spec_.left_outer || spec_.right_outer || spec_.right_driven)));
+  joined_types_ = left_types_;
+  joined_types_.insert(joined_types_.end(), right_types_.begin(), right_types_.end());
+  output_types_ = spec_.semi || spec_.anti ? left_types_ : joined_types_;
 }
 
 WindowJoinOperator::~WindowJoinOperator() = default;
@@ -213,7 +216,7 @@ Status WindowJoinOperator::JoinGroups(const Window& w, const Groups& groups, siz
     std::vector<uint32_t> sel;
     for (size_t begin = 0; begin < total; begin += kResidualBatch) {
       const size_t m = std::min(kResidualBatch, total - begin);
-      Chunk joined(output_types_);
+      Chunk joined(joined_types_);
       for (size_t c = 0; c < nl; ++c) AppendSelectedOrNull(&joined.column(c), left.column(c), cand[0].data() + begin, m);
       for (size_t c = 0; c < right_types_.size(); ++c) {
         AppendSelectedOrNull(&joined.column(nl + c), right.column(c), cand[1].data() + begin, m);
@@ -225,6 +228,7 @@ Status WindowJoinOperator::JoinGroups(const Window& w, const Groups& groups, siz
     }
   }
 
+  if (spec_.semi || spec_.anti) return EmitSemiAnti(w, groups, first, end, pass);
   // The output in Flink's loop order, with outer rows padded.
   std::vector<uint32_t> out[2];
   std::vector<uint8_t> other_matched;
@@ -257,6 +261,24 @@ Status WindowJoinOperator::JoinGroups(const Window& w, const Groups& groups, siz
   }
   SLUICE_CHECK_EQ(p, total);
   return EmitJoinedRows(output_types_, left, out[0], right, out[1]);
+}
+
+Status WindowJoinOperator::EmitSemiAnti(const Window& w, const Groups& groups, size_t first, size_t end,
+                                        const std::vector<uint8_t>& pass) {
+  std::vector<uint32_t> out;
+  size_t p = 0;
+  for (size_t g = first; g < end; ++g) {
+    const size_t nrights = groups.count(1, g);
+    for (const uint32_t* a = groups.begin(0, g); a != groups.end(0, g); ++a) {
+      bool matched = false;
+      for (size_t j = 0; j < nrights; ++j, ++p) matched = matched || pass[p] != 0;
+      if (matched == spec_.semi) out.push_back(*a);
+    }
+  }
+  SLUICE_CHECK_EQ(p, pass.size());
+  // The left columns only: an empty right side, gathered at the same ids (no columns to gather).
+  const Chunk no_columns{std::vector<LogicalType>{}};
+  return EmitJoinedRows(output_types_, w.arenas[0].rows(), out, no_columns, out);
 }
 
 Status WindowJoinOperator::FireUpTo(int64_t watermark) {
