@@ -19,7 +19,9 @@
 // pads the right rows that matched nothing; RIGHT loops the other way round. SEMI / ANTI go over the
 // left rows in arrival order and emit each one once, its left columns only, when some right row of its
 // key passes the residual (SEMI) or none does (ANTI; a NULL key matches nothing, so ANTI emits it,
-// and NOT IN's `x = y OR x IS NULL OR y IS NULL` is a residual). Then the window's state is
+// and NOT IN's `x = y OR x IS NULL OR y IS NULL` is a residual); their candidate pairs are judged a
+// batch at a time and a left row's remaining ones skipped once one passed (Flink's loop breaks there),
+// so they never hold a group's pairs at once. Then the window's state is
 // freed. The +inf watermark at the end of a bounded input fires every pending window.
 //
 // Late rows: a row whose window already fired (window_end - 1 ms <= watermark) is dropped and
@@ -96,9 +98,8 @@ class WindowJoinOperator final : public Operator {
   Status FireWindow(Window& w);
   // Joins and emits the window's groups [first, end).
   Status JoinGroups(const Window& w, const Groups& groups, size_t first, size_t end);
-  // SEMI / ANTI: emits the left rows of groups [first, end) that have a match / have none; `pass` is
-  // the residual's verdict on each candidate pair in JoinGroups' loop order.
-  Status EmitSemiAnti(const Window& w, const Groups& groups, size_t first, size_t end, const std::vector<uint8_t>& pass);
+  // SEMI / ANTI: emits the left rows of groups [first, end) that have a match / have none.
+  Status SemiAntiGroups(const Window& w, const Groups& groups, size_t first, size_t end);
   // Reads one window as a full snapshot wrote it, checking it.
   void GetWindow(StateReader* r, Window* win) const;
   // The current state becomes the base of the next delta (after every snapshot and restore).

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../function/function_test_util.h"
+#include "function/evaluator.h"
 #include "rank_dedup_test_util.h"
 #include "snapshot_chain_util.h"
 #include "state/state_serde.h"
@@ -94,6 +96,37 @@ TEST(WindowJoinOperatorTest, SemiAndAntiEmitEachLeftRowOnceAtTheWindowsEnd) {
     // Window 2000 has no right rows.
     EXPECT_EQ(j.Take(), anti ? Lines{"+I[b, 24, 2000]"} : Lines{});
     EXPECT_EQ(j.op.num_windows(), 0u);
+  }
+}
+
+// A residual (left.ts < right.ts) over more candidate pairs than one batch evaluates: 200 left rows
+// (ts 0..199) and 100 right rows (ts 0..99) of one key, 20,000 pairs.
+TEST(WindowJoinOperatorTest, SemiAndAntiJudgeManyPairsInBatches) {
+  for (bool anti : {false, true}) {
+    WindowJoinSpec spec = SemiAnti(anti);
+    spec.residual = testing::Call("<", {testing::Col(1, LogicalType::Timestamp(3)), testing::Col(4, LogicalType::Timestamp(3))});
+    JobContext ctx;
+    EvalContext eval;
+    ctx.eval = &eval;
+    WindowJoinOperator op("WindowJoin", kTypes, kTypes, spec);
+    testing::CollectSink sink;
+    op.AddOutput(&sink, 0);
+    ASSERT_TRUE(op.Open(&ctx).ok());
+    ASSERT_TRUE(sink.Open(&ctx).ok());
+    std::vector<Row> left, right;
+    for (int64_t t = 0; t < 200; ++t) left.push_back(R("a", t, 1000));
+    for (int64_t t = 0; t < 100; ++t) right.push_back(R("a", t, 1000));
+    Chunk r = MakeChunk(kTypes, right);
+    ASSERT_TRUE(op.Process(1, r).ok());
+    Chunk l = MakeChunk(kTypes, left);
+    ASSERT_TRUE(op.Process(0, l).ok());
+    ASSERT_TRUE(op.ReceiveEndOfInput(0).ok());
+    ASSERT_TRUE(op.ReceiveEndOfInput(1).ok());
+    // Left rows 0..98 have a later right row; 99..199 have none.
+    const Lines out = sink.Changes();
+    ASSERT_EQ(out.size(), anti ? 101u : 99u);
+    EXPECT_EQ(out.front(), anti ? "+I[a, 99, 1000]" : "+I[a, 0, 1000]");
+    EXPECT_EQ(out.back(), anti ? "+I[a, 199, 1000]" : "+I[a, 98, 1000]");
   }
 }
 
