@@ -214,18 +214,10 @@ Status WindowJoinOperator::JoinGroups(const Window& w, const Groups& groups, siz
   std::vector<uint8_t> pass(total, 1);
   if (state_->residual && total > 0) {
     std::fill(pass.begin(), pass.end(), 0);
-    const size_t nl = left_types_.size();
     std::vector<uint32_t> sel;
     for (size_t begin = 0; begin < total; begin += kResidualBatch) {
       const size_t m = std::min(kResidualBatch, total - begin);
-      Chunk joined(joined_types_);
-      for (size_t c = 0; c < nl; ++c) AppendSelectedOrNull(&joined.column(c), left.column(c), cand[0].data() + begin, m);
-      for (size_t c = 0; c < right_types_.size(); ++c) {
-        AppendSelectedOrNull(&joined.column(nl + c), right.column(c), cand[1].data() + begin, m);
-      }
-      joined.kind_vector().assign(m, RowKind::kInsert);
-      sel.clear();
-      RETURN_IF_ERROR(state_->residual->Filter(joined, &sel));
+      RETURN_IF_ERROR(PassingPairs(left, right, cand[0].data() + begin, cand[1].data() + begin, m, &sel));
       for (uint32_t k : sel) pass[begin + k] = 1;
     }
   }
@@ -264,6 +256,17 @@ Status WindowJoinOperator::JoinGroups(const Window& w, const Groups& groups, siz
   return EmitJoinedRows(output_types_, left, out[0], right, out[1]);
 }
 
+Status WindowJoinOperator::PassingPairs(const Chunk& left, const Chunk& right, const uint32_t* left_ids,
+                                        const uint32_t* right_ids, size_t m, std::vector<uint32_t>* sel) {
+  const size_t nl = left_types_.size();
+  Chunk joined(joined_types_);
+  for (size_t c = 0; c < nl; ++c) AppendSelectedOrNull(&joined.column(c), left.column(c), left_ids, m);
+  for (size_t c = 0; c < right_types_.size(); ++c) AppendSelectedOrNull(&joined.column(nl + c), right.column(c), right_ids, m);
+  joined.kind_vector().assign(m, RowKind::kInsert);
+  sel->clear();
+  return state_->residual->Filter(joined, sel);
+}
+
 Status WindowJoinOperator::SemiAntiGroups(const Window& w, const Groups& groups, size_t first, size_t end) {
   const Chunk& left = w.arenas[0].rows();
   const Chunk& right = w.arenas[1].rows();
@@ -274,19 +277,12 @@ Status WindowJoinOperator::SemiAntiGroups(const Window& w, const Groups& groups,
     // The candidate pairs in Flink's loop order, kResidualBatch at a time; a left row's remaining
     // pairs are skipped once one passed (Flink's loop breaks there), so memory stays bounded.
     std::fill(matched.begin(), matched.end(), 0);
-    const size_t nl = left_types_.size();
     std::vector<uint32_t> cand[2];
     std::vector<size_t> owner;  // the candidate's left row, as an index into `matched`
     std::vector<uint32_t> sel;
     auto evaluate = [&]() -> Status {
-      const size_t m = owner.size();
-      if (m == 0) return Status::OK();
-      Chunk joined(joined_types_);
-      for (size_t c = 0; c < nl; ++c) AppendSelectedOrNull(&joined.column(c), left.column(c), cand[0].data(), m);
-      for (size_t c = 0; c < right_types_.size(); ++c) AppendSelectedOrNull(&joined.column(nl + c), right.column(c), cand[1].data(), m);
-      joined.kind_vector().assign(m, RowKind::kInsert);
-      sel.clear();
-      RETURN_IF_ERROR(state_->residual->Filter(joined, &sel));
+      if (owner.empty()) return Status::OK();
+      RETURN_IF_ERROR(PassingPairs(left, right, cand[0].data(), cand[1].data(), owner.size(), &sel));
       for (uint32_t k : sel) matched[owner[k]] = 1;
       cand[0].clear();
       cand[1].clear();

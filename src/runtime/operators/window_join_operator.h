@@ -98,6 +98,9 @@ class WindowJoinOperator final : public Operator {
   Status FireWindow(Window& w);
   // Joins and emits the window's groups [first, end).
   Status JoinGroups(const Window& w, const Groups& groups, size_t first, size_t end);
+  // The candidate pairs (left_ids[k], right_ids[k]), k < m, that pass the residual, as indexes k.
+  Status PassingPairs(const Chunk& left, const Chunk& right, const uint32_t* left_ids, const uint32_t* right_ids,
+                      size_t m, std::vector<uint32_t>* sel);
   // SEMI / ANTI: emits the left rows of groups [first, end) that have a match / have none.
   Status SemiAntiGroups(const Window& w, const Groups& groups, size_t first, size_t end);
   // Reads one window as a full snapshot wrote it, checking it.
