@@ -1,5 +1,7 @@
 #include "plan/window_join_rule.h"
 
+#include <set>
+
 #include "function/scalar_function.h"
 #include "plan/optimizer.h"
 #include "plan/window_rank_rule.h"
@@ -7,9 +9,21 @@
 namespace sluice {
 
 std::string WindowJoinNode::ExplainAttributes() const {
-  static const char* kTypes[] = {"InnerJoin", "LeftOuterJoin", "RightOuterJoin", "FullOuterJoin"};
-  // The output's names: left ++ right, made unique as Flink's (num, num0).
-  const std::vector<std::string> names = schema.names();
+  static const char* kTypes[] = {"InnerJoin",     "LeftOuterJoin", "RightOuterJoin",
+                                 "FullOuterJoin", "LeftSemiJoin",  "LeftAntiJoin"};
+  // The condition's names: the output's (left ++ right, made unique as Flink's num, num0); a semi or
+  // anti join outputs the left columns only, so its condition's are its inputs' names made unique
+  // the same way (binder_util's Uniquify; Flink prints =(num, num0) there too).
+  std::vector<std::string> names = schema.names();
+  if (IsSemiOrAnti(join_type)) {
+    names = inputs[0]->schema.names();
+    std::set<std::string> used(names.begin(), names.end());
+    for (const std::string& base : inputs[1]->schema.names()) {
+      std::string n = base;
+      for (int i = 0; !used.insert(n).second; ++i) n = base + std::to_string(i);
+      names.push_back(n);
+    }
+  }
   std::string select;
   for (const auto& n : schema.names()) select += (select.empty() ? "" : ", ") + n;
   return "leftWindow=[" + left_window.Explain(*inputs[0]) + "], rightWindow=[" + right_window.Explain(*inputs[1]) +
@@ -63,11 +77,6 @@ Result<PlanNodePtr> WindowJoinRule::Rewrite(const JoinNode& join) {
   const WindowSpec& b = rw->window;
   if (a.kind != b.kind || a.size_ms != b.size_ms || a.step_ms != b.step_ms || a.offset_ms != b.offset_ms) return PlanNodePtr();
   if (lw->proctime) return Status::PlanError("Processing time Window Join is not supported yet.");
-  if (IsSemiOrAnti(join.join_type)) {
-    // Flink plans a WindowJoin with joinType=[LeftSemiJoin/LeftAntiJoin] here; Sluice's WindowJoin has
-    // no semi/anti kinds yet, and a regular semi/anti join would give another changelog.
-    return Status::NotSupported("A window semi/anti join (IN / EXISTS between the same windows of two tables) is not supported by Sluice yet");
-  }
   // The remaining condition: the ON condition without the window equalities.
   auto is_window_equality = [&](const Expr& c) {
     if (c.kind != ExprKind::kCall || !c.function || c.function->name != "=" || c.args.size() != 2) return false;

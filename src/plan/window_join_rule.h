@@ -6,8 +6,9 @@
 //
 // As in Flink, a join that pairs only one of the window columns, or whose sides differ in window or
 // time attribute kind, stays a regular join. Windows on processing time are refused with Flink's
-// words ("Processing time Window Join is not supported yet."). SEMI/ANTI window joins come from
-// IN/EXISTS subqueries, which the binder does not plan yet.
+// words ("Processing time Window Join is not supported yet."). [NOT] IN / [NOT] EXISTS subqueries correlated
+// on both window columns (binder/subquery.cc's LeftSemiJoin / LeftAntiJoin) become a WindowJoin with
+// joinType=[LeftSemiJoin] / [LeftAntiJoin] the same way; NOT IN's NULL tests stay in its condition.
 //
 // Threading: pure functions over immutable plans.
 #pragma once

@@ -110,8 +110,11 @@ WindowJoinOperator::WindowJoinOperator(std::string name, std::vector<LogicalType
   SLUICE_CHECK_EQ(spec_.left_keys.size(), spec_.right_keys.size());
   SLUICE_CHECK_GE(spec_.left_window_end, 0);
   SLUICE_CHECK_GE(spec_.right_window_end, 0);
-  output_types_ = left_types_;
-  output_types_.insert(output_types_.end(), right_types_.begin(), right_types_.end());
+  SLUICE_CHECK(!(spec_.semi && spec_.anti));
+  SLUICE_CHECK(!((spec_.semi || spec_.anti) && (spec_.left_outer || spec_.right_outer || spec_.right_driven)));
+  joined_types_ = left_types_;
+  joined_types_.insert(joined_types_.end(), right_types_.begin(), right_types_.end());
+  output_types_ = spec_.semi || spec_.anti ? left_types_ : joined_types_;
 }
 
 WindowJoinOperator::~WindowJoinOperator() = default;
@@ -178,7 +181,8 @@ Status WindowJoinOperator::FireWindow(Window& w) {
   while (first < w.groups) {
     size_t last = first, pairs = 0;
     while (last < w.groups && (last == first || pairs < kFireBatch)) {
-      pairs += groups.count(0, last) * groups.count(1, last);
+      // SEMI / ANTI hold no pairs (SemiAntiGroups streams them), only their left rows.
+      pairs += spec_.semi || spec_.anti ? groups.count(0, last) : groups.count(0, last) * groups.count(1, last);
       ++last;
     }
     RETURN_IF_ERROR(JoinGroups(w, groups, first, last));
@@ -188,6 +192,7 @@ Status WindowJoinOperator::FireWindow(Window& w) {
 }
 
 Status WindowJoinOperator::JoinGroups(const Window& w, const Groups& groups, size_t first, size_t end) {
+  if (spec_.semi || spec_.anti) return SemiAntiGroups(w, groups, first, end);
   const int lead = spec_.right_driven ? 1 : 0;
   const int other = 1 - lead;
   const bool lead_outer = lead == 0 ? spec_.left_outer : spec_.right_outer;
@@ -209,18 +214,10 @@ Status WindowJoinOperator::JoinGroups(const Window& w, const Groups& groups, siz
   std::vector<uint8_t> pass(total, 1);
   if (state_->residual && total > 0) {
     std::fill(pass.begin(), pass.end(), 0);
-    const size_t nl = left_types_.size();
     std::vector<uint32_t> sel;
     for (size_t begin = 0; begin < total; begin += kResidualBatch) {
       const size_t m = std::min(kResidualBatch, total - begin);
-      Chunk joined(output_types_);
-      for (size_t c = 0; c < nl; ++c) AppendSelectedOrNull(&joined.column(c), left.column(c), cand[0].data() + begin, m);
-      for (size_t c = 0; c < right_types_.size(); ++c) {
-        AppendSelectedOrNull(&joined.column(nl + c), right.column(c), cand[1].data() + begin, m);
-      }
-      joined.kind_vector().assign(m, RowKind::kInsert);
-      sel.clear();
-      RETURN_IF_ERROR(state_->residual->Filter(joined, &sel));
+      RETURN_IF_ERROR(PassingPairs(left, right, cand[0].data() + begin, cand[1].data() + begin, m, &sel));
       for (uint32_t k : sel) pass[begin + k] = 1;
     }
   }
@@ -257,6 +254,64 @@ Status WindowJoinOperator::JoinGroups(const Window& w, const Groups& groups, siz
   }
   SLUICE_CHECK_EQ(p, total);
   return EmitJoinedRows(output_types_, left, out[0], right, out[1]);
+}
+
+Status WindowJoinOperator::PassingPairs(const Chunk& left, const Chunk& right, const uint32_t* left_ids,
+                                        const uint32_t* right_ids, size_t m, std::vector<uint32_t>* sel) {
+  const size_t nl = left_types_.size();
+  Chunk joined(joined_types_);
+  for (size_t c = 0; c < nl; ++c) AppendSelectedOrNull(&joined.column(c), left.column(c), left_ids, m);
+  for (size_t c = 0; c < right_types_.size(); ++c) AppendSelectedOrNull(&joined.column(nl + c), right.column(c), right_ids, m);
+  joined.kind_vector().assign(m, RowKind::kInsert);
+  sel->clear();
+  return state_->residual->Filter(joined, sel);
+}
+
+Status WindowJoinOperator::SemiAntiGroups(const Window& w, const Groups& groups, size_t first, size_t end) {
+  const Chunk& left = w.arenas[0].rows();
+  const Chunk& right = w.arenas[1].rows();
+  // matched[k]: whether the k-th left row of groups [first, end) has a right row passing the residual.
+  std::vector<uint8_t> matched;
+  for (size_t g = first; g < end; ++g) matched.resize(matched.size() + groups.count(0, g), groups.count(1, g) > 0 ? 1 : 0);
+  if (state_->residual) {
+    // The candidate pairs in Flink's loop order, kResidualBatch at a time; a left row's remaining
+    // pairs are skipped once one passed (Flink's loop breaks there), so memory stays bounded.
+    std::fill(matched.begin(), matched.end(), 0);
+    std::vector<uint32_t> cand[2];
+    std::vector<size_t> owner;  // the candidate's left row, as an index into `matched`
+    std::vector<uint32_t> sel;
+    auto evaluate = [&]() -> Status {
+      if (owner.empty()) return Status::OK();
+      RETURN_IF_ERROR(PassingPairs(left, right, cand[0].data(), cand[1].data(), owner.size(), &sel));
+      for (uint32_t k : sel) matched[owner[k]] = 1;
+      cand[0].clear();
+      cand[1].clear();
+      owner.clear();
+      return Status::OK();
+    };
+    size_t k = 0;
+    for (size_t g = first; g < end; ++g) {
+      for (const uint32_t* a = groups.begin(0, g); a != groups.end(0, g); ++a, ++k) {
+        for (const uint32_t* b = groups.begin(1, g); b != groups.end(1, g) && !matched[k]; ++b) {
+          cand[0].push_back(*a);
+          cand[1].push_back(*b);
+          owner.push_back(k);
+          if (owner.size() == kResidualBatch) RETURN_IF_ERROR(evaluate());
+        }
+      }
+    }
+    RETURN_IF_ERROR(evaluate());
+  }
+  std::vector<uint32_t> out;
+  size_t k = 0;
+  for (size_t g = first; g < end; ++g) {
+    for (const uint32_t* a = groups.begin(0, g); a != groups.end(0, g); ++a, ++k) {
+      if ((matched[k] != 0) == spec_.semi) out.push_back(*a);
+    }
+  }
+  // The left columns only: an empty right side, gathered at the same ids (no columns to gather).
+  const Chunk no_columns{std::vector<LogicalType>{}};
+  return EmitJoinedRows(output_types_, left, out, no_columns, out);
 }
 
 Status WindowJoinOperator::FireUpTo(int64_t watermark) {

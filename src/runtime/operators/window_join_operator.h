@@ -1,6 +1,7 @@
 // WindowJoinOperator: Flink's WindowJoin (WindowJoinOperator) — an equi-join of two insert-only inputs
 // whose rows carry the same event-time windows, on L.window_start = R.window_start AND L.window_end =
-// R.window_end [AND keys] [AND residual]. INNER, LEFT, RIGHT and FULL OUTER; output insert-only.
+// R.window_end [AND keys] [AND residual]. INNER, LEFT, RIGHT and FULL OUTER, and LEFT SEMI / ANTI
+// ([NOT] IN / [NOT] EXISTS between the same windows, Flink's SemiAntiJoinOperator); output insert-only.
 //
 // State: per window (by window_end; with one window spec on both sides the end names the window) the
 // rows of each side in arrival order, in the window's per-side arenas, and their groups: a group is a
@@ -15,7 +16,12 @@
 // order their first row arrived (either side). Per key, as Flink's join loops: INNER/LEFT/FULL go over
 // the left rows in arrival order and, for each, the right rows in arrival order, emitting the pairs the
 // residual accepts, then (LEFT/FULL) the left row padded with NULLs when it matched nothing; FULL then
-// pads the right rows that matched nothing; RIGHT loops the other way round. Then the window's state is
+// pads the right rows that matched nothing; RIGHT loops the other way round. SEMI / ANTI go over the
+// left rows in arrival order and emit each one once, its left columns only, when some right row of its
+// key passes the residual (SEMI) or none does (ANTI; a NULL key matches nothing, so ANTI emits it,
+// and NOT IN's `x = y OR x IS NULL OR y IS NULL` is a residual); their candidate pairs are judged a
+// batch at a time and a left row's remaining ones skipped once one passed (Flink's loop breaks there),
+// so they never hold a group's pairs at once. Then the window's state is
 // freed. The +inf watermark at the end of a bounded input fires every pending window.
 //
 // Late rows: a row whose window already fired (window_end - 1 ms <= watermark) is dropped and
@@ -44,6 +50,9 @@ struct WindowJoinSpec {
   bool left_outer = false;
   bool right_outer = false;
   bool right_driven = false;  // RIGHT OUTER: the right side's rows lead the loops
+  // LEFT SEMI / ANTI: each left row once (left columns only) when it has a match / has none.
+  bool semi = false;
+  bool anti = false;
   std::vector<int> left_keys;
   std::vector<int> right_keys;
   int left_window_end = -1;  // input columns holding each side's window_end
@@ -89,6 +98,11 @@ class WindowJoinOperator final : public Operator {
   Status FireWindow(Window& w);
   // Joins and emits the window's groups [first, end).
   Status JoinGroups(const Window& w, const Groups& groups, size_t first, size_t end);
+  // The candidate pairs (left_ids[k], right_ids[k]), k < m, that pass the residual, as indexes k.
+  Status PassingPairs(const Chunk& left, const Chunk& right, const uint32_t* left_ids, const uint32_t* right_ids,
+                      size_t m, std::vector<uint32_t>* sel);
+  // SEMI / ANTI: emits the left rows of groups [first, end) that have a match / have none.
+  Status SemiAntiGroups(const Window& w, const Groups& groups, size_t first, size_t end);
   // Reads one window as a full snapshot wrote it, checking it.
   void GetWindow(StateReader* r, Window* win) const;
   // The current state becomes the base of the next delta (after every snapshot and restore).
@@ -96,7 +110,8 @@ class WindowJoinOperator final : public Operator {
 
   std::vector<LogicalType> left_types_;
   std::vector<LogicalType> right_types_;
-  std::vector<LogicalType> output_types_;
+  std::vector<LogicalType> joined_types_;  // left ++ right: the residual's input
+  std::vector<LogicalType> output_types_;  // joined_types_, or the left types (SEMI / ANTI)
   WindowJoinSpec spec_;
   WindowsByEnd<Window> windows_;
   // Ends of the windows that existed at the last snapshot or restore and fired since.

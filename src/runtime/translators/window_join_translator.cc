@@ -9,6 +9,8 @@ Result<Operator*> TranslateWindowJoin(Translator& t, const PlanNodePtr& node) {
   spec.left_outer = j.join_type == JoinType::kLeft || j.join_type == JoinType::kFull;
   spec.right_outer = j.join_type == JoinType::kRight || j.join_type == JoinType::kFull;
   spec.right_driven = j.join_type == JoinType::kRight;
+  spec.semi = j.join_type == JoinType::kSemi;
+  spec.anti = j.join_type == JoinType::kAnti;
   spec.left_keys = j.left_keys;
   spec.right_keys = j.right_keys;
   spec.left_window_end = j.left_window.window_end;

@@ -1,12 +1,14 @@
 // WindowJoinOperator driven directly: both sides are (key STRING, ts TIMESTAMP(3), window_end
 // TIMESTAMP(3)), joined on key within the same window. Output rows print as [key, ts, end, key, ts,
 // end] with timestamps in milliseconds. Checks Flink's loop order with outer padding, NULL keys and
-// late rows, and that incremental checkpoints (a full snapshot plus deltas) restore exactly the
+// late rows, semi and anti joins (each left row once, left columns only), and that incremental checkpoints (a full snapshot plus deltas) restore exactly the
 // original's state: windows fired between deltas, rows added to old and new windows.
 #include "runtime/operators/window_join_operator.h"
 
 #include <gtest/gtest.h>
 
+#include "../function/function_test_util.h"
+#include "function/evaluator.h"
 #include "rank_dedup_test_util.h"
 #include "snapshot_chain_util.h"
 #include "state/state_serde.h"
@@ -65,6 +67,69 @@ TEST(WindowJoinOperatorTest, JoinsPerWindowInFlinksLoopOrder) {
   EXPECT_EQ(j.op.num_windows(), 0u);
 }
 
+WindowJoinSpec SemiAnti(bool anti) {
+  WindowJoinSpec s = Spec(false, false);
+  s.semi = !anti;
+  s.anti = anti;
+  return s;
+}
+
+TEST(WindowJoinOperatorTest, SemiAndAntiEmitEachLeftRowOnceAtTheWindowsEnd) {
+  for (bool anti : {false, true}) {
+    TwoInputs j(SemiAnti(anti));
+    ASSERT_TRUE(j.open_status.ok());
+    ASSERT_TRUE(j.Push(1, {R("b", 10, 1000), R("a", 11, 1000), R("a", 12, 1000), N(13, 1000)}).ok());
+    ASSERT_TRUE(j.Push(0, {R("a", 20, 1000), N(21, 1000), R("c", 22, 1000), R("a", 23, 1000), R("b", 24, 2000)}).ok());
+    ASSERT_TRUE(j.Watermark(998).ok());
+    EXPECT_EQ(j.Take(), Lines{});  // nothing before the window's end
+    ASSERT_TRUE(j.Watermark(999).ok());
+    // Groups in first-arrival order: b, a, NULL (right), NULL (left), c; a's left rows match twice
+    // each and leave once; a NULL key matches nothing.
+    if (anti) {
+      EXPECT_EQ(j.Take(), (Lines{"+I[NULL, 21, 1000]", "+I[c, 22, 1000]"}));
+    } else {
+      EXPECT_EQ(j.Take(), (Lines{"+I[a, 20, 1000]", "+I[a, 23, 1000]"}));
+    }
+    ASSERT_TRUE(j.Push(1, {R("a", 900, 1000)}).ok());
+    EXPECT_EQ(j.op.metrics().late_rows_dropped, 1);
+    ASSERT_TRUE(j.End().ok());
+    // Window 2000 has no right rows.
+    EXPECT_EQ(j.Take(), anti ? Lines{"+I[b, 24, 2000]"} : Lines{});
+    EXPECT_EQ(j.op.num_windows(), 0u);
+  }
+}
+
+// A residual (left.ts < right.ts) over more candidate pairs than one batch evaluates: 200 left rows
+// (ts 0..199) and 100 right rows (ts 0..99) of one key, 20,000 pairs.
+TEST(WindowJoinOperatorTest, SemiAndAntiJudgeManyPairsInBatches) {
+  for (bool anti : {false, true}) {
+    WindowJoinSpec spec = SemiAnti(anti);
+    spec.residual = testing::Call("<", {testing::Col(1, LogicalType::Timestamp(3)), testing::Col(4, LogicalType::Timestamp(3))});
+    JobContext ctx;
+    EvalContext eval;
+    ctx.eval = &eval;
+    WindowJoinOperator op("WindowJoin", kTypes, kTypes, spec);
+    testing::CollectSink sink;
+    op.AddOutput(&sink, 0);
+    ASSERT_TRUE(op.Open(&ctx).ok());
+    ASSERT_TRUE(sink.Open(&ctx).ok());
+    std::vector<Row> left, right;
+    for (int64_t t = 0; t < 200; ++t) left.push_back(R("a", t, 1000));
+    for (int64_t t = 0; t < 100; ++t) right.push_back(R("a", t, 1000));
+    Chunk r = MakeChunk(kTypes, right);
+    ASSERT_TRUE(op.Process(1, r).ok());
+    Chunk l = MakeChunk(kTypes, left);
+    ASSERT_TRUE(op.Process(0, l).ok());
+    ASSERT_TRUE(op.ReceiveEndOfInput(0).ok());
+    ASSERT_TRUE(op.ReceiveEndOfInput(1).ok());
+    // Left rows 0..98 have a later right row; 99..199 have none.
+    const Lines out = sink.Changes();
+    ASSERT_EQ(out.size(), anti ? 101u : 99u);
+    EXPECT_EQ(out.front(), anti ? "+I[a, 99, 1000]" : "+I[a, 0, 1000]");
+    EXPECT_EQ(out.back(), anti ? "+I[a, 199, 1000]" : "+I[a, 98, 1000]");
+  }
+}
+
 // Drives both joins through the same steps (rows from `t` ms on) and expects the same output.
 void SameSteps(TwoInputs& a, TwoInputs& b, int64_t t) {
   for (TwoInputs* j : {&a, &b}) {
@@ -103,6 +168,27 @@ TEST(WindowJoinOperatorTest, DeltaCheckpointsRestoreTheSameState) {
   EXPECT_EQ(FullSnapshot(b.op), FullSnapshot(a.op));
   SameSteps(a, b, 400);
   EXPECT_EQ(FullSnapshot(b.op), FullSnapshot(a.op));
+}
+
+TEST(WindowJoinOperatorTest, SemiAntiDeltaCheckpointsRestoreTheSameState) {
+  for (bool anti : {false, true}) {
+    TwoInputs a(SemiAnti(anti));
+    ASSERT_TRUE(a.Push(0, {R("a", 100, 1000), R("b", 110, 1000), R("a", 120, 2000)}).ok());
+    ASSERT_TRUE(a.Push(1, {R("a", 130, 1000), N(140, 2000)}).ok());
+    const std::string full = FullSnapshot(a.op);
+    ASSERT_TRUE(a.Push(1, {R("b", 200, 1000), R("a", 220, 2000), R("d", 230, 3000)}).ok());
+    ASSERT_TRUE(a.Push(0, {N(240, 1000), R("d", 250, 3000)}).ok());
+    const std::string d1 = Delta(a.op);
+    ASSERT_TRUE(a.Watermark(999).ok());
+    ASSERT_TRUE(a.Push(0, {R("a", 300, 2000), R("e", 310, 2000)}).ok());
+    const std::string d2 = Delta(a.op);
+    a.Take();
+
+    TwoInputs b(SemiAnti(anti));
+    RestoreChain(b.op, {full, d1, d2});
+    EXPECT_EQ(FullSnapshot(b.op), FullSnapshot(a.op));
+    SameSteps(a, b, 400);
+  }
 }
 
 TEST(WindowJoinOperatorTest, DeltaOnTheWrongBaseOrDamagedIsRefused) {

@@ -1,0 +1,15 @@
+-- Anti window join (NOT IN) with a NULL: the orders whose qty is no shipped order_id of their 2-minute
+-- window; erin's NULL qty makes NOT IN unknown, so her order is dropped (NOT EXISTS would keep it).
+CREATE TABLE orders (
+  order_id INT, customer STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3),
+  WATERMARK FOR ts AS ts - INTERVAL '30' SECOND
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/orders.json', 'format' = 'json');
+CREATE TABLE shipments (
+  ship_id INT, order_id INT, ts TIMESTAMP(3),
+  WATERMARK FOR ts AS ts - INTERVAL '30' SECOND
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/shipments.json', 'format' = 'json');
+SELECT o.order_id, o.qty, o.window_start, o.window_end
+FROM (SELECT * FROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(ts), INTERVAL '2' MINUTE))) o
+WHERE o.qty NOT IN (
+  SELECT order_id FROM (SELECT * FROM TABLE(TUMBLE(TABLE shipments, DESCRIPTOR(ts), INTERVAL '2' MINUTE))) s
+  WHERE o.window_start = s.window_start AND o.window_end = s.window_end);

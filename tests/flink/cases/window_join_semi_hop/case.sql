@@ -1,0 +1,14 @@
+-- Semi window join over HOP windows: each order judged in each of its windows.
+CREATE TABLE orders (
+  order_id INT, customer STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3),
+  WATERMARK FOR ts AS ts - INTERVAL '30' SECOND
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/orders.json', 'format' = 'json');
+CREATE TABLE shipments (
+  ship_id INT, order_id INT, ts TIMESTAMP(3),
+  WATERMARK FOR ts AS ts - INTERVAL '30' SECOND
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/shipments.json', 'format' = 'json');
+SELECT o.order_id, o.window_start, o.window_end
+FROM (SELECT * FROM TABLE(HOP(TABLE orders, DESCRIPTOR(ts), INTERVAL '1' MINUTE, INTERVAL '2' MINUTE))) o
+WHERE o.order_id IN (
+  SELECT order_id FROM (SELECT * FROM TABLE(HOP(TABLE shipments, DESCRIPTOR(ts), INTERVAL '1' MINUTE, INTERVAL '2' MINUTE))) s
+  WHERE o.window_start = s.window_start AND o.window_end = s.window_end);
