@@ -667,9 +667,21 @@ std::vector<int> JoinInputUniqueKey(const JoinNode& join, int side) {
   return UpsertKeyColumns(join.inputs[static_cast<size_t>(side)].get());
 }
 
+namespace {
+// True when `node` has at most one row at a time: a global aggregation (no GROUP BY; Flink's unique key
+// of an Aggregate with an empty group set is the empty key), under projections and filters.
+bool AtMostOneRow(const PlanNode* node) {
+  while (node->kind == PlanKind::kCalc || node->kind == PlanKind::kExchange) node = node->inputs[0].get();
+  if (node->kind != PlanKind::kGroupAggregate) return false;
+  const auto& g = node->As<GroupAggregateNode>();
+  return g.group_keys.empty() && g.phase != GroupAggregateNode::Phase::kLocal;
+}
+}  // namespace
+
 std::string JoinInputSpecName(const JoinNode& join, int side) {
   const std::vector<int> key = JoinInputUniqueKey(join, side);
-  if (key.empty()) return "NoUniqueKey";
+  // The empty key lies within any join keys.
+  if (key.empty()) return AtMostOneRow(join.inputs[static_cast<size_t>(side)].get()) ? "JoinKeyContainsUniqueKey" : "NoUniqueKey";
   return UniqueOn(join.inputs[static_cast<size_t>(side)].get(), side == 0 ? join.left_keys : join.right_keys)
              ? "JoinKeyContainsUniqueKey"
              : "HasUniqueKey";

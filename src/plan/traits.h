@@ -32,7 +32,9 @@ std::vector<int> UpsertKeyIndexes(const PlanNode& node);
 // Flink's JoinInputSideSpec of input `side` (0 left, 1 right) of a regular join (JoinUtil.analyzeJoinInput
 // over the input's upsert key): the input's unique key (columns of that input; empty: NoUniqueKey),
 // and its name in EXPLAIN: "JoinKeyContainsUniqueKey" when the key lies within the side's join keys,
-// "HasUniqueKey" otherwise, "NoUniqueKey" without one.
+// "HasUniqueKey" otherwise, "NoUniqueKey" without one. A global aggregation's side (at most one row,
+// Flink's empty unique key) is named "JoinKeyContainsUniqueKey"; its unique key is returned empty, so
+// the operator keeps and bundles its one row as a side without a key.
 std::vector<int> JoinInputUniqueKey(const JoinNode& join, int side);
 std::string JoinInputSpecName(const JoinNode& join, int side);
 // True for operators whose state grows with the number of distinct keys (aggregates, dedup, Top-N,
