@@ -88,10 +88,11 @@ class Binder {
   Result<Relation> BindWhere(const ast::Expr& where, Relation input);
   Result<Relation> BindSemiAntiJoin(const ast::Query& query, const ast::Expr* operand, bool anti, ast::SourcePos pos,
                                     Relation input);
-  // The rows of a subquery whose WHERE may read `outer`'s columns: for a correlated one, its IN column
-  // (when `want_column`) and the inner columns the correlated conjuncts read; those conjuncts are
-  // appended to `correlation` over outer ++ the returned relation's columns.
-  Result<Relation> BindSubqueryRelation(const ast::Query& query, const Scope& outer, bool want_column,
+  // The rows of a subquery whose WHERE may read `outer`'s columns: for a correlated one, its
+  // `want_columns` IN columns (one for `x IN`, n for `(x1, ..., xn) IN`, 0 for EXISTS) and the inner
+  // columns the correlated conjuncts read; those conjuncts are appended to `correlation` over outer ++
+  // the returned relation's columns.
+  Result<Relation> BindSubqueryRelation(const ast::Query& query, const Scope& outer, size_t want_columns,
                                         std::vector<ExprPtr>* correlation);
   // Scalar subqueries (binder/scalar_subquery.cc): the subquery's rows, with the columns it is joined
   // on first (correlated: its inner key columns, equal to `outer_keys` of the outer scope) and its

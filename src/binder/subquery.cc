@@ -153,15 +153,22 @@ Result<ExprPtr> Binder::BindCorrelated(const ast::Expr& e, const Scope& inner, c
   return BindExpr(e, inner);
 }
 
-Result<Binder::Relation> Binder::BindSubqueryRelation(const ast::Query& query, const Scope& outer, bool want_column,
+namespace {
+std::string InColumnsError(size_t want, size_t got) {
+  return want == 1 ? "The subquery of IN must return exactly one column, but returns " + std::to_string(got)
+                   : "The subquery of IN must return " + std::to_string(want) + " columns (one per value on its left), but returns " +
+                         std::to_string(got);
+}
+}  // namespace
+
+Result<Binder::Relation> Binder::BindSubqueryRelation(const ast::Query& query, const Scope& outer, size_t want_columns,
                                                       std::vector<ExprPtr>* correlation) {
   SubqueryScopeGuard guard(this, &outer, /*correlation_allowed=*/false);
   const size_t nouter = outer.columns.size();
   if (!IsPlainSelect(query)) {
     ASSIGN_OR_RETURN(Relation rel, BindQueryBody(query));
-    if (want_column && rel.node->schema.size() != 1) {
-      return Error(query.pos, "The subquery of IN must return exactly one column, but returns " +
-                                  std::to_string(rel.node->schema.size()));
+    if (want_columns > 0 && rel.node->schema.size() != want_columns) {
+      return Error(query.pos, InColumnsError(want_columns, rel.node->schema.size()));
     }
     return rel;
   }
@@ -200,13 +207,18 @@ Result<Binder::Relation> Binder::BindSubqueryRelation(const ast::Query& query, c
   calc->inputs = {inner.node};
   Relation out;
   std::vector<std::string> names;
-  if (want_column) {
-    if (select.items.size() != 1 || select.items[0].expr->kind == ast::ExprKind::kStar) {
-      return Error(query.pos, "The subquery of IN must return exactly one column");
+  if (want_columns > 0) {
+    bool star = false;
+    for (const auto& item : select.items) star = star || item.expr->kind == ast::ExprKind::kStar;
+    if (select.items.size() != want_columns || star) {
+      return Error(query.pos, want_columns == 1 ? "The subquery of IN must return exactly one column"
+                                                : InColumnsError(want_columns, select.items.size()));
     }
-    ASSIGN_OR_RETURN(ExprPtr item, BindExpr(*select.items[0].expr, inner.scope));
-    calc->projections.push_back(item);
-    names.push_back(select.items[0].alias.empty() ? ImplicitName(*select.items[0].expr, 0) : select.items[0].alias);
+    for (size_t i = 0; i < want_columns; ++i) {
+      ASSIGN_OR_RETURN(ExprPtr item, BindExpr(*select.items[i].expr, inner.scope));
+      calc->projections.push_back(item);
+      names.push_back(select.items[i].alias.empty() ? ImplicitName(*select.items[i].expr, i) : select.items[i].alias);
+    }
   }
   // Column mapping of the correlated conditions: inner i -> its place on the subquery's side (after
   // the outer columns), outer j -> j.
@@ -262,47 +274,60 @@ Result<PlanNodePtr> Binder::NonEmptyMarker(PlanNodePtr rows, ast::SourcePos pos)
 
 Result<Binder::Relation> Binder::BindSemiAntiJoin(const ast::Query& query, const ast::Expr* operand, bool anti,
                                                   ast::SourcePos pos, Relation input) {
+  // x [NOT] IN (SELECT y ...), or (x1, ..., xn) [NOT] IN (SELECT y1, ..., yn ...): one equality per value.
+  std::vector<const ast::Expr*> operands;
+  if (operand && operand->kind == ast::ExprKind::kRowCtor) {
+    for (const auto& f : operand->As<ast::RowCtor>().fields) operands.push_back(f.get());
+  } else if (operand) {
+    operands.push_back(operand);
+  }
   std::vector<ExprPtr> correlation;
-  ASSIGN_OR_RETURN(Relation right, BindSubqueryRelation(query, input.scope, operand != nullptr, &correlation));
+  ASSIGN_OR_RETURN(Relation right, BindSubqueryRelation(query, input.scope, operands.size(), &correlation));
   const size_t nl0 = input.node->schema.size();
   std::vector<ExprPtr> conds;
-  bool extra_left = false;
-  if (operand) {
-    // x [NOT] IN (SELECT y ...): x and y in their common type; a computed x (or a cast) becomes a
-    // column appended to the left side, so the equality stays a join key.
-    ASSIGN_OR_RETURN(ExprPtr x, BindExpr(*operand, input.scope));
-    const LogicalType& yt = right.node->schema.field(0).type;
-    std::vector<ExprPtr> pair = {x, MakeColumnRef(0, yt)};
+  // Each xi and yi in their common type; a computed xi (or a cast) becomes a column appended to the left
+  // side, so the equality stays a join key.
+  std::vector<ExprPtr> xs;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    ASSIGN_OR_RETURN(ExprPtr x, BindExpr(*operands[i], input.scope));
+    const LogicalType& yt = right.node->schema.field(i).type;
+    std::vector<ExprPtr> pair = {x, MakeColumnRef(static_cast<int>(i), yt)};
     RETURN_IF_ERROR(CastAllToCommon(&pair, pos).status());
     if (pair[1]->kind != ExprKind::kColumnRef) {
       auto rc = std::make_shared<CalcNode>();
       rc->inputs = {right.node};
       rc->projections = IdentityProjections(right.node->schema);
-      rc->projections[0] = pair[1];
-      for (size_t i = 0; i < right.node->schema.size(); ++i) {
-        rc->schema.Add(right.node->schema.field(i).name, i == 0 ? pair[1]->type : right.node->schema.field(i).type);
+      rc->projections[i] = pair[1];
+      for (size_t c = 0; c < right.node->schema.size(); ++c) {
+        rc->schema.Add(right.node->schema.field(c).name, c == i ? pair[1]->type : right.node->schema.field(c).type);
       }
       right.node = rc;
     }
-    x = pair[0];
-    if (x->kind != ExprKind::kColumnRef) {
-      auto lc = std::make_shared<CalcNode>();
-      lc->inputs = {input.node};
-      lc->projections = IdentityProjections(input.node->schema);
-      lc->projections.push_back(x);
-      lc->schema = input.node->schema;
-      std::vector<std::string> names = input.node->schema.names();
-      names.push_back("$f" + std::to_string(nl0));
-      Uniquify(&names);
-      lc->schema.Add(names.back(), x->type);
-      input.node = lc;
-      x = MakeColumnRef(static_cast<int>(nl0), x->type);
-      extra_left = true;
-    }
-    const int nl = static_cast<int>(input.node->schema.size());
-    ExprPtr y = MakeColumnRef(nl, right.node->schema.field(0).type);
+    xs.push_back(pair[0]);
+  }
+  size_t appended = 0;
+  for (auto& x : xs) {
+    if (x->kind == ExprKind::kColumnRef) continue;
+    auto lc = std::make_shared<CalcNode>();
+    lc->inputs = {input.node};
+    lc->projections = IdentityProjections(input.node->schema);
+    lc->projections.push_back(x);
+    lc->schema = input.node->schema;
+    std::vector<std::string> names = input.node->schema.names();
+    names.push_back("$f" + std::to_string(input.node->schema.size()));
+    Uniquify(&names);
+    lc->schema.Add(names.back(), x->type);
+    x = MakeColumnRef(static_cast<int>(input.node->schema.size()), x->type);
+    input.node = lc;
+    ++appended;
+  }
+  const int nleft = static_cast<int>(input.node->schema.size());
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const ExprPtr& x = xs[i];
+    ExprPtr y = MakeColumnRef(nleft + static_cast<int>(i), right.node->schema.field(i).type);
     ASSIGN_OR_RETURN(ExprPtr eq, MakeFunctionCall("=", {x, y}, pos));
     if (anti && (x->type.nullable() || y->type.nullable())) {
+      // NOT IN: a pair with a NULL on either side is not known to differ, so it does not clear the row.
       std::vector<ExprPtr> any;
       if (x->type.nullable()) { ASSIGN_OR_RETURN(ExprPtr t, MakeFunctionCall("IS NULL", {x}, pos)); any.push_back(t); }
       if (y->type.nullable()) { ASSIGN_OR_RETURN(ExprPtr t, MakeFunctionCall("IS NULL", {y}, pos)); any.push_back(t); }
@@ -311,12 +336,13 @@ Result<Binder::Relation> Binder::BindSemiAntiJoin(const ast::Query& query, const
     }
     conds.push_back(eq);
   }
+  const bool extra_left = appended > 0;
   // The correlated conditions read outer columns as 0.., the subquery's from nouter: shift the
   // subquery's past an appended left column.
   for (auto& c : correlation) {
     if (extra_left) {
       std::vector<int> shift(nl0 + right.node->schema.size());
-      for (size_t i = 0; i < shift.size(); ++i) shift[i] = static_cast<int>(i < nl0 ? i : i + 1);
+      for (size_t i = 0; i < shift.size(); ++i) shift[i] = static_cast<int>(i < nl0 ? i : i + appended);
       c = RemapColumns(c, shift);
     }
     conds.push_back(c);
@@ -345,7 +371,7 @@ Result<Binder::Relation> Binder::BindSemiAntiJoin(const ast::Query& query, const
   for (auto& c : input.scope.columns) c.type = c.type.WithTimeAttribute(TimeAttribute::kNone);
   input.node = node;
   if (extra_left) {
-    // Drop the appended IN operand again.
+    // Drop the appended IN operands again.
     auto calc = std::make_shared<CalcNode>();
     calc->inputs = {node};
     for (size_t i = 0; i < nl0; ++i) {

@@ -345,8 +345,11 @@ Result<Binder::Relation> Binder::JoinSubqueryMarks(const std::vector<const ast::
     if (replacements_.count(p)) continue;
     const bool is_in = p->kind == ast::ExprKind::kIn;
     const ast::Query& query = is_in ? *p->As<ast::In>().subquery : *p->As<ast::Exists>().query;
+    if (is_in && p->As<ast::In>().operand->kind == ast::ExprKind::kRowCtor) {
+      return NotSupported(p->pos, "A row-valued IN subquery ((a, b) IN (SELECT ...)) other than a WHERE conjunct");
+    }
     std::vector<ExprPtr> correlation;
-    ASSIGN_OR_RETURN(Relation right, BindSubqueryRelation(query, input.scope, is_in, &correlation));
+    ASSIGN_OR_RETURN(Relation right, BindSubqueryRelation(query, input.scope, is_in ? 1 : 0, &correlation));
     ASSIGN_OR_RETURN(MarkSide side, DecorrelateMarks(input, right, correlation));
     if (is_in) {
       RETURN_IF_ERROR(JoinInMark(*p, side, unknown_as_false.count(p) > 0, &input, &counter));
