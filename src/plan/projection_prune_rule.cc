@@ -360,24 +360,34 @@ class Pruner {
       for (int k : keys) out.push_back(side.mapping[static_cast<size_t>(k)]);
       return out;
     }
+    // A copy of join `j` over the pruned inputs, its residual remapped and its schema set; the caller
+    // remaps what else the node kind holds.
+    template <typename N>
+    std::shared_ptr<N> Copy(const N& j) const {
+      auto nj = std::make_shared<N>(j);
+      nj->inputs = {left.node, right.node};
+      nj->residual = Remap(j.residual);
+      nj->schema = schema;
+      return nj;
+    }
+    Pruned Result(PlanNodePtr node) const {
+      Pruned out;
+      out.mapping = mapping;
+      out.node = std::move(node);
+      return out;
+    }
   };
   // Temporal and interval joins: a join with one time attribute per side.
   template <typename N>
   Pruned RebuildTimeJoin(const N& j) {
     PrunedJoin pj = PruneJoin(j);
-    auto nj = std::make_shared<N>(j);
-    nj->inputs = {pj.left.node, pj.right.node};
+    auto nj = pj.Copy(j);
     nj->left_keys = PrunedJoin::RemapKeys(j.left_keys, pj.left);
     nj->right_keys = PrunedJoin::RemapKeys(j.right_keys, pj.right);
     nj->left_time = pj.left.mapping[static_cast<size_t>(j.left_time)];
     nj->right_time = pj.right.mapping[static_cast<size_t>(j.right_time)];
-    nj->residual = pj.Remap(j.residual);
     nj->condition = pj.Remap(j.condition);
-    nj->schema = pj.schema;
-    Pruned out;
-    out.mapping = pj.mapping;
-    out.node = nj;
-    return out;
+    return pj.Result(nj);
   }
 
   PrunedJoin PruneJoin(const PlanNode& j) {
@@ -671,53 +681,35 @@ class Pruner {
   Pruned BuildLookupJoin(const PlanNodePtr& node) {
     const auto& j = node->As<LookupJoinNode>();
     PrunedJoin pj = PruneJoin(j);
-    auto nj = std::make_shared<LookupJoinNode>(j);
-    nj->inputs = {pj.left.node, pj.right.node};
+    auto nj = pj.Copy(j);
     for (auto& k : nj->left_keys) k = RemapColumns(k, pj.left.mapping);
     nj->right_keys = PrunedJoin::RemapKeys(j.right_keys, pj.right);
-    nj->residual = pj.Remap(j.residual);
-    nj->schema = pj.schema;
-    Pruned out;
-    out.mapping = pj.mapping;
-    out.node = nj;
-    return out;
+    return pj.Result(nj);
   }
 
   Pruned BuildWindowJoin(const PlanNodePtr& node) {
     const auto& j = node->As<WindowJoinNode>();
     PrunedJoin pj = PruneJoin(j);
-    auto nj = std::make_shared<WindowJoinNode>(j);
-    nj->inputs = {pj.left.node, pj.right.node};
+    auto nj = pj.Copy(j);
     nj->left_keys = PrunedJoin::RemapKeys(j.left_keys, pj.left);
     nj->right_keys = PrunedJoin::RemapKeys(j.right_keys, pj.right);
     nj->left_window.window_start = pj.left.mapping[static_cast<size_t>(j.left_window.window_start)];
     nj->left_window.window_end = pj.left.mapping[static_cast<size_t>(j.left_window.window_end)];
     nj->right_window.window_start = pj.right.mapping[static_cast<size_t>(j.right_window.window_start)];
     nj->right_window.window_end = pj.right.mapping[static_cast<size_t>(j.right_window.window_end)];
-    nj->residual = pj.Remap(j.residual);
     nj->remaining = pj.Remap(j.remaining);
-    nj->schema = pj.schema;
-    Pruned out;
-    out.mapping = pj.mapping;
-    out.node = nj;
-    return out;
+    return pj.Result(nj);
   }
 
   Pruned BuildJoin(const PlanNodePtr& node) {
     const auto& j = node->As<JoinNode>();
     PrunedJoin pj = PruneJoin(j);
-    auto nj = std::make_shared<JoinNode>(j);
-    nj->inputs = {pj.left.node, pj.right.node};
+    auto nj = pj.Copy(j);
     nj->left_keys = PrunedJoin::RemapKeys(j.left_keys, pj.left);
     nj->right_keys = PrunedJoin::RemapKeys(j.right_keys, pj.right);
-    nj->residual = pj.Remap(j.residual);
     // The full ON condition is printed by EXPLAIN; its equi-parts are keys (kept), the rest residual.
     nj->condition = pj.Remap(j.condition);
-    nj->schema = pj.schema;
-    Pruned out;
-    out.mapping = pj.mapping;
-    out.node = nj;
-    return out;
+    return pj.Result(nj);
   }
 
   std::set<const PlanNode*> visited_;
