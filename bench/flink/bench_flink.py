@@ -123,8 +123,8 @@ def run_sluice(sluice, ddl, query):
         return {"error": "no result within %d s" % TIMEOUT_S, "java_opts": " ".join(java_opts)}
     m = re.search(r"bench-time: ([\d.]+) ([\d.]+) ([\d.]+) (\d+)", p.stderr)
     job = re.search(r"elapsed=([\d.]+)s", p.stderr)
-    if p.returncode != 0 or not m or not job:
-        return {"error": first_line(p.stderr)}
+    if p.returncode != 0 or not m or not job:  # the script's copy is in a temporary directory: name the original
+        return {"error": first_line(p.stderr).replace(os.path.dirname(query) + "/", "bench/nexmark/")}
     return with_q10_tree({"wall": float(job.group(1)), "cpu": float(m.group(2)) + float(m.group(3)),
                           "rss": int(m.group(4)) * 1024}, query)
 
@@ -207,7 +207,8 @@ def table_rows(results, events, java_opts=None):
         if java_opts is not None and opts is not None and opts != " ".join(java_opts):
             q = "%s (Flink `%s`)" % (q, opts)
         if "error" in s or "error" in f:
-            rows.append({"q": q, "error": ("Sluice: " + s["error"]) if "error" in s else ("Flink: " + f["error"])})
+            errors = [name + ": " + r["error"] for name, r in (("Sluice", s), ("Flink", f)) if "error" in r]
+            rows.append({"q": q, "error": "; ".join(errors)})
             continue
         rows.append({
             "q": q, "s_rate": events / s["wall"], "s_cpu": s["cpu"], "s_rss": mib(s["rss"]),
