@@ -54,7 +54,8 @@ void MatchProgram::Closure(int pc, std::vector<int>* out) {
     closure_ = 1;
   }
   // Depth first, the preferred edge first: the order of the instructions reached is the preferment.
-  std::vector<int> stack{pc};
+  std::vector<int>& stack = stack_;
+  stack.assign(1, pc);
   while (!stack.empty()) {
     const int at = stack.back();
     stack.pop_back();

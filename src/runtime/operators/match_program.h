@@ -71,6 +71,7 @@ class MatchProgram final : public PatternMatcher {
   std::vector<uint32_t> seen_;    // per instruction: the step that last put a thread there (history_free_)
   uint32_t step_ = 0;
   std::vector<int> pcs_;
+  std::vector<int> stack_;  // Closure's
 };
 
 }  // namespace sluice
