@@ -224,8 +224,9 @@ class Binder {
                            std::vector<const ast::Expr*>* replaced);
   // CollectMatchSlots' steps: the slot each kind of expression becomes.
   struct MatchSlotSteps;
-  // BindMatchRecognize's steps: the pattern's stages; PARTITION BY and ORDER BY over the input's
-  // `scope`; SUBSET, DEFINE and MEASURES (appending the result's columns to `schema`).
+  // BindMatchRecognize's steps: the pattern (stages or a program, binder/match_pattern.cc); PARTITION
+  // BY and ORDER BY over the input's `scope`; SUBSET, DEFINE and MEASURES (appending the result's
+  // columns to `schema`).
   Status BindMatchPattern(const ast::MatchRecognize& m, MatchNode* node) const;
   Status BindMatchOrder(const ast::MatchRecognize& m, const Scope& scope, MatchNode* node);
   Status BindMatchConditions(const ast::MatchRecognize& m, MatchBindContext& mc, MatchNode* node, Schema* schema);

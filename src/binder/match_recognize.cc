@@ -1,7 +1,6 @@
-// MATCH_RECOGNIZE (binder part): the pattern as Flink's CEP runs it (a sequence of distinct variables,
-// each with a quantifier), the partition and time order, and the DEFINE conditions and MEASURES as
-// expressions over "slots": every column reference, FIRST/LAST/PREV navigation, aggregate and
-// MATCH_ROWTIME() becomes a column the operator fills from the rows of the (partial) match
+// MATCH_RECOGNIZE (binder part): the pattern (binder/match_pattern.cc), the partition and time
+// order, and the DEFINE conditions and MEASURES as expressions over "slots": every column reference,
+// FIRST/LAST/PREV navigation, aggregate and MATCH_ROWTIME() becomes a column the operator fills from the rows of the (partial) match
 // (plan_node.h, MatchSlot). Navigations over an expression (LAST(A.price * A.tax)) read a column a Calc
 // below the Match computes per row. The plan is Exchange(hash[partition keys]) -> Match, as Flink's.
 //
@@ -18,29 +17,6 @@ namespace sluice {
 using namespace binder_internal;  // NOLINT
 
 namespace {
-
-std::string CalcitePattern(const ast::PatternTerm& t);
-
-// The pattern's variables in order, or Flink's refusal of what CEP cannot run.
-Status FlattenPattern(const ast::PatternTerm& t, std::vector<const ast::PatternTerm*>* out) {
-  using K = ast::PatternTerm::Kind;
-  switch (t.kind) {
-    case K::kVariable: out->push_back(&t); return Status::OK();
-    case K::kAlternation:
-      return Status::NotSupported("Expression not supported: " + CalcitePattern(t) +
-                                  ". Currently, CEP doesn't support branching patterns.");
-    case K::kGroup:
-      if (t.quantified) {
-        return Status::NotSupported("Expression not supported: " + CalcitePattern(t.terms[0]) +
-                                    " Group patterns are not supported yet.");
-      }
-      return FlattenPattern(t.terms[0], out);
-    case K::kConcat:
-      for (const auto& c : t.terms) RETURN_IF_ERROR(FlattenPattern(c, out));
-      return Status::OK();
-  }
-  return Status::OK();
-}
 
 int FindVariable(const std::vector<std::string>& vars, const std::string& name) {
   for (size_t i = 0; i < vars.size(); ++i) {
@@ -91,29 +67,6 @@ Status UnsupportedCall(const std::string& call) {
   return Status::NotSupported("Unsupported call: " + call +
                               " \nIf you think this function should be supported, you can create an issue and start a "
                               "discussion for it.");
-}
-
-// A pattern as Calcite prints it in Flink's messages: _UTF-16LE'A', (x, y) for concatenation, |(x, y) for
-// alternation, PATTERN_QUANTIFIER(x, min, max, reluctant).
-std::string CalcitePattern(const ast::PatternTerm& t) {
-  using K = ast::PatternTerm::Kind;
-  std::string out;
-  switch (t.kind) {
-    case K::kVariable: out = "_UTF-16LE'" + t.name + "'"; break;
-    case K::kGroup: out = CalcitePattern(t.terms[0]); break;
-    case K::kConcat:
-    case K::kAlternation:
-      out = CalcitePattern(t.terms[0]);
-      for (size_t i = 1; i < t.terms.size(); ++i) {
-        out = (t.kind == K::kAlternation ? "|(" : "(") + out + ", " + CalcitePattern(t.terms[i]) + ")";
-      }
-      break;
-  }
-  if (t.quantified && !(t.min == 1 && t.max == 1 && !t.reluctant)) {
-    out = "PATTERN_QUANTIFIER(" + out + ", " + std::to_string(t.min) + ", " + std::to_string(t.max) + ", " +
-          (t.reluctant ? "true" : "false") + ")";
-  }
-  return out;
 }
 
 }  // namespace
@@ -371,40 +324,6 @@ void PlanMatch(PlanNodePtr input, const std::vector<ExprPtr>& derived, const std
 }
 
 }  // namespace
-
-Status Binder::BindMatchPattern(const ast::MatchRecognize& m, MatchNode* node) const {
-  std::vector<const ast::PatternTerm*> terms;
-  RETURN_IF_ERROR(FlattenPattern(m.pattern, &terms));
-  for (const ast::PatternTerm* t : terms) {
-    if (FindVariable(node->variables, t->name) >= 0) {
-      return Status::NotSupported("Pattern variables must be unique. That might change in the future.");
-    }
-    if (t->max >= 0 && (t->max < t->min || t->max == 0)) {
-      return Error(t->pos, "Invalid quantifier {" + std::to_string(t->min) + "," + std::to_string(t->max) + "} of " + t->name);
-    }
-    MatchStage s;
-    s.min = t->min;
-    s.max = t->max;
-    s.reluctant = t->reluctant;
-    const bool optional = t->min == 0 && t->max == 1;
-    if (optional && t->reluctant) return Status::NotSupported("Reluctant optional variables are not supported yet.");
-    s.greedy = !t->reluctant && !optional && t->min != t->max;
-    node->variables.push_back(t->name);
-    node->stages.push_back(s);
-  }
-  bool empty_match = true;
-  for (const auto& s : node->stages) empty_match &= s.min == 0;
-  if (empty_match) {
-    return Status::NotSupported(
-        "Patterns that can produce empty matches are not supported. There must be at least one non-optional state.");
-  }
-  if (node->stages.back().greedy) {
-    return Status::NotSupported(
-        "Greedy quantifiers are not allowed as the last element of a Pattern yet. Finish your pattern with either a "
-        "simple variable or reluctant quantifier.");
-  }
-  return Status::OK();
-}
 
 Status Binder::BindMatchOrder(const ast::MatchRecognize& m, const Scope& scope, MatchNode* node) {
   for (const auto& p : m.partition_by) {

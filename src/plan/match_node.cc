@@ -54,8 +54,11 @@ std::string MatchNode::ExplainAttributes() const {
     case Skip::kToFirst: s += "SKIP TO FIRST _UTF-16LE'" + variables[static_cast<size_t>(skip_variable)] + "'"; break;
     case Skip::kToLast: s += "SKIP TO LAST _UTF-16LE'" + variables[static_cast<size_t>(skip_variable)] + "'"; break;
   }
-  std::string pattern = StageText(variables[0], stages[0]);
-  for (size_t i = 1; i < stages.size(); ++i) pattern = "(" + pattern + ", " + StageText(variables[i], stages[i]) + ")";
+  std::string pattern = pattern_text;
+  if (program.empty()) {
+    pattern = StageText(variables[0], stages[0]);
+    for (size_t i = 1; i < stages.size(); ++i) pattern = "(" + pattern + ", " + StageText(variables[i], stages[i]) + ")";
+  }
   s += "], pattern=[" + pattern + "]";
   if (!subsets.empty()) {
     s += ", subset=[";

@@ -671,10 +671,24 @@ struct MatchStage {
   bool reluctant = false;
 };
 
+// One instruction of a pattern compiled for the SQL standard's row pattern semantics (a pattern with
+// alternation, a quantified group or a reluctant ?, which Flink's CEP refuses; runtime/operators/
+// match_program.h runs it): kLabel maps the current row to variable `a` when its DEFINE holds and
+// goes on with the next row at the next instruction; kSplit continues at `a` and, less preferred, at
+// `b`; kJump continues at `a`; kDone completes a match.
+struct MatchInstr {
+  enum class Op : uint8_t { kLabel, kSplit, kJump, kDone };
+  Op op = Op::kDone;
+  int a = -1;
+  int b = -1;
+};
+
 // MATCH_RECOGNIZE (Flink's Match): per partition, rows in time order are matched against the pattern
-// (an NFA over the stages, runtime/operators/match_operator.h); each match gives ONE ROW PER MATCH:
-// the partition keys, then the measures. Insert-only in and out. Variables are the pattern's, in order
-// (variable i is stage i).
+// (runtime/operators/match_operator.h); each match gives ONE ROW PER MATCH: the partition keys, then
+// the measures. Insert-only in and out. A pattern Flink's CEP runs (a sequence of distinct variables
+// with quantifiers) is a list of stages, variable i being stage i, matched with Flink's semantics (an
+// NFA over the stages); any other pattern is `program` (stages empty, variables in order of first
+// appearance, `pattern_text` as Calcite prints it), matched with the SQL standard's semantics.
 struct MatchNode : PlanNode {
   MatchNode() : PlanNode(PlanKind::kMatch) {}
   enum class Skip : uint8_t { kPastLastRow, kToNextRow, kToFirst, kToLast };
@@ -683,6 +697,8 @@ struct MatchNode : PlanNode {
   bool rowtime = true;
   std::vector<std::string> variables;
   std::vector<MatchStage> stages;
+  std::vector<MatchInstr> program;
+  std::string pattern_text;
   std::vector<std::optional<MatchExpr>> define;  // per variable; none: TRUE
   std::vector<MatchExpr> measures;               // output columns after the partition keys
   Skip skip = Skip::kPastLastRow;

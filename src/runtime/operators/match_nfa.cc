@@ -31,15 +31,15 @@ void PutRun(const MatchRun& r, StateWriter* w) {
   }
 }
 
-void GetRun(StateReader* r, size_t num_stages, size_t arena_rows, MatchRun* run) {
+void GetRun(StateReader* r, size_t max_stage, size_t num_vars, size_t arena_rows, MatchRun* run) {
   run->stage = static_cast<int>(r->GetVarint());
   run->count = r->GetI64();
   run->start_seq = r->GetU64();
   run->start_time = r->GetI64();
   const size_t n = r->GetCount(2);
   if (!r->ok()) return;
-  if (static_cast<size_t>(run->stage) > num_stages || run->count < 0) {
-    r->Fail("a MATCH_RECOGNIZE run is at stage " + std::to_string(run->stage) + " of " + std::to_string(num_stages));
+  if (static_cast<size_t>(run->stage) > max_stage || run->count < 0) {
+    r->Fail("a MATCH_RECOGNIZE run is at stage " + std::to_string(run->stage) + " of " + std::to_string(max_stage));
     return;
   }
   run->rows.resize(n);
@@ -47,7 +47,7 @@ void GetRun(StateReader* r, size_t num_stages, size_t arena_rows, MatchRun* run)
   for (size_t i = 0; i < n && r->ok(); ++i) {
     run->rows[i] = static_cast<uint32_t>(r->GetVarint());
     run->vars[i] = r->GetU8();
-    if (r->ok() && (run->rows[i] >= arena_rows || run->vars[i] >= num_stages)) {
+    if (r->ok() && (run->rows[i] >= arena_rows || run->vars[i] >= num_vars)) {
       r->Fail("a MATCH_RECOGNIZE run names row " + std::to_string(run->rows[i]) + " of " + std::to_string(arena_rows) +
               " or variable " + std::to_string(run->vars[i]));
     }
@@ -61,13 +61,15 @@ void MatchPartition::Snapshot(StateWriter* w) const {
   for (const auto& r : runs) PutRun(r, w);
   w->PutVarint(completed.size());
   for (const auto& r : completed) PutRun(r, w);
+  w->PutVarint(candidates.size());
+  for (const auto& r : candidates) PutRun(r, w);
 }
 
-void MatchPartition::Restore(StateReader* r, size_t num_stages, size_t arena_rows) {
-  runs.resize(r->GetCount(8));
-  for (auto& run : runs) GetRun(r, num_stages, arena_rows, &run);
-  completed.resize(r->GetCount(8));
-  for (auto& run : completed) GetRun(r, num_stages, arena_rows, &run);
+void MatchPartition::Restore(StateReader* r, size_t max_stage, size_t num_vars, size_t arena_rows) {
+  for (auto* list : {&runs, &completed, &candidates}) {
+    list->resize(r->GetCount(8));
+    for (auto& run : *list) GetRun(r, max_stage, num_vars, arena_rows, &run);
+  }
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -254,7 +256,7 @@ Status MatchNfa::Process(MatchPartition* p, uint32_t row, uint64_t seq, int64_t 
   p->runs = std::move(next);
   for (auto& d : done) p->completed.push_back(std::move(d));
   std::stable_sort(p->completed.begin(), p->completed.end(), by_start);
-  return Release(p, row_seq, out);
+  return ReleaseMatches(node_, p, row_seq, out);
 }
 
 Status MatchNfa::AdvanceTime(MatchPartition* p, int64_t time, const std::vector<uint64_t>& row_seq,
@@ -263,17 +265,20 @@ Status MatchNfa::AdvanceTime(MatchPartition* p, int64_t time, const std::vector<
   const size_t before = p->runs.size();
   std::erase_if(p->runs, [&](const MatchRun& r) { return TimedOut(r, time); });
   if (p->runs.size() == before || p->completed.empty()) return Status::OK();
-  return Release(p, row_seq, out);
+  return ReleaseMatches(node_, p, row_seq, out);
 }
 
-Result<uint64_t> MatchNfa::PruningSeq(const MatchRun& m, const std::vector<uint64_t>& row_seq) const {
-  switch (node_.skip) {
+namespace {
+
+// The sequence number that decides which runs a released match prunes (see ReleaseMatches).
+Result<uint64_t> PruningSeq(const MatchNode& node, const MatchRun& m, const std::vector<uint64_t>& row_seq) {
+  switch (node.skip) {
     case MatchNode::Skip::kPastLastRow: return row_seq[m.rows.back()];
     case MatchNode::Skip::kToNextRow: return m.start_seq;
     case MatchNode::Skip::kToFirst:
     case MatchNode::Skip::kToLast: {
-      const bool first = node_.skip == MatchNode::Skip::kToFirst;
-      const size_t var = static_cast<size_t>(node_.skip_variable);
+      const bool first = node.skip == MatchNode::Skip::kToFirst;
+      const size_t var = static_cast<size_t>(node.skip_variable);
       std::optional<uint64_t> found;
       for (size_t i = 0; i < m.rows.size(); ++i) {
         if (m.vars[i] != var) continue;
@@ -281,7 +286,7 @@ Result<uint64_t> MatchNfa::PruningSeq(const MatchRun& m, const std::vector<uint6
         if (first) break;
       }
       if (!found) {
-        return Status::RuntimeError("Could not skip to " + node_.variables[var] + ". No such element in the found match");
+        return Status::RuntimeError("Could not skip to " + node.variables[var] + ". No such element in the found match");
       }
       if (*found == m.start_seq) return Status::RuntimeError("Could not skip to first element of a match.");
       return *found;
@@ -290,15 +295,20 @@ Result<uint64_t> MatchNfa::PruningSeq(const MatchRun& m, const std::vector<uint6
   return m.start_seq;
 }
 
-Status MatchNfa::Release(MatchPartition* p, const std::vector<uint64_t>& row_seq, std::vector<MatchRun>* out) {
+}  // namespace
+
+Status ReleaseMatches(const MatchNode& node, MatchPartition* p, const std::vector<uint64_t>& row_seq,
+                      std::vector<MatchRun>* out) {
+  // A candidate's attempt still has runs, so the runs alone say what holds a completed match back.
   while (!p->completed.empty() && (p->runs.empty() || p->completed.front().start_seq <= p->runs.front().start_seq)) {
     MatchRun m = std::move(p->completed.front());
     p->completed.erase(p->completed.begin());
-    ASSIGN_OR_RETURN(uint64_t prune, PruningSeq(m, row_seq));
-    const bool inclusive = node_.skip == MatchNode::Skip::kPastLastRow || node_.skip == MatchNode::Skip::kToNextRow;
+    ASSIGN_OR_RETURN(uint64_t prune, PruningSeq(node, m, row_seq));
+    const bool inclusive = node.skip == MatchNode::Skip::kPastLastRow || node.skip == MatchNode::Skip::kToNextRow;
     auto pruned = [&](const MatchRun& r) { return inclusive ? r.start_seq <= prune : r.start_seq < prune; };
     std::erase_if(p->runs, pruned);
     std::erase_if(p->completed, pruned);
+    std::erase_if(p->candidates, pruned);
     out->push_back(std::move(m));
   }
   return Status::OK();

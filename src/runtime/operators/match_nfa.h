@@ -2,6 +2,10 @@
 // semantics of Flink's CEP library (NFA, NFACompiler, AfterMatchSkipStrategy) for the patterns Flink's
 // SQL runs: a sequence of distinct variables with quantifiers, strict contiguity.
 //
+// Patterns Flink's CEP refuses (alternation, quantified groups, a reluctant ?) run on MatchProgram
+// (match_program.h) with the SQL standard's semantics; both share the partition state and the
+// release by skip strategy below.
+//
 // A run (Flink's ComputationState) is a partial match at stage `stage` with `count` rows taken there.
 // For each row of a partition, in order, every run follows the edges of its state:
 //   take     the row joins the current stage (count < max and the stage's condition holds);
@@ -52,10 +56,13 @@ struct MatchRun {
 
 // The matcher's state of one partition.
 struct MatchPartition {
-  std::vector<MatchRun> runs;       // partial matches, in start order
-  std::vector<MatchRun> completed;  // matches waiting for earlier partial matches, in start order
+  std::vector<MatchRun> runs;        // partial matches, in start order
+  std::vector<MatchRun> completed;   // matches waiting for earlier partial matches, in start order
+  std::vector<MatchRun> candidates;  // MatchProgram only: the best match so far of an attempt whose
+                                     // more preferred threads still run, in start order
   void Snapshot(StateWriter* w) const;
-  void Restore(StateReader* r, size_t num_stages, size_t arena_rows);
+  // `max_stage`: the largest stage (or program counter) a run may be at; `num_vars`: the variables.
+  void Restore(StateReader* r, size_t max_stage, size_t num_vars, size_t arena_rows);
 };
 
 // Evaluates DEFINE conditions and MEASURES over the rows of runs (one per operator).
@@ -83,15 +90,38 @@ class MatchEvaluator {
   Vector result_;
 };
 
-class MatchNfa {
+// A partition's matcher: Flink's CEP NFA (MatchNfa) or the SQL standard's (MatchProgram,
+// match_program.h). Both keep their state in a MatchPartition, so the operator snapshots either.
+class PatternMatcher {
  public:
-  MatchNfa(const MatchNode& node, MatchEvaluator* eval) : node_(node), eval_(eval) {}
+  virtual ~PatternMatcher() = default;
   // Processes row `row` (sequence number `seq`, time `time`) of partition `p`; matches that may
   // leave are appended to `out` in order.
-  Status Process(MatchPartition* p, uint32_t row, uint64_t seq, int64_t time, const std::vector<uint64_t>& row_seq,
-                 std::vector<MatchRun>* out);
+  virtual Status Process(MatchPartition* p, uint32_t row, uint64_t seq, int64_t time,
+                         const std::vector<uint64_t>& row_seq, std::vector<MatchRun>* out) = 0;
   // Time advanced to `time` (WITHIN): drops timed-out runs; released matches are appended to `out`.
-  Status AdvanceTime(MatchPartition* p, int64_t time, const std::vector<uint64_t>& row_seq, std::vector<MatchRun>* out);
+  virtual Status AdvanceTime(MatchPartition* p, int64_t time, const std::vector<uint64_t>& row_seq,
+                             std::vector<MatchRun>* out) = 0;
+  // The input ended: what the matcher still decides then (nothing for Flink's NFA).
+  virtual Status Finish(MatchPartition* p, const std::vector<uint64_t>& row_seq, std::vector<MatchRun>* out) = 0;
+  // The largest stage or program counter a run may be at (checked on restore).
+  virtual size_t max_stage() const = 0;
+};
+
+// Emits completed matches no earlier partial match (or pending candidate) holds back, in start order,
+// each pruning partial matches, candidates and completed matches by the AFTER MATCH SKIP strategy.
+Status ReleaseMatches(const MatchNode& node, MatchPartition* p, const std::vector<uint64_t>& row_seq,
+                      std::vector<MatchRun>* out);
+
+class MatchNfa final : public PatternMatcher {
+ public:
+  MatchNfa(const MatchNode& node, MatchEvaluator* eval) : node_(node), eval_(eval) {}
+  Status Process(MatchPartition* p, uint32_t row, uint64_t seq, int64_t time, const std::vector<uint64_t>& row_seq,
+                 std::vector<MatchRun>* out) override;
+  Status AdvanceTime(MatchPartition* p, int64_t time, const std::vector<uint64_t>& row_seq,
+                     std::vector<MatchRun>* out) override;
+  Status Finish(MatchPartition*, const std::vector<uint64_t>&, std::vector<MatchRun>*) override { return Status::OK(); }
+  size_t max_stage() const override { return node_.stages.size(); }
 
  private:
   // The edges of `run` at (stage, count) for `row`: new runs into `next`, completed matches into `done`.
@@ -101,9 +131,6 @@ class MatchNfa {
   Result<bool> Gated(const MatchRun& run, int stage, int64_t count, uint32_t row);
   // Whether proceeding from (stage, count) after `run` took `row` reaches the end of the pattern.
   Result<bool> FinalAfterProceed(const MatchRun& run, int stage, int64_t count, uint32_t row);
-  // Emits completed matches no earlier partial match holds back, pruning by the skip strategy.
-  Status Release(MatchPartition* p, const std::vector<uint64_t>& row_seq, std::vector<MatchRun>* out);
-  Result<uint64_t> PruningSeq(const MatchRun& m, const std::vector<uint64_t>& row_seq) const;
   bool TimedOut(const MatchRun& r, int64_t time) const {
     return node_.within_ms >= 0 && time - r.start_time >= node_.within_ms * 1000;
   }

@@ -6,6 +6,7 @@
 #include "common/check.h"
 #include "runtime/job.h"
 #include "runtime/operators/match_nfa.h"
+#include "runtime/operators/match_program.h"
 #include "state/key_encoder.h"
 #include "state/key_index.h"
 #include "state/row_arena.h"
@@ -61,6 +62,11 @@ void MatchOperator::DropState() { state_ = std::make_unique<State>(input_types_)
 Status MatchOperator::Open(JobContext* ctx) {
   RETURN_IF_ERROR(Operator::Open(ctx));
   eval_ = std::make_unique<MatchEvaluator>(*node_, &state_->arena, ctx->eval);
+  if (node_->program.empty()) {
+    matcher_ = std::make_unique<MatchNfa>(*node_, eval_.get());
+  } else {
+    matcher_ = std::make_unique<MatchProgram>(*node_, eval_.get());
+  }
   for (const SortKey& k : node_->order) {
     if (!IsSortKeyEncodable(input_types_[static_cast<size_t>(k.column)])) {
       return Status::NotSupported("Match: cannot ORDER BY a column of type " +
@@ -76,6 +82,7 @@ size_t MatchOperator::StateBytes() const {
   for (const auto& p : s.partitions) {
     for (const auto& r : p.runs) runs += sizeof(MatchRun) + r.rows.capacity() * 5;
     for (const auto& r : p.completed) runs += sizeof(MatchRun) + r.rows.capacity() * 5;
+    for (const auto& r : p.candidates) runs += sizeof(MatchRun) + r.rows.capacity() * 5;
   }
   return s.arena.MemoryUsage() + VectorBytes(s.row_seq) + VectorBytes(s.row_part) + VectorBytes(s.in_wait) +
          NodeBytes(s.waiting.size(), sizeof(decltype(s.waiting)::value_type)) + s.partition_keys.MemoryUsage() +
@@ -126,11 +133,10 @@ Status MatchOperator::Process(int, Chunk& chunk) {
 Status MatchOperator::ProcessRow(uint32_t part, uint32_t id, int64_t time) {
   State& s = *state_;
   eval_->set_arena(&s.arena);
-  MatchNfa nfa(*node_, eval_.get());
   MatchPartition& p = s.partitions[part];
   s.row_seq[id] = s.next_seq++;
-  RETURN_IF_ERROR(nfa.AdvanceTime(&p, time, s.row_seq, &s.released));
-  RETURN_IF_ERROR(nfa.Process(&p, id, s.row_seq[id], time, s.row_seq, &s.released));
+  RETURN_IF_ERROR(matcher_->AdvanceTime(&p, time, s.row_seq, &s.released));
+  RETURN_IF_ERROR(matcher_->Process(&p, id, s.row_seq[id], time, s.row_seq, &s.released));
   s.released_part.resize(s.released.size(), part);
   return Status::OK();
 }
@@ -150,17 +156,29 @@ Status MatchOperator::OnWatermark(int64_t watermark) {
   if (node_->within_ms >= 0) {
     // Time advanced for every partition: runs past WITHIN end and may release held matches.
     eval_->set_arena(&s.arena);
-    MatchNfa nfa(*node_, eval_.get());
     for (uint32_t part = 0; part < s.partitions.size(); ++part) {
       MatchPartition& p = s.partitions[part];
       if (p.runs.empty()) continue;
-      RETURN_IF_ERROR(nfa.AdvanceTime(&p, watermark, s.row_seq, &s.released));
+      RETURN_IF_ERROR(matcher_->AdvanceTime(&p, watermark, s.row_seq, &s.released));
       s.released_part.resize(s.released.size(), part);
     }
     RETURN_IF_ERROR(EmitMatches());
   }
   MaybeCompact();
   return EmitWatermark(watermark);
+}
+
+Status MatchOperator::OnEndOfInput() {
+  // Rows still waiting (a processing-time input, or an event-time one whose watermark never reached
+  // them) stay unmatched, as in Flink; the matcher decides what it still holds.
+  State& s = *state_;
+  eval_->set_arena(&s.arena);
+  for (uint32_t part = 0; part < s.partitions.size(); ++part) {
+    RETURN_IF_ERROR(matcher_->Finish(&s.partitions[part], s.row_seq, &s.released));
+    s.released_part.resize(s.released.size(), part);
+  }
+  RETURN_IF_ERROR(EmitMatches());
+  return Operator::OnEndOfInput();
 }
 
 Status MatchOperator::EmitMatches() {
@@ -208,6 +226,7 @@ void MatchOperator::MaybeCompact() {
   for (const auto& p : s.partitions) {
     for (const auto& r : p.runs) for (uint32_t id : r.rows) mark(id);
     for (const auto& r : p.completed) for (uint32_t id : r.rows) mark(id);
+    for (const auto& r : p.candidates) for (uint32_t id : r.rows) mark(id);
   }
   if (live.size() * 2 > size) {
     s.compacted_size = size;
@@ -229,6 +248,7 @@ void MatchOperator::MaybeCompact() {
   for (auto& p : s.partitions) {
     for (auto& r : p.runs) for (uint32_t& id : r.rows) id = remap[id];
     for (auto& r : p.completed) for (uint32_t& id : r.rows) id = remap[id];
+    for (auto& r : p.candidates) for (uint32_t& id : r.rows) id = remap[id];
   }
   s.arena = std::move(fresh);
   s.row_seq = std::move(seq);
@@ -270,7 +290,7 @@ Status MatchOperator::RestoreState(StateReader* r) {
   s.partition_keys.Restore(r);
   RETURN_IF_ERROR(r->status());
   s.partitions.resize(s.partition_keys.size());
-  for (auto& p : s.partitions) p.Restore(r, node_->stages.size(), n);
+  for (auto& p : s.partitions) p.Restore(r, matcher_->max_stage(), node_->variables.size(), n);
   s.next_seq = r->GetU64();
   RETURN_IF_ERROR(r->status());
   const Chunk& rows = s.arena.rows();

@@ -1,7 +1,9 @@
 // MatchOperator: MATCH_RECOGNIZE (Flink's Match / CepOperator), ONE ROW PER MATCH.
 //
-// Rows are partitioned by the PARTITION BY columns and matched in time order by a MatchNfa
-// (runtime/operators/match_nfa.h) per partition:
+// Rows are partitioned by the PARTITION BY columns and matched in time order per partition, by a
+// MatchNfa (runtime/operators/match_nfa.h, Flink's CEP semantics) or, for the patterns Flink refuses,
+// a MatchProgram (match_program.h, the SQL standard's semantics; the end of the input decides what
+// is still undecided):
 // - Event time: rows wait in state until the watermark reaches their rowtime, then are processed in
 //   (rowtime, further ORDER BY keys, arrival) order across partitions, so the output does not depend
 //   on how often watermarks arrive (Flink processes a key's due rows per timer, so its order across
@@ -31,6 +33,7 @@
 namespace sluice {
 
 class MatchEvaluator;
+class PatternMatcher;
 
 class MatchOperator final : public Operator {
  public:
@@ -44,6 +47,7 @@ class MatchOperator final : public Operator {
 
  protected:
   Status OnWatermark(int64_t watermark) override;
+  Status OnEndOfInput() override;
   Status SnapshotState(StateWriter* w) override;
   Status RestoreState(StateReader* r) override;
   void DropState() override;
@@ -59,7 +63,8 @@ class MatchOperator final : public Operator {
   std::vector<LogicalType> input_types_;
   std::vector<LogicalType> output_types_;
   std::unique_ptr<State> state_;
-  std::unique_ptr<MatchEvaluator> eval_;  // built by Open
+  std::unique_ptr<MatchEvaluator> eval_;     // built by Open
+  std::unique_ptr<PatternMatcher> matcher_;  // built by Open: Flink's NFA or the standard's program
 };
 
 }  // namespace sluice

@@ -1,0 +1,12 @@
+-- MATCH_RECOGNIZE with a quantified group: Flink refuses it ("Group patterns are not supported
+-- yet."); Sluice runs it with the SQL standard's semantics (docs/flink_differences.md).
+CREATE TABLE Ticker (
+  symbol STRING, rowtime TIMESTAMP(3), price BIGINT, tax BIGINT,
+  WATERMARK FOR rowtime AS rowtime - INTERVAL '1' SECOND
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/ticker.json', 'format' = 'json');
+SELECT * FROM Ticker MATCH_RECOGNIZE (
+  PARTITION BY symbol ORDER BY rowtime
+  MEASURES FIRST(A.price) AS firstPrice, COUNT(B.price) AS nb, LAST(C.price) AS lastC
+  AFTER MATCH SKIP PAST LAST ROW
+  PATTERN ((A B)+ C)
+  DEFINE A AS A.price > 15, B AS B.price > 15, C AS C.price < 16);

@@ -1,0 +1,13 @@
+-- MATCH_RECOGNIZE with a reluctant optional variable: Flink refuses it ("Reluctant optional variables
+-- are not supported yet."); Sluice runs it with the SQL standard's semantics
+-- (docs/flink_differences.md).
+CREATE TABLE Ticker (
+  symbol STRING, rowtime TIMESTAMP(3), price BIGINT, tax BIGINT,
+  WATERMARK FOR rowtime AS rowtime - INTERVAL '1' SECOND
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/ticker.json', 'format' = 'json');
+SELECT * FROM Ticker MATCH_RECOGNIZE (
+  PARTITION BY symbol ORDER BY rowtime
+  MEASURES FIRST(A.price) AS firstPrice, LAST(B.price) AS lastB, LAST(C.price) AS lastC
+  AFTER MATCH SKIP PAST LAST ROW
+  PATTERN (A B?? C)
+  DEFINE A AS A.price > 15, B AS B.price > 20, C AS C.price < 30);
