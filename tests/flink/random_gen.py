@@ -29,8 +29,9 @@ CONSTRUCTS = {
     "topn": True, "over": True,
     "set_ops": True,               # UNION [ALL] / INTERSECT [ALL] / EXCEPT [ALL] of t and u (or t twice)
     "subquery": True,              # IN / NOT IN / EXISTS / NOT EXISTS (SELECT ... FROM u) in WHERE
-    "subquery_disjunct": False,    # an IN subquery under OR: planned, but Flink's EXPLAIN differs and it
-                                   # loses every row over an empty subquery (flink_differences.md)
+    "subquery_disjunct": False,    # an IN subquery under OR (and IN / EXISTS in the SELECT list): planned,
+                                   # but Flink's EXPLAIN differs and it loses every row over an empty
+                                   # subquery (flink_differences.md#in-and-exists-subqueries-under-or)
     "temporal_join": True,         # t JOIN v FOR SYSTEM_TIME AS OF t.ts (v: a debezium-json versioned table)
     "match_recognize": True,       # MATCH_RECOGNIZE over t partitioned by k, ordered by ts
     "window_more": True,           # window Top-N and window deduplication over window TVFs
@@ -55,7 +56,8 @@ CONSTRUCTS = {
     "over_more": True,             # OVER with RANGE UNBOUNDED and the default frame; non-time OVER (ORDER BY
                                    # a column that is no time attribute, unbounded, an updating result)
     "subquery_more": True,         # row-valued and aggregated IN, correlated scalar subqueries in WHERE,
-                                   # scalar / IN / EXISTS subqueries in the SELECT list
+                                   # scalar subqueries in the SELECT list (IN / EXISTS there with
+                                   # subquery_disjunct)
     "window_session_rank": True,   # window Top-N and window deduplication over SESSION windows
     "window_grouping_sets": True,  # window aggregations with GROUPING SETS / ROLLUP / CUBE
     "cdc_duplicates": True,        # t as a debezium-json changelog with a PRIMARY KEY and change events
