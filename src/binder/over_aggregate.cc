@@ -38,7 +38,11 @@ Result<Binder::Relation> Binder::BindOverAggregates(const ast::Select& select, R
       if (b->kind != ExprKind::kColumnRef) return NotSupported(p->pos, "PARTITION BY an expression in an OVER window (partition by a column)");
       partition.push_back(b->column_index);
     }
-    if (order_by.size() != 1) {
+    if (order_by.size() > 1) {
+      // Flink's wording for any second ORDER BY column, a time attribute or not (random query 2015-205).
+      return Error(rw.pos, "The window can only be ordered by a single time column.");
+    }
+    if (order_by.empty()) {
       return Error(rw.pos, "OVER windows' ordering in stream mode must be defined on a time attribute (exactly one ORDER BY column).");
     }
     ASSIGN_OR_RETURN(ExprPtr order, BindExpr(*order_by[0].expr, input.scope));

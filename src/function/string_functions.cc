@@ -636,7 +636,9 @@ void RegisterCodeFunctions(FunctionTable* t) {
   t->Add({"ASCII", {"ASCII(<CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
             return Simple(c, {AsString}, LogicalType::Integer(), ValueOut<int32_t>([](const Vector* const* a, size_t i, int32_t* r) {
                             std::string_view s = Str(a, 0, i);
-                            *r = s.empty() ? 0 : static_cast<unsigned char>(s[0]);
+                            // Flink: the first byte of the UTF-8 text as a Java byte, so a non-ASCII
+                            // first character is negative (ASCII('日') = -26, ASCII('Ü') = -61).
+                            *r = s.empty() ? 0 : static_cast<signed char>(s[0]);
                             return true;
                           }));
           }});

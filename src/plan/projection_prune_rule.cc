@@ -187,6 +187,18 @@ class Pruner {
         for (int k : ex.keys) in[static_cast<size_t>(k)] = true;
         return;
       }
+      case PlanKind::kChangelogNormalize:
+      case PlanKind::kDropUpdateBefore: {
+        // Pass their input's columns through. A ChangelogNormalize needs its key and compares the
+        // columns read above it (Flink projects a source's used columns and its primary key below
+        // the normalization: an update of other columns only is a repeated row, emitting nothing).
+        auto& in = Req(node->inputs[0]);
+        for (size_t i = 0; i < n; ++i) in[i] = in[i] || req[i];
+        if (node->kind == PlanKind::kChangelogNormalize) {
+          for (int k : node->As<ChangelogNormalizeNode>().keys) in[static_cast<size_t>(k)] = true;
+        }
+        return;
+      }
       case PlanKind::kTemporalJoin: {
         // As a regular join, plus both time attributes.
         const auto& j = node->As<TemporalJoinNode>();
@@ -229,8 +241,6 @@ class Pruner {
       case PlanKind::kWindowAggregate:
       case PlanKind::kGroupAggregate:
       case PlanKind::kSort:
-      case PlanKind::kChangelogNormalize:
-      case PlanKind::kDropUpdateBefore:
       case PlanKind::kMiniBatchAssigner:
       case PlanKind::kExpand:          // the binder's projection below keeps only what the aggregate reads
       case PlanKind::kReplicateRows:   // reads every column it copies
@@ -457,6 +467,27 @@ class Pruner {
         out.node = ne;
         return out;
       }
+      case PlanKind::kChangelogNormalize: {
+        const auto& cn = node->As<ChangelogNormalizeNode>();
+        Pruned pin = Input(cn.inputs[0]);
+        auto nn = std::make_shared<ChangelogNormalizeNode>(cn);
+        nn->inputs = {pin.node};
+        nn->schema = pin.node->schema;
+        nn->keys.clear();
+        for (int k : cn.keys) nn->keys.push_back(pin.mapping[static_cast<size_t>(k)]);
+        Pruned out;
+        out.mapping = pin.mapping;
+        out.node = nn;
+        return out;
+      }
+      case PlanKind::kDropUpdateBefore: {
+        Pruned pin = Input(node->inputs[0]);
+        Pruned out;
+        out.node = CopyWithInputs(node, {pin.node});
+        out.node->schema = pin.node->schema;
+        out.mapping = pin.mapping;
+        return out;
+      }
       case PlanKind::kOverAggregate: return BuildOverAggregate(node);
       case PlanKind::kTemporalJoin: return RebuildTimeJoin(node->As<TemporalJoinNode>());
       case PlanKind::kLookupJoin: return BuildLookupJoin(node);
@@ -471,8 +502,6 @@ class Pruner {
       case PlanKind::kSink:
       case PlanKind::kGroupAggregate:
       case PlanKind::kSort:
-      case PlanKind::kChangelogNormalize:
-      case PlanKind::kDropUpdateBefore:
       case PlanKind::kMiniBatchAssigner:
       case PlanKind::kExpand:
       case PlanKind::kMatch:

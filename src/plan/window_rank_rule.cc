@@ -127,6 +127,62 @@ std::optional<WindowColumns> FindWindowColumns(const PlanNode& node) {
       out.local_time = below->local_time;
       return out;
     }
+    case PlanKind::kGroupAggregate: {
+      // A regular aggregation grouped by both window columns keeps them as window columns (Flink's
+      // FlinkRelMdWindowProperties: a SESSION TVF grouped by other keys than its partition keys), so a
+      // window Top-N over it is a WindowRank, which refuses its updates as Flink does (random query
+      // 2014-16). A SESSION window's partition keys must all be grouped by.
+      const auto& agg = node.As<GroupAggregateNode>();
+      auto below = FindWindowColumns(*node.inputs[0]);
+      if (!below) return std::nullopt;
+      bool any_start = false, any_end = false;
+      size_t partitions = 0;
+      for (size_t i = 0; i < agg.group_keys.size(); ++i) {
+        const size_t c = static_cast<size_t>(agg.group_keys[i]);
+        out.start[i] = below->start[c];
+        out.end[i] = below->end[c];
+        out.partition[i] = below->partition[c];
+        any_start |= out.start[i];
+        any_end |= out.end[i];
+        partitions += out.partition[i] >= 0;
+      }
+      if (!any_start || !any_end || partitions != below->num_partition_keys) return std::nullopt;
+      out.num_partition_keys = below->num_partition_keys;
+      out.session_keys = below->session_keys;
+      out.window = below->window;
+      out.proctime = below->proctime;
+      out.local_time = below->local_time;
+      return out;
+    }
+    case PlanKind::kExpand: {
+      // GROUPING SETS over window TVF rows: a column every grouping set keeps stays a window column
+      // (Flink's window properties through Expand), so the aggregation over it is a window aggregation
+      // (random query 2014-180). A SESSION window's partition keys must be kept by every set.
+      const auto& e = node.As<ExpandNode>();
+      auto below = FindWindowColumns(*node.inputs[0]);
+      if (!below) return std::nullopt;
+      const size_t nin = node.inputs[0]->schema.size();
+      bool any_start = false, any_end = false;
+      size_t partitions = 0;
+      for (size_t c = 0; c < nin; ++c) {
+        bool kept = true;
+        for (const auto& set : e.keep) kept = kept && set[c];
+        if (!kept) continue;
+        out.start[c] = below->start[c];
+        out.end[c] = below->end[c];
+        out.partition[c] = below->partition[c];
+        any_start |= out.start[c];
+        any_end |= out.end[c];
+        partitions += out.partition[c] >= 0;
+      }
+      if (!any_start || !any_end || partitions != below->num_partition_keys) return std::nullopt;
+      out.num_partition_keys = below->num_partition_keys;
+      out.session_keys = below->session_keys;
+      out.window = below->window;
+      out.proctime = below->proctime;
+      out.local_time = below->local_time;
+      return out;
+    }
     case PlanKind::kWindowJoin: {
       auto left = FindWindowColumns(*node.inputs[0]);
       auto right = FindWindowColumns(*node.inputs[1]);

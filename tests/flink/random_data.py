@@ -28,12 +28,15 @@ class Data:
         self.delay_u = r.choice([0, 5, 30])
         self.in_time = in_time
         self.changelog = changelog
+        # cdc_duplicates: t's changelog declares PRIMARY KEY (id), some change events come twice, and
+        # the query sets 'table.exec.source.cdc-events-duplicate' (a ChangelogNormalize removes them).
+        self.cdc_duplicates = changelog and on["cdc_duplicates"] and r.random() < 0.5
         self.words = WORDS + ([CASED_WORD] if on["unicode_case"] else [])
         self.t = self.rows(r, on, r.randint(8, 30), self.t_row, self.delay_t)
         self.u = self.rows(r, on, r.randint(4, 16), self.u_row, self.delay_u)
         self.v = self.versions(r)
         if changelog:
-            self.t = self.changes(r, self.t)
+            self.t = self.changes(r, self.t, self.cdc_duplicates)
 
     @staticmethod
     def maybe(r, v, p=0.15):
@@ -73,11 +76,15 @@ class Data:
             out.append(dict(row, _op="c"))
         return out
 
-    def changes(self, r, rows):
+    def changes(self, r, rows, duplicates=False):
         """t as a changelog: every row inserted (op c, a re-sent row updates its first copy), some
-        rows later updated (a, m, s, f changed; op c of a live id replays as an update) or deleted."""
+        rows later updated (a, m, s, f changed; op c of a live id replays as an update) or deleted.
+        With `duplicates`, some change events are delivered again (op "again": the event before it
+        once more, whatever the minimiser left)."""
         out = []
         for row in rows:
+            if duplicates and out and r.random() < 0.2:
+                out.append(dict(row, _op="again"))
             out.append(dict(row, _op="c"))
             if r.random() < 0.25:
                 old = r.choice(rows[:rows.index(row) + 1])
@@ -133,10 +140,14 @@ class Data:
     def debezium(rows, key):
         """Rows with "_op" as consistent debezium-json events, replayed per `key` column: c of a new
         key an insert, c of a live key an update (before: the live row), d of a live key a delete, d
-        of a key not live nothing. Any subset of the rows (the minimiser's) stays consistent."""
+        of a key not live nothing, "again" the last event once more (a change delivered twice). Any
+        subset of the rows (the minimiser's) stays consistent."""
         live, out = {}, []
         for row in rows:
             k = row[key]
+            if row["_op"] == "again":
+                out.extend(out[-1:])
+                continue
             if row["_op"] == "d":
                 if k in live:
                     out.append('{"before":' + Data.row_json(live.pop(k)) + ',"after":null,"op":"d"}')
