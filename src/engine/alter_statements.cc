@@ -172,7 +172,9 @@ Status ApplyColumns(ast::AlterTable& a, Draft* d) {
     if (c.position == ast::AlterColumn::Position::kFirst) {
       order.insert(order.begin(), name);
     } else if (c.position == ast::AlterColumn::Position::kAfter) {
-      order.insert(std::find(order.begin(), order.end(), c.after) + 1, name);
+      // After the column (Flink's indexOf + 1: the first place when a column is MODIFYed AFTER itself).
+      auto at = std::find(order.begin(), order.end(), c.after);
+      order.insert(at == order.end() ? order.begin() : at + 1, name);
     } else if (add) {
       order.push_back(name);
     }

@@ -288,7 +288,9 @@ class Session::Impl {
     auto it = function_aliases_.find(name);
     if (it == function_aliases_.end()) {
       if (f.if_exists) return Status::OK();
-      return Status::BindError("Function " + sql::QuoteIdentifier(f.name.back()) + " doesn't exist (at line " +
+      // Flink's FunctionNotExistException.
+      return Status::BindError("Function " + catalog_.current_database() + "." + f.name.back() +
+                               " does not exist in Catalog " + catalog_.current_catalog() + ". (at line " +
                                std::to_string(f.pos.line) + ", column " + std::to_string(f.pos.column) + ")");
     }
     ASSIGN_OR_RETURN(it->second, NativeClass(f.name.back(), f.class_name, "alter"));

@@ -2,6 +2,7 @@
 // options, RENAME TO, ADD / MODIFY / DROP schema components, RENAME a column), ALTER VIEW (RENAME TO,
 // AS query) and ALTER FUNCTION, as Flink 2.2's grammar spells them.
 #include <algorithm>
+#include <string>
 #include <utility>
 
 #include "sql/parser_internal.h"
@@ -80,8 +81,10 @@ Result<StatementPtr> Parser::ParseAlter() {
 // elements (into `scratch`, which also refuses a second watermark or key), each column followed by
 // an optional FIRST or AFTER column.
 Status Parser::ParseAlterSchema(AlterTable& a) {
+  const std::string verb = Upper(Cur().text);
   a.action = AcceptKw("ADD") ? AlterTable::Action::kAdd : AlterTable::Action::kModify;
   if (a.action == AlterTable::Action::kModify) RETURN_IF_ERROR(ExpectKw("MODIFY"));
+  RETURN_IF_ERROR(RefusePartitionOrDistribution(verb));
   CreateTable scratch;
   if (AcceptPunct("(")) {
     do {
@@ -114,8 +117,22 @@ Status Parser::ParseAlterComponent(AlterTable& a, CreateTable& scratch) {
   return Status::OK();
 }
 
+// ADD/MODIFY/DROP [IF [NOT] EXISTS] PARTITION ... and DISTRIBUTION: Flink's forms for partitioned
+// catalogs and bucketed tables, which Sluice's in-memory catalog does not keep.
+Status Parser::RefusePartitionOrDistribution(const std::string& verb) {
+  size_t ahead = 0;
+  if (AtKw("IF")) ahead = PeekIsKw(1, "NOT") ? 3 : 2;
+  const Token& t = PeekTok(ahead);
+  const std::string word = t.kind == TokenKind::kWord ? Upper(t.text) : "";
+  if (word != "PARTITION" && word != "DISTRIBUTION") return Status::OK();
+  if (word == "DISTRIBUTION" && ahead == 0 && !PeekIsKw(1, "BY") && verb != "DROP") return Status::OK();  // a column
+  return Status::NotSupported("ALTER TABLE ... " + verb + " " + word + " is not supported by Sluice (at line " +
+                              std::to_string(t.line) + ", column " + std::to_string(t.column) + ")");
+}
+
 // DROP c | (c, ...) | PRIMARY KEY | CONSTRAINT name | WATERMARK
 Status Parser::ParseAlterDrop(AlterTable& a) {
+  RETURN_IF_ERROR(RefusePartitionOrDistribution("DROP"));
   if (AtKw("PRIMARY") && PeekIsKw(1, "KEY")) {
     Advance();
     Advance();

@@ -168,6 +168,7 @@ class Parser {
   Status ParseAlterSchema(AlterTable& a);
   Status ParseAlterComponent(AlterTable& a, CreateTable& scratch);
   Status ParseAlterDrop(AlterTable& a);
+  Status RefusePartitionOrDistribution(const std::string& verb);
 
   // ---------------------------------------- parser_query.cc
   // Queries: hints, set operations, SELECT, FROM, window specs.
