@@ -223,6 +223,18 @@ Status ApplySchema(ast::AlterTable& a, Draft* d) {
       return Refuse("The base table does not define any primary key constraint. You might want to add a new one.",
                     a.primary_key->pos);
     }
+    // Flink's constraint validation of the new key (its message has no ALTER TABLE line).
+    const std::string name = ConstraintName(*a.primary_key);
+    for (const auto& k : a.primary_key->columns) {
+      const ast::ColumnDef* c = d->Find(k);
+      if (!c) {
+        return Status::BindError("Invalid primary key '" + name + "'. Column '" + k + "' does not exist." + At(a.primary_key->pos));
+      }
+      if (c->column_kind != ast::ColumnKind::kPhysical) {
+        return Status::BindError("Invalid primary key '" + name + "'. Column '" + k + "' is not a physical column." +
+                                 At(a.primary_key->pos));
+      }
+    }
     d->primary_key = std::move(a.primary_key);
   }
   return Status::OK();
@@ -389,7 +401,9 @@ Status ExecuteAlterTable(ast::AlterTable& a, Catalog* catalog, Binder* binder) {
 Status ExecuteAlterView(ast::AlterView& v, Catalog* catalog, Binder* binder) {
   ASSIGN_OR_RETURN(ObjectPath p, catalog->Resolve(v.name));
   auto entry = catalog->Lookup(p);
-  if (!entry.ok()) return Status::BindError("View " + p.FullName() + " doesn't exist" + At(v.pos));
+  if (!entry.ok()) {
+    return Status::BindError("View `" + p.catalog + "`.`" + p.database + "`.`" + p.name + "` doesn't exist" + At(v.pos));
+  }
   if (!entry->view) return Status::BindError("ALTER VIEW for a table is not allowed" + At(v.pos));
   const CatalogView& old = *entry->view;
   if (!v.query) {
