@@ -198,8 +198,9 @@ const std::vector<ConfigOption>& AllConfigOptions() {
       {"table.optimizer.distinct-agg.split.enabled", OptionType::kBoolean, "false",
        "Split a streaming group aggregation with DISTINCT aggregates, as Flink, into a partial aggregation per "
        "key and hash bucket of the distinct value and a final one per key, against skew: the same answer with "
-       "more intermediate updates. Split are COUNT, SUM, $SUM0, AVG, MIN, MAX, FIRST_VALUE, LAST_VALUE and LISTAGG "
-       "(without a separator); aggregates with other functions keep the one-phase plan."},
+       "more intermediate updates. Split are COUNT, SUM, $SUM0, AVG, MIN, MAX, FIRST_VALUE, LAST_VALUE, LISTAGG "
+       "(without a separator) and STDDEV_POP, STDDEV_SAMP, VAR_POP, VAR_SAMP (reduced to sums and counts first); "
+       "aggregates with other functions keep the one-phase plan."},
       {"table.optimizer.distinct-agg.split.bucket-num", OptionType::kInteger, "1024",
        "The number of buckets of 'table.optimizer.distinct-agg.split.enabled'."},
       {"__table.exec.sort.non-temporal.enabled__", OptionType::kBoolean, "false",

@@ -10,6 +10,7 @@
 
 #include "binder/binder.h"
 #include "catalog/catalog.h"
+#include "engine/alter_statements.h"
 #include "engine/catalog_statements.h"
 #include "common/clock.h"
 #include "common/deep_stack.h"
@@ -189,7 +190,15 @@ class Session::Impl {
         return result;
       }
       case ast::StatementKind::kAlterTable: {
-        RETURN_IF_ERROR(AlterTable(stmt->As<ast::AlterTable>()));
+        RETURN_IF_ERROR(ExecuteAlterTable(stmt->As<ast::AlterTable>(), &catalog_, &binder));
+        return result;
+      }
+      case ast::StatementKind::kAlterView: {
+        RETURN_IF_ERROR(ExecuteAlterView(stmt->As<ast::AlterView>(), &catalog_, &binder));
+        return result;
+      }
+      case ast::StatementKind::kAlterFunction: {
+        RETURN_IF_ERROR(AlterFunction(stmt->As<ast::AlterFunction>()));
         return result;
       }
       case ast::StatementKind::kShow: return Show(stmt->As<ast::Show>(), handler);
@@ -239,29 +248,53 @@ class Session::Impl {
       case ast::StatementKind::kCreateDatabase:
       case ast::StatementKind::kUse: break;  // catalog statements, handled above
       case ast::StatementKind::kCreateFunction: {
-        // Sluice runs no JVM: a CREATE FUNCTION names a class it implements natively.
-        static const std::map<std::string, std::string> kNativeClasses = {
-            {"com.github.nexmark.flink.udf.CountChar", "COUNT_CHAR"},
-        };
         const auto& f = stmt->As<ast::CreateFunction>();
-        std::string name = f.name.back();
-        for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-        auto native = kNativeClasses.find(f.class_name);
-        if (native == kNativeClasses.end()) {
-          std::string known;
-          for (const auto& [cls, fn] : kNativeClasses) known += (known.empty() ? "" : ", ") + cls + " (" + fn + ")";
-          return Status::NotSupported("Cannot create function '" + f.name.back() + "': Sluice runs no JVM and cannot load class '" +
-                                      f.class_name + "'. Classes with native implementations: " + known);
-        }
+        ASSIGN_OR_RETURN(std::string native, NativeClass(f.name.back(), f.class_name, "create"));
+        const std::string name = UpperName(f.name.back());
         if (function_aliases_.count(name)) {
           if (f.if_not_exists) return result;
           return Status::BindError("Could not execute CREATE FUNCTION: function '" + f.name.back() + "' already exists");
         }
-        function_aliases_[name] = native->second;
+        function_aliases_[name] = native;
         return result;
       }
     }
     return Status::Internal("unknown statement");
+  }
+
+  static std::string UpperName(std::string name) {
+    for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return name;
+  }
+
+  // The built-in a function's class runs as: Sluice runs no JVM, so CREATE / ALTER FUNCTION name a
+  // class it implements natively.
+  static Result<std::string> NativeClass(const std::string& function, const std::string& class_name, const char* verb) {
+    static const std::map<std::string, std::string> kNativeClasses = {
+        {"com.github.nexmark.flink.udf.CountChar", "COUNT_CHAR"},
+    };
+    auto native = kNativeClasses.find(class_name);
+    if (native != kNativeClasses.end()) return native->second;
+    std::string known;
+    for (const auto& [cls, fn] : kNativeClasses) known += (known.empty() ? "" : ", ") + cls + " (" + fn + ")";
+    return Status::NotSupported(std::string("Cannot ") + verb + " function '" + function +
+                                "': Sluice runs no JVM and cannot load class '" + class_name +
+                                "'. Classes with native implementations: " + known);
+  }
+
+  // ALTER FUNCTION: a function CREATE FUNCTION declared runs another (native) class.
+  Status AlterFunction(const ast::AlterFunction& f) {
+    const std::string name = UpperName(f.name.back());
+    auto it = function_aliases_.find(name);
+    if (it == function_aliases_.end()) {
+      if (f.if_exists) return Status::OK();
+      // Flink's FunctionNotExistException.
+      return Status::BindError("Function " + catalog_.current_database() + "." + f.name.back() +
+                               " does not exist in Catalog " + catalog_.current_catalog() + ". (at line " +
+                               std::to_string(f.pos.line) + ", column " + std::to_string(f.pos.column) + ")");
+    }
+    ASSIGN_OR_RETURN(it->second, NativeClass(f.name.back(), f.class_name, "alter"));
+    return Status::OK();
   }
 
   // Binds and optimizes statement roots, creates their connectors, infers traits and validates sinks.
@@ -404,37 +437,6 @@ class Session::Impl {
       RETURN_IF_ERROR(create());
     }
     return planned;
-  }
-
-  // ALTER TABLE ... SET/RESET: a copy of the table with its WITH options changed replaces it. Views
-  // are bound where they are read, so they see the new options.
-  Status AlterTable(const ast::AlterTable& a) {
-    ASSIGN_OR_RETURN(ObjectPath p, catalog_.Resolve(a.name));
-    auto entry = catalog_.Lookup(p);
-    if (!entry.ok() || !entry->table) {
-      if (a.if_exists && !entry.ok()) return Status::OK();
-      return Status::InvalidArgument("Table `" + p.catalog + "`.`" + p.database + "`.`" + p.name +
-                                     "` doesn't exist" + (entry.ok() ? " (it is a view; ALTER TABLE changes tables)" : "") +
-                                     " (at line " + std::to_string(a.pos.line) + ", column " + std::to_string(a.pos.column) + ")");
-    }
-    auto t = std::make_shared<CatalogTable>(*entry->table);
-    for (const auto& [k, v] : a.set_options) {
-      t->options[k] = v;
-      bool found = false;
-      for (auto& o : t->ordered_options) {
-        if (o.first == k) {
-          o.second = v;
-          found = true;
-        }
-      }
-      if (!found) t->ordered_options.push_back({k, v});
-    }
-    for (const auto& k : a.reset_keys) {
-      if (k == "connector") return Status::InvalidArgument("ALTER TABLE RESET does not support changing 'connector'");
-      t->options.erase(k);
-      std::erase_if(t->ordered_options, [&](const auto& o) { return o.first == k; });
-    }
-    return catalog_.ReplaceTable(std::move(t));
   }
 
   bool batch_mode() const {

@@ -76,9 +76,9 @@ Result<ExprPtr> BucketOf(const ExprPtr& column, int64_t buckets) {
   return sluice::MakeCall(mod.function, {h, n});
 }
 
-// `input`'s columns and a bucket column MOD(HASH_CODE(c), buckets) per column c of `hashed`, merged
-// into the Calc `input` is (as Flink's Calc merge), or a new Calc over it.
-Result<std::shared_ptr<CalcNode>> BucketCalc(const PlanNodePtr& input, const std::vector<int>& hashed, int64_t buckets) {
+// `input` with `extra` (expressions over `input`'s columns) appended, merged into the Calc `input`
+// is (as Flink merges Calcs), or a new Calc over it.
+std::shared_ptr<CalcNode> ExtendCalc(const PlanNodePtr& input, const std::vector<std::pair<std::string, ExprPtr>>& extra) {
   auto calc = std::make_shared<CalcNode>();
   const CalcNode* below = input->kind == PlanKind::kCalc ? &input->As<CalcNode>() : nullptr;
   if (below) {
@@ -92,20 +92,27 @@ Result<std::shared_ptr<CalcNode>> BucketCalc(const PlanNodePtr& input, const std
     }
   }
   calc->schema = input->schema;
-  std::set<std::string> names;
-  for (const auto& f : input->schema.fields()) names.insert(f.name);
-  for (int c : hashed) {
-    ExprPtr col = MakeColumnRef(c, input->schema.field(static_cast<size_t>(c)).type);
-    if (below) col = SubstituteColumns(col, below->projections);
-    ASSIGN_OR_RETURN(ExprPtr bucket, BucketOf(col, buckets));
-    calc->schema.Add(Unique("$f" + std::to_string(calc->projections.size()), &names), bucket->type);
-    calc->projections.push_back(bucket);
+  for (const auto& [name, e] : extra) {
+    calc->projections.push_back(below ? SubstituteColumns(e, below->projections) : e);
+    calc->schema.Add(name, e->type);
   }
   return calc;
 }
 
-// The binary operator `op` over two expressions, each cast to the type the resolved overload takes
-// (as the binder casts implicitly: DECIMAL / BIGINT divides two DECIMALs).
+// `input`'s columns and a bucket column MOD(HASH_CODE(c), buckets) per column c of `hashed`.
+Result<std::shared_ptr<CalcNode>> BucketCalc(const PlanNodePtr& input, const std::vector<int>& hashed, int64_t buckets) {
+  std::set<std::string> names;
+  for (const auto& f : input->schema.fields()) names.insert(f.name);
+  std::vector<std::pair<std::string, ExprPtr>> extra;
+  for (int c : hashed) {
+    ASSIGN_OR_RETURN(ExprPtr bucket, BucketOf(MakeColumnRef(c, input->schema.field(static_cast<size_t>(c)).type), buckets));
+    extra.emplace_back(Unique("$f" + std::to_string(input->schema.size() + extra.size()), &names), bucket);
+  }
+  return ExtendCalc(input, extra);
+}
+
+// The binary operator (or function) `op` over two expressions, each cast to the type the resolved
+// overload takes (as the binder casts implicitly: DECIMAL / BIGINT divides two DECIMALs).
 Result<ExprPtr> Binary(const std::string& op, ExprPtr a, ExprPtr b) {
   ASSIGN_OR_RETURN(ResolvedCall call, ResolveScalar(op, {a->type, b->type}, {nullptr, nullptr}));
   std::vector<ExprPtr> args = {std::move(a), std::move(b)};
@@ -268,20 +275,176 @@ Result<PlanNodePtr> FinalPhase(const GroupAggregateNode& agg, const PlanNodePtr&
   return PlanNodePtr(calc);
 }
 
-// The split plan of `agg`, or null when Sluice keeps its one-phase plan.
-Result<PlanNodePtr> Split(const GroupAggregateNode& agg, int64_t buckets) {
-  if (agg.phase != GroupAggregateNode::Phase::kSingle || agg.partial_final != GroupAggregateNode::PartialFinal::kNone) {
-    return PlanNodePtr();
+// VAR_POP / VAR_SAMP / STDDEV_POP / STDDEV_SAMP (STDDEV and VARIANCE are the _SAMP ones): Flink's
+// AggregateReduceFunctionsRule rewrites them before the split into sums and a count.
+bool IsVariance(const AggregateCall& a) {
+  const std::string& n = a.function->name;
+  return a.args.size() == 1 && a.constant_args.empty() &&
+         (n == "VAR_POP" || n == "VAR_SAMP" || n == "STDDEV_POP" || n == "STDDEV_SAMP");
+}
+
+// An aggregate whose calls were reduced, and each column of the original aggregate (keys, then
+// calls) as an expression over the reduced one's columns.
+struct Reduced {
+  std::shared_ptr<GroupAggregateNode> agg;
+  std::vector<ExprPtr> outputs;
+};
+
+// CASE(cond, NULL, value) in `value`'s type, made nullable.
+ExprPtr NullIf(ExprPtr cond, ExprPtr value) {
+  auto e = std::make_shared<Expr>();
+  e->kind = ExprKind::kCase;
+  e->type = value->type.WithNullable(true);
+  e->args = {std::move(cond), MakeLiteral(Value::Null(e->type)), std::move(value)};
+  e->has_else = true;
+  return e;
+}
+
+// `e` cast to `type` (nullable as `e`) unless it has that type.
+ExprPtr EnsureType(ExprPtr e, const LogicalType& type) {
+  if (e->type.EqualsIgnoringNullability(type)) return e;
+  const bool nullable = e->type.nullable();
+  return MakeCast(std::move(e), type.WithNullable(nullable), /*is_try=*/false);
+}
+
+// Calcite's AggregateReduceFunctionsRule as Flink 2.2.1 runs it when an aggregate has a variance
+// call: the calls become sums and counts of the input (with x * x appended where a variance needs
+// it), and an expression per original call computes its value from them:
+//   SUM(x)   = CASE(COUNT(x) = 0, NULL, $SUM0(x))         ($SUM0(x) alone when SUM is NOT NULL)
+//   AVG(x)   = CAST(SUM(x) / COUNT(x))
+//   VAR_POP  = (SUM(x * x) - SUM(x) * SUM(x) / COUNT(x)) / COUNT(x)
+//   VAR_SAMP = (SUM(x * x) - SUM(x) * SUM(x) / COUNT(x)) / CASE(COUNT(x) = 1, NULL, COUNT(x) - 1)
+//   STDDEV_* = POWER(VAR_*, 0.5)
+// each in the call's type (x, SUM(x) cast to it where they differ: a DECIMAL's), cast back to it.
+// Equal calls are computed once; the other calls are kept.
+class Reducer {
+ public:
+  explicit Reducer(const GroupAggregateNode& agg) : agg_(agg), input_(agg.inputs[0]->inputs[0]), nk_(agg.group_keys.size()) {
+    for (const auto& f : input_->schema.fields()) taken_.insert(f.name);
+    reduced_ = std::make_shared<GroupAggregateNode>();
+    reduced_->group_keys = agg.group_keys;
+    reduced_->state_ttl_ms = agg.state_ttl_ms;
+    for (size_t i = 0; i < nk_; ++i) reduced_->schema.Add(agg.schema.field(i).name, agg.schema.field(i).type);
   }
-  const PlanNodePtr& exchange = agg.inputs[0];
-  if (exchange->kind != PlanKind::kExchange) return PlanNodePtr();
-  const PlanNodePtr& input = exchange->inputs[0];
-  bool any_distinct = false;
-  for (const auto& a : agg.aggs) {
-    if (!PartialFinal(a)) return PlanNodePtr();
-    any_distinct |= a.distinct;
+
+  Result<Reduced> Run() {
+    std::vector<ExprPtr> outputs;
+    for (size_t i = 0; i < nk_; ++i) outputs.push_back(MakeColumnRef(static_cast<int>(i), agg_.schema.field(i).type));
+    for (size_t i = 0; i < agg_.aggs.size(); ++i) {
+      const AggregateCall& a = agg_.aggs[i];
+      const LogicalType& type = agg_.schema.field(nk_ + i).type;
+      const std::string& fn = a.function->name;
+      ExprPtr value;
+      if (IsVariance(a)) {
+        ASSIGN_OR_RETURN(value, Variance(a, type));
+      } else if (fn == "AVG" && a.args.size() == 1) {
+        ASSIGN_OR_RETURN(ExprPtr sum, AddCall("SUM", a.args[0], a));
+        ASSIGN_OR_RETURN(ExprPtr count, AddCall("COUNT", a.args[0], a));
+        ASSIGN_OR_RETURN(value, Binary("/", EnsureType(sum, type), count));
+        value = EnsureType(value, type);
+      } else if (fn == "SUM" && a.args.size() == 1) {
+        ASSIGN_OR_RETURN(value, AddCall("$SUM0", a.args[0], a));
+        if (type.nullable()) {
+          ASSIGN_OR_RETURN(ExprPtr count, AddCall("COUNT", a.args[0], a));
+          ASSIGN_OR_RETURN(ExprPtr empty, Equals(count, MakeLiteral(Value::Integer(0))));
+          value = NullIf(empty, EnsureType(value, type));
+        }
+      } else {
+        value = Add(a, type);
+      }
+      outputs.push_back(value);
+    }
+    auto exchange = std::make_shared<ExchangeNode>(agg_.inputs[0]->As<ExchangeNode>());
+    exchange->inputs = {ExtendCalc(input_, extra_)};
+    exchange->schema = exchange->inputs[0]->schema;
+    reduced_->inputs = {exchange};
+    return Reduced{reduced_, std::move(outputs)};
   }
-  if (!any_distinct) return PlanNodePtr();
+
+ private:
+  // The variance function `a` of x from SUM(x * x), SUM(x) and COUNT(x).
+  Result<ExprPtr> Variance(const AggregateCall& a, const LogicalType& type) {
+    const std::string& fn = a.function->name;
+    const int x = a.args[0];
+    ExprPtr xr = EnsureType(MakeColumnRef(x, input_->schema.field(static_cast<size_t>(x)).type), type);
+    ASSIGN_OR_RETURN(ExprPtr square, Binary("*", xr, xr));
+    ASSIGN_OR_RETURN(ExprPtr sum_sq, AddCall("SUM", AddColumn(square), a));
+    ASSIGN_OR_RETURN(ExprPtr sum, AddCall("SUM", x, a));
+    ASSIGN_OR_RETURN(ExprPtr count, AddCall("COUNT", x, a));
+    sum = EnsureType(sum, type);
+    ASSIGN_OR_RETURN(ExprPtr sum_squared, Binary("*", sum, sum));
+    ASSIGN_OR_RETURN(ExprPtr mean_square, Binary("/", sum_squared, count));
+    ASSIGN_OR_RETURN(ExprPtr diff, Binary("-", sum_sq, mean_square));
+    ExprPtr denominator = count;
+    if (fn == "VAR_SAMP" || fn == "STDDEV_SAMP") {
+      ExprPtr one = MakeLiteral(Value::Integer(1));
+      ASSIGN_OR_RETURN(ExprPtr is_one, Equals(count, one));
+      ASSIGN_OR_RETURN(ExprPtr minus_one, Binary("-", count, one));
+      denominator = NullIf(is_one, minus_one);
+    }
+    ASSIGN_OR_RETURN(ExprPtr value, Binary("/", diff, denominator));
+    if (fn == "STDDEV_POP" || fn == "STDDEV_SAMP") {
+      ASSIGN_OR_RETURN(value, Binary("POWER", value, MakeLiteral(Value::Decimal(2, 1, 5))));
+    }
+    return EnsureType(value, type);
+  }
+
+  // An input column computing `e` (over the input's columns), appended once per expression.
+  int AddColumn(const ExprPtr& e) {
+    const std::string key = e->ToString();
+    auto it = extra_of_.find(key);
+    if (it != extra_of_.end()) return it->second;
+    const int c = static_cast<int>(input_->schema.size() + extra_.size());
+    extra_.emplace_back(Unique("$f" + std::to_string(c), &taken_), e);
+    extra_of_[key] = c;
+    return c;
+  }
+
+  // `name`(column) with the DISTINCT and FILTER of `like`; SUM is NULL over no rows, COUNT never.
+  Result<ExprPtr> AddCall(const char* name, int column, const AggregateCall& like) {
+    const PlanNodePtr with_columns = ExtendCalc(input_, extra_);  // the reduced input as it is so far
+    ASSIGN_OR_RETURN(AggregateCall call, MakeCall(name, {column}, *with_columns, like.distinct, like.filter, ""));
+    LogicalType type = call.function->result_type;
+    if (std::string(name) == "SUM") type = type.WithNullable(true);
+    return Add(std::move(call), type);
+  }
+
+  // Adds `call` (or finds an equal one) and returns its output column.
+  ExprPtr Add(AggregateCall call, const LogicalType& type) {
+    std::string key = call.name + (call.distinct ? " distinct" : "") + " f" + std::to_string(call.filter);
+    for (int a : call.args) key += " " + std::to_string(a);
+    for (const Value& v : call.constant_args) key += " '" + v.ToString();
+    const size_t at = std::find(call_keys_.begin(), call_keys_.end(), key) - call_keys_.begin();
+    if (at == call_keys_.size()) {
+      call_keys_.push_back(key);
+      call.output_name = "$f" + std::to_string(nk_ + at);
+      reduced_->schema.Add(call.output_name, type);
+      reduced_->aggs.push_back(std::move(call));
+    }
+    return MakeColumnRef(static_cast<int>(nk_ + at), reduced_->schema.field(nk_ + at).type);
+  }
+
+  const GroupAggregateNode& agg_;
+  const PlanNodePtr& input_;
+  const size_t nk_;
+  std::set<std::string> taken_;
+  std::vector<std::pair<std::string, ExprPtr>> extra_;  // the appended input columns
+  std::map<std::string, int> extra_of_;
+  std::vector<std::string> call_keys_;
+  std::shared_ptr<GroupAggregateNode> reduced_;
+};
+
+// The reduced `agg` when it has a variance call (Flink reduces only then), else nothing.
+Result<std::optional<Reduced>> ReduceFunctions(const GroupAggregateNode& agg) {
+  if (std::none_of(agg.aggs.begin(), agg.aggs.end(), IsVariance)) return std::optional<Reduced>();
+  ASSIGN_OR_RETURN(Reduced r, Reducer(agg).Run());
+  return std::optional<Reduced>(std::move(r));
+}
+
+// The split plan of `agg` (its calls all split, one DISTINCT), or null when Sluice keeps its
+// one-phase plan.
+Result<PlanNodePtr> SplitCalls(const GroupAggregateNode& agg, int64_t buckets) {
+  const PlanNodePtr& input = agg.inputs[0]->inputs[0];
   const std::vector<int>& keys = agg.group_keys;
   auto is_key = [&](int c) { return std::find(keys.begin(), keys.end(), c) != keys.end(); };
   std::vector<int> hashed;  // input columns that get a bucket column, ascending
@@ -309,7 +472,7 @@ Result<PlanNodePtr> Split(const GroupAggregateNode& agg, int64_t buckets) {
   }
   const bool expand = hashed_sets.size() > 1;
 
-  // A column HASH_CODE does not take (DECIMAL, timestamps, ...) keeps the one-phase plan.
+  // A column HASH_CODE does not take (ARRAY, ROW, ...) keeps the one-phase plan.
   for (int c : hashed) {
     if (!ResolveScalar("HASH_CODE", {input->schema.field(static_cast<size_t>(c)).type}, {nullptr}).ok()) {
       return PlanNodePtr();
@@ -353,6 +516,39 @@ Result<PlanNodePtr> Split(const GroupAggregateNode& agg, int64_t buckets) {
     }
   }
   return FinalPhase(agg, partial, full);
+}
+
+// The split plan of `agg`, or null when Sluice keeps its one-phase plan. Variance calls are first
+// reduced to sums and counts (ReduceFunctions, which also reduces AVG and SUM then, as Flink), and a
+// Calc over the split computes them.
+Result<PlanNodePtr> Split(const GroupAggregateNode& agg, int64_t buckets) {
+  if (agg.phase != GroupAggregateNode::Phase::kSingle || agg.partial_final != GroupAggregateNode::PartialFinal::kNone) {
+    return PlanNodePtr();
+  }
+  if (agg.inputs[0]->kind != PlanKind::kExchange) return PlanNodePtr();
+  bool any_distinct = false;
+  for (const auto& a : agg.aggs) {
+    if (!PartialFinal(a) && !IsVariance(a)) return PlanNodePtr();
+    any_distinct |= a.distinct;
+  }
+  if (!any_distinct) return PlanNodePtr();
+  ASSIGN_OR_RETURN(std::optional<Reduced> reduced, ReduceFunctions(agg));
+  if (!reduced) return SplitCalls(agg, buckets);
+  ASSIGN_OR_RETURN(PlanNodePtr split, SplitCalls(*reduced->agg, buckets));
+  if (!split) return PlanNodePtr();
+  // Flink's Calc over the final aggregate (merged with the split's own for AVG).
+  const CalcNode* below = split->kind == PlanKind::kCalc ? &split->As<CalcNode>() : nullptr;
+  auto calc = std::make_shared<CalcNode>();
+  calc->inputs = below ? below->inputs : std::vector<PlanNodePtr>{split};
+  for (size_t i = 0; i < reduced->outputs.size(); ++i) {
+    const ExprPtr& o = reduced->outputs[i];
+    calc->projections.push_back(below ? SubstituteColumns(o, below->projections) : o);
+    // VAR_SAMP / STDDEV_SAMP of one row are NULL (the reduced expression's CASE), also where the
+    // aggregate typed them NOT NULL.
+    const Field& f = agg.schema.field(i);
+    calc->schema.Add(f.name, o->type.nullable() ? f.type.WithNullable(true) : f.type);
+  }
+  return PlanNodePtr(calc);
 }
 
 class Splitter {

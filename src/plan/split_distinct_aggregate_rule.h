@@ -13,9 +13,11 @@
 // When the hashed calls read more than one column set, every row is first expanded once per set (an
 // Expand with the set's id $e, nulling the other sets' bucket columns, then a Calc with a filter
 // $g_<id> per set, ANDed with a call's own FILTER), and each partial call reads only its set's rows.
-// Not split (the one-phase plan runs), as Flink's doAllAggSupportSplit: aggregates with other
-// functions (COLLECT, STDDEV/VAR, ...), LISTAGG with a separator, FIRST_VALUE/LAST_VALUE with two
-// arguments.
+// STDDEV_POP/STDDEV_SAMP/VAR_POP/VAR_SAMP are first reduced to SUM(x * x), SUM(x) and COUNT(x) (and
+// AVG, SUM with them) as Flink's AggregateReduceFunctionsRule does, and a Calc over the final phase
+// computes them. Not split (the one-phase plan runs), as Flink's doAllAggSupportSplit: aggregates
+// with other functions (COLLECT, ...), LISTAGG with a separator, FIRST_VALUE/LAST_VALUE with two
+// arguments; and where HASH_CODE takes no bucket argument's type (ARRAY, ROW, BYTES, ...).
 //
 // Runs on the physical plan after OptimizePlans and before trait inference (which picks the final
 // phase's retracting functions, and keeps a final MIN/MAX over a partial one on an insert-only input

@@ -34,6 +34,8 @@ enum class StatementKind : uint8_t {
   kCreateCatalog,   // CreateCatalog
   kCreateDatabase,  // CreateDatabase
   kUse,             // Use
+  kAlterView,       // AlterView
+  kAlterFunction,   // AlterFunction
 };
 
 struct Statement {
@@ -139,14 +141,64 @@ struct CreateFunction : Statement {
   std::string language;  // as written (upper case); empty when not written
 };
 
-// ALTER TABLE [IF EXISTS] t SET ('k' = 'v', ...) | RESET ('k', ...): changes a table's WITH options.
+// A column ALTER TABLE ADD / MODIFY names, and where it goes: last (ADD) or where it is (MODIFY) by
+// default, FIRST, or AFTER another column.
+struct AlterColumn {
+  enum class Position : uint8_t { kDefault, kFirst, kAfter };
+  ColumnDef column;
+  Position position = Position::kDefault;
+  std::string after;  // kAfter
+  SourcePos after_pos;
+};
+
+// ALTER TABLE [IF EXISTS] t, one of Flink's actions:
+//   SET ('k' = 'v', ...) | RESET ('k', ...)                 the WITH options
+//   RENAME TO t2                                           the table's name
+//   ADD | MODIFY <component> | (<component>, ...)          columns (FIRST / AFTER c), a PRIMARY KEY, a WATERMARK
+//   DROP c | (c, ...) | PRIMARY KEY | CONSTRAINT k | WATERMARK
+//   RENAME c TO c2                                         a column
 struct AlterTable : Statement {
   static constexpr StatementKind kKind = StatementKind::kAlterTable;
   AlterTable() : Statement(kKind) {}
+  enum class Action : uint8_t {
+    kSetOptions, kResetOptions, kRenameTable, kAdd, kModify, kDropColumns, kDropPrimaryKey, kDropConstraint,
+    kDropWatermark, kRenameColumn
+  };
   Name name;
   bool if_exists = false;
-  PropertyList set_options;         // SET
+  Action action = Action::kSetOptions;
+  SourcePos action_pos;                 // where the action's keyword is
+  PropertyList set_options;             // SET
   std::vector<std::string> reset_keys;  // RESET
+  Name new_name;                        // RENAME TO
+  std::vector<AlterColumn> columns;     // ADD / MODIFY
+  std::optional<WatermarkDef> watermark;      // ADD / MODIFY
+  std::optional<PrimaryKeyDef> primary_key;   // ADD / MODIFY
+  std::vector<std::string> drop_columns;      // DROP c / (c, ...)
+  std::string constraint_name;                // DROP CONSTRAINT
+  std::string old_column, new_column;         // RENAME c TO c2
+};
+
+// ALTER VIEW v RENAME TO v2 | ALTER VIEW v AS query.
+struct AlterView : Statement {
+  static constexpr StatementKind kKind = StatementKind::kAlterView;
+  AlterView() : Statement(kKind) {}
+  Name name;
+  Name new_name;           // RENAME TO; empty for AS
+  QueryPtr query;          // AS
+  std::string query_text;  // the query as written (SHOW CREATE VIEW)
+};
+
+// ALTER [TEMPORARY [SYSTEM]] FUNCTION [IF EXISTS] name AS 'class' [LANGUAGE ...]
+struct AlterFunction : Statement {
+  static constexpr StatementKind kKind = StatementKind::kAlterFunction;
+  AlterFunction() : Statement(kKind) {}
+  Name name;
+  bool temporary = false;
+  bool system = false;
+  bool if_exists = false;
+  std::string class_name;
+  std::string language;
 };
 
 // CREATE CATALOG [IF NOT EXISTS] name [COMMENT '...'] WITH ('type' = '...', ...)

@@ -1,4 +1,4 @@
-// The parser's DDL: CREATE, ALTER, DROP, USE (parser_internal.h).
+// The parser's DDL: CREATE, DROP, USE (parser_internal.h; ALTER is in parser_alter.cc).
 #include <algorithm>
 #include <utility>
 
@@ -82,44 +82,6 @@ Result<StatementPtr> Parser::ParseUse() {
   }
   ASSIGN_OR_RETURN(u->name, ParseCompoundName());
   return StatementPtr(std::move(u));
-}
-
-// ALTER TABLE [IF EXISTS] name SET (props) | RESET ('key', ...).
-Result<StatementPtr> Parser::ParseAlter() {
-  auto a = std::make_unique<AlterTable>();
-  a->pos = Here();
-  RETURN_IF_ERROR(ExpectKw("ALTER"));
-  if (!AtKw("TABLE")) {
-    return Status::NotSupported("ALTER " + Cur().text + " statements are not supported by Sluice yet (at line " +
-                                std::to_string(Cur().line) + ", column " + std::to_string(Cur().column) + ")");
-  }
-  RETURN_IF_ERROR(ExpectKw("TABLE"));
-  if (AcceptKw("IF")) {
-    RETURN_IF_ERROR(ExpectKw("EXISTS"));
-    a->if_exists = true;
-  }
-  ASSIGN_OR_RETURN(a->name, ParseCompoundName());
-  if (AcceptKw("SET")) {
-    ASSIGN_OR_RETURN(a->set_options, ParsePropertyList());
-    return StatementPtr(std::move(a));
-  }
-  if (AtKw("RESET")) {
-    RETURN_IF_ERROR(ExpectKw("RESET"));
-    RETURN_IF_ERROR(ExpectPunct("("));
-    do {
-      ASSIGN_OR_RETURN(std::string key, ParseStringLiteral());
-      a->reset_keys.push_back(std::move(key));
-    } while (AcceptPunct(","));
-    RETURN_IF_ERROR(ExpectPunct(")"));
-    return StatementPtr(std::move(a));
-  }
-  Expect("SET");
-  Expect("RESET");
-  if (AtKw("RENAME") || AtKw("ADD") || AtKw("MODIFY") || AtKw("DROP")) {
-    return Status::NotSupported("ALTER TABLE ... " + Cur().text + " is not supported by Sluice yet (at line " +
-                                std::to_string(Cur().line) + ", column " + std::to_string(Cur().column) + ")");
-  }
-  return ErrorHere();
 }
 
 Result<bool> Parser::ParseIfNotExists() {

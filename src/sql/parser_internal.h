@@ -149,7 +149,6 @@ class Parser {
 
   Result<StatementPtr> ParseCreate();
   Result<StatementPtr> ParseUse();
-  Result<StatementPtr> ParseAlter();
   Result<bool> ParseIfNotExists();
   static Status CheckNewKey(const PropertyList& props, const std::string& key, const Token& at);
   Result<PropertyList> ParsePropertyList();
@@ -159,6 +158,17 @@ class Parser {
   Result<bool> ParseEnforcement();
   Result<StatementPtr> ParseCreateView(SourcePos pos, bool temporary);
   Result<StatementPtr> ParseDrop();
+
+  // ---------------------------------------- parser_alter.cc
+  // ALTER TABLE, ALTER VIEW, ALTER FUNCTION.
+
+  Result<StatementPtr> ParseAlter();
+  Result<StatementPtr> ParseAlterView(SourcePos pos);
+  Result<StatementPtr> ParseAlterFunction(SourcePos pos, bool temporary, bool system);
+  Status ParseAlterSchema(AlterTable& a);
+  Status ParseAlterComponent(AlterTable& a, CreateTable& scratch);
+  Status ParseAlterDrop(AlterTable& a);
+  Status RefusePartitionOrDistribution(const std::string& verb);
 
   // ---------------------------------------- parser_query.cc
   // Queries: hints, set operations, SELECT, FROM, window specs.

@@ -646,15 +646,19 @@ class Unparser : public UnparserBase {
         const auto& s = st.As<StatementSet>();
         return StatementSetBody(s, s.execute_form ? "EXECUTE STATEMENT SET BEGIN\n" : "BEGIN STATEMENT SET;\n");
       }
-      case StatementKind::kAlterTable: {
-        const auto& a = st.As<AlterTable>();
-        std::string out = std::string("ALTER TABLE ") + (a.if_exists ? "IF EXISTS " : "") + NameText(a.name);
-        if (!a.reset_keys.empty()) {
-          out += " RESET (";
-          for (size_t i = 0; i < a.reset_keys.size(); ++i) out += (i ? ", " : "") + QuoteString(a.reset_keys[i]);
-          return out + ")";
-        }
-        return out + " SET " + PropertiesText(a.set_options);
+      case StatementKind::kAlterTable: return AlterTableText(*this, st.As<AlterTable>());
+      case StatementKind::kAlterView: {
+        const auto& v = st.As<AlterView>();
+        if (!v.query) return "ALTER VIEW " + NameText(v.name) + " RENAME TO " + NameText(v.new_name);
+        return "ALTER VIEW " + NameText(v.name) + " AS " + Query(*v.query);
+      }
+      case StatementKind::kAlterFunction: {
+        const auto& f = st.As<AlterFunction>();
+        std::string out = std::string("ALTER ") + (f.temporary ? "TEMPORARY " : "") + (f.system ? "SYSTEM " : "") +
+                          "FUNCTION " + (f.if_exists ? "IF EXISTS " : "") + NameText(f.name) + " AS " +
+                          QuoteString(f.class_name);
+        if (!f.language.empty()) out += " LANGUAGE " + f.language;
+        return out;
       }
       case StatementKind::kCreateFunction: {
         const auto& f = st.As<CreateFunction>();

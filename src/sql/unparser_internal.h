@@ -1,5 +1,5 @@
 // The unparser's parts shared by its files (unparser.cc: expressions, queries, statements;
-// unparser_match.cc: MATCH_RECOGNIZE; unparser_ddl.cc: CREATE TABLE). Not for use outside src/sql.
+// unparser_match.cc: MATCH_RECOGNIZE; unparser_ddl.cc: CREATE TABLE, ALTER TABLE). Not for use outside src/sql.
 //
 // Threading: pure functions.
 #pragma once
@@ -35,5 +35,7 @@ std::string PropertiesText(const ast::PropertyList& props);
 std::string MatchRecognizeText(UnparserBase& unparser, const ast::MatchRecognize& m);
 // CREATE [TEMPORARY] TABLE ... (columns, watermark, key) COMMENT / PARTITIONED BY / WITH / LIKE / AS.
 std::string CreateTableText(UnparserBase& unparser, const ast::CreateTable& ct);
+// ALTER TABLE [IF EXISTS] name and its action (ADD / MODIFY components always in parentheses).
+std::string AlterTableText(UnparserBase& unparser, const ast::AlterTable& a);
 
 }  // namespace sluice::sql

@@ -208,7 +208,7 @@ TEST(ParseErrorTest, SpecificMessages) {
   ASSERT_TRUE(again.ok()) << Unparse(**mr) << ": " << again.status().ToString();
   EXPECT_EQ(Unparse(**again), Unparse(**mr));
   EXPECT_NE(Unparse(**mr).find("SUBSET `S` = (`A`, `B`), `T` = (`C`) DEFINE"), std::string::npos) << Unparse(**mr);
-  for (const char* sql : {"ALTER TABLE t RENAME TO u", "LOAD MODULE hive"}) {
+  for (const char* sql : {"ALTER DATABASE d SET ('k' = 'v')", "LOAD MODULE hive"}) {
     auto r = ParseStatement(sql);
     ASSERT_FALSE(r.ok()) << sql;
     EXPECT_EQ(r.status().code(), StatusCode::kNotSupported) << sql;

@@ -1,4 +1,4 @@
--- STDDEV_POP/VAR_SAMP in a split distinct aggregation: Flink reduces them to SUM/COUNT first and splits; Sluice computes them directly and keeps the one-phase plan (same table).
+-- STDDEV_POP/VAR_SAMP in a split distinct aggregation: reduced (as Flink's AggregateReduceFunctionsRule does) to SUM(qty * qty), SUM(qty) and COUNT(qty), split, and computed by a Calc over the final phase.
 SET 'table.optimizer.distinct-agg.split.enabled' = 'true';
 SET 'table.optimizer.distinct-agg.split.bucket-num' = '16';
 CREATE TABLE orders (
