@@ -400,12 +400,10 @@ void DeduplicateOperator::Compact(State& s, const std::function<void(uint32_t, u
     live.push_back(id);
     id = static_cast<uint32_t>(live.size() - 1);
   }
-  RowArena fresh(types_);
-  if (!live.empty()) fresh.AppendMany(s.arena.rows(), live.data(), live.size());
+  s.arena.Retain(live.data(), live.size());
   if (renumbered) {
     for (size_t i = 0; i < live.size(); ++i) renumbered(live[i], static_cast<uint32_t>(i));
   }
-  s.arena = std::move(fresh);
   SLUICE_CHECK_EQ(live.size(), s.live_rows);
   s.dead_rows = 0;
 }
