@@ -42,20 +42,27 @@ void KeyIndex::Swap(KeyIndex& other) noexcept {
   std::swap(reserved_, other.reserved_);
 }
 
-std::string_view KeyIndex::Store(std::string_view key) {
-  if (key.empty()) return std::string_view();
-  if (blocks_.empty() || block_used_ + key.size() > block_size_) {
+const char* KeyIndex::Store(std::string_view key) {
+  uint8_t len[10];
+  size_t len_bytes = 0;
+  for (size_t v = key.size();; v >>= 7) {
+    len[len_bytes++] = static_cast<uint8_t>(v < 0x80 ? v : (v & 0x7F) | 0x80);
+    if (v < 0x80) break;
+  }
+  const size_t need = len_bytes + key.size();
+  if (blocks_.empty() || block_used_ + need > block_size_) {
     const size_t next = blocks_.empty() ? kFirstBlockBytes : std::min(kMaxBlockBytes, 2 * block_size_);
-    block_size_ = std::max(next, key.size());
+    block_size_ = std::max(next, need);
     blocks_.push_back(std::make_unique_for_overwrite<char[]>(block_size_));
     reserved_ += block_size_;
     block_used_ = 0;
   }
   char* p = blocks_.back().get() + block_used_;
-  std::memcpy(p, key.data(), key.size());
-  block_used_ += key.size();
-  bytes_ += key.size();
-  return std::string_view(p, key.size());
+  std::memcpy(p, len, len_bytes);
+  if (!key.empty()) std::memcpy(p + len_bytes, key.data(), key.size());
+  block_used_ += need;
+  bytes_ += need;
+  return p;
 }
 
 KeyIndex::Probe KeyIndex::MakeProbe(std::string_view key) {
@@ -84,7 +91,7 @@ uint32_t KeyIndex::Find(std::string_view key) const {
 void KeyIndex::Clear() { *this = KeyIndex(); }
 
 size_t KeyIndex::MemoryUsage() const {
-  return reserved_ + map_.capacity() * (sizeof(Slot) + 1) + keys_->capacity() * sizeof(std::string_view);
+  return reserved_ + map_.capacity() * (sizeof(Slot) + 1) + keys_->capacity() * sizeof(const char*);
 }
 
 void KeyIndex::SnapshotSince(size_t first_id, StateWriter* w) const {
@@ -94,9 +101,9 @@ void KeyIndex::SnapshotSince(size_t first_id, StateWriter* w) const {
   const size_t n = keys.size() > first_id ? keys.size() - first_id : 0;
   w->PutVarint(n);
   size_t total = 0;
-  for (size_t i = first_id; i < keys.size(); ++i) total += keys[i].size();
+  for (size_t i = first_id; i < keys.size(); ++i) total += Stored(keys[i]).size();
   w->Reserve(total + n * 2);
-  for (size_t i = first_id; i < keys.size(); ++i) w->PutString(keys[i]);
+  for (size_t i = first_id; i < keys.size(); ++i) w->PutString(Stored(keys[i]));
 }
 
 void KeyIndex::Restore(StateReader* r) {
