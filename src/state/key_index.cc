@@ -5,6 +5,10 @@
 
 #include "state/state_serde.h"
 
+// Header-only: the state library does not link libxxhash.
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 namespace sluice {
 
 namespace {
@@ -14,61 +18,92 @@ constexpr size_t kFirstBlockBytes = 4096;
 constexpr size_t kMaxBlockBytes = 1 << 20;
 }  // namespace
 
-KeyIndex::KeyIndex() = default;
+KeyIndex::KeyIndex()
+    : keys_(std::make_unique<Keys>()), map_(0, SlotHash(), SlotEq{keys_.get()}) {}
 KeyIndex::~KeyIndex() = default;
-KeyIndex::KeyIndex(KeyIndex&&) noexcept = default;
-KeyIndex& KeyIndex::operator=(KeyIndex&&) noexcept = default;
+// A moved-from index is empty and usable: the two swap everything, and each table keeps the id -> key
+// table its comparator points at.
+KeyIndex::KeyIndex(KeyIndex&& other) noexcept : KeyIndex() { Swap(other); }
+KeyIndex& KeyIndex::operator=(KeyIndex&& other) noexcept {
+  if (this != &other) {
+    KeyIndex old(std::move(*this));
+    Swap(other);
+  }
+  return *this;
+}
 
-std::string_view KeyIndex::Store(std::string_view key) {
-  if (key.empty()) return std::string_view();
-  if (blocks_.empty() || block_used_ + key.size() > block_size_) {
+void KeyIndex::Swap(KeyIndex& other) noexcept {
+  std::swap(keys_, other.keys_);
+  map_.swap(other.map_);
+  std::swap(blocks_, other.blocks_);
+  std::swap(block_used_, other.block_used_);
+  std::swap(block_size_, other.block_size_);
+  std::swap(bytes_, other.bytes_);
+  std::swap(reserved_, other.reserved_);
+}
+
+const char* KeyIndex::Store(std::string_view key) {
+  uint8_t len[10];
+  size_t len_bytes = 0;
+  for (size_t v = key.size();; v >>= 7) {
+    len[len_bytes++] = static_cast<uint8_t>(v < 0x80 ? v : (v & 0x7F) | 0x80);
+    if (v < 0x80) break;
+  }
+  const size_t need = len_bytes + key.size();
+  if (blocks_.empty() || block_used_ + need > block_size_) {
     const size_t next = blocks_.empty() ? kFirstBlockBytes : std::min(kMaxBlockBytes, 2 * block_size_);
-    block_size_ = std::max(next, key.size());
+    block_size_ = std::max(next, need);
     blocks_.push_back(std::make_unique_for_overwrite<char[]>(block_size_));
     reserved_ += block_size_;
     block_used_ = 0;
   }
   char* p = blocks_.back().get() + block_used_;
-  std::memcpy(p, key.data(), key.size());
-  block_used_ += key.size();
-  bytes_ += key.size();
-  return std::string_view(p, key.size());
+  std::memcpy(p, len, len_bytes);
+  if (!key.empty()) std::memcpy(p + len_bytes, key.data(), key.size());
+  block_used_ += need;
+  bytes_ += need;
+  return p;
+}
+
+KeyIndex::Probe KeyIndex::MakeProbe(std::string_view key) {
+  return Probe{key, static_cast<uint32_t>(XXH3_64bits(key.data(), key.size()))};
 }
 
 uint32_t KeyIndex::Insert(std::string_view key, bool* inserted) {
   // One hash and probe: the key bytes are copied into the blocks only when the key is new.
   bool added = false;
-  auto it = map_.lazy_emplace(key, [&](const auto& construct) {
-    std::string_view stored = Store(key);
-    construct(stored, static_cast<uint32_t>(keys_.size()));
-    keys_.push_back(stored);
+  const Probe probe = MakeProbe(key);
+  auto it = map_.lazy_emplace(probe, [&](const auto& construct) {
+    const uint32_t id = static_cast<uint32_t>(keys_->size());
+    keys_->push_back(Store(key));
+    construct(Slot{id, probe.hash});
     added = true;
   });
   if (inserted) *inserted = added;
-  return it->second;
+  return it->id;
 }
 
 uint32_t KeyIndex::Find(std::string_view key) const {
-  auto it = map_.find(key);
-  return it == map_.end() ? kNotFound : it->second;
+  auto it = map_.find(MakeProbe(key));
+  return it == map_.end() ? kNotFound : it->id;
 }
 
 void KeyIndex::Clear() { *this = KeyIndex(); }
 
 size_t KeyIndex::MemoryUsage() const {
-  return reserved_ + map_.capacity() * (sizeof(std::pair<std::string_view, uint32_t>) + 1) +
-         keys_.capacity() * sizeof(std::string_view);
+  return reserved_ + map_.capacity() * (sizeof(Slot) + 1) + keys_->capacity() * sizeof(const char*);
 }
 
 void KeyIndex::SnapshotSince(size_t first_id, StateWriter* w) const {
   w->PutTag("keys");
   w->PutVarint(first_id);
-  const size_t n = keys_.size() > first_id ? keys_.size() - first_id : 0;
+  const Keys& keys = *keys_;
+  const size_t n = keys.size() > first_id ? keys.size() - first_id : 0;
   w->PutVarint(n);
   size_t total = 0;
-  for (size_t i = first_id; i < keys_.size(); ++i) total += keys_[i].size();
+  for (size_t i = first_id; i < keys.size(); ++i) total += Stored(keys[i]).size();
   w->Reserve(total + n * 2);
-  for (size_t i = first_id; i < keys_.size(); ++i) w->PutString(keys_[i]);
+  for (size_t i = first_id; i < keys.size(); ++i) w->PutString(Stored(keys[i]));
 }
 
 void KeyIndex::Restore(StateReader* r) {
@@ -79,17 +114,17 @@ void KeyIndex::Restore(StateReader* r) {
 void KeyIndex::RestoreAppend(StateReader* r) {
   r->ExpectTag("keys");
   const size_t first = r->GetCount(0);
-  if (r->ok() && first != keys_.size()) {
-    r->Fail("key index delta starts at key " + std::to_string(first) + " but " + std::to_string(keys_.size()) +
+  if (r->ok() && first != keys_->size()) {
+    r->Fail("key index delta starts at key " + std::to_string(first) + " but " + std::to_string(keys_->size()) +
             " keys were restored");
   }
   const size_t n = r->GetCount(1);
   if (!r->ok()) return;
   // Grown geometrically: a chain of many deltas must not reallocate the index once per delta.
-  if (keys_.size() + n > keys_.capacity()) {
-    const size_t want = std::max(keys_.size() + n, keys_.capacity() * 2);
+  if (keys_->size() + n > keys_->capacity()) {
+    const size_t want = std::max(keys_->size() + n, keys_->capacity() * 2);
     map_.reserve(want);
-    keys_.reserve(want);
+    keys_->reserve(want);
   }
   for (size_t i = 0; i < n && r->ok(); ++i) {
     std::string_view k = r->GetStringView();

@@ -45,6 +45,12 @@ struct RowArena::Pin {
 
 namespace {
 
+std::vector<LogicalType> TypesOf(const Chunk& chunk) {
+  std::vector<LogicalType> types;
+  for (const auto& c : chunk.columns()) types.push_back(c.type());
+  return types;
+}
+
 // Rows of an arena written later, on the checkpoint's background thread.
 class DeferredRows final : public DeferredBytes {
  public:
@@ -223,6 +229,43 @@ void RowArena::AppendRows(const Chunk& chunk, const uint32_t* rows, size_t begin
   interner_->any_on = any_on;
   std::vector<RowKind>& kinds = rows_.kind_vector();
   for (size_t i = 0; i < count; ++i) kinds.push_back(chunk.kind(rows ? rows[i] : begin + i));
+}
+
+void RowArena::Retain(const uint32_t* ids, size_t count) {
+  if (!pins_.empty() && PrunePins()) {
+    RowArena fresh(TypesOf(rows_));
+    if (count > 0) fresh.AppendMany(rows_, ids, count);
+    *this = std::move(fresh);
+    return;
+  }
+  auto fresh = std::make_unique<Interner>(rows_);
+  size_t next = 0;  // the next interned column
+  bool any_on = false;
+  for (size_t c = 0; c < rows_.num_columns(); ++c) {
+    Interner::Column* col = nullptr;
+    if (next < fresh->columns.size() && fresh->columns[next].index == c) col = &fresh->columns[next++];
+    Vector& old = rows_.column(c);
+    Vector kept(old.type());
+    kept.Reserve(count);
+    size_t done = 0;
+    if (col != nullptr) {
+      // In steps, so a column whose values do not repeat drops its table after the first check.
+      while (done < count && col->on) {
+        const size_t step = std::min(count - done, Interner::kFirstCheck);
+        Interner::Append(*col, kept, old, ids + done, 0, step);
+        done += step;
+      }
+      any_on |= col->on;
+    }
+    if (done < count) kept.AppendFrom(old, ids + done, 0, count - done, /*copy_strings=*/true);
+    old = std::move(kept);  // frees the old column's buffers and heap
+  }
+  fresh->any_on = any_on;
+  std::vector<RowKind> kinds(count);
+  for (size_t i = 0; i < count; ++i) kinds[i] = rows_.kind(ids[i]);
+  rows_.kind_vector() = std::move(kinds);
+  interner_ = std::move(fresh);
+  released_ = 0;
 }
 
 uint32_t RowArena::Append(const Chunk& chunk, size_t row) {

@@ -9,7 +9,7 @@
 // and every doubling after, then the column's table is dropped and its strings copied as they come).
 //
 // Released rows are counted but their slots stay until the arena is dropped (live() counts the
-// rest); operators whose state churns should size their arenas per key or rebuild them.
+// rest); operators whose state churns should size their arenas per key or compact them (Retain).
 //
 // Checkpoints without a copy: stored rows never change, so a snapshot into a StateWriter that allows
 // deferred parts (state/state_serde.h) does not copy the rows it writes; it hands the checkpoint's
@@ -59,6 +59,13 @@ class RowArena {
   // Appends the stored row's columns to `out` starting at column `first_column` (for joins, which
   // concatenate two sides); no RowKind is written.
   void GatherColumns(const uint32_t* ids, size_t count, size_t first_column, Chunk* out) const;
+
+  // Compaction: keeps only the rows ids[0..count), in that order (ids[i] becomes row i; ids must be
+  // distinct), and forgets the released count. It copies column by column and frees each old column
+  // (buffers and string heap) before the next is copied, so while it runs the arena holds its old rows
+  // plus one column's copy, not a whole second arena. With a deferred view pending, the old rows stay
+  // with the view and the kept ones are copied into a fresh chunk.
+  void Retain(const uint32_t* ids, size_t count);
 
   const Chunk& rows() const { return rows_; }
   bool Equals(uint32_t id, const Chunk& chunk, size_t row) const;

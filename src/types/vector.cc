@@ -1,6 +1,7 @@
 #include "types/vector.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "common/check.h"
 #include "types/value.h"
@@ -13,6 +14,15 @@ namespace {
 // 64 KiB first block made each of them cost 64 KiB however few strings it held.
 constexpr size_t kFirstHeapBlock = 512;
 constexpr size_t kMaxHeapBlock = 64 * 1024;
+
+// Whether a selected (or, without `sel`, contiguous) row of `validity` is null.
+bool AnyNull(const uint8_t* validity, const uint32_t* sel, size_t begin, size_t count) {
+  if (sel == nullptr) return std::memchr(validity + begin, 0, count) != nullptr;
+  for (size_t i = 0; i < count; ++i) {
+    if (validity[sel[i]] == 0) return true;
+  }
+  return false;
+}
 }  // namespace
 
 char* StringHeap::Allocate(size_t n) {
@@ -147,7 +157,9 @@ void Vector::AppendFrom(const Vector& src, const uint32_t* sel, size_t begin, si
   if (count == 0) return;
   const size_t old = size_;
   const size_t w = type_.PhysicalWidth();
-  const bool track_nulls = src.MayHaveNulls() || !validity_.empty();
+  // A vector without nulls keeps no validity bytes: appending only valid rows of a source that has
+  // them (a column extracted from a nullable ROW, say) does not create them (state keeps rows long).
+  const bool track_nulls = !validity_.empty() || (src.MayHaveNulls() && AnyNull(src.validity_.data(), sel, begin, count));
   if (type_.IsList()) {
     Resize(old + count);
     ListEntry* dst = data<ListEntry>() + old;

@@ -21,7 +21,8 @@ namespace dedup_state {
 
 constexpr uint32_t kNoRow = std::numeric_limits<uint32_t>::max();
 constexpr int32_t kNoLocal = -1;
-// Compaction threshold: rebuild the arena once this many released rows outnumber the live ones.
+// Compaction threshold: rebuild the arena once at least this many released rows reach half the live
+// ones (DeduplicateOperator::MaybeCompact).
 constexpr size_t kMinDeadRowsToCompact = 1 << 16;
 
 // A row waiting for the watermark (rowtime keep-first); a min-heap on (rowtime, seq).

@@ -58,7 +58,7 @@ void JoinOperator::Side::RebuildIndex() {
 }
 
 // Drops the free entries and the released rows: live entries are renumbered densely (keeping their
-// order) and their rows copied into a fresh arena in entry order. Lists, the TTL queue and the
+// order) and the arena keeps only their rows, in entry order (RowArena::Retain). Lists, the TTL queue and the
 // identity index follow; queued writes of freed entries are dropped (they would be skipped anyway).
 void JoinOperator::Side::Compact() {
   std::vector<uint32_t> new_id(entries.size(), kNoEntry);
@@ -77,13 +77,12 @@ void JoinOperator::Side::Compact() {
     rows.push_back(entries[e].row);
   }
   auto remap = [&](uint32_t e) { return e == kNoEntry ? kNoEntry : new_id[e]; };
-  RowArena fresh(types);
-  const uint32_t first = rows.empty() ? 0 : fresh.AppendMany(arena.rows(), rows.data(), rows.size());
+  arena.Retain(rows.data(), rows.size());
   for (size_t j = 0; j < live.size(); ++j) {
     Entry& en = live[j];
     en.prev = remap(en.prev);
     en.next = remap(en.next);
-    en.row = first + static_cast<uint32_t>(j);
+    en.row = static_cast<uint32_t>(j);
   }
   for (Group& g : groups) {
     g.head = remap(g.head);
@@ -100,7 +99,6 @@ void JoinOperator::Side::Compact() {
   free_entries.clear();
   free_entries.shrink_to_fit();
   expiry = std::move(kept);
-  arena = std::move(fresh);
   compacted = true;
 }
 

@@ -639,9 +639,7 @@ void RankOperator::MaybeCompact() {
     }
   }
   SLUICE_CHECK_EQ(live.size(), s.live_rows);
-  RowArena fresh(types_);
-  if (!live.empty()) fresh.AppendMany(s.arena.rows(), live.data(), live.size());
-  s.arena = std::move(fresh);
+  s.arena.Retain(live.data(), live.size());
   s.dead_rows = 0;
   s.renumbered = true;  // no delta can express the new row ids: the next snapshot is a full one
 }
