@@ -283,6 +283,7 @@ Status SourceOperator::Step(int64_t bound, bool yield_on_tie) {
       RETURN_IF_ERROR(EmitRange(chunk, start, j));
       emitted_watermark_ = pending;
       RETURN_IF_ERROR(EmitWatermark(pending));
+      RETURN_IF_ERROR(WatermarkEmittedInStep());
       start = j;
     }
     if (!wm.IsNull(j) && wv[j] > st.watermark) {
