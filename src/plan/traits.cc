@@ -275,6 +275,19 @@ class Inference {
     return {true, false, false};
   }
 
+  bool JoinInputsUpsertOnJoinKeys(const PlanNode& n) {
+    const auto& j = n.As<JoinNode>();
+    for (size_t i = 0; i < 2; ++i) {
+      if (!In(&n, i).update) continue;
+      const std::vector<int> key = UpsertKeyColumns(n.inputs[i].get());
+      if (key.empty()) return false;
+      for (int c : i == 0 ? j.left_keys : j.right_keys) {
+        if (std::find(key.begin(), key.end(), c) == key.end()) return false;
+      }
+    }
+    return true;
+  }
+
   // Marks the inputs of `n` that must send update-before rows.
   void Require(PlanNode* n) {
     switch (n->kind) {
@@ -325,9 +338,15 @@ class Inference {
         // before-image's row.
         if (IsNonTimeOver(*n)) needs_ub_[n->inputs[0].get()] = true;
         return;
+      case PlanKind::kJoin:
+        // As Flink's FlinkChangelogModeInferenceProgram: when no consumer takes update-before rows and
+        // every updating input has an upsert key holding its join keys (a +U then replaces its key's
+        // row: StreamPhysicalJoin.inputUniqueKeyContainsJoinKey), no input sends them.
+        if (!needs_ub_[n] && JoinInputsUpsertOnJoinKeys(*n)) return;
+        for (const auto& in : n->inputs) needs_ub_[in.get()] = true;
+        return;
       case PlanKind::kGroupAggregate:
       case PlanKind::kRank:
-      case PlanKind::kJoin:
       case PlanKind::kDeduplicate:
       case PlanKind::kSort:
         // Stateful operators retract what they emitted earlier, so they need the before-image.

@@ -128,6 +128,38 @@ int64_t NowMicros(const JobContext& ctx) {
 // deltas, or 'execution.checkpointing.incremental' is off). A full snapshot that starts a chain is
 // followed by much smaller deltas, so its buffer is freed rather than held. Once the job waits for
 // its final checkpoint (`*ending`), no buffer is needed any more.
+// After a source's step (and whenever it emits a watermark within one), every other unfinished source
+// follows the watermarks of the rest up to its own (SourceOperatorBase::FollowWatermark): a source whose
+// next row is far ahead (a table of versions changing a few times a day) would otherwise hold its
+// emitted watermark, and with it every operator that reads it with the others, where the others were at
+// its last turn. `bound` for a source is the lowest NextWatermark of the others (the lowest and the
+// second lowest, so one pass). `stepping`: the source in the middle of its step (it does not follow;
+// it stays the running operator), or nullptr.
+Status FollowWatermarks(const std::vector<SourceOperatorBase*>& sources, JobContext* ctx,
+                        SourceOperatorBase* stepping) {
+  int64_t lowest = kMaxWatermark;
+  int64_t second = kMaxWatermark;
+  size_t lowest_index = sources.size();
+  for (size_t i = 0; i < sources.size(); ++i) {
+    if (sources[i]->finished()) continue;
+    const int64_t w = sources[i]->NextWatermark();
+    if (w < lowest) {
+      second = lowest;
+      lowest = w;
+      lowest_index = i;
+    } else if (w < second) {
+      second = w;
+    }
+  }
+  for (size_t i = 0; i < sources.size(); ++i) {
+    if (sources[i] == stepping || sources[i]->finished()) continue;
+    ctx->running = sources[i];
+    RETURN_IF_ERROR(sources[i]->FollowWatermark(i == lowest_index ? second : lowest));
+  }
+  ctx->running = stepping;
+  return Status::OK();
+}
+
 void PrefaultBuffers(CheckpointData* data, const std::vector<bool>& keep, const std::atomic<bool>& ending) {
   constexpr size_t kPrefaultAbove = size_t{1} << 20;
   for (size_t i = 0; i < data->operators.size(); ++i) {
@@ -527,6 +559,11 @@ Status Job::RunToEnd(RssMeter* rss) {
     if (late_rows_) RETURN_IF_ERROR(late_rows_->NotifyCheckpointComplete(last_checkpoint_id_));
   }
   started_ = true;
+  if (sources_.size() > 1) {
+    for (SourceOperatorBase* s : sources_) {
+      s->SetWatermarkListener([this, s] { return FollowWatermarks(sources_, &ctx_, s); });
+    }
+  }
   // The RSS is sampled every kRssSampleSteps steps (a /proc read; RssMeter).
   constexpr int64_t kRssSampleSteps = 16;
   int64_t steps = 0;
@@ -571,6 +608,7 @@ Status Job::RunToEnd(RssMeter* rss) {
     ctx_.running = sources_[next];
     RETURN_IF_ERROR(sources_[next]->Step(bound, bound_index < next));
     ctx_.running = nullptr;
+    if (sources_.size() > 1) RETURN_IF_ERROR(FollowWatermarks(sources_, &ctx_, nullptr));
     if (ctx_.checkpoint_roundtrip) RETURN_IF_ERROR(RoundTripState());
     // The checkpoint buffers are added up only when a budget is set (every step otherwise walks them).
     if (ctx_.memory_budget_bytes > 0) RETURN_IF_ERROR(CheckMemoryBudget(ctx_, operators_, CheckpointBufferBytes()));

@@ -60,6 +60,7 @@ Status Operator::ReceiveWatermark(int input, int64_t watermark) {
   if (watermark <= w) return Status::OK();
   const int64_t old = w;
   w = watermark;
+  RETURN_IF_ERROR(OnInputWatermark(input, watermark));
   // The minimum moves only when the last active input sitting on it moves on; checking that instead of
   // scanning every input keeps a Union of thousands of inputs linear.
   if (at_min_ > 0 && !input_idle_[in]) {
@@ -129,6 +130,8 @@ void Operator::Entering(const Output& o) const {
 void Operator::Returned() const {
   if (ctx_ != nullptr) ctx_->running = this;
 }
+
+Status Operator::OnInputWatermark(int, int64_t) { return Status::OK(); }
 
 Status Operator::OnWatermark(int64_t watermark) { return EmitWatermark(watermark); }
 

@@ -4,7 +4,8 @@
 // calls in dataflow order: Process(input, chunk) for a chunk of changes, ReceiveWatermark(input, ts)
 // for an input's watermark, ReceiveEndOfInput(input) when an input is exhausted. The base class keeps
 // one watermark per input and calls OnWatermark only when the minimum over inputs advances (Flink's
-// StatusWatermarkValve); likewise OnEndOfInput once every input has ended (after a final watermark of
+// StatusWatermarkValve), and OnInputWatermark before that whenever one input's own watermark advances
+// (Flink's processWatermark1/2, where a two-input operator sees each input's watermark); likewise OnEndOfInput once every input has ended (after a final watermark of
 // +infinity has been delivered, as Flink's end of a bounded input). ReceiveIdle(input, idle) says an
 // input's sources went idle (the idle timeout) or came back: idle inputs do not count in the minimum.
 // Rows dropped behind the watermark are reported with ReportLate (counted; recorded in the job's
@@ -154,6 +155,9 @@ class Operator {
   Status ReceiveIdle(int input, bool idle);
 
  protected:
+  // The watermark of `input` alone advanced to `watermark` (also to kMaxWatermark at its end), before
+  // the combined watermark is recomputed. Default: nothing.
+  virtual Status OnInputWatermark(int input, int64_t watermark);
   // The combined input watermark advanced to `watermark`. Default: forward it.
   virtual Status OnWatermark(int64_t watermark);
   // Every input has ended. Default: forward end of input.

@@ -462,9 +462,9 @@ JAVA_OPENS = ["--add-opens=java.base/%s=ALL-UNNAMED" % p for p in (
 # 'known' with the reason, never failed. The numbers that depend on them are checked for what must hold
 # regardless (the rows both windows agree on, the late baskets, the final tables).
 ORDER = "watermark order: Sluice merges the partitions in watermark order, Flink as its fetches come"
-MINIBATCH = ("both plan MiniBatchAssigner mode=[RowTime]; Sluice's temporal join advances its watermark only "
-             "at the price versions' times, held by the price source's turn (docs/flink_differences.md, "
-             "\"Mini-batch bundles\")")
+MINIBATCH = ("both plan MiniBatchAssigner mode=[RowTime] and close a bundle at each event-time minute the "
+             "watermark crosses; Flink's watermark trails Sluice's and jumps as its partition fetches come "
+             "(docs/flink_differences.md, \"Mini-batch bundles\")")
 KNOWN = {
     ("store_sales_hourly", "added-records"): ORDER,
     ("store_sales_hourly", "rows"): ORDER,

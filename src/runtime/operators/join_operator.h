@@ -55,7 +55,8 @@
 // Mini-batch (JoinOptions::mini_batch_size > 0; Flink's MiniBatchStreamingJoinOperator, EXPLAIN
 // miniBatch=[true]; not for semi and anti joins, which Flink runs row by row though its EXPLAIN marks
 // them too): the rows of both inputs are buffered in one bundle (runtime/operators/mini_batch_bundle.h)
-// that closes after mini_batch_size rows of either input, at every watermark, before a checkpoint's
+// that closes after mini_batch_size rows of either input, at every watermark of either input (Flink's
+// processWatermark1/2; so also at either input's end), before a checkpoint's
 // barrier and at the end of input. Each side's bundle is folded first, by the side's input spec
 // (Flink's JoinInputSideSpec, plan/traits.h JoinInputSpecName):
 //   - no unique key (InputSideHasNoUniqueKeyBundle): an accumulate message (+I/+U) and a retraction
@@ -145,7 +146,10 @@ class JoinOperator final : public Operator {
   Status SnapshotDelta(StateWriter* w) override;
   Status RestoreDelta(StateReader* r) override;
   void DropState() override;
-  // Mini-batch: closes the open bundle first (join_operator_bundle.cc).
+  // Mini-batch: closes the open bundle first (join_operator_bundle.cc): at a watermark of either input
+  // (and so at either input's end), as Flink's MiniBatchStreamingJoinOperator in processWatermark1/2,
+  // and before the combined watermark (which an idle input can move) is forwarded.
+  Status OnInputWatermark(int input, int64_t watermark) override;
   Status OnWatermark(int64_t watermark) override;
   Status PrepareSnapshotPreBarrier(int64_t id) override;
   Status OnEndOfInput() override;

@@ -122,6 +122,8 @@ Status JoinOperator::CloseBundle() {
 
 Status JoinOperator::FinishBundle() { return bundle_.empty() ? Status::OK() : CloseBundle(); }
 
+Status JoinOperator::OnInputWatermark(int, int64_t) { return FinishBundle(); }
+
 Status JoinOperator::OnWatermark(int64_t watermark) {
   RETURN_IF_ERROR(FinishBundle());
   return Operator::OnWatermark(watermark);

@@ -283,6 +283,7 @@ Status SourceOperator::Step(int64_t bound, bool yield_on_tie) {
       RETURN_IF_ERROR(EmitRange(chunk, start, j));
       emitted_watermark_ = pending;
       RETURN_IF_ERROR(EmitWatermark(pending));
+      RETURN_IF_ERROR(WatermarkEmittedInStep());
       start = j;
     }
     if (!wm.IsNull(j) && wv[j] > st.watermark) {
@@ -302,6 +303,16 @@ Status SourceOperator::Step(int64_t bound, bool yield_on_tie) {
     RETURN_IF_ERROR(EmitWatermark(pending));
   }
   return Status::OK();
+}
+
+Status SourceOperator::FollowWatermark(int64_t bound) {
+  if (!watermark_eval_ || active_ == 0) return Status::OK();
+  // The rows behind the source's own watermark are emitted already, so none becomes late; its next
+  // Step's watermark, min(the others', its own), is at least this one.
+  const int64_t w = std::min(CombinedWatermark(), bound);
+  if (w <= emitted_watermark_) return Status::OK();
+  emitted_watermark_ = w;
+  return EmitWatermark(w);
 }
 
 Status SourceOperator::PrepareSnapshotPreBarrier(int64_t id) {

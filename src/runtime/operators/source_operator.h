@@ -38,6 +38,8 @@
 #include <utility>
 #include <vector>
 
+#include <functional>
+
 #include "connectors/connector.h"
 #include "function/evaluator.h"
 #include "runtime/operator.h"
@@ -55,6 +57,14 @@ class SourceOperatorBase : public Operator {
   // once this source's watermark passes `bound` (the lowest watermark of the job's other sources;
   // on equality only when `yield_on_tie`), so sources interleave row by row in watermark order.
   virtual Status Step(int64_t bound = kMaxWatermark, bool yield_on_tie = false) = 0;
+  // Another source stepped and the lowest watermark of the others is now `bound`: a source that waits
+  // for its turn emits its watermark up to its own (that of the rows it emitted) where `bound` allows,
+  // as its Step would have, so that an operator reading it with the others sees the combined
+  // watermark follow the source being read. Default: nothing (no event time).
+  virtual Status FollowWatermark(int64_t bound) { return Status::OK(); }
+  // Called when the source emitted a watermark in the middle of a step (before the rows behind it): the
+  // job lets the other sources follow then too (runtime/job.cc FollowWatermarks).
+  void SetWatermarkListener(std::function<Status()> listener) { watermark_listener_ = std::move(listener); }
   // Marks splits idle or active by the idle timeout and emits the source's idleness and watermark
   // accordingly; the job calls it before choosing the next step. Default: never idle.
   virtual Status UpdateIdleness() { return Status::OK(); }
@@ -68,8 +78,12 @@ class SourceOperatorBase : public Operator {
   void SetSummaryFields(std::vector<std::pair<std::string, std::string>> fields) { summary_fields_ = std::move(fields); }
   const std::vector<std::pair<std::string, std::string>>& summary_fields() const { return summary_fields_; }
 
+ protected:
+  Status WatermarkEmittedInStep() { return watermark_listener_ ? watermark_listener_() : Status::OK(); }
+
  private:
   std::vector<std::pair<std::string, std::string>> summary_fields_;
+  std::function<Status()> watermark_listener_;
 };
 
 class SourceOperator final : public SourceOperatorBase {
@@ -84,6 +98,7 @@ class SourceOperator final : public SourceOperatorBase {
   bool finished() const override { return active_ == 0 && discovery_ == nullptr; }
   int64_t NextWatermark() const override;
   Status Step(int64_t bound, bool yield_on_tie) override;
+  Status FollowWatermark(int64_t bound) override;
   Status UpdateIdleness() override;
   int64_t records_skipped() const override;
   // The idle timeout in microseconds (0: splits never go idle).

@@ -52,6 +52,13 @@ class CollectSink final : public Operator {
   }
   std::vector<std::string> rows;
   std::vector<size_t> chunk_sizes;
+  std::vector<int64_t> watermarks;
+
+ protected:
+  Status OnWatermark(int64_t watermark) override {
+    watermarks.push_back(watermark);
+    return Status::OK();
+  }
 };
 
 struct Row {
@@ -653,6 +660,35 @@ TEST(JoinOperatorTest, MiniBatchFoldsEachSideAndAppliesTheRightSideFirst) {
   ASSERT_TRUE(h.op().ReceiveWatermark(1, 5).ok());
   EXPECT_EQ(h.sink().Take(), Rows{"+I[2, c, NULL, NULL]"});
   EXPECT_EQ(h.op().metrics().rows_in, 5);
+}
+
+// As Flink's MiniBatchStreamingJoinOperator (processWatermark1/2): a watermark that advances either
+// input's own watermark closes the bundle, though the combined watermark stays; one that does not
+// advance it (or the end of the other input, with nothing buffered) leaves the bundle open.
+TEST(JoinOperatorTest, MiniBatchBundleClosesAtAWatermarkOfEitherInput) {
+  JoinOptions options;
+  options.mini_batch_size = 100;
+  Harness h(JoinKind::kLeft, nullptr, options);
+  ASSERT_TRUE(h.op().ReceiveWatermark(0, 10).ok());
+  EXPECT_EQ(h.Left({Ins({I(1), S("a")})}), Rows{});
+  // The right input's watermark alone closes the bundle: row 1 is padded.
+  ASSERT_TRUE(h.op().ReceiveWatermark(1, 5).ok());
+  EXPECT_EQ(h.sink().Take(), Rows{"+I[1, a, NULL, NULL]"});
+  EXPECT_EQ(h.sink().watermarks, (std::vector<int64_t>{5}));
+  EXPECT_EQ(h.Right({Ins({I(1), S("x")})}), Rows{});
+  // Not an advance of either input: the bundle stays open.
+  ASSERT_TRUE(h.op().ReceiveWatermark(0, 10).ok());
+  ASSERT_TRUE(h.op().ReceiveWatermark(1, 5).ok());
+  EXPECT_EQ(h.sink().Take(), Rows{});
+  // The left input's watermark advances, the combined one (the right input's) does not.
+  ASSERT_TRUE(h.op().ReceiveWatermark(0, 20).ok());
+  EXPECT_EQ(h.sink().Take(), (Rows{"-D[1, a, NULL, NULL]", "+I[1, a, 1, x]"}));
+  EXPECT_EQ(h.sink().watermarks, (std::vector<int64_t>{5}));
+  // An input's end is its final watermark: it closes the bundle.
+  EXPECT_EQ(h.Left({Ins({I(1), S("b")})}), Rows{});
+  ASSERT_TRUE(h.op().ReceiveEndOfInput(1).ok());
+  EXPECT_EQ(h.sink().Take(), Rows{"+I[1, b, 1, x]"});
+  EXPECT_EQ(h.sink().watermarks, (std::vector<int64_t>{5, 20}));
 }
 
 // A side whose unique key is the join key (Flink's JoinKeyContainsUniqueKeyBundle): per key only the
