@@ -92,17 +92,19 @@ class Binder {
   // `want_columns` IN columns (one for `x IN`, n for `(x1, ..., xn) IN`, 0 for EXISTS) and the inner
   // columns the correlated conjuncts read; those conjuncts are appended to `correlation` over outer ++
   // the returned relation's columns.
-  Result<Relation> BindSubqueryRelation(const ast::Query& query, const Scope& outer, size_t want_columns,
-                                        std::vector<ExprPtr>* correlation);
+  Result<Relation> BindSubqueryRelation(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
+                                        size_t want_columns, std::vector<ExprPtr>* correlation);
   // A correlated subquery that groups or is DISTINCT (binder/subquery_decorrelate.cc), its WHERE
   // conjuncts `inner_column = outer_column` taken out and those inner columns added to its GROUP BY (or
   // DISTINCT columns): its `num_items` items, then those columns, equal to `outer`'s `outer_keys`.
-  Result<Relation> BindGroupedCorrelated(const ast::Query& query, const Scope& outer, std::vector<int>* outer_keys,
-                                         size_t* num_items);
+  // Another correlation joins its rows with the distinct values of the outer columns it reads
+  // (`outer_rows`' columns, JoinCorrelationValues), which then take the inner columns' place.
+  Result<Relation> BindGroupedCorrelated(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
+                                         std::vector<int>* outer_keys, size_t* num_items);
   // BindSubqueryRelation's rows of a correlated subquery that is not a plain SELECT (`refusal`: why
   // binding it uncorrelated failed): BindGroupedCorrelated's, EXISTS reading only the keys.
-  Result<Relation> DecorrelateSubqueryRelation(const ast::Query& query, const Scope& outer, size_t want_columns,
-                                               const Status& refusal, std::vector<ExprPtr>* correlation);
+  Result<Relation> DecorrelateSubqueryRelation(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
+                                               size_t want_columns, const Status& refusal, std::vector<ExprPtr>* correlation);
   // A correlated reference inside a subquery's set operation, refused with Flink's wording.
   Status CorrelatedSetOperation(const ast::Query& query, ast::SourcePos pos) const;
   // Scalar subqueries (binder/scalar_subquery.cc): the subquery's rows, with the columns it is joined
@@ -120,7 +122,8 @@ class Binder {
                                         ast::SourcePos pos);
   // A correlated scalar subquery that groups or is DISTINCT: SINGLE_VALUE of BindGroupedCorrelated's
   // item per key (binder/subquery_decorrelate.cc).
-  Result<ScalarSide> GroupedScalarSide(const ast::Query& query, const Scope& outer, ast::SourcePos pos);
+  Result<ScalarSide> GroupedScalarSide(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
+                                       ast::SourcePos pos);
   Result<PlanNodePtr> CorrelatedSingleValue(const ast::Select& select, const Relation& inner,
                                             const std::vector<int>& inner_keys, ast::SourcePos pos);
   Status CorrelatedAggregate(const ast::Select& select, Relation inner, const std::vector<int>& inner_keys,

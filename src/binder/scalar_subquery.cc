@@ -115,7 +115,7 @@ Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, c
   }
   if (query.kind != ast::QueryKind::kSelect || !query.with.empty()) return CorrelatedSetOperation(query, pos);
   const bool aggregate = IsSingleRowAggregate(query);
-  if (!aggregate && IsGroupedSelect(query)) return GroupedScalarSide(query, outer, pos);
+  if (!aggregate && IsGroupedSelect(query)) return GroupedScalarSide(query, outer, outer_rows, pos);
   if ((!aggregate && !IsPlainSelect(query)) || !query.As<ast::Select>().from) {
     return NotSupported(pos, "A correlated scalar subquery that is not one aggregate without GROUP BY or a plain SELECT ... FROM ... WHERE");
   }

@@ -187,14 +187,14 @@ std::string InColumnsError(size_t want, size_t got) {
 }
 }  // namespace
 
-Result<Binder::Relation> Binder::BindSubqueryRelation(const ast::Query& query, const Scope& outer, size_t want_columns,
-                                                      std::vector<ExprPtr>* correlation) {
+Result<Binder::Relation> Binder::BindSubqueryRelation(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
+                                                      size_t want_columns, std::vector<ExprPtr>* correlation) {
   SubqueryScopeGuard guard(this, &outer, /*correlation_allowed=*/false);
   const size_t nouter = outer.columns.size();
   if (!IsPlainSelect(query)) {
     Result<Relation> body = BindQueryBody(query);
     if (IsCorrelationRefusal(body.status())) {
-      return DecorrelateSubqueryRelation(query, outer, want_columns, body.status(), correlation);
+      return DecorrelateSubqueryRelation(query, outer, outer_rows, want_columns, body.status(), correlation);
     }
     ASSIGN_OR_RETURN(Relation rel, std::move(body));
     if (want_columns > 0 && rel.node->schema.size() != want_columns) {
@@ -319,7 +319,7 @@ Result<Binder::Relation> Binder::BindSemiAntiJoin(const ast::Query& query, const
     operands.push_back(operand);
   }
   std::vector<ExprPtr> correlation;
-  ASSIGN_OR_RETURN(Relation right, BindSubqueryRelation(query, input.scope, operands.size(), &correlation));
+  ASSIGN_OR_RETURN(Relation right, BindSubqueryRelation(query, input.scope, input.node, operands.size(), &correlation));
   if (!operand && IsSingleRowAggregate(query)) {
     // An aggregate without GROUP BY has its one row for every outer row: EXISTS is TRUE, as Calcite
     // simplifies it (NOT EXISTS FALSE).

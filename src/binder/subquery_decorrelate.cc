@@ -8,8 +8,9 @@
 //     -> semi join ON a = m AND t1.k = k with (SELECT MAX(x) AS m, k FROM t2 GROUP BY k, g)
 //
 // (a row whose key is NULL can never be joined, so those rows are filtered first, as Calcite does).
-// A correlated reference anywhere but in such a WHERE conjunct (in the SELECT list, HAVING, GROUP BY,
-// a non-equality) stays refused; inside a set operation it is refused with Flink's wording, whose
+// Another correlation (`t2.x < t1.y`) uses Calcite's value generator: the subquery's rows joined with
+// the distinct values of the outer columns it reads, which then key the groups as inner columns would.
+// A correlated reference anywhere but in the WHERE (in the SELECT list, HAVING, GROUP BY) stays refused; inside a set operation it is refused with Flink's wording, whose
 // decorrelation leaves the correlation variable in the plan there.
 #include <algorithm>
 
@@ -61,8 +62,8 @@ Status Binder::CorrelatedSetOperation(const ast::Query& query, ast::SourcePos po
                         " of a subquery cannot be decorrelated, as in Flink)");
 }
 
-Result<Binder::Relation> Binder::BindGroupedCorrelated(const ast::Query& query, const Scope& outer, std::vector<int>* outer_keys,
-                                                       size_t* num_items) {
+Result<Binder::Relation> Binder::BindGroupedCorrelated(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
+                                                       std::vector<int>* outer_keys, size_t* num_items) {
   const auto& select = query.As<ast::Select>();
   ASSIGN_OR_RETURN(Relation inner, BindTableRef(*select.from));
   aggregate_ttl_ms_ = -1;
@@ -71,6 +72,8 @@ Result<Binder::Relation> Binder::BindGroupedCorrelated(const ast::Query& query, 
   std::vector<ExprPtr> local;
   std::vector<const ast::Expr*> nested;  // conjuncts with subqueries of their own: BindWhere's
   std::vector<int> inner_keys;
+  std::vector<ExprPtr> correlated;
+  bool equalities = true;
   if (select.where) {
     std::vector<const ast::Expr*> conjuncts;
     SplitConjuncts(*select.where, &conjuncts);
@@ -86,6 +89,7 @@ Result<Binder::Relation> Binder::BindGroupedCorrelated(const ast::Query& query, 
         local.push_back(b);
         continue;
       }
+      correlated.push_back(b);
       // inner_column = outer_column, in either order.
       const bool eq = b->kind == ExprKind::kCall && b->function && b->function->name == "=" && b->args.size() == 2 &&
                       b->args[0]->kind == ExprKind::kColumnRef && b->args[1]->kind == ExprKind::kColumnRef &&
@@ -93,15 +97,15 @@ Result<Binder::Relation> Binder::BindGroupedCorrelated(const ast::Query& query, 
       int a = eq ? b->args[0]->column_index : -1, o = eq ? b->args[1]->column_index : -1;
       if (a >= static_cast<int>(ni)) std::swap(a, o);
       if (!eq || a >= static_cast<int>(ni) || o < static_cast<int>(ni)) {
-        return NotSupported(c->pos, "A correlated subquery with GROUP BY, aggregates or DISTINCT whose correlation is not an "
-                                    "equality inner_column = outer_column (of one type)");
+        equalities = false;
+        continue;
       }
       inner_keys.push_back(a);
       outer_keys->push_back(o - static_cast<int>(ni));
     }
   }
   // Rows with a NULL key can never join: filtered first, as Calcite's decorrelation does.
-  for (int k : inner_keys) {
+  for (int k : equalities ? inner_keys : std::vector<int>{}) {
     const LogicalType& t = inner.scope.columns[static_cast<size_t>(k)].type;
     if (!t.nullable()) continue;
     ASSIGN_OR_RETURN(ExprPtr nn, MakeFunctionCall("IS NOT NULL", {MakeColumnRef(k, t)}, select.from->pos));
@@ -117,6 +121,23 @@ Result<Binder::Relation> Binder::BindGroupedCorrelated(const ast::Query& query, 
   }
   for (const ast::Expr* c : nested) {
     ASSIGN_OR_RETURN(inner, BindWhere(*c, std::move(inner)));
+  }
+  if (!equalities) {
+    // Calcite's value generator: the rows joined with the distinct values of the outer columns the
+    // correlation reads, which then key the groups as inner columns would.
+    std::vector<bool> used(ni + outer.columns.size(), false);
+    for (const ExprPtr& c : correlated) CollectColumns(*c, &used);
+    outer_keys->clear();
+    inner_keys.clear();
+    for (size_t o = 0; o < outer.columns.size(); ++o) {
+      if (!used[ni + o]) continue;
+      outer_keys->push_back(static_cast<int>(o));
+      inner_keys.push_back(static_cast<int>(ni + inner_keys.size()));
+    }
+    ASSIGN_OR_RETURN(inner.node, JoinCorrelationValues(outer_rows, *outer_keys, inner.node, AndAll(correlated)));
+    for (size_t j = ni; j < inner.node->schema.size(); ++j) {
+      inner.scope.columns.push_back({"$cor", inner.node->schema.field(j).name, inner.node->schema.field(j).type});
+    }
   }
   // The items over the aggregate (its keys first: the inner key columns) or over the inner rows.
   std::vector<const ast::Call*> aggs;
@@ -155,13 +176,14 @@ Result<Binder::Relation> Binder::BindGroupedCorrelated(const ast::Query& query, 
   return out;
 }
 
-Result<Binder::Relation> Binder::DecorrelateSubqueryRelation(const ast::Query& query, const Scope& outer, size_t want_columns,
-                                                             const Status& refusal, std::vector<ExprPtr>* correlation) {
+Result<Binder::Relation> Binder::DecorrelateSubqueryRelation(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
+                                                             size_t want_columns, const Status& refusal,
+                                                             std::vector<ExprPtr>* correlation) {
   if (query.kind != ast::QueryKind::kSelect || !query.with.empty()) return CorrelatedSetOperation(query, query.pos);
   if (!IsGroupedSelect(query)) return refusal;
   std::vector<int> outer_keys;
   size_t num_items = 0;
-  ASSIGN_OR_RETURN(Relation rel, BindGroupedCorrelated(query, outer, &outer_keys, &num_items));
+  ASSIGN_OR_RETURN(Relation rel, BindGroupedCorrelated(query, outer, outer_rows, &outer_keys, &num_items));
   const size_t nk = outer_keys.size();
   if (want_columns > 0 && num_items != want_columns) {
     return Error(query.pos, want_columns == 1 ? "The subquery of IN must return exactly one column, but returns " + std::to_string(num_items)
@@ -192,10 +214,11 @@ Result<Binder::Relation> Binder::DecorrelateSubqueryRelation(const ast::Query& q
   return rel;
 }
 
-Result<Binder::ScalarSide> Binder::GroupedScalarSide(const ast::Query& query, const Scope& outer, ast::SourcePos pos) {
+Result<Binder::ScalarSide> Binder::GroupedScalarSide(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
+                                                     ast::SourcePos pos) {
   ScalarSide side;
   size_t num_items = 0;
-  ASSIGN_OR_RETURN(Relation rel, BindGroupedCorrelated(query, outer, &side.outer_keys, &num_items));
+  ASSIGN_OR_RETURN(Relation rel, BindGroupedCorrelated(query, outer, outer_rows, &side.outer_keys, &num_items));
   if (num_items != 1) return Error(pos, "A scalar subquery must return exactly one column");
   // Calcite's SINGLE_VALUE of the item per key (the keys first), failing the job on a key's second row.
   const size_t nk = side.outer_keys.size();

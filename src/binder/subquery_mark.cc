@@ -71,6 +71,21 @@ PlanNodePtr MakeCalc(const PlanNodePtr& input, std::vector<ExprPtr> projections,
   return calc;
 }
 
+// SELECT DISTINCT columns..., TRUE AS i of `rows` (`projections` over them, named `names`, then "i"):
+// the distinct values first and the marker after, as Flink plans it, so the values stay the unique key
+// the join is keyed on; without values, SELECT DISTINCT TRUE AS i.
+PlanNodePtr DistinctMarker(const PlanNodePtr& rows, std::vector<ExprPtr> projections, std::vector<std::string> names,
+                           int64_t ttl_ms) {
+  if (projections.empty()) {
+    return MakeDistinctAggregate(MakeCalc(rows, {MakeLiteral(Value::Boolean(true))}, {"i"}), ttl_ms);
+  }
+  PlanNodePtr distinct = MakeDistinctAggregate(MakeCalc(rows, std::move(projections), names), ttl_ms);
+  std::vector<ExprPtr> marked = IdentityProjections(distinct->schema);
+  marked.push_back(MakeLiteral(Value::Boolean(true)));
+  names.push_back("i");
+  return MakeCalc(distinct, std::move(marked), names);
+}
+
 // CASE WHEN found THEN TRUE WHEN c IS NOT NULL AND (x IS NULL OR ck < c) THEN NULL ELSE FALSE END (the IS
 // NULL test for a nullable x, the count test for nullable values).
 // `call` binds a function call: Binder::MakeFunctionCall.
@@ -261,9 +276,7 @@ Status Binder::JoinExistsMark(const ast::Expr& p, const MarkSide& side, Relation
   std::vector<ExprPtr> projections = side.keys;
   std::vector<std::string> names;
   for (size_t j = 0; j < side.keys.size(); ++j) names.push_back("k" + std::to_string(j));
-  projections.push_back(MakeLiteral(Value::Boolean(true)));
-  names.push_back("i");
-  PlanNodePtr marker = MakeDistinctAggregate(MakeCalc(side.rows, std::move(projections), names), aggregate_ttl_ms_);
+  PlanNodePtr marker = DistinctMarker(side.rows, std::move(projections), std::move(names), aggregate_ttl_ms_);
   std::vector<ExprPtr> eqs;
   RETURN_IF_ERROR(MarkKeyEqualities(side, *input->node, input->node->schema.size(), 0, p.pos, &eqs));
   std::vector<int> key_columns;
@@ -319,13 +332,10 @@ Status Binder::JoinInMark(const ast::Expr& p, const MarkSide& side, bool unknown
   const size_t nk = side.keys.size();
   std::vector<ExprPtr> projections = ys;
   projections.insert(projections.end(), side.keys.begin(), side.keys.end());
-  projections.push_back(MakeLiteral(Value::Boolean(true)));
   std::vector<std::string> names;
   for (size_t i = 0; i < n; ++i) names.push_back(n == 1 ? "y" : "y" + std::to_string(i));
   for (size_t j = 0; j < nk; ++j) names.push_back("k" + std::to_string(j));
-  projections.push_back(MakeLiteral(Value::Boolean(true)));
-  names.push_back("i");
-  PlanNodePtr distinct = MakeDistinctAggregate(MakeCalc(side.rows, std::move(projections), names), aggregate_ttl_ms_);
+  PlanNodePtr distinct = DistinctMarker(side.rows, std::move(projections), std::move(names), aggregate_ttl_ms_);
   const size_t nl = input->node->schema.size();
   std::vector<ExprPtr> eqs;
   std::vector<int> left_keys, right_keys;
@@ -389,7 +399,7 @@ Result<Binder::Relation> Binder::JoinSubqueryMarks(const std::vector<const ast::
       want = operand.kind == ast::ExprKind::kRowCtor ? operand.As<ast::RowCtor>().fields.size() : 1;
     }
     std::vector<ExprPtr> correlation;
-    ASSIGN_OR_RETURN(Relation right, BindSubqueryRelation(query, input.scope, want, &correlation));
+    ASSIGN_OR_RETURN(Relation right, BindSubqueryRelation(query, input.scope, input.node, want, &correlation));
     if (!is_in && IsSingleRowAggregate(query)) {
       replacements_[p] = MakeLiteral(Value::Boolean(true));  // one row for every outer row, as BindSemiAntiJoin
       continue;
