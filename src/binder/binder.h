@@ -92,8 +92,21 @@ class Binder {
   // `want_columns` IN columns (one for `x IN`, n for `(x1, ..., xn) IN`, 0 for EXISTS) and the inner
   // columns the correlated conjuncts read; those conjuncts are appended to `correlation` over outer ++
   // the returned relation's columns.
-  Result<Relation> BindSubqueryRelation(const ast::Query& query, const Scope& outer, size_t want_columns,
-                                        std::vector<ExprPtr>* correlation);
+  Result<Relation> BindSubqueryRelation(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
+                                        size_t want_columns, std::vector<ExprPtr>* correlation);
+  // A correlated subquery that groups or is DISTINCT (binder/subquery_decorrelate.cc), its WHERE
+  // conjuncts `inner_column = outer_column` taken out and those inner columns added to its GROUP BY (or
+  // DISTINCT columns): its `num_items` items, then those columns, equal to `outer`'s `outer_keys`.
+  // Another correlation joins its rows with the distinct values of the outer columns it reads
+  // (`outer_rows`' columns, JoinCorrelationValues), which then take the inner columns' place.
+  Result<Relation> BindGroupedCorrelated(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
+                                         std::vector<int>* outer_keys, size_t* num_items);
+  // BindSubqueryRelation's rows of a correlated subquery that is not a plain SELECT (`refusal`: why
+  // binding it uncorrelated failed): BindGroupedCorrelated's, EXISTS reading only the keys.
+  Result<Relation> DecorrelateSubqueryRelation(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
+                                               size_t want_columns, const Status& refusal, std::vector<ExprPtr>* correlation);
+  // A correlated reference inside a subquery's set operation, refused with Flink's wording.
+  Status CorrelatedSetOperation(const ast::Query& query, ast::SourcePos pos) const;
   // Scalar subqueries (binder/scalar_subquery.cc): the subquery's rows, with the columns it is joined
   // on first (correlated: its inner key columns, equal to `outer_keys` of the outer scope) and its
   // value last.
@@ -107,6 +120,10 @@ class Binder {
   };
   Result<ScalarSide> BindScalarSubquery(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
                                         ast::SourcePos pos);
+  // A correlated scalar subquery that groups or is DISTINCT: SINGLE_VALUE of BindGroupedCorrelated's
+  // item per key (binder/subquery_decorrelate.cc).
+  Result<ScalarSide> GroupedScalarSide(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
+                                       ast::SourcePos pos);
   Result<PlanNodePtr> CorrelatedSingleValue(const ast::Select& select, const Relation& inner,
                                             const std::vector<int>& inner_keys, ast::SourcePos pos);
   Status CorrelatedAggregate(const ast::Select& select, Relation inner, const std::vector<int>& inner_keys,
@@ -380,6 +397,15 @@ bool IsPlainSelect(const ast::Query& q);
 // reached through AND / OR only from `e` (when `positive`) also in `unknown_as_false`.
 void CollectSubqueryPredicates(const ast::Expr& e, std::vector<const ast::Expr*>* out,
                                std::set<const ast::Expr*>* unknown_as_false, bool positive);
+
+// A SELECT of aggregates without GROUP BY or HAVING: it returns exactly one row (binder/scalar_subquery.cc).
+bool IsSingleRowAggregate(const ast::Query& q);
+// Whether `e` holds a scalar, IN or EXISTS subquery outside nested subqueries.
+bool HasAnySubquery(const ast::Expr& e);
+// Whether binding a subquery failed on a correlated reference (binder_expr.cc's refusal).
+bool IsCorrelationRefusal(const Status& status);
+// A SELECT ... FROM with GROUP BY, aggregates, HAVING or DISTINCT (and no LIMIT, WITH or WINDOW).
+bool IsGroupedSelect(const ast::Query& q);
 
 // Flink's name for an unnamed select item at position i: EXPR$i.
 std::string ExprColumnName(size_t index);

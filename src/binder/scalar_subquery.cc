@@ -20,9 +20,6 @@ namespace sluice {
 
 using namespace binder_internal;  // NOLINT: the helpers the binder's files share
 
-namespace {
-
-// A SELECT of aggregates without GROUP BY: it returns exactly one row.
 bool IsSingleRowAggregate(const ast::Query& q) {
   if (q.kind != ast::QueryKind::kSelect || q.limit || q.offset) return false;
   const auto& s = q.As<ast::Select>();
@@ -31,6 +28,8 @@ bool IsSingleRowAggregate(const ast::Query& q) {
   for (const auto& item : s.items) CollectAggregates(*item.expr, &aggs);
   return !aggs.empty();
 }
+
+namespace {
 
 void SplitAndConjuncts(const ast::Expr& e, std::vector<const ast::Expr*>* out) {
   if (e.kind == ast::ExprKind::kBinary && e.As<ast::Binary>().op == ast::BinaryOp::kAnd) {
@@ -114,7 +113,9 @@ Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, c
     }
     return side;
   }
+  if (query.kind != ast::QueryKind::kSelect || !query.with.empty()) return CorrelatedSetOperation(query, pos);
   const bool aggregate = IsSingleRowAggregate(query);
+  if (!aggregate && IsGroupedSelect(query)) return GroupedScalarSide(query, outer, outer_rows, pos);
   if ((!aggregate && !IsPlainSelect(query)) || !query.As<ast::Select>().from) {
     return NotSupported(pos, "A correlated scalar subquery that is not one aggregate without GROUP BY or a plain SELECT ... FROM ... WHERE");
   }
@@ -127,10 +128,15 @@ Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, c
   std::vector<ExprPtr> local, correlation;
   std::vector<int> inner_keys;
   bool equalities = true;
+  std::vector<const ast::Expr*> nested;  // conjuncts with subqueries of their own: BindWhere's
   if (select.where) {
     std::vector<const ast::Expr*> conjuncts;
     SplitAndConjuncts(*select.where, &conjuncts);
     for (const ast::Expr* c : conjuncts) {
+      if (HasAnySubquery(*c)) {
+        nested.push_back(c);
+        continue;
+      }
       ASSIGN_OR_RETURN(ExprPtr b, BindCorrelated(*c, inner.scope, outer));
       std::vector<bool> used(ni + outer.columns.size(), false);
       CollectColumns(*b, &used);
@@ -167,6 +173,9 @@ Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, c
     filter->condition = cond;
     filter->schema = inner.node->schema;
     inner.node = filter;
+  }
+  for (const ast::Expr* c : nested) {
+    ASSIGN_OR_RETURN(inner, BindWhere(*c, std::move(inner)));
   }
   if (!equalities) {
     // Another correlation: Calcite's value generator, whose columns key the aggregate.

@@ -7,7 +7,8 @@
 // operation or LIMIT) whose WHERE conjuncts may read the outer query's columns: those conjuncts move
 // into the join condition (an equality between an outer and an inner column becomes a join key, the
 // rest a residual condition); the others filter the subquery's rows. The subquery's side of the join
-// is its IN column, then the inner columns the moved conjuncts read.
+// is its IN column, then the inner columns the moved conjuncts read. A correlated subquery that groups
+// or is DISTINCT is decorrelated by binder/subquery_decorrelate.cc.
 //
 // NOT IN is an anti join on `x = y OR x IS NULL OR y IS NULL` (the IS NULL tests only for nullable
 // sides), so a NULL on either side removes the row as SQL's three-valued NOT IN does; without NULLs it
@@ -33,6 +34,27 @@ void SplitAnd(const ast::Expr& e, std::vector<const ast::Expr*>* out) {
     return;
   }
   out->push_back(&e);
+}
+
+// The conjuncts of a WHERE with NOT pushed through OR (De Morgan, as Calcite simplifies it before
+// removing subqueries): NOT (a OR b) is the conjuncts NOT a and NOT b. `negated` marks a conjunct read
+// under NOT.
+struct Conjunct {
+  const ast::Expr* expr;
+  bool negated;
+};
+
+void SplitConjuncts(const ast::Expr& e, bool negated, std::vector<Conjunct>* out) {
+  if (e.kind == ast::ExprKind::kBinary && e.As<ast::Binary>().op == (negated ? ast::BinaryOp::kOr : ast::BinaryOp::kAnd)) {
+    SplitConjuncts(*e.As<ast::Binary>().left, negated, out);
+    SplitConjuncts(*e.As<ast::Binary>().right, negated, out);
+    return;
+  }
+  if (e.kind == ast::ExprKind::kUnary && e.As<ast::Unary>().op == ast::UnaryOp::kNot) {
+    SplitConjuncts(*e.As<ast::Unary>().operand, !negated, out);
+    return;
+  }
+  out->push_back({&e, negated});
 }
 
 // A WHERE conjunct that is a subquery predicate: [NOT] IN (subquery), [NOT] EXISTS, or NOT of one.
@@ -76,24 +98,25 @@ bool HasSubqueryPredicate(const ast::Expr& e) {
 }
 
 Result<Binder::Relation> Binder::BindWhere(const ast::Expr& where, Relation input) {
-  std::vector<const ast::Expr*> conjuncts;
-  SplitAnd(where, &conjuncts);
-  std::vector<const ast::Expr*> plain;
+  std::vector<Conjunct> conjuncts;
+  SplitConjuncts(where, /*negated=*/false, &conjuncts);
+  std::vector<Conjunct> plain;
   std::vector<SubqueryPredicate> subqueries;
   std::vector<const ast::Expr*> marks;  // IN / EXISTS under OR, CASE, ...: subquery_mark.cc
   std::set<const ast::Expr*> unknown_as_false;
-  for (const ast::Expr* c : conjuncts) {
-    if (auto p = AsSubqueryPredicate(*c)) {
+  for (const Conjunct& c : conjuncts) {
+    if (auto p = AsSubqueryPredicate(*c.expr)) {
+      p->anti = p->anti != c.negated;
       subqueries.push_back(*p);
     } else {
-      CollectSubqueryPredicates(*c, &marks, &unknown_as_false, /*positive=*/true);
+      CollectSubqueryPredicates(*c.expr, &marks, &unknown_as_false, /*positive=*/!c.negated);
       plain.push_back(c);
     }
   }
   // Scalar subqueries of the other conjuncts: inner joins where a comparison rejects their NULL, else
   // LEFT joins; dropped again after the filter.
   std::vector<const ast::Expr*> scalars, left_scalars;
-  for (const ast::Expr* c : plain) SplitScalarSubqueries(*c, &scalars, &left_scalars);
+  for (const Conjunct& c : plain) SplitScalarSubqueries(*c.expr, &scalars, &left_scalars);
   const Relation before = input;
   if (!scalars.empty()) {
     ASSIGN_OR_RETURN(input, JoinScalarSubqueries(scalars, std::move(input), /*left_outer=*/false));
@@ -110,10 +133,13 @@ Result<Binder::Relation> Binder::BindWhere(const ast::Expr& where, Relation inpu
     ASSIGN_OR_RETURN(cond, BindExpr(where, input.scope));
   } else {
     std::vector<ExprPtr> bound;
-    for (const ast::Expr* c : plain) {
-      ASSIGN_OR_RETURN(ExprPtr b, BindExpr(*c, input.scope));
+    for (const Conjunct& c : plain) {
+      ASSIGN_OR_RETURN(ExprPtr b, BindExpr(*c.expr, input.scope));
       if (b->type.id() != TypeId::kBoolean && b->type.id() != TypeId::kNull) {
-        return Error(c->pos, "WHERE clause must be a BOOLEAN expression, but is " + b->type.ToString());
+        return Error(c.expr->pos, "WHERE clause must be a BOOLEAN expression, but is " + b->type.ToString());
+      }
+      if (c.negated) {
+        ASSIGN_OR_RETURN(b, MakeFunctionCall("NOT", {b}, c.expr->pos));
       }
       bound.push_back(b);
     }
@@ -161,12 +187,16 @@ std::string InColumnsError(size_t want, size_t got) {
 }
 }  // namespace
 
-Result<Binder::Relation> Binder::BindSubqueryRelation(const ast::Query& query, const Scope& outer, size_t want_columns,
-                                                      std::vector<ExprPtr>* correlation) {
+Result<Binder::Relation> Binder::BindSubqueryRelation(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
+                                                      size_t want_columns, std::vector<ExprPtr>* correlation) {
   SubqueryScopeGuard guard(this, &outer, /*correlation_allowed=*/false);
   const size_t nouter = outer.columns.size();
   if (!IsPlainSelect(query)) {
-    ASSIGN_OR_RETURN(Relation rel, BindQueryBody(query));
+    Result<Relation> body = BindQueryBody(query);
+    if (IsCorrelationRefusal(body.status())) {
+      return DecorrelateSubqueryRelation(query, outer, outer_rows, want_columns, body.status(), correlation);
+    }
+    ASSIGN_OR_RETURN(Relation rel, std::move(body));
     if (want_columns > 0 && rel.node->schema.size() != want_columns) {
       return Error(query.pos, InColumnsError(want_columns, rel.node->schema.size()));
     }
@@ -178,11 +208,15 @@ Result<Binder::Relation> Binder::BindSubqueryRelation(const ast::Query& query, c
   // WHERE conjuncts: those reading outer columns (bound past the inner ones) move to the join.
   std::vector<ExprPtr> local, correlated;
   std::vector<bool> inner_read(ni, false);
+  std::vector<const ast::Expr*> nested;  // conjuncts with subqueries of their own: BindWhere's
   if (select.where) {
     std::vector<const ast::Expr*> conjuncts;
     SplitAnd(*select.where, &conjuncts);
     for (const ast::Expr* c : conjuncts) {
-      if (HasSubqueryPredicate(*c)) return NotSupported(c->pos, "A subquery inside a subquery's WHERE");
+      if (HasAnySubquery(*c)) {
+        nested.push_back(c);
+        continue;
+      }
       ASSIGN_OR_RETURN(ExprPtr b, BindCorrelated(*c, inner.scope, outer));
       std::vector<bool> used(ni + nouter, false);
       CollectColumns(*b, &used);
@@ -201,6 +235,9 @@ Result<Binder::Relation> Binder::BindSubqueryRelation(const ast::Query& query, c
     filter->condition = cond;
     filter->schema = inner.node->schema;
     inner.node = filter;
+  }
+  for (const ast::Expr* c : nested) {
+    ASSIGN_OR_RETURN(inner, BindWhere(*c, std::move(inner)));
   }
   // The subquery's side: its IN column, then the inner columns the correlation reads.
   auto calc = std::make_shared<CalcNode>();
@@ -282,7 +319,20 @@ Result<Binder::Relation> Binder::BindSemiAntiJoin(const ast::Query& query, const
     operands.push_back(operand);
   }
   std::vector<ExprPtr> correlation;
-  ASSIGN_OR_RETURN(Relation right, BindSubqueryRelation(query, input.scope, operands.size(), &correlation));
+  ASSIGN_OR_RETURN(Relation right, BindSubqueryRelation(query, input.scope, input.node, operands.size(), &correlation));
+  if (!operand && IsSingleRowAggregate(query)) {
+    // An aggregate without GROUP BY has its one row for every outer row: EXISTS is TRUE, as Calcite
+    // simplifies it (NOT EXISTS FALSE).
+    if (!anti) return input;
+    auto none = std::make_shared<CalcNode>();
+    none->inputs = {input.node};
+    none->projections = IdentityProjections(input.node->schema);
+    none->condition = MakeLiteral(Value::Boolean(false));
+    none->schema = input.node->schema;
+    input.node = none;
+    input.select_calc = nullptr;
+    return input;
+  }
   const size_t nl0 = input.node->schema.size();
   std::vector<ExprPtr> conds;
   // Each xi and yi in their common type; a computed xi (or a cast) becomes a column appended to the left

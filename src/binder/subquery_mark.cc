@@ -4,6 +4,7 @@
 //
 //   EXISTS (q)          LEFT JOIN (SELECT DISTINCT TRUE AS i FROM q) ON TRUE;  i IS NOT NULL
 //   x IN (SELECT y ...) LEFT JOIN (SELECT DISTINCT y, TRUE AS i ...) ON x = y;  i IS NOT NULL
+//   (x1, x2) IN (SELECT y1, y2 ...)  ... ON x1 = y1 AND x2 = y2 (no counts: Flink refuses COUNT(y1, y2))
 //
 // With a nullable x or y, IN is three-valued: the rows are also LEFT joined ON TRUE with the counts
 // (SELECT COUNT(*) AS c, COUNT(y) AS ck ...), and the predicate is
@@ -70,6 +71,21 @@ PlanNodePtr MakeCalc(const PlanNodePtr& input, std::vector<ExprPtr> projections,
   return calc;
 }
 
+// SELECT DISTINCT columns..., TRUE AS i of `rows` (`projections` over them, named `names`, then "i"):
+// the distinct values first and the marker after, as Flink plans it, so the values stay the unique key
+// the join is keyed on; without values, SELECT DISTINCT TRUE AS i.
+PlanNodePtr DistinctMarker(const PlanNodePtr& rows, std::vector<ExprPtr> projections, std::vector<std::string> names,
+                           int64_t ttl_ms) {
+  if (projections.empty()) {
+    return MakeDistinctAggregate(MakeCalc(rows, {MakeLiteral(Value::Boolean(true))}, {"i"}), ttl_ms);
+  }
+  PlanNodePtr distinct = MakeDistinctAggregate(MakeCalc(rows, std::move(projections), names), ttl_ms);
+  std::vector<ExprPtr> marked = IdentityProjections(distinct->schema);
+  marked.push_back(MakeLiteral(Value::Boolean(true)));
+  names.push_back("i");
+  return MakeCalc(distinct, std::move(marked), names);
+}
+
 // CASE WHEN found THEN TRUE WHEN c IS NOT NULL AND (x IS NULL OR ck < c) THEN NULL ELSE FALSE END (the IS
 // NULL test for a nullable x, the count test for nullable values).
 // `call` binds a function call: Binder::MakeFunctionCall.
@@ -106,7 +122,16 @@ void CollectSubqueryPredicates(const ast::Expr& e, std::vector<const ast::Expr*>
     if (positive) unknown_as_false->insert(&e);
     return;
   }
-  // Under AND / OR from the root of WHERE, UNKNOWN acts as FALSE (Calcite's Logic.UNKNOWN_AS_FALSE).
+  // Under AND / OR from the root of WHERE, UNKNOWN acts as FALSE (Calcite's Logic.UNKNOWN_AS_FALSE), and
+  // so it does in a searched CASE's WHEN conditions wherever the CASE is.
+  if (e.kind == ast::ExprKind::kCase && !e.As<ast::Case>().operand) {
+    for (const auto& [when, then] : e.As<ast::Case>().when_then) {
+      CollectSubqueryPredicates(*when, out, unknown_as_false, /*positive=*/true);
+      CollectSubqueryPredicates(*then, out, unknown_as_false, /*positive=*/false);
+    }
+    if (e.As<ast::Case>().else_expr) CollectSubqueryPredicates(*e.As<ast::Case>().else_expr, out, unknown_as_false, false);
+    return;
+  }
   const bool and_or = e.kind == ast::ExprKind::kBinary &&
                       (e.As<ast::Binary>().op == ast::BinaryOp::kAnd || e.As<ast::Binary>().op == ast::BinaryOp::kOr);
   ForEachChild(e, [&](const ast::Expr& c) { CollectSubqueryPredicates(c, out, unknown_as_false, positive && and_or); });
@@ -251,9 +276,7 @@ Status Binder::JoinExistsMark(const ast::Expr& p, const MarkSide& side, Relation
   std::vector<ExprPtr> projections = side.keys;
   std::vector<std::string> names;
   for (size_t j = 0; j < side.keys.size(); ++j) names.push_back("k" + std::to_string(j));
-  projections.push_back(MakeLiteral(Value::Boolean(true)));
-  names.push_back("i");
-  PlanNodePtr marker = MakeDistinctAggregate(MakeCalc(side.rows, std::move(projections), names), aggregate_ttl_ms_);
+  PlanNodePtr marker = DistinctMarker(side.rows, std::move(projections), std::move(names), aggregate_ttl_ms_);
   std::vector<ExprPtr> eqs;
   RETURN_IF_ERROR(MarkKeyEqualities(side, *input->node, input->node->schema.size(), 0, p.pos, &eqs));
   std::vector<int> key_columns;
@@ -265,48 +288,73 @@ Status Binder::JoinExistsMark(const ast::Expr& p, const MarkSide& side, Relation
 }
 
 // x IN (SELECT y ...): SELECT DISTINCT y, k..., TRUE AS i LEFT joined ON x = y (and the keys); with the
-// counts where UNKNOWN must be told from FALSE.
+// counts where UNKNOWN must be told from FALSE. A row (x1, ..., xn) IN (SELECT y1, ..., yn ...) is joined
+// ON x1 = y1 AND ... AND xn = yn, as Calcite plans it; its counts would be COUNT(y1, ..., yn), which
+// Flink refuses, and so does Sluice.
 Status Binder::JoinInMark(const ast::Expr& p, const MarkSide& side, bool unknown_as_false, Relation* input, size_t* counter) {
   const auto& in = p.As<ast::In>();
-  // x and y in their common type; a computed x becomes a column appended to the outer rows.
-  ASSIGN_OR_RETURN(ExprPtr x, BindExpr(*in.operand, input->scope));
-  std::vector<ExprPtr> pair = {x, MakeColumnRef(0, side.rows->schema.field(0).type)};
-  RETURN_IF_ERROR(CastAllToCommon(&pair, p.pos).status());
-  x = pair[0];
-  const ExprPtr y = pair[1];
-  if (x->kind != ExprKind::kColumnRef) {
-    std::vector<ExprPtr> projections = IdentityProjections(input->node->schema);
-    projections.push_back(x);
-    std::vector<std::string> names = input->node->schema.names();
-    names.push_back("$mark" + std::to_string((*counter)++) + "$x");
-    const LogicalType xt = x->type;
-    input->node = MakeCalc(input->node, std::move(projections), names);
-    input->scope.columns.push_back({"$subquery", names.back(), xt});
-    input->select_calc = nullptr;
-    x = MakeColumnRef(static_cast<int>(names.size() - 1), xt);
+  std::vector<const ast::Expr*> operands;
+  if (in.operand->kind == ast::ExprKind::kRowCtor) {
+    for (const auto& f : in.operand->As<ast::RowCtor>().fields) operands.push_back(f.get());
+  } else {
+    operands.push_back(in.operand.get());
+  }
+  const size_t n = operands.size();
+  // Each x and y in their common type; a computed x becomes a column appended to the outer rows.
+  std::vector<ExprPtr> xs, ys;
+  bool nullable = false;
+  for (size_t i = 0; i < n; ++i) {
+    ASSIGN_OR_RETURN(ExprPtr x, BindExpr(*operands[i], input->scope));
+    std::vector<ExprPtr> pair = {x, MakeColumnRef(static_cast<int>(i), side.rows->schema.field(i).type)};
+    RETURN_IF_ERROR(CastAllToCommon(&pair, p.pos).status());
+    x = pair[0];
+    if (x->kind != ExprKind::kColumnRef) {
+      std::vector<ExprPtr> projections = IdentityProjections(input->node->schema);
+      projections.push_back(x);
+      std::vector<std::string> names = input->node->schema.names();
+      names.push_back("$mark" + std::to_string((*counter)++) + "$x");
+      const LogicalType xt = x->type;
+      input->node = MakeCalc(input->node, std::move(projections), names);
+      input->scope.columns.push_back({"$subquery", names.back(), xt});
+      input->select_calc = nullptr;
+      x = MakeColumnRef(static_cast<int>(names.size() - 1), xt);
+    }
+    nullable = nullable || x->type.nullable() || pair[1]->type.nullable();
+    xs.push_back(x);
+    ys.push_back(pair[1]);
+  }
+  const bool three_valued = nullable && (in.negated || !unknown_as_false);
+  if (three_valued && n > 1) {
+    return Error(p.pos, "We now only support the count of one field. (Flink refuses a row-valued IN subquery whose values may "
+                        "be NULL where its UNKNOWN is told from FALSE, as in the SELECT list or a NOT IN under OR: it would "
+                        "count the subquery's rows without NULLs with COUNT of several columns)");
   }
   const size_t nk = side.keys.size();
-  std::vector<ExprPtr> projections = {y};
+  std::vector<ExprPtr> projections = ys;
   projections.insert(projections.end(), side.keys.begin(), side.keys.end());
-  projections.push_back(MakeLiteral(Value::Boolean(true)));
-  std::vector<std::string> names = {"y"};
+  std::vector<std::string> names;
+  for (size_t i = 0; i < n; ++i) names.push_back(n == 1 ? "y" : "y" + std::to_string(i));
   for (size_t j = 0; j < nk; ++j) names.push_back("k" + std::to_string(j));
-  names.push_back("i");
-  PlanNodePtr distinct = MakeDistinctAggregate(MakeCalc(side.rows, std::move(projections), names), aggregate_ttl_ms_);
+  PlanNodePtr distinct = DistinctMarker(side.rows, std::move(projections), std::move(names), aggregate_ttl_ms_);
   const size_t nl = input->node->schema.size();
-  ASSIGN_OR_RETURN(ExprPtr eq, MakeFunctionCall("=", {x, MakeColumnRef(static_cast<int>(nl), distinct->schema.field(0).type)}, p.pos));
-  std::vector<ExprPtr> eqs = {eq};
-  RETURN_IF_ERROR(MarkKeyEqualities(side, *input->node, nl, 1, p.pos, &eqs));
-  std::vector<int> left_keys = {x->column_index}, right_keys = {0};
+  std::vector<ExprPtr> eqs;
+  std::vector<int> left_keys, right_keys;
+  for (size_t i = 0; i < n; ++i) {
+    ASSIGN_OR_RETURN(ExprPtr eq, MakeFunctionCall("=", {xs[i], MakeColumnRef(static_cast<int>(nl + i), distinct->schema.field(i).type)}, p.pos));
+    eqs.push_back(eq);
+    left_keys.push_back(xs[i]->column_index);
+    right_keys.push_back(static_cast<int>(i));
+  }
+  RETURN_IF_ERROR(MarkKeyEqualities(side, *input->node, nl, n, p.pos, &eqs));
   for (size_t j = 0; j < nk; ++j) {
     left_keys.push_back(side.outer_keys[j]);
-    right_keys.push_back(static_cast<int>(j + 1));
+    right_keys.push_back(static_cast<int>(j + n));
   }
   LeftJoinAppend(&input->node, &input->scope, distinct, left_keys, right_keys, AndAll(eqs), counter);
-  const int ii = static_cast<int>(nl + 1 + nk);
+  const int ii = static_cast<int>(nl + n + nk);
   ASSIGN_OR_RETURN(ExprPtr result, MakeFunctionCall("IS NOT NULL", {MakeColumnRef(ii, input->node->schema.field(ii).type)}, p.pos));
-  if ((x->type.nullable() || y->type.nullable()) && (in.negated || !unknown_as_false)) {
-    ASSIGN_OR_RETURN(result, JoinInCounts(p, side, x, y, result, input, counter));
+  if (three_valued) {
+    ASSIGN_OR_RETURN(result, JoinInCounts(p, side, xs[0], ys[0], result, input, counter));
   }
   if (in.negated) {
     ASSIGN_OR_RETURN(result, MakeFunctionCall("NOT", {result}, p.pos));
@@ -345,11 +393,17 @@ Result<Binder::Relation> Binder::JoinSubqueryMarks(const std::vector<const ast::
     if (replacements_.count(p)) continue;
     const bool is_in = p->kind == ast::ExprKind::kIn;
     const ast::Query& query = is_in ? *p->As<ast::In>().subquery : *p->As<ast::Exists>().query;
-    if (is_in && p->As<ast::In>().operand->kind == ast::ExprKind::kRowCtor) {
-      return NotSupported(p->pos, "A row-valued IN subquery ((a, b) IN (SELECT ...)) other than a WHERE conjunct");
+    size_t want = 0;
+    if (is_in) {
+      const ast::Expr& operand = *p->As<ast::In>().operand;
+      want = operand.kind == ast::ExprKind::kRowCtor ? operand.As<ast::RowCtor>().fields.size() : 1;
     }
     std::vector<ExprPtr> correlation;
-    ASSIGN_OR_RETURN(Relation right, BindSubqueryRelation(query, input.scope, is_in ? 1 : 0, &correlation));
+    ASSIGN_OR_RETURN(Relation right, BindSubqueryRelation(query, input.scope, input.node, want, &correlation));
+    if (!is_in && IsSingleRowAggregate(query)) {
+      replacements_[p] = MakeLiteral(Value::Boolean(true));  // one row for every outer row, as BindSemiAntiJoin
+      continue;
+    }
     ASSIGN_OR_RETURN(MarkSide side, DecorrelateMarks(input, right, correlation));
     if (is_in) {
       RETURN_IF_ERROR(JoinInMark(*p, side, unknown_as_false.count(p) > 0, &input, &counter));

@@ -1,0 +1,8 @@
+-- EXISTS of a correlated aggregate without GROUP BY: one row for every order, TRUE.
+CREATE TABLE orders (
+  order_id INT, customer STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/orders.json', 'format' = 'json');
+CREATE TABLE customers (
+  customer STRING, region STRING, tier INT, ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/customers.json', 'format' = 'json');
+SELECT order_id FROM orders AS o WHERE EXISTS (SELECT COUNT(*) FROM customers AS c WHERE c.customer = o.customer);

@@ -1,0 +1,8 @@
+-- Row-valued IN in the SELECT list over nullable values: Flink refuses COUNT of several columns.
+CREATE TABLE orders (
+  order_id INT, customer STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/orders.json', 'format' = 'json');
+CREATE TABLE customers (
+  customer STRING, region STRING, tier INT, ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/customers.json', 'format' = 'json');
+SELECT order_id, (customer, qty) IN (SELECT customer, tier + 1 FROM customers) AS i, (customer, qty) NOT IN (SELECT customer, tier + 1 FROM customers) AS n FROM orders;

@@ -1,0 +1,8 @@
+-- A correlated scalar subquery grouped by another column: several rows per key fail the job.
+CREATE TABLE orders (
+  order_id INT, customer STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/orders.json', 'format' = 'json');
+CREATE TABLE customers (
+  customer STRING, region STRING, tier INT, ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/customers.json', 'format' = 'json');
+SELECT order_id, (SELECT MAX(qty) FROM orders AS o2 WHERE o2.customer = o.customer GROUP BY o2.product) AS m FROM orders AS o;
