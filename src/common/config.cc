@@ -184,17 +184,25 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "and counted as before. The query is then updating: it needs a sink that accepts updates (EXPLAIN "
        "CHANGELOG_MODE shows it). Needs 'table.exec.emit.late-fire.delay'. SESSION windows refuse it, as Flink's."},
       {"table.exec.emit.late-fire.delay", OptionType::kDuration, "",
-       "Experimental: with late firing on, how long (processing time) after the first late row of a window and key "
-       "its updated result is emitted: 0 fires on every late row, > 0 at most once per delay (results still pending "
-       "when the window's state expires are emitted then). Must not exceed 'table.exec.emit.allow-lateness'."},
+       "Experimental: with late firing on, how long (processing time) after the first late row of a window "
+       "and key its updated result is emitted: 0 fires on every late row, > 0 at most once per delay (a "
+       "processing-time timer; results still pending when the window's state expires are emitted then). Must "
+       "not exceed 'table.exec.emit.allow-lateness'."},
       {"table.exec.emit.allow-lateness", OptionType::kDuration, "",
        "Experimental: how late (behind the watermark) a row may be and still update its event-time window when "
        "'table.exec.emit.late-fire.enabled' is true; later rows are dropped. Unset: 'table.exec.state.ttl', as "
        "Flink falls back to the idle state retention. 0 disables allowed lateness."},
       {"table.exec.emit.early-fire.enabled", OptionType::kBoolean, "false",
-       "Experimental in Flink (early firing of windows before the watermark passes their end); Sluice refuses it."},
+       "Experimental (Flink's WindowEmitStrategy): early firing of window aggregations (TUMBLE, HOP, "
+       "CUMULATE; event and processing time). Before a window fires, its result per key is emitted: +I, then "
+       "-U/+U as it changes (nothing when it did not), on every row or per "
+       "'table.exec.emit.early-fire.delay'; when the window fires, only what changed since. The query is "
+       "then updating (EXPLAIN: emit=[early no delay]). Needs 'table.exec.emit.early-fire.delay'. SESSION "
+       "windows refuse it, as Flink's."},
       {"table.exec.emit.early-fire.delay", OptionType::kDuration, "",
-       "Experimental in Flink (the early firing interval); Sluice does not support early firing."},
+       "Experimental: with early firing on, when a window's changed result per key is emitted: 0 on every "
+       "row, > 0 that much processing time after the first row since its last emission (a processing-time "
+       "timer, so also while no row arrives). Must not be negative."},
       {"table.optimizer.distinct-agg.split.enabled", OptionType::kBoolean, "false",
        "Split a streaming group aggregation with DISTINCT aggregates, as Flink, into a partial aggregation per "
        "key and hash bucket of the distinct value and a final one per key, against skew: the same answer with "

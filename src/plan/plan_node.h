@@ -390,7 +390,8 @@ struct WindowEmitConfig {
   bool late_fire_enabled = false;                 // 'table.exec.emit.late-fire.enabled'
   std::optional<int64_t> late_fire_delay_ms;      // 'table.exec.emit.late-fire.delay'
   std::optional<int64_t> allow_lateness_ms;       // 'table.exec.emit.allow-lateness'
-  bool early_fire_enabled = false;                // 'table.exec.emit.early-fire.enabled' (refused)
+  bool early_fire_enabled = false;                // 'table.exec.emit.early-fire.enabled'
+  std::optional<int64_t> early_fire_delay_ms;     // 'table.exec.emit.early-fire.delay'
 };
 
 // A window TVF alone: TABLE(TUMBLE|HOP|CUMULATE|SESSION(TABLE t, DESCRIPTOR(time_col), ...)). TUMBLE,
@@ -437,6 +438,16 @@ struct WindowAggregateNode : PlanNode {
   // processing time (0: at once). The node is then updating. allow_lateness_ms 0: insert-only.
   int64_t allow_lateness_ms = 0;
   int64_t late_fire_delay_ms = 0;
+  // Flink's early firing ('table.exec.emit.early-fire.enabled'): before the window fires, its result
+  // per key is emitted (+I, then -U/+U as it changes) on every row (0) or every early_fire_delay_ms of
+  // processing time; -1: off. With either firing the node is updating.
+  int64_t early_fire_delay_ms = -1;
+  // The session's emit options the window was planned with (an aggregation over this one's attached
+  // windows applies them too).
+  WindowEmitConfig emit_config;
+  // Flink's WindowEmitStrategy text for EXPLAIN ("early no delay, late delay 1000 millisecond"); empty: none.
+  std::string emit;
+  bool Updates() const { return allow_lateness_ms > 0 || early_fire_delay_ms >= 0; }
   bool emit_update_before = false;  // set by trait inference
   // The input updates (-U/+U/-D rows, Flink 1.19+): set by trait inference, which also switches the
   // calls to their retracting variants; the operator then keeps a row count per window and key.

@@ -262,9 +262,10 @@ class Inference {
         }
         return {true, false, false};
       case PlanKind::kWindowTableFunction: return In(n);
-      // Each window is emitted once, when it closes; with late firing, late rows update fired windows.
+      // Each window is emitted once, when it closes; with early firing, windows update before they close,
+      // with late firing, late rows update fired windows.
       case PlanKind::kWindowAggregate:
-        return n->As<WindowAggregateNode>().allow_lateness_ms > 0 ? Kinds{true, true, false} : Kinds{true, false, false};
+        return n->As<WindowAggregateNode>().Updates() ? Kinds{true, true, false} : Kinds{true, false, false};
       case PlanKind::kJoin: {
         const auto& j = n->As<JoinNode>();
         // Inner and semi joins forward their inputs' kinds; outer and anti joins produce any kind.
@@ -523,12 +524,20 @@ class Inference {
         w.emit_update_before = ub;
         w.input_has_retractions = !kinds_[n->inputs[0].get()].InsertOnly();
         if (!w.input_has_retractions) return;
-        if (w.allow_lateness_ms > 0) {
-          // Flink refuses late firing for every window TVF aggregation; Sluice runs it over insert-only input.
+        if (w.Updates() && w.group_window) {
+          // Flink's legacy group window runs them (emitting -D for a key whose rows were all retracted).
+          status_ = Status::NotSupported(
+              "Early or late firing ('table.exec.emit.early-fire.enabled', 'table.exec.emit.late-fire.enabled') of a "
+              "group window aggregation over an updating input is not supported by Sluice yet");
+          return;
+        }
+        if (w.Updates()) {
+          // Flink refuses early and late firing for every window TVF aggregation; Sluice runs them over
+          // insert-only input (docs/flink_differences.md, "Emit strategies on window TVF aggregations").
           status_ = Status::PlanError(
               "Currently, window table function based aggregate doesn't support early-fire and late-fire configuration "
-              "'table.exec.emit.early-fire.enabled' and 'table.exec.emit.late-fire.enabled'.\nSluice: late firing works "
-              "over an insert-only input; over an updating one, leave 'table.exec.emit.late-fire.enabled' off.");
+              "'table.exec.emit.early-fire.enabled' and 'table.exec.emit.late-fire.enabled'.\nSluice: early and late "
+              "firing work over an insert-only input; over an updating one, leave them off.");
           return;
         }
         if (Status st = UseRetractingAggregates(&w.aggs, w.group_window); !st.ok()) {

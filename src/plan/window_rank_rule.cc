@@ -79,6 +79,7 @@ std::optional<WindowColumns> FindWindowColumns(const PlanNode& node) {
         out.session_keys += (j == 0 ? "" : ", ") + w.inputs[0]->schema.field(k).name;
       }
       out.num_partition_keys = w.partition_keys.size();
+      out.emit = w.emit;
       out.window = w.window;
       out.proctime = w.proctime;
       out.local_time = w.local_time;
@@ -98,6 +99,7 @@ std::optional<WindowColumns> FindWindowColumns(const PlanNode& node) {
         }
         out.num_partition_keys = w.group_keys.size();
       }
+      out.emit = w.emit_config;
       out.window = w.window;
       out.proctime = w.proctime;
       out.local_time = w.local_time;
@@ -125,6 +127,7 @@ std::optional<WindowColumns> FindWindowColumns(const PlanNode& node) {
       out.window = below->window;
       out.proctime = below->proctime;
       out.local_time = below->local_time;
+      out.emit = below->emit;
       return out;
     }
     case PlanKind::kGroupAggregate: {
@@ -195,6 +198,7 @@ std::optional<WindowColumns> FindWindowColumns(const PlanNode& node) {
       out.window = left->window;
       out.proctime = left->proctime;
       out.local_time = left->local_time;
+      out.emit = left->emit;
       return out;
     }
     default: break;

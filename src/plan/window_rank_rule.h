@@ -42,6 +42,8 @@ struct WindowColumns {
   std::vector<int> partition;
   size_t num_partition_keys = 0;
   std::string session_keys;
+  // The emit options of the window TVF (or window aggregation) the windows come from.
+  WindowEmitConfig emit;
 };
 
 // The window properties of `node`'s output, nullopt when its rows carry no window.

@@ -14,37 +14,52 @@ namespace {
 
 // Flink's experimental emit options (declared in common/config.cc).
 constexpr char kEmitEarlyFireEnabledKey[] = "table.exec.emit.early-fire.enabled";
+constexpr char kEmitEarlyFireDelayKey[] = "table.exec.emit.early-fire.delay";
 constexpr char kEmitLateFireEnabledKey[] = "table.exec.emit.late-fire.enabled";
 constexpr char kEmitLateFireDelayKey[] = "table.exec.emit.late-fire.delay";
 constexpr char kEmitAllowLatenessKey[] = "table.exec.emit.allow-lateness";
 
-// Flink's WindowEmitStrategy for a window aggregation: its validation (same messages) and, for event
-// time, the allowed lateness and late-fire delay the operator runs with (0 lateness: no late firing).
+// Flink's WindowEmitStrategy text of one firing ("delay 5000 millisecond", "no delay").
+std::string FireDelayText(int64_t delay_ms) {
+  return delay_ms > 0 ? "delay " + std::to_string(delay_ms) + " millisecond" : "no delay";
+}
+
+// Flink's WindowEmitStrategy for a window aggregation: its validation (same checks, in Flink's order,
+// same messages) and what the operator runs with: early firing (event and processing time), and for
+// event time the allowed lateness and late-fire delay (0 lateness: no late firing; processing-time
+// windows have no late rows, so Flink ignores the late trigger there). EXPLAIN's emit=[...] text is
+// Flink's toString: every enabled firing, whether it takes effect or not.
 Status ApplyWindowEmit(const WindowEmitConfig& emit, bool event_time, bool session, WindowAggregateNode* node) {
-  if (emit.early_fire_enabled) {
-    return Status::NotSupported("'table.exec.emit.early-fire.enabled' (early firing of windows) is not supported by Sluice yet");
-  }
-  if (!emit.late_fire_enabled) return Status::OK();  // Flink ignores the allowed lateness without late firing
+  if (!emit.early_fire_enabled && !emit.late_fire_enabled) return Status::OK();  // allowed lateness alone is ignored
   if (session) {
-    return Status::PlanError("Session window doesn't support EMIT strategy currently.\nSluice: late firing "
-                             "('table.exec.emit.late-fire.enabled') works with TUMBLE, HOP and CUMULATE windows.");
+    return Status::PlanError("Session window doesn't support EMIT strategy currently.\nSluice: early and late firing "
+                             "('table.exec.emit.early-fire.enabled', 'table.exec.emit.late-fire.enabled') work with "
+                             "TUMBLE, HOP and CUMULATE windows.");
   }
-  const int64_t lateness = emit.allow_lateness_ms.value_or(0);
-  if (event_time && lateness <= 0) {
+  const int64_t lateness = emit.late_fire_enabled ? emit.allow_lateness_ms.value_or(0) : 0;
+  if (event_time && emit.late_fire_enabled && lateness <= 0) {
     return Status::PlanError("The 'AFTER WATERMARK' emit strategy requires set 'allow-lateness' or "
                              "'minIdleStateRetentionTime' in table config.\nSluice: set 'table.exec.emit.allow-lateness' "
                              "to a duration > 0.");
   }
-  if (!emit.late_fire_delay_ms || *emit.late_fire_delay_ms < 0) {
-    return Status::PlanError("Late-fire delay should not be null or negative value when enable late-fire emit strategy.\n"
+  // Flink's two delay messages lack the space between "when" and "enable" (concatenated literals).
+  if (emit.early_fire_enabled && (!emit.early_fire_delay_ms || *emit.early_fire_delay_ms < 0)) {
+    return Status::PlanError("Early-fire delay should not be null or negative value whenenable early-fire emit strategy.\n"
+                             "Sluice: set 'table.exec.emit.early-fire.delay' ('0 s' fires on every row).");
+  }
+  if (emit.late_fire_enabled && (!emit.late_fire_delay_ms || *emit.late_fire_delay_ms < 0)) {
+    return Status::PlanError("Late-fire delay should not be null or negative value whenenable late-fire emit strategy.\n"
                              "Sluice: set 'table.exec.emit.late-fire.delay' ('0 s' fires on every late row).");
   }
-  if (*emit.late_fire_delay_ms > lateness) {
+  if (emit.late_fire_enabled && *emit.late_fire_delay_ms > lateness) {
     return Status::PlanError("Allow-lateness [" + std::to_string(lateness) + "ms] should not be smaller than Late-fire delay [" +
                              std::to_string(*emit.late_fire_delay_ms) + "ms] when enable late-fire emit strategy.");
   }
-  // Processing-time windows have no late rows: Flink ignores the late trigger there.
-  if (!event_time) return Status::OK();
+  node->emit.clear();
+  if (emit.early_fire_enabled) node->emit = "early " + FireDelayText(*emit.early_fire_delay_ms);
+  if (emit.late_fire_enabled) node->emit += (node->emit.empty() ? "late " : ", late ") + FireDelayText(*emit.late_fire_delay_ms);
+  if (emit.early_fire_enabled) node->early_fire_delay_ms = *emit.early_fire_delay_ms;
+  if (!event_time || !emit.late_fire_enabled) return Status::OK();
   node->allow_lateness_ms = lateness;
   node->late_fire_delay_ms = *emit.late_fire_delay_ms;
   return Status::OK();
@@ -80,6 +95,7 @@ WindowEmitConfig ReadWindowEmitConfig(const Configuration* config) {
   WindowEmitConfig emit;
   if (config == nullptr) return emit;
   emit.early_fire_enabled = config->GetBool(kEmitEarlyFireEnabledKey);
+  if (config->IsSet(kEmitEarlyFireDelayKey)) emit.early_fire_delay_ms = config->GetDurationMillis(kEmitEarlyFireDelayKey);
   emit.late_fire_enabled = config->GetBool(kEmitLateFireEnabledKey);
   if (config->IsSet(kEmitLateFireDelayKey)) emit.late_fire_delay_ms = config->GetDurationMillis(kEmitLateFireDelayKey);
   emit.allow_lateness_ms = config->IsSet(kEmitAllowLatenessKey) ? config->GetDurationMillis(kEmitAllowLatenessKey)
@@ -143,11 +159,7 @@ std::string WindowAggregateNode::ExplainAttributes() const {
     // A SESSION aggregation's group keys are its partition keys (Flink prints them in groupBy order).
     s += "window=[" + SessionSummary(window, time_col, keys) + "], select=[" + select + "]";
   }
-  // Flink's WindowEmitStrategy text when late firing is on.
-  if (allow_lateness_ms > 0) {
-    s += late_fire_delay_ms > 0 ? ", emit=[late delay " + std::to_string(late_fire_delay_ms) + " millisecond]"
-                                : std::string(", emit=[late no delay]");
-  }
+  if (!emit.empty()) s += ", emit=[" + emit + "]";  // Flink's WindowEmitStrategy text
   return s;
 }
 
@@ -398,6 +410,7 @@ Result<PlanNodePtr> WindowAggregateRule::FoldTableFunction(const PlanNodePtr& ag
   wagg->local_time = tvf.local_time;
   wagg->with_window_time = m->key_of_prop[2] >= 0;
   wagg->group_window = tvf.group_window;
+  wagg->emit_config = tvf.emit;
   RETURN_IF_ERROR(ApplyWindowEmit(tvf.emit, !tvf.proctime, w.kind == WindowKind::kSession, wagg.get()));
   std::vector<bool> window_key(agg.group_keys.size());
   for (size_t i = 0; i < agg.group_keys.size(); ++i) window_key[i] = m->is_window_key[static_cast<size_t>(agg.group_keys[i])];
@@ -453,6 +466,8 @@ Result<PlanNodePtr> WindowAggregateRule::OverAttachedWindows(const PlanNodePtr& 
   wagg->window_start_column = agg.group_keys[static_cast<size_t>(window_keys[0])];
   wagg->time_column = agg.group_keys[static_cast<size_t>(window_keys[1])];
   wagg->local_time = wc->local_time;
+  wagg->emit_config = wc->emit;
+  RETURN_IF_ERROR(ApplyWindowEmit(wc->emit, /*event_time=*/true, wc->window.kind == WindowKind::kSession, wagg.get()));
   std::vector<LogicalType> window_types;
   for (int p = 0; p < 2; ++p) window_types.push_back(data->schema.field(static_cast<size_t>(agg.group_keys[static_cast<size_t>(window_keys[p])])).type);
   std::vector<int> key_position = AddAggregateColumns(agg, window_key, {}, window_keys, window_types, wagg.get());

@@ -15,9 +15,16 @@
 // a window aggregation, Top-N or join: plan/window_rank_rule.h's window properties) and the windows
 // are on event time, the GroupAggregate over window_start, window_end[, keys] becomes a WindowAggregate
 // over the rows' attached windows (Flink's WindowAttachedWindowingStrategy): window_end is its time
-// column and window_start_column names window_start; each window is emitted once. A SESSION window
+// column and window_start_column names window_start; each window is emitted once (with the emit
+// options of the window TVF the windows come from: early and late firing, as below). A SESSION window
 // needs its PARTITION BY keys as exactly the other group keys (Flink's validGroupKeyPartitionKey).
 // Processing-time windows stay a GroupAggregate there, as in Flink.
+//
+// Emit strategies (Flink's experimental WindowEmitStrategy options, ApplyWindowEmit in the .cc): early
+// firing (TUMBLE, HOP, CUMULATE on event or processing time) and late firing with allowed lateness
+// (event time) make the WindowAggregate updating; SESSION windows refuse them, with Flink's checks and
+// messages. Flink runs them on the legacy group window only and refuses them on window TVF
+// aggregations; Sluice plans both alike and runs them on both (docs/flink_differences.md).
 //
 // Threading: pure functions over immutable plans.
 #pragma once

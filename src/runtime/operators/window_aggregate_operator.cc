@@ -126,6 +126,37 @@ void WindowAggregateOperator::SetLateFiring(int64_t lateness_ms, int64_t delay_m
   emit_update_before_ = emit_update_before;
 }
 
+void WindowAggregateOperator::SetEarlyFiring(int64_t delay_ms, bool emit_update_before) {
+  SLUICE_CHECK(window_.kind != WindowKind::kSession);
+  SLUICE_CHECK_GE(delay_ms, 0);
+  early_delay_us_ = delay_ms * kMicrosPerMs;
+  emit_update_before_ = emit_update_before;
+}
+
+Status WindowAggregateOperator::Open(JobContext* ctx) {
+  RETURN_IF_ERROR(Operator::Open(ctx));
+  // A restored operator's scheduled updates need a timer of this run.
+  armed_.clear();
+  ArmTimer();
+  return Status::OK();
+}
+
+void WindowAggregateOperator::ArmTimer() {
+  if (ctx_ == nullptr || ctx_->timers == nullptr || late_timers_.empty()) return;
+  const int64_t due = late_timers_.begin()->first.first;
+  if (!armed_.empty() && *armed_.begin() <= due) return;
+  armed_.insert(due);
+  ctx_->timers->RegisterTimer(due, this);
+}
+
+Status WindowAggregateOperator::OnProcessingTime(int64_t timestamp_micros) {
+  armed_.erase(timestamp_micros);
+  Chunk out(output_types_);
+  FireDueLateTimers(NowMicros(), &out);
+  ArmTimer();
+  return EmitIfFull(&out, true);
+}
+
 void WindowAggregateOperator::SetRetracting() {
   SLUICE_CHECK(!aggs_.empty() && aggs_.back().args.empty() && !aggs_.back().distinct && lateness_us_ == 0);
   retracting_ = true;
@@ -278,8 +309,10 @@ Status WindowAggregateOperator::Process(int, Chunk& chunk) {
   EncodeKeys(chunk, keys_, &encoded_);
   if (window_.kind == WindowKind::kSession) return ProcessSessions(chunk);
   const int64_t watermark = current_watermark();
+  // Processing-time windows hold rows of the clock's current millisecond: none of theirs has fired.
+  const int64_t progress = proctime_ ? ProcessingProgress() : watermark;
   Chunk late_out(output_types_);
-  if (late_delay_us_ > 0 && !late_timers_.empty()) FireDueLateTimers(NowMicros(), &late_out);
+  if (!late_timers_.empty()) FireDueLateTimers(NowMicros(), &late_out);
   Slice* slice = nullptr;
   int64_t slice_end = 0;
   for (size_t i = 0; i < n; ++i) {
@@ -297,8 +330,8 @@ Status WindowAggregateOperator::Process(int, Chunk& chunk) {
     slice->dirty.Mark(id);
     Accumulate(Block(*slice, id), has_distinct_ ? &slice->distinct[static_cast<size_t>(id) * aggs_.size()] : nullptr,
                chunk, i);
-    if (lateness_us_ > 0 && Fired(end, watermark)) {
-      LateRow(end, encoded_[i], &late_out);
+    if (Updates()) {
+      FireForRow(end, encoded_[i], progress, &late_out);
       RETURN_IF_ERROR(EmitIfFull(&late_out, false));
     }
   }
@@ -313,7 +346,7 @@ int64_t WindowAggregateOperator::ProcessingProgress() const {
 }
 
 Status WindowAggregateOperator::OnWatermark(int64_t watermark) {
-  if (late_delay_us_ > 0 && !late_timers_.empty()) {
+  if (!late_timers_.empty()) {
     Chunk out(output_types_);
     FireDueLateTimers(NowMicros(), &out);
     RETURN_IF_ERROR(EmitIfFull(&out, true));
@@ -338,13 +371,15 @@ Status WindowAggregateOperator::EmitIfFull(Chunk* out, bool force) {
 Status WindowAggregateOperator::FireUpTo(int64_t progress, bool all) {
   if (window_.kind == WindowKind::kSession) return FireSessions(progress, all);
   Chunk out(output_types_);
-  // Late updates due, or of windows that expire now, go before the windows firing now.
-  if (lateness_us_ > 0) RETURN_IF_ERROR(FlushLateTimers(progress, all, &out));
+  // Updates due, or of windows that expire now, go before the windows firing now.
+  if (Updates()) RETURN_IF_ERROR(FlushLateTimers(progress, all, &out));
   while (!pending_ends_.empty()) {
     const int64_t end = *pending_ends_.begin();
     if (!all && !Fired(end, progress)) break;
     pending_ends_.erase(pending_ends_.begin());
     FireWindow(end, &out);
+    // Without late firing a window's emitted results are done once it fired (early firing).
+    if (lateness_us_ == 0) fired_.erase(end);
     // Windows fire in order of their ends, so a slice whose last window ended here is done (with
     // late firing, once its last window expires: ExpireLateState).
     while (lateness_us_ == 0 && !slices_.empty() && window_.LastWindowEnd(slices_.begin()->first) <= end) {
@@ -364,14 +399,22 @@ void WindowAggregateOperator::FireWindow(int64_t end, Chunk* out) {
   }
   if (slices.empty()) return;
   std::unique_ptr<uint8_t[]> scratch(new uint8_t[std::max<size_t>(state_bytes_, 1)]);
+  // With early or late firing, each key's result goes out as a change against what it emitted.
+  Chunk fresh(output_types_);
+  std::vector<std::string_view> fresh_keys;
+  Chunk* results = Updates() ? &fresh : out;
+  auto changes = [&] {
+    for (size_t r = 0; r < fresh_keys.size(); ++r) EmitChange(end, fresh_keys[r], fresh, r, out);
+  };
   if (slices.size() == 1) {
     const Slice& s = *slices[0];
     for (uint32_t id = 0; id < s.index.size(); ++id) {
       const Part part = PartOf(s, id);
-      if (AppendResult(s.keys, id, &part, 1, start, end, scratch.get(), out) && lateness_us_ > 0) {
-        Remember(end, s.index.key(id), *out, out->size() - 1);
+      if (AppendResult(s.keys, id, &part, 1, start, end, scratch.get(), results) && Updates()) {
+        fresh_keys.push_back(s.index.key(id));
       }
     }
+    changes();
     return;
   }
   // The window's groups: keys in order of first appearance over its slices (earliest slice first),
@@ -397,35 +440,38 @@ void WindowAggregateOperator::FireWindow(int64_t end, Chunk* out) {
   }
   for (size_t g = 0; g < first.size(); ++g) {
     const auto [s, id] = first[g];
-    if (AppendResult(s->keys, id, parts.data() + begin[g], begin[g + 1] - begin[g], start, end, scratch.get(), out) &&
-        lateness_us_ > 0) {
-      Remember(end, s->index.key(id), *out, out->size() - 1);
+    if (AppendResult(s->keys, id, parts.data() + begin[g], begin[g + 1] - begin[g], start, end, scratch.get(), results) &&
+        Updates()) {
+      fresh_keys.push_back(s->index.key(id));
     }
   }
+  changes();
 }
 
-void WindowAggregateOperator::Remember(int64_t end, std::string_view key, const Chunk& chunk, size_t row) {
-  FiredWindow& fw = fired_[end];
-  if (fw.results.num_columns() == 0) fw.results = Chunk(output_types_);
-  fw.index[std::string(key)] = static_cast<uint32_t>(fw.results.size());
-  fw.results.AppendFrom(chunk, nullptr, row, 1, /*copy_strings=*/true);
-}
-
-void WindowAggregateOperator::LateRow(int64_t slice_end, std::string_view key_view, Chunk* out) {
+void WindowAggregateOperator::FireForRow(int64_t slice_end, std::string_view key_view, int64_t progress, Chunk* out) {
   const std::string key(key_view);
-  const int64_t watermark = current_watermark();
   const int64_t step = window_.SliceMicros();
-  const int64_t last = window_.LastWindowEnd(slice_end);
-  // The windows holding the slice end at slice_end, slice_end + step, ...; they fire in that order.
-  for (int64_t e = slice_end; e <= last && Fired(e, watermark); e += step) {
-    if (Expired(e, watermark)) continue;
-    if (late_delay_us_ == 0) {
-      RefireKey(e, key, out);
-      continue;
+  // The windows holding the slice end at slice_end, slice_end + step, ..., last; Flink's group window
+  // operator visits a row's windows latest first.
+  for (int64_t e = window_.LastWindowEnd(slice_end); e >= slice_end; e -= step) {
+    int64_t delay = -1;
+    if (!Fired(e, progress)) {
+      delay = early_delay_us_;
+    } else if (lateness_us_ > 0 && !Expired(e, progress)) {
+      delay = late_delay_us_;
     }
-    if (!late_pending_.insert({e, key}).second) continue;  // an update is already scheduled
-    late_timers_.emplace(std::make_pair(NowMicros() + late_delay_us_, next_late_seq_++), std::make_pair(e, key));
+    if (delay == 0) {
+      RefireKey(e, key, out);
+    } else if (delay > 0) {
+      Schedule(e, key, delay);
+    }
   }
+}
+
+void WindowAggregateOperator::Schedule(int64_t end, std::string_view key, int64_t delay_us) {
+  if (!late_pending_.insert({end, std::string(key)}).second) return;  // an update is already scheduled
+  late_timers_.emplace(std::make_pair(NowMicros() + delay_us, next_late_seq_++), std::make_pair(end, std::string(key)));
+  ArmTimer();
 }
 
 int64_t WindowAggregateOperator::LateEventTime(const Chunk& chunk, size_t row) const {
@@ -455,30 +501,49 @@ void WindowAggregateOperator::RefireKey(int64_t end, const std::string& key, Chu
   SLUICE_CHECK(key_slice != nullptr);  // the late row was accumulated into one of the window's slices
   Chunk fresh(output_types_);
   std::unique_ptr<uint8_t[]> scratch(new uint8_t[std::max<size_t>(state_bytes_, 1)]);
-  // Late firing is refused over an updating input, so the key's window is never empty here.
+  // Early and late firing are refused over an updating input, so the key's window is never empty here.
   SLUICE_CHECK(AppendResult(key_slice->keys, key_row, parts.data(), parts.size(), start, end, scratch.get(), &fresh));
+  EmitChange(end, key, fresh, 0, out);
+}
+
+void WindowAggregateOperator::EmitChange(int64_t end, std::string_view key_view, const Chunk& fresh, size_t row, Chunk* out) {
   FiredWindow& fw = fired_[end];
   if (fw.results.num_columns() == 0) fw.results = Chunk(output_types_);
+  std::string key(key_view);
   auto prev = fw.index.find(key);
   if (prev != fw.index.end()) {
     std::string before, after;
     for (size_t c = 0; c < fresh.num_columns(); ++c) {
       EncodeKeyValue(fw.results.column(c), prev->second, &before);
-      EncodeKeyValue(fresh.column(c), 0, &after);
+      EncodeKeyValue(fresh.column(c), row, &after);
     }
     if (before == after) return;  // Flink emits nothing when the result did not change
     if (emit_update_before_) {
       out->AppendRow(fw.results, prev->second);
       out->kind_vector().back() = RowKind::kUpdateBefore;
     }
-    out->AppendRow(fresh, 0);
+    out->AppendRow(fresh, row);
     out->kind_vector().back() = RowKind::kUpdateAfter;
     prev->second = static_cast<uint32_t>(fw.results.size());
   } else {
-    out->AppendRow(fresh, 0);
-    fw.index.emplace(key, static_cast<uint32_t>(fw.results.size()));
+    out->AppendRow(fresh, row);
+    fw.index.emplace(std::move(key), static_cast<uint32_t>(fw.results.size()));
   }
-  fw.results.AppendFrom(fresh, nullptr, 0, 1, /*copy_strings=*/true);
+  fw.results.AppendFrom(fresh, nullptr, row, 1, /*copy_strings=*/true);
+  // Replaced rows stay until they outnumber the live ones: then the live rows move to a new chunk
+  // (amortized O(1) per update, memory bounded by twice the window's keys).
+  if (fw.results.size() > 2 * fw.index.size() + 64) {
+    Chunk live(output_types_);
+    std::vector<std::pair<uint32_t, uint32_t*>> rows;  // old row, its index slot; kept in row order
+    rows.reserve(fw.index.size());
+    for (auto& kv : fw.index) rows.emplace_back(kv.second, &kv.second);
+    std::sort(rows.begin(), rows.end());
+    for (auto& [old_row, slot] : rows) {
+      *slot = static_cast<uint32_t>(live.size());
+      live.AppendFrom(fw.results, nullptr, old_row, 1, /*copy_strings=*/true);
+    }
+    fw.results = std::move(live);
+  }
 }
 
 void WindowAggregateOperator::FireDueLateTimers(int64_t now, Chunk* out) {

@@ -33,6 +33,16 @@
 // of that window and key (Flink's ProcessingTimeTriggers.every, checked as chunks and watermarks
 // arrive). Updates still pending when a window expires are emitted then (Flink would drop them).
 //
+// Early firing (Flink's 'table.exec.emit.early-fire.enabled', SetEarlyFiring; event and processing
+// time, sliced windows only): before a window fires, each row updates the window's result for its key
+// as a late row does after: emitted (+I first, then -U/+U when it changed) at once (delay 0, Flink's
+// ElementTriggers.every) or `delay` of processing time after the first row since the last emission
+// (a processing-time timer: ProcessingTimeService, so it fires also while no row arrives). A row's
+// windows are visited latest first, as Flink's group window operator assigns them. When the window
+// then fires, only keys whose result changed since emit (-U/+U; +I for a key not emitted yet). The
+// results emitted per window and key are remembered until the window expires (fires, without late
+// firing); rewritten rows are compacted away, so they stay bounded by the window's keys.
+//
 // SESSION windows (not sliced): per group key, its open sessions [first row, last row + gap), each with
 // its accumulators. A row opens [ts, ts + gap) and merges every session of its key it touches
 // (adjacent ones too, as Flink's TimeWindow.intersects); a row whose own window has fired and touches
@@ -76,6 +86,7 @@
 
 #include "plan/window.h"
 #include "runtime/operator.h"
+#include "runtime/processing_time_service.h"
 #include "runtime/operators/accumulators.h"
 #include "runtime/operators/window_firing.h"
 #include "state/delta.h"
@@ -85,7 +96,7 @@ namespace sluice {
 
 struct AggregateFunction;
 
-class WindowAggregateOperator final : public Operator {
+class WindowAggregateOperator final : public Operator, public ProcessingTimeCallback {
  public:
   // One aggregate call: function, input columns, DISTINCT, FILTER column (runtime/operators/accumulators.h).
   using Agg = AccumulatorCall;
@@ -93,7 +104,10 @@ class WindowAggregateOperator final : public Operator {
                           std::vector<Agg> aggs, std::vector<LogicalType> output_types, WindowSpec window,
                           int time_column, bool proctime, bool local_time, bool with_window_time);
   ~WindowAggregateOperator() override;
+  Status Open(JobContext* ctx) override;
   Status Process(int input, Chunk& chunk) override;
+  // Scheduled early or late updates that came due (runtime/processing_time_service.h).
+  Status OnProcessingTime(int64_t timestamp_micros) override;
 
   // Slices held in state (for tests).
   size_t num_slices() const { return slices_.size(); }
@@ -108,6 +122,10 @@ class WindowAggregateOperator final : public Operator {
   // Turns on late firing (see above): rows up to `lateness_ms` behind a window's end update it, after
   // `delay_ms` of processing time (0: at once); -U rows only when `emit_update_before`.
   void SetLateFiring(int64_t lateness_ms, int64_t delay_ms, bool emit_update_before);
+
+  // Turns on early firing (see above): windows emit their result per key before they fire, on every
+  // row (`delay_ms` 0) or `delay_ms` of processing time after a change; -U rows only when `emit_update_before`.
+  void SetEarlyFiring(int64_t delay_ms, bool emit_update_before);
 
   // Over rows that carry their window (Flink's WindowAttachedWindowingStrategy; event time only):
   // `time_column` is the rows' window_end column, `window_start_column` their window_start. A row
@@ -244,13 +262,21 @@ class WindowAggregateOperator final : public Operator {
   bool Fired(int64_t window_end, int64_t progress) const;
   // Whether a window's state has expired at `progress`: it fired and its allowed lateness passed.
   bool Expired(int64_t window_end, int64_t progress) const;
-  // Late firing: a late row of key `key` went into the slice ending at `slice_end`; updates (or
-  // schedules updates of) every fired, unexpired window holding that slice.
-  void LateRow(int64_t slice_end, std::string_view key, Chunk* out);
+  // Whether windows emit updates (early or late firing).
+  bool Updates() const { return lateness_us_ > 0 || early_delay_us_ >= 0; }
+  // Early and late firing: a row of key `key` went into the slice ending at `slice_end`; updates (or
+  // schedules updates of) every window holding that slice that has not fired (early firing) or has
+  // fired and not expired (late firing), latest window first.
+  void FireForRow(int64_t slice_end, std::string_view key, int64_t progress, Chunk* out);
+  // Schedules an update of window `end` for `key` `delay_us` from now, unless one is pending.
+  void Schedule(int64_t end, std::string_view key, int64_t delay_us);
+  // Registers a processing-time timer for the earliest scheduled update, unless one is registered.
+  void ArmTimer();
   // Recomputes window `end`'s result for `key` and emits the change against the remembered one.
   void RefireKey(int64_t end, const std::string& key, Chunk* out);
-  // Remembers row `row` of `chunk` as window `end`'s result for `key`.
-  void Remember(int64_t end, std::string_view key, const Chunk& chunk, size_t row);
+  // Emits row `row` of `fresh` (window `end`'s result for `key`) as a change against the result
+  // remembered for them (nothing when equal, -U/+U, or +I for a new key) and remembers it.
+  void EmitChange(int64_t end, std::string_view key, const Chunk& fresh, size_t row, Chunk* out);
   // Fires the scheduled late updates that are due, and those of windows expired at `progress` (all
   // of them when `all`).
   Status FlushLateTimers(int64_t progress, bool all, Chunk* out);
@@ -303,17 +329,21 @@ class WindowAggregateOperator final : public Operator {
   std::set<std::tuple<int64_t, uint64_t, int64_t>> session_timers_;
   uint64_t next_session_seq_ = 0;
   std::vector<std::map<int64_t, Session>::iterator> touched_sessions_;  // scratch
-  // Late firing: the allowed lateness and delay (microseconds; lateness 0: off), and per fired window
-  // that has not expired, the result row last emitted per key.
+  // Late firing: the allowed lateness and delay (microseconds; lateness 0: off), and per window that
+  // emitted results and has not expired, the result row last emitted per key (early and late firing;
+  // rows replaced are compacted away when they outnumber the live ones).
   int64_t lateness_us_ = 0;
   int64_t late_delay_us_ = 0;
+  int64_t early_delay_us_ = -1;  // early firing's delay (-1: off)
+  std::set<int64_t> armed_;      // instants of processing-time timers registered and not fired yet
   bool emit_update_before_ = false;
   struct FiredWindow {
     Chunk results;
     std::unordered_map<std::string, uint32_t> index;  // encoded key -> row of `results`
   };
   std::map<int64_t, FiredWindow> fired_;  // by window end
-  // Scheduled late updates (delay > 0) by (due time, sequence), and the (window end, key) pairs they hold.
+  // Scheduled early and late updates (delay > 0) by (due time, sequence), and the (window end, key)
+  // pairs they hold.
   std::map<std::pair<int64_t, uint64_t>, std::pair<int64_t, std::string>> late_timers_;
   std::set<std::pair<int64_t, std::string>> late_pending_;
   uint64_t next_late_seq_ = 0;

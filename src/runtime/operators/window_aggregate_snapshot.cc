@@ -347,7 +347,7 @@ void WindowAggregateOperator::GetFiredWindows(StateReader* r) {
 // What the code after a restore relies on, beyond what reading checked (ids within their slices,
 // distinct values unique, remembered rows in range, session timers naming a key and a start):
 // - the state belongs to this operator's kind of window: slices and pending windows for sliced ones,
-//   sessions for SESSION; late-firing results only with late firing, its timers only with a delay;
+//   sessions for SESSION; emitted results only with early or late firing, timers only with a delay;
 // - every slice and pending window end lies on the slice grid, every slice has its key rows, blocks
 //   and distinct values for each id, and every pending window holds a slice (FireWindow, and the
 //   slice freeing that follows firing);
@@ -370,12 +370,12 @@ void WindowAggregateOperator::Validate(StateReader* r) const {
     r->Fail("sessions in the state of " + window_.Explain("time") + " windows");
     return;
   }
-  if (lateness_us_ == 0 && !fired_.empty()) {
-    r->Fail("late-firing results without late firing");
+  if (!Updates() && !fired_.empty()) {
+    r->Fail("emitted window results without early or late firing");
     return;
   }
-  if (late_delay_us_ == 0 && (!late_timers_.empty() || !late_pending_.empty())) {
-    r->Fail("late-firing timers without a late-firing delay");
+  if (late_delay_us_ <= 0 && early_delay_us_ <= 0 && (!late_timers_.empty() || !late_pending_.empty())) {
+    r->Fail("early- or late-firing timers without a firing delay");
     return;
   }
   const size_t na = aggs_.size();
@@ -525,6 +525,7 @@ Status WindowAggregateOperator::RestoreState(StateReader* r) {
   }
   GetScalars(r);
   Validate(r);
+  if (r->ok()) ArmTimer();  // the restored scheduled updates
   ResetDeltaBase();
   return r->status();  // a failed restore is dropped whole (Operator::Restore calls DropState)
 }
@@ -560,6 +561,7 @@ Status WindowAggregateOperator::RestoreDelta(StateReader* r) {
       [&](Slice& s) { GetSlice(s, r); });
   GetScalars(r);
   Validate(r);
+  if (r->ok()) ArmTimer();  // the restored scheduled updates
   ResetDeltaBase();
   return r->status();  // a failed delta is dropped whole (Operator::ApplyDelta calls DropState)
 }

@@ -35,6 +35,7 @@ Result<Operator*> TranslateWindowAggregate(Translator& t, const PlanNodePtr& nod
   if (w.window_start_column >= 0) op->SetAttachedWindows(w.window_start_column);
   if (w.input_has_retractions) op->SetRetracting();
   if (w.allow_lateness_ms > 0) op->SetLateFiring(w.allow_lateness_ms, w.late_fire_delay_ms, w.emit_update_before);
+  if (w.early_fire_delay_ms >= 0) op->SetEarlyFiring(w.early_fire_delay_ms, w.emit_update_before);
   return t.Add(std::move(op), node->inputs);
 }
 

@@ -48,6 +48,7 @@ struct DeltaCase {
   WindowSpec window;
   bool heap_states;
   int64_t lateness_ms;  // late firing (0: off)
+  int64_t early_delay_ms = -1;  // early firing (-1: off; 0: on every row)
 };
 
 // `late_delay_ms`: with late firing, late updates wait for timers (0: emitted at once).
@@ -74,6 +75,7 @@ std::unique_ptr<WindowAggregateOperator> MakeOp(const DeltaCase& c, int64_t late
   auto op = std::make_unique<WindowAggregateOperator>("WindowAggregate", kTypes, std::vector<int>{0}, std::move(aggs),
                                                       out, c.window, 2, false, false, false);
   if (c.lateness_ms > 0) op->SetLateFiring(c.lateness_ms, late_delay_ms, true);
+  if (c.early_delay_ms >= 0) op->SetEarlyFiring(c.early_delay_ms, true);
   return op;
 }
 
@@ -256,6 +258,9 @@ INSTANTIATE_TEST_SUITE_P(
                       DeltaCase{"CumulateHeap", Cumulate(10, 5), true, 0},
                       DeltaCase{"TumbleLateFiring", Tumble(10), true, 10},
                       DeltaCase{"HopLateFiring", Hop(10, 5), false, 10},
+                      DeltaCase{"TumbleEarlyFiring", Tumble(10), true, 0, 0},
+                      DeltaCase{"HopEarlyAndLateFiring", Hop(10, 5), false, 10, 0},
+                      DeltaCase{"CumulateEarlyFiringDelayed", Cumulate(10, 5), false, 0, 3},
                       DeltaCase{"SessionHeap", Session(3), true, 0}),
     [](const ::testing::TestParamInfo<DeltaCase>& info) { return std::string(info.param.name); });
 
@@ -430,9 +435,9 @@ TEST(WindowAggregateRestoreTest, InconsistentLateFiringStateIsRefused) {
   // A pending window no slice feeds.
   ExpectRefused(kTumbleLate, kLateDelayMs, "", Write(head, Body{{20000}, {}, {}, {}, 0}), "without a slice");
   // Late-firing state in an operator without late firing, and timers without a delay.
-  ExpectRefused(kTumblePlain, 0, "", Write(head, Body{{}, {10000}, {}, {}, 0}), "without late firing");
+  ExpectRefused(kTumblePlain, 0, "", Write(head, Body{{}, {10000}, {}, {}, 0}), "without early or late firing");
   ExpectRefused(kTumbleLate, 0, "", Write(head, Body{{}, {}, {{5000, 0, 10000, a}}, {{10000, a}}, 1}),
-                "without a late-firing delay");
+                "without a firing delay");
 }
 
 TEST(WindowAggregateRestoreTest, SliceEndOffTheGridOrOutOfRangeIsRefused) {
