@@ -94,6 +94,15 @@ class Binder {
   // the returned relation's columns.
   Result<Relation> BindSubqueryRelation(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
                                         size_t want_columns, std::vector<ExprPtr>* correlation);
+  // The WHERE of a correlated subquery over its FROM rows `inner`, taken apart as Calcite's
+  // decorrelation does (binder/subquery_decorrelate.cc): the conjuncts reading only inner columns filter
+  // the rows (those with subqueries of their own through BindWhere). Correlated by equalities
+  // `inner_column = outer_column` only, those `inner_keys` (rows with a NULL one filtered) equal
+  // `outer`'s `outer_keys`; otherwise the rows are joined with the distinct values of the outer columns
+  // the correlation reads (`outer_rows`' columns, Calcite's value generator), appended to `inner` as the
+  // `inner_keys`.
+  Status DecorrelateWhere(const ast::Select& select, const Scope& outer, const PlanNodePtr& outer_rows, Relation* inner,
+                          std::vector<int>* inner_keys, std::vector<int>* outer_keys);
   // A correlated subquery that groups or is DISTINCT (binder/subquery_decorrelate.cc), its WHERE
   // conjuncts `inner_column = outer_column` taken out and those inner columns added to its GROUP BY (or
   // DISTINCT columns): its `num_items` items, then those columns, equal to `outer`'s `outer_keys`.

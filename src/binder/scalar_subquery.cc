@@ -124,75 +124,8 @@ Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, c
     return Error(pos, "A scalar subquery must return exactly one column");
   }
   ASSIGN_OR_RETURN(Relation inner, BindTableRef(*select.from));
-  const size_t ni = inner.scope.columns.size();
-  std::vector<ExprPtr> local, correlation;
   std::vector<int> inner_keys;
-  bool equalities = true;
-  std::vector<const ast::Expr*> nested;  // conjuncts with subqueries of their own: BindWhere's
-  if (select.where) {
-    std::vector<const ast::Expr*> conjuncts;
-    SplitAndConjuncts(*select.where, &conjuncts);
-    for (const ast::Expr* c : conjuncts) {
-      if (HasAnySubquery(*c)) {
-        nested.push_back(c);
-        continue;
-      }
-      ASSIGN_OR_RETURN(ExprPtr b, BindCorrelated(*c, inner.scope, outer));
-      std::vector<bool> used(ni + outer.columns.size(), false);
-      CollectColumns(*b, &used);
-      if (std::find(used.begin() + static_cast<std::ptrdiff_t>(ni), used.end(), true) == used.end()) {
-        local.push_back(b);
-        continue;
-      }
-      correlation.push_back(b);
-      // inner_column = outer_column, in either order.
-      const bool eq = b->kind == ExprKind::kCall && b->function && b->function->name == "=" && b->args.size() == 2 &&
-                      b->args[0]->kind == ExprKind::kColumnRef && b->args[1]->kind == ExprKind::kColumnRef;
-      int a = eq ? b->args[0]->column_index : -1, o = eq ? b->args[1]->column_index : -1;
-      if (a >= static_cast<int>(ni)) std::swap(a, o);
-      if (!eq || a >= static_cast<int>(ni) || o < static_cast<int>(ni) ||
-          !b->args[0]->type.EqualsIgnoringNullability(b->args[1]->type)) {
-        equalities = false;
-        continue;
-      }
-      inner_keys.push_back(a);
-      side.outer_keys.push_back(o - static_cast<int>(ni));
-    }
-  }
-  // Rows with a NULL key can never join: filtered first, as Flink's decorrelation does.
-  for (int k : equalities ? inner_keys : std::vector<int>{}) {
-    const LogicalType& t = inner.scope.columns[static_cast<size_t>(k)].type;
-    if (!t.nullable()) continue;
-    ASSIGN_OR_RETURN(ExprPtr nn, MakeFunctionCall("IS NOT NULL", {MakeColumnRef(k, t)}, pos));
-    local.push_back(nn);
-  }
-  if (ExprPtr cond = AndAll(local)) {
-    auto filter = std::make_shared<CalcNode>();
-    filter->inputs = {inner.node};
-    filter->projections = IdentityProjections(inner.node->schema);
-    filter->condition = cond;
-    filter->schema = inner.node->schema;
-    inner.node = filter;
-  }
-  for (const ast::Expr* c : nested) {
-    ASSIGN_OR_RETURN(inner, BindWhere(*c, std::move(inner)));
-  }
-  if (!equalities) {
-    // Another correlation: Calcite's value generator, whose columns key the aggregate.
-    std::vector<bool> used(ni + outer.columns.size(), false);
-    for (const ExprPtr& c : correlation) CollectColumns(*c, &used);
-    side.outer_keys.clear();
-    inner_keys.clear();
-    for (size_t o = 0; o < outer.columns.size(); ++o) {
-      if (!used[ni + o]) continue;
-      side.outer_keys.push_back(static_cast<int>(o));
-      inner_keys.push_back(static_cast<int>(ni + inner_keys.size()));
-    }
-    ASSIGN_OR_RETURN(inner.node, JoinCorrelationValues(outer_rows, side.outer_keys, inner.node, AndAll(correlation)));
-    for (size_t j = ni; j < inner.node->schema.size(); ++j) {
-      inner.scope.columns.push_back({"$cor", inner.node->schema.field(j).name, inner.node->schema.field(j).type});
-    }
-  }
+  RETURN_IF_ERROR(DecorrelateWhere(select, outer, outer_rows, &inner, &inner_keys, &side.outer_keys));
   if (!aggregate) {
     ASSIGN_OR_RETURN(side.rel.node, CorrelatedSingleValue(select, inner, inner_keys, pos));
     for (const auto& f : side.rel.node->schema.fields()) side.rel.scope.columns.push_back({"", f.name, f.type});

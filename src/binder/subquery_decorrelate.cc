@@ -62,17 +62,11 @@ Status Binder::CorrelatedSetOperation(const ast::Query& query, ast::SourcePos po
                         " of a subquery cannot be decorrelated, as in Flink)");
 }
 
-Result<Binder::Relation> Binder::BindGroupedCorrelated(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
-                                                       std::vector<int>* outer_keys, size_t* num_items) {
-  const auto& select = query.As<ast::Select>();
-  ASSIGN_OR_RETURN(Relation inner, BindTableRef(*select.from));
-  aggregate_ttl_ms_ = -1;
-  RETURN_IF_ERROR(ApplyStateTtlHints(select, inner));
-  const size_t ni = inner.scope.columns.size();
-  std::vector<ExprPtr> local;
+Status Binder::DecorrelateWhere(const ast::Select& select, const Scope& outer, const PlanNodePtr& outer_rows, Relation* inner,
+                                std::vector<int>* inner_keys, std::vector<int>* outer_keys) {
+  const size_t ni = inner->scope.columns.size();
+  std::vector<ExprPtr> local, correlated;
   std::vector<const ast::Expr*> nested;  // conjuncts with subqueries of their own: BindWhere's
-  std::vector<int> inner_keys;
-  std::vector<ExprPtr> correlated;
   bool equalities = true;
   if (select.where) {
     std::vector<const ast::Expr*> conjuncts;
@@ -82,7 +76,7 @@ Result<Binder::Relation> Binder::BindGroupedCorrelated(const ast::Query& query, 
         nested.push_back(c);
         continue;
       }
-      ASSIGN_OR_RETURN(ExprPtr b, BindCorrelated(*c, inner.scope, outer));
+      ASSIGN_OR_RETURN(ExprPtr b, BindCorrelated(*c, inner->scope, outer));
       std::vector<bool> used(ni + outer.columns.size(), false);
       CollectColumns(*b, &used);
       if (std::find(used.begin() + static_cast<std::ptrdiff_t>(ni), used.end(), true) == used.end()) {
@@ -90,7 +84,7 @@ Result<Binder::Relation> Binder::BindGroupedCorrelated(const ast::Query& query, 
         continue;
       }
       correlated.push_back(b);
-      // inner_column = outer_column, in either order.
+      // inner_column = outer_column, in either order, of one type.
       const bool eq = b->kind == ExprKind::kCall && b->function && b->function->name == "=" && b->args.size() == 2 &&
                       b->args[0]->kind == ExprKind::kColumnRef && b->args[1]->kind == ExprKind::kColumnRef &&
                       b->args[0]->type.EqualsIgnoringNullability(b->args[1]->type);
@@ -100,45 +94,55 @@ Result<Binder::Relation> Binder::BindGroupedCorrelated(const ast::Query& query, 
         equalities = false;
         continue;
       }
-      inner_keys.push_back(a);
+      inner_keys->push_back(a);
       outer_keys->push_back(o - static_cast<int>(ni));
     }
   }
   // Rows with a NULL key can never join: filtered first, as Calcite's decorrelation does.
-  for (int k : equalities ? inner_keys : std::vector<int>{}) {
-    const LogicalType& t = inner.scope.columns[static_cast<size_t>(k)].type;
+  for (int k : equalities ? *inner_keys : std::vector<int>{}) {
+    const LogicalType& t = inner->scope.columns[static_cast<size_t>(k)].type;
     if (!t.nullable()) continue;
     ASSIGN_OR_RETURN(ExprPtr nn, MakeFunctionCall("IS NOT NULL", {MakeColumnRef(k, t)}, select.from->pos));
     local.push_back(nn);
   }
   if (ExprPtr cond = AndAll(local)) {
     auto filter = std::make_shared<CalcNode>();
-    filter->inputs = {inner.node};
-    filter->projections = IdentityProjections(inner.node->schema);
+    filter->inputs = {inner->node};
+    filter->projections = IdentityProjections(inner->node->schema);
     filter->condition = cond;
-    filter->schema = inner.node->schema;
-    inner.node = filter;
+    filter->schema = inner->node->schema;
+    inner->node = filter;
   }
   for (const ast::Expr* c : nested) {
-    ASSIGN_OR_RETURN(inner, BindWhere(*c, std::move(inner)));
+    ASSIGN_OR_RETURN(*inner, BindWhere(*c, std::move(*inner)));
   }
-  if (!equalities) {
-    // Calcite's value generator: the rows joined with the distinct values of the outer columns the
-    // correlation reads, which then key the groups as inner columns would.
-    std::vector<bool> used(ni + outer.columns.size(), false);
-    for (const ExprPtr& c : correlated) CollectColumns(*c, &used);
-    outer_keys->clear();
-    inner_keys.clear();
-    for (size_t o = 0; o < outer.columns.size(); ++o) {
-      if (!used[ni + o]) continue;
-      outer_keys->push_back(static_cast<int>(o));
-      inner_keys.push_back(static_cast<int>(ni + inner_keys.size()));
-    }
-    ASSIGN_OR_RETURN(inner.node, JoinCorrelationValues(outer_rows, *outer_keys, inner.node, AndAll(correlated)));
-    for (size_t j = ni; j < inner.node->schema.size(); ++j) {
-      inner.scope.columns.push_back({"$cor", inner.node->schema.field(j).name, inner.node->schema.field(j).type});
-    }
+  if (equalities) return Status::OK();
+  // Calcite's value generator: the rows joined with the distinct values of the outer columns the
+  // correlation reads, which then key them as inner columns would.
+  std::vector<bool> used(ni + outer.columns.size(), false);
+  for (const ExprPtr& c : correlated) CollectColumns(*c, &used);
+  outer_keys->clear();
+  inner_keys->clear();
+  for (size_t o = 0; o < outer.columns.size(); ++o) {
+    if (!used[ni + o]) continue;
+    outer_keys->push_back(static_cast<int>(o));
+    inner_keys->push_back(static_cast<int>(ni + inner_keys->size()));
   }
+  ASSIGN_OR_RETURN(inner->node, JoinCorrelationValues(outer_rows, *outer_keys, inner->node, AndAll(correlated)));
+  for (size_t j = ni; j < inner->node->schema.size(); ++j) {
+    inner->scope.columns.push_back({"$cor", inner->node->schema.field(j).name, inner->node->schema.field(j).type});
+  }
+  return Status::OK();
+}
+
+Result<Binder::Relation> Binder::BindGroupedCorrelated(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
+                                                       std::vector<int>* outer_keys, size_t* num_items) {
+  const auto& select = query.As<ast::Select>();
+  ASSIGN_OR_RETURN(Relation inner, BindTableRef(*select.from));
+  aggregate_ttl_ms_ = -1;
+  RETURN_IF_ERROR(ApplyStateTtlHints(select, inner));
+  std::vector<int> inner_keys;
+  RETURN_IF_ERROR(DecorrelateWhere(select, outer, outer_rows, &inner, &inner_keys, outer_keys));
   // The items over the aggregate (its keys first: the inner key columns) or over the inner rows.
   std::vector<const ast::Call*> aggs;
   for (const auto& item : select.items) CollectAggregates(*item.expr, &aggs);
