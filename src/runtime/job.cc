@@ -119,15 +119,6 @@ int64_t NowMicros(const JobContext& ctx) {
   return clock ? clock->NowMicros() : 0;
 }
 
-// After a checkpoint is durable, on its background thread: the large state buffers it wrote become the
-// next checkpoint's snapshot buffers (CheckpointCollector::TakeBuffer). Each is sized to half again
-// its state's size and touched here, so the next snapshot, which stalls the job, copies into memory
-// that is already mapped rather than page-faulting hundreds of MB on the task thread. Only a buffer
-// the next snapshot will likely fill alike is kept (`keep[i]`, decided by TakeCheckpoint): a delta's
-// (the next is a delta too), or a full snapshot's when the next is full too (the operator writes no
-// deltas, or 'execution.checkpointing.incremental' is off). A full snapshot that starts a chain is
-// followed by much smaller deltas, so its buffer is freed rather than held. Once the job waits for
-// its final checkpoint (`*ending`), no buffer is needed any more.
 // After a source's step (and whenever it emits a watermark within one), every other unfinished source
 // follows the watermarks of the rest up to its own (SourceOperatorBase::FollowWatermark): a source whose
 // next row is far ahead (a table of versions changing a few times a day) would otherwise hold its
@@ -160,6 +151,15 @@ Status FollowWatermarks(const std::vector<SourceOperatorBase*>& sources, JobCont
   return Status::OK();
 }
 
+// After a checkpoint is durable, on its background thread: the large state buffers it wrote become the
+// next checkpoint's snapshot buffers (CheckpointCollector::TakeBuffer). Each is sized to half again
+// its state's size and touched here, so the next snapshot, which stalls the job, copies into memory
+// that is already mapped rather than page-faulting hundreds of MB on the task thread. Only a buffer
+// the next snapshot will likely fill alike is kept (`keep[i]`, decided by TakeCheckpoint): a delta's
+// (the next is a delta too), or a full snapshot's when the next is full too (the operator writes no
+// deltas, or 'execution.checkpointing.incremental' is off). A full snapshot that starts a chain is
+// followed by much smaller deltas, so its buffer is freed rather than held. Once the job waits for
+// its final checkpoint (`*ending`), no buffer is needed any more.
 void PrefaultBuffers(CheckpointData* data, const std::vector<bool>& keep, const std::atomic<bool>& ending) {
   constexpr size_t kPrefaultAbove = size_t{1} << 20;
   for (size_t i = 0; i < data->operators.size(); ++i) {

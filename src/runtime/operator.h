@@ -5,8 +5,9 @@
 // for an input's watermark, ReceiveEndOfInput(input) when an input is exhausted. The base class keeps
 // one watermark per input and calls OnWatermark only when the minimum over inputs advances (Flink's
 // StatusWatermarkValve), and OnInputWatermark before that whenever one input's own watermark advances
-// (Flink's processWatermark1/2, where a two-input operator sees each input's watermark); likewise OnEndOfInput once every input has ended (after a final watermark of
-// +infinity has been delivered, as Flink's end of a bounded input). ReceiveIdle(input, idle) says an
+// (Flink's processWatermark1/2, where a two-input operator sees each input's watermark); likewise
+// OnEndOfInput once every input has ended (after a final watermark of +infinity has been delivered, as
+// Flink's end of a bounded input). ReceiveIdle(input, idle) says an
 // input's sources went idle (the idle timeout) or came back: idle inputs do not count in the minimum.
 // Rows dropped behind the watermark are reported with ReportLate (counted; recorded in the job's
 // late-rows table when it has one, runtime/late_rows.h).

@@ -33,12 +33,11 @@
 // Threading: the job's task thread.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <functional>
 
 #include "connectors/connector.h"
 #include "function/evaluator.h"
