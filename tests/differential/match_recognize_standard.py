@@ -7,7 +7,8 @@ SQL standard's preference order (an alternation's branches left to right, a gree
 iteration before stopping, a reluctant one's the other way round; an unbounded quantifier's iteration
 that takes no row is not repeated), the first complete match of an attempt being its match, and the
 attempts one after another as AFTER MATCH SKIP says. Each seed draws a pattern over the variables A-E
-(each at most once, nested groups, any quantifier), a DEFINE per variable (the row's letter in a set),
+(each at most once, nested groups, any quantifier), a DEFINE per variable (the row's letter in a set;
+for some seeds one also bounds COUNT of a variable's rows, so threads differ by their mapping),
 a skip strategy and up to 25 rows of one partition; Sluice's matches (per variable COUNT/FIRST/LAST of
 the rows mapped to it, the first and last row) must equal the reference's, in order, and a skip to a
 variable without a row (or to the match's first row) must fail with Flink's words. Seeds whose pattern
@@ -77,7 +78,10 @@ def matches(node, pos, labels, k, rows, cond):
     """The ways `node` matches from row `pos` on, each passed to continuation k, in preference order."""
     t = node[0]
     if t == "var":
-        if pos < len(rows) and rows[pos] in cond[node[1]]:
+        letters, count = cond[node[1]]
+        # A DEFINE may also bound COUNT(Y.v): the rows mapped to Y so far, this one too when Y is the variable.
+        if pos < len(rows) and rows[pos] in letters and (
+                count is None or sum(1 for _, x in labels + [(pos, node[1])] if x == count[0]) <= count[1]):
             yield from k(pos + 1, labels + [(pos, node[1])])
     elif t == "cat":
         def seq(i, p, lab):
@@ -151,7 +155,11 @@ def run_seed(seed, sluice, data):
         return None
     text = to_sql(pattern)
     variables = sorted(set(re.findall(r"[A-E]", text)))
-    cond = {v: set(r.sample(LETTERS, r.randint(1, 3))) for v in variables}
+    cond = {v: (set(r.sample(LETTERS, r.randint(1, 3))), None) for v in variables}
+    if r.random() < 0.4:
+        # A DEFINE that reads the rows of a variable: threads are told apart by what they mapped there.
+        v = r.choice(variables)
+        cond[v] = (cond[v][0], (r.choice(variables), r.randint(1, 3)))
     rows = [r.choice(LETTERS) for _ in range(r.randint(5, 25))]
     skip = r.choice(["PAST LAST ROW", "TO NEXT ROW", "TO FIRST " + r.choice(variables),
                      "TO LAST " + r.choice(variables)])
@@ -162,7 +170,8 @@ def run_seed(seed, sluice, data):
     for v in variables:
         measures += [f"COUNT({v}.v) AS n{v}", f"FIRST({v}.v) AS f{v}", f"LAST({v}.v) AS l{v}"]
     measures += ["FIRST(v) AS s", "LAST(v) AS e"]
-    defines = ", ".join(f"{v} AS c IN ({', '.join(repr(x) for x in sorted(cond[v]))})" for v in variables)
+    defines = ", ".join(f"{v} AS c IN ({', '.join(repr(x) for x in sorted(cond[v][0]))})" +
+                        (f" AND COUNT({cond[v][1][0]}.v) <= {cond[v][1][1]}" if cond[v][1] else "") for v in variables)
     sql = (f"CREATE TABLE t (k STRING, ts TIMESTAMP(3), c STRING, v INT, WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) "
            f"WITH ('connector' = 'filesystem', 'path' = '{data}', 'format' = 'json');\n"
            f"SELECT * FROM t MATCH_RECOGNIZE (PARTITION BY k ORDER BY ts MEASURES {', '.join(measures)} "

@@ -45,6 +45,26 @@ MatchProgram::MatchProgram(const MatchNode& node, MatchEvaluator* eval)
       if (s.variable >= 0) read_[static_cast<size_t>(s.variable)] = 1;
     }
   }
+  // Loops: a kSplit that a later kJump jumps back to. When a loop's body can take no row, a closure
+  // can go round it (through an enclosing loop too) and needs the guarded closure.
+  loop_head_.assign(node.program.size(), 0);
+  for (size_t j = 0; j < node.program.size(); ++j) {
+    const MatchInstr& in = node.program[j];
+    if (in.op != Op::kJump || static_cast<size_t>(in.a) >= j) continue;
+    loop_head_[static_cast<size_t>(in.a)] = 1;
+    std::vector<uint8_t> seen(node.program.size(), 0);
+    std::vector<int> stack{in.a + 1};
+    while (!stack.empty() && !empty_loops_) {
+      const int at = stack.back();
+      stack.pop_back();
+      if (seen[static_cast<size_t>(at)]) continue;
+      seen[static_cast<size_t>(at)] = 1;
+      if (static_cast<size_t>(at) == j) empty_loops_ = true;
+      const MatchInstr& x = node.program[static_cast<size_t>(at)];
+      if (x.op == Op::kJump) stack.push_back(x.a);
+      if (x.op == Op::kSplit) stack.insert(stack.end(), {x.a, x.b});
+    }
+  }
 }
 
 void MatchProgram::Closure(int pc, std::vector<int>* out) {
@@ -53,6 +73,7 @@ void MatchProgram::Closure(int pc, std::vector<int>* out) {
     std::fill(visited_.begin(), visited_.end(), 0);
     closure_ = 1;
   }
+  if (empty_loops_) return GuardedClosure(pc, out);
   // Depth first, the preferred edge first: the order of the instructions reached is the preferment.
   std::vector<int>& stack = stack_;
   stack.assign(1, pc);
@@ -70,6 +91,51 @@ void MatchProgram::Closure(int pc, std::vector<int>* out) {
         stack.push_back(in.b);
         stack.push_back(in.a);
         break;
+    }
+  }
+}
+
+void MatchProgram::GuardedClosure(int pc, std::vector<int>* out) {
+  // A path is an instruction with the loops whose current iteration began in this closure (took no
+  // row yet): jumping back to one of them would repeat an empty iteration and ends the path. Paths at
+  // the same instruction with the same loops behave alike, so the first (preferred) one is kept; a
+  // kLabel is reached once (a row is taken there, after which no iteration is empty).
+  struct Path {
+    int pc;
+    std::vector<int> loops;  // sorted
+  };
+  std::set<std::pair<int, std::vector<int>>> seen;
+  std::vector<Path> stack{{pc, {}}};
+  while (!stack.empty()) {
+    Path at = std::move(stack.back());
+    stack.pop_back();
+    if (!seen.emplace(at.pc, at.loops).second) continue;
+    const MatchInstr& in = node_.program[static_cast<size_t>(at.pc)];
+    switch (in.op) {
+      case Op::kLabel:
+        if (visited_[static_cast<size_t>(at.pc)] != closure_) out->push_back(at.pc);
+        visited_[static_cast<size_t>(at.pc)] = closure_;
+        break;
+      case Op::kDone: out->push_back(at.pc); return;
+      case Op::kJump:
+        if (in.a < at.pc && std::binary_search(at.loops.begin(), at.loops.end(), in.a)) break;
+        stack.push_back(Path{in.a, std::move(at.loops)});
+        break;
+      case Op::kSplit: {
+        auto next = [&](int target) {
+          Path p{target, at.loops};
+          if (loop_head_[static_cast<size_t>(at.pc)]) {
+            auto it = std::lower_bound(p.loops.begin(), p.loops.end(), at.pc);
+            const bool in_set = it != p.loops.end() && *it == at.pc;
+            if (target == at.pc + 1 && !in_set) p.loops.insert(it, at.pc);   // a new iteration begins
+            if (target != at.pc + 1 && in_set) p.loops.erase(it);            // the loop is left
+          }
+          return p;
+        };
+        stack.push_back(next(in.b));
+        stack.push_back(next(in.a));
+        break;
+      }
     }
   }
 }

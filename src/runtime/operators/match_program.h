@@ -9,9 +9,11 @@
 // same rows (the attempt's rows so far) and differ in the variables they mapped them to; each waits at
 // a kLabel instruction for the next row. For each row, in preference order, a thread whose variable's
 // DEFINE accepts the row takes it and follows the kJump / kSplit edges after it (its closure, in
-// preference order) to the kLabel instructions where it waits next, or to kDone: a match. A closure
-// visits an instruction once, which is the empty-match guard of the standard: an iteration of a group
-// that takes no row is not repeated. A match becomes the attempt's candidate and ends every thread
+// preference order) to the kLabel instructions where it waits next, or to kDone: a match. The
+// empty-match guard of the standard: an iteration of a loop that took no row is not repeated (a path of
+// the closure that would jump back to a loop whose iteration began in this closure ends there). A
+// closure reaches an instruction once, unless a loop's body can take no row: then once per set of such
+// loops begun (a path round an enclosing loop may reach an instruction again, preferred differently). A match becomes the attempt's candidate and ends every thread
 // less preferred than it; more preferred threads go on and replace the candidate when they match.
 // When no thread is left the attempt is decided: its candidate (if any) is its match. Two threads of
 // an attempt at the same instruction that map the rows of the variables DEFINEs read (FIRST/LAST of a
@@ -52,6 +54,8 @@ class MatchProgram final : public PatternMatcher {
   // The kLabel / kDone instructions the closure from `pc` reaches, in preference order (kDone at most
   // once, and nothing after it: less preferred paths end there).
   void Closure(int pc, std::vector<int>* out);
+  // Closure for programs with a loop whose body can take no row (empty_loops_).
+  void GuardedClosure(int pc, std::vector<int>* out);
   // Feeds `row` to the threads of one attempt ([begin, end) of `threads`, in preference order):
   // the surviving threads are appended to `next`; a match replaces `*candidate`.
   Status Step(std::vector<MatchRun>& threads, size_t begin, size_t end, uint32_t row, std::vector<MatchRun>* next,
@@ -66,6 +70,8 @@ class MatchProgram final : public PatternMatcher {
   MatchEvaluator* eval_;
   bool history_free_ = true;      // no DEFINE reads another row than the one it classifies
   std::vector<uint8_t> read_;     // per variable: a DEFINE reads its rows (FIRST/LAST/aggregates)
+  std::vector<uint8_t> loop_head_;  // per instruction: a loop's kSplit (its body starts right after)
+  bool empty_loops_ = false;        // some loop's body can take no row
   std::vector<uint32_t> visited_;  // per instruction: the closure that last visited it
   uint32_t closure_ = 0;
   std::vector<uint32_t> seen_;    // per instruction: the step that last put a thread there (history_free_)
