@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "common/check.h"
+#include "common/release_copy.h"
 #include "types/value.h"
 
 namespace sluice {
@@ -86,7 +87,8 @@ void Vector::EnsureCapacity(size_t n) {
   ByteBuffer grown;
   grown.reserve(std::max(n * w, data_.capacity() * 2));
   grown.resize(data_.size());  // default-initialized: no writes
-  if (!data_.empty()) std::memcpy(grown.data(), data_.data(), data_.size());
+  // The old buffer's pages are dropped as they are copied (a state's column of millions of rows).
+  CopyReleasingSource(grown.data(), data_.data(), data_.size());
   data_.swap(grown);
 }
 

@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/release_copy.h"
 #include "runtime/operators/join_operator.h"
 #include "state/delta.h"
 #include "state/key_index.h"
@@ -94,6 +95,8 @@ struct JoinOperator::Side {
       entry_delta.Mark(e);
     } else {
       e = static_cast<uint32_t>(entries.size());
+      // Grown with the old array's pages dropped as they are copied: one entry per stored row.
+      if (entries.size() == entries.capacity()) GrowReleasingSource(&entries, entries.size() + 1);
       entries.emplace_back();
     }
     Entry& en = entries[e];
