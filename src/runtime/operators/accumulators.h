@@ -82,8 +82,10 @@ class AccumulatorLayout {
   void Serialize(const uint8_t* block, StateWriter* w) const;
   void Deserialize(uint8_t* block, StateReader* r) const;
 
+  // The counts of one set of DISTINCT calls in one group (accumulators.cc).
+  struct DistinctCounts;
+
  private:
-  struct DistinctCounts;  // accumulators.cc
   // The DISTINCT calls over one list of argument columns.
   struct DistinctSet {
     size_t offset = 0;          // of its DistinctCounts pointer in a block
@@ -92,9 +94,8 @@ class AccumulatorLayout {
   static constexpr size_t kNotDistinct = static_cast<size_t>(-1);
   DistinctCounts* distinct(const uint8_t* block, size_t set) const;
   DistinctCounts** distinct_slot(uint8_t* block, size_t set) const;
-  // Accumulates or retracts the row's tuple for DISTINCT call a; true when the call's function sees it
-  // (the tuple's first accumulate, or its last retract).
-  bool UpdateDistinct(uint8_t* block, size_t a, const std::string& tuple, bool retract) const;
+  // The counts of `tuple` in DISTINCT set `set`, made when absent unless `retract` (then null).
+  int64_t* FindDistinct(uint8_t* block, size_t set, const std::string& tuple, bool retract) const;
   void SerializeDistinct(const uint8_t* block, size_t a, StateWriter* w) const;
   void DeserializeDistinct(uint8_t* block, size_t a, StateReader* r) const;
 

@@ -401,6 +401,7 @@ void DeduplicateOperator::Compact(State& s, const std::function<void(uint32_t, u
     id = static_cast<uint32_t>(live.size() - 1);
   }
   RowArena fresh(types_);
+  fresh.set_intern_strings(false);  // as State's
   if (!live.empty()) fresh.AppendMany(s.arena.rows(), live.data(), live.size());
   if (renumbered) {
     for (size_t i = 0; i < live.size(); ++i) renumbered(live[i], static_cast<uint32_t>(i));

@@ -46,7 +46,12 @@ using dedup_state::Timer;
 using dedup_state::TimerLater;
 
 struct DeduplicateOperator::State {
-  explicit State(const std::vector<LogicalType>& types) : arena(types) { segments.AllowDeferred(); }
+  // The arena copies its strings (RowArena::set_intern_strings): keep-last appends every input row,
+  // keep-first keeps a row only until the watermark, so the lookups would cost more than they save.
+  explicit State(const std::vector<LogicalType>& types) : arena(types) {
+    arena.set_intern_strings(false);
+    segments.AllowDeferred();
+  }
 
   KeyIndex keys;
   // Per key id: the kept (or waiting) row (kNoRow: none). Only for the variants that use them: its
