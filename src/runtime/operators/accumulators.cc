@@ -58,6 +58,8 @@ struct AccumulatorLayout::DistinctCounts {
   virtual size_t HeapBytes() const = 0;
   // Calls `f(tuple bytes, counts)` for every tuple.
   virtual void ForEach(absl::FunctionRef<void(std::string_view, const int64_t*)> f) const = 0;
+  // A cache hint: the index slot `tuple` would be found in.
+  virtual void Prefetch(const std::string& tuple) const = 0;
 };
 
 namespace {
@@ -105,6 +107,9 @@ struct InlineCounts final : DistinctCountsBase {
     // An index slot is its key, its counts and a control byte.
     return sizeof(*this) + short_rows.capacity() * (sizeof(ShortTuple) + sizeof(Counts) + 1) +
            long_rows.capacity() * (sizeof(std::string) + sizeof(Counts) + 1);
+  }
+  void Prefetch(const std::string& tuple) const override {
+    if (tuple.size() <= ShortTuple::kMax) short_rows.prefetch(ShortTuple(tuple));
   }
   void ForEach(absl::FunctionRef<void(std::string_view, const int64_t*)> f) const override {
     for (const auto& [t, c] : short_rows) f(t.view(), c.c);
@@ -167,6 +172,9 @@ struct RowCounts final : DistinctCountsBase {
     return sizeof(*this) + short_rows.capacity() * (sizeof(ShortTuple) + sizeof(uint32_t) + 1) +
            long_rows.capacity() * (sizeof(std::string) + sizeof(uint32_t) + 1) + counts.capacity() * sizeof(int64_t) +
            free_rows.capacity() * sizeof(uint32_t);
+  }
+  void Prefetch(const std::string& tuple) const override {
+    if (tuple.size() <= ShortTuple::kMax) short_rows.prefetch(ShortTuple(tuple));
   }
   void ForEach(absl::FunctionRef<void(std::string_view, const int64_t*)> f) const override {
     for (const auto& [t, r] : short_rows) f(t.view(), row(r));
@@ -273,6 +281,23 @@ int64_t* AccumulatorLayout::FindDistinct(uint8_t* block, size_t set, const std::
     *slot = DistinctCounts::Make(distinct_sets_[set].calls.size());
   }
   return (*slot)->Find(tuple, !retract);
+}
+
+void AccumulatorLayout::PrefetchCounts(const uint8_t* block) const {
+  for (size_t set = 0; set < distinct_sets_.size(); ++set) {
+    if (const DistinctCounts* d = distinct(block, set)) __builtin_prefetch(d);
+  }
+}
+
+void AccumulatorLayout::PrefetchTuples(const uint8_t* block, const Chunk& chunk, size_t row) const {
+  std::string tuple;
+  for (size_t set = 0; set < distinct_sets_.size(); ++set) {
+    const DistinctCounts* d = distinct(block, set);
+    if (d == nullptr) continue;
+    tuple.clear();
+    for (int c : calls_[distinct_sets_[set].calls[0]].args) EncodeKeyValue(chunk.column(static_cast<size_t>(c)), row, &tuple);
+    d->Prefetch(tuple);
+  }
 }
 
 void AccumulatorLayout::Update(uint8_t* block, const Chunk& chunk, size_t row, bool retract) const {

@@ -64,6 +64,13 @@ class AccumulatorLayout {
   // after updating a block.
   bool has_checks() const { return has_checks_; }
   [[nodiscard]] Status Check(const uint8_t* block) const;
+  // True when some call is DISTINCT (its counts live outside the block).
+  bool has_distinct() const { return !distinct_sets_.empty(); }
+  // Cache hints before Update(block, chunk, row) on many rows: first PrefetchCounts for each row's
+  // block (its DISTINCT counts' objects), then PrefetchTuples (each set's index slot for the row's
+  // tuple), so the misses of a batch's rows overlap. No effect on the state.
+  void PrefetchCounts(const uint8_t* block) const;
+  void PrefetchTuples(const uint8_t* block, const Chunk& chunk, size_t row) const;
   // Writes call i's current result into out[first_column + i] at `row` (the row must exist).
   void Finalize(const uint8_t* block, Chunk* out, size_t first_column, size_t row) const;
   // Rows accumulated minus rows retracted.
