@@ -129,6 +129,7 @@ bool DecimalDivide(__int128 a, int sa, __int128 b, int sb, int s, __int128* out)
 Status DecimalKernel(EvalContext& ctx, char op, const Vector& a, const Vector& b, size_t rows, Vector* out) {
   const int sa = a.type().scale(), sb = b.type().scale();
   const int s = out->type().scale(), p = out->type().precision();
+  const __int128 max = MaxUnscaled(p);
   if (op == '/' || op == '%') RETURN_IF_ERROR(CheckDivisor(ctx, a, b, rows));
   const __int128* ad = a.data<__int128>();
   const __int128* bd = b.data<__int128>();
@@ -156,7 +157,7 @@ Status DecimalKernel(EvalContext& ctx, char op, const Vector& a, const Vector& b
       case '*': ok = !__builtin_mul_overflow(x, y, &r) && Rescale(r, sa + sb, s, &r); break;
       default: ok = DecimalDivide(x, sa, y, sb, s, &r); break;
     }
-    if (!ok || !FitsPrecision(r, p)) {
+    if (!ok || r > max || r < -max) {
       out->SetNull(i, true);
     } else {
       od[i] = r;

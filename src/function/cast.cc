@@ -340,9 +340,10 @@ Status Caster::ToDecimal() {
   const int p = to_.precision(), s = to_.scale();
   const TypeId f = from_.id();
   if (from_.IsIntegral() || f == TypeId::kBoolean) {
+    const __int128 unit = Pow10(s), max = fn::MaxUnscaled(p);
     return ForRows([&](size_t i) {
-      __int128 v = static_cast<__int128>(AsInt(i)) * Pow10(s);
-      if (!FitsPrecision(v, p)) {
+      __int128 v = static_cast<__int128>(AsInt(i)) * unit;
+      if (v > max || v < -max) {
         out_->SetNull(i, true);
       } else {
         Put<__int128>(i, v);
@@ -352,9 +353,10 @@ Status Caster::ToDecimal() {
   }
   if (f == TypeId::kDecimal) {
     const int fs = from_.scale();
+    const __int128 max = fn::MaxUnscaled(p);
     return ForRows([&](size_t i) {
       __int128 v;
-      if (!Rescale(in_.data<__int128>()[i], fs, s, &v) || !FitsPrecision(v, p)) {
+      if (!Rescale(in_.data<__int128>()[i], fs, s, &v) || v > max || v < -max) {
         out_->SetNull(i, true);
       } else {
         Put<__int128>(i, v);

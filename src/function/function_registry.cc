@@ -13,15 +13,18 @@ namespace sluice {
 
 namespace fn {
 
-__int128 Pow10(int n) {
-  static const auto kTable = [] {
-    std::vector<__int128> t(39);
-    t[0] = 1;
-    for (int i = 1; i <= 38; ++i) t[static_cast<size_t>(i)] = t[static_cast<size_t>(i - 1)] * 10;
-    return t;
-  }();
-  return kTable[static_cast<size_t>(std::clamp(n, 0, 38))];
-}
+namespace {
+struct Pow10Table {
+  __int128 v[39];
+  constexpr Pow10Table() : v() {
+    v[0] = 1;
+    for (int i = 1; i <= 38; ++i) v[i] = v[i - 1] * 10;
+  }
+};
+constexpr Pow10Table kPow10;
+}  // namespace
+
+__int128 Pow10(int n) { return kPow10.v[std::clamp(n, 0, 38)]; }
 
 bool Rescale(__int128 v, int from, int to, __int128* out) {
   if (to == from) {

@@ -1,6 +1,7 @@
 #include "state/row_arena.h"
 
 #include <algorithm>
+#include <cstring>
 #include <mutex>
 
 #include <absl/container/flat_hash_set.h>
@@ -77,16 +78,31 @@ class DeferredRows final : public DeferredBytes {
 struct RowArena::Interner {
   static constexpr size_t kFirstCheck = 4096;
   static constexpr size_t kMinInterned = 16;
+  // A string and its hash, computed once per appended value (the table is probed with it).
+  struct Hashed {
+    std::string_view s;
+    size_t hash;
+  };
   // XXH3 (libstdc++'s std::hash, which absl uses for string_view here, is several times slower on URLs).
   struct Hash {
+    using is_transparent = void;
     size_t operator()(std::string_view s) const { return static_cast<size_t>(XXH3_64bits(s.data(), s.size())); }
+    size_t operator()(const Hashed& h) const { return h.hash; }
   };
+  struct Eq {
+    using is_transparent = void;
+    bool operator()(std::string_view a, std::string_view b) const { return a == b; }
+    bool operator()(std::string_view a, const Hashed& b) const { return a == b.s; }
+    bool operator()(const Hashed& a, std::string_view b) const { return a.s == b; }
+  };
+  using Table = absl::flat_hash_set<std::string_view, Hash, Eq>;
   struct Column {
     size_t index = 0;
     bool on = true;
     size_t seen = 0;
     size_t next_check = kFirstCheck;
-    absl::flat_hash_set<std::string_view, Hash> stored;
+    Table stored;
+    std::vector<size_t> hashes;  // scratch: the hashes of one append's values
   };
   std::vector<Column> columns;
   bool any_on = false;
@@ -101,10 +117,21 @@ struct RowArena::Interner {
     any_on = !columns.empty();
   }
 
-  // Appends src's selected rows to dst, each string sharing the bytes of an equal stored one.
+  // Appends src's selected rows to dst, each string sharing the bytes of an equal stored one. The
+  // values are hashed first and their slots prefetched, so the lookups of a chunk overlap their cache
+  // misses instead of waiting for each in turn; a value is then found or stored with one probe.
   static void Append(Column& col, Vector& dst, const Vector& src, const uint32_t* sel, size_t begin, size_t count) {
     const size_t old = dst.size();
     dst.Resize(old + count);  // zeroed views, valid
+    col.hashes.resize(count);
+    for (size_t i = 0; i < count; ++i) {
+      const size_t r = sel ? sel[i] : begin + i;
+      if (src.IsNull(r)) continue;
+      const std::string_view s = src.GetString(r);
+      if (s.size() < kMinInterned) continue;
+      col.hashes[i] = Hash()(s);
+      col.stored.prefetch(Hashed{s, col.hashes[i]});
+    }
     for (size_t i = 0; i < count; ++i) {
       const size_t r = sel ? sel[i] : begin + i;
       if (src.IsNull(r)) {
@@ -118,21 +145,17 @@ struct RowArena::Interner {
         dst.SetStringView(old + i, dst.heap().Add(s));
         continue;
       }
-      auto it = col.stored.find(s);
-      if (it != col.stored.end()) {
-        dst.SetStringView(old + i, *it);
-      } else {
-        const std::string_view copy = dst.heap().Add(s);
-        col.stored.insert(copy);
-        dst.SetStringView(old + i, copy);
-      }
+      auto it = col.stored.lazy_emplace(Hashed{s, col.hashes[i]},
+                                        [&](const Table::constructor& construct) { construct(dst.heap().Add(s)); });
+      dst.SetStringView(old + i, *it);
     }
     col.seen += count;
     if (col.seen >= col.next_check) {
       // More than three quarters distinct: the table costs about what it saves.
       if (col.stored.size() * 4 > col.seen * 3) {
         col.on = false;
-        absl::flat_hash_set<std::string_view, Hash>().swap(col.stored);
+        Table().swap(col.stored);
+        std::vector<size_t>().swap(col.hashes);
       } else {
         col.next_check *= 2;
       }
@@ -145,21 +168,23 @@ RowArena::RowArena(const std::vector<LogicalType>& types) : rows_(types) {}
 
 RowArena::~RowArena() { KeepForPins(); }
 
-RowArena::RowArena(const RowArena& other) : rows_(other.rows_), released_(other.released_) {}
+RowArena::RowArena(const RowArena& other)
+    : rows_(other.rows_), released_(other.released_), intern_strings_(other.intern_strings_) {}
 
 RowArena& RowArena::operator=(const RowArena& other) {
   if (this == &other) return *this;
   KeepForPins();
   rows_ = other.rows_;
   released_ = other.released_;
+  intern_strings_ = other.intern_strings_;
   pins_.clear();
   interner_.reset();
   return *this;
 }
 
 RowArena::RowArena(RowArena&& other) noexcept
-    : rows_(std::move(other.rows_)), released_(other.released_), pins_(std::move(other.pins_)),
-      interner_(std::move(other.interner_)) {
+    : rows_(std::move(other.rows_)), released_(other.released_), intern_strings_(other.intern_strings_),
+      pins_(std::move(other.pins_)), interner_(std::move(other.interner_)) {
   other.pins_.clear();
 }
 
@@ -168,6 +193,7 @@ RowArena& RowArena::operator=(RowArena&& other) noexcept {
   KeepForPins();
   rows_ = std::move(other.rows_);
   released_ = other.released_;
+  intern_strings_ = other.intern_strings_;
   pins_ = std::move(other.pins_);
   other.pins_.clear();
   interner_ = std::move(other.interner_);
@@ -208,8 +234,8 @@ void RowArena::MakeRoom(size_t count) {
 }
 
 void RowArena::AppendRows(const Chunk& chunk, const uint32_t* rows, size_t begin, size_t count) {
-  if (interner_ == nullptr) interner_ = std::make_unique<Interner>(rows_);
-  if (!interner_->any_on) {
+  if (interner_ == nullptr && intern_strings_) interner_ = std::make_unique<Interner>(rows_);
+  if (interner_ == nullptr || !interner_->any_on) {
     rows_.AppendFrom(chunk, rows, begin, count, /*copy_strings=*/true);
     return;
   }

@@ -3,7 +3,7 @@
 // stored row never pins its input chunk's memory, and outputs gathered from the arena share one heap); Gather appends stored rows to an output chunk with one selection vector per column, so
 // emitting state never boxes values.
 //
-// Repeated strings are stored once: a string column's appended values are looked up among the
+// Repeated strings are stored once (unless set_intern_strings(false)): a string column's appended values are looked up among the
 // column's strings stored so far and share their bytes (a view is 16 bytes, a URL 60), as long as the
 // column's values do repeat (more than a quarter of them repeat an earlier one; checked at 4096 rows
 // and every doubling after, then the column's table is dropped and its strings copied as they come).
@@ -44,6 +44,11 @@ class RowArena {
   RowArena& operator=(const RowArena& other);
   RowArena(RowArena&& other) noexcept;
   RowArena& operator=(RowArena&& other) noexcept;
+
+  // Off: every string is copied, none looked up among the stored ones (for states that append nearly
+  // every input row, where the lookups cost more CPU than the memory they save is worth: keep-last
+  // deduplication). Set before the first append; copies and moves keep it.
+  void set_intern_strings(bool on) { intern_strings_ = on; }
 
   // Snapshots of fewer rows are written at once, not deferred.
   static constexpr size_t kDeferMinRows = 4096;
@@ -108,6 +113,7 @@ class RowArena {
 
   Chunk rows_;
   size_t released_ = 0;
+  bool intern_strings_ = true;
   mutable std::vector<std::shared_ptr<Pin>> pins_;
   std::unique_ptr<Interner> interner_;
 };

@@ -64,6 +64,13 @@ class AccumulatorLayout {
   // after updating a block.
   bool has_checks() const { return has_checks_; }
   [[nodiscard]] Status Check(const uint8_t* block) const;
+  // True when some call is DISTINCT (its counts live outside the block).
+  bool has_distinct() const { return !distinct_sets_.empty(); }
+  // Cache hints before Update(block, chunk, row) on many rows: first PrefetchCounts for each row's
+  // block (its DISTINCT counts' objects), then PrefetchTuples (each set's index slot for the row's
+  // tuple), so the misses of a batch's rows overlap. No effect on the state.
+  void PrefetchCounts(const uint8_t* block) const;
+  void PrefetchTuples(const uint8_t* block, const Chunk& chunk, size_t row) const;
   // Writes call i's current result into out[first_column + i] at `row` (the row must exist).
   void Finalize(const uint8_t* block, Chunk* out, size_t first_column, size_t row) const;
   // Rows accumulated minus rows retracted.
@@ -82,8 +89,10 @@ class AccumulatorLayout {
   void Serialize(const uint8_t* block, StateWriter* w) const;
   void Deserialize(uint8_t* block, StateReader* r) const;
 
+  // The counts of one set of DISTINCT calls in one group (accumulators.cc).
+  struct DistinctCounts;
+
  private:
-  struct DistinctCounts;  // accumulators.cc
   // The DISTINCT calls over one list of argument columns.
   struct DistinctSet {
     size_t offset = 0;          // of its DistinctCounts pointer in a block
@@ -92,9 +101,8 @@ class AccumulatorLayout {
   static constexpr size_t kNotDistinct = static_cast<size_t>(-1);
   DistinctCounts* distinct(const uint8_t* block, size_t set) const;
   DistinctCounts** distinct_slot(uint8_t* block, size_t set) const;
-  // Accumulates or retracts the row's tuple for DISTINCT call a; true when the call's function sees it
-  // (the tuple's first accumulate, or its last retract).
-  bool UpdateDistinct(uint8_t* block, size_t a, const std::string& tuple, bool retract) const;
+  // The counts of `tuple` in DISTINCT set `set`, made when absent unless `retract` (then null).
+  int64_t* FindDistinct(uint8_t* block, size_t set, const std::string& tuple, bool retract) const;
   void SerializeDistinct(const uint8_t* block, size_t a, StateWriter* w) const;
   void DeserializeDistinct(uint8_t* block, size_t a, StateReader* r) const;
 

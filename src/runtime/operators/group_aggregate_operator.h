@@ -97,6 +97,8 @@ class GroupAggregateOperator final : public Operator {
   };
   static constexpr uint32_t kNoGroup = KeyIndex::kNotFound;
 
+  // Cache hints for ProcessRows' DISTINCT lookups (group_aggregate_operator.cc).
+  void PrefetchDistinct(const Chunk& chunk) const;
   uint8_t* block(uint32_t id) { return blocks_.data() + static_cast<size_t>(id) * stride_; }
   const uint8_t* block(uint32_t id) const { return blocks_.data() + static_cast<size_t>(id) * stride_; }
   // The id of the live group of `key`, or kNoGroup (an expired group is dropped here). Touches it.

@@ -15,9 +15,10 @@
 namespace sluice {
 namespace {
 
-// Input (x BIGINT, y BIGINT, f1 BOOLEAN, f2 BOOLEAN). Calls: COUNT(DISTINCT x), COUNT(DISTINCT x)
-// FILTER f1, SUM(DISTINCT x) FILTER f2, COUNT(DISTINCT y), COUNT(DISTINCT x) FILTER f2: three calls
-// share x's counts, one has y's.
+// Input (x BIGINT, y BIGINT, f1 BOOLEAN, f2 BOOLEAN). kCalls: COUNT(DISTINCT x), COUNT(DISTINCT x)
+// FILTER f1, SUM(DISTINCT x) FILTER f2, COUNT(DISTINCT y), COUNT(DISTINCT x) FILTER f2: four calls
+// share x's counts, one has y's (sets of up to four calls keep their counts in the index slot).
+// kWideCalls: six calls share y's counts (a set that keeps rows of counts) and two share x's.
 const std::vector<LogicalType> kTypes = {LogicalType::BigInt(), LogicalType::BigInt(), LogicalType::Boolean(),
                                          LogicalType::Boolean()};
 struct Call {
@@ -26,8 +27,10 @@ struct Call {
   bool sum;
 };
 const std::vector<Call> kCalls = {{0, -1, false}, {0, 2, false}, {0, 3, true}, {1, -1, false}, {0, 3, false}};
+const std::vector<Call> kWideCalls = {{1, -1, false}, {1, 2, false}, {1, 3, true},  {0, 2, false},
+                                      {1, 3, false},  {1, -1, true}, {1, 2, true},  {0, -1, true}};
 
-AccumulatorLayout MakeLayout() {
+AccumulatorLayout MakeLayout(const std::vector<Call>& kCalls) {
   const LogicalType big = LogicalType::BigInt();
   std::vector<AccumulatorCall> calls;
   for (const Call& c : kCalls) {
@@ -39,7 +42,9 @@ AccumulatorLayout MakeLayout() {
 // What each call's result must be: its argument values with a positive count among the rows that pass
 // its filter.
 struct Model {
-  std::vector<std::map<int64_t, int64_t>> counts = std::vector<std::map<int64_t, int64_t>>(kCalls.size());
+  explicit Model(const std::vector<Call>& c) : kCalls(c), counts(c.size()) {}
+  const std::vector<Call>& kCalls;
+  std::vector<std::map<int64_t, int64_t>> counts;
   void Update(const std::vector<int64_t>& row, bool retract) {
     for (size_t a = 0; a < kCalls.size(); ++a) {
       if (kCalls[a].filter >= 0 && row[kCalls[a].filter] == 0) continue;
@@ -84,12 +89,12 @@ struct Block {
 // DISTINCT calls sharing their counts give each call the answer of its own counts, through accumulates,
 // retractions of counted and of never-counted rows, and checkpoints (which write the same bytes as the
 // state they restore).
-TEST(AccumulatorsTest, DistinctCallsSharingTheirArgumentsKeepTheirOwnCounts) {
-  const AccumulatorLayout layout = MakeLayout();
-  std::mt19937 rnd(11);
+void CheckAgainstModel(const std::vector<Call>& kCalls, unsigned seed) {
+  const AccumulatorLayout layout = MakeLayout(kCalls);
+  std::mt19937 rnd(seed);
   for (int round = 0; round < 20; ++round) {
     auto block = std::make_unique<Block>(layout);
-    Model model;
+    Model model(kCalls);
     std::vector<std::vector<int64_t>> live;
     for (int step = 0; step < 400; ++step) {
       std::vector<int64_t> row = {static_cast<int64_t>(rnd() % 12), static_cast<int64_t>(rnd() % 5),
@@ -135,6 +140,10 @@ TEST(AccumulatorsTest, DistinctCallsSharingTheirArgumentsKeepTheirOwnCounts) {
     EXPECT_GT(layout.HeapBytes(block->data()), 0u);
   }
 }
+
+TEST(AccumulatorsTest, DistinctCallsSharingTheirArgumentsKeepTheirOwnCounts) { CheckAgainstModel(kCalls, 11); }
+
+TEST(AccumulatorsTest, WideSetsOfDistinctCallsKeepTheirOwnCounts) { CheckAgainstModel(kWideCalls, 12); }
 
 }  // namespace
 }  // namespace sluice

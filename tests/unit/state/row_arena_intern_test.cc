@@ -73,6 +73,31 @@ TEST(RowArenaInternTest, RepeatedStringsAreStoredOnce) {
   EXPECT_NE(extra.GetString(n - 1).data(), extra.GetString(n - 2).data());
 }
 
+// With interning off (keep-last deduplication's arenas) every row has its own copy; copies and moves
+// of the arena keep the setting.
+TEST(RowArenaInternTest, InterningOffCopiesEveryString) {
+  const size_t n = 5000;
+  RowArena arena(Types());
+  arena.set_intern_strings(false);
+  RowArena moved = std::move(arena);
+  RowArena copied(moved);
+  Chunk c = Rows(0, n);
+  std::vector<uint32_t> all(n);
+  for (size_t i = 0; i < n; ++i) all[i] = static_cast<uint32_t>(i);
+  moved.AppendMany(c, all.data(), n);
+  copied.AppendMany(c, all.data(), n);
+  ExpectRows(moved, n);
+  ExpectRows(copied, n);
+  for (const RowArena* a : {&moved, &copied}) {
+    const Vector& urls = a->rows().column(1);
+    // Rows 1 and 21 hold the same URL, in two copies.
+    ASSERT_EQ(urls.GetString(1), urls.GetString(21));
+    EXPECT_NE(urls.GetString(1).data(), urls.GetString(21).data());
+  }
+  // Interned, the same rows take less memory.
+  EXPECT_GT(moved.MemoryUsage(), Filled(n).MemoryUsage());
+}
+
 TEST(RowArenaInternTest, CopiesMovesReappendsAndRestoresKeepTheRows) {
   const size_t n = 9000;
   RowArena arena = Filled(n);
