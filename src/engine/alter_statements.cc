@@ -333,11 +333,15 @@ Result<std::shared_ptr<CatalogTable>> WithOptions(const ast::AlterTable& a, cons
   return t;
 }
 
-// "Could not execute ALTER TABLE c.d.t RENAME TO c.d.t2" and Flink's catalog's reason, or OK when
-// the new name is free. Flink renames within the object's database (its Catalog.renameTable takes
-// the new object name only).
-Status CheckNewName(const char* what, const ObjectPath& from, const ObjectPath& to, const Catalog& catalog) {
-  if (!catalog.Lookup(to).ok()) return Status::OK();
+// The path `from` is renamed to: `new_name` in `from`'s database (Flink renames within the object's
+// database: its Catalog.renameTable takes the new object name only); "Could not execute ALTER TABLE
+// c.d.t RENAME TO c.d.t2" and Flink's catalog's reason when the name is taken.
+Result<ObjectPath> CheckNewName(const char* what, const ObjectPath& from, const ast::Name& new_name,
+                                const Catalog& catalog) {
+  ASSIGN_OR_RETURN(ObjectPath to, catalog.Resolve(new_name));
+  to.catalog = from.catalog;
+  to.database = from.database;
+  if (!catalog.Lookup(to).ok()) return to;
   return Status::BindError(std::string("Could not execute ALTER ") + what + " " + from.FullName() + " RENAME TO " +
                            to.FullName() + ": Table (or view) " + to.database + "." + to.name +
                            " already exists in Catalog " + to.catalog + ".");
@@ -364,10 +368,7 @@ Status ExecuteAlterTable(ast::AlterTable& a, Catalog* catalog, Binder* binder) {
                                 "' are altered in the catalog itself" + At(a.pos));
   }
   if (a.action == Action::kRenameTable) {
-    ASSIGN_OR_RETURN(ObjectPath to, catalog->Resolve(a.new_name));
-    to.catalog = p.catalog;
-    to.database = p.database;
-    RETURN_IF_ERROR(CheckNewName("TABLE", p, to, *catalog));
+    ASSIGN_OR_RETURN(ObjectPath to, CheckNewName("TABLE", p, a.new_name, *catalog));
     auto t = std::make_shared<CatalogTable>(old);
     t->path = to;
     RETURN_IF_ERROR(catalog->CreateTable(std::move(t), /*if_not_exists=*/false));
@@ -407,10 +408,7 @@ Status ExecuteAlterView(ast::AlterView& v, Catalog* catalog, Binder* binder) {
   if (!entry->view) return Status::BindError("ALTER VIEW for a table is not allowed" + At(v.pos));
   const CatalogView& old = *entry->view;
   if (!v.query) {
-    ASSIGN_OR_RETURN(ObjectPath to, catalog->Resolve(v.new_name));
-    to.catalog = p.catalog;
-    to.database = p.database;
-    RETURN_IF_ERROR(CheckNewName("VIEW", p, to, *catalog));
+    ASSIGN_OR_RETURN(ObjectPath to, CheckNewName("VIEW", p, v.new_name, *catalog));
     auto view = std::make_shared<CatalogView>(old);
     view->path = to;
     RETURN_IF_ERROR(catalog->Drop(p, /*is_view=*/true, /*if_exists=*/false));

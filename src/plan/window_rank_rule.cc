@@ -62,6 +62,42 @@ std::string WindowDeduplicateNode::ExplainAttributes() const {
          "], order=[ROWTIME]";
 }
 
+namespace {
+
+// The window columns of a node whose column i is column from[i] of its input (-1: computed), the
+// input's being `below`: its window when a start and an end column remain (and, with
+// `all_partition_keys`, every PARTITION BY key of a SESSION window), else nullopt.
+std::optional<WindowColumns> Remap(const WindowColumns& below, const std::vector<int>& from, bool all_partition_keys) {
+  WindowColumns out;
+  const size_t n = from.size();
+  out.start.assign(n, false);
+  out.end.assign(n, false);
+  out.partition.assign(n, -1);
+  bool any_start = false, any_end = false;
+  size_t partitions = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (from[i] < 0) continue;
+    const auto c = static_cast<size_t>(from[i]);
+    out.start[i] = below.start[c];
+    out.end[i] = below.end[c];
+    out.partition[i] = below.partition[c];
+    any_start |= out.start[i];
+    any_end |= out.end[i];
+    partitions += out.partition[i] >= 0;
+  }
+  if (!any_start || !any_end) return std::nullopt;
+  if (all_partition_keys && partitions != below.num_partition_keys) return std::nullopt;
+  out.num_partition_keys = below.num_partition_keys;
+  out.session_keys = below.session_keys;
+  out.window = below.window;
+  out.proctime = below.proctime;
+  out.local_time = below.local_time;
+  out.emit = below.emit;
+  return out;
+}
+
+}  // namespace
+
 std::optional<WindowColumns> FindWindowColumns(const PlanNode& node) {
   const size_t n = node.schema.size();
   WindowColumns out;
@@ -111,24 +147,12 @@ std::optional<WindowColumns> FindWindowColumns(const PlanNode& node) {
       auto below = FindWindowColumns(*node.inputs[0]);
       if (!below) return std::nullopt;
       const auto& calc = node.As<CalcNode>();
-      bool any_start = false, any_end = false;
+      std::vector<int> from(n, -1);
       for (size_t i = 0; i < calc.projections.size(); ++i) {
         const Expr& p = *calc.projections[i];
-        if (p.kind != ExprKind::kColumnRef) continue;
-        out.start[i] = below->start[static_cast<size_t>(p.column_index)];
-        out.end[i] = below->end[static_cast<size_t>(p.column_index)];
-        out.partition[i] = below->partition[static_cast<size_t>(p.column_index)];
-        any_start |= out.start[i];
-        any_end |= out.end[i];
+        if (p.kind == ExprKind::kColumnRef) from[i] = p.column_index;
       }
-      if (!any_start || !any_end) return std::nullopt;
-      out.num_partition_keys = below->num_partition_keys;
-      out.session_keys = below->session_keys;
-      out.window = below->window;
-      out.proctime = below->proctime;
-      out.local_time = below->local_time;
-      out.emit = below->emit;
-      return out;
+      return Remap(*below, from, /*all_partition_keys=*/false);
     }
     case PlanKind::kGroupAggregate: {
       // A regular aggregation grouped by both window columns keeps them as window columns (Flink's
@@ -138,24 +162,9 @@ std::optional<WindowColumns> FindWindowColumns(const PlanNode& node) {
       const auto& agg = node.As<GroupAggregateNode>();
       auto below = FindWindowColumns(*node.inputs[0]);
       if (!below) return std::nullopt;
-      bool any_start = false, any_end = false;
-      size_t partitions = 0;
-      for (size_t i = 0; i < agg.group_keys.size(); ++i) {
-        const size_t c = static_cast<size_t>(agg.group_keys[i]);
-        out.start[i] = below->start[c];
-        out.end[i] = below->end[c];
-        out.partition[i] = below->partition[c];
-        any_start |= out.start[i];
-        any_end |= out.end[i];
-        partitions += out.partition[i] >= 0;
-      }
-      if (!any_start || !any_end || partitions != below->num_partition_keys) return std::nullopt;
-      out.num_partition_keys = below->num_partition_keys;
-      out.session_keys = below->session_keys;
-      out.window = below->window;
-      out.proctime = below->proctime;
-      out.local_time = below->local_time;
-      return out;
+      std::vector<int> from(n, -1);
+      for (size_t i = 0; i < agg.group_keys.size(); ++i) from[i] = agg.group_keys[i];
+      return Remap(*below, from, /*all_partition_keys=*/true);
     }
     case PlanKind::kExpand: {
       // GROUPING SETS over window TVF rows: a column every grouping set keeps stays a window column
@@ -164,27 +173,13 @@ std::optional<WindowColumns> FindWindowColumns(const PlanNode& node) {
       const auto& e = node.As<ExpandNode>();
       auto below = FindWindowColumns(*node.inputs[0]);
       if (!below) return std::nullopt;
-      const size_t nin = node.inputs[0]->schema.size();
-      bool any_start = false, any_end = false;
-      size_t partitions = 0;
-      for (size_t c = 0; c < nin; ++c) {
+      std::vector<int> from(n, -1);
+      for (size_t c = 0; c < node.inputs[0]->schema.size(); ++c) {
         bool kept = true;
         for (const auto& set : e.keep) kept = kept && set[c];
-        if (!kept) continue;
-        out.start[c] = below->start[c];
-        out.end[c] = below->end[c];
-        out.partition[c] = below->partition[c];
-        any_start |= out.start[c];
-        any_end |= out.end[c];
-        partitions += out.partition[c] >= 0;
+        if (kept) from[c] = static_cast<int>(c);
       }
-      if (!any_start || !any_end || partitions != below->num_partition_keys) return std::nullopt;
-      out.num_partition_keys = below->num_partition_keys;
-      out.session_keys = below->session_keys;
-      out.window = below->window;
-      out.proctime = below->proctime;
-      out.local_time = below->local_time;
-      return out;
+      return Remap(*below, from, /*all_partition_keys=*/true);
     }
     case PlanKind::kWindowJoin: {
       auto left = FindWindowColumns(*node.inputs[0]);
