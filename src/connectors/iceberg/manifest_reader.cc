@@ -178,8 +178,13 @@ Result<ManifestFile> ManifestFileFromAvro(const Layout& l, const AvroValue& rec,
         if (s.field(1).kind() == AvroValue::Kind::kBoolean) summary.contains_nan = s.field(1).boolean();
         next = 2;
       }
-      if (next < s.items().size() && !s.field(next).is_null()) summary.lower_bound = s.field(next).bytes();
-      if (next + 1 < s.items().size() && !s.field(next + 1).is_null()) summary.upper_bound = s.field(next + 1).bytes();
+      // The bounds are bytes (a file whose schema types them otherwise is malformed, not a crash).
+      for (size_t b = next; b < next + 2 && b < s.items().size(); ++b) {
+        if (s.field(b).is_null()) continue;
+        auto bound = AsBytes(s.field(b));
+        if (!bound.ok()) return Malformed(src, "a partition field summary's bound is not bytes");
+        (b == next ? summary.lower_bound : summary.upper_bound) = std::move(*bound);
+      }
       m.partitions->push_back(std::move(summary));
     }
   }
