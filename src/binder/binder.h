@@ -101,8 +101,15 @@ class Binder {
   // `outer`'s `outer_keys`; otherwise the rows are joined with the distinct values of the outer columns
   // the correlation reads (`outer_rows`' columns, Calcite's value generator), appended to `inner` as the
   // `inner_keys`.
+  // Outer columns read by the SELECT list, GROUP BY or HAVING (in an aggregate's argument or grouped)
+  // take part as Calcite's decorrelation carries them: an equality key's inner column, the others
+  // joined from the value generator; outer_in_inner_ then binds them to those inner columns.
   Status DecorrelateWhere(const ast::Select& select, const Scope& outer, const PlanNodePtr& outer_rows, Relation* inner,
                           std::vector<int>* inner_keys, std::vector<int>* outer_keys);
+  // The outer columns `select`'s SELECT list, GROUP BY and HAVING read (`inner`: its FROM scope);
+  // refused with Calcite's 'is not being grouped' where a grouping SELECT reads one outside an
+  // aggregate's argument that its GROUP BY does not.
+  Result<std::vector<bool>> OuterColumnsOutsideWhere(const ast::Select& select, const Scope& inner, const Scope& outer);
   // A correlated subquery that groups or is DISTINCT (binder/subquery_decorrelate.cc), its WHERE
   // conjuncts `inner_column = outer_column` taken out and those inner columns added to its GROUP BY (or
   // DISTINCT columns): its `num_items` items, then those columns, equal to `outer`'s `outer_keys`.
@@ -348,6 +355,10 @@ class Binder {
   // scope.size() + i, elsewhere it is refused as not supported.
   const Scope* outer_scope_ = nullptr;
   bool correlation_allowed_ = false;
+  // While a decorrelated subquery's SELECT list, GROUP BY and HAVING are bound (DecorrelateWhere sets
+  // it): the inner column each outer column reads (an equality key, or Calcite's value generator
+  // column), -1 for none.
+  std::vector<int> outer_in_inner_;
   // While a subquery is bound: sets outer_scope_ and correlation_allowed_, and restores them, the
   // enclosing SELECT's aggregate_ttl_ms_ and extra_group_columns_ when it goes out of scope.
   class SubqueryScopeGuard {
@@ -358,7 +369,9 @@ class Binder {
           allowed_(binder->correlation_allowed_),
           ttl_ms_(binder->aggregate_ttl_ms_),
           extra_group_columns_(binder->extra_group_columns_),
+          outer_in_inner_(std::move(binder->outer_in_inner_)),
           agg_(binder->agg_) {
+      binder->outer_in_inner_.clear();
       binder->outer_scope_ = outer;
       binder->correlation_allowed_ = correlation_allowed;
       binder->agg_ = nullptr;  // a subquery of HAVING binds its own query, not the aggregation's
@@ -368,6 +381,7 @@ class Binder {
       binder_->correlation_allowed_ = allowed_;
       binder_->aggregate_ttl_ms_ = ttl_ms_;
       binder_->extra_group_columns_ = std::move(extra_group_columns_);
+      binder_->outer_in_inner_ = std::move(outer_in_inner_);
       binder_->agg_ = agg_;
     }
     SubqueryScopeGuard(const SubqueryScopeGuard&) = delete;
@@ -379,6 +393,7 @@ class Binder {
     bool allowed_;
     int64_t ttl_ms_;
     std::vector<int> extra_group_columns_;
+    std::vector<int> outer_in_inner_;
     AggContext* agg_;
   };
   // Input columns BindGroupKeys puts before the GROUP BY keys (a decorrelated scalar subquery's keys).

@@ -95,7 +95,8 @@ Result<ExprPtr> Binder::BindIdentifier(const ast::Identifier& id, const Scope& s
   if (found < 0) {
     int matches = 0;
     for (size_t i = 0; i < scope.columns.size(); ++i) {
-      if (scope.columns[i].name == parts[0]) {
+      // A value generator's columns (qualifier $cor) are read as the outer columns they carry.
+      if (scope.columns[i].name == parts[0] && scope.columns[i].qualifier != "$cor") {
         if (matches == 0) found = static_cast<int>(i);
         ++matches;
       }
@@ -111,6 +112,14 @@ Result<ExprPtr> Binder::BindIdentifier(const ast::Identifier& id, const Scope& s
     auto bound = BindIdentifier(id, *outer);
     outer_scope_ = outer;
     if (bound.ok()) {
+      if (!allowed && !outer_in_inner_.empty()) {
+        // A decorrelated subquery's SELECT list, GROUP BY or HAVING: the inner column carrying it.
+        std::vector<bool> used(outer->columns.size(), false);
+        CollectColumns(**bound, &used);
+        bool carried = true;
+        for (size_t i = 0; i < used.size(); ++i) carried = carried && (!used[i] || outer_in_inner_[i] >= 0);
+        if (carried) return RemapColumns(*bound, outer_in_inner_);
+      }
       if (!allowed) return NotSupported(id.pos, "A correlated reference outside the WHERE of a plain SELECT subquery");
       std::vector<int> shift(outer->columns.size());
       for (size_t i = 0; i < shift.size(); ++i) shift[i] = static_cast<int>(scope.columns.size() + i);

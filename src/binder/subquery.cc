@@ -252,7 +252,12 @@ Result<Binder::Relation> Binder::BindSubqueryRelation(const ast::Query& query, c
                                                 : InColumnsError(want_columns, select.items.size()));
     }
     for (size_t i = 0; i < want_columns; ++i) {
-      ASSIGN_OR_RETURN(ExprPtr item, BindExpr(*select.items[i].expr, inner.scope));
+      Result<ExprPtr> bound = BindExpr(*select.items[i].expr, inner.scope);
+      if (IsCorrelationRefusal(bound.status())) {
+        // An item reading outer columns: decorrelated as a grouping subquery's (the value generator).
+        return DecorrelateSubqueryRelation(query, outer, outer_rows, want_columns, bound.status(), correlation);
+      }
+      ASSIGN_OR_RETURN(ExprPtr item, std::move(bound));
       calc->projections.push_back(item);
       names.push_back(select.items[i].alias.empty() ? ImplicitName(*select.items[i].expr, i) : select.items[i].alias);
     }

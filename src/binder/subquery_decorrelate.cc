@@ -10,9 +10,14 @@
 // (a row whose key is NULL can never be joined, so those rows are filtered first, as Calcite does).
 // Another correlation (`t2.x < t1.y`) uses Calcite's value generator: the subquery's rows joined with
 // the distinct values of the outer columns it reads, which then key the groups as inner columns would.
-// A correlated reference anywhere but in the WHERE (in the SELECT list, HAVING, GROUP BY) stays refused; inside a set operation it is refused with Flink's wording, whose
-// decorrelation leaves the correlation variable in the plan there.
+// An outer column the SELECT list, GROUP BY or HAVING reads (in an aggregate's argument, grouped, or
+// the item of a plain or DISTINCT subquery) is carried as Calcite carries it: read as the inner column
+// of its equality, or joined from the value generator below the aggregate and then grouped by
+// (`SUM(i.v * o.w)` groups by k and w). Outside an aggregate's argument and not grouped it is refused
+// with Calcite's validator wording, as Flink refuses it. Inside a set operation a correlation is refused
+// with Flink's wording, whose decorrelation leaves the correlation variable in the plan there.
 #include <algorithm>
+#include <functional>
 
 #include "binder/binder.h"
 #include "binder/binder_util.h"
@@ -116,23 +121,89 @@ Status Binder::DecorrelateWhere(const ast::Select& select, const Scope& outer, c
   for (const ast::Expr* c : nested) {
     ASSIGN_OR_RETURN(*inner, BindWhere(*c, std::move(*inner)));
   }
-  if (equalities) return Status::OK();
+  ASSIGN_OR_RETURN(std::vector<bool> outside, OuterColumnsOutsideWhere(select, inner->scope, outer));
   // Calcite's value generator: the rows joined with the distinct values of the outer columns the
-  // correlation reads, which then key them as inner columns would.
+  // correlation reads (all of them when it is not only equalities; else those the SELECT list, GROUP
+  // BY or HAVING read that no equality provides), which then key them as inner columns would.
   std::vector<bool> used(ni + outer.columns.size(), false);
-  for (const ExprPtr& c : correlated) CollectColumns(*c, &used);
-  outer_keys->clear();
-  inner_keys->clear();
+  if (equalities) {
+    for (size_t o = 0; o < outer.columns.size(); ++o) {
+      const bool provided = std::find(outer_keys->begin(), outer_keys->end(), static_cast<int>(o)) != outer_keys->end();
+      used[ni + o] = outside[o] && !provided;
+    }
+  } else {
+    for (const ExprPtr& c : correlated) CollectColumns(*c, &used);
+    for (size_t o = 0; o < outer.columns.size(); ++o) used[ni + o] = used[ni + o] || outside[o];
+    outer_keys->clear();
+    inner_keys->clear();
+  }
+  std::vector<int> generated;
   for (size_t o = 0; o < outer.columns.size(); ++o) {
-    if (!used[ni + o]) continue;
-    outer_keys->push_back(static_cast<int>(o));
-    inner_keys->push_back(static_cast<int>(ni + inner_keys->size()));
+    if (used[ni + o]) generated.push_back(static_cast<int>(o));
   }
-  ASSIGN_OR_RETURN(inner->node, JoinCorrelationValues(outer_rows, *outer_keys, inner->node, AndAll(correlated)));
-  for (size_t j = ni; j < inner->node->schema.size(); ++j) {
-    inner->scope.columns.push_back({"$cor", inner->node->schema.field(j).name, inner->node->schema.field(j).type});
+  if (!generated.empty()) {
+    const ExprPtr condition = equalities ? MakeLiteral(Value::Boolean(true)) : AndAll(correlated);
+    ASSIGN_OR_RETURN(inner->node, JoinCorrelationValues(outer_rows, generated, inner->node, condition));
+    for (size_t j = 0; j < generated.size(); ++j) {
+      const auto& f = inner->node->schema.field(ni + j);
+      inner->scope.columns.push_back({"$cor", f.name, f.type});
+      outer_keys->push_back(generated[j]);
+      inner_keys->push_back(static_cast<int>(ni + j));
+    }
   }
+  outer_in_inner_.assign(outer.columns.size(), -1);
+  for (size_t j = 0; j < outer_keys->size(); ++j) outer_in_inner_[static_cast<size_t>((*outer_keys)[j])] = (*inner_keys)[j];
   return Status::OK();
+}
+
+Result<std::vector<bool>> Binder::OuterColumnsOutsideWhere(const ast::Select& select, const Scope& inner, const Scope& outer) {
+  const size_t no = outer.columns.size();
+  std::vector<bool> read(no, false), grouped(no, false);
+  std::vector<std::pair<const ast::Identifier*, int>> bare;  // read outside an aggregate's argument
+  const Scope* enclosing = outer_scope_;
+  outer_scope_ = nullptr;  // each scope on its own: an outer column is one `inner` does not have
+  std::function<void(const ast::Expr&, bool, bool)> walk = [&](const ast::Expr& e, bool in_aggregate, bool group_key) {
+    if (e.kind != ast::ExprKind::kIdentifier) {
+      const bool aggregate = in_aggregate || IsAggregateCall(e);
+      ForEachChild(e, [&](const ast::Expr& c) { walk(c, aggregate, group_key); });
+      return;
+    }
+    const auto& id = e.As<ast::Identifier>();
+    if (BindIdentifier(id, inner).ok()) return;
+    Result<ExprPtr> bound = BindIdentifier(id, outer);
+    if (!bound.ok()) return;  // binding the clause reports it
+    std::vector<bool> cols(no, false);
+    CollectColumns(**bound, &cols);
+    for (size_t o = 0; o < no; ++o) {
+      if (!cols[o]) continue;
+      read[o] = true;
+      if (group_key) grouped[o] = true;
+      if (!in_aggregate && !group_key) bare.push_back({&id, static_cast<int>(o)});
+    }
+  };
+  for (const auto& item : select.items) {
+    if (item.expr->kind != ast::ExprKind::kStar) walk(*item.expr, false, false);
+  }
+  if (select.having) walk(*select.having, false, false);
+  std::function<void(const ast::GroupingElement&)> keys = [&](const ast::GroupingElement& g) {
+    if (g.expr) walk(*g.expr, false, true);
+    for (const auto& sub : g.elements) keys(sub);
+  };
+  for (const auto& g : select.group_by) keys(g);
+  outer_scope_ = enclosing;
+  std::vector<const ast::Call*> aggs;
+  for (const auto& item : select.items) CollectAggregates(*item.expr, &aggs);
+  if (select.group_by.empty() && !select.having && aggs.empty()) return read;
+  for (const auto& [id, o] : bare) {
+    if (grouped[static_cast<size_t>(o)]) continue;
+    const std::string& qualifier = outer.columns[static_cast<size_t>(o)].qualifier;
+    std::string text = id->parts.size() == 1 ? (qualifier.empty() ? "" : qualifier + ".") + id->parts[0] : "";
+    for (size_t p = 0; p < id->parts.size() && id->parts.size() > 1; ++p) text += (p ? "." : "") + id->parts[p];
+    return Error(id->pos, "Expression '" + text + "' is not being grouped (the subquery aggregates its rows: an outer column " +
+                              "outside an aggregate's argument must be one of its GROUP BY keys, as in Flink; add it to the " +
+                              "subquery's GROUP BY, or compute the expression outside the subquery)");
+  }
+  return read;
 }
 
 Result<Binder::Relation> Binder::BindGroupedCorrelated(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
@@ -184,7 +255,7 @@ Result<Binder::Relation> Binder::DecorrelateSubqueryRelation(const ast::Query& q
                                                              size_t want_columns, const Status& refusal,
                                                              std::vector<ExprPtr>* correlation) {
   if (query.kind != ast::QueryKind::kSelect || !query.with.empty()) return CorrelatedSetOperation(query, query.pos);
-  if (!IsGroupedSelect(query)) return refusal;
+  if (!IsGroupedSelect(query) && !IsPlainSelect(query)) return refusal;
   std::vector<int> outer_keys;
   size_t num_items = 0;
   ASSIGN_OR_RETURN(Relation rel, BindGroupedCorrelated(query, outer, outer_rows, &outer_keys, &num_items));

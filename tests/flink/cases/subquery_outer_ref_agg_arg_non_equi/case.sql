@@ -1,0 +1,4 @@
+-- A scalar aggregate correlated by a non-equality whose argument reads another outer column (one value generator for both); both sides retract.
+CREATE TABLE o (id INT, k STRING, v INT, w INT) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/o.debezium.json', 'format' = 'debezium-json');
+CREATE TABLE i (id INT, k STRING, g STRING, v INT) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/i.debezium.json', 'format' = 'debezium-json');
+SELECT o.id, (SELECT SUM(i.v * o.w) FROM i WHERE i.v < o.v) AS m FROM o;

@@ -1,0 +1,4 @@
+-- A correlated DISTINCT IN subquery whose item reads an outer column (i.v + o.w); both sides retract.
+CREATE TABLE o (id INT, k STRING, v INT, w INT) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/o.debezium.json', 'format' = 'debezium-json');
+CREATE TABLE i (id INT, k STRING, g STRING, v INT) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/i.debezium.json', 'format' = 'debezium-json');
+SELECT id FROM o WHERE o.v IN (SELECT DISTINCT i.v + o.w FROM i WHERE i.k = o.k);

@@ -1,0 +1,4 @@
+-- An EXISTS in an aggregation's HAVING whose own HAVING aggregates a GROUP BY column of the outer query.
+CREATE TABLE o (id INT, k STRING, v INT, w INT) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/o.debezium.json', 'format' = 'debezium-json');
+CREATE TABLE i (id INT, k STRING, g STRING, v INT) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/i.debezium.json', 'format' = 'debezium-json');
+SELECT k, w FROM o GROUP BY k, w HAVING EXISTS (SELECT 1 FROM i WHERE i.k = o.k GROUP BY i.g HAVING SUM(i.v * o.w) > 10);

@@ -1,0 +1,4 @@
+-- A correlated NOT EXISTS whose HAVING reads an outer column; both sides retract.
+CREATE TABLE o (id INT, k STRING, v INT, w INT) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/o.debezium.json', 'format' = 'debezium-json');
+CREATE TABLE i (id INT, k STRING, g STRING, v INT) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/i.debezium.json', 'format' = 'debezium-json');
+SELECT id FROM o WHERE NOT EXISTS (SELECT 1 FROM i WHERE i.k = o.k GROUP BY i.g HAVING SUM(i.v) > o.w);
