@@ -407,11 +407,6 @@ class Generator:
         return "t"
 
     def make(self):
-        if self.data.cdc_duplicates:
-            # A Calc over the ChangelogNormalize: Flink pushes its projection and filter into the
-            # normalization, Sluice normalizes whole rows and filters after (random query 2013-88;
-            # flink_differences.md#a-filter-and-projection-over-changelognormalize).
-            self.known["changelog"] = "flink_differences.md#a-filter-and-projection-over-changelognormalize"
         q = getattr(self, "q_" + self.kind)()
         q.known = dict(self.known, **q.known)
         if UPDATING_T in q.sql() and q.kind in ("calc", "agg") and q.parts.get("where"):
