@@ -196,8 +196,9 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "Experimental (Flink's WindowEmitStrategy): early firing of window aggregations (TUMBLE, HOP, "
        "CUMULATE; event and processing time). Before a window fires, its result per key is emitted: +I, then "
        "-U/+U as it changes (nothing when it did not), on every row or per "
-       "'table.exec.emit.early-fire.delay'; when the window fires, only what changed since. The query is "
-       "then updating (EXPLAIN: emit=[early no delay]). Needs 'table.exec.emit.early-fire.delay'. SESSION "
+       "'table.exec.emit.early-fire.delay'; when the window fires, only what changed since (over an updating "
+       "input, on the legacy GROUP BY TUMBLE/HOP(...) only, a key whose rows were all retracted emits -D of its "
+       "result). The query is then updating (EXPLAIN: emit=[early no delay]). Needs 'table.exec.emit.early-fire.delay'. SESSION "
        "windows refuse it, as Flink's."},
       {"table.exec.emit.early-fire.delay", OptionType::kDuration, "",
        "Experimental: with early firing on, when a window's changed result per key is emitted: 0 on every "

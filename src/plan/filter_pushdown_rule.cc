@@ -111,20 +111,7 @@ class FilterPushDown {
 Result<std::vector<PlanNodePtr>> PushFiltersIntoScans(const std::vector<PlanNodePtr>& roots,
                                                       const FilterPushDownFn& push) {
   if (!push) return roots;
-  std::map<const PlanNode*, int> parents;
-  std::set<const PlanNode*> seen;
-  std::vector<const PlanNode*> stack;
-  for (const auto& r : roots) stack.push_back(r.get());
-  while (!stack.empty()) {
-    const PlanNode* n = stack.back();
-    stack.pop_back();
-    if (!seen.insert(n).second) continue;
-    for (const auto& in : n->inputs) {
-      parents[in.get()]++;
-      stack.push_back(in.get());
-    }
-  }
-  FilterPushDown rule(push, std::move(parents));
+  FilterPushDown rule(push, CountParents(roots));
   std::vector<PlanNodePtr> out;
   for (const auto& r : roots) {
     ASSIGN_OR_RETURN(PlanNodePtr x, rule.Apply(r));

@@ -7,6 +7,7 @@
 #include "catalog/catalog.h"
 #include "common/check.h"
 #include "function/scalar_function.h"
+#include "plan/changelog_normalize_filter_rule.h"
 #include "plan/filter_pushdown_rule.h"
 #include "plan/interval_join_rule.h"
 #include "plan/join_filter_rule.h"
@@ -399,6 +400,9 @@ Result<std::vector<PlanNodePtr>> OptimizePlans(const std::vector<PlanNodePtr>& r
   for (auto& r : out) {
     ASSIGN_OR_RETURN(r, ranks_over_joins.Apply(r));
   }
+  // A filter over a ChangelogNormalize moves into it (its key-only part below its Exchange).
+  ChangelogNormalizeFilterRule normalize_filters(CountParents(out));
+  for (auto& r : out) r = normalize_filters.Apply(r);
   // Before sharing, so scans with different pushed filters stay apart (their digests differ).
   ASSIGN_OR_RETURN(out, PushFiltersIntoScans(out, push_filters));
   // Share equal sub-plans first, so pruning keeps the union of what every consumer reads.
@@ -406,10 +410,18 @@ Result<std::vector<PlanNodePtr>> OptimizePlans(const std::vector<PlanNodePtr>& r
   PruneColumns(&out);
   // Pruning can leave Calc-over-Calc pairs; merge once more (a shared Calc stays shared).
   memo.clear();
+  const std::map<const PlanNode*, int> parents = CountParents(out);
+  shared_ = &parents;
+  for (auto& r : out) r = MergeCalcs(r, true, &memo);
+  shared_ = nullptr;
+  return out;
+}
+
+std::map<const PlanNode*, int> CountParents(const std::vector<PlanNodePtr>& roots) {
   std::map<const PlanNode*, int> parents;
   std::set<const PlanNode*> seen;
   std::vector<const PlanNode*> stack;
-  for (const auto& r : out) stack.push_back(r.get());
+  for (const auto& r : roots) stack.push_back(r.get());
   while (!stack.empty()) {
     const PlanNode* n = stack.back();
     stack.pop_back();
@@ -419,10 +431,7 @@ Result<std::vector<PlanNodePtr>> OptimizePlans(const std::vector<PlanNodePtr>& r
       stack.push_back(in.get());
     }
   }
-  shared_ = &parents;
-  for (auto& r : out) r = MergeCalcs(r, true, &memo);
-  shared_ = nullptr;
-  return out;
+  return parents;
 }
 
 void ReuseSubPlans(std::vector<PlanNodePtr>* roots) {

@@ -11,6 +11,7 @@
 // Threading: pure functions; they build new nodes and never modify their inputs' nodes.
 #pragma once
 
+#include <map>
 #include <vector>
 
 #include "common/status.h"
@@ -39,6 +40,9 @@ PlanNodePtr CopyWithInputs(const PlanNodePtr& node, std::vector<PlanNodePtr> inp
 
 // Marks which input columns `e` reads.
 void CollectColumns(const Expr& e, std::vector<bool>* used);
+
+// The number of parents of every node reachable from `roots` (a shared sub-plan has several).
+std::map<const PlanNode*, int> CountParents(const std::vector<PlanNodePtr>& roots);
 
 // The conjuncts of a condition (its AND's arguments, or itself; none for null).
 std::vector<ExprPtr> Conjuncts(const ExprPtr& e);

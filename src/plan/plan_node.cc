@@ -162,7 +162,14 @@ std::string GroupAggregateNode::ExplainAttributes() const {
   return s + partial_final_type + "select=[" + JoinNames(items) + "]";
 }
 
-std::string ChangelogNormalizeNode::ExplainAttributes() const { return "key=[" + KeyNames(*inputs[0], keys) + "]"; }
+std::string ChangelogNormalizeNode::ExplainAttributes() const {
+  std::string s = "key=[" + KeyNames(*inputs[0], keys) + "]";
+  if (condition) {
+    std::vector<std::string> in = ColumnNames(*inputs[0]);
+    s += ", condition=[" + condition->ToString(&in) + "]";
+  }
+  return s;
+}
 
 std::string DeduplicateNode::ExplainAttributes() const {
   return std::string("keep=[") + (keep_last ? "LastRow" : "FirstRow") + "], key=[" + KeyNames(*inputs[0], keys) +

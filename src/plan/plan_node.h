@@ -368,9 +368,13 @@ struct SortMergeJoinNode : HashJoinNode {
 // An upsert (or duplicated CDC) source's changelog made exact (Flink's ChangelogNormalize): keeps the
 // last row per key; +I/+U of a new key -> +I, of a known key -> (-U old) +U new (nothing when equal);
 // -U/-D -> -D of the kept row (nothing for an unknown key). Output = input columns.
+// With a `condition` (a filter above it pushed in, changelog_normalize_filter_rule.h) only rows that
+// pass are kept: a new key's row that fails is dropped, a change of a kept row that fails emits -D of
+// it and forgets the key.
 struct ChangelogNormalizeNode : PlanNode {
   ChangelogNormalizeNode() : PlanNode(PlanKind::kChangelogNormalize) {}
   std::vector<int> keys;  // the table's PRIMARY KEY columns
+  ExprPtr condition;      // over the input columns; null: every row passes
   bool emit_update_before = false;  // set by trait inference
   std::string ExplainName() const override { return "ChangelogNormalize"; }
   std::string ExplainAttributes() const override;

@@ -195,7 +195,9 @@ class Pruner {
         auto& in = Req(node->inputs[0]);
         for (size_t i = 0; i < n; ++i) in[i] = in[i] || req[i];
         if (node->kind == PlanKind::kChangelogNormalize) {
-          for (int k : node->As<ChangelogNormalizeNode>().keys) in[static_cast<size_t>(k)] = true;
+          const auto& cn = node->As<ChangelogNormalizeNode>();
+          for (int k : cn.keys) in[static_cast<size_t>(k)] = true;
+          if (cn.condition) CollectColumns(*cn.condition, &in);
         }
         return;
       }
@@ -475,6 +477,7 @@ class Pruner {
         nn->schema = pin.node->schema;
         nn->keys.clear();
         for (int k : cn.keys) nn->keys.push_back(pin.mapping[static_cast<size_t>(k)]);
+        if (cn.condition) nn->condition = RemapColumns(cn.condition, pin.mapping);
         Pruned out;
         out.mapping = pin.mapping;
         out.node = nn;

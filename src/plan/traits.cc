@@ -524,14 +524,9 @@ class Inference {
         w.emit_update_before = ub;
         w.input_has_retractions = !kinds_[n->inputs[0].get()].InsertOnly();
         if (!w.input_has_retractions) return;
-        if (w.Updates() && w.group_window) {
-          // Flink's legacy group window runs them (emitting -D for a key whose rows were all retracted).
-          status_ = Status::NotSupported(
-              "Early or late firing ('table.exec.emit.early-fire.enabled', 'table.exec.emit.late-fire.enabled') of a "
-              "group window aggregation over an updating input is not supported by Sluice yet");
-          return;
-        }
-        if (w.Updates()) {
+        // Flink's legacy group window runs early and late firing over it: a key's window result is
+        // updated by retractions too, and deleted (-D) when they empty it (AggregateWindowOperator).
+        if (w.Updates() && !w.group_window) {
           // Flink refuses early and late firing for every window TVF aggregation; Sluice runs them over
           // insert-only input (docs/flink_differences.md, "Emit strategies on window TVF aggregations").
           status_ = Status::PlanError(

@@ -403,15 +403,14 @@ class Generator:
     def source(self):
         if self.on["updating_source"] and self.r.random() < 0.3:
             self.known["explain"] = "flink_differences.md#deduplicate-in-the-physical-plan"
+            if self.data.cdc_duplicates:
+                # Over the normalized changelog the keep-last-row deduplication is a Rank over an
+                # updating input, whose changelog differs (random query 2031-46).
+                self.known["changelog"] = "flink_differences.md#top-n-over-an-updating-input"
             return UPDATING_T + " AS t0"
         return "t"
 
     def make(self):
-        if self.data.cdc_duplicates:
-            # A Calc over the ChangelogNormalize: Flink pushes its projection and filter into the
-            # normalization, Sluice normalizes whole rows and filters after (random query 2013-88;
-            # flink_differences.md#a-filter-and-projection-over-changelognormalize).
-            self.known["changelog"] = "flink_differences.md#a-filter-and-projection-over-changelognormalize"
         q = getattr(self, "q_" + self.kind)()
         q.known = dict(self.known, **q.known)
         if UPDATING_T in q.sql() and q.kind in ("calc", "agg") and q.parts.get("where"):
@@ -592,11 +591,15 @@ class Generator:
         # (random query 2005-195): compared as folded tables. Over a changelog input (ts no time
         # attribute) and for keep-last-row, rows leave as they arrive.
         rowtime_first = order == "ASC" and not self.data.changelog
+        known = {"explain": "flink_differences.md#deduplicate-in-the-physical-plan"}
+        if self.data.cdc_duplicates:
+            # Over the normalized changelog: a Rank over an updating input (random query 2032-22).
+            known["changelog"] = "flink_differences.md#top-n-over-an-updating-input"
         return Query("dedup", parts, {"items": 1},
                      lambda p: f"SELECT id, {', '.join(p['items'])} FROM (\n  SELECT *, ROW_NUMBER() OVER "
                      f"(PARTITION BY {key} ORDER BY ts {order}) AS rn FROM t\n) WHERE rn = 1",
                      compare="final" if rowtime_first else "changelog",
-                     known={"explain": "flink_differences.md#deduplicate-in-the-physical-plan"})
+                     known=known)
 
     def q_topn(self):
         r = self.r

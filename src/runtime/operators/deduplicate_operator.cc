@@ -23,7 +23,8 @@ namespace sluice {
 
 DeduplicateOperator::DeduplicateOperator(std::string name, std::vector<LogicalType> types, std::vector<int> keys,
                                          int time_column, bool keep_last, bool rowtime, bool emit_update_before,
-                                         bool changelog_input, int64_t state_ttl_ms, int64_t mini_batch_size)
+                                         bool changelog_input, int64_t state_ttl_ms, int64_t mini_batch_size,
+                                         ExprPtr filter_condition)
     : Operator(std::move(name), 1),
       types_(std::move(types)),
       keys_(std::move(keys)),
@@ -33,6 +34,7 @@ DeduplicateOperator::DeduplicateOperator(std::string name, std::vector<LogicalTy
       rowtime_(rowtime),
       emit_update_before_(emit_update_before),
       changelog_input_(changelog_input),
+      condition_(std::move(filter_condition)),
       ttl_micros_(state_ttl_ms * 1000),
       state_(std::make_unique<State>(types_)),
       bundle_({types_}, mini_batch_size) {}
@@ -50,6 +52,12 @@ Status DeduplicateOperator::Open(JobContext* ctx) {
       return Status::InvalidArgument("Deduplicate '" + name() + "': PARTITION BY column " + std::to_string(k) +
                                      " is outside the " + std::to_string(width) + " input columns");
     }
+  }
+  if (condition_) {
+    if (!changelog_input_ || !keep_last_ || rowtime_) {
+      return Status::Internal("Deduplicate '" + name() + "': a filter condition needs a ChangelogNormalize");
+    }
+    condition_eval_ = std::make_unique<ExprEvaluator>(std::vector<ExprPtr>{condition_}, ctx->eval);
   }
   if (rowtime_) {
     if (time_column_ < 0 || time_column_ >= width || !types_[static_cast<size_t>(time_column_)].IsTimestamp()) {
@@ -168,9 +176,36 @@ Status DeduplicateOperator::ProcessKeepFirstProctime(Chunk& chunk) {
   return Emit(out);
 }
 
+Status DeduplicateOperator::EvaluateCondition(const Chunk& chunk) {
+  State& s = *state_;
+  const size_t n = chunk.size();
+  s.passes.assign(n, 0);
+  // CURRENT_WATERMARK() reads this operator's watermark.
+  if (ctx_ && ctx_->eval) ctx_->eval->current_watermark = current_watermark();
+  // Only +I/+U rows are tested; a condition that cannot fail may run over the deletes too.
+  std::vector<uint32_t>& rows = s.sel;
+  rows.clear();
+  for (size_t i = 0; i < n; ++i) {
+    if (IsAccumulate(chunk.kind(i))) rows.push_back(static_cast<uint32_t>(i));
+  }
+  std::vector<uint32_t> passing;
+  if (rows.size() == n || ExprCannotFail(*condition_)) {
+    RETURN_IF_ERROR(condition_eval_->Filter(chunk, &passing));
+    for (uint32_t i : passing) s.passes[i] = 1;
+    return Status::OK();
+  }
+  Chunk accumulate(types_);
+  accumulate.AppendFrom(chunk, rows.data(), 0, rows.size());
+  RETURN_IF_ERROR(condition_eval_->Filter(accumulate, &passing));
+  for (uint32_t j : passing) s.passes[rows[j]] = 1;
+  return Status::OK();
+}
+
 Status DeduplicateOperator::ProcessKeepLast(Chunk& chunk) {
   State& s = *state_;
   const size_t n = chunk.size();
+  const bool filtered = condition_eval_ != nullptr;
+  if (filtered) RETURN_IF_ERROR(EvaluateCondition(chunk));
   // Every row may become the kept one, so the whole chunk goes to the arena in one columnar append;
   // rows that lose are released at once.
   const uint32_t base = s.arena.AppendMany(chunk, nullptr, n);
@@ -201,6 +236,12 @@ Status DeduplicateOperator::ProcessKeepLast(Chunk& chunk) {
       continue;
     }
     if (prev == kNoRow) {
+      if (filtered && !s.passes[i]) {
+        // A new key's row that does not pass is not kept.
+        s.arena.Release(id);
+        ++s.dead_rows;
+        continue;
+      }
       s.row[k] = id;
       Touch(k);
       ++s.live_rows;
@@ -217,6 +258,18 @@ Status DeduplicateOperator::ProcessKeepLast(Chunk& chunk) {
     if (!replace) {
       s.arena.Release(id);
       ++s.dead_rows;
+      continue;
+    }
+    if (filtered && !s.passes[i]) {
+      // The kept row no longer passes: it leaves as -D and the key is forgotten.
+      s.out_ids.push_back(prev);
+      s.out_kinds.push_back(RowKind::kDelete);
+      s.arena.Release(prev);
+      s.arena.Release(id);
+      s.dead_rows += 2;
+      --s.live_rows;
+      s.row[k] = kNoRow;
+      s.dirty.Mark(k);
       continue;
     }
     if (emit_update_before_) {

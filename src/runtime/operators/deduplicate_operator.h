@@ -31,7 +31,12 @@
 // - ChangelogNormalize (changelog_input): proctime keep-last over an upsert or CDC changelog keyed by
 //   the primary key: +I/+U behave as a new row (first -> +I, later -> -U/+U, equal -> nothing); -U/-D
 //   emit -D of the kept row and forget the key (an unknown key changes nothing and is counted in
-//   metrics().retractions_without_state), as Flink's ChangelogNormalize.
+//   metrics().retractions_without_state), as Flink's ChangelogNormalize. With a filter condition
+//   (ChangelogNormalize(..., condition=[...]), Flink's processLastRowOnChangelogWithFilter) only rows
+//   that pass are kept: a new key's +I/+U that does not pass (FALSE or NULL) changes nothing; a change
+//   of a kept row that differs from it emits -U/+U when it passes, and otherwise -D of the kept row,
+//   forgetting the key (a later passing row is +I again, a later delete emits nothing). The condition
+//   is evaluated on +I/+U rows only (a delete may be a tombstone carrying its key only).
 //
 // State: keys in a KeyIndex (state/key_index.h); per key id, flat vectors holding only what the
 // variant needs (the kept row's arena id always; rowtime, sequence number and timers for rowtime
@@ -59,10 +64,13 @@
 #include <string>
 #include <vector>
 
+#include "function/expression.h"
 #include "runtime/operator.h"
 #include "runtime/operators/mini_batch_bundle.h"
 
 namespace sluice {
+
+class ExprEvaluator;
 
 class DeduplicateOperator final : public Operator {
  public:
@@ -72,7 +80,7 @@ class DeduplicateOperator final : public Operator {
   // emit_update_before: downstream needs -U rows.
   DeduplicateOperator(std::string name, std::vector<LogicalType> types, std::vector<int> keys, int time_column,
                       bool keep_last, bool rowtime, bool emit_update_before, bool changelog_input = false,
-                      int64_t state_ttl_ms = 0, int64_t mini_batch_size = 0);
+                      int64_t state_ttl_ms = 0, int64_t mini_batch_size = 0, ExprPtr filter_condition = nullptr);
   ~DeduplicateOperator() override;
 
   Status Open(JobContext* ctx) override;
@@ -109,6 +117,8 @@ class DeduplicateOperator final : public Operator {
   Status FinishBundle();
   Status ProcessKeepFirstProctime(Chunk& chunk);
   Status ProcessKeepLast(Chunk& chunk);
+  // ChangelogNormalize with a condition: state_->passes[i] = whether +I/+U row i passes it.
+  Status EvaluateCondition(const Chunk& chunk);
   Status ProcessKeepFirstRowtime(const Chunk& chunk);
   Status EmitGathered();
   void MaybeCompact();
@@ -147,6 +157,8 @@ class DeduplicateOperator final : public Operator {
   bool rowtime_;
   bool emit_update_before_;
   bool changelog_input_;
+  ExprPtr condition_;
+  std::unique_ptr<ExprEvaluator> condition_eval_;
   int64_t ttl_micros_;
   int64_t now_micros_ = 0;
   std::unique_ptr<State> state_;

@@ -84,6 +84,7 @@ struct DeduplicateOperator::State {
   std::vector<std::string> encoded;
   std::vector<uint32_t> key_of_row;
   std::vector<uint32_t> sel;
+  std::vector<uint8_t> passes;  // ChangelogNormalize's condition, per input row
   std::vector<int32_t> local_best;  // per key: input row that won within the current chunk (rowtime keep-first)
   std::vector<uint32_t> touched;
   std::vector<uint32_t> out_ids;

@@ -158,7 +158,7 @@ Status WindowAggregateOperator::OnProcessingTime(int64_t timestamp_micros) {
 }
 
 void WindowAggregateOperator::SetRetracting() {
-  SLUICE_CHECK(!aggs_.empty() && aggs_.back().args.empty() && !aggs_.back().distinct && lateness_us_ == 0);
+  SLUICE_CHECK(!aggs_.empty() && aggs_.back().args.empty() && !aggs_.back().distinct);
   retracting_ = true;
   visible_aggs_ = aggs_.size() - 1;
 }
@@ -399,20 +399,27 @@ void WindowAggregateOperator::FireWindow(int64_t end, Chunk* out) {
   }
   if (slices.empty()) return;
   std::unique_ptr<uint8_t[]> scratch(new uint8_t[std::max<size_t>(state_bytes_, 1)]);
-  // With early or late firing, each key's result goes out as a change against what it emitted.
+  // With early or late firing, each key's result goes out as a change against what it emitted, and
+  // a key whose rows were all retracted (no result) as a delete of what it emitted.
   Chunk fresh(output_types_);
-  std::vector<std::string_view> fresh_keys;
+  std::vector<std::pair<std::string_view, bool>> fresh_keys;  // (key, has a row in `fresh`)
   Chunk* results = Updates() ? &fresh : out;
   auto changes = [&] {
-    for (size_t r = 0; r < fresh_keys.size(); ++r) EmitChange(end, fresh_keys[r], fresh, r, out);
+    size_t row = 0;
+    for (const auto& [key, has_row] : fresh_keys) {
+      if (has_row) {
+        EmitChange(end, key, fresh, row++, out);
+      } else {
+        EmitDelete(end, key, out);
+      }
+    }
   };
   if (slices.size() == 1) {
     const Slice& s = *slices[0];
     for (uint32_t id = 0; id < s.index.size(); ++id) {
       const Part part = PartOf(s, id);
-      if (AppendResult(s.keys, id, &part, 1, start, end, scratch.get(), results) && Updates()) {
-        fresh_keys.push_back(s.index.key(id));
-      }
+      const bool has_row = AppendResult(s.keys, id, &part, 1, start, end, scratch.get(), results);
+      if (Updates()) fresh_keys.emplace_back(s.index.key(id), has_row);
     }
     changes();
     return;
@@ -440,10 +447,9 @@ void WindowAggregateOperator::FireWindow(int64_t end, Chunk* out) {
   }
   for (size_t g = 0; g < first.size(); ++g) {
     const auto [s, id] = first[g];
-    if (AppendResult(s->keys, id, parts.data() + begin[g], begin[g + 1] - begin[g], start, end, scratch.get(), results) &&
-        Updates()) {
-      fresh_keys.push_back(s->index.key(id));
-    }
+    const bool has_row =
+        AppendResult(s->keys, id, parts.data() + begin[g], begin[g + 1] - begin[g], start, end, scratch.get(), results);
+    if (Updates()) fresh_keys.emplace_back(s->index.key(id), has_row);
   }
   changes();
 }
@@ -501,9 +507,24 @@ void WindowAggregateOperator::RefireKey(int64_t end, const std::string& key, Chu
   SLUICE_CHECK(key_slice != nullptr);  // the late row was accumulated into one of the window's slices
   Chunk fresh(output_types_);
   std::unique_ptr<uint8_t[]> scratch(new uint8_t[std::max<size_t>(state_bytes_, 1)]);
-  // Early and late firing are refused over an updating input, so the key's window is never empty here.
-  SLUICE_CHECK(AppendResult(key_slice->keys, key_row, parts.data(), parts.size(), start, end, scratch.get(), &fresh));
+  // Over an updating input the key's rows may all be retracted: its emitted result is deleted.
+  if (!AppendResult(key_slice->keys, key_row, parts.data(), parts.size(), start, end, scratch.get(), &fresh)) {
+    EmitDelete(end, key, out);
+    return;
+  }
   EmitChange(end, key, fresh, 0, out);
+}
+
+void WindowAggregateOperator::EmitDelete(int64_t end, std::string_view key, Chunk* out) {
+  auto fw = fired_.find(end);
+  if (fw == fired_.end()) return;
+  auto prev = fw->second.index.find(std::string(key));
+  if (prev == fw->second.index.end()) return;  // nothing emitted for the key: nothing to delete
+  // Always -D (also without update-before rows), as Flink's AggregateWindowOperator; the replaced row
+  // stays in `results` until the next compaction (EmitChange).
+  out->AppendRow(fw->second.results, prev->second);
+  out->kind_vector().back() = RowKind::kDelete;
+  fw->second.index.erase(prev);
 }
 
 void WindowAggregateOperator::EmitChange(int64_t end, std::string_view key_view, const Chunk& fresh, size_t row, Chunk* out) {

@@ -42,6 +42,9 @@
 // then fires, only keys whose result changed since emit (-U/+U; +I for a key not emitted yet). The
 // results emitted per window and key are remembered until the window expires (fires, without late
 // firing); rewritten rows are compacted away, so they stay bounded by the window's keys.
+// Over an updating input (SetRetracting) a -U/-D row updates the result as a row does; when it leaves
+// the key's window without rows, its emitted result goes out as -D (whether or not update-before rows
+// are asked for) and is forgotten, so a later row emits +I again; a key never emitted emits nothing.
 //
 // SESSION windows (not sliced): per group key, its open sessions [first row, last row + gap), each with
 // its accumulators. A row opens [ts, ts + gap) and merges every session of its key it touches
@@ -116,7 +119,9 @@ class WindowAggregateOperator final : public Operator, public ProcessingTimeCall
   // (late ones are dropped like late inserts), and the last call of `aggs` is a hidden COUNT(*) (the
   // retracting variant, as Flink's count1$): a window's key whose count is 0 is not emitted (Flink's
   // WindowIsEmptySupplier). DISTINCT values are then counted per slice (a value counts while its
-  // count over the window's slices is > 0). Not with late firing.
+  // count over the window's slices is > 0). With early or late firing (the legacy group window only,
+  // as Flink), a retraction updates the key's emitted result like a row does, and one that empties
+  // the key's window emits -D of that result (Flink's AggregateWindowOperator with recordCountIsZero).
   void SetRetracting();
 
   // Turns on late firing (see above): rows up to `lateness_ms` behind a window's end update it, after
@@ -277,6 +282,9 @@ class WindowAggregateOperator final : public Operator, public ProcessingTimeCall
   // Emits row `row` of `fresh` (window `end`'s result for `key`) as a change against the result
   // remembered for them (nothing when equal, -U/+U, or +I for a new key) and remembers it.
   void EmitChange(int64_t end, std::string_view key, const Chunk& fresh, size_t row, Chunk* out);
+  // Over an updating input, a key of window `end` whose rows were all retracted: -D of the result it
+  // emitted (and it is forgotten), nothing when it emitted none.
+  void EmitDelete(int64_t end, std::string_view key, Chunk* out);
   // Fires the scheduled late updates that are due, and those of windows expired at `progress` (all
   // of them when `all`).
   Status FlushLateTimers(int64_t progress, bool all, Chunk* out);

@@ -20,7 +20,8 @@ Result<Operator*> TranslateChangelogNormalize(Translator& t, const PlanNodePtr& 
   RETURN_IF_ERROR(MiniBatchSize(t.config(), &batch_size));
   return t.Add(std::make_unique<DeduplicateOperator>("ChangelogNormalize", c.inputs[0]->schema.types(), c.keys, -1,
                                                      /*keep_last=*/true, /*rowtime=*/false, c.emit_update_before,
-                                                     /*changelog_input=*/true, /*state_ttl_ms=*/0, batch_size),
+                                                     /*changelog_input=*/true, /*state_ttl_ms=*/0, batch_size,
+                                                     c.condition),
                node->inputs);
 }
 
