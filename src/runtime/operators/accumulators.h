@@ -11,8 +11,9 @@
 // Over an insert-only input (no retraction ever reaches the calls) a set keeps no counts: per tuple a
 // bit mask of the calls that have seen it (Flink's distinct view of an aggregate that consumes no
 // retraction keeps a bitmap of its FILTERs), and a tuple of one 8-byte value (a BIGINT, a DOUBLE, a
-// TIMESTAMP: 9 key-encoded bytes) is kept in a compact open-addressing table of 9-byte slots (key and
-// mask; q16's sets took 48 bytes a slot with counts).
+// TIMESTAMP: 9 key-encoded bytes) is kept in a compact open-addressing table of 5-byte slots while its
+// values fit in 32 bits (ids), else 9-byte ones (value and mask; q16's sets took 48 bytes a slot with
+// counts).
 //
 // A group's state is one flat block of block_bytes() bytes that the operator owns (GroupAggregate keeps
 // the blocks of all its groups in one array indexed by key id): the calls' function states (call a at
