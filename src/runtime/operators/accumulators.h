@@ -8,6 +8,13 @@
 // `COUNT(DISTINCT bidder)`): one hash index of the argument tuples, each tuple's row holding one count
 // per call of the set, so a tuple is encoded and looked up once per row and stored once per group.
 //
+// Over an insert-only input (no retraction ever reaches the calls) a set keeps no counts: per tuple a
+// bit mask of the calls that have seen it (Flink's distinct view of an aggregate that consumes no
+// retraction keeps a bitmap of its FILTERs), and a tuple of one 8-byte value (a BIGINT, a DOUBLE, a
+// TIMESTAMP: 9 key-encoded bytes) is kept in a compact open-addressing table of 5-byte slots while its
+// values fit in 32 bits (ids), else 9-byte ones (value and mask; q16's sets took 48 bytes a slot with
+// counts).
+//
 // A group's state is one flat block of block_bytes() bytes that the operator owns (GroupAggregate keeps
 // the blocks of all its groups in one array indexed by key id): the calls' function states (call a at
 // offset(a), state_bytes() in all), then one owning pointer per set of DISTINCT calls to its counts
@@ -45,7 +52,8 @@ struct AccumulatorCall {
 
 class AccumulatorLayout {
  public:
-  explicit AccumulatorLayout(std::vector<AccumulatorCall> calls);
+  // `insert_only`: no Update will retract (the input is insert-only); DISTINCT sets then keep bit masks.
+  explicit AccumulatorLayout(std::vector<AccumulatorCall> calls, bool insert_only = false);
   const std::vector<AccumulatorCall>& calls() const { return calls_; }
 
   // Bytes of one group's block (a multiple of block_align()) and the alignment its address needs.
@@ -97,16 +105,20 @@ class AccumulatorLayout {
   struct DistinctSet {
     size_t offset = 0;          // of its DistinctCounts pointer in a block
     std::vector<size_t> calls;  // call indexes; a call's count is at its position here in a tuple's row
+    bool masks = false;         // bit masks, not counts (insert-only input, at most kMaxMaskCalls calls)
   };
   static constexpr size_t kNotDistinct = static_cast<size_t>(-1);
+  static constexpr size_t kMaxMaskCalls = 63;
   DistinctCounts* distinct(const uint8_t* block, size_t set) const;
   DistinctCounts** distinct_slot(uint8_t* block, size_t set) const;
-  // The counts of `tuple` in DISTINCT set `set`, made when absent unless `retract` (then null).
-  int64_t* FindDistinct(uint8_t* block, size_t set, const std::string& tuple, bool retract) const;
+  // The counts of `tuple` in DISTINCT set `set`, made when absent unless `retract` (then null); for a
+  // set of masks, the bytes of its mask (call m of the set: bit m % 8 of byte m / 8), made when absent.
+  void* FindDistinct(uint8_t* block, size_t set, const std::string& tuple, bool retract) const;
   void SerializeDistinct(const uint8_t* block, size_t a, StateWriter* w) const;
   void DeserializeDistinct(uint8_t* block, size_t a, StateReader* r) const;
 
   std::vector<AccumulatorCall> calls_;
+  bool insert_only_ = false;
   std::vector<size_t> offsets_;
   std::vector<DistinctSet> distinct_sets_;
   std::vector<size_t> distinct_set_;     // per call: its DistinctSet, or kNotDistinct

@@ -21,14 +21,14 @@ GroupAggregateOperator::GroupAggregateOperator(std::string name, std::vector<Log
                                                std::vector<int> keys, std::vector<Agg> aggs,
                                                std::vector<LogicalType> output_types, bool emit_update_before,
                                                int64_t mini_batch_size, bool two_phase,
-                                               int64_t state_ttl_ms)
+                                               int64_t state_ttl_ms, bool insert_only_input)
     : Operator(std::move(name), 1),
       input_types_(std::move(input_types)),
       keys_(std::move(keys)),
       aggs_(std::move(aggs)),
       output_types_(std::move(output_types)),
       emit_update_before_(emit_update_before),
-      layout_(aggs_),
+      layout_(aggs_, insert_only_input),
       stride_(layout_.block_bytes()),
       state_ttl_micros_(state_ttl_ms * 1000),
       mini_batch_size_(mini_batch_size),

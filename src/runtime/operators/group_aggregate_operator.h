@@ -53,10 +53,12 @@ class GroupAggregateOperator final : public Operator {
   // input rows and emits one partial result per key when it closes; the global bundle counts those
   // partial results to `mini_batch_size` (and closes at the same watermarks, barriers and end). The
   // partial results are kept as the input rows they stand for. The folded result is the same; there
-  // are fewer changes.
+  // are fewer changes. `insert_only_input`: the input never retracts (its changelog mode is insert-only),
+  // so DISTINCT calls keep bit masks instead of counts (runtime/operators/accumulators.h).
   GroupAggregateOperator(std::string name, std::vector<LogicalType> input_types, std::vector<int> keys,
                          std::vector<Agg> aggs, std::vector<LogicalType> output_types, bool emit_update_before,
-                         int64_t mini_batch_size = 0, bool two_phase = false, int64_t state_ttl_ms = 0);
+                         int64_t mini_batch_size = 0, bool two_phase = false, int64_t state_ttl_ms = 0,
+                         bool insert_only_input = false);
   ~GroupAggregateOperator() override;
   Status Process(int input, Chunk& chunk) override;
   // Set when only a fold to the final table reads the output (runtime/job.h final_table_input): without

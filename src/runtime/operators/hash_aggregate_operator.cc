@@ -18,7 +18,7 @@ HashAggregateOperator::HashAggregateOperator(std::string name, std::vector<Logic
       input_types_(std::move(input_types)),
       keys_(std::move(keys)),
       output_types_(std::move(output_types)),
-      layout_(std::move(aggs)),
+      layout_(std::move(aggs), /*insert_only=*/true),  // batch input: no retraction
       stride_(layout_.block_bytes()) {
   // Blocks live in one std::vector<uint8_t>, whose storage operator new aligns to this.
   SLUICE_CHECK_LE(layout_.block_align(), static_cast<size_t>(__STDCPP_DEFAULT_NEW_ALIGNMENT__));

@@ -21,7 +21,8 @@ Result<Operator*> TranslateGroupAggregate(Translator& t, const PlanNodePtr& node
   }
   auto op = std::make_unique<GroupAggregateOperator>(g.ExplainName(), inputs[0]->schema.types(), g.group_keys,
                                                      std::move(aggs), g.schema.types(), g.emit_update_before,
-                                                     batch_size, g.phase == GroupAggregateNode::Phase::kGlobal, ttl_ms);
+                                                     batch_size, g.phase == GroupAggregateNode::Phase::kGlobal, ttl_ms,
+                                                     inputs[0]->changelog_mode.IsInsertOnly());
   // Only a fold to the final table reads its changes (runtime/job.h): one net change per key per chunk.
   if (t.context().final_table_input == node.get()) op->set_net_changes(true);
   return t.Add(std::move(op), inputs);

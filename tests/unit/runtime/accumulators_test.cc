@@ -145,5 +145,89 @@ TEST(AccumulatorsTest, DistinctCallsSharingTheirArgumentsKeepTheirOwnCounts) { C
 
 TEST(AccumulatorsTest, WideSetsOfDistinctCallsKeepTheirOwnCounts) { CheckAgainstModel(kWideCalls, 12); }
 
+// Over an insert-only input the sets keep a bit mask per tuple (accumulators.h): tuples of one 8-byte
+// value in the compact WordSet (x, growing to thousands of tuples), NULLs, short and long strings (y:
+// VARCHAR of 0 to 20 characters) in maps. Input (x BIGINT, y VARCHAR, f1 BOOLEAN, f2 BOOLEAN). Each
+// call's result must be its distinct non-null values among the rows that pass its filter (COUNT:
+// how many, SUM: their sum), also after checkpoints (which write the same bytes as the state they
+// restore, and equal the bytes a set of counts writes for calls that saw each tuple once).
+void CheckInsertOnly(const std::vector<Call>& calls_x, size_t y_calls, unsigned seed) {
+  const LogicalType big = LogicalType::BigInt();
+  const LogicalType str = LogicalType::String();
+  std::vector<AccumulatorCall> calls;
+  for (const Call& c : calls_x) {
+    calls.push_back({*ResolveAggregate(c.sum ? "SUM" : "COUNT", {big}, {nullptr}, true), {0}, true, c.filter});
+  }
+  for (size_t i = 0; i < y_calls; ++i) {
+    calls.push_back({*ResolveAggregate("COUNT", {str}, {nullptr}, true), {1}, true, i % 2 == 0 ? -1 : 3});
+  }
+  const AccumulatorLayout layout(calls, /*insert_only=*/true);
+  const AccumulatorLayout counting(calls);
+  const std::vector<LogicalType> types = {big, str, LogicalType::Boolean(), LogicalType::Boolean()};
+  std::mt19937 rnd(seed);
+  for (int round = 0; round < 3; ++round) {
+    auto block = std::make_unique<Block>(layout);
+    auto counts = std::make_unique<Block>(counting);
+    std::vector<std::map<std::string, int64_t>> seen(calls.size());  // per call: value -> x (0 for y)
+    for (int step = 0; step < 6000; ++step) {
+      const bool x_null = rnd() % 50 == 0, y_null = rnd() % 40 == 0;
+      const int64_t x = static_cast<int64_t>(rnd() % 3000) * (round == 2 ? (int64_t{1} << 40) : 1) - 7;
+      const std::string y = std::string(rnd() % 21, 'y') + std::to_string(rnd() % 200);
+      const bool f1 = rnd() % 2 == 0, f2 = rnd() % 3 != 0;
+      Chunk chunk(types);
+      chunk.AppendValues({x_null ? Value::Null(big) : Value::BigInt(x), y_null ? Value::Null(str) : Value::String(y),
+                          Value::Boolean(f1), Value::Boolean(f2)},
+                         RowKind::kInsert);
+      layout.Update(block->data(), chunk, 0, false);
+      counting.Update(counts->data(), chunk, 0, false);
+      for (size_t a = 0; a < calls.size(); ++a) {
+        const int f = calls[a].filter;
+        if ((f == 2 && !f1) || (f == 3 && !f2)) continue;
+        const bool is_x = calls[a].args[0] == 0;
+        if (is_x ? x_null : y_null) continue;
+        seen[a].emplace(is_x ? std::to_string(x) : y, is_x ? x : 0);
+      }
+      if (step % 500 != 499) continue;
+      const std::vector<int64_t> got = Results(layout, block->data());
+      for (size_t a = 0; a < calls.size(); ++a) {
+        int64_t want = 0;
+        for (const auto& [v, n] : seen[a]) want += a < calls_x.size() && calls_x[a].sum ? n : 1;
+        ASSERT_EQ(got[a], want) << "round " << round << " step " << step << " call " << a;
+      }
+      StateWriter w;
+      layout.Serialize(block->data(), &w);
+      const std::string bytes = w.Release();
+      auto restored = std::make_unique<Block>(layout);
+      StateReader r(bytes, "accumulators");
+      layout.Deserialize(restored->data(), &r);
+      ASSERT_TRUE(r.ok());
+      StateWriter again;
+      layout.Serialize(restored->data(), &again);
+      ASSERT_EQ(again.Release(), bytes);
+      ASSERT_EQ(Results(layout, restored->data()), got);
+      block = std::move(restored);
+      // A set of counts' checkpoint restores into masks with the same results.
+      StateWriter from_counts;
+      counting.Serialize(counts->data(), &from_counts);
+      const std::string counted = from_counts.Release();
+      Block converted(layout);
+      StateReader cr(counted, "accumulators");
+      layout.Deserialize(converted.data(), &cr);
+      ASSERT_TRUE(cr.ok());
+      ASSERT_EQ(Results(layout, converted.data()), got);
+    }
+    EXPECT_GT(layout.HeapBytes(block->data()), 0u);
+  }
+}
+
+TEST(AccumulatorsTest, InsertOnlySetsKeepMasks) { CheckInsertOnly(kCalls, 2, 13); }
+
+// Sets of 8 to 15 calls keep 16-bit masks (the top bit marks a used slot).
+TEST(AccumulatorsTest, InsertOnlyWideSetsKeepWiderMasks) {
+  std::vector<Call> calls;
+  for (int i = 0; i < 12; ++i) calls.push_back({0, i % 3 == 0 ? -1 : 2 + i % 2, i % 4 == 1});
+  CheckInsertOnly(calls, 9, 14);
+}
+
 }  // namespace
 }  // namespace sluice
