@@ -58,7 +58,13 @@ Result<PlanNodePtr> Binder::BindInsert(const ast::Insert& insert) {
   if (!entry.ok()) return Error(insert.pos, entry.status().message());
   if (!entry->table) return Error(insert.pos, "'" + path->name + "' is a view; INSERT needs a table");
   auto table = entry->table;
-  if (insert.overwrite) return NotSupported(insert.pos, "INSERT OVERWRITE in streaming mode");
+  if (insert.overwrite) {
+    // Flink's batch filesystem sink replaces the files under its path (or partition); Sluice's sinks
+    // only append, in either mode.
+    const bool batch = config_ && IsBatchRuntimeMode(*config_);
+    return NotSupported(insert.pos, batch ? "INSERT OVERWRITE (batch mode: Sluice's sinks append to what is there)"
+                                          : "INSERT OVERWRITE in streaming mode");
+  }
   if (!insert.static_partition.empty()) return NotSupported(insert.pos, "INSERT with a static PARTITION");
   ASSIGN_OR_RETURN(PlanNodePtr query, BindQuery(*insert.query));
   std::vector<size_t> targets = table->persisted_columns();

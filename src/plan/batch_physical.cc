@@ -115,17 +115,13 @@ Result<PlanNodePtr> BatchNode(const PlanNode& node, const EnabledOperators& on) 
 
 // Replaces, below and at the inputs of `node`, the nodes that have a batch counterpart. Shared nodes
 // are visited once and replaced for every parent (`replaced`). Returns whether anything changed.
-// `versioned`: `node` feeds a temporal join's versioned side, whose every version the join keeps (a
-// keep-last Deduplicate there must emit each version, not only the final row), so nothing below it is
-// replaced.
-Status Rewrite(PlanNode* node, bool versioned, const EnabledOperators& on, std::set<PlanNode*>* seen,
+// (A temporal join, whose versioned side would need every version, never reaches this: batch mode
+// refuses it, CheckBatchSupported.)
+Status Rewrite(PlanNode* node, const EnabledOperators& on, std::set<PlanNode*>* seen,
                std::map<const PlanNode*, PlanNodePtr>* replaced, bool* changed) {
   if (!seen->insert(node).second) return Status::OK();
-  for (size_t i = 0; i < node->inputs.size(); ++i) {
-    auto& in = node->inputs[i];
-    const bool keep = versioned || (node->kind == PlanKind::kTemporalJoin && i == 1);
-    RETURN_IF_ERROR(Rewrite(in.get(), keep, on, seen, replaced, changed));
-    if (keep) continue;
+  for (auto& in : node->inputs) {
+    RETURN_IF_ERROR(Rewrite(in.get(), on, seen, replaced, changed));
     auto it = replaced->find(in.get());
     if (it == replaced->end()) {
       ASSIGN_OR_RETURN(PlanNodePtr batch, BatchNode(*in, on));
@@ -138,10 +134,66 @@ Status Rewrite(PlanNode* node, bool versioned, const EnabledOperators& on, std::
   return Status::OK();
 }
 
+// What Flink's batch planner refuses although Sluice's streaming operators could run it, in Flink's
+// words: a window TVF over processing time or a SESSION window TVF (BatchPhysicalWindowTableFunction
+// and its window aggregate rules), an ORDER BY with OFFSET and no LIMIT (BatchPhysicalSortLimit: its
+// limit end would be Long.MAX_VALUE) and an event-time temporal join (its correlate stays in the batch
+// plan), and a legacy GROUP BY SESSION window (GROUP BY TUMBLE/HOP is a batch window aggregate in Flink).
+Status CheckBatchSupported(const PlanNode& node, std::set<const PlanNode*>* seen) {
+  if (!seen->insert(&node).second) return Status::OK();
+  const WindowSpec* window = nullptr;
+  bool proctime = false;
+  if (node.kind == PlanKind::kWindowTableFunction && !node.As<WindowTableFunctionNode>().group_window) {
+    window = &node.As<WindowTableFunctionNode>().window;
+    proctime = node.As<WindowTableFunctionNode>().proctime;
+  } else if (node.kind == PlanKind::kWindowAggregate && !node.As<WindowAggregateNode>().group_window) {
+    window = &node.As<WindowAggregateNode>().window;
+    proctime = node.As<WindowAggregateNode>().proctime;
+  }
+  if (window && proctime) return Status::PlanError("Processing time Window TableFunction is not supported yet.");
+  if (window && window->kind == WindowKind::kSession) {
+    return Status::PlanError("Unaligned windows like session are not supported in batch mode yet.");
+  }
+  // A legacy GROUP BY SESSION(ts, gap) window: Flink's batch window aggregate rules take tumbling and
+  // sliding group windows only (w$ is Flink's alias of the window; the gap in ms).
+  const WindowSpec* group_window = nullptr;
+  int group_time = -1;  // the input column of the window's time attribute
+  if (node.kind == PlanKind::kWindowTableFunction && node.As<WindowTableFunctionNode>().group_window) {
+    group_window = &node.As<WindowTableFunctionNode>().window;
+    group_time = node.As<WindowTableFunctionNode>().time_column;
+  } else if (node.kind == PlanKind::kWindowAggregate && node.As<WindowAggregateNode>().group_window &&
+             node.As<WindowAggregateNode>().window_start_column < 0) {
+    group_window = &node.As<WindowAggregateNode>().window;
+    group_time = node.As<WindowAggregateNode>().time_column;
+  }
+  if (group_window && group_window->kind == WindowKind::kSession && group_time >= 0 && !node.inputs.empty()) {
+    return Status::PlanError("Window SessionGroupWindow('w$, " + node.inputs[0]->schema.field(group_time).name + ", " +
+                             std::to_string(group_window->size_ms) +
+                             ") is not supported right now. (batch mode: Flink's batch planner has no session group "
+                             "window)");
+  }
+  if (node.kind == PlanKind::kSort) {
+    const auto& sort = node.As<SortNode>();
+    if (!sort.order.empty() && sort.fetch < 0 && sort.offset > 0) {
+      return Status::PlanError("Not support limitEnd is max value now! (batch mode: an ORDER BY with OFFSET needs a "
+                               "LIMIT, as in Flink's batch planner)");
+    }
+  }
+  if (node.kind == PlanKind::kTemporalJoin) {
+    return Status::PlanError("unexpected correlate variable $cor0 in the plan (batch mode: Flink's batch planner "
+                             "cannot plan the event-time temporal join against '" +
+                             node.As<TemporalJoinNode>().right_name + "'; run it in streaming mode)");
+  }
+  for (const auto& in : node.inputs) RETURN_IF_ERROR(CheckBatchSupported(*in, seen));
+  return Status::OK();
+}
+
 }  // namespace
 
 Status ApplyBatchPhysicalRules(const Configuration& config, std::vector<PlanNodePtr>* roots) {
   ASSIGN_OR_RETURN(const EnabledOperators on, ParseDisabledOperators(config.GetString(kDisabledOperatorsKey)));
+  std::set<const PlanNode*> checked;
+  for (const auto& r : *roots) RETURN_IF_ERROR(CheckBatchSupported(*r, &checked));
   // Each round rewrites at least one aggregate, so this ends after at most as many rounds as the plan
   // has aggregates (plus the final inference).
   for (;;) {
@@ -149,7 +201,7 @@ Status ApplyBatchPhysicalRules(const Configuration& config, std::vector<PlanNode
     std::set<PlanNode*> seen;
     std::map<const PlanNode*, PlanNodePtr> replaced;
     bool changed = false;
-    for (auto& r : *roots) RETURN_IF_ERROR(Rewrite(r.get(), false, on, &seen, &replaced, &changed));
+    for (auto& r : *roots) RETURN_IF_ERROR(Rewrite(r.get(), on, &seen, &replaced, &changed));
     if (!changed) return Status::OK();
   }
 }

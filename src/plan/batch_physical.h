@@ -14,7 +14,9 @@
 // with Flink's error. Every Rank
 // (Top-N) and Deduplicate over an insert-only input becomes a batch Rank (global=[true]) that sorts
 // its input at its end and emits the ranked rows once. Batch sorts (SortNode::Variant::kBatchSort)
-// are chosen by the binder already.
+// are chosen by the binder already. What Flink's batch planner refuses is refused first, in its words:
+// a processing-time or SESSION window TVF, a legacy GROUP BY SESSION window, ORDER BY ... OFFSET without
+// LIMIT, an event-time temporal join.
 //
 // Threading: pure planning on the caller's thread; rewrites the plan of one statement in place.
 #pragma once

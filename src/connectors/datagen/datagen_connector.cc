@@ -682,10 +682,9 @@ class DatagenFactory final : public ConnectorFactory {
     ASSIGN_OR_RETURN(int64_t seed, reader.GetInt("sluice.seed", 0));
     for (const FieldConfig& f : all) {
       int64_t count = ShortestSequence(f);
-      if (count >= 0) {
-        settings->total_rows = std::min(settings->total_rows, count);
-        settings->bounded = true;
-      }
+      // A sequence ends the table, but as Flink's DataGenTableSource it is declared bounded (batch
+      // mode, a lookup table) only with 'number-of-rows'.
+      if (count >= 0) settings->total_rows = std::min(settings->total_rows, count);
     }
     // Per-column streams derived from the seed, by physical position.
     SplittableRandom seeds(seed);

@@ -15,8 +15,9 @@
 // a checkpoint (the position is the row number) never changes the values.
 //
 // Semantics as Flink's: random strings are lowercase hex; DATE and TIME are the current date/time
-// (UTC here, from the injected clock); a table with a sequence field is bounded and ends when the
-// first sequence completes (or at 'number-of-rows', whichever is first). One split (Flink's
+// (UTC here, from the injected clock); a table with a sequence field ends when the first sequence
+// completes (or at 'number-of-rows', whichever is first), but is bounded (readable in batch mode, as
+// a lookup table) only with 'number-of-rows', as Flink's DataGenTableSource. One split (Flink's
 // sequences are split across subtasks; Sluice reads a datagen table with one split).
 //
 // Threading: the factory is stateless; a split is read by one thread.

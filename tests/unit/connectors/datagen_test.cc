@@ -44,7 +44,7 @@ struct Harness {
     return factory->CreateSource(ctx);
   }
 
-  // Reads all rows of a bounded table.
+  // Reads all rows of a table that ends (bounded, or with a sequence field).
   Chunk ReadAll(const Schema& schema, std::map<std::string, std::string> options, std::vector<int> projection = {},
                 size_t chunk_size = 1024) {
     Schema out_schema;
@@ -57,7 +57,6 @@ struct Harness {
     EXPECT_TRUE(source.ok()) << source.status().ToString();
     Chunk all(out_schema);
     if (!source.ok()) return all;
-    EXPECT_TRUE((*source)->bounded());
     auto splits = (*source)->CreateSplits();
     auto& split = (*splits)[0];
     for (;;) {
@@ -95,6 +94,20 @@ TEST(DatagenTest, SequenceBoundsTheTableAndCountsUp) {
   // As in Flink, a bounded table is still emitted at 'rows-per-second' (10000 by default): after
   // the first chunk (300 rows) the other 2200 rows take 0.22 s of the injected clock.
   EXPECT_EQ(h.slept, 220000);
+}
+
+TEST(DatagenTest, OnlyNumberOfRowsMakesTheTableBounded) {
+  // As Flink's DataGenTableSource: a sequence ends the table, but only 'number-of-rows' declares it
+  // bounded (what batch mode and a lookup join ask for).
+  Harness h;
+  Schema s = Cols({{"id", LogicalType::BigInt()}});
+  auto seq = h.Create(s, {{"fields.id.kind", "sequence"}, {"fields.id.start", "1"}, {"fields.id.end", "3"}});
+  ASSERT_TRUE(seq.ok());
+  EXPECT_FALSE((*seq)->bounded());
+  auto rows = h.Create(s, {{"number-of-rows", "5"}, {"fields.id.kind", "sequence"}, {"fields.id.start", "1"},
+                           {"fields.id.end", "3"}});
+  ASSERT_TRUE(rows.ok());
+  EXPECT_TRUE((*rows)->bounded());
 }
 
 TEST(DatagenTest, NumberOfRowsBoundsBeforeASequenceEnds) {
