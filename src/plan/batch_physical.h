@@ -13,7 +13,9 @@
 // (then it stays a Join, where Flink plans a NestedLoopJoin). An unknown operator name fails planning
 // with Flink's error. Every Rank
 // (Top-N) and Deduplicate over an insert-only input becomes a batch Rank (global=[true]) that sorts
-// its input at its end and emits the ranked rows once. Batch sorts (SortNode::Variant::kBatchSort)
+// its input at its end and emits the ranked rows once. A MATCH_RECOGNIZE ordered by a rowtime loses
+// the WatermarkAssigner below it (Flink's batch plans have none; its operator then matches at the end
+// of the input). Batch sorts (SortNode::Variant::kBatchSort)
 // are chosen by the binder already.
 //
 // Threading: pure planning on the caller's thread; rewrites the plan of one statement in place.
