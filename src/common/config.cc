@@ -46,6 +46,16 @@ const std::vector<ConfigOption>& AllConfigOptions() {
       {kChunkSizeKey, OptionType::kInteger, "1024",
        "Sluice: rows per columnar chunk read from sources. Results never depend on it; tests vary it.",
        {}, {}, 1, 1 << 20},
+      {"sluice.exec.match-recognize.max-threads", OptionType::kInteger, "100000",
+       "Sluice: the most threads (ways of mapping the rows so far to pattern variables that are still being "
+       "followed) a MATCH_RECOGNIZE partition may hold while it matches a pattern Flink's CEP does not run "
+       "(alternation, quantified groups, a reluctant ?; docs/sql.md). Threads whose futures are the same are "
+       "merged (the same place in the pattern and the same rows read by the DEFINE conditions still to be "
+       "evaluated), so a pattern whose DEFINEs read only the row they classify holds at most a few per "
+       "undecided attempt; what remains grows when DEFINEs read earlier rows of variables an ambiguous "
+       "pattern maps differently (an aggregate of a variable inside (A | B)*). Past the limit the job fails "
+       "naming the MATCH_RECOGNIZE and the partition; no match is dropped.",
+       {}, {}, 1},
       {kParallelismKey, OptionType::kInteger, "1",
        "Default parallelism of operators. Sluice runs every operator on one task for now; values other than 1 "
        "are accepted and give the same results.",

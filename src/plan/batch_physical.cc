@@ -58,6 +58,22 @@ PlanNodePtr BatchJoin(const JoinNode& j, const EnabledOperators& on) {
   return PlanNodePtr();
 }
 
+// `node` without the WatermarkAssigner of its single-input chain of Exchanges and Calcs (copies of the
+// nodes above it; the originals stay for other parents), or null when the chain has none.
+PlanNodePtr WithoutWatermarkAssigner(const PlanNode& node) {
+  if (node.kind == PlanKind::kWatermarkAssigner) return node.inputs[0];
+  if ((node.kind != PlanKind::kExchange && node.kind != PlanKind::kCalc) || node.inputs.size() != 1) {
+    return PlanNodePtr();
+  }
+  PlanNodePtr below = WithoutWatermarkAssigner(*node.inputs[0]);
+  if (!below) return PlanNodePtr();
+  PlanNodePtr copy = node.kind == PlanKind::kExchange
+                         ? PlanNodePtr(std::make_shared<ExchangeNode>(node.As<ExchangeNode>()))
+                         : PlanNodePtr(std::make_shared<CalcNode>(node.As<CalcNode>()));
+  copy->inputs[0] = std::move(below);
+  return copy;
+}
+
 // The batch node for `node`, or null when it stays as it is.
 Result<PlanNodePtr> BatchNode(const PlanNode& node, const EnabledOperators& on) {
   for (const auto& in : node.inputs) {
@@ -107,6 +123,18 @@ Result<PlanNodePtr> BatchNode(const PlanNode& node, const EnabledOperators& on) 
       b->rank_end = 1;
       b->output_rank_number = false;
       b->ties_latest_first = d.keep_last;
+      return PlanNodePtr(b);
+    }
+    case PlanKind::kMatch: {
+      // Flink's BatchPhysicalMatch: no watermarks in batch (its plan has no WatermarkAssigner); the
+      // operator matches each partition's rows in time order once the input ended
+      // (runtime/operators/match_operator.h).
+      const auto& m = node.As<MatchNode>();
+      if (!m.rowtime) return PlanNodePtr();
+      PlanNodePtr input = WithoutWatermarkAssigner(*m.inputs[0]);
+      if (!input) return PlanNodePtr();
+      auto b = std::make_shared<MatchNode>(m);
+      b->inputs[0] = std::move(input);
       return PlanNodePtr(b);
     }
     default: return PlanNodePtr();

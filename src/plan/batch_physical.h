@@ -13,10 +13,11 @@
 // (then it stays a Join, where Flink plans a NestedLoopJoin). An unknown operator name fails planning
 // with Flink's error. Every Rank
 // (Top-N) and Deduplicate over an insert-only input becomes a batch Rank (global=[true]) that sorts
-// its input at its end and emits the ranked rows once. Batch sorts (SortNode::Variant::kBatchSort)
-// are chosen by the binder already. What Flink's batch planner refuses is refused first, in its words:
-// a processing-time or SESSION window TVF, a legacy GROUP BY SESSION window, ORDER BY ... OFFSET without
-// LIMIT, an event-time temporal join.
+// its input at its end and emits the ranked rows once. A MATCH_RECOGNIZE ordered by a rowtime loses
+// the WatermarkAssigner below it (Flink's batch plans have none; its operator then matches at the end
+// of the input). Batch sorts (SortNode::Variant::kBatchSort) are chosen by the binder already. What
+// Flink's batch planner refuses is refused first, in its words: a processing-time or SESSION window
+// TVF, a legacy GROUP BY SESSION window, ORDER BY ... OFFSET without LIMIT, an event-time temporal join.
 //
 // Threading: pure planning on the caller's thread; rewrites the plan of one statement in place.
 #pragma once

@@ -8,7 +8,8 @@ iteration before stopping, a reluctant one's the other way round; an unbounded q
 that takes no row is not repeated), the first complete match of an attempt being its match, and the
 attempts one after another as AFTER MATCH SKIP says. Each seed draws a pattern over the variables A-E
 (each at most once, nested groups, any quantifier), a DEFINE per variable (the row's letter in a set;
-for some seeds one also bounds COUNT of a variable's rows, so threads differ by their mapping),
+for some seeds one also bounds COUNT of a variable's rows or reads one of its rows by FIRST/LAST with
+an offset, so threads differ by their mapping),
 a skip strategy and up to 25 rows of one partition; Sluice's matches (per variable COUNT/FIRST/LAST of
 the rows mapped to it, the first and last row) must equal the reference's, in order, and a skip to a
 variable without a row (or to the match's first row) must fail with Flink's words. Seeds whose pattern
@@ -74,14 +75,36 @@ def flink_runs(n):
     return True
 
 
+def holds(extra, pos, labels):
+    """A DEFINE's bound on the rows mapped so far (`labels`, this row too): COUNT(Y.v) <= n, or
+    FIRST/LAST(Y.v, k) IS NULL OR v - FIRST/LAST(Y.v, k) <= d."""
+    if extra is None:
+        return True
+    at = [p for p, x in labels if x == extra[1]]
+    if extra[0] == "count":
+        return len(at) <= extra[2]
+    _, _, first, k, d = extra
+    if len(at) <= k:
+        return True
+    return pos - (at[k] if first else at[-1 - k]) <= d
+
+
+def extra_sql(extra):
+    if extra is None:
+        return ""
+    if extra[0] == "count":
+        return f" AND COUNT({extra[1]}.v) <= {extra[2]}"
+    _, y, first, k, d = extra
+    nav = f"{'FIRST' if first else 'LAST'}({y}.v, {k})"
+    return f" AND ({nav} IS NULL OR v - {nav} <= {d})"
+
+
 def matches(node, pos, labels, k, rows, cond):
     """The ways `node` matches from row `pos` on, each passed to continuation k, in preference order."""
     t = node[0]
     if t == "var":
-        letters, count = cond[node[1]]
-        # A DEFINE may also bound COUNT(Y.v): the rows mapped to Y so far, this one too when Y is the variable.
-        if pos < len(rows) and rows[pos] in letters and (
-                count is None or sum(1 for _, x in labels + [(pos, node[1])] if x == count[0]) <= count[1]):
+        letters, extra = cond[node[1]]
+        if pos < len(rows) and rows[pos] in letters and holds(extra, pos, labels + [(pos, node[1])]):
             yield from k(pos + 1, labels + [(pos, node[1])])
     elif t == "cat":
         def seq(i, p, lab):
@@ -159,7 +182,11 @@ def run_seed(seed, sluice, data):
     if r.random() < 0.4:
         # A DEFINE that reads the rows of a variable: threads are told apart by what they mapped there.
         v = r.choice(variables)
-        cond[v] = (cond[v][0], (r.choice(variables), r.randint(1, 3)))
+        cond[v] = (cond[v][0], ("count", r.choice(variables), r.randint(1, 3)))
+    elif r.random() < 0.4:
+        # One that reads a row of a variable by navigation (FIRST/LAST with an offset).
+        v = r.choice(variables)
+        cond[v] = (cond[v][0], ("nav", r.choice(variables), r.random() < 0.4, r.randint(0, 2), r.randint(0, 3)))
     rows = [r.choice(LETTERS) for _ in range(r.randint(5, 25))]
     skip = r.choice(["PAST LAST ROW", "TO NEXT ROW", "TO FIRST " + r.choice(variables),
                      "TO LAST " + r.choice(variables)])
@@ -170,8 +197,8 @@ def run_seed(seed, sluice, data):
     for v in variables:
         measures += [f"COUNT({v}.v) AS n{v}", f"FIRST({v}.v) AS f{v}", f"LAST({v}.v) AS l{v}"]
     measures += ["FIRST(v) AS s", "LAST(v) AS e"]
-    defines = ", ".join(f"{v} AS c IN ({', '.join(repr(x) for x in sorted(cond[v][0]))})" +
-                        (f" AND COUNT({cond[v][1][0]}.v) <= {cond[v][1][1]}" if cond[v][1] else "") for v in variables)
+    defines = ", ".join(f"{v} AS c IN ({', '.join(repr(x) for x in sorted(cond[v][0]))})" + extra_sql(cond[v][1])
+                        for v in variables)
     sql = (f"CREATE TABLE t (k STRING, ts TIMESTAMP(3), c STRING, v INT, WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) "
            f"WITH ('connector' = 'filesystem', 'path' = '{data}', 'format' = 'json');\n"
            f"SELECT * FROM t MATCH_RECOGNIZE (PARTITION BY k ORDER BY ts MEASURES {', '.join(measures)} "

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "common/check.h"
+#include "common/config.h"
 #include "runtime/job.h"
 #include "runtime/operators/match_nfa.h"
 #include "runtime/operators/match_program.h"
@@ -13,6 +14,7 @@
 #include "state/sort_key.h"
 #include "state/state_bytes.h"
 #include "state/state_serde.h"
+#include "types/value_format.h"
 
 namespace sluice {
 
@@ -65,7 +67,10 @@ Status MatchOperator::Open(JobContext* ctx) {
   if (node_->program.empty()) {
     matcher_ = std::make_unique<MatchNfa>(*node_, eval_.get());
   } else {
-    matcher_ = std::make_unique<MatchProgram>(*node_, eval_.get());
+    const int64_t max_threads =
+        ctx->config ? ctx->config->GetInt("sluice.exec.match-recognize.max-threads") : int64_t{100000};
+    matcher_ = std::make_unique<MatchProgram>(*node_, eval_.get(), max_threads,
+                                              [this](uint32_t row) { return PartitionText(row); });
   }
   for (const SortKey& k : node_->order) {
     if (!IsSortKeyEncodable(input_types_[static_cast<size_t>(k.column)])) {
@@ -128,6 +133,22 @@ Status MatchOperator::Process(int, Chunk& chunk) {
   RETURN_IF_ERROR(EmitMatches());
   MaybeCompact();
   return Status::OK();
+}
+
+std::string MatchOperator::PartitionText(uint32_t row) const {
+  // The PARTITION BY columns (the output's first columns) with the values of `row`.
+  std::string text = "(";
+  for (size_t k = 0; k < node_->partition_keys.size(); ++k) {
+    if (k > 0) text += ", ";
+    text += node_->schema.field(k).name + "=";
+    const Vector& column = state_->arena.rows().column(static_cast<size_t>(node_->partition_keys[k]));
+    if (column.IsNull(row)) {
+      text += "NULL";
+    } else {
+      AppendVectorText(column, row, &text);
+    }
+  }
+  return text + ")";
 }
 
 Status MatchOperator::ProcessRow(uint32_t part, uint32_t id, int64_t time) {

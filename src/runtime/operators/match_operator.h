@@ -57,6 +57,8 @@ class MatchOperator final : public Operator {
   // Runs row `id` of partition `part` through its partition's matcher and emits released matches.
   Status ProcessRow(uint32_t part, uint32_t id, int64_t time);
   Status EmitMatches();
+  // "(k=v, ...)": the partition of arena row `row`, for messages.
+  std::string PartitionText(uint32_t row) const;
   void MaybeCompact();
 
   std::shared_ptr<const MatchNode> node_;

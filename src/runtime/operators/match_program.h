@@ -16,12 +16,20 @@
 // loops begun (a path round an enclosing loop may reach an instruction again, preferred differently). A match becomes the attempt's candidate and ends every thread
 // less preferred than it; more preferred threads go on and replace the candidate when they match.
 // When no thread is left the attempt is decided: its candidate (if any) is its match. Two threads of
-// an attempt at the same instruction that map the rows of the variables DEFINEs read (FIRST/LAST of a
-// variable, aggregates) alike accept the same rows from then on, so the less preferred one is dropped
-// (the standard's preferment would never choose it). When no DEFINE reads another row than the one it
-// classifies, an attempt holds at most one thread per instruction; otherwise the threads can grow
-// with the ways of mapping the rows to those variables (exponentially for an ambiguous alternation
-// whose branches' variables a DEFINE reads, as in Trino's matcher).
+// an attempt at the same instruction whose DEFINEs still to come read the same earlier rows accept the
+// same rows from then on (as Trino's ThreadEquivalence): the less preferred one is dropped (the
+// standard's preferment would never choose it). What the DEFINEs of the variables reachable from an
+// instruction read of earlier rows (its probes): for FIRST/LAST(v, k) the rows at offsets 0..k, for an
+// aggregate of v the rows mapped to v, for one over all rows the attempt's first row. When no DEFINE
+// reads another row than the one it classifies, an attempt holds at most one thread per instruction.
+// With AFTER MATCH SKIP PAST LAST ROW and no WITHIN, a thread of a later attempt is also dropped when
+// a thread of an earlier attempt is at the same instruction with the same probes and that attempt is
+// firm (no earlier pending match can skip it): if the earlier thread matches, the earlier attempt's
+// match ends at this row or later and skips the later attempt; if not, neither would the later
+// thread. So a pattern whose DEFINEs read only the current row holds at most one thread per
+// instruction per partition while a firm attempt runs. What dedup cannot merge (DEFINEs reading rows
+// an ambiguous pattern maps differently, e.g. an aggregate of A in (A | B)*) is bounded by
+// 'sluice.exec.match-recognize.max-threads': past it the job fails naming the partition.
 //
 // The standard tries attempts one after another, the next one where the AFTER MATCH SKIP clause says
 // (or at the next row when an attempt finds no match). Rows arrive one by one, so an attempt starts at
@@ -34,6 +42,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "runtime/operators/match_nfa.h"
@@ -42,7 +53,10 @@ namespace sluice {
 
 class MatchProgram final : public PatternMatcher {
  public:
-  MatchProgram(const MatchNode& node, MatchEvaluator* eval);
+  // `max_threads`: 'sluice.exec.match-recognize.max-threads'; `describe_partition` names the partition of
+  // an arena row in the error past it.
+  MatchProgram(const MatchNode& node, MatchEvaluator* eval, int64_t max_threads,
+               std::function<std::string(uint32_t)> describe_partition);
   Status Process(MatchPartition* p, uint32_t row, uint64_t seq, int64_t time, const std::vector<uint64_t>& row_seq,
                  std::vector<MatchRun>* out) override;
   Status AdvanceTime(MatchPartition* p, int64_t time, const std::vector<uint64_t>& row_seq,
@@ -57,25 +71,53 @@ class MatchProgram final : public PatternMatcher {
   // Closure for programs with a loop whose body can take no row (empty_loops_).
   void GuardedClosure(int pc, std::vector<int>* out);
   // Feeds `row` to the threads of one attempt ([begin, end) of `threads`, in preference order):
-  // the surviving threads are appended to `next`; a match replaces `*candidate`.
-  Status Step(std::vector<MatchRun>& threads, size_t begin, size_t end, uint32_t row, std::vector<MatchRun>* next,
-              MatchRun* candidate, bool* matched);
+  // the surviving threads are appended to `next`; a match replaces `*candidate`. `firm`: the attempt's
+  // threads may stand for those of later attempts (cross-attempt dedup, see above).
+  Status Step(std::vector<MatchRun>& threads, size_t begin, size_t end, uint32_t row, bool firm,
+              std::vector<MatchRun>* next, MatchRun* candidate, bool* matched);
+  // Whether a thread at `pc` after `t`'s rows is new (else an equivalent one was kept): records it.
+  bool Admit(const MatchRun& t, int pc, bool firm);
+  // The rows the probes of `pc` read of `t`'s rows, appended to key_.
+  void AppendProbes(const MatchRun& t, int pc);
   // An attempt with no thread left is decided: its candidate moves to the completed matches.
   void Decide(MatchPartition* p, uint64_t start_seq);
   bool TimedOut(const MatchRun& r, int64_t time) const {
     return node_.within_ms >= 0 && time - r.start_time >= node_.within_ms * 1000;
   }
 
+  // What a DEFINE reads of the rows before the one it classifies.
+  struct Probe {
+    int variable = -1;  // -1: every row
+    bool aggregate = false;
+    bool first = false;  // navigation: FIRST (else LAST)
+    int64_t count = 0;   // navigation: offsets 0..count-1
+    bool operator==(const Probe& o) const {
+      return variable == o.variable && aggregate == o.aggregate && first == o.first && count == o.count;
+    }
+  };
+  void BuildProbes();
+  Status TooManyThreads(size_t threads, uint32_t row) const;
+
   const MatchNode& node_;
   MatchEvaluator* eval_;
-  bool history_free_ = true;      // no DEFINE reads another row than the one it classifies
-  std::vector<uint8_t> read_;     // per variable: a DEFINE reads its rows (FIRST/LAST/aggregates)
+  int64_t max_threads_;
+  std::function<std::string(uint32_t)> describe_partition_;
+  bool history_free_ = true;              // no probes: threads are told apart by their instruction only
+  std::vector<std::vector<Probe>> probes_;  // per instruction: the probes of the variables reachable from it
+  bool cross_attempt_ = false;            // SKIP PAST LAST ROW without WITHIN: dedup across attempts
   std::vector<uint8_t> loop_head_;  // per instruction: a loop's kSplit (its body starts right after)
   bool empty_loops_ = false;        // some loop's body can take no row
   std::vector<uint32_t> visited_;  // per instruction: the closure that last visited it
   uint32_t closure_ = 0;
-  std::vector<uint32_t> seen_;    // per instruction: the step that last put a thread there (history_free_)
+  // history_free_: per instruction, the attempt (step_) and the row (row_step_, firm attempts only)
+  // that last put a thread there; else the keys (instruction and probes) of both.
+  std::vector<uint32_t> seen_;
+  std::vector<uint32_t> seen_row_;
   uint32_t step_ = 0;
+  uint32_t row_step_ = 0;
+  std::unordered_set<std::string> keys_;      // this attempt's
+  std::unordered_set<std::string> row_keys_;  // the firm attempts' at this row
+  std::string key_;
   std::vector<int> pcs_;
   std::vector<int> stack_;  // Closure's
 };
