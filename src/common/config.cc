@@ -9,8 +9,11 @@
 
 namespace sluice {
 
-const std::vector<ConfigOption>& AllConfigOptions() {
-  static const std::vector<ConfigOption> kOptions = {
+namespace {
+
+// Session, result display, source and sink, and planner options.
+std::vector<ConfigOption> SessionAndPlannerOptions() {
+  return {
       {kRuntimeModeKey, OptionType::kEnum, "STREAMING",
        "Runtime execution mode: 'streaming' emits a changelog as input arrives; 'batch' runs bounded input "
        "to its end and emits only the final, insert-only result.",
@@ -100,6 +103,12 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "org.apache.flink.table.planner.plan.utils.OperatorType.X\")."},
       {kMaxColumnWidthKey, OptionType::kInteger, "30",
        "The widest a tableau result column is printed; longer values are cut and end in '...'.", {}, {}, 1},
+  };
+}
+
+// The job's name, checkpointing, state and memory.
+std::vector<ConfigOption> CheckpointAndStateOptions() {
+  return {
       {"pipeline.name", OptionType::kString, "", "The job name shown in the job summary; with 'state.checkpoints.dir' "
        "it also names the job's checkpoint folder (default job-<n>, the n-th job the script runs)."},
       {"execution.checkpointing.interval", OptionType::kDuration, "0 ms",
@@ -179,6 +188,12 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "summary, naming the operator that holds the most state and how much; sinks keep only what the last "
        "completed checkpoint committed. Unset or 0 (the default): no budget. With or without one, an allocation "
        "that fails (std::bad_alloc) fails the job naming the operator that was running, never aborts the process."},
+  };
+}
+
+// Window emit strategies, split DISTINCT aggregation, streaming sort, mini-batch and DML execution.
+std::vector<ConfigOption> OperatorOptions() {
+  return {
       // Flink's experimental WindowEmitStrategy options (window aggregations: window TVF aggregation and
       // the legacy GROUP BY TUMBLE/HOP; plan/window_rules.cc validates them with Flink's messages).
       {"table.exec.emit.late-fire.enabled", OptionType::kBoolean, "false",
@@ -250,6 +265,19 @@ const std::vector<ConfigOption>& AllConfigOptions() {
       {"table.dml-sync", OptionType::kBoolean, "true",
        "Sluice always runs INSERT statements to completion before the next statement (as Flink with true)."},
   };
+}
+
+}  // namespace
+
+const std::vector<ConfigOption>& AllConfigOptions() {
+  // One registry, in the order 'sluice reference' prints the options (docs/options.md).
+  static const std::vector<ConfigOption> kOptions = [] {
+    std::vector<ConfigOption> all = SessionAndPlannerOptions();
+    for (const std::vector<ConfigOption>& group : {CheckpointAndStateOptions(), OperatorOptions()}) {
+      all.insert(all.end(), group.begin(), group.end());
+    }
+    return all;
+  }();
   return kOptions;
 }
 
