@@ -208,6 +208,58 @@ void PrintReference() {
   }
 }
 
+// `gen larkspur`: the example data generator's subcommand, its options parsed into *opts.
+CLI::App* AddGenCommand(CLI::App* app, LarkspurOptions* opts) {
+  CLI::App* gen = app->add_subcommand("gen", "Generate an example's data set");
+  CLI::App* gen_larkspur = gen->add_subcommand("larkspur", "The Larkspur replay (examples/larkspur): basket uploads, prices, stores, ground truth");
+  gen->require_subcommand(1);
+  gen_larkspur->add_option("--out", opts->out_dir, "The directory to write")->required();
+  gen_larkspur->add_option("--days", opts->days, "UTC upload days around the replay day 2026-08-15 (default 3: the 14th to the 16th)");
+  gen_larkspur->add_option("--seed", opts->seed, "The random seed (default 28)");
+  gen_larkspur->add_option("--stores", opts->stores, "Stores, split over GB, IN and SG (default 600)");
+  return gen_larkspur;
+}
+
+// The `iceberg` maintenance subcommands (docs/iceberg.md).
+struct IcebergCommands {
+  CLI::App* compact;
+  CLI::App* expire;
+  CLI::App* orphans;
+};
+
+// Adds `iceberg compact | expire-snapshots | remove-orphan-files`, their options parsed into *opts
+// (all but `action`, which the parsed subcommand decides).
+IcebergCommands AddIcebergCommands(CLI::App* app, IcebergCommandOptions* opts) {
+  CLI::App* iceberg = app->add_subcommand("iceberg", "Iceberg table maintenance (docs/iceberg.md)");
+  iceberg->require_subcommand(1);
+  CLI::App* compact = iceberg->add_subcommand(
+      "compact", "Rewrite data files with their deletes applied (Iceberg's rewrite_data_files): one 'replace' snapshot");
+  CLI::App* expire = iceberg->add_subcommand(
+      "expire-snapshots", "Expire old snapshots and delete the files only they reach (Iceberg's expire_snapshots)");
+  CLI::App* orphans = iceberg->add_subcommand(
+      "remove-orphan-files",
+      "Delete the files under the table's location its metadata does not reach (Iceberg's remove_orphan_files)");
+  for (CLI::App* cmd : {compact, expire, orphans}) {
+    cmd->add_option("CATALOG", opts->catalog,
+                    "A warehouse path (hadoop catalog) or catalog options 'catalog-type=rest,uri=http://...'")
+        ->required();
+    cmd->add_option("TABLE", opts->table, "The table, <database>.<table>")->required();
+  }
+  compact->add_option("--target-file-size-bytes", opts->target_file_size,
+                      "Size of the written files (default: the table's write.target-file-size-bytes)");
+  expire->add_option("--older-than", opts->older_than,
+                     "Expire snapshots older than this: epoch milliseconds or 'YYYY-MM-DD HH:MM:SS' (UTC); default: "
+                     "now minus history.expire.max-snapshot-age-ms");
+  expire->add_option("--retain-last", opts->retain_last,
+                     "Keep at least this many snapshots of each branch (default: history.expire.min-snapshots-to-keep)");
+
+  orphans->add_option("--older-than", opts->older_than,
+                      "Only files last modified before this are orphans: epoch milliseconds or 'YYYY-MM-DD HH:MM:SS' "
+                      "(UTC); default: 3 days ago");
+  orphans->add_flag("--dry-run", opts->dry_run, "List the orphan files without deleting them");
+  return {compact, expire, orphans};
+}
+
 }  // namespace
 }  // namespace sluice
 
@@ -239,43 +291,11 @@ int main(int argc, char** argv) {
   CLI::App* explain = app.add_subcommand("explain", "Run a script's DDL and EXPLAIN its queries and INSERTs");
   add_common(explain);
   CLI::App* reference = app.add_subcommand("reference", "Print every connector, format and option as Markdown");
-  CLI::App* gen = app.add_subcommand("gen", "Generate an example's data set");
-  CLI::App* gen_larkspur = gen->add_subcommand("larkspur", "The Larkspur replay (examples/larkspur): basket uploads, prices, stores, ground truth");
-  gen->require_subcommand(1);
   sluice::LarkspurOptions larkspur_opts;
-  gen_larkspur->add_option("--out", larkspur_opts.out_dir, "The directory to write")->required();
-  gen_larkspur->add_option("--days", larkspur_opts.days, "UTC upload days around the replay day 2026-08-15 (default 3: the 14th to the 16th)");
-  gen_larkspur->add_option("--seed", larkspur_opts.seed, "The random seed (default 28)");
-  gen_larkspur->add_option("--stores", larkspur_opts.stores, "Stores, split over GB, IN and SG (default 600)");
+  CLI::App* gen_larkspur = sluice::AddGenCommand(&app, &larkspur_opts);
 
-  CLI::App* iceberg = app.add_subcommand("iceberg", "Iceberg table maintenance (docs/iceberg.md)");
-  iceberg->require_subcommand(1);
   sluice::IcebergCommandOptions iceberg_opts;
-  CLI::App* compact = iceberg->add_subcommand(
-      "compact", "Rewrite data files with their deletes applied (Iceberg's rewrite_data_files): one 'replace' snapshot");
-  CLI::App* expire = iceberg->add_subcommand(
-      "expire-snapshots", "Expire old snapshots and delete the files only they reach (Iceberg's expire_snapshots)");
-  CLI::App* orphans = iceberg->add_subcommand(
-      "remove-orphan-files",
-      "Delete the files under the table's location its metadata does not reach (Iceberg's remove_orphan_files)");
-  for (CLI::App* cmd : {compact, expire, orphans}) {
-    cmd->add_option("CATALOG", iceberg_opts.catalog,
-                    "A warehouse path (hadoop catalog) or catalog options 'catalog-type=rest,uri=http://...'")
-        ->required();
-    cmd->add_option("TABLE", iceberg_opts.table, "The table, <database>.<table>")->required();
-  }
-  compact->add_option("--target-file-size-bytes", iceberg_opts.target_file_size,
-                      "Size of the written files (default: the table's write.target-file-size-bytes)");
-  expire->add_option("--older-than", iceberg_opts.older_than,
-                     "Expire snapshots older than this: epoch milliseconds or 'YYYY-MM-DD HH:MM:SS' (UTC); default: "
-                     "now minus history.expire.max-snapshot-age-ms");
-  expire->add_option("--retain-last", iceberg_opts.retain_last,
-                     "Keep at least this many snapshots of each branch (default: history.expire.min-snapshots-to-keep)");
-
-  orphans->add_option("--older-than", iceberg_opts.older_than,
-                      "Only files last modified before this are orphans: epoch milliseconds or 'YYYY-MM-DD HH:MM:SS' "
-                      "(UTC); default: 3 days ago");
-  orphans->add_flag("--dry-run", iceberg_opts.dry_run, "List the orphan files without deleting them");
+  const sluice::IcebergCommands iceberg_cmds = sluice::AddIcebergCommands(&app, &iceberg_opts);
 
   try {
     app.parse(argc, argv);
@@ -294,8 +314,10 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
-  if (compact->parsed() || expire->parsed() || orphans->parsed()) {
-    iceberg_opts.action = compact->parsed() ? "compact" : expire->parsed() ? "expire-snapshots" : "remove-orphan-files";
+  if (iceberg_cmds.compact->parsed() || iceberg_cmds.expire->parsed() || iceberg_cmds.orphans->parsed()) {
+    iceberg_opts.action = iceberg_cmds.compact->parsed()  ? "compact"
+                          : iceberg_cmds.expire->parsed() ? "expire-snapshots"
+                                                          : "remove-orphan-files";
     return sluice::RunIcebergCommand(iceberg_opts, std::cout, std::cerr);
   }
   if (reference->parsed()) {

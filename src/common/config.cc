@@ -9,8 +9,11 @@
 
 namespace sluice {
 
-const std::vector<ConfigOption>& AllConfigOptions() {
-  static const std::vector<ConfigOption> kOptions = {
+namespace {
+
+// Session, result display, source and sink, and planner options.
+std::vector<ConfigOption> SessionAndPlannerOptions() {
+  return {
       {kRuntimeModeKey, OptionType::kEnum, "STREAMING",
        "Runtime execution mode: 'streaming' emits a changelog as input arrives; 'batch' runs bounded input "
        "to its end and emits only the final, insert-only result.",
@@ -100,11 +103,22 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "TableSourceScan). The filter is always applied after the scan too, so results do not change."},
       {kDisabledOperatorsKey, OptionType::kString, "",
        "Batch mode: a comma-separated list of the batch operators the planner must not use, as Flink's: "
-       "'NestedLoopJoin', 'ShuffleHashJoin', 'BroadcastHashJoin', 'HashJoin' (both hash joins), 'SortMergeJoin', "
-       "'HashAgg', 'SortAgg'. Disabling the hash joins plans equi-joins as SortMergeJoin. Another name fails the "
-       "next batch query's planning (Flink's 'No enum constant' error)."},
+       "`NestedLoopJoin`, `ShuffleHashJoin`, `BroadcastHashJoin`, `HashJoin` (both hash joins), "
+       "`SortMergeJoin`, `HashAgg`, `SortAgg` (case-sensitive; items trimmed, empty ones skipped). Disabling "
+       "the hash joins (`HashJoin` or `ShuffleHashJoin`; without statistics Flink never broadcasts) plans "
+       "equi-joins as `SortMergeJoin`; disabling `SortMergeJoin` too leaves the streaming `Join` (Flink: "
+       "`NestedLoopJoin`). `HashAgg`, `SortAgg`, `BroadcastHashJoin` and `NestedLoopJoin` are accepted and "
+       "change nothing (Sluice has no `SortAggregate` or broadcast). Another name fails the next batch "
+       "query's planning with Flink's error (\"No enum constant "
+       "org.apache.flink.table.planner.plan.utils.OperatorType.X\")."},
       {kMaxColumnWidthKey, OptionType::kInteger, "30",
        "The widest a tableau result column is printed; longer values are cut and end in '...'.", {}, {}, 1},
+  };
+}
+
+// The job's name, checkpointing, state and memory.
+std::vector<ConfigOption> CheckpointAndStateOptions() {
+  return {
       {"pipeline.name", OptionType::kString, "", "The job name shown in the job summary; with 'state.checkpoints.dir' "
        "it also names the job's checkpoint folder (default job-<n>, the n-th job the script runs)."},
       {"execution.checkpointing.interval", OptionType::kDuration, "0 ms",
@@ -184,6 +198,12 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "summary, naming the operator that holds the most state and how much; sinks keep only what the last "
        "completed checkpoint committed. Unset or 0 (the default): no budget. With or without one, an allocation "
        "that fails (std::bad_alloc) fails the job naming the operator that was running, never aborts the process."},
+  };
+}
+
+// Window emit strategies, split DISTINCT aggregation, streaming sort, mini-batch and DML execution.
+std::vector<ConfigOption> OperatorOptions() {
+  return {
       // Flink's experimental WindowEmitStrategy options (window aggregations: window TVF aggregation and
       // the legacy GROUP BY TUMBLE/HOP; plan/window_rules.cc validates them with Flink's messages).
       {"table.exec.emit.late-fire.enabled", OptionType::kBoolean, "false",
@@ -215,26 +235,37 @@ const std::vector<ConfigOption>& AllConfigOptions() {
        "row, > 0 that much processing time after the first row since its last emission (a processing-time "
        "timer, so also while no row arrives). Must not be negative."},
       {"table.optimizer.distinct-agg.split.enabled", OptionType::kBoolean, "false",
-       "Split a streaming group aggregation with DISTINCT aggregates, as Flink, into a partial aggregation per "
-       "key and hash bucket of the distinct value and a final one per key, against skew: the same answer with "
-       "more intermediate updates. Split are COUNT, SUM, $SUM0, AVG, MIN, MAX, FIRST_VALUE, LAST_VALUE, LISTAGG "
-       "(without a separator) and STDDEV_POP, STDDEV_SAMP, VAR_POP, VAR_SAMP (reduced to sums and counts first); "
-       "aggregates with other functions keep the one-phase plan."},
+       "Split a streaming group aggregation with DISTINCT aggregates, as Flink's SplitAggregateRule, into a "
+       "partial GroupAggregate per key and bucket `MOD(HASH_CODE(d), bucket-num)` of the distinct value "
+       "(`partialFinalType=[PARTIAL]`) and a final one per key combining the partial results "
+       "(`partialFinalType=[FINAL]`): the same answer with more intermediate updates. Split are aggregates "
+       "of COUNT, SUM, $SUM0, AVG (a partial `$SUM0` and `COUNT`, a final `$SUM0` of each and a Calc "
+       "dividing them), MIN, MAX, FIRST_VALUE, LAST_VALUE and LISTAGG without a separator; when their "
+       "DISTINCT and MIN/MAX/FIRST_VALUE/LAST_VALUE calls read several sets of columns, every row is "
+       "expanded once per set as in Flink (an `Expand` with the set's id `$e` and `$g_<id>` filters on the "
+       "partial calls). Over an insert-only input the final MIN/MAX are plain (Flink's monotonicity "
+       "analysis): they ignore the partial phase's retractions and keep one value per key. "
+       "STDDEV_POP/STDDEV_SAMP/VAR_POP/VAR_SAMP are first reduced as Flink reduces them (to `SUM(x * x)`, "
+       "`SUM(x)` and `COUNT(x)`, AVG and SUM with them) and computed by a Calc over the final phase. A "
+       "bucket column hashes its value as Flink's HASH_CODE does (strings, integers, DECIMAL, timestamps, "
+       "FLOAT/DOUBLE, BOOLEAN, DATE, TIME). Aggregates with other functions (LISTAGG with a separator, "
+       "COLLECT, ...) keep the one-phase plan."},
       {"table.optimizer.distinct-agg.split.bucket-num", OptionType::kInteger, "1024",
-       "The number of buckets of 'table.optimizer.distinct-agg.split.enabled'."},
+       "The number of buckets of 'table.optimizer.distinct-agg.split.enabled' (a positive INT)."},
       {"__table.exec.sort.non-temporal.enabled__", OptionType::kBoolean, "false",
        "Allow a streaming ORDER BY that does not start with an ascending time attribute (and has no LIMIT): the "
        "whole input is kept and emitted sorted when it ends (Flink's StreamExecSort; Flink 2.2's internal key, "
        "set by its tests)."},
       {"table.exec.mini-batch.enabled", OptionType::kBoolean, "false",
        "Buffer the input rows of group aggregations, deduplications, ChangelogNormalize and regular joins in "
-       "bundles and apply a bundle when it closes, as Flink's mini-batch operators (a group aggregation emits "
-       "at most one change per key and bundle): the same final table with fewer changes. A "
+       "bundles and apply a bundle when it closes, as Flink's mini-batch operators (a group aggregation "
+       "emits at most one change per key and bundle): the same final table with fewer changes. A "
        "MiniBatchAssigner over the sources cuts the input with watermarks (mode ProcTime: one per "
        "allow-latency of processing time; mode RowTime, below an operator that needs the watermark: the "
-       "watermarks that cross an allow-latency boundary of event time); a bundle closes at each of them, "
-       "after 'size' elements, at a checkpoint's barrier and at the end of input. A regular join folds each "
-       "side's bundle by the side's unique key (EXPLAIN leftInputSpec / rightInputSpec), as Flink's."},
+       "watermarks that cross an allow-latency boundary of event time); a bundle closes at each of them (a "
+       "regular join's at those of either input, and at either input's end), after 'size' elements, at a "
+       "checkpoint's barrier and at the end of input. A regular join folds each side's bundle by the side's "
+       "unique key (EXPLAIN leftInputSpec / rightInputSpec), as Flink's."},
       {"table.exec.mini-batch.allow-latency", OptionType::kDuration, "0 ms",
        "The MiniBatchAssigner's interval: processing time (mode ProcTime: a watermark when a row arrives in a "
        "later interval, and from a processing-time timer at each interval's end when none does) or event "
@@ -245,6 +276,19 @@ const std::vector<ConfigOption>& AllConfigOptions() {
       {"table.dml-sync", OptionType::kBoolean, "true",
        "Sluice always runs INSERT statements to completion before the next statement (as Flink with true)."},
   };
+}
+
+}  // namespace
+
+const std::vector<ConfigOption>& AllConfigOptions() {
+  // One registry, in the order 'sluice reference' prints the options (docs/options.md).
+  static const std::vector<ConfigOption> kOptions = [] {
+    std::vector<ConfigOption> all = SessionAndPlannerOptions();
+    for (const std::vector<ConfigOption>& group : {CheckpointAndStateOptions(), OperatorOptions()}) {
+      all.insert(all.end(), group.begin(), group.end());
+    }
+    return all;
+  }();
   return kOptions;
 }
 

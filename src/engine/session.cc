@@ -160,6 +160,35 @@ class Session::Impl {
     return ctx;
   }
 
+  // SET 'key' = 'value' (validated against the option declarations), or SET alone: every option set,
+  // as rows of key and value.
+  Result<StatementResult> ExecuteSet(const ast::SetStatement& s, QueryResultHandler* handler) {
+    StatementResult result;
+    result.text = kOkMessage;
+    if (!s.key) {
+      std::vector<std::vector<std::string>> rows;
+      for (const auto& [k, v] : config_.values()) rows.push_back({k, v});
+      RETURN_IF_ERROR(EmitStringRows(handler, {"key", "value"}, rows));
+      result.kind = StatementResult::Kind::kRows;
+      return result;
+    }
+    RETURN_IF_ERROR(config_.Set(*s.key, s.value));
+    result.text = "[INFO] Execute statement succeeded.";
+    return result;
+  }
+
+  // CREATE FUNCTION of a class Sluice implements natively: the name becomes an alias of the built-in.
+  Status CreateFunctionAlias(const ast::CreateFunction& f) {
+    ASSIGN_OR_RETURN(std::string native, NativeClass(f.name.back(), f.class_name, "create"));
+    const std::string name = UpperName(f.name.back());
+    if (function_aliases_.count(name)) {
+      if (f.if_not_exists) return Status::OK();
+      return Status::BindError("Could not execute CREATE FUNCTION: function '" + f.name.back() + "' already exists");
+    }
+    function_aliases_[name] = native;
+    return Status::OK();
+  }
+
   Result<StatementResult> Dispatch(const std::shared_ptr<ast::Statement>& stmt, QueryResultHandler* handler) {
     StatementResult result;
     result.text = kOkMessage;
@@ -204,19 +233,7 @@ class Session::Impl {
       case ast::StatementKind::kShow: return Show(stmt->As<ast::Show>(), handler);
       case ast::StatementKind::kShowCreate: return ShowCreate(stmt->As<ast::ShowCreate>());
       case ast::StatementKind::kDescribe: return Describe(stmt->As<ast::Describe>(), handler);
-      case ast::StatementKind::kSet: {
-        const auto& s = stmt->As<ast::SetStatement>();
-        if (!s.key) {
-          std::vector<std::vector<std::string>> rows;
-          for (const auto& [k, v] : config_.values()) rows.push_back({k, v});
-          RETURN_IF_ERROR(EmitStringRows(handler, {"key", "value"}, rows));
-          result.kind = StatementResult::Kind::kRows;
-          return result;
-        }
-        RETURN_IF_ERROR(config_.Set(*s.key, s.value));
-        result.text = "[INFO] Execute statement succeeded.";
-        return result;
-      }
+      case ast::StatementKind::kSet: return ExecuteSet(stmt->As<ast::SetStatement>(), handler);
       case ast::StatementKind::kReset: {
         const auto& r = stmt->As<ast::Reset>();
         if (r.key) config_.Reset(*r.key);
@@ -248,14 +265,7 @@ class Session::Impl {
       case ast::StatementKind::kCreateDatabase:
       case ast::StatementKind::kUse: break;  // catalog statements, handled above
       case ast::StatementKind::kCreateFunction: {
-        const auto& f = stmt->As<ast::CreateFunction>();
-        ASSIGN_OR_RETURN(std::string native, NativeClass(f.name.back(), f.class_name, "create"));
-        const std::string name = UpperName(f.name.back());
-        if (function_aliases_.count(name)) {
-          if (f.if_not_exists) return result;
-          return Status::BindError("Could not execute CREATE FUNCTION: function '" + f.name.back() + "' already exists");
-        }
-        function_aliases_[name] = native;
+        RETURN_IF_ERROR(CreateFunctionAlias(stmt->As<ast::CreateFunction>()));
         return result;
       }
     }
@@ -304,6 +314,66 @@ class Session::Impl {
     JobResources resources;
   };
 
+  // The table source of every scan in the optimized plan, created with the scan's projection, filters
+  // and metadata columns; each scan learns its source's changelog mode.
+  Status CreateSources(Planned* planned) {
+    const auto& registry = ConnectorRegistry::Builtin();
+    std::set<PlanNode*> seen;
+    std::vector<PlanNode*> scans;
+    for (const auto& r : planned->physical) CollectScans(r, &seen, &scans);
+    for (PlanNode* node : scans) {
+      auto& scan = node->As<TableSourceScanNode>();
+      const CatalogTable& table = *scan.table;
+      ASSIGN_OR_RETURN(const ConnectorFactory* factory, WithTable(registry.Find(table.connector()), table));
+      ConnectorContext ctx = MakeContext(table, scan.hint_options);
+      ctx.projection = scan.projection;
+      ctx.filters = scan.filters;
+      for (int m : scan.metadata) ctx.metadata.push_back({table.columns[static_cast<size_t>(m)].metadata_key, table.columns[static_cast<size_t>(m)].type});
+      ASSIGN_OR_RETURN(std::unique_ptr<TableSource> source, factory->CreateSource(ctx));
+      scan.source_mode = source->changelog_mode();
+      planned->resources.sources[node] = std::move(source);
+    }
+    return Status::OK();
+  }
+
+  using TableSinks = std::map<const PlanNode*, std::unique_ptr<TableSink>>;
+
+  // The table sink of every INSERT root (a SELECT root collects into `handler`), with the sink node's
+  // accepted changelog mode, primary key and upsert-materialize settings; writers come later, once the
+  // plan is valid.
+  Result<TableSinks> CreateTableSinks(Planned* planned, QueryResultHandler* handler) {
+    const auto& registry = ConnectorRegistry::Builtin();
+    TableSinks table_sinks;
+    for (auto& r : planned->physical) {
+      auto& sink = r->As<SinkNode>();
+      if (!sink.table) {
+        sink.accepted_mode = ChangelogMode::All();
+        planned->resources.sinks[r.get()] = std::make_shared<CollectWriter>(handler);
+        planned->resources.sink_names[r.get()] = "(select)";
+        continue;
+      }
+      const CatalogTable& table = *sink.table;
+      ASSIGN_OR_RETURN(const ConnectorFactory* factory, WithTable(registry.Find(table.connector()), table));
+      ConnectorContext ctx = MakeContext(table, sink.hint_options);
+      RETURN_IF_ERROR(AddSinkMetadata(*factory, table, &ctx));
+      ASSIGN_OR_RETURN(std::unique_ptr<TableSink> tsink, factory->CreateSink(ctx));
+      sink.accepted_mode = tsink->accepted_changelog_mode();
+      sink.primary_key.clear();
+      for (const auto& k : table.primary_key) {
+        if (auto idx = sink.schema.IndexOf(k)) sink.primary_key.push_back(static_cast<int>(*idx));
+      }
+      switch (config_.GetEnum<UpsertMaterializeOption>(kSinkUpsertMaterializeKey)) {
+        case UpsertMaterializeOption::kNone: sink.upsert_materialize_mode = SinkNode::UpsertMaterialize::kNone; break;
+        case UpsertMaterializeOption::kForce: sink.upsert_materialize_mode = SinkNode::UpsertMaterialize::kForce; break;
+        case UpsertMaterializeOption::kAuto: sink.upsert_materialize_mode = SinkNode::UpsertMaterialize::kAuto; break;
+      }
+      sink.require_on_conflict = config_.GetBool(kSinkRequireOnConflictKey);
+      table_sinks[r.get()] = std::move(tsink);
+      planned->resources.sink_names[r.get()] = table.path.name;
+    }
+    return table_sinks;
+  }
+
   Result<Planned> PlanRoots(std::vector<PlanNodePtr> roots, QueryResultHandler* handler, bool create_writers) {
     Planned planned;
     planned.logical = roots;
@@ -330,49 +400,8 @@ class Session::Impl {
       RETURN_IF_ERROR(ApplySplitDistinctAggregates(&planned.physical,
                                                    config_.GetInt("table.optimizer.distinct-agg.split.bucket-num")));
     }
-    std::set<PlanNode*> seen;
-    std::vector<PlanNode*> scans;
-    for (const auto& r : planned.physical) CollectScans(r, &seen, &scans);
-    for (PlanNode* node : scans) {
-      auto& scan = node->As<TableSourceScanNode>();
-      const CatalogTable& table = *scan.table;
-      ASSIGN_OR_RETURN(const ConnectorFactory* factory, WithTable(registry.Find(table.connector()), table));
-      ConnectorContext ctx = MakeContext(table, scan.hint_options);
-      ctx.projection = scan.projection;
-      ctx.filters = scan.filters;
-      for (int m : scan.metadata) ctx.metadata.push_back({table.columns[static_cast<size_t>(m)].metadata_key, table.columns[static_cast<size_t>(m)].type});
-      ASSIGN_OR_RETURN(std::unique_ptr<TableSource> source, factory->CreateSource(ctx));
-      scan.source_mode = source->changelog_mode();
-      planned.resources.sources[node] = std::move(source);
-    }
-    std::map<const PlanNode*, std::unique_ptr<TableSink>> table_sinks;
-    for (auto& r : planned.physical) {
-      auto& sink = r->As<SinkNode>();
-      if (!sink.table) {
-        sink.accepted_mode = ChangelogMode::All();
-        planned.resources.sinks[r.get()] = std::make_shared<CollectWriter>(handler);
-        planned.resources.sink_names[r.get()] = "(select)";
-        continue;
-      }
-      const CatalogTable& table = *sink.table;
-      ASSIGN_OR_RETURN(const ConnectorFactory* factory, WithTable(registry.Find(table.connector()), table));
-      ConnectorContext ctx = MakeContext(table, sink.hint_options);
-      RETURN_IF_ERROR(AddSinkMetadata(*factory, table, &ctx));
-      ASSIGN_OR_RETURN(std::unique_ptr<TableSink> tsink, factory->CreateSink(ctx));
-      sink.accepted_mode = tsink->accepted_changelog_mode();
-      sink.primary_key.clear();
-      for (const auto& k : table.primary_key) {
-        if (auto idx = sink.schema.IndexOf(k)) sink.primary_key.push_back(static_cast<int>(*idx));
-      }
-      switch (config_.GetEnum<UpsertMaterializeOption>(kSinkUpsertMaterializeKey)) {
-        case UpsertMaterializeOption::kNone: sink.upsert_materialize_mode = SinkNode::UpsertMaterialize::kNone; break;
-        case UpsertMaterializeOption::kForce: sink.upsert_materialize_mode = SinkNode::UpsertMaterialize::kForce; break;
-        case UpsertMaterializeOption::kAuto: sink.upsert_materialize_mode = SinkNode::UpsertMaterialize::kAuto; break;
-      }
-      sink.require_on_conflict = config_.GetBool(kSinkRequireOnConflictKey);
-      table_sinks[r.get()] = std::move(tsink);
-      planned.resources.sink_names[r.get()] = table.path.name;
-    }
+    RETURN_IF_ERROR(CreateSources(&planned));
+    ASSIGN_OR_RETURN(TableSinks table_sinks, CreateTableSinks(&planned, handler));
     ASSIGN_OR_RETURN(std::unique_ptr<TableSink> late_rows_sink, PlanLateRowsTable(&planned));
     // Writers are created only for a plan that passed validation, so a refused INSERT leaves no files.
     auto create = [&]() -> Status {

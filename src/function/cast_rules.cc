@@ -3,6 +3,7 @@
 #include "function/cast.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,43 @@ bool CanCast(const LogicalType& from, const LogicalType& to, bool implicit) {
   return false;
 }
 
+namespace {
+
+// The common type of numeric types (nullability aside), as Calcite's leastRestrictive: FLOAT or DOUBLE
+// when one is approximate (DOUBLE also with a DECIMAL), else a DECIMAL wide enough when one is DECIMAL,
+// else the widest integer type.
+std::optional<LogicalType> CommonNumericType(const std::vector<LogicalType>& ts) {
+  int rank = 0;
+  bool any_decimal = false;
+  for (const auto& t : ts) {
+    rank = std::max(rank, fn::NumericRank(t.id()));
+    any_decimal |= t.id() == TypeId::kDecimal;
+  }
+  if (rank >= 6) {
+    bool dbl = rank == 7 || any_decimal;
+    return (dbl ? LogicalType::Double() : LogicalType::Float());
+  }
+  if (any_decimal) {
+    // Calcite's leastRestrictive: keep the integer digits (at most 38), cut the scale to what is
+    // left of 38 (DECIMAL(38, 2) and DECIMAL(10, 4) give DECIMAL(38, 2)).
+    int scale = 0, int_digits = 0;
+    for (const auto& t : ts) {
+      LogicalType d = fn::ToDecimalType(t);
+      scale = std::max(scale, d.scale());
+      int_digits = std::max(int_digits, d.precision() - d.scale());
+    }
+    int_digits = std::min(int_digits, LogicalType::kMaxDecimalPrecision);
+    scale = std::min(scale, LogicalType::kMaxDecimalPrecision - int_digits);
+    return LogicalType::Decimal(std::max(int_digits + scale, 1), scale);
+  }
+  for (const auto& t : ts) {
+    if (fn::NumericRank(t.id()) == rank) return t;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 Result<LogicalType> CommonType(const std::vector<LogicalType>& types) {
   bool nullable = false;
   std::vector<LogicalType> ts;
@@ -91,32 +129,7 @@ Result<LogicalType> CommonType(const std::vector<LogicalType>& types) {
 
   auto all = [&](auto pred) { return std::all_of(ts.begin(), ts.end(), pred); };
   if (all([](const LogicalType& t) { return t.IsNumeric(); })) {
-    int rank = 0;
-    bool any_decimal = false;
-    for (const auto& t : ts) {
-      rank = std::max(rank, fn::NumericRank(t.id()));
-      any_decimal |= t.id() == TypeId::kDecimal;
-    }
-    if (rank >= 6) {
-      bool dbl = rank == 7 || any_decimal;
-      return (dbl ? LogicalType::Double() : LogicalType::Float()).WithNullable(nullable);
-    }
-    if (any_decimal) {
-      // Calcite's leastRestrictive: keep the integer digits (at most 38), cut the scale to what is
-      // left of 38 (DECIMAL(38, 2) and DECIMAL(10, 4) give DECIMAL(38, 2)).
-      int scale = 0, int_digits = 0;
-      for (const auto& t : ts) {
-        LogicalType d = fn::ToDecimalType(t);
-        scale = std::max(scale, d.scale());
-        int_digits = std::max(int_digits, d.precision() - d.scale());
-      }
-      int_digits = std::min(int_digits, LogicalType::kMaxDecimalPrecision);
-      scale = std::min(scale, LogicalType::kMaxDecimalPrecision - int_digits);
-      return LogicalType::Decimal(std::max(int_digits + scale, 1), scale).WithNullable(nullable);
-    }
-    for (const auto& t : ts) {
-      if (fn::NumericRank(t.id()) == rank) return t.WithNullable(nullable);
-    }
+    if (std::optional<LogicalType> n = CommonNumericType(ts)) return n->WithNullable(nullable);
   }
   if (all([](const LogicalType& t) { return t.IsCharacterString(); })) {
     int32_t len = 0;

@@ -79,6 +79,7 @@ class Evaluation {
   [[gnu::noinline]] Status EvalCall(const Expr& e, const Chunk& in, Vector* out);
   [[gnu::noinline]] Status EvalLogic(const Expr& e, const Chunk& in, Vector* out);
   [[gnu::noinline]] Status EvalCase(const Expr& e, const Chunk& in, Vector* out);
+  Status EvalCaseEveryBranch(const Expr& e, const Chunk& in, size_t num_when, Vector* out);
   [[gnu::noinline]] Status EvalCoalesce(const Expr& e, const Chunk& in, Vector* out);
   [[gnu::noinline]] const Vector* Column(const Expr& e, const Chunk& in);
   [[gnu::noinline]] const Vector* Literal(const Expr& e, size_t rows, Vector* tmp);
@@ -268,6 +269,53 @@ Status Evaluation::EvalLogic(const Expr& e, const Chunk& in, Vector* out) {
   return Status::OK();
 }
 
+// CASE whose branches cannot fail: every branch is evaluated over the whole batch and each row picks
+// its branch's value, cheaper than gathering the undecided rows' inputs (e.g. whole ROW columns) before
+// each WHEN. `out` holds all NULLs on entry.
+Status Evaluation::EvalCaseEveryBranch(const Expr& e, const Chunk& in, size_t num_when, Vector* out) {
+  const size_t rows = in.size();
+  const LogicalType boolean = LogicalType::Boolean();
+  std::vector<std::vector<uint32_t>> picks(num_when + 1);
+  std::vector<uint8_t> decided(rows, 0);
+  for (size_t w = 0; w < num_when; ++w) {
+    Vector cond;
+    RETURN_IF_ERROR(EvalRows(*e.args[2 * w], in, {}, true, boolean, &cond));
+    const uint8_t* cd = cond.data<uint8_t>();
+    for (size_t i = 0; i < rows; ++i) {
+      if (!decided[i] && cond.IsValid(i) && cd[i]) {
+        decided[i] = 1;
+        picks[w].push_back(static_cast<uint32_t>(i));
+      }
+    }
+  }
+  if (e.has_else) {
+    for (size_t i = 0; i < rows; ++i) {
+      if (!decided[i]) picks[num_when].push_back(static_cast<uint32_t>(i));
+    }
+  }
+  for (size_t b = 0; b <= num_when; ++b) {
+    if (picks[b].empty()) continue;
+    const Expr& value = b < num_when ? *e.args[2 * b + 1] : *e.args.back();
+    Vector v;
+    Vector picked;
+    if (value.kind == ExprKind::kLiteral) {
+      // A literal is made (and cast to the CASE's type) once, then repeated for the picked rows.
+      Chunk one;
+      one.kind_vector().assign(1, RowKind::kInsert);
+      RETURN_IF_ERROR(EvalRows(value, one, {}, true, e.type, &v));
+      const std::vector<uint32_t> first(picks[b].size(), 0);
+      picked = Vector(v.type(), 0);
+      picked.AppendFrom(v, first.data(), 0, first.size());
+    } else {
+      RETURN_IF_ERROR(EvalRows(value, in, {}, true, e.type, &v));
+      picked = Vector(v.type(), 0);
+      picked.AppendFrom(v, picks[b].data(), 0, picks[b].size());
+    }
+    fn::ScatterRows(picked, picks[b].data(), picks[b].size(), out);
+  }
+  return Status::OK();
+}
+
 Status Evaluation::EvalCase(const Expr& e, const Chunk& in, Vector* out) {
   const size_t rows = in.size();
   *out = Vector(e.type, rows);
@@ -276,50 +324,7 @@ Status Evaluation::EvalCase(const Expr& e, const Chunk& in, Vector* out) {
   const size_t num_when = (e.args.size() - (e.has_else ? 1 : 0)) / 2;
   bool all_safe = true;
   for (const auto& a : e.args) all_safe = all_safe && CannotFail(*a);
-  if (all_safe) {
-    // No branch can fail, so evaluate every branch over the whole batch and pick per row: cheaper
-    // than gathering the undecided rows' inputs (e.g. whole ROW columns) before each WHEN.
-    const LogicalType boolean = LogicalType::Boolean();
-    std::vector<std::vector<uint32_t>> picks(num_when + 1);
-    std::vector<uint8_t> decided(rows, 0);
-    for (size_t w = 0; w < num_when; ++w) {
-      Vector cond;
-      RETURN_IF_ERROR(EvalRows(*e.args[2 * w], in, {}, true, boolean, &cond));
-      const uint8_t* cd = cond.data<uint8_t>();
-      for (size_t i = 0; i < rows; ++i) {
-        if (!decided[i] && cond.IsValid(i) && cd[i]) {
-          decided[i] = 1;
-          picks[w].push_back(static_cast<uint32_t>(i));
-        }
-      }
-    }
-    if (e.has_else) {
-      for (size_t i = 0; i < rows; ++i) {
-        if (!decided[i]) picks[num_when].push_back(static_cast<uint32_t>(i));
-      }
-    }
-    for (size_t b = 0; b <= num_when; ++b) {
-      if (picks[b].empty()) continue;
-      const Expr& value = b < num_when ? *e.args[2 * b + 1] : *e.args.back();
-      Vector v;
-      Vector picked;
-      if (value.kind == ExprKind::kLiteral) {
-        // A literal is made (and cast to the CASE's type) once, then repeated for the picked rows.
-        Chunk one;
-        one.kind_vector().assign(1, RowKind::kInsert);
-        RETURN_IF_ERROR(EvalRows(value, one, {}, true, e.type, &v));
-        const std::vector<uint32_t> first(picks[b].size(), 0);
-        picked = Vector(v.type(), 0);
-        picked.AppendFrom(v, first.data(), 0, first.size());
-      } else {
-        RETURN_IF_ERROR(EvalRows(value, in, {}, true, e.type, &v));
-        picked = Vector(v.type(), 0);
-        picked.AppendFrom(v, picks[b].data(), 0, picks[b].size());
-      }
-      fn::ScatterRows(picked, picks[b].data(), picks[b].size(), out);
-    }
-    return Status::OK();
-  }
+  if (all_safe) return EvalCaseEveryBranch(e, in, num_when, out);
   // `remaining` maps rows of `cur` (the chunk of still-undecided rows) to rows of `in`.
   std::vector<uint32_t> remaining(rows);
   for (size_t i = 0; i < rows; ++i) remaining[i] = static_cast<uint32_t>(i);

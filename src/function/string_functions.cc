@@ -9,6 +9,7 @@
 #include <random>
 
 #include "function/case_map.h"
+#include "function/java_hash.h"
 #include "function/kernel_util.h"
 #include "function/string_kernels.h"
 #include "types/value.h"
@@ -248,23 +249,6 @@ bool FromBase64(std::string_view s, std::string* out) {
     }
   }
   return true;
-}
-
-// Java's String.hashCode over UTF-16 code units.
-int32_t JavaHashCode(std::string_view s) {
-  uint32_t h = 0;
-  size_t i = 0;
-  while (i < s.size()) {
-    uint32_t cp = DecodeUtf8(s, &i);
-    if (cp >= 0x10000) {
-      cp -= 0x10000;
-      h = 31 * h + (0xD800 + (cp >> 10));
-      h = 31 * h + (0xDC00 + (cp & 0x3FF));
-    } else {
-      h = 31 * h + cp;
-    }
-  }
-  return static_cast<int32_t>(h);
 }
 
 // ---- resolvers ----
@@ -617,83 +601,6 @@ void RegisterReshaping(FunctionTable* t) {
   }
 }
 
-// Java's BigInteger.hashCode of `v`: over its magnitude's 32-bit words, most significant first
-// (h = 31 * h + word), times its sign.
-int32_t JavaBigIntegerHash(__int128 v) {
-  const bool negative = v < 0;
-  unsigned __int128 mag = negative ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
-  uint32_t words[4];
-  int n = 0;
-  for (; mag != 0; mag >>= 32) words[n++] = static_cast<uint32_t>(mag);
-  uint32_t h = 0;
-  for (int i = n - 1; i >= 0; --i) h = 31 * h + words[i];
-  return static_cast<int32_t>(negative ? 0u - h : h);
-}
-
-// The types HashCodeOfOther takes.
-bool HashedAsJavaObject(const LogicalType& t) {
-  switch (t.id()) {
-    case TypeId::kDecimal:
-    case TypeId::kTimestamp:
-    case TypeId::kTimestampLtz:
-    case TypeId::kFloat:
-    case TypeId::kDouble:
-    case TypeId::kBoolean:
-    case TypeId::kDate:
-    case TypeId::kTime: return true;
-    default: return false;
-  }
-}
-
-// Java's hashCode of a value of `t` at row i, as Flink's generated code hashes each type:
-// DecimalData its BigDecimal's (31 * unscaled.hashCode() + scale), TimestampData the millisecond's
-// Long.hashCode times 31 plus the nanosecond of the millisecond, Float/Double/Boolean/Integer (DATE,
-// TIME) their boxed types'.
-int32_t JavaHashOf(const Vector& v, size_t i) {
-  const LogicalType& t = v.type();
-  switch (t.id()) {
-    case TypeId::kDecimal:
-      return static_cast<int32_t>(31u * static_cast<uint32_t>(JavaBigIntegerHash(v.data<__int128>()[i])) +
-                                  static_cast<uint32_t>(t.scale()));
-    case TypeId::kTimestamp:
-    case TypeId::kTimestampLtz: {
-      const int64_t micros = v.data<int64_t>()[i];
-      const int64_t millis = micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000);
-      const uint64_t m = static_cast<uint64_t>(millis);
-      const auto ret = static_cast<uint32_t>(static_cast<uint32_t>(m) ^ static_cast<uint32_t>(m >> 32));
-      return static_cast<int32_t>(31u * ret + static_cast<uint32_t>((micros - millis * 1000) * 1000));
-    }
-    case TypeId::kFloat: {
-      const float f = v.data<float>()[i];
-      uint32_t bits = 0x7fc00000u;  // Float.floatToIntBits's canonical NaN
-      if (!std::isnan(f)) std::memcpy(&bits, &f, sizeof bits);
-      return static_cast<int32_t>(bits);
-    }
-    case TypeId::kDouble: {
-      const double d = v.data<double>()[i];
-      uint64_t bits = 0x7ff8000000000000ull;  // Double.doubleToLongBits's canonical NaN
-      if (!std::isnan(d)) std::memcpy(&bits, &d, sizeof bits);
-      return static_cast<int32_t>(static_cast<uint32_t>(bits ^ (bits >> 32)));
-    }
-    case TypeId::kBoolean: return v.data<uint8_t>()[i] ? 1231 : 1237;
-    default: return v.data<int32_t>()[i];  // DATE (days), TIME (milliseconds of the day)
-  }
-}
-
-// HASH_CODE of the types JavaHashOf hashes, made non-negative as the other forms.
-Result<FnPtr> HashCodeOfOther(const CallInfo& c) {
-  Coerce keep = [](const LogicalType& t, LogicalType* cast) {
-    *cast = t;
-    return HashedAsJavaObject(t);
-  };
-  return Simple(c, {keep}, LogicalType::Integer(), ValueOut<int32_t>([](const Vector* const* a, size_t i, int32_t* r) {
-                  const int32_t h = JavaHashOf(*a[0], i);
-                  *r = h == INT32_MIN ? h : (h < 0 ? -h : h);
-                  return true;
-                }));
-}
-
-namespace {
 // How often byte c occurs in s, eight bytes at a time: a byte of w ^ pattern is zero exactly where w
 // holds c, and ~(((x & 0x7f..) + 0x7f..) | x | 0x7f..) sets the high bit of exactly the zero bytes.
 int64_t CountByte(std::string_view s, char c) {
@@ -710,7 +617,6 @@ int64_t CountByte(std::string_view s, char c) {
   for (; i < s.size(); ++i) n += s[i] == c;
   return n;
 }
-}  // namespace
 
 // COUNT_CHAR, ASCII, CHR, MD5, HASH_CODE, TO_BASE64, FROM_BASE64 and UUID.
 void RegisterCodeFunctions(FunctionTable* t) {
@@ -755,38 +661,7 @@ void RegisterCodeFunctions(FunctionTable* t) {
           }});
   t->Add({"HASH_CODE", {"HASH_CODE(<CHARACTER>)", "HASH_CODE(<INTEGER>)", "HASH_CODE(<NUMERIC>)", "HASH_CODE(<BOOLEAN>)",
                           "HASH_CODE(<DATETIME>)"},
-          [](const CallInfo& c) -> Result<FnPtr> {
-            if (c.size() == 1 && HashedAsJavaObject(c.type(0))) return HashCodeOfOther(c);
-            if (c.size() == 1 && c.type(0).IsIntegral()) {
-              // The bucket of a split DISTINCT aggregate: Java's hashCode of the boxed value, made
-              // non-negative as the string form's (Long: the high half XORed into the low).
-              Coerce keep = [](const LogicalType& t, LogicalType* cast) {
-                *cast = t;
-                return t.IsIntegral();
-              };
-              return Simple(c, {keep}, LogicalType::Integer(), ValueOut<int32_t>([](const Vector* const* a, size_t i, int32_t* r) {
-                              int64_t v = 0;
-                              switch (a[0]->type().id()) {
-                                case TypeId::kTinyInt: v = a[0]->data<int8_t>()[i]; break;
-                                case TypeId::kSmallInt: v = a[0]->data<int16_t>()[i]; break;
-                                case TypeId::kInteger: v = a[0]->data<int32_t>()[i]; break;
-                                default: {
-                                  const uint64_t u = static_cast<uint64_t>(a[0]->data<int64_t>()[i]);
-                                  v = static_cast<int32_t>(static_cast<uint32_t>(u ^ (u >> 32)));
-                                }
-                              }
-                              const auto h = static_cast<int32_t>(v);
-                              *r = h == INT32_MIN ? h : (h < 0 ? -h : h);
-                              return true;
-                            }));
-            }
-            return Simple(c, {AsString}, LogicalType::Integer(), ValueOut<int32_t>([](const Vector* const* a, size_t i, int32_t* r) {
-                            // Flink: Math.abs(String.hashCode()) (MIN_VALUE stays negative, as in Java).
-                            int32_t h = JavaHashCode(Str(a, 0, i));
-                            *r = h == INT32_MIN ? h : (h < 0 ? -h : h);
-                            return true;
-                          }));
-          }});
+          ResolveHashCode});
   t->Add({"TO_BASE64", {"TO_BASE64(<CHARACTER>)"}, [](const CallInfo& c) -> Result<FnPtr> {
             return Simple(c, {AsString}, LogicalType::String(), StringOut([](const Vector* const* a, size_t i, std::string* buf) {
                             ToBase64(Str(a, 0, i), buf);

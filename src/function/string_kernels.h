@@ -1,5 +1,6 @@
 // The helpers the string function files share: UTF-8 code points, the kernel shapes of string
-// functions and argument access (string_functions.cc, string_pattern_functions.cc). Private to them.
+// functions and argument access (string_functions.cc, string_pattern_functions.cc, java_hash.cc).
+// Private to them.
 #pragma once
 
 #include <cstdint>

@@ -542,6 +542,50 @@ void CheckpointStorage::HelpWrite(std::chrono::steady_clock::time_point deadline
   ZSTD_freeCCtx(cctx);
 }
 
+namespace {
+
+// Retention after checkpoint `written` completed in `dir`: the newest `num_retained` complete
+// checkpoints stay, older ones are deleted, and so are the shared state files none of the kept ones
+// names (a kept checkpoint whose _metadata cannot be read names none: restore skips it).
+void RemoveUnretained(const std::string& dir, int num_retained, const CheckpointData& written) {
+  std::error_code ec;
+  const std::string shared = (fs::path(dir) / kSharedDir).string();
+  std::vector<int64_t> ids;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    int64_t id = ParseChkName(entry.path().filename().string());
+    if (id >= 0) ids.push_back(id);
+  }
+  std::sort(ids.begin(), ids.end());
+  std::set<std::string> referenced;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const fs::path chk = fs::path(dir) / (kChkPrefix + std::to_string(ids[i]));
+    if (i + static_cast<size_t>(num_retained) < ids.size()) {
+      fs::remove_all(chk, ec);
+      continue;
+    }
+    if (ids[i] == written.id) {
+      for (const auto& op : written.operators) {
+        for (const auto& f : op.chain) referenced.insert(f.name);
+      }
+      continue;
+    }
+    auto meta = ReadWholeFile((chk / kMetadataFile).string());
+    if (!meta.ok()) continue;
+    auto decoded = DecodeCheckpoint(*meta, (chk / kMetadataFile).string());
+    if (!decoded.ok()) continue;  // unreadable: restore skips it, so its files need not be kept
+    for (const auto& op : decoded->operators) {
+      for (const auto& f : op.chain) referenced.insert(f.name);
+    }
+  }
+  if (fs::is_directory(shared, ec)) {
+    for (const auto& entry : fs::directory_iterator(shared, ec)) {
+      if (referenced.count(entry.path().filename().string()) == 0) fs::remove(entry.path(), ec);
+    }
+  }
+}
+
+}  // namespace
+
 Result<int64_t> CheckpointStorage::WriteLocal(CheckpointData* data) {
   StartWrite();
   // However Write ends, a helper waiting for frames stops.
@@ -609,39 +653,7 @@ Result<int64_t> CheckpointStorage::WriteLocal(CheckpointData* data) {
   if (::rename(tmp_dir.c_str(), final_dir.c_str()) != 0) return ErrnoStatus("Cannot rename checkpoint", tmp_dir);
   RETURN_IF_ERROR(FsyncPath(dir_, true));
   written += static_cast<int64_t>(bytes.size());
-  // Retention: keep the newest num_retained complete checkpoints, and the shared files they name.
-  std::vector<int64_t> ids;
-  for (const auto& entry : fs::directory_iterator(dir_, ec)) {
-    int64_t id = ParseChkName(entry.path().filename().string());
-    if (id >= 0) ids.push_back(id);
-  }
-  std::sort(ids.begin(), ids.end());
-  std::set<std::string> referenced;
-  for (size_t i = 0; i < ids.size(); ++i) {
-    const fs::path chk = fs::path(dir_) / (kChkPrefix + std::to_string(ids[i]));
-    if (i + static_cast<size_t>(num_retained_) < ids.size()) {
-      fs::remove_all(chk, ec);
-      continue;
-    }
-    if (ids[i] == data->id) {
-      for (const auto& op : data->operators) {
-        for (const auto& f : op.chain) referenced.insert(f.name);
-      }
-      continue;
-    }
-    auto meta = ReadWholeFile((chk / kMetadataFile).string());
-    if (!meta.ok()) continue;
-    auto decoded = DecodeCheckpoint(*meta, (chk / kMetadataFile).string());
-    if (!decoded.ok()) continue;  // unreadable: restore skips it, so its files need not be kept
-    for (const auto& op : decoded->operators) {
-      for (const auto& f : op.chain) referenced.insert(f.name);
-    }
-  }
-  if (fs::is_directory(shared, ec)) {
-    for (const auto& entry : fs::directory_iterator(shared, ec)) {
-      if (referenced.count(entry.path().filename().string()) == 0) fs::remove(entry.path(), ec);
-    }
-  }
+  RemoveUnretained(dir_, num_retained_, *data);
   return written;
 }
 

@@ -180,6 +180,34 @@ void PrefaultBuffers(CheckpointData* data, const std::vector<bool>& keep, const 
   }
 }
 
+// How a checkpoint records one operator's snapshot `snap` (its bytes are moved out): nothing for a
+// finished operator; a state file (a delta on `chain`, the files of its last durable checkpoint, or a
+// full snapshot) when it is a delta, has deferred parts or reaches `memory_threshold_bytes`; else the
+// bytes inline in _metadata.
+CheckpointData::OperatorState OperatorStateOf(std::string digest, CheckpointCollector::Snapshot* snap, bool finished,
+                                              const std::vector<CheckpointData::StateFile>& chain,
+                                              int64_t memory_threshold_bytes) {
+  CheckpointData::OperatorState st;
+  st.digest = std::move(digest);
+  if (snap->delta) {
+    SLUICE_CHECK(!chain.empty());
+    st.chain = chain;
+  }
+  if (finished) {
+    SLUICE_CHECK(snap->bytes.empty() && snap->deferred.empty() && !snap->delta);
+  } else if (snap->delta || !snap->deferred.empty() ||
+             static_cast<int64_t>(snap->bytes.size()) >= memory_threshold_bytes) {
+    CheckpointData::StateFile f;
+    f.delta = snap->delta;
+    f.bytes = std::move(snap->bytes);
+    f.deferred = std::move(snap->deferred);
+    st.chain.push_back(std::move(f));
+  } else {
+    st.bytes = std::move(snap->bytes);
+  }
+  return st;
+}
+
 }  // namespace
 
 Status Job::CheckCheckpointable() const {
@@ -272,26 +300,9 @@ Status Job::TakeCheckpoint(bool final) {
     auto it = collector.states().find(operators_[i].get());
     SLUICE_CHECK(it != collector.states().end());  // every operator descends from a source
     CheckpointCollector::Snapshot& snap = it->second;
-    CheckpointData::OperatorState st;
-    st.digest = operators_[i]->digest();
-    if (snap.delta) {
-      SLUICE_CHECK(!chains_[i].files.empty());
-      st.chain = chains_[i].files;
-      ++checkpoint_stats_.delta_states;
-    }
-    if (collector.Finished(operators_[i].get())) {
-      SLUICE_CHECK(snap.bytes.empty() && snap.deferred.empty() && !snap.delta);
-    } else if (snap.delta || !snap.deferred.empty() ||
-               static_cast<int64_t>(snap.bytes.size()) >= ctx_.checkpoints.memory_threshold_bytes) {
-      CheckpointData::StateFile f;
-      f.delta = snap.delta;
-      f.bytes = std::move(snap.bytes);
-      f.deferred = std::move(snap.deferred);
-      st.chain.push_back(std::move(f));
-    } else {
-      st.bytes = std::move(snap.bytes);
-    }
-    data->operators.push_back(std::move(st));
+    if (snap.delta) ++checkpoint_stats_.delta_states;
+    data->operators.push_back(OperatorStateOf(operators_[i]->digest(), &snap, collector.Finished(operators_[i].get()),
+                                              chains_[i].files, ctx_.checkpoints.memory_threshold_bytes));
   }
   // The late-rows table pre-commits after every operator snapshotted (each reported its late rows
   // before passing the barrier on); its state follows the operators'.

@@ -598,6 +598,63 @@ class Unparser : public UnparserBase {
         if (d.cascade) out += " CASCADE";
         return out;
       }
+      case StatementKind::kShow:
+      case StatementKind::kCreateCatalog:
+      case StatementKind::kCreateDatabase:
+      case StatementKind::kUse:
+      case StatementKind::kShowCreate:
+      case StatementKind::kDescribe:
+      case StatementKind::kSet:
+      case StatementKind::kReset: return SessionStatement(st);
+      case StatementKind::kInsert: return InsertText(st.As<Insert>());
+      case StatementKind::kStatementSet: {
+        const auto& s = st.As<StatementSet>();
+        return StatementSetBody(s, s.execute_form ? "EXECUTE STATEMENT SET BEGIN\n" : "BEGIN STATEMENT SET;\n");
+      }
+      case StatementKind::kAlterTable: return AlterTableText(*this, st.As<AlterTable>());
+      case StatementKind::kAlterView: {
+        const auto& v = st.As<AlterView>();
+        if (!v.query) return "ALTER VIEW " + NameText(v.name) + " RENAME TO " + NameText(v.new_name);
+        return "ALTER VIEW " + NameText(v.name) + " AS " + Query(*v.query);
+      }
+      case StatementKind::kAlterFunction: {
+        const auto& f = st.As<AlterFunction>();
+        std::string out = std::string("ALTER ") + (f.temporary ? "TEMPORARY " : "") + (f.system ? "SYSTEM " : "") +
+                          "FUNCTION " + (f.if_exists ? "IF EXISTS " : "") + NameText(f.name) + " AS " +
+                          QuoteString(f.class_name);
+        if (!f.language.empty()) out += " LANGUAGE " + f.language;
+        return out;
+      }
+      case StatementKind::kCreateFunction: {
+        const auto& f = st.As<CreateFunction>();
+        std::string out = std::string("CREATE ") + (f.temporary ? "TEMPORARY " : "") + (f.system ? "SYSTEM " : "") +
+                          "FUNCTION " + (f.if_not_exists ? "IF NOT EXISTS " : "") + NameText(f.name) + " AS " +
+                          QuoteString(f.class_name);
+        if (!f.language.empty()) out += " LANGUAGE " + f.language;
+        return out;
+      }
+      case StatementKind::kExplain: {
+        const auto& e = st.As<Explain>();
+        static const char* kDetails[] = {"CHANGELOG_MODE", "ESTIMATED_COST", "PLAN_ADVICE", "JSON_EXECUTION_PLAN"};
+        std::string out = "EXPLAIN ";
+        for (size_t i = 0; i < e.details.size(); ++i) {
+          out += kDetails[static_cast<int>(e.details[i])];
+          out += i + 1 < e.details.size() ? ", " : " ";
+        }
+        // EXPLAIN takes a statement set as STATEMENT SET BEGIN ... END in Flink's grammar.
+        if (e.inner->kind == StatementKind::kStatementSet) {
+          return out + StatementSetBody(e.inner->As<StatementSet>(), "STATEMENT SET BEGIN\n");
+        }
+        return out + Statement(*e.inner);
+      }
+    }
+    SLUICE_UNREACHABLE();
+  }
+
+  // Statement of the catalog and session statements: SHOW, CREATE CATALOG / DATABASE, USE, SHOW CREATE,
+  // DESCRIBE, SET and RESET.
+  std::string SessionStatement(const ast::Statement& st) {
+    switch (st.kind) {
       case StatementKind::kShow: {
         static const char* kWhat[] = {"TABLES",  "VIEWS",   "FUNCTIONS",       "CATALOGS",
                                       "DATABASES", "MODULES", "CURRENT CATALOG", "CURRENT DATABASE"};
@@ -641,47 +698,7 @@ class Unparser : public UnparserBase {
         const auto& r = st.As<Reset>();
         return r.key ? "RESET " + QuoteString(*r.key) : "RESET";
       }
-      case StatementKind::kInsert: return InsertText(st.As<Insert>());
-      case StatementKind::kStatementSet: {
-        const auto& s = st.As<StatementSet>();
-        return StatementSetBody(s, s.execute_form ? "EXECUTE STATEMENT SET BEGIN\n" : "BEGIN STATEMENT SET;\n");
-      }
-      case StatementKind::kAlterTable: return AlterTableText(*this, st.As<AlterTable>());
-      case StatementKind::kAlterView: {
-        const auto& v = st.As<AlterView>();
-        if (!v.query) return "ALTER VIEW " + NameText(v.name) + " RENAME TO " + NameText(v.new_name);
-        return "ALTER VIEW " + NameText(v.name) + " AS " + Query(*v.query);
-      }
-      case StatementKind::kAlterFunction: {
-        const auto& f = st.As<AlterFunction>();
-        std::string out = std::string("ALTER ") + (f.temporary ? "TEMPORARY " : "") + (f.system ? "SYSTEM " : "") +
-                          "FUNCTION " + (f.if_exists ? "IF EXISTS " : "") + NameText(f.name) + " AS " +
-                          QuoteString(f.class_name);
-        if (!f.language.empty()) out += " LANGUAGE " + f.language;
-        return out;
-      }
-      case StatementKind::kCreateFunction: {
-        const auto& f = st.As<CreateFunction>();
-        std::string out = std::string("CREATE ") + (f.temporary ? "TEMPORARY " : "") + (f.system ? "SYSTEM " : "") +
-                          "FUNCTION " + (f.if_not_exists ? "IF NOT EXISTS " : "") + NameText(f.name) + " AS " +
-                          QuoteString(f.class_name);
-        if (!f.language.empty()) out += " LANGUAGE " + f.language;
-        return out;
-      }
-      case StatementKind::kExplain: {
-        const auto& e = st.As<Explain>();
-        static const char* kDetails[] = {"CHANGELOG_MODE", "ESTIMATED_COST", "PLAN_ADVICE", "JSON_EXECUTION_PLAN"};
-        std::string out = "EXPLAIN ";
-        for (size_t i = 0; i < e.details.size(); ++i) {
-          out += kDetails[static_cast<int>(e.details[i])];
-          out += i + 1 < e.details.size() ? ", " : " ";
-        }
-        // EXPLAIN takes a statement set as STATEMENT SET BEGIN ... END in Flink's grammar.
-        if (e.inner->kind == StatementKind::kStatementSet) {
-          return out + StatementSetBody(e.inner->As<StatementSet>(), "STATEMENT SET BEGIN\n");
-        }
-        return out + Statement(*e.inner);
-      }
+      default: break;
     }
     SLUICE_UNREACHABLE();
   }

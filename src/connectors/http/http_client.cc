@@ -103,12 +103,12 @@ std::string HttpResponse::Header(std::string_view name) const {
   return std::string();
 }
 
-std::string PercentEncode(std::string_view s) {
+std::string PercentEncode(std::string_view s, bool keep_slash) {
   static const char kHex[] = "0123456789ABCDEF";
   std::string out;
   out.reserve(s.size());
   for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || (keep_slash && c == '/')) {
       out += static_cast<char>(c);
     } else {
       out += '%';

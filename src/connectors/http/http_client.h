@@ -52,8 +52,10 @@ struct HttpClientOptions {
 
 std::shared_ptr<HttpTransport> NewCurlHttpTransport(HttpClientOptions options = {});
 
-// Percent-encoding of a URL path segment or query value (RFC 3986 unreserved characters are kept).
-std::string PercentEncode(std::string_view s);
+// Percent-encoding of a URL path segment or query value: RFC 3986 unreserved characters are kept,
+// every other byte becomes %XX (upper-case hex); '/' is kept too when `keep_slash` (a path of segments,
+// such as an S3 object key).
+std::string PercentEncode(std::string_view s, bool keep_slash = false);
 // The URL without its query string (for messages).
 std::string UrlWithoutQuery(std::string_view url);
 // "Not Found" for 404 and the other common statuses; empty when unknown.

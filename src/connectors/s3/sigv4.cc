@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "connectors/http/http_client.h"
+
 namespace sluice {
 
 std::string HexEncode(std::string_view bytes) {
@@ -34,21 +36,7 @@ std::string HmacSha256(std::string_view key, std::string_view data) {
   return std::string(reinterpret_cast<const char*>(out), len);
 }
 
-std::string AwsUriEncode(std::string_view s, bool keep_slash) {
-  static const char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(s.size());
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || (keep_slash && c == '/')) {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
+std::string AwsUriEncode(std::string_view s, bool keep_slash) { return PercentEncode(s, keep_slash); }
 
 namespace {
 

@@ -37,7 +37,7 @@ std::string HmacSha256(std::string_view key, std::string_view data);  // raw 32 
 std::string HexEncode(std::string_view bytes);
 
 // RFC 3986 encoding as SigV4 wants it: unreserved characters kept, everything else %XX (upper
-// case); '/' kept when `keep_slash` (an object key in a path).
+// case); '/' kept when `keep_slash` (an object key in a path). The same as PercentEncode (http_client.h).
 std::string AwsUriEncode(std::string_view s, bool keep_slash);
 
 std::string SigV4CanonicalRequest(const SigV4Request& request, std::string* signed_headers);

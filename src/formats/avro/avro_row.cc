@@ -246,6 +246,49 @@ Status Unexpected(const AvroValue& val, const LogicalType& t) {
   return Status::InvalidArgument("Avro datum " + val.DebugString() + " does not fit type " + t.ToString());
 }
 
+Status FromAvro(const AvroValue& val, const AvroNode& node, Vector* v, size_t row);
+
+// FromAvro of an ARRAY, MAP or ROW column: the Avro array, map or record `val` of the non-null node `n`
+// appended to the children of `v` (a row's fields written at `row`).
+Status FromAvroNested(const AvroValue& val, const AvroNode& n, Vector* v, size_t row) {
+  const LogicalType& t = v->type();
+  using Kind = AvroValue::Kind;
+  const Kind k = val.kind();
+  switch (t.id()) {
+    case TypeId::kArray: {
+      if (k != Kind::kArray) return Unexpected(val, t);
+      Vector& child = v->child(0);
+      const size_t base = child.size();
+      child.Resize(base + val.items().size());
+      for (size_t i = 0; i < val.items().size(); ++i) RETURN_IF_ERROR(FromAvro(val.items()[i], *n.items, &child, base + i));
+      v->data<ListEntry>()[row] = ListEntry{static_cast<uint32_t>(base), static_cast<uint32_t>(val.items().size())};
+      return Status::OK();
+    }
+    case TypeId::kMap: {
+      if (k != Kind::kMap) return Unexpected(val, t);
+      Vector& keys = v->child(0);
+      Vector& values = v->child(1);
+      const size_t base = keys.size();
+      const size_t len = val.entries().size();
+      keys.Resize(base + len);
+      values.Resize(base + len);
+      for (size_t i = 0; i < len; ++i) {
+        keys.SetString(base + i, val.entries()[i].first);
+        RETURN_IF_ERROR(FromAvro(val.entries()[i].second, *n.items, &values, base + i));
+      }
+      v->data<ListEntry>()[row] = ListEntry{static_cast<uint32_t>(base), static_cast<uint32_t>(len)};
+      return Status::OK();
+    }
+    case TypeId::kRow:
+      if (k != Kind::kRecord || val.items().size() != v->num_children()) return Unexpected(val, t);
+      for (size_t i = 0; i < v->num_children(); ++i) {
+        RETURN_IF_ERROR(FromAvro(val.items()[i], *n.fields[i].type, &v->child(i), row));
+      }
+      return Status::OK();
+    default: return Unexpected(val, t);
+  }
+}
+
 Status FromAvro(const AvroValue& val, const AvroNode& node, Vector* v, size_t row) {
   const LogicalType& t = v->type();
   if (val.is_null() || t.id() == TypeId::kNull) {
@@ -324,36 +367,9 @@ Status FromAvro(const AvroValue& val, const AvroNode& node, Vector* v, size_t ro
       v->data<int64_t>()[row] = unit == 1 ? x * 1000 : unit == 2 ? x : FloorDiv(x, 1000);
       return Status::OK();
     }
-    case TypeId::kArray: {
-      if (k != Kind::kArray) return Unexpected(val, t);
-      Vector& child = v->child(0);
-      const size_t base = child.size();
-      child.Resize(base + val.items().size());
-      for (size_t i = 0; i < val.items().size(); ++i) RETURN_IF_ERROR(FromAvro(val.items()[i], *n.items, &child, base + i));
-      v->data<ListEntry>()[row] = ListEntry{static_cast<uint32_t>(base), static_cast<uint32_t>(val.items().size())};
-      return Status::OK();
-    }
-    case TypeId::kMap: {
-      if (k != Kind::kMap) return Unexpected(val, t);
-      Vector& keys = v->child(0);
-      Vector& values = v->child(1);
-      const size_t base = keys.size();
-      const size_t len = val.entries().size();
-      keys.Resize(base + len);
-      values.Resize(base + len);
-      for (size_t i = 0; i < len; ++i) {
-        keys.SetString(base + i, val.entries()[i].first);
-        RETURN_IF_ERROR(FromAvro(val.entries()[i].second, *n.items, &values, base + i));
-      }
-      v->data<ListEntry>()[row] = ListEntry{static_cast<uint32_t>(base), static_cast<uint32_t>(len)};
-      return Status::OK();
-    }
-    case TypeId::kRow:
-      if (k != Kind::kRecord || val.items().size() != v->num_children()) return Unexpected(val, t);
-      for (size_t i = 0; i < v->num_children(); ++i) {
-        RETURN_IF_ERROR(FromAvro(val.items()[i], *n.fields[i].type, &v->child(i), row));
-      }
-      return Status::OK();
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kRow: return FromAvroNested(val, n, v, row);
     default: return Unexpected(val, t);
   }
 }
@@ -367,6 +383,46 @@ int UnionBranchFor(const AvroNode& node, bool is_null) {
     if (node.branches[i]->type != AvroType::kNull) return static_cast<int>(i);
   }
   return -1;
+}
+
+// EncodeDirect of a CHAR/VARCHAR/BINARY/VARBINARY value `s` as the non-null writer node `n`: an enum
+// symbol's index, fixed bytes of the node's size, or string/bytes.
+Status EncodeString(std::string_view s, const AvroNode& n, std::string_view column, AvroEncoder* enc) {
+  if (n.type == AvroType::kEnum) {
+    for (size_t i = 0; i < n.symbols.size(); ++i) {
+      if (n.symbols[i] == s) {
+        enc->WriteLong(static_cast<int64_t>(i));
+        return Status::OK();
+      }
+    }
+    return Status::InvalidArgument("Column '" + std::string(column) + "' value '" + std::string(s) +
+                                   "' is not a symbol of Avro enum " + n.FullName());
+  }
+  if (n.type == AvroType::kFixed) {
+    if (s.size() != static_cast<size_t>(n.fixed_size)) {
+      return Status::InvalidArgument("Column '" + std::string(column) + "' value has " + std::to_string(s.size()) +
+                                     " bytes; Avro fixed " + n.FullName() + " has " + std::to_string(n.fixed_size));
+    }
+    enc->WriteFixed(s);
+  } else {
+    enc->WriteBytes(s);
+  }
+  return Status::OK();
+}
+
+// EncodeDirect of a DECIMAL's unscaled value as the non-null writer node `n`: its two's-complement
+// big-endian bytes, sign-extended to the size of a fixed node.
+Status EncodeDecimal(__int128 unscaled, const AvroNode& n, std::string_view column, AvroEncoder* enc) {
+  const std::string b = DecimalBytes(unscaled);
+  if (n.type != AvroType::kFixed) {
+    enc->WriteBytes(b);
+    return Status::OK();
+  }
+  const size_t size = static_cast<size_t>(n.fixed_size);
+  if (b.size() > size) return Status::InvalidArgument("Column '" + std::string(column) + "' value does not fit Avro fixed " + n.FullName());
+  const char pad = (static_cast<uint8_t>(b[0]) & 0x80) ? '\xff' : '\0';
+  enc->WriteFixed(std::string(size - b.size(), pad) + b);
+  return Status::OK();
 }
 
 Status EncodeDirect(const Vector& v, size_t row, const AvroNode& node, std::string_view column, AvroEncoder* enc) {
@@ -410,41 +466,8 @@ Status EncodeDirect(const Vector& v, size_t row, const AvroNode& node, std::stri
     case TypeId::kChar:
     case TypeId::kVarChar:
     case TypeId::kBinary:
-    case TypeId::kVarBinary: {
-      const std::string_view s = v.GetString(row);
-      if (n->type == AvroType::kEnum) {
-        for (size_t i = 0; i < n->symbols.size(); ++i) {
-          if (n->symbols[i] == s) {
-            enc->WriteLong(static_cast<int64_t>(i));
-            return Status::OK();
-          }
-        }
-        return Status::InvalidArgument("Column '" + std::string(column) + "' value '" + std::string(s) +
-                                       "' is not a symbol of Avro enum " + n->FullName());
-      }
-      if (n->type == AvroType::kFixed) {
-        if (s.size() != static_cast<size_t>(n->fixed_size)) {
-          return Status::InvalidArgument("Column '" + std::string(column) + "' value has " + std::to_string(s.size()) +
-                                         " bytes; Avro fixed " + n->FullName() + " has " + std::to_string(n->fixed_size));
-        }
-        enc->WriteFixed(s);
-      } else {
-        enc->WriteBytes(s);
-      }
-      return Status::OK();
-    }
-    case TypeId::kDecimal: {
-      const std::string b = DecimalBytes(v.data<__int128>()[row]);
-      if (n->type != AvroType::kFixed) {
-        enc->WriteBytes(b);
-        return Status::OK();
-      }
-      const size_t size = static_cast<size_t>(n->fixed_size);
-      if (b.size() > size) return Status::InvalidArgument("Column '" + std::string(column) + "' value does not fit Avro fixed " + n->FullName());
-      const char pad = (static_cast<uint8_t>(b[0]) & 0x80) ? '\xff' : '\0';
-      enc->WriteFixed(std::string(size - b.size(), pad) + b);
-      return Status::OK();
-    }
+    case TypeId::kVarBinary: return EncodeString(v.GetString(row), *n, column, enc);
+    case TypeId::kDecimal: return EncodeDecimal(v.data<__int128>()[row], *n, column, enc);
     case TypeId::kTime: {
       const int32_t ms = v.data<int32_t>()[row];
       enc->WriteLong(n->type == AvroType::kLong ? int64_t{ms} * 1000 : int64_t{ms});

@@ -34,15 +34,7 @@ class ConfluentDecoder final : public RecordDecoder {
     for (size_t i = 0; i < batch.count; ++i) {
       const TextRecord& r = batch.records[i];
       Status s = reader_.Decode(r.text, fields_, out);
-      if (s.ok()) continue;
-      if (IsRegistryFailure(s)) {
-        return s.WithContext("Reading the record at " + std::string(batch.source) + " " + std::to_string(r.line));
-      }
-      if (ignore_) {
-        ++skipped_;
-        continue;
-      }
-      return BinaryRecordError("Avro (Confluent)", r.text.size(), batch.source, r.line, s.message());
+      if (!s.ok()) RETURN_IF_ERROR(RecordDecodeFailure(s, "Avro (Confluent)", batch, r, ignore_, &skipped_));
     }
     return Status::OK();
   }
@@ -89,11 +81,7 @@ class AvroConfluentFactory final : public FormatFactory {
   }
   Result<std::unique_ptr<RecordEncoder>> CreateEncoder(const Schema& schema,
                                                        const OptionReader& options) const override {
-    ASSIGN_OR_RETURN(RegistryConfig config, Keys().Read(options));
-    if (config.subject.empty()) {
-      return Status::InvalidArgument("Option " + Keys().subject_key() + " is required for serialization (table '" +
-                                     options.table_name() + "')");
-    }
+    ASSIGN_OR_RETURN(RegistryConfig config, Keys().ReadForSerialization(options));
     ASSIGN_OR_RETURN(auto codec, MakeCodec(schema, config, options));
     return std::unique_ptr<RecordEncoder>(new ConfluentEncoder(std::move(codec), std::move(config)));
   }

@@ -58,6 +58,15 @@ ConfluentKeys::ConfluentKeys(std::string prefix, std::string schema_description)
   };
 }
 
+Result<RegistryConfig> ConfluentKeys::ReadForSerialization(const OptionReader& o) const {
+  ASSIGN_OR_RETURN(RegistryConfig config, Read(o));
+  if (config.subject.empty()) {
+    return Status::InvalidArgument("Option " + subject_ + " is required for serialization (table '" + o.table_name() +
+                                   "')");
+  }
+  return config;
+}
+
 std::string ConfluentKeys::OptionOrProperty(const OptionReader& o, const std::string& key,
                                             const std::string& property) const {
   if (o.Has(key)) return o.GetString(key, "");
@@ -169,6 +178,18 @@ Status ConfluentWriter::EncodeRow(const Chunk& chunk, size_t row, std::string* o
   out->push_back(static_cast<char>(kMagicByte));
   for (int shift = 24; shift >= 0; shift -= 8) out->push_back(static_cast<char>((id >> shift) & 0xff));
   return codec_->EncodeRow(chunk, row, out);
+}
+
+Status RecordDecodeFailure(const Status& s, std::string_view format_name, const RecordBatch& batch,
+                           const TextRecord& r, bool ignore, int64_t* skipped) {
+  if (IsRegistryFailure(s)) {
+    return s.WithContext("Reading the record at " + std::string(batch.source) + " " + std::to_string(r.line));
+  }
+  if (ignore) {
+    ++*skipped;
+    return Status::OK();
+  }
+  return BinaryRecordError(format_name, r.text.size(), batch.source, r.line, s.message());
 }
 
 }  // namespace sluice

@@ -41,7 +41,8 @@ class ConfluentKeys {
 
   const std::vector<ConfigOption>& options() const { return options_; }
   [[nodiscard]] Result<RegistryConfig> Read(const OptionReader& o) const;
-  const std::string& subject_key() const { return subject_; }
+  // Read for an encoder: '<prefix>.subject' is required to register the writer schema.
+  [[nodiscard]] Result<RegistryConfig> ReadForSerialization(const OptionReader& o) const;
 
  private:
   std::string OptionOrProperty(const OptionReader& o, const std::string& key, const std::string& property) const;
@@ -90,5 +91,12 @@ class ConfluentWriter {
 inline bool IsRegistryFailure(const Status& s) {
   return s.code() == StatusCode::kIOError || s.code() == StatusCode::kInternal;
 }
+
+// What a decoder does with record `r` of `batch` that failed to decode with `s`: a registry failure
+// fails the job whatever the ignore option says; any other failure skips the record (counted in
+// *skipped) when `ignore`, else fails the job naming the record's place ("Failed to deserialize
+// <format_name> record ..."). Returns OK when the record is skipped.
+[[nodiscard]] Status RecordDecodeFailure(const Status& s, std::string_view format_name, const RecordBatch& batch,
+                                         const TextRecord& r, bool ignore, int64_t* skipped);
 
 }  // namespace sluice

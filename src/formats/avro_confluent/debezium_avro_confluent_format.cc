@@ -47,15 +47,7 @@ class DebeziumAvroDecoder final : public RecordDecoder {
       const TextRecord& r = batch.records[i];
       if (r.text.empty()) continue;  // a tombstone after a delete
       Status s = DecodeOne(r.text, out);
-      if (s.ok()) continue;
-      if (IsRegistryFailure(s)) {
-        return s.WithContext("Reading the record at " + std::string(batch.source) + " " + std::to_string(r.line));
-      }
-      if (ignore_) {
-        ++skipped_;
-        continue;
-      }
-      return BinaryRecordError("Debezium Avro", r.text.size(), batch.source, r.line, s.message());
+      if (!s.ok()) RETURN_IF_ERROR(RecordDecodeFailure(s, "Debezium Avro", batch, r, ignore_, &skipped_));
     }
     return Status::OK();
   }
@@ -153,11 +145,7 @@ class DebeziumAvroConfluentFactory final : public FormatFactory {
   }
   Result<std::unique_ptr<RecordEncoder>> CreateEncoder(const Schema& schema,
                                                        const OptionReader& options) const override {
-    ASSIGN_OR_RETURN(RegistryConfig config, Keys().Read(options));
-    if (config.subject.empty()) {
-      return Status::InvalidArgument("Option " + Keys().subject_key() + " is required for serialization (table '" +
-                                     options.table_name() + "')");
-    }
+    ASSIGN_OR_RETURN(RegistryConfig config, Keys().ReadForSerialization(options));
     ASSIGN_OR_RETURN(auto codec, MakeCodec(schema, config, options));
     return std::unique_ptr<RecordEncoder>(new DebeziumAvroEncoder(std::move(codec), schema, std::move(config)));
   }

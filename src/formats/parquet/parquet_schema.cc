@@ -23,13 +23,52 @@ SchemaElement Group(std::string name, FieldRepetitionType rep, int32_t num_child
   return e;
 }
 
+Status AppendField(const std::string& name, const LogicalType& type, const FieldIdTree* ids, bool force_required,
+                   const std::string& column, std::vector<SchemaElement>* out);
+
+// AppendField of a ROW, ARRAY or MAP field: its group element (a LIST or MAP annotated one with the
+// three-level structure Parquet's spec requires) followed by its children's elements.
+Status AppendNestedField(const std::string& name, const LogicalType& type, const FieldIdTree* ids, bool nullable,
+                         const std::string& column, std::vector<SchemaElement>* out) {
+  auto child_tree = [&](size_t i) -> const FieldIdTree* {
+    return ids != nullptr && i < ids->children.size() ? &ids->children[i] : nullptr;
+  };
+  SchemaElement e;
+  if (type.id() == TypeId::kRow) {
+    e = Group(name, nullable ? FieldRepetitionType::OPTIONAL : FieldRepetitionType::REQUIRED,
+              static_cast<int32_t>(type.num_children()));
+    if (ids != nullptr) e.field_id = ids->id;
+    out->push_back(std::move(e));
+    for (size_t i = 0; i < type.num_children(); ++i) {
+      RETURN_IF_ERROR(AppendField(type.field_name(i), type.child(i), child_tree(i), false,
+                                  column + "." + type.field_name(i), out));
+    }
+    return Status::OK();
+  }
+  if (type.id() == TypeId::kArray) {
+    e = Group(name, nullable ? FieldRepetitionType::OPTIONAL : FieldRepetitionType::REQUIRED, 1);
+    e.logical_type = LogicalTypeAnnotation::Of(Kind::LIST);
+    e.converted_type = ConvertedType::LIST;
+    if (ids != nullptr) e.field_id = ids->id;
+    out->push_back(std::move(e));
+    out->push_back(Group("list", FieldRepetitionType::REPEATED, 1));
+    return AppendField("element", type.child(0), child_tree(0), false, column + ".element", out);
+  }
+  // MAP: a repeated key_value group of a required key and a value.
+  e = Group(name, nullable ? FieldRepetitionType::OPTIONAL : FieldRepetitionType::REQUIRED, 1);
+  e.logical_type = LogicalTypeAnnotation::Of(Kind::MAP);
+  e.converted_type = ConvertedType::MAP;
+  if (ids != nullptr) e.field_id = ids->id;
+  out->push_back(std::move(e));
+  out->push_back(Group("key_value", FieldRepetitionType::REPEATED, 2));
+  RETURN_IF_ERROR(AppendField("key", type.child(0), child_tree(0), true, column + ".key", out));
+  return AppendField("value", type.child(1), child_tree(1), false, column + ".value", out);
+}
+
 // Appends the elements for one Sluice field (depth-first) to `out`.
 Status AppendField(const std::string& name, const LogicalType& type, const FieldIdTree* ids, bool force_required,
                    const std::string& column, std::vector<SchemaElement>* out) {
   const bool nullable = type.nullable() && !force_required;
-  auto child_tree = [&](size_t i) -> const FieldIdTree* {
-    return ids != nullptr && i < ids->children.size() ? &ids->children[i] : nullptr;
-  };
   SchemaElement e;
   switch (type.id()) {
     case TypeId::kBoolean: e = Leaf(name, Type::BOOLEAN, nullable); break;
@@ -91,36 +130,9 @@ Status AppendField(const std::string& name, const LogicalType& type, const Field
       if (ltz) e.converted_type = ConvertedType::TIMESTAMP_MICROS;
       break;
     }
-    case TypeId::kRow: {
-      e = Group(name, nullable ? FieldRepetitionType::OPTIONAL : FieldRepetitionType::REQUIRED,
-                static_cast<int32_t>(type.num_children()));
-      if (ids != nullptr) e.field_id = ids->id;
-      out->push_back(std::move(e));
-      for (size_t i = 0; i < type.num_children(); ++i) {
-        RETURN_IF_ERROR(AppendField(type.field_name(i), type.child(i), child_tree(i), false,
-                                    column + "." + type.field_name(i), out));
-      }
-      return Status::OK();
-    }
-    case TypeId::kArray: {
-      e = Group(name, nullable ? FieldRepetitionType::OPTIONAL : FieldRepetitionType::REQUIRED, 1);
-      e.logical_type = LogicalTypeAnnotation::Of(Kind::LIST);
-      e.converted_type = ConvertedType::LIST;
-      if (ids != nullptr) e.field_id = ids->id;
-      out->push_back(std::move(e));
-      out->push_back(Group("list", FieldRepetitionType::REPEATED, 1));
-      return AppendField("element", type.child(0), child_tree(0), false, column + ".element", out);
-    }
-    case TypeId::kMap: {
-      e = Group(name, nullable ? FieldRepetitionType::OPTIONAL : FieldRepetitionType::REQUIRED, 1);
-      e.logical_type = LogicalTypeAnnotation::Of(Kind::MAP);
-      e.converted_type = ConvertedType::MAP;
-      if (ids != nullptr) e.field_id = ids->id;
-      out->push_back(std::move(e));
-      out->push_back(Group("key_value", FieldRepetitionType::REPEATED, 2));
-      RETURN_IF_ERROR(AppendField("key", type.child(0), child_tree(0), true, column + ".key", out));
-      return AppendField("value", type.child(1), child_tree(1), false, column + ".value", out);
-    }
+    case TypeId::kRow:
+    case TypeId::kArray:
+    case TypeId::kMap: return AppendNestedField(name, type, ids, nullable, column, out);
     default:
       return Status::NotSupported("column '" + column + "' has type " + type.ToString() +
                                   ", which Iceberg's Parquet files cannot store");

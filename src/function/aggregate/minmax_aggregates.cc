@@ -7,20 +7,10 @@
 #include <map>
 
 #include "function/aggregate/aggregate_util.h"
+#include "function/aggregate/append_only_slot.h"
 
 namespace sluice::aggregate_internal {
 namespace {
-
-template <typename T>
-struct ExtremeState {
-  T value;
-  bool has_value;
-};
-
-struct StringExtremeState {
-  OwnedString value;
-  bool has_value;
-};
 
 template <typename T>
 struct MultisetState {
@@ -36,84 +26,14 @@ inline bool Better(const T& candidate, const T& current) {
   }
 }
 
-template <typename T, bool kIsMax>
-void MakeAppendOnly(AggregateFunction* f) {
-  f->supports_retract = false;
-  if constexpr (kIsString<T>) {
-    SetStateLayout<StringExtremeState>(f);
-    f->init = [](uint8_t* s) {
-      auto* st = StateOf<StringExtremeState>(s);
-      st->value.Init();
-      st->has_value = false;
-    };
-    f->destroy = [](uint8_t* s) { StateOf<StringExtremeState>(s)->value.Free(); };
-    f->update = [](uint8_t* s, const Vector* const* args, size_t row, bool retract) {
-      SLUICE_CHECK(!retract);
-      const Vector* v = args[0];
-      if (v->IsNull(row)) return;
-      auto* st = StateOf<StringExtremeState>(s);
-      const std::string_view x = v->GetString(row);
-      if (!st->has_value || Better<std::string_view, kIsMax>(x, st->value.view())) {
-        st->value.Assign(x);
-        st->has_value = true;
-      }
-    };
-    f->merge = [](uint8_t* s, const uint8_t* other) {
-      auto* st = StateOf<StringExtremeState>(s);
-      const auto* ot = StateOf<StringExtremeState>(other);
-      if (ot->has_value && (!st->has_value || Better<std::string_view, kIsMax>(ot->value.view(), st->value.view()))) {
-        st->value.Assign(ot->value.view());
-        st->has_value = true;
-      }
-    };
-    f->heap_bytes = [](const uint8_t* s) -> size_t { return StateOf<StringExtremeState>(s)->value.capacity; };
-    f->serialize = [](const uint8_t* s, StateWriter* w) {
-      const auto* st = StateOf<StringExtremeState>(s);
-      w->PutBool(st->has_value);
-      PutOwned(w, st->value);
-    };
-    f->deserialize = [](uint8_t* s, StateReader* r) {
-      auto* st = StateOf<StringExtremeState>(s);
-      st->has_value = r->GetBool();
-      GetOwned(r, &st->value);
-    };
-    f->finalize = [](const uint8_t* s, Vector* out, size_t row) {
-      const auto* st = StateOf<StringExtremeState>(s);
-      if (!st->has_value) return WriteNull(out, row);
-      Write<std::string_view>(out, row, st->value.view());
-    };
-  } else {
-    SetStateLayout<ExtremeState<T>>(f);
-    f->raw_bools = {offsetof(ExtremeState<T>, has_value)};
-    f->init = [](uint8_t* s) {
-      auto* st = StateOf<ExtremeState<T>>(s);
-      st->value = T{};
-      st->has_value = false;
-    };
-    f->destroy = [](uint8_t*) {};
-    f->update = [](uint8_t* s, const Vector* const* args, size_t row, bool retract) {
-      SLUICE_CHECK(!retract);
-      const Vector* v = args[0];
-      if (v->IsNull(row)) return;
-      auto* st = StateOf<ExtremeState<T>>(s);
-      const T x = Read<T>(v, row);
-      if (!st->has_value || Better<T, kIsMax>(x, st->value)) {
-        st->value = x;
-        st->has_value = true;
-      }
-    };
-    f->merge = [](uint8_t* s, const uint8_t* other) {
-      auto* st = StateOf<ExtremeState<T>>(s);
-      const auto* ot = StateOf<ExtremeState<T>>(other);
-      if (ot->has_value && (!st->has_value || Better<T, kIsMax>(ot->value, st->value))) *st = *ot;
-    };
-    f->finalize = [](const uint8_t* s, Vector* out, size_t row) {
-      const auto* st = StateOf<ExtremeState<T>>(s);
-      if (!st->has_value) return WriteNull(out, row);
-      Write<T>(out, row, st->value);
-    };
+// MIN/MAX's rule for MakeAppendOnlySlot: a strictly better value replaces the kept one.
+template <bool kIsMax>
+struct ReplacesIfBetter {
+  template <typename V>
+  bool operator()(const V& candidate, const V& current) const {
+    return Better<V, kIsMax>(candidate, current);
   }
-}
+};
 
 template <typename T, bool kIsMax>
 void MakeRetracting(AggregateFunction* f) {
@@ -247,9 +167,9 @@ Status MakeMinMax(AggregateFunction* f, bool is_max, bool needs_retract) {
         MakeRetracting<T, false>(f);
       }
     } else if (is_max) {
-      MakeAppendOnly<T, true>(f);
+      MakeAppendOnlySlot<T, ReplacesIfBetter<true>>(f);
     } else {
-      MakeAppendOnly<T, false>(f);
+      MakeAppendOnlySlot<T, ReplacesIfBetter<false>>(f);
     }
   });
   return Status::OK();

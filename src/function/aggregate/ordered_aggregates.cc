@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "function/aggregate/aggregate_util.h"
+#include "function/aggregate/append_only_slot.h"
 
 namespace sluice::aggregate_internal {
 namespace {
@@ -20,93 +21,15 @@ namespace {
 // ------------------------------------------------------------------------------------------------
 // FIRST_VALUE / LAST_VALUE, append-only.
 
-template <typename T>
-struct ValueState {
-  T value;
-  bool has_value;
-};
-
-struct StringValueState {
-  OwnedString value;
-  bool has_value;
-};
-
-template <typename T, bool kIsLast>
-void MakeAppendOnlyValue(AggregateFunction* f) {
-  f->supports_retract = false;
-  if constexpr (kIsString<T>) {
-    SetStateLayout<StringValueState>(f);
-    f->init = [](uint8_t* s) {
-      auto* st = StateOf<StringValueState>(s);
-      st->value.Init();
-      st->has_value = false;
-    };
-    f->destroy = [](uint8_t* s) { StateOf<StringValueState>(s)->value.Free(); };
-    f->update = [](uint8_t* s, const Vector* const* args, size_t row, bool retract) {
-      SLUICE_CHECK(!retract);
-      const Vector* v = args[0];
-      if (v->IsNull(row)) return;
-      auto* st = StateOf<StringValueState>(s);
-      if (kIsLast || !st->has_value) {
-        st->value.Assign(v->GetString(row));
-        st->has_value = true;
-      }
-    };
-    f->merge = [](uint8_t* s, const uint8_t* other) {
-      auto* st = StateOf<StringValueState>(s);
-      const auto* ot = StateOf<StringValueState>(other);
-      if (ot->has_value && (kIsLast || !st->has_value)) {
-        st->value.Assign(ot->value.view());
-        st->has_value = true;
-      }
-    };
-    f->heap_bytes = [](const uint8_t* s) -> size_t { return StateOf<StringValueState>(s)->value.capacity; };
-    f->serialize = [](const uint8_t* s, StateWriter* w) {
-      const auto* st = StateOf<StringValueState>(s);
-      w->PutBool(st->has_value);
-      PutOwned(w, st->value);
-    };
-    f->deserialize = [](uint8_t* s, StateReader* r) {
-      auto* st = StateOf<StringValueState>(s);
-      st->has_value = r->GetBool();
-      GetOwned(r, &st->value);
-    };
-    f->finalize = [](const uint8_t* s, Vector* out, size_t row) {
-      const auto* st = StateOf<StringValueState>(s);
-      if (!st->has_value) return WriteNull(out, row);
-      Write<std::string_view>(out, row, st->value.view());
-    };
-  } else {
-    SetStateLayout<ValueState<T>>(f);
-    f->raw_bools = {offsetof(ValueState<T>, has_value)};
-    f->init = [](uint8_t* s) {
-      auto* st = StateOf<ValueState<T>>(s);
-      st->value = T{};
-      st->has_value = false;
-    };
-    f->destroy = [](uint8_t*) {};
-    f->update = [](uint8_t* s, const Vector* const* args, size_t row, bool retract) {
-      SLUICE_CHECK(!retract);
-      const Vector* v = args[0];
-      if (v->IsNull(row)) return;
-      auto* st = StateOf<ValueState<T>>(s);
-      if (kIsLast || !st->has_value) {
-        st->value = Read<T>(v, row);
-        st->has_value = true;
-      }
-    };
-    f->merge = [](uint8_t* s, const uint8_t* other) {
-      auto* st = StateOf<ValueState<T>>(s);
-      const auto* ot = StateOf<ValueState<T>>(other);
-      if (ot->has_value && (kIsLast || !st->has_value)) *st = *ot;
-    };
-    f->finalize = [](const uint8_t* s, Vector* out, size_t row) {
-      const auto* st = StateOf<ValueState<T>>(s);
-      if (!st->has_value) return WriteNull(out, row);
-      Write<T>(out, row, st->value);
-    };
+// FIRST_VALUE/LAST_VALUE's rule for MakeAppendOnlySlot: LAST_VALUE's every value replaces the kept one,
+// FIRST_VALUE's first one stays.
+template <bool kIsLast>
+struct ReplacesIfLast {
+  template <typename V>
+  bool operator()(const V&, const V&) const {
+    return kIsLast;
   }
-}
+};
 
 // ------------------------------------------------------------------------------------------------
 // FIRST_VALUE / LAST_VALUE with retraction.
@@ -383,9 +306,9 @@ Status MakeFirstLastValue(AggregateFunction* f, bool is_last, bool needs_retract
         MakeRetractingValue<T, false>(f);
       }
     } else if (is_last) {
-      MakeAppendOnlyValue<T, true>(f);
+      MakeAppendOnlySlot<T, ReplacesIfLast<true>>(f);
     } else {
-      MakeAppendOnlyValue<T, false>(f);
+      MakeAppendOnlySlot<T, ReplacesIfLast<false>>(f);
     }
   });
   if (!supported) {
