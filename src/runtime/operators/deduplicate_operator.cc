@@ -143,7 +143,7 @@ Status DeduplicateOperator::ProcessChunk(Chunk& chunk) {
   State& s = *state_;
   EncodeKeys(chunk, keys_, &s.encoded);
   s.key_of_row.resize(n);
-  for (size_t i = 0; i < n; ++i) s.key_of_row[i] = s.keys.Insert(s.encoded[i]);
+  s.keys.InsertMany(s.encoded.data(), n, s.key_of_row.data());
   if (s.keys.size() != s.row.size()) ResizeColumns(s);
   if (keep_last_) return ProcessKeepLast(chunk);
   if (!rowtime_) return ProcessKeepFirstProctime(chunk);
@@ -396,18 +396,34 @@ void DeduplicateOperator::ResetSegments(State& s) const {
 }
 
 void DeduplicateOperator::Compact(State& s, const std::function<void(uint32_t, uint32_t)>& renumbered) const {
+  // The kept rows stay in arena order (ascending ids), so the arena copies them front to back, in
+  // place for its fixed-width columns (RowArena::Retain), reading each column and string heap once
+  // in address order. A bitmap of the kept ids gives both that order and each id's new number (the
+  // kept ids below it: a rank over the bitmap's words), without sorting.
+  const size_t total = s.arena.size();
+  std::vector<uint64_t> bits((total + 63) / 64, 0);
+  for (uint32_t id : s.row) {
+    if (id != kNoRow) bits[id >> 6] |= uint64_t{1} << (id & 63);
+  }
   std::vector<uint32_t> live;
   live.reserve(s.live_rows);
+  std::vector<uint32_t> rank(bits.size());
+  for (size_t w = 0; w < bits.size(); ++w) {
+    rank[w] = static_cast<uint32_t>(live.size());
+    for (uint64_t b = bits[w]; b != 0; b &= b - 1) {
+      live.push_back(static_cast<uint32_t>(w * 64 + static_cast<size_t>(__builtin_ctzll(b))));
+    }
+  }
+  SLUICE_CHECK_EQ(live.size(), s.live_rows);
   for (uint32_t& id : s.row) {
     if (id == kNoRow) continue;
-    live.push_back(id);
-    id = static_cast<uint32_t>(live.size() - 1);
+    const uint64_t below = bits[id >> 6] & ((uint64_t{1} << (id & 63)) - 1);
+    id = rank[id >> 6] + static_cast<uint32_t>(__builtin_popcountll(below));
   }
   s.arena.Retain(live.data(), live.size());
   if (renumbered) {
     for (size_t i = 0; i < live.size(); ++i) renumbered(live[i], static_cast<uint32_t>(i));
   }
-  SLUICE_CHECK_EQ(live.size(), s.live_rows);
   s.dead_rows = 0;
 }
 
