@@ -12,6 +12,7 @@
 #include "runtime/operators/deduplicate_state.h"
 #include "state/delta.h"
 #include "state/key_encoder.h"
+#include "state/kept_rows.h"
 #include "state/key_index.h"
 #include "state/row_arena.h"
 #include "state/state_bytes.h"
@@ -396,29 +397,17 @@ void DeduplicateOperator::ResetSegments(State& s) const {
 }
 
 void DeduplicateOperator::Compact(State& s, const std::function<void(uint32_t, uint32_t)>& renumbered) const {
-  // The kept rows stay in arena order (ascending ids), so the arena copies them front to back, in
-  // place for its fixed-width columns (RowArena::Retain), reading each column and string heap once
-  // in address order. A bitmap of the kept ids gives both that order and each id's new number (the
-  // kept ids below it: a rank over the bitmap's words), without sorting.
-  const size_t total = s.arena.size();
-  std::vector<uint64_t> bits((total + 63) / 64, 0);
+  // The kept rows stay in arena order, so the arena moves them front to back (in place for its
+  // fixed-width columns: RowArena::Retain).
+  KeptRows kept(s.arena.size());
   for (uint32_t id : s.row) {
-    if (id != kNoRow) bits[id >> 6] |= uint64_t{1} << (id & 63);
+    if (id != kNoRow) kept.Mark(id);
   }
-  std::vector<uint32_t> live;
-  live.reserve(s.live_rows);
-  std::vector<uint32_t> rank(bits.size());
-  for (size_t w = 0; w < bits.size(); ++w) {
-    rank[w] = static_cast<uint32_t>(live.size());
-    for (uint64_t b = bits[w]; b != 0; b &= b - 1) {
-      live.push_back(static_cast<uint32_t>(w * 64 + static_cast<size_t>(__builtin_ctzll(b))));
-    }
-  }
+  kept.Finish();
+  const std::vector<uint32_t>& live = kept.ids();
   SLUICE_CHECK_EQ(live.size(), s.live_rows);
   for (uint32_t& id : s.row) {
-    if (id == kNoRow) continue;
-    const uint64_t below = bits[id >> 6] & ((uint64_t{1} << (id & 63)) - 1);
-    id = rank[id >> 6] + static_cast<uint32_t>(__builtin_popcountll(below));
+    if (id != kNoRow) id = kept.NewId(id);
   }
   s.arena.Retain(live.data(), live.size());
   if (renumbered) {
