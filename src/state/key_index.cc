@@ -83,6 +83,27 @@ uint32_t KeyIndex::Insert(std::string_view key, bool* inserted) {
   return it->id;
 }
 
+void KeyIndex::InsertMany(const std::string* keys, size_t n, uint32_t* ids) {
+  constexpr size_t kBatch = 32;
+  Probe probes[kBatch];
+  for (size_t begin = 0; begin < n; begin += kBatch) {
+    const size_t m = std::min(kBatch, n - begin);
+    for (size_t i = 0; i < m; ++i) {
+      probes[i] = MakeProbe(keys[begin + i]);
+      map_.prefetch(probes[i]);
+    }
+    for (size_t i = 0; i < m; ++i) {
+      const Probe& probe = probes[i];
+      auto it = map_.lazy_emplace(probe, [&](const auto& construct) {
+        const uint32_t id = static_cast<uint32_t>(keys_->size());
+        keys_->push_back(Store(probe.key));
+        construct(Slot{id, probe.hash});
+      });
+      ids[begin + i] = it->id;
+    }
+  }
+}
+
 uint32_t KeyIndex::Find(std::string_view key) const {
   auto it = map_.find(MakeProbe(key));
   return it == map_.end() ? kNotFound : it->id;

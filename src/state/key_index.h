@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -47,6 +48,9 @@ class KeyIndex {
 
   // The id of `key`, adding it when new (*inserted tells which).
   uint32_t Insert(std::string_view key, bool* inserted = nullptr);
+  // Insert for keys[0..n) (ids[i] is keys[i]'s id). The keys are hashed and their table slots
+  // prefetched a batch ahead, so the probes' cache misses overlap instead of coming one by one.
+  void InsertMany(const std::string* keys, size_t n, uint32_t* ids);
   // The id of `key`, or kNotFound.
   uint32_t Find(std::string_view key) const;
   std::string_view key(uint32_t id) const { return Stored((*keys_)[id]); }

@@ -4,7 +4,9 @@
 #include <cstring>
 #include <mutex>
 
+#include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
+#include <absl/hash/hash.h>
 
 // Header-only: the state library does not link libxxhash.
 #define XXH_INLINE_ALL
@@ -103,6 +105,19 @@ struct RowArena::Interner {
     size_t next_check = kFirstCheck;
     Table stored;
     std::vector<size_t> hashes;  // scratch: the hashes of one append's values
+
+    // After `seen` grew: more than three quarters distinct at a check, and the table (which costs
+    // about what it saves) is dropped for good.
+    void Check() {
+      if (seen < next_check) return;
+      if (stored.size() * 4 > seen * 3) {
+        on = false;
+        Table().swap(stored);
+        std::vector<size_t>().swap(hashes);
+      } else {
+        next_check *= 2;
+      }
+    }
   };
   std::vector<Column> columns;
   bool any_on = false;
@@ -150,17 +165,25 @@ struct RowArena::Interner {
       dst.SetStringView(old + i, *it);
     }
     col.seen += count;
-    if (col.seen >= col.next_check) {
-      // More than three quarters distinct: the table costs about what it saves.
-      if (col.stored.size() * 4 > col.seen * 3) {
-        col.on = false;
-        Table().swap(col.stored);
-        std::vector<size_t>().swap(col.hashes);
-      } else {
-        col.next_check *= 2;
-      }
-    }
+    col.Check();
   }
+
+  // Old string -> its copy, by address and length (the bytes of equal addresses are the same bytes).
+  struct SameBytesHash {
+    size_t operator()(std::string_view s) const {
+      return absl::HashOf(reinterpret_cast<uintptr_t>(s.data()), s.size());
+    }
+  };
+  struct SameBytesEq {
+    bool operator()(std::string_view a, std::string_view b) const {
+      return a.data() == b.data() && a.size() == b.size();
+    }
+  };
+  using Moved = absl::flat_hash_map<std::string_view, std::string_view, SameBytesHash, SameBytesEq>;
+  // Compaction (Retain): appends src's rows sel[0..count) to dst as Append does, but a string whose
+  // bytes were seen before in this compaction (rows sharing an interned value) takes that copy
+  // without hashing its bytes.
+  static void Rehome(Column& col, Vector& dst, const Vector& src, const uint32_t* sel, size_t count, Moved* moved);
 };
 
 RowArena::RowArena(const Schema& schema) : rows_(schema) {}
@@ -257,6 +280,74 @@ void RowArena::AppendRows(const Chunk& chunk, const uint32_t* rows, size_t begin
   for (size_t i = 0; i < count; ++i) kinds.push_back(chunk.kind(rows ? rows[i] : begin + i));
 }
 
+namespace {
+
+// Whether ids[0..count) ascend strictly (each kept row moves to a lower or the same position).
+bool Ascending(const uint32_t* ids, size_t count) {
+  for (size_t i = 1; i < count; ++i) {
+    if (ids[i] <= ids[i - 1]) return false;
+  }
+  return true;
+}
+
+// A flat column without string bytes of its own, whose rows can move within its buffer.
+bool FixedWidth(const LogicalType& type) {
+  if (type.IsStringLike() || type.IsList() || type.id() == TypeId::kRow) return false;
+  const size_t w = type.PhysicalWidth();
+  return w == 1 || w == 2 || w == 4 || w == 8 || w == 16;
+}
+
+template <typename T>
+void MoveDown(T* data, const uint32_t* ids, size_t count) {
+  for (size_t i = 0; i < count; ++i) data[i] = data[ids[i]];
+}
+
+// Keeps rows ids[0..count) (ascending) of a fixed-width column in its own buffers: row ids[i] moves
+// to i, front to back, so no row is overwritten before it moved. The buffer keeps its capacity (the
+// state grows back into it) and no second copy of the column exists at any time.
+void RetainInPlace(Vector& v, const uint32_t* ids, size_t count) {
+  uint8_t* d = v.raw_data();
+  switch (v.type().PhysicalWidth()) {
+    case 1: MoveDown(d, ids, count); break;
+    case 2: MoveDown(reinterpret_cast<uint16_t*>(d), ids, count); break;
+    case 4: MoveDown(reinterpret_cast<uint32_t*>(d), ids, count); break;
+    case 8: MoveDown(reinterpret_cast<uint64_t*>(d), ids, count); break;
+    default: MoveDown(reinterpret_cast<unsigned __int128*>(d), ids, count); break;
+  }
+  if (v.MayHaveNulls()) MoveDown(v.mutable_validity(), ids, count);
+  v.Resize(count);
+}
+
+}  // namespace
+
+void RowArena::Interner::Rehome(Column& col, Vector& dst, const Vector& src, const uint32_t* sel, size_t count,
+                                Moved* moved) {
+  const size_t old = dst.size();
+  dst.Resize(old + count);  // zeroed views, valid
+  for (size_t i = 0; i < count; ++i) {
+    const size_t r = sel[i];
+    if (src.IsNull(r)) {
+      dst.SetNull(old + i, true);
+      continue;
+    }
+    const std::string_view s = src.GetString(r);
+    if (s.empty()) continue;
+    if (s.size() < kMinInterned) {
+      dst.SetStringView(old + i, dst.heap().Add(s));
+      continue;
+    }
+    // Views of the same bytes (an interned value's rows) are looked up by their address.
+    auto [it, fresh] = moved->try_emplace(s, std::string_view());
+    if (fresh) {
+      it->second = *col.stored.lazy_emplace(Hashed{s, Hash()(s)},
+                                            [&](const Table::constructor& construct) { construct(dst.heap().Add(s)); });
+    }
+    dst.SetStringView(old + i, it->second);
+  }
+  col.seen += count;
+  col.Check();
+}
+
 void RowArena::Retain(const uint32_t* ids, size_t count) {
   if (!pins_.empty() && PrunePins()) {
     RowArena fresh(TypesOf(rows_));
@@ -264,6 +355,7 @@ void RowArena::Retain(const uint32_t* ids, size_t count) {
     *this = std::move(fresh);
     return;
   }
+  const bool ascending = Ascending(ids, count);
   auto fresh = std::make_unique<Interner>(rows_);
   size_t next = 0;  // the next interned column
   bool any_on = false;
@@ -271,14 +363,20 @@ void RowArena::Retain(const uint32_t* ids, size_t count) {
     Interner::Column* col = nullptr;
     if (next < fresh->columns.size() && fresh->columns[next].index == c) col = &fresh->columns[next++];
     Vector& old = rows_.column(c);
+    if (ascending && FixedWidth(old.type())) {
+      RetainInPlace(old, ids, count);
+      continue;
+    }
     Vector kept(old.type());
-    kept.Reserve(count);
+    // Room to grow back (the state's rows usually grow again after a compaction); untouched until then.
+    kept.Reserve(2 * count);
     size_t done = 0;
     if (col != nullptr) {
       // In steps, so a column whose values do not repeat drops its table after the first check.
+      Interner::Moved moved;
       while (done < count && col->on) {
         const size_t step = std::min(count - done, Interner::kFirstCheck);
-        Interner::Append(*col, kept, old, ids + done, 0, step);
+        Interner::Rehome(*col, kept, old, ids + done, step, &moved);
         done += step;
       }
       any_on |= col->on;
@@ -287,9 +385,15 @@ void RowArena::Retain(const uint32_t* ids, size_t count) {
     old = std::move(kept);  // frees the old column's buffers and heap
   }
   fresh->any_on = any_on;
-  std::vector<RowKind> kinds(count);
-  for (size_t i = 0; i < count; ++i) kinds[i] = rows_.kind(ids[i]);
-  rows_.kind_vector() = std::move(kinds);
+  std::vector<RowKind>& kinds = rows_.kind_vector();
+  if (ascending) {
+    MoveDown(kinds.data(), ids, count);
+    kinds.resize(count);
+  } else {
+    std::vector<RowKind> kept_kinds(count);
+    for (size_t i = 0; i < count; ++i) kept_kinds[i] = kinds[ids[i]];
+    kinds = std::move(kept_kinds);
+  }
   interner_ = std::move(fresh);
   released_ = 0;
 }

@@ -66,10 +66,12 @@ class RowArena {
   void GatherColumns(const uint32_t* ids, size_t count, size_t first_column, Chunk* out) const;
 
   // Compaction: keeps only the rows ids[0..count), in that order (ids[i] becomes row i; ids must be
-  // distinct), and forgets the released count. It copies column by column and frees each old column
+  // distinct), and forgets the released count. It works column by column and frees each old column
   // (buffers and string heap) before the next is copied, so while it runs the arena holds its old rows
-  // plus one column's copy, not a whole second arena. With a deferred view pending, the old rows stay
-  // with the view and the kept ones are copied into a fresh chunk.
+  // plus one column's copy, not a whole second arena. When the ids ascend, fixed-width columns keep
+  // their buffers (rows move down in place) and string columns are copied once, in address order,
+  // rows sharing an interned value sharing one lookup. With a deferred view pending, the old rows
+  // stay with the view and the kept ones are copied into a fresh chunk.
   void Retain(const uint32_t* ids, size_t count);
 
   const Chunk& rows() const { return rows_; }

@@ -12,6 +12,7 @@
 #include "runtime/operators/deduplicate_state.h"
 #include "state/delta.h"
 #include "state/key_encoder.h"
+#include "state/kept_rows.h"
 #include "state/key_index.h"
 #include "state/row_arena.h"
 #include "state/state_bytes.h"
@@ -151,7 +152,7 @@ Status DeduplicateOperator::ProcessChunk(Chunk& chunk) {
   State& s = *state_;
   EncodeKeys(chunk, keys_, &s.encoded);
   s.key_of_row.resize(n);
-  for (size_t i = 0; i < n; ++i) s.key_of_row[i] = s.keys.Insert(s.encoded[i]);
+  s.keys.InsertMany(s.encoded.data(), n, s.key_of_row.data());
   if (s.keys.size() != s.row.size()) ResizeColumns(s);
   if (keep_last_) return ProcessKeepLast(chunk);
   if (!rowtime_) return ProcessKeepFirstProctime(chunk);
@@ -449,18 +450,22 @@ void DeduplicateOperator::ResetSegments(State& s) const {
 }
 
 void DeduplicateOperator::Compact(State& s, const std::function<void(uint32_t, uint32_t)>& renumbered) const {
-  std::vector<uint32_t> live;
-  live.reserve(s.live_rows);
+  // The kept rows stay in arena order, so the arena moves them front to back (in place for its
+  // fixed-width columns: RowArena::Retain).
+  KeptRows kept(s.arena.size());
+  for (uint32_t id : s.row) {
+    if (id != kNoRow) kept.Mark(id);
+  }
+  kept.Finish();
+  const std::vector<uint32_t>& live = kept.ids();
+  SLUICE_CHECK_EQ(live.size(), s.live_rows);
   for (uint32_t& id : s.row) {
-    if (id == kNoRow) continue;
-    live.push_back(id);
-    id = static_cast<uint32_t>(live.size() - 1);
+    if (id != kNoRow) id = kept.NewId(id);
   }
   s.arena.Retain(live.data(), live.size());
   if (renumbered) {
     for (size_t i = 0; i < live.size(); ++i) renumbered(live[i], static_cast<uint32_t>(i));
   }
-  SLUICE_CHECK_EQ(live.size(), s.live_rows);
   s.dead_rows = 0;
 }
 

@@ -122,8 +122,8 @@ class DeduplicateOperator final : public Operator {
   Status ProcessKeepFirstRowtime(const Chunk& chunk);
   Status EmitGathered();
   void MaybeCompact();
-  // Renumbers the kept rows into a fresh arena (key order) and forgets released ones; `renumbered`,
-  // when set, is told each kept row's old and new id.
+  // Renumbers the kept rows densely, keeping their arena order (RowArena::Retain), and forgets
+  // released ones; `renumbered`, when set, is told each kept row's old and new id.
   void Compact(State& s, const std::function<void(uint32_t, uint32_t)>& renumbered = nullptr) const;
   // Checkpoint pieces (see the file comment): the state after the last snapshot or restore becomes
   // the base of the next delta; a segment is the delta from the base to now.

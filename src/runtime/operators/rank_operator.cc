@@ -10,6 +10,7 @@
 #include "runtime/operators/rank_state.h"
 #include "state/delta.h"
 #include "state/key_encoder.h"
+#include "state/kept_rows.h"
 #include "state/key_index.h"
 #include "state/row_arena.h"
 #include "state/state_bytes.h"
@@ -278,11 +279,8 @@ Status RankOperator::Process(int, Chunk& chunk) {
   // Partition of every row.
   EncodeKeys(chunk, partition_keys_, &s.encoded);
   s.partition_of_row.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    bool inserted = false;
-    s.partition_of_row[i] = s.partition_index.Insert(s.encoded[i], &inserted);
-    if (inserted) s.partitions.emplace_back();
-  }
+  s.partition_index.InsertMany(s.encoded.data(), n, s.partition_of_row.data());
+  s.partitions.resize(s.partition_index.size());  // new partitions (ids in order of first appearance)
   // Sort key of every row, column by column.
   s.sort_keys.resize(n);
   for (auto& k : s.sort_keys) k.clear();
@@ -628,18 +626,21 @@ Status RankOperator::Flush() {
 void RankOperator::MaybeCompact() {
   State& s = *state_;
   if (s.dead_rows < kMinDeadRowsToCompact || s.dead_rows < s.live_rows) return;
-  std::vector<uint32_t> live;
-  live.reserve(s.live_rows);
-  for (Partition& p : s.partitions) {
-    for (auto& [key, ids] : p.buffer) {
-      for (uint32_t& id : ids) {
-        live.push_back(id);
-        id = static_cast<uint32_t>(live.size() - 1);
-      }
+  // The kept rows stay in arena order (RowArena::Retain moves them in place: no second copy).
+  KeptRows kept(s.arena.size());
+  for (const Partition& p : s.partitions) {
+    for (const auto& [key, ids] : p.buffer) {
+      for (uint32_t id : ids) kept.Mark(id);
     }
   }
-  SLUICE_CHECK_EQ(live.size(), s.live_rows);
-  s.arena.Retain(live.data(), live.size());
+  kept.Finish();
+  SLUICE_CHECK_EQ(kept.ids().size(), s.live_rows);
+  for (Partition& p : s.partitions) {
+    for (auto& [key, ids] : p.buffer) {
+      for (uint32_t& id : ids) id = kept.NewId(id);
+    }
+  }
+  s.arena.Retain(kept.ids().data(), kept.ids().size());
   s.dead_rows = 0;
   s.renumbered = true;  // no delta can express the new row ids: the next snapshot is a full one
 }
