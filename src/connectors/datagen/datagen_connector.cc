@@ -620,7 +620,7 @@ class DatagenFactory final : public ConnectorFactory {
   std::vector<OptionSpec> options() const override {
     return {
         {"rows-per-second", false, "10000", "Rows per second to control the emit rate."},
-        {"number-of-rows", false, "", "The total number of rows to emit. By default, the table is unbounded."},
+        {"number-of-rows", false, "", "The total number of rows to emit. By default, the table is unbounded. A table with a sequence field ends when its shortest sequence ends, but, as Flink's DataGenTableSource, it counts as bounded only with number-of-rows: batch mode and lookup joins refuse it without."},
         {"fields.#.kind", false, "random", "Generator of this '#' field. Can be 'sequence' or 'random'."},
         {"fields.#.min", false, "(minimum value of type)", "Minimum value of the random generator (numeric types)."},
         {"fields.#.max", false, "(maximum value of type)", "Maximum value of the random generator (numeric types)."},
