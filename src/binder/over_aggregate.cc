@@ -7,6 +7,7 @@
 
 #include "binder/binder.h"
 #include "binder/binder_util.h"
+#include "common/config.h"
 #include "function/aggregate/aggregate_function.h"
 
 namespace sluice {
@@ -108,6 +109,10 @@ Result<Binder::Relation> Binder::BindOverAggregates(const ast::Select& select, R
     }
     // Bounded frames retract the rows that leave them.
     ASSIGN_OR_RETURN(AggregateCall ac, BindAggregateCall(call, input, pre.get(), preceding >= 0));
+    if (ac.distinct && config_ && IsBatchRuntimeMode(*config_)) {
+      // Flink 2.2.1's batch OverAggregate refuses DISTINCT (random query 2021-32).
+      return Error(call.pos, "Distinct not supported in Windowing function!");
+    }
     ac.output_name = "w0$o" + std::to_string(ci);
     node->aggs.push_back(std::move(ac));
   }

@@ -50,12 +50,15 @@ bool ParseIntegral(std::string_view s, int64_t min, int64_t max, int64_t* out) {
     any = true;
     if (v > static_cast<__int128>(max) + 1) return false;
   }
+  bool dot = false;
   if (i < s.size()) {  // '.' then digits only
+    dot = true;
     for (++i; i < s.size(); ++i) {
       if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
     }
   }
-  if (!any) return false;
+  // No digit before the '.': Flink's toLong reads ".", "-.5" as 0 (random cases of seed 2020).
+  if (!any && !dot) return false;
   if (neg) v = -v;
   if (v < min || v > max) return false;
   *out = static_cast<int64_t>(v);
@@ -65,7 +68,10 @@ bool ParseIntegral(std::string_view s, int64_t min, int64_t max, int64_t* out) {
 bool ParseDouble(std::string_view s, double* out) {
   s = TrimSpaces(s);
   if (!s.empty() && (s.back() == 'd' || s.back() == 'D' || s.back() == 'f' || s.back() == 'F')) s.remove_suffix(1);
-  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  if (!s.empty() && s.front() == '+') {
+    s.remove_prefix(1);
+    if (!s.empty() && (s.front() == '-' || s.front() == '+')) return false;  // "+-1" is no number
+  }
   if (s == "Infinity") {
     *out = std::numeric_limits<double>::infinity();
     return true;
@@ -114,7 +120,7 @@ DecimalParse ParseDecimal(std::string_view s, int precision, int scale, __int128
       break;
     }
   }
-  if (!any) return DecimalParse::kBadText;
+  if (!any && !seen_dot) return DecimalParse::kBadText;  // "." alone is 0, as Flink reads it
   int64_t exp = 0;
   if (i < s.size()) {
     if (s[i] != 'e' && s[i] != 'E') return DecimalParse::kBadText;
@@ -159,8 +165,9 @@ std::string Lower(std::string_view s) {
   return r;
 }
 
+// Flink's toBoolean: the words as they are, blanks around them not trimmed (' true ' is no BOOLEAN).
 bool ParseBoolean(std::string_view s, bool* out) {
-  std::string l = Lower(TrimSpaces(s));
+  std::string l = Lower(s);
   if (l == "true" || l == "t" || l == "yes" || l == "y" || l == "1") {
     *out = true;
     return true;
@@ -170,6 +177,54 @@ bool ParseBoolean(std::string_view s, bool* out) {
     return true;
   }
   return false;
+}
+
+// Flink's string-to-DATE cast (DateTimeUtils.parseDate): the text trimmed and cut at its first blank, then
+// `y-m-d`, `y-m` (day 1) or `y` (January 1): '2026-08-15 25:00:00' is 2026-08-15, '42' is 0042-01-01,
+// an ISO 'T' time no DATE (random case random_cast_edge_texts).
+std::optional<int32_t> ParseDateText(std::string_view s) {
+  s = TrimSpaces(s);
+  s = s.substr(0, s.find(' '));
+  if (auto d = ParseDate(s)) return d;
+  int64_t parts[2] = {0, 1};
+  size_t n = 0, i = 0;
+  while (n < 2) {
+    size_t start = i;
+    int64_t v = 0;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])) && i - start < 4) v = v * 10 + (s[i++] - '0');
+    if (i == start) return std::nullopt;
+    parts[n++] = v;
+    if (i == s.size()) break;
+    if (s[i++] != '-' || n == 2) return std::nullopt;
+  }
+  if (parts[1] < 1 || parts[1] > 12 || (n == 1 && parts[0] > 9999)) return std::nullopt;
+  return static_cast<int32_t>(DaysFromCivil(parts[0], static_cast<int>(parts[1]), 1));
+}
+
+// Flink's string-to-TIMESTAMP cast: `y-m-d[ h:m:s[.fraction]]` with a blank before the time, seconds
+// required, no blanks around it, no ISO 'T'; a day past the month's end clamped to it as
+// java.time's SMART resolver does ('2026-02-30' is 2026-02-28; random case random_cast_edge_texts).
+std::optional<int64_t> ParseTimestampText(std::string_view s) {
+  if (s.empty() || std::isspace(static_cast<unsigned char>(s.front())) ||
+      std::isspace(static_cast<unsigned char>(s.back()))) {
+    return std::nullopt;
+  }
+  const size_t blank = s.find(' ');
+  if (blank != std::string_view::npos && std::count(s.begin() + blank, s.end(), ':') != 2) return std::nullopt;
+  if (auto ts = ParseTimestamp(s, /*allow_iso=*/false)) return ts;
+  // y-m-d with a day of 29 to 31 past the month's end: retried with the month's last day.
+  const std::string_view date = s.substr(0, blank);
+  const size_t h1 = date.find('-'), h2 = date.rfind('-');
+  if (h1 == std::string_view::npos || h2 == h1 || h2 + 1 >= date.size()) return std::nullopt;
+  int64_t y = 0, m = 0, d = 0;
+  if (!ParseIntegral(date.substr(0, h1), 0, 9999, &y) || !ParseIntegral(date.substr(h1 + 1, h2 - h1 - 1), 1, 12, &m) ||
+      !ParseIntegral(date.substr(h2 + 1), 29, 31, &d) || date.find('.') != std::string_view::npos) {
+    return std::nullopt;
+  }
+  const int last = DaysInMonth(y, static_cast<int>(m));
+  if (d <= last) return std::nullopt;
+  std::string fixed = std::string(date.substr(0, h2 + 1)) + std::to_string(last) + std::string(s.substr(date.size()));
+  return ParseTimestamp(fixed, /*allow_iso=*/false);
 }
 
 // Java's (long) / (int) cast of a double: NaN -> 0, saturating.
@@ -508,13 +563,8 @@ Status Caster::ToDate() {
   const TypeId f = from_.id();
   if (from_.IsCharacterString()) {
     return ForRows([&](size_t i) {
-      std::string_view s = in_.GetString(i);
-      if (auto d = ParseDate(s)) {
+      if (auto d = ParseDateText(in_.GetString(i))) {
         Put<int32_t>(i, *d);
-        return Status::OK();
-      }
-      if (auto ts = ParseTimestamp(s)) {
-        Put<int32_t>(i, static_cast<int32_t>(FloorDiv(*ts, kMicrosPerDay)));
         return Status::OK();
       }
       return Fail(i);
@@ -536,12 +586,17 @@ Status Caster::ToTime() {
   if (from_.IsCharacterString()) {
     return ForRows([&](size_t i) {
       std::string_view s = in_.GetString(i);
+      // A TIME text only: Flink reads no date or timestamp text as a TIME, and an hour alone as that
+      // hour ('1' is 01:00:00; random_cast_edge_texts).
       if (auto t = ParseTime(s)) {
         Put<int32_t>(i, *t);
         return Status::OK();
       }
-      if (auto ts = ParseTimestamp(s)) {
-        Put<int32_t>(i, static_cast<int32_t>(FloorMod(*ts, kMicrosPerDay) / kMicrosPerMilli));
+      int64_t hour = 0;
+      const std::string_view h = TrimSpaces(s);
+      if (!h.empty() && h.size() <= 2 && std::all_of(h.begin(), h.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+          ParseIntegral(h, 0, 23, &hour)) {
+        Put<int32_t>(i, static_cast<int32_t>(hour * 3600000));
         return Status::OK();
       }
       return Fail(i);
@@ -567,7 +622,7 @@ Status Caster::ToTimestamp(bool ltz) {
   const TypeId f = from_.id();
   if (from_.IsCharacterString()) {
     return ForRows([&](size_t i) {
-      auto ts = ParseTimestamp(in_.GetString(i));
+      auto ts = ParseTimestampText(in_.GetString(i));
       if (!ts) return Fail(i);
       int64_t v = ltz ? ctx_.LocalToUtc(*ts) : *ts;
       Put<int64_t>(i, trunc(v));

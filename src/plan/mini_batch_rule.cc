@@ -106,9 +106,14 @@ void ApplyMiniBatchRules(std::vector<PlanNodePtr>* roots, int64_t interval_ms, b
         local->schema.Add(name, global.aggs[a].function->result_type);
         local->partial_names.push_back(name);
       }
-      local->changelog_mode = input->changelog_mode;
+      // The local phase emits accumulators, insert-only whatever its input (Flink's
+      // StreamPhysicalLocalGroupAggregate: changelogMode=[I]; random query 2020-98). It runs fused with
+      // its global phase, which reads the local phase's input and its changes itself.
+      local->changelog_mode = ChangelogMode::InsertOnly();
       local->upsert_keys.clear();
       auto new_exchange = std::make_shared<ExchangeNode>(exchange->As<ExchangeNode>());
+      new_exchange->changelog_mode = ChangelogMode::InsertOnly();
+      new_exchange->upsert_keys.clear();
       new_exchange->inputs = {local};
       new_exchange->schema = local->schema;
       new_exchange->keys.clear();

@@ -188,7 +188,8 @@ void AppendScalar(const LogicalType& t, const Vector& vec, size_t row, std::stri
       int32_t m = vec.data<int32_t>()[row];
       out->push_back(m < 0 ? '-' : '+');
       if (m < 0) m = -m;
-      out->append(std::to_string(m / 12) + "-" + std::to_string(m % 12));
+      // Flink's +Y-MM: months in two digits (random query 2032-71: '+1-02').
+      out->append(std::to_string(m / 12) + (m % 12 < 10 ? "-0" : "-") + std::to_string(m % 12));
       return;
     }
     case TypeId::kArray:

@@ -21,6 +21,7 @@ import re
 from datetime import timedelta
 
 from random_data import BASE, Data, fmt_ts
+from random_exprs_more import MoreExprs
 
 # Constructs the generator can emit. Off: what main does not support yet (other helpers close these
 # gaps; turn them on with --enable NAME once merged). The driver's --enable/--disable flip them.
@@ -65,6 +66,25 @@ CONSTRUCTS = {
     "versioned_view": True,        # temporal joins against a versioned view (a keep-last-row
                                    # deduplication of u by k) in place of the debezium-json table v
     "set_ops_nested": True,        # a set operation of three queries (INTERSECT binding tighter)
+    # Since seed 2020 (issue 20's list):
+    "batch_mode": True,            # a share of calc/agg/join/set_ops/topn/over/sort_limit queries run with
+                                   # SET 'execution.runtime-mode' = 'batch'
+    "sort_limit": True,            # ORDER BY ... LIMIT [OFFSET]; ORDER BY alone with Flink's internal
+                                   # '__table.exec.sort.non-temporal.enabled__' (or in batch mode)
+    "topn_ranges": True,           # Top-N rank ranges: rn = n, rn < n, BETWEEN, lower bounds, contradictory ones
+    "named_window": True,          # OVER w ... WINDOW w AS (...)
+    "null_logic": True,            # AND/OR/NOT/IS [NOT] TRUE/FALSE over NULL booleans, IN lists with NULL
+    "cast_edges": True,            # TRY_CAST/CAST of edge texts and values (overflow, blanks, signs, dates)
+    "non_ascii": True,             # non-ASCII text literals in string functions
+    "time_more": True,             # INTERVAL DAY/HOUR/MONTH/compound arithmetic, TIMESTAMPADD/DIFF units,
+                                   # TIMESTAMP_LTZ (TO_TIMESTAMP_LTZ, casts) in a fixed session time zone
+    "agg_options": True,           # group aggregates with 'table.optimizer.distinct-agg.split.enabled' or
+                                   # 'table.exec.mini-batch.*'
+    "set_ops_updating": True,      # set operations (ALL too) over group aggregates (updating inputs) and
+                                   # DECIMAL columns of different precision and scale (a common type)
+    "subquery_nulls": True,        # NOT IN / IN / EXISTS over nullable expressions on both sides
+    "window_updating": True,       # window TVF aggregations over t read as a debezium-json changelog (with
+                                   # its watermark)
 }
 
 T_COLS = {"id": "INT", "k": "STR", "g": "INT", "a": "INT", "b": "BIGINT", "x": "DOUBLE", "m": "DEC",
@@ -83,7 +103,7 @@ U_DDL = "uid INT, k STRING, g INT, y INT, n DECIMAL(8, 3), ts TIMESTAMP(3)"
 V_DDL = U_DDL.replace("k STRING", "k STRING NOT NULL") + ", PRIMARY KEY (k) NOT ENFORCED"
 
 
-class Exprs:
+class Exprs(MoreExprs):
     """Random typed expressions over an environment {sql reference: type}. Types: INT, BIGINT, DOUBLE,
     DEC, STR, BOOL, TS, DATE."""
 
@@ -102,7 +122,9 @@ class Exprs:
             "BIGINT": lambda: f"CAST({r.randint(-100, 10**6)} AS BIGINT)",
             "DOUBLE": lambda: f"{r.randint(-40, 40) / 4}E0",
             "DEC": lambda: f"{r.randint(-999, 9999) / 100:.2f}",
-            "STR": lambda: "'" + r.choice(["a", "b", "apple", "", "z z", "Pear"]) + "'",
+            "STR": lambda: "'" + r.choice(["a", "b", "apple", "", "z z", "Pear"]
+                                          + (["Äpfel", "ñandú", "日本", "straße", "é"] if self.on["non_ascii"]
+                                             and r.random() < 0.3 else [])) + "'",
             "BOOL": lambda: r.choice(["TRUE", "FALSE"]),
             "TS": lambda: f"TIMESTAMP '{fmt_ts(BASE + timedelta(seconds=r.randint(0, 90)))}'",
             "DATE": lambda: r.choice(["DATE '2026-08-15'", "DATE '2026-08-14'"]),
@@ -213,6 +235,9 @@ class Exprs:
             prods = {k: v + more.get(k, []) for k, v in prods.items()}
         if self.on["more_functions"]:
             prods = {k: v + self.more_functions(n).get(k, []) for k, v in prods.items()}
+        for name in ("null_logic", "cast_edges", "time_more"):
+            if self.on[name]:
+                prods = {k: v + getattr(self, name)(n).get(k, []) for k, v in prods.items()}
         if ty == "DOUBLE" and not self.on["double"]:
             return self.leaf("INT")
         choices = prods[ty] + (common if ty not in ("BOOL",) else common[:2])
@@ -313,15 +338,21 @@ class Query:
     """A query as named lists of removable parts; render() joins them into SQL. `mins` gives how many
     parts of a list must stay; the minimiser drops the others one by one."""
 
-    def __init__(self, kind, parts, mins, render, compare="changelog", known=None, tables=("t",), pre=()):
+    def __init__(self, kind, parts, mins, render, compare="changelog", known=None, tables=("t",), pre=(),
+                 ordered=False):
         self.kind, self.parts, self.mins, self.render_fn = kind, parts, mins, render
         self.compare, self.known, self.tables, self.pre = compare, known or {}, tables, pre
+        self.ordered = ordered  # a total ORDER BY: the rows' order is compared in batch mode too
+        self.batch = False
 
     def sql(self):
         return self.render_fn(self.parts)
 
     def with_parts(self, parts):
-        return Query(self.kind, parts, self.mins, self.render_fn, self.compare, self.known, self.tables, self.pre)
+        q = Query(self.kind, parts, self.mins, self.render_fn, self.compare, self.known, self.tables, self.pre,
+                  self.ordered)
+        q.batch = self.batch
+        return q
 
 
 def mentions_column(e, env):
@@ -346,7 +377,7 @@ AGGS = ["COUNT(*)", "COUNT({any})", "COUNT(DISTINCT {any})", "SUM({num})", "SUM(
 # The kinds of query and their weights.
 KINDS = {"calc": 3, "unnest": 1, "agg": 4, "join": 2, "interval_join": 2, "window": 3, "dedup": 1, "topn": 2, "over": 2,
          "set_ops": 2, "subquery": 2, "temporal_join": 1, "match_recognize": 2, "window_more": 2,
-         "window_join": 1, "batch_rank": 1}
+         "window_join": 1, "batch_rank": 1, "sort_limit": 1}
 # Kinds whose operators drop late rows: their inputs have late rows only with late_event_time, in half
 # of the queries (Data.rows).
 EVENT_TIME_KINDS = ("interval_join", "window", "over", "temporal_join", "match_recognize", "window_more",
@@ -357,6 +388,8 @@ EVENT_TIME_KINDS = ("interval_join", "window", "over", "temporal_join", "match_r
 TWO_SOURCE_EVENT_KINDS = ("interval_join", "temporal_join", "window_join")
 # Kinds that may read t as a debezium-json changelog (changelog_source).
 CHANGELOG_KINDS = ("calc", "unnest", "agg", "join", "topn", "dedup", "set_ops", "subquery")
+# Kinds that run in batch mode in a share of their queries (batch_mode; never over a changelog source).
+BATCH_KINDS = ("calc", "agg", "join", "set_ops", "topn", "over", "sort_limit", "subquery")
 
 
 class Generator:
@@ -367,7 +400,8 @@ class Generator:
         self.kind = self.r.choices(kinds, [KINDS[k] for k in kinds])[0]
         in_time = self.kind in EVENT_TIME_KINDS and (self.kind in TWO_SOURCE_EVENT_KINDS or not (
             on["late_event_time"] and self.r.random() < 0.5))
-        changelog = on["changelog_source"] and self.kind in CHANGELOG_KINDS and self.r.random() < 0.25
+        changelog = on["changelog_source"] and (self.kind in CHANGELOG_KINDS or (
+            self.kind == "window" and on["window_updating"])) and self.r.random() < 0.25
         self.data = Data(self.r, on, in_time, changelog)
         self.known = {}  # documented difference categories of the query made (case.json "known")
 
@@ -395,7 +429,10 @@ class Generator:
         for _ in range(self.r.randint(0, hi)):
             for _ in range(20):
                 e = x.expr("BOOL", 2)
-                if mentions_column(e, x.env):
+                # No NULL boolean literal in a condition: `f AND CAST(NULL AS BOOLEAN)` is never true, and
+                # Flink's planner fails on some conditions it proves false (random queries 2033-88,
+                # 2033-89; flink_differences.md#flinks-planning-failures). NULL logic stays in the items.
+                if mentions_column(e, x.env) and "CAST(NULL AS BOOLEAN)" not in e:
                     out.append(e)
                     break
         return out
@@ -411,8 +448,18 @@ class Generator:
         return "t"
 
     def make(self):
+        self.batch = (self.on["batch_mode"] and self.kind in BATCH_KINDS and not self.data.changelog
+                      and self.r.random() < 0.3)
         q = getattr(self, "q_" + self.kind)()
         q.known = dict(self.known, **q.known)
+        if self.batch:
+            q.pre = ("SET 'execution.runtime-mode' = 'batch';",) + tuple(q.pre)
+            q.batch = True
+            # Flink's batch plans: no changelog modes, no WatermarkAssigner, local and global hash
+            # aggregates and sort-based ranks (flink_differences.md#batch-plans; random query 2020-12).
+            q.known["explain"] = "flink_differences.md#batch-plans"
+            if q.compare == "changelog" and not q.ordered:
+                q.compare = "final"
         if UPDATING_T in q.sql() and q.kind in ("calc", "agg") and q.parts.get("where"):
             # Flink 2.2.1 sometimes fails to plan the keep-last-row deduplication read under a WHERE
             # condition ("The window can only be ordered in ASCENDING mode.", 2 of the 12 such queries
@@ -486,6 +533,29 @@ class Generator:
             # the keys list is fixed from here on (the grouping sets name both)
             parts = dict(parts, keys=[])
 
+        pre, compare = (), "changelog"
+        if self.on["agg_options"] and not self.batch and not grouping and self.r.random() < 0.3:
+            # Flink's distinct-aggregate split (a partial and a final GroupAggregate per bucket) and
+            # mini-batch (bundles; with agg-phase-strategy TWO_PHASE a local and a global aggregate):
+            # other intermediate updates, the same final table.
+            opt = self.r.choice(["split", "mini_batch", "both"])
+            compare = "final"
+            if opt in ("split", "both"):
+                pre += ("SET 'table.optimizer.distinct-agg.split.enabled' = 'true';",)
+                if not any("DISTINCT" in a for a in parts["aggs"]):
+                    parts["aggs"].append(f"COUNT(DISTINCT {self.r.choice(['a', 's', 'm', 'g'])}) AS dn")
+            if opt in ("mini_batch", "both"):
+                pre += ("SET 'table.exec.mini-batch.enabled' = 'true';",
+                        f"SET 'table.exec.mini-batch.allow-latency' = '{self.r.choice(['1 s', '5 s', '100 ms'])}';",
+                        f"SET 'table.exec.mini-batch.size' = '{self.r.randint(1, 20)}';")
+                strategy = self.r.choice(["TWO_PHASE", "ONE_PHASE", "AUTO", None])
+                if strategy:
+                    pre += (f"SET 'table.optimizer.agg-phase-strategy' = '{strategy}';",)
+                if opt == "both" and strategy != "ONE_PHASE":
+                    # Flink's IncrementalGroupAggregate, which Sluice does not plan
+                    # (flink_differences.md#mini-batch-bundles; random query 2020-61).
+                    self.known["explain"] = "flink_differences.md#mini-batch-bundles"
+
         def render(p):
             if grouping:
                 keys_sel = "".join(f"{k} AS k{i}, " for i, k in enumerate(keys))
@@ -496,7 +566,7 @@ class Generator:
             group = f"\nGROUP BY {', '.join(p['keys'])}" if p["keys"] else ""
             return (f"SELECT {keys_sel}{', '.join(p['aggs'])}\nFROM {src}" + where_sql(p["where"]) + group
                     + where_sql(p["having"], "HAVING"))
-        return Query("agg", parts, {"aggs": 1}, render)
+        return Query("agg", parts, {"aggs": 1}, render, compare=compare, pre=pre)
 
     def join_env(self):
         env = {f"t.{c}": ty for c, ty in T_COLS.items()}
@@ -564,7 +634,7 @@ class Generator:
         parts = {"aggs": aggs, "where": self.conjuncts(x, 1)}
         group = ", ".join(["window_start", "window_end"] + keys)
         sel = ", ".join(["window_start", "window_end"] + keys)
-        if self.on["window_grouping_sets"] and tvf != "SESSION" and r.random() < 0.25:
+        if self.on["window_grouping_sets"] and tvf != "SESSION" and not self.data.changelog and r.random() < 0.25:
             # GROUPING SETS / ROLLUP / CUBE of two keys in a window aggregation, with GROUPING().
             keys = r.sample(["k", "g", "f"], 2)
             spec = r.choice(["ROLLUP ({0}, {1})", "CUBE ({0}, {1})", "GROUPING SETS (({0}, {1}), ({0}), ())",
@@ -626,9 +696,53 @@ class Generator:
             # upsert stream without -U rows (flink_differences.md#top-1-without-the-row-number).
             n = max(n, 2)
         parts = {"items": items}
+        cond = f"rn <= {n}"
+        if self.on["topn_ranges"] and updating and r.random() < 0.5:
+            # Over an updating input only ranges from 1: Flink 2.2.1's retracting Rank with a range from 2
+            # ends with two rows of one rank and a row retracted it never emitted (random query 2025-90,
+            # flink_differences.md#top-n-over-an-updating-input).
+            cond = r.choice([f"rn < {n + 1}", f"{n} >= rn", f"rn <= {n} AND rn <= {n + 1}"])
+        elif self.on["topn_ranges"] and r.random() < 0.5:
+            # Rank ranges: an upper bound written otherwise, a lower bound above 1, a contradictory range
+            # (Flink proves it empty: an empty Values, flink_differences.md#always-false-conditions).
+            cond = r.choice([f"rn < {n + 1}", f"rn = {n}", f"rn BETWEEN 2 AND {n + 1}", f"rn > 1 AND rn <= {n + 1}",
+                             f"rn >= {n} AND rn < {n + 2}", f"{n} >= rn", f"rn > {n + 1} AND rn < {n}",
+                             f"rn <= {n} AND rn <= {n + 1}"])
+        fn = "ROW_NUMBER"
+        if self.batch and r.random() < 0.5:
+            # RANK / DENSE_RANK only in batch mode (Flink's streaming Rank refuses them:
+            # flink_differences.md#rank-and-dense-rank-in-streaming).
+            fn = r.choice(["RANK", "DENSE_RANK"])
+        if self.batch:
+            self.known["explain"] = "flink_differences.md#batch-top-n-plans"
         return Query("topn", parts, {"items": 1},
-                     lambda p: f"SELECT {', '.join(p['items'])}, rn FROM (\n  SELECT *, ROW_NUMBER() OVER "
-                     f"({part}ORDER BY {order}) AS rn FROM ({inner})\n) WHERE rn <= {n}")
+                     lambda p: f"SELECT {', '.join(p['items'])}, rn FROM (\n  SELECT *, {fn}() OVER "
+                     f"({part}ORDER BY {order}) AS rn FROM ({inner})\n) WHERE {cond}")
+
+    def q_sort_limit(self):
+        """ORDER BY with LIMIT [OFFSET] (streaming: a Rank; batch: a SortLimit), an ascending rowtime
+        ORDER BY alone (streaming: a TemporalSort), any ORDER BY alone (streaming with Flink 2.2's
+        internal '__table.exec.sort.non-temporal.enabled__'; batch: a Sort)."""
+        r = self.r
+        x = self.exprs(T_COLS)
+        col = r.choice(["a", "m", "s", "b", "ts", "g", "x"])
+        order = f"{col} {r.choice(['ASC', 'DESC'])}" + ("" if col == "ts" and r.random() < 0.3 else ", id")
+        variant = r.choice(["limit", "limit", "offset", "alone"])
+        n = r.randint(2, 5)
+        pre = ()
+        tail = {"limit": f"\nLIMIT {n}", "offset": f"\nLIMIT {n} OFFSET {r.randint(1, 3)}", "alone": ""}[variant]
+        if variant == "alone" and not self.batch and not order.startswith("ts ASC"):
+            pre = ("SET '__table.exec.sort.non-temporal.enabled__' = 'true';",)
+        parts = {"items": self.items(x, 0, 2), "where": self.conjuncts(x, 1)}
+        # Streaming: rows in the engines' emission order (a Rank's updates, a sort at the end); batch:
+        # the sorted rows in order. An ORDER BY without id has ties: folded tables.
+        total = order.endswith(", id")
+        compare = "changelog" if total else "final"
+        if not self.batch and variant != "alone" and col == "ts":
+            compare = "final"
+        return Query("sort_limit", parts, {}, lambda p: f"SELECT {', '.join(['id', col] + p['items'])}\nFROM t"
+                     + where_sql(p["where"]) + f"\nORDER BY {order}{tail}", compare=compare, pre=pre,
+                     ordered=total)
 
     def q_over(self):
         r = self.r
@@ -639,17 +753,40 @@ class Generator:
                   "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"]
         unbounded = ["RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW", ""]  # "": the default frame
         frame = r.choice(frames + (unbounded if self.on["over_more"] else []))
+        if self.batch and frame.startswith("RANGE BETWEEN INTERVAL"):
+            # Flink 2.2.1's batch OverAggregate fails at run time on a RANGE frame of an INTERVAL over a
+            # TIMESTAMP ("Cannot cast TimestampData to Long"; random query 2021-90;
+            # flink_differences.md#flinks-planning-failures).
+            frame = "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"
         order = "ts"
         if self.on["over_more"] and r.random() < 0.3:
             # Flink 2.2's non-time OVER: ordered by a column that is no time attribute, unbounded, ascending;
             # an updating result (a row sorting before emitted ones updates theirs), compared line by line.
             order = r.choice(["a", "b", "m", "s", "id", "g, a"])
             frame = r.choice(["ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"] + unbounded)
+        if self.batch and frame.startswith("ROWS"):
+            # Rows of one order key (a ROWS frame's ties) come in the order of each engine's batch sort
+            # (random query 2024-61), and Sluice's OVER takes one ORDER BY column, in batch mode too
+            # (2025-16; flink_differences.md#batch-plans): RANGE frames, whose ties are peers.
+            frame = "RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"
         w = f"OVER ({part}ORDER BY {order}{' ' + frame if frame else ''})"
+        window_clause = ""
+        if self.on["named_window"] and r.random() < 0.3:
+            # The named WINDOW clause (the frame in the definition: flink_differences.md#a-frame-added-to-a-named-window).
+            window_clause = f"\nWINDOW w AS {w[5:]}"
+            w = "OVER w"
         # No FILTER: Flink 2.2.1 refuses `agg FILTER (WHERE ...) OVER (...)` (random query 2011-98;
         # flink_differences.md#filter-in-an-over-aggregate).
         more = ['MIN(a)', 'MAX(s)', 'SUM(b)', 'COUNT(DISTINCT k)', 'AVG(m)', 'MAX(ts)'] \
             if self.on["more_functions"] else []
+        if order != "ts":
+            # COUNT(DISTINCT) in a non-time OVER: Flink 2.2.1's job fails ("Row arity: 9, but serializer
+            # arity: 8"; random query 2021-3, flink_differences.md#flinks-planning-failures).
+            more = [m for m in more if "DISTINCT" not in m]
+        if self.batch:
+            # Flink's batch OverAggregate refuses DISTINCT (random query 2021-32, Sluice too); over an input
+            # Flink proves empty it fails otherwise (2022-91): left out of batch queries.
+            more = [m for m in more if "DISTINCT" not in m]
         aggs = [f"{r.choice(['SUM(a)', 'COUNT(*)', 'MAX(m)', 'MIN(s)', 'COUNT(k)', 'AVG(a)', 'SUM(m)'] + more)} {w} AS o{i}"
                 for i in range(r.randint(1, 3))]
         parts = {"items": self.items(x, 0, 2), "aggs": aggs, "where": self.conjuncts(x, 1)}
@@ -659,7 +796,7 @@ class Generator:
             self.known["rows"] = "flink_differences.md#late-rows-of-a-range-over-window"
         return Query("over", parts, {"aggs": 1},
                      lambda p: f"SELECT {', '.join(['id', 'ts'] + p['items'] + p['aggs'])}\nFROM t"
-                     + where_sql(p["where"]), compare="final" if order == "ts" else "changelog")
+                     + where_sql(p["where"]) + window_clause, compare="final" if order == "ts" else "changelog")
 
 
     def tvf(self, table="t", session=False):
@@ -674,11 +811,35 @@ class Generator:
         step = r.choice([5, 10])
         return f"{tvf}(TABLE {table}, DESCRIPTOR(ts), INTERVAL '{step}' SECOND, INTERVAL '{step * r.randint(2, 3)}' SECOND)"
 
+    def q_set_ops_updating(self, op):
+        """A set operation of two group aggregates (updating inputs), or of an aggregate and a plain query."""
+        r = self.r
+        key = r.choice(["k", "g"])
+        agg_l = r.choice(["COUNT(*)", "SUM(a)", "MAX(m)", "MIN(g)"])
+        agg_r = r.choice(["COUNT(*)", "SUM(y)", "MAX(n)", "MIN(g)"])
+        right_plain = r.random() < 0.3
+        plain = r.choice(["y", "n", "g", "CAST(uid AS BIGINT)"])
+        xt, xu = self.exprs(T_COLS), self.exprs(U_COLS)
+        parts = {"lwhere": self.conjuncts(xt, 1), "rwhere": self.conjuncts(xu, 1)}
+        self.known["explain"] = "flink_differences.md#intersect-and-except-plans"
+        self.known["changelog"] = "flink_differences.md#intersect-and-except-plans"
+
+        def render(p):
+            left = f"SELECT {key}, {agg_l} AS v FROM t" + where_sql(p["lwhere"]) + f" GROUP BY {key}"
+            right = (f"SELECT {key}, {plain} FROM u" + where_sql(p["rwhere"])) if right_plain else \
+                (f"SELECT {key}, {agg_r} AS v FROM u" + where_sql(p["rwhere"]) + f" GROUP BY {key}")
+            return f"{left}\n{op}\n{right}"
+        return Query("set_ops", parts, {}, render, compare="final", tables=("t", "u"))
+
     def q_set_ops(self):
         r = self.r
         op = r.choice(["UNION", "UNION ALL", "INTERSECT", "INTERSECT ALL", "EXCEPT", "EXCEPT ALL"])
+        if self.on["set_ops_updating"] and r.random() < 0.3:
+            return self.q_set_ops_updating(op)
         lcols, rcols = r.choice([("k", "k"), ("g", "g"), ("k, g", "k, g"), ("a", "y"), ("k, a", "k, y"),
-                                 ("m", "CAST(n AS DECIMAL(10, 2))"), ("s", "k"), ("g, f", "g, y > 0")])
+                                 ("m", "CAST(n AS DECIMAL(10, 2))"), ("s", "k"), ("g, f", "g, y > 0")]
+                                + ([("m", "n"), ("a", "n"), ("b", "n"), ("k, m", "k, y"), ("x", "n")]
+                                   if self.on["set_ops_updating"] else []))
         xt = self.exprs(T_COLS)
         src = self.source()
         twice = r.random() < 0.3
@@ -698,8 +859,8 @@ class Generator:
             parts["twhere"] = self.conjuncts(third[2], 1)
             if op2.split()[0] in ("INTERSECT", "EXCEPT"):
                 self.known["explain"] = "flink_differences.md#intersect-and-except-plans"
-            if third[0] == "t" or twice:
-                # t read twice: Sluice's plan reuses its scan (random query 2016-80).
+            if third[0] == "t" or twice or third[0] == right:
+                # t (or u) read twice: Sluice's plan reuses its scan (random queries 2016-80, 2029-25).
                 self.known["explain"] = "flink_differences.md#source-reuse-in-the-physical-plan"
             if op2 == op and op.startswith("UNION"):
                 # One n-ary Union in Sluice's plan, nested binary ones in Flink's (random query 2014-78).
@@ -733,7 +894,14 @@ class Generator:
                             "a > (SELECT MIN(u.y) FROM u WHERE u.k = t.k{aw})",
                             "0 = (SELECT COUNT(*) FROM u WHERE u.g = t.g{aw})",
                             "k IN (SELECT u.k FROM u{w} GROUP BY u.k HAVING COUNT(*) > 1)",
-                            "EXISTS (SELECT 1 FROM u WHERE u.y < t.a{aw})"] if self.on["subquery_more"] else []))
+                            "EXISTS (SELECT 1 FROM u WHERE u.y < t.a{aw})"] if self.on["subquery_more"] else [])
+                        + (["(a - 2) NOT IN (SELECT u.y - 1 FROM u{w})", "s NOT IN (SELECT u.k FROM u{w})",
+                            "NULLIF(g, 1) IN (SELECT NULLIF(u.g, 2) FROM u{w})",
+                            "NOT EXISTS (SELECT 1 FROM u WHERE u.y = t.a{aw})",
+                            "a NOT IN (SELECT u.y FROM u WHERE u.k = t.k{aw})",
+                            "m > (SELECT AVG(u.n) FROM u WHERE u.g = t.g{aw})",
+                            "a = (SELECT MAX(u.y) FROM u WHERE u.k = t.k{aw})",
+                            "(a, g) NOT IN (SELECT u.y, u.g FROM u{w})"] if self.on["subquery_nulls"] else []))
         # A scalar subquery in the SELECT list too, correlated or not (IN, NOT IN and EXISTS there only with
         # subquery_disjunct: Flink plans them as under OR, random query 2014-13).
         sel = [r.choice(["(SELECT MAX(u.y) FROM u{w}) AS sq", "(SELECT COUNT(*) FROM u WHERE u.k = t.k{aw}) AS sq",
@@ -761,7 +929,11 @@ class Generator:
         env.update({f"v.{c}": ty for c, ty in U_COLS.items()})
         x = self.exprs(env)
         jt = self.r.choice(["JOIN", "LEFT JOIN"])
-        on = ["t.k = v.k"] + ([x.expr("BOOL", 1)] if self.r.random() < 0.3 else [])
+        # An extra ON condition over a column: Flink 2.2.1 folds a constant one it proves false (`11 NOT
+        # IN (11, 20)`) with the whole condition and refuses the join ("Currently the join key in
+        # Temporal Table Join can not be empty."; random query 2022-89,
+        # flink_differences.md#flinks-planning-failures).
+        on = ["t.k = v.k"] + (self.conjuncts(x, 1)[:1] if self.r.random() < 0.3 else [])
         parts = {"items": ["v.uid", "v.y"] + self.items(x, 0, 2), "on": on, "where": self.conjuncts(x, 1)}
         tables, pre = ("t", "v"), ()
         if self.on["versioned_view"] and self.r.random() < 0.4:
@@ -893,6 +1065,11 @@ def case_files(seed, on, query=None, data=None):
         # none, and Flink's WatermarkAssigner over a changelog plans otherwise than Sluice's:
         # flink_differences.md#watermark-assigner-over-a-changelog).
         cols = T_DDL
+        if q.kind == "window":
+            # A window aggregation over the changelog: t's watermark declared (the window TVF needs its
+            # time attribute; Flink 2.2 aggregates an updating input's windows too).
+            cols += f",\n  WATERMARK FOR ts AS ts - INTERVAL '{g.data.delay_t}' SECOND"
+            q.known.setdefault("explain", "flink_differences.md#watermark-assigner-over-a-changelog")
         if g.data.cdc_duplicates:
             stmts.append("SET 'table.exec.source.cdc-events-duplicate' = 'true';")
             cols = T_DDL.replace("id INT", "id INT NOT NULL") + ", PRIMARY KEY (id) NOT ENFORCED"
@@ -906,22 +1083,30 @@ def case_files(seed, on, query=None, data=None):
         stmts.append(ddl("u", U_DDL, g.data.delay_u, "u.json") + ";")
     if "v" in q.tables:
         stmts.append(ddl("v", V_DDL, g.data.delay_u, "v.json", "debezium-json") + ";")
+    sql = q.sql()
+    if "TIMESTAMP_LTZ" in sql:
+        # TIMESTAMP_LTZ values print in the session time zone: a fixed one with a half-hour offset.
+        stmts.append("SET 'table.local-time-zone' = 'Asia/Kolkata';")
     stmts.extend(q.pre)
-    stmts.append(q.sql() + ";")
+    stmts.append(sql + ";")
     files = {"case.sql": "\n".join(stmts) + "\n", "t.json": t_text}
     if "u" in q.tables:
         files["u.json"] = Data.jsonl(u_rows)
     if "v" in q.tables:
         files["v.json"] = Data.debezium(v_rows, "k")
     opts = {"compare": q.compare, "random": seed}
-    if q.compare == "final":
+    if q.compare == "final" and q.batch:
+        opts["why"] = "batch mode: each engine's operators emit in their own order"
+    elif q.compare == "final":
         two = "two sources"
         timers = "rows released by one watermark come out in each engine's timer order"
         opts["why"] = {"join": two, "interval_join": two, "set_ops": two, "subquery": two,
                        "temporal_join": two, "window_join": two, "window_more": timers, "match_recognize": timers,
                        "window": "windows firing at one watermark come out in each engine's timer order",
                        "batch_rank": "a batch Rank emits partition by partition in each engine's order",
-                       "dedup": timers,
+                       "dedup": timers, "sort_limit": "ties of the ORDER BY or a temporal sort's timers",
+                       "agg": "mini-batch bundles and the split aggregation emit other intermediate updates",
+                       "topn": "an updating input",
                        "over": timers}[q.kind]
     if q.known:
         opts["known"] = q.known

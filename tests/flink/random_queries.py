@@ -79,7 +79,9 @@ def explain_without_ub(name, flink_result, out):
     explain = out / "sluice" / name / "job0.explain.out"
     if len(jobs) != 1 or jobs[0]["kind"] != "query" or not explain.exists():
         return None
-    a = rd.plan_modes(jobs[0]["explain"])
+    # Update-before rows left out on both sides: a changelog source's scan plans them on both (random
+    # query 2025-9: a NOT IN over a subquery Flink proves empty, over a debezium-json t).
+    a = [re.sub(r"\bUB,", "", y) for y in rd.plan_modes(jobs[0]["explain"])]
     b = [re.sub(r"\bUB,", "", y) for y in rd.plan_modes(explain.read_text())]
     return "\n".join(difflib.unified_diff(a, b, "flink", "sluice", lineterm="", n=len(a) + len(b)))
 
@@ -103,9 +105,10 @@ def always_false_plan(category, text):
         return True
     # An input Flink proves empty and prunes with the operators over it (NOT EXISTS over an always-false
     # subquery: no anti join; EXCEPT of an always-false side): Flink's plan is Sluice's without them,
-    # a scan included (only lines added on Sluice's side).
+    # a scan included (only lines added on Sluice's side; or Flink's DropUpdateBefore over a changelog
+    # scan that no longer feeds an operator needing update-before rows, random query 2025-9).
     return re.search(r"^\s*\+TableSourceScan ", text, re.M) is not None and \
-        not re.search(r"^\s*-(?!--)", text, re.M)
+        not re.search(r"^\s*-(?!--)(?!DropUpdateBefore )", text, re.M)
 
 
 def signature(kind, failures):

@@ -55,7 +55,11 @@ NonTimeOverAggregateOperator::NonTimeOverAggregateOperator(std::string name, std
   for (size_t a = 0; a < calls.size(); ++a) {
     result_types.push_back(output_types_[input_types_.size() + a]);
     const AccumulatorCall& c = calls[a];
-    if (c.function->name == "SUM" && !c.args.empty() && input_types_[static_cast<size_t>(c.args[0])].nullable()) {
+    // AVG's accumulator counts its arguments too: a row can leave the average as it was (an INT average
+    // rounds) and still change it (random query 2029-60: Flink went on updating the later rows).
+    const bool avg = c.function->name == "AVG";
+    if ((c.function->name == "SUM" || avg) && !c.args.empty() &&
+        (avg || input_types_[static_cast<size_t>(c.args[0])].nullable())) {
       sum_count_args_.push_back(c.args[0]);
     }
   }

@@ -72,8 +72,8 @@ class NonTimeOverAggregateOperator final : public Operator {
   void AppendResult(uint32_t id, const uint8_t* block, RowKind kind, Chunk* out) const;
   // Whether the results in two blocks are equal.
   bool SameResults(const uint8_t* a, const uint8_t* b);
-  // Whether the row's arguments to a SUM over a nullable column are not all NULL (Flink's COUNT of
-  // that column changes with it).
+  // Whether the row's arguments to a SUM over a nullable column or to an AVG are not all NULL (the
+  // count in Flink's accumulator changes with it).
   bool ChangesSumCount(const Chunk& chunk, size_t row) const;
   // Drops the released rows from the arena (renumbering the stored ids).
   void Compact();

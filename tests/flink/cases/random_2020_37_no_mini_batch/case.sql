@@ -1,0 +1,11 @@
+-- Random query 2020-37 without mini-batch: the NOT NULL SUM's partial groups of the other set are NULL;
+-- Flink prints a placeholder -1 until the key's other partial results arrive, Sluice 0 (final tables).
+CREATE TABLE t (
+  id INT, k STRING, g INT, a INT, b BIGINT, x DOUBLE, m DECIMAL(10, 2), s STRING, f BOOLEAN, ts TIMESTAMP(3),
+  WATERMARK FOR ts AS ts - INTERVAL '30' SECOND
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/t.json', 'format' = 'json');
+SET 'table.optimizer.distinct-agg.split.enabled' = 'true';
+SELECT MOD(a, 3) AS k0, COUNT(DISTINCT m) AS a0, COUNT(*) FILTER (WHERE (NOT f)) AS a1, MAX(FLOOR(m)) AS a2, SUM(CAST(37854 AS BIGINT)) AS a3
+FROM (SELECT id, k, g, a, b, x, m, s, f, ts FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY id ORDER BY ts DESC) AS rn FROM t) WHERE rn = 1) AS t0
+WHERE f
+GROUP BY MOD(a, 3);

@@ -1,0 +1,8 @@
+-- Random query 2032-71: CAST(INTERVAL '1-2' YEAR TO MONTH AS STRING) is '+1-02' (Sluice wrote '+1-2').
+CREATE TABLE t (
+  id INT, k STRING, g INT, a INT, b BIGINT, x DOUBLE, m DECIMAL(10, 2), s STRING, f BOOLEAN, ts TIMESTAMP(3),
+  WATERMARK FOR ts AS ts - INTERVAL '2' SECOND
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/t.json', 'format' = 'json');
+SELECT id, (CAST(TIMESTAMP '2026-08-15 10:01:19' AS DATE) + INTERVAL '33' DAY) AS c0, x AS c1, CAST(INTERVAL '1-2' YEAR TO MONTH AS STRING) AS c2 FROM (
+  SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts ASC) AS rn FROM t
+) WHERE rn = 1;
