@@ -255,7 +255,9 @@ std::vector<ConfigOption> OperatorOptions() {
       {"__table.exec.sort.non-temporal.enabled__", OptionType::kBoolean, "false",
        "Allow a streaming ORDER BY that does not start with an ascending time attribute (and has no LIMIT): the "
        "whole input is kept and emitted sorted when it ends (Flink's StreamExecSort; Flink 2.2's internal key, "
-       "set by its tests)."},
+       "set by its tests). Also read as 'table.exec.non-temporal-sort.enabled' (a Sluice spelling without the "
+       "internal underscores; Flink 2.2.1 knows only the internal key).",
+       {}, {"table.exec.non-temporal-sort.enabled"}},
       {"table.exec.mini-batch.enabled", OptionType::kBoolean, "false",
        "Buffer the input rows of group aggregations, deduplications, ChangelogNormalize and regular joins in "
        "bundles and apply a bundle when it closes, as Flink's mini-batch operators (a group aggregation "
