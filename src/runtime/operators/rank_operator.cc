@@ -52,7 +52,7 @@ size_t GetPartition(StateReader* r, size_t arena_rows, RankBuffer* buffer) {
       r->Fail("a Top-N sort key without rows");
       break;
     }
-    if (!buffer->empty() && !(buffer->rbegin()->first < sort_key)) {
+    if (!buffer->empty() && !(buffer->back().first < sort_key)) {
       r->Fail("Top-N sort keys out of order");
       break;
     }
@@ -66,7 +66,7 @@ size_t GetPartition(StateReader* r, size_t arena_rows, RankBuffer* buffer) {
       }
     }
     rows += nids;
-    buffer->emplace_hint(buffer->end(), std::move(sort_key), std::move(ids));
+    buffer->push_back(std::move(sort_key), std::move(ids));
   }
   return rows;
 }
@@ -256,9 +256,10 @@ Status RankOperator::Open(JobContext* ctx) {
 
 size_t RankOperator::StateBytes() const {
   const State& s = *state_;
-  // Each live row sits in its partition's sorted buffer under its encoded sort key (ties inline).
+  // Each live row sits in its partition's sorted buffer under its encoded sort key (ties inline): at
+  // most one chunk entry per row.
   return s.partition_index.MemoryUsage() + VectorBytes(s.partitions) + s.arena.MemoryUsage() + s.dirty.MemoryUsage() +
-         NodeBytes(s.live_rows, sizeof(std::pair<const std::string, RankTieIds>));
+         s.live_rows * sizeof(RankBuffer::Entry);
 }
 
 Status RankOperator::Process(int, Chunk& chunk) {
@@ -346,12 +347,12 @@ bool RankOperator::CanEnter(const Partition& p, const std::string& sort_key) con
   if (p.buffer.empty()) return true;
   if (strategy_ == Strategy::kTop1) return sort_key < p.buffer.begin()->first;
   // Flink's checkSortKeyInBufferRange with the buffer size rank_end.
-  return sort_key < p.buffer.rbegin()->first || static_cast<int64_t>(p.rows) < rank_end_;
+  return sort_key < p.buffer.back().first || static_cast<int64_t>(p.rows) < rank_end_;
 }
 
 void RankOperator::ProcessTop1(Partition& p, std::string& sort_key, uint32_t id) {
   if (p.buffer.empty()) {
-    p.buffer.emplace(std::move(sort_key), RankTieIds{id});
+    p.buffer.push_back(std::move(sort_key), RankTieIds{id});
     p.rows = 1;
     Collect(id, RowKind::kInsert, 1);
     return;
@@ -367,7 +368,7 @@ void RankOperator::ProcessTop1(Partition& p, std::string& sort_key, uint32_t id)
   Collect(id, RowKind::kUpdateAfter, 1);
   ReleaseRow(prev);
   p.buffer.clear();
-  p.buffer.emplace(std::move(sort_key), RankTieIds{id});
+  p.buffer.push_back(std::move(sort_key), RankTieIds{id});
 }
 
 void RankOperator::ProcessAppendOnly(Partition& p, std::string& sort_key, uint32_t id) {

@@ -24,7 +24,8 @@
 //   to rank_end (ranks only grow there, so rows beyond never come back).
 //
 // Sort keys are encoded order-preservingly (state/sort_key.h), so the per-partition buffer is an
-// ordered map from encoded key to the row ids of its ties in arrival order (Flink's TopNBuffer). Rows
+// ordered map from encoded key to the row ids of its ties in arrival order (Flink's TopNBuffer; a
+// chunked sorted vector, runtime/operators/rank_buffer.h, without per-key tree nodes). Rows
 // live in a RowArena, compacted when released rows outnumber live ones. Outputs are gathered from
 // the arena column by column; a -U/+U pair never splits across output chunks.
 //

@@ -112,8 +112,7 @@ void RankOperator::RetractTies(Partition& p, const std::string& sort_key, const 
   const bool emptied = ids->empty();
   // The new rank of the group after this one.
   int64_t next = dense ? own_rank + (emptied ? 0 : 1) : own_rank + static_cast<int64_t>(ids->size());
-  auto after = std::next(own);
-  if (emptied) p.buffer.erase(own);
+  auto after = emptied ? p.buffer.erase(own) : std::next(own);
   --p.rows;
   const int64_t shift = dense ? (emptied ? 1 : 0) : 1;
   for (auto it = after; shift > 0 && it != p.buffer.end() && next <= rank_end_; ++it) {

@@ -4,23 +4,16 @@
 // Threading: the job's task thread.
 #pragma once
 
-#include <map>
 #include <string>
 #include <vector>
 
-#include <absl/container/inlined_vector.h>
-
+#include "runtime/operators/rank_buffer.h"
 #include "runtime/operators/rank_operator.h"
 #include "state/delta.h"
 #include "state/key_index.h"
 #include "state/row_arena.h"
 
 namespace sluice {
-
-// The row ids of one sort key's ties, in arrival order: a sort key usually has one or a few rows, kept
-// inline (no allocation of their own).
-using RankTieIds = absl::InlinedVector<uint32_t, 4>;
-using RankBuffer = std::map<std::string, RankTieIds>;
 
 // Flink's TopNBuffer for one partition: encoded sort key -> row ids of its ties, in arrival order.
 // For the retract strategy it holds every row of the partition; otherwise only the top rows.
