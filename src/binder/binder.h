@@ -328,8 +328,9 @@ class Binder {
   Result<ExprPtr> ResolveInAggregate(const ast::Expr& expr);
   // TUMBLE_START(...) and friends over an active legacy group window: the key column they read.
   Result<ExprPtr> ResolveGroupWindowProperty(const ast::Expr& expr, const AggContext& ctx);
-  // Plans ROW_NUMBER() OVER (...) select items as a Rank node under the projection.
+  // Plans ROW_NUMBER() OVER (...) select items as Rank nodes under the projection (one per item).
   Result<Relation> BindRowNumber(const ast::Select& select, Relation input, std::vector<int>* rn_items);
+  Result<Relation> BindOneRowNumber(const ast::Call* rn_call, Relation input);
 
   // SINGLE_VALUE($0) over all rows of `input` (binder/scalar_subquery.cc).
   Result<PlanNodePtr> SingleValueAggregate(const PlanNodePtr& input, ast::SourcePos pos, size_t num_keys = 0) const;

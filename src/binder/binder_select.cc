@@ -383,15 +383,20 @@ Result<AggregateCall> Binder::BindAggregateCall(const ast::Call& call, const Rel
   return ac;
 }
 
+// Several ranking items become a chain of Ranks, each numbering every row of the one below (only the
+// top one can be bounded by a Top-N filter: streaming mode refuses the unbounded ones, batch mode
+// numbers every row, plan/optimizer.cc).
 Result<Binder::Relation> Binder::BindRowNumber(const ast::Select& select, Relation input, std::vector<int>* rn_items) {
-  const ast::Call* rn_call = nullptr;
   for (size_t i = 0; i < select.items.size(); ++i) {
-    if (IsRowNumberOver(*select.items[i].expr)) {
-      if (rn_call) return NotSupported(select.items[i].pos, "Several ROW_NUMBER() OVER items in one SELECT");
-      rn_call = &select.items[i].expr->As<ast::Call>();
-      rn_items->push_back(static_cast<int>(i));
-    }
+    if (!IsRowNumberOver(*select.items[i].expr)) continue;
+    rn_items->push_back(static_cast<int>(i));
+    ASSIGN_OR_RETURN(input, BindOneRowNumber(&select.items[i].expr->As<ast::Call>(), std::move(input)));
   }
+  return input;
+}
+
+// One ranking item: a Rank over `input` whose last column is its number.
+Result<Binder::Relation> Binder::BindOneRowNumber(const ast::Call* rn_call, Relation input) {
   ASSIGN_OR_RETURN(const ResolvedWindow rw, ResolveWindow(*rn_call));  // OVER (...) or a named window
   const ast::WindowSpec& w = *rw.frame;
   if (w.frame_unit != ast::WindowSpec::FrameUnit::kNone) return NotSupported(w.pos, "A frame clause on ROW_NUMBER()");
@@ -431,14 +436,17 @@ Result<Binder::Relation> Binder::BindRowNumber(const ast::Select& select, Relati
   ex->keys = rank->partition_keys;
   rank->inputs = {ex};
   rank->schema = below->schema;
-  rank->schema.Add("$rn", LogicalType::BigInt().WithNullable(false));
+  // One name per Rank of a chain ($rn, $rn0, ...).
+  std::string rn_name = "$rn";
+  for (int n = 0; rank->schema.IndexOf(rn_name); ++n) rn_name = "$rn" + std::to_string(n);
+  rank->schema.Add(rn_name, LogicalType::BigInt().WithNullable(false));
   Relation out;
   out.node = rank;
   out.scope = input.scope;
   for (size_t i = input.scope.columns.size(); i < below->schema.size(); ++i) {
     out.scope.columns.push_back({"$rank", below->schema.field(i).name, below->schema.field(i).type});
   }
-  out.scope.columns.push_back({"$rank", "$rn", LogicalType::BigInt().WithNullable(false)});
+  out.scope.columns.push_back({"$rank", rn_name, LogicalType::BigInt().WithNullable(false)});
   replacements_[rn_call] = MakeColumnRef(static_cast<int>(rank->schema.size() - 1), LogicalType::BigInt().WithNullable(false));
   return out;
 }

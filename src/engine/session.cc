@@ -395,7 +395,7 @@ class Session::Impl {
       return std::optional<std::vector<bool>>(std::move(accepted));
     };
     if (!config_.GetBool(kSourcePredicatePushdownKey)) push_filters = nullptr;
-    ASSIGN_OR_RETURN(planned.physical, OptimizePlans(with_sources, push_filters));
+    ASSIGN_OR_RETURN(planned.physical, OptimizePlans(with_sources, push_filters, batch_mode()));
     if (!batch_mode() && config_.GetBool("table.optimizer.distinct-agg.split.enabled")) {
       RETURN_IF_ERROR(ApplySplitDistinctAggregates(&planned.physical,
                                                    config_.GetInt("table.optimizer.distinct-agg.split.bucket-num")));

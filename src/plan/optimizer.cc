@@ -231,6 +231,7 @@ std::optional<int64_t> IntConstant(const Expr& e) {
 // per key ordered by a time attribute is a Deduplicate.
 class RankRules {
  public:
+  explicit RankRules(bool batch) : batch_(batch) {}
   Result<PlanNodePtr> Apply(const PlanNodePtr& node) {
     auto f = memo_.find(node.get());
     if (f != memo_.end()) return f->second;
@@ -243,7 +244,7 @@ class RankRules {
       PlanNodePtr new_rank = CopyWithInputs(rank, {rank_input});
       PlanNodePtr calc = CopyWithInputs(node, {new_rank});
       ASSIGN_OR_RETURN(out, Bound(calc->As<CalcNode>()));
-    } else if (node->kind == PlanKind::kRank && node->As<RankNode>().rank_end < 0) {
+    } else if (node->kind == PlanKind::kRank && node->As<RankNode>().rank_end < 0 && !batch_) {
       return Status::NotSupported(
           "ROW_NUMBER() OVER (...) without a filter on the row number in the enclosing query is not supported in "
           "streaming mode; Top-N needs e.g. WHERE rn <= 3, deduplication WHERE rn = 1");
@@ -310,11 +311,11 @@ class RankRules {
       }
       if (!used) rest.push_back(c);
     }
-    if (end < 0) {
+    if (end < 0 && !batch_) {
       return Status::NotSupported(
           "ROW_NUMBER() OVER (...) needs an upper bound on the row number in the enclosing query (Top-N: WHERE rn <= N)");
     }
-    if (end < start) {
+    if (end >= 0 && end < start) {
       // A contradictory range (rn < 2 AND rn > 3) selects no rank: no rows, as Flink's empty Values.
       auto none = std::make_shared<ValuesNode>();
       none->schema = calc.schema;
@@ -364,12 +365,14 @@ class RankRules {
     return PlanNodePtr(nc);
   }
 
+  bool batch_;
   std::map<const PlanNode*, PlanNodePtr> memo_;
 };
 
 }  // namespace
 
-Result<std::vector<PlanNodePtr>> OptimizePlans(const std::vector<PlanNodePtr>& roots, const FilterPushDownFn& push_filters) {
+Result<std::vector<PlanNodePtr>> OptimizePlans(const std::vector<PlanNodePtr>& roots, const FilterPushDownFn& push_filters,
+                                               bool batch) {
   std::map<const PlanNode*, PlanNodePtr> memo;
   std::vector<PlanNodePtr> out;
   for (const auto& r : roots) out.push_back(MergeCalcs(r, true, &memo));
@@ -378,7 +381,7 @@ Result<std::vector<PlanNodePtr>> OptimizePlans(const std::vector<PlanNodePtr>& r
   // After the filter rule, so time bounds written in WHERE over a comma join count too.
   IntervalJoinRule interval_joins;
   for (auto& r : out) r = interval_joins.Apply(r);
-  RankRules rank_rules;
+  RankRules rank_rules(batch);
   for (auto& r : out) {
     ASSIGN_OR_RETURN(r, rank_rules.Apply(r));
   }

@@ -22,9 +22,11 @@ namespace sluice {
 
 // Optimizes the trees of one statement (a statement set has several) whose roots' output columns
 // are all needed (sinks or a query result). Equal sub-plans end up shared. With `push_filters`,
-// filters over scans are offered to their connectors (filter_pushdown_rule.h).
+// filters over scans are offered to their connectors (filter_pushdown_rule.h). In `batch` mode a
+// ROW_NUMBER()/RANK()/DENSE_RANK() OVER without an upper bound on the rank stays an unbounded Rank (a
+// batch rank numbers every row, as Flink's batch OverAggregate); streaming mode refuses it.
 Result<std::vector<PlanNodePtr>> OptimizePlans(const std::vector<PlanNodePtr>& roots,
-                                               const FilterPushDownFn& push_filters = nullptr);
+                                               const FilterPushDownFn& push_filters = nullptr, bool batch = false);
 
 // Replaces structurally equal sub-trees of `roots` by one shared node.
 void ReuseSubPlans(std::vector<PlanNodePtr>* roots);
