@@ -143,13 +143,17 @@ Result<PlanNodePtr> BatchNode(const PlanNode& node, const EnabledOperators& on) 
 
 // Replaces, below and at the inputs of `node`, the nodes that have a batch counterpart. Shared nodes
 // are visited once and replaced for every parent (`replaced`). Returns whether anything changed.
-// (A temporal join, whose versioned side would need every version, never reaches this: batch mode
-// refuses it, CheckBatchSupported.)
-Status Rewrite(PlanNode* node, const EnabledOperators& on, std::set<PlanNode*>* seen,
+// `versioned`: `node` feeds a temporal join's versioned side, whose every version the join keeps (a
+// keep-last Deduplicate there must emit each version, not only the final row), so nothing below it is
+// replaced.
+Status Rewrite(PlanNode* node, bool versioned, const EnabledOperators& on, std::set<PlanNode*>* seen,
                std::map<const PlanNode*, PlanNodePtr>* replaced, bool* changed) {
   if (!seen->insert(node).second) return Status::OK();
-  for (auto& in : node->inputs) {
-    RETURN_IF_ERROR(Rewrite(in.get(), on, seen, replaced, changed));
+  for (size_t i = 0; i < node->inputs.size(); ++i) {
+    auto& in = node->inputs[i];
+    const bool keep = versioned || (node->kind == PlanKind::kTemporalJoin && i == 1);
+    RETURN_IF_ERROR(Rewrite(in.get(), keep, on, seen, replaced, changed));
+    if (keep) continue;
     auto it = replaced->find(in.get());
     if (it == replaced->end()) {
       ASSIGN_OR_RETURN(PlanNodePtr batch, BatchNode(*in, on));
@@ -165,8 +169,7 @@ Status Rewrite(PlanNode* node, const EnabledOperators& on, std::set<PlanNode*>* 
 // What Flink's batch planner refuses although Sluice's streaming operators could run it, in Flink's
 // words: a window TVF over processing time or a SESSION window TVF (BatchPhysicalWindowTableFunction
 // and its window aggregate rules), an ORDER BY with OFFSET and no LIMIT (BatchPhysicalSortLimit: its
-// limit end would be Long.MAX_VALUE) and an event-time temporal join (its correlate stays in the batch
-// plan), and a legacy GROUP BY SESSION window (GROUP BY TUMBLE/HOP is a batch window aggregate in Flink).
+// limit end would be Long.MAX_VALUE), and a legacy GROUP BY SESSION window (GROUP BY TUMBLE/HOP is a batch window aggregate in Flink).
 Status CheckBatchSupported(const PlanNode& node, std::set<const PlanNode*>* seen) {
   if (!seen->insert(&node).second) return Status::OK();
   const WindowSpec* window = nullptr;
@@ -207,11 +210,6 @@ Status CheckBatchSupported(const PlanNode& node, std::set<const PlanNode*>* seen
                                "LIMIT, as in Flink's batch planner)");
     }
   }
-  if (node.kind == PlanKind::kTemporalJoin) {
-    return Status::PlanError("unexpected correlate variable $cor0 in the plan (batch mode: Flink's batch planner "
-                             "cannot plan the event-time temporal join against '" +
-                             node.As<TemporalJoinNode>().right_name + "'; run it in streaming mode)");
-  }
   for (const auto& in : node.inputs) RETURN_IF_ERROR(CheckBatchSupported(*in, seen));
   return Status::OK();
 }
@@ -229,7 +227,7 @@ Status ApplyBatchPhysicalRules(const Configuration& config, std::vector<PlanNode
     std::set<PlanNode*> seen;
     std::map<const PlanNode*, PlanNodePtr> replaced;
     bool changed = false;
-    for (auto& r : *roots) RETURN_IF_ERROR(Rewrite(r.get(), on, &seen, &replaced, &changed));
+    for (auto& r : *roots) RETURN_IF_ERROR(Rewrite(r.get(), false, on, &seen, &replaced, &changed));
     if (!changed) return Status::OK();
   }
 }

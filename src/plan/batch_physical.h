@@ -17,7 +17,8 @@
 // the WatermarkAssigner below it (Flink's batch plans have none; its operator then matches at the end
 // of the input). Batch sorts (SortNode::Variant::kBatchSort) are chosen by the binder already. What
 // Flink's batch planner refuses is refused first, in its words: a processing-time or SESSION window
-// TVF, a legacy GROUP BY SESSION window, ORDER BY ... OFFSET without LIMIT, an event-time temporal join.
+// TVF, a legacy GROUP BY SESSION window, ORDER BY ... OFFSET without LIMIT (an event-time temporal join,
+// which Flink's batch planner fails to plan, runs as in streaming mode).
 //
 // Threading: pure planning on the caller's thread; rewrites the plan of one statement in place.
 #pragma once
