@@ -1,6 +1,6 @@
 #include "engine/session.h"
 
-#include "engine/result_table.h"
+#include "engine/session_sinks.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -39,67 +39,7 @@ namespace sluice {
 
 namespace {
 
-// A sink's persisted metadata columns (Flink's DynamicSinkUtils checks): each key must be one the
-// connector writes. Sets ctx->metadata to them, in declared order.
-Status AddSinkMetadata(const ConnectorFactory& factory, const CatalogTable& table, ConnectorContext* ctx) {
-  const std::vector<Field> writable = factory.writable_metadata();
-  for (size_t i : table.persisted_columns()) {
-    const CatalogColumn& c = table.columns[i];
-    if (c.kind != ast::ColumnKind::kMetadata) continue;
-    if (writable.empty()) {
-      return Status::PlanError("Table '" + table.path.FullName() +
-                               "' declares persistable metadata columns, but the underlying DynamicTableSink doesn't "
-                               "implement the SupportsWritingMetadata interface. If the column should not be "
-                               "persisted, it can be declared with the VIRTUAL keyword.");
-    }
-    bool found = false;
-    std::string keys;
-    for (const Field& w : writable) {
-      found = found || w.name == c.metadata_key;
-      keys += "\n" + w.name;
-    }
-    if (!found) {
-      return Status::PlanError("Invalid metadata key '" + c.metadata_key + "' in column '" + c.name + "' of table '" +
-                               table.path.FullName() + "'. The DynamicTableSink of connector '" + table.connector() +
-                               "' supports the following metadata keys for writing:" + keys);
-    }
-    ctx->metadata.push_back({c.metadata_key, c.type.WithTimeAttribute(TimeAttribute::kNone)});
-  }
-  return Status::OK();
-}
-
 constexpr char kOkMessage[] = "[INFO] Execute statement succeeded.";
-
-// Adapts a QueryResultHandler to the SinkWriter interface so SELECT results flow through the same
-// Sink operator as INSERTs.
-class CollectWriter final : public SinkWriter {
- public:
-  explicit CollectWriter(QueryResultHandler* handler) : handler_(handler) {}
-  Status Write(const Chunk& chunk) override { return handler_ ? handler_->Changes(chunk) : Status::OK(); }
-  Status Finish() override { return Status::OK(); }
-
- private:
-  QueryResultHandler* handler_;
-};
-
-// 'execution.runtime-mode' = 'batch': the job runs to its end and the sink receives only the final
-// table, insert-only, as Flink's batch execution of the same SQL.
-class FinalResultWriter final : public SinkWriter {
- public:
-  explicit FinalResultWriter(std::shared_ptr<SinkWriter> inner) : inner_(std::move(inner)) {}
-  Status Write(const Chunk& chunk) override {
-    table_.Apply(chunk);
-    return Status::OK();
-  }
-  Status Finish() override {
-    for (const Chunk& out : table_.Chunks()) RETURN_IF_ERROR(inner_->Write(out));
-    return inner_->Finish();
-  }
-
- private:
-  std::shared_ptr<SinkWriter> inner_;
-  MaterializedTable table_;
-};
 
 void CollectScans(const PlanNodePtr& node, std::set<PlanNode*>* seen, std::vector<PlanNode*>* scans) {
   if (!seen->insert(node.get()).second) return;
@@ -348,7 +288,7 @@ class Session::Impl {
       auto& sink = r->As<SinkNode>();
       if (!sink.table) {
         sink.accepted_mode = ChangelogMode::All();
-        planned->resources.sinks[r.get()] = std::make_shared<CollectWriter>(handler);
+        planned->resources.sinks[r.get()] = MakeCollectWriter(handler);
         planned->resources.sink_names[r.get()] = "(select)";
         continue;
       }
@@ -451,7 +391,7 @@ class Session::Impl {
       // Batch results are final and insert-only, so any sink can store them. A plan whose sink input
       // still updates (a streaming operator without a batch counterpart yet) is folded at the sink.
       for (auto& [node, writer] : planned.resources.sinks) {
-        if (!node->inputs[0]->changelog_mode.IsInsertOnly()) writer = std::make_shared<FinalResultWriter>(writer);
+        if (!node->inputs[0]->changelog_mode.IsInsertOnly()) writer = MakeFinalResultWriter(writer);
       }
     } else {
       if (config_.GetEnum<NonDeterministicUpdateStrategy>(kNonDeterministicUpdateStrategyKey) ==
