@@ -35,130 +35,6 @@ Kinds FromMode(ChangelogMode m) {
           m.Contains(RowKind::kDelete), m.Contains(RowKind::kUpdateBefore)};
 }
 
-// The unique key of a node's result (column indexes), when the planner knows one: the columns no two
-// live rows share. Empty when unknown.
-std::vector<int> UpsertKeyColumns(const PlanNode* node);
-
-// Whether the rows of `node` are unique on `columns` (some known key lies within them).
-bool UniqueOn(const PlanNode* node, const std::vector<int>& columns) {
-  std::vector<int> key = UpsertKeyColumns(node);
-  if (key.empty()) return false;
-  for (int k : key) {
-    if (std::find(columns.begin(), columns.end(), k) == columns.end()) return false;
-  }
-  return true;
-}
-
-std::vector<int> UpsertKeyColumns(const PlanNode* node) {
-  switch (node->kind) {
-    case PlanKind::kGroupAggregate:
-    case PlanKind::kHashAggregate: {
-      std::vector<int> k;
-      for (size_t i = 0; i < node->As<GroupAggregateNode>().group_keys.size(); ++i) k.push_back(static_cast<int>(i));
-      return k;
-    }
-    case PlanKind::kDeduplicate: return node->As<DeduplicateNode>().keys;
-    case PlanKind::kWindowAggregate: {
-      // One row per group key and window (window_start, window_end follow the aggregates).
-      const auto& w = node->As<WindowAggregateNode>();
-      std::vector<int> k;
-      for (size_t i = 0; i < w.group_keys.size(); ++i) k.push_back(static_cast<int>(i));
-      const int start = static_cast<int>(w.group_keys.size() + w.aggs.size());
-      k.push_back(start);
-      k.push_back(start + 1);
-      return k;
-    }
-    case PlanKind::kChangelogNormalize: return node->As<ChangelogNormalizeNode>().keys;
-    case PlanKind::kRank: {
-      // Flink's unique keys of a Rank (FlinkRelMdUniqueKeys.getRankUniqueKeys, with the input's keys
-      // filtered to those containing the partition key as FlinkRelMdUpsertKeys does): a top-1 by
-      // ROW_NUMBER keeps one row per partition, so the partition key is unique; otherwise the
-      // partition key plus the row number is, when the row number is output; else only an input key
-      // that contains the partition key stays unique (several rows share a partition key).
-      const auto& r = node->As<RankNode>();
-      const bool row_number = r.rank_function == "ROW_NUMBER";
-      // (Without a partition key a top-1 has at most one row; Sluice's keys cannot say "no columns",
-      // so there the row number, always 1, stands for that key when it is output.)
-      const bool top1 = row_number && r.rank_start == 1 && r.rank_end == 1;
-      if (top1 && !(r.partition_keys.empty() && r.output_rank_number)) return r.partition_keys;
-      if (row_number && r.output_rank_number) {
-        std::vector<int> k = r.partition_keys;
-        k.push_back(static_cast<int>(node->schema.size()) - 1);
-        return k;
-      }
-      std::vector<int> below = UpsertKeyColumns(node->inputs[0].get());
-      if (below.empty()) return {};
-      for (int p : r.partition_keys) {
-        if (std::find(below.begin(), below.end(), p) == below.end()) return {};
-      }
-      return below;
-    }
-    case PlanKind::kTableSourceScan: {
-      // A declared PRIMARY KEY, when the scan reads all of its columns.
-      const auto& scan = node->As<TableSourceScanNode>();
-      std::vector<int> k;
-      for (const auto& name : scan.table->primary_key) {
-        auto idx = node->schema.IndexOf(name);
-        if (!idx) return {};
-        k.push_back(static_cast<int>(*idx));
-      }
-      return k;
-    }
-    case PlanKind::kCalc: {
-      // A key survives a projection that keeps its columns by reference.
-      std::vector<int> below = UpsertKeyColumns(node->inputs[0].get());
-      const auto& calc = node->As<CalcNode>();
-      std::vector<int> out;
-      for (int col : below) {
-        bool found = false;
-        for (size_t i = 0; i < calc.projections.size(); ++i) {
-          const Expr& p = *calc.projections[i];
-          if (p.kind == ExprKind::kColumnRef && p.column_index == col) {
-            out.push_back(static_cast<int>(i));
-            found = true;
-            break;
-          }
-        }
-        if (!found) return {};
-      }
-      return out;
-    }
-    case PlanKind::kJoin: {
-      // Each row of one side matches at most one row of the other when the other side is unique on
-      // its join keys; then the first side's key stays a key (of an inner join, or of the side an
-      // outer join preserves). An inner join of two keyed sides is keyed by both keys together.
-      const auto& j = node->As<JoinNode>();
-      // A semi/anti join passes a subset of its left rows.
-      if (IsSemiOrAnti(j.join_type)) return UpsertKeyColumns(j.inputs[0].get());
-      const int left_width = static_cast<int>(j.inputs[0]->schema.size());
-      std::vector<int> left = UpsertKeyColumns(j.inputs[0].get());
-      std::vector<int> right = UpsertKeyColumns(j.inputs[1].get());
-      for (int& c : right) c += left_width;
-      const bool right_unique = UniqueOn(j.inputs[1].get(), j.right_keys);
-      const bool left_unique = UniqueOn(j.inputs[0].get(), j.left_keys);
-      if (!left.empty() && right_unique && (j.join_type == JoinType::kInner || j.join_type == JoinType::kLeft)) return left;
-      if (!right.empty() && left_unique && (j.join_type == JoinType::kInner || j.join_type == JoinType::kRight)) return right;
-      if (j.join_type == JoinType::kInner && !left.empty() && !right.empty()) {
-        left.insert(left.end(), right.begin(), right.end());
-        return left;
-      }
-      return {};
-    }
-    case PlanKind::kSort:  // a subset of the input's rows keeps its keys (Flink's upsert keys of a Sort)
-    case PlanKind::kExchange:
-    case PlanKind::kDropUpdateBefore:
-    case PlanKind::kMiniBatchAssigner:
-    case PlanKind::kWatermarkAssigner: return UpsertKeyColumns(node->inputs[0].get());
-    default: return {};
-  }
-}
-
-std::vector<std::string> UpsertKey(const PlanNode* node) {
-  std::vector<std::string> names;
-  for (int c : UpsertKeyColumns(node)) names.push_back(node->schema.field(static_cast<size_t>(c)).name);
-  return names;
-}
-
 std::string JoinStrings(const std::vector<std::string>& v) {
   std::string s;
   for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
@@ -285,7 +161,7 @@ class Inference {
     const auto& j = n.As<JoinNode>();
     for (size_t i = 0; i < 2; ++i) {
       if (!In(&n, i).update) continue;
-      const std::vector<int> key = UpsertKeyColumns(n.inputs[i].get());
+      const std::vector<int> key = UpsertKeyIndexes(*n.inputs[i]);
       if (key.empty()) return false;
       for (int c : i == 0 ? j.left_keys : j.right_keys) {
         if (std::find(key.begin(), key.end(), c) == key.end()) return false;
@@ -416,13 +292,13 @@ class Inference {
       if (in.InsertOnly() && clause == InsertConflictStrategy::kNone) return Status::OK();
       s->upsert_materialize = true;
       s->upsert_materialize_reason = "'table.exec.sink.upsert-materialize' is FORCE";
-      if (compacting) s->materialize_upsert_key = UpsertKeyColumns(input);
+      if (compacting) s->materialize_upsert_key = UpsertKeyIndexes(*input);
       return Status::OK();
     }
     // Input column i is written to sink column i.
-    const bool differs = !UniqueOn(input, s->primary_key);
+    const bool differs = !UniqueOnColumns(*input, s->primary_key);
     std::vector<std::string> key;
-    for (int c : UpsertKeyColumns(input)) key.push_back(s->schema.field(static_cast<size_t>(c)).name);
+    for (int c : UpsertKeyIndexes(*input)) key.push_back(s->schema.field(static_cast<size_t>(c)).name);
     if (differs && clause == InsertConflictStrategy::kNone && s->require_on_conflict && !sink_is_append &&
         !sink_is_retract) {
       return Status::PlanError(
@@ -436,7 +312,7 @@ class Inference {
     }
     if (!differs || (in.InsertOnly() && !compacting)) return Status::OK();
     s->upsert_materialize = true;
-    if (compacting) s->materialize_upsert_key = UpsertKeyColumns(input);
+    if (compacting) s->materialize_upsert_key = UpsertKeyIndexes(*input);
     if (key.empty()) {
       s->upsert_materialize_reason = "the query has no unique key, so several of its rows may write one PRIMARY KEY (" +
                                      JoinStrings(pk) + ") value";
@@ -632,7 +508,7 @@ class Inference {
   // must be unique on the join keys.
   void CheckVersionedTableKey(const PlanNode& n) {
     const auto& t = n.As<TemporalJoinNode>();
-    if (UniqueOn(n.inputs[1].get(), t.right_keys)) return;
+    if (UniqueOnColumns(*n.inputs[1], t.right_keys)) return;
     status_ = Status::PlanError("Temporal Table Join requires primary key in versioned table, but no primary key "
                                 "can be found. ('" + t.right_name +
                                 "' must be a table with a PRIMARY KEY, or a view that keeps the last row per key "
@@ -694,33 +570,6 @@ const PlanNode* Producer(const PlanNode* node, ChangelogMode kinds) {
 
 }  // namespace
 
-std::vector<std::string> UpsertKeyNames(const PlanNode& node) { return UpsertKey(&node); }
-std::vector<int> UpsertKeyIndexes(const PlanNode& node) { return UpsertKeyColumns(&node); }
-
-std::vector<int> JoinInputUniqueKey(const JoinNode& join, int side) {
-  return UpsertKeyColumns(join.inputs[static_cast<size_t>(side)].get());
-}
-
-namespace {
-// True when `node` has at most one row at a time: a global aggregation (no GROUP BY; Flink's unique key
-// of an Aggregate with an empty group set is the empty key), under projections and filters.
-bool AtMostOneRow(const PlanNode* node) {
-  while (node->kind == PlanKind::kCalc || node->kind == PlanKind::kExchange) node = node->inputs[0].get();
-  if (node->kind != PlanKind::kGroupAggregate) return false;
-  const auto& g = node->As<GroupAggregateNode>();
-  return g.group_keys.empty() && g.phase != GroupAggregateNode::Phase::kLocal;
-}
-}  // namespace
-
-std::string JoinInputSpecName(const JoinNode& join, int side) {
-  const std::vector<int> key = JoinInputUniqueKey(join, side);
-  // The empty key lies within any join keys.
-  if (key.empty()) return AtMostOneRow(join.inputs[static_cast<size_t>(side)].get()) ? "JoinKeyContainsUniqueKey" : "NoUniqueKey";
-  return UniqueOn(join.inputs[static_cast<size_t>(side)].get(), side == 0 ? join.left_keys : join.right_keys)
-             ? "JoinKeyContainsUniqueKey"
-             : "HasUniqueKey";
-}
-
 bool StateGrowsWithKeys(const PlanNode& node) {
   switch (node.kind) {
     case PlanKind::kGroupAggregate:
@@ -768,7 +617,7 @@ Status ValidateSinks(const std::vector<PlanNodePtr>& roots) {
     std::string name = sink.table ? sink.table->path.FullName() : "collect";
     std::string msg = "Table sink '" + name + "' doesn't support consuming " + what + " which is produced by node " +
                       producer->ExplainName() + "(" + producer->ExplainAttributes() + ")";
-    std::vector<std::string> key = UpsertKey(sink.inputs[0].get());
+    std::vector<std::string> key = UpsertKeyNames(*sink.inputs[0]);
     msg += "\nSluice: the query emits [" + in.ToString() + "] but '" + (sink.table ? sink.table->connector() : std::string("?")) +
            "' only stores [" + sink.accepted_mode.ToString() + "]. ";
     // A filesystem or kafka table in a plain record format ('json', 'csv') takes a changelog once it is
