@@ -2,6 +2,7 @@
 
 #include "common/check.h"
 #include "plan/optimizer.h"
+#include "plan/plan_rewrite.h"
 
 namespace sluice {
 
@@ -236,20 +237,12 @@ std::optional<WindowColumns> FindWindowColumns(const PlanNode& node) {
 }
 
 Result<PlanNodePtr> WindowRankRule::Apply(const PlanNodePtr& node) {
-  auto f = memo_.find(node.get());
-  if (f != memo_.end()) return f->second;
-  std::vector<PlanNodePtr> inputs;
-  for (const auto& in : node->inputs) {
-    ASSIGN_OR_RETURN(PlanNodePtr x, Apply(in));
-    inputs.push_back(x);
-  }
-  PlanNodePtr out = CopyWithInputs(node, inputs);
-  if (out->kind == PlanKind::kRank || out->kind == PlanKind::kDeduplicate) {
+  auto rule = [this](const PlanNode&, const PlanNodePtr& out) -> Result<PlanNodePtr> {
+    if (out->kind != PlanKind::kRank && out->kind != PlanKind::kDeduplicate) return out;
     ASSIGN_OR_RETURN(PlanNodePtr rewritten, Rewrite(out));
-    if (rewritten) out = rewritten;
-  }
-  memo_[node.get()] = out;
-  return out;
+    return rewritten ? rewritten : out;
+  };
+  return RewriteBottomUp(node, rule, &memo_);
 }
 
 Result<PlanNodePtr> WindowRankRule::Rewrite(const PlanNodePtr& node) {
