@@ -7,6 +7,7 @@
 
 #include "common/check.h"
 #include "plan/optimizer.h"
+#include "plan/upsert_keys.h"
 
 namespace sluice {
 
@@ -56,18 +57,7 @@ std::optional<std::vector<int>> UniqueKeyToKeep(const PlanNode& node, InsertOnly
       // The input's key, where the projection passes its columns through.
       std::optional<std::vector<int>> below = UniqueKeyToKeep(*node.inputs[0], memo);
       if (!below) return std::nullopt;
-      const auto& calc = node.As<CalcNode>();
-      std::vector<int> keys;
-      for (int k : *below) {
-        int found = -1;
-        for (size_t i = 0; i < calc.projections.size() && found < 0; ++i) {
-          const Expr& p = *calc.projections[i];
-          if (p.kind == ExprKind::kColumnRef && p.column_index == k) found = static_cast<int>(i);
-        }
-        if (found < 0) return std::nullopt;
-        keys.push_back(found);
-      }
-      return keys;
+      return KeyThroughCalc(node.As<CalcNode>(), *below);
     }
     case PlanKind::kGroupAggregate: {
       // Output: the group keys first.

@@ -63,21 +63,7 @@ std::vector<int> SourceKey(const TableSourceScanNode& scan) {
 
 // A key survives a projection that keeps its columns by reference.
 std::vector<int> CalcKey(const CalcNode& calc) {
-  std::vector<int> below = UpsertKeyColumns(calc.inputs[0].get());
-  std::vector<int> out;
-  for (int col : below) {
-    bool found = false;
-    for (size_t i = 0; i < calc.projections.size(); ++i) {
-      const Expr& p = *calc.projections[i];
-      if (p.kind == ExprKind::kColumnRef && p.column_index == col) {
-        out.push_back(static_cast<int>(i));
-        found = true;
-        break;
-      }
-    }
-    if (!found) return {};
-  }
-  return out;
+  return KeyThroughCalc(calc, UpsertKeyColumns(calc.inputs[0].get())).value_or(std::vector<int>{});
 }
 
 // Each row of one side matches at most one row of the other when the other side is unique on
@@ -141,6 +127,20 @@ std::vector<std::string> UpsertKeyNames(const PlanNode& node) {
 }
 
 std::vector<int> UpsertKeyIndexes(const PlanNode& node) { return UpsertKeyColumns(&node); }
+
+std::optional<std::vector<int>> KeyThroughCalc(const CalcNode& calc, const std::vector<int>& key) {
+  std::vector<int> out;
+  for (int col : key) {
+    int found = -1;
+    for (size_t i = 0; i < calc.projections.size() && found < 0; ++i) {
+      const Expr& p = *calc.projections[i];
+      if (p.kind == ExprKind::kColumnRef && p.column_index == col) found = static_cast<int>(i);
+    }
+    if (found < 0) return std::nullopt;
+    out.push_back(found);
+  }
+  return out;
+}
 
 bool UniqueOnColumns(const PlanNode& node, const std::vector<int>& columns) {
   std::vector<int> key = UpsertKeyColumns(&node);

@@ -6,6 +6,7 @@
 // Threading: reads the plan it is given.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@ namespace sluice {
 std::vector<std::string> UpsertKeyNames(const PlanNode& node);
 // The same key as column indexes of the node's output.
 std::vector<int> UpsertKeyIndexes(const PlanNode& node);
+// The columns of `calc`'s output that carry `key` (columns of its input) unchanged: per key column the
+// first projection that references it; nullopt when the projection drops or computes one.
+std::optional<std::vector<int>> KeyThroughCalc(const CalcNode& calc, const std::vector<int>& key);
 // Whether the rows of `node` are unique on `columns` (its known key lies within them).
 bool UniqueOnColumns(const PlanNode& node, const std::vector<int>& columns);
 // Flink's JoinInputSideSpec of input `side` (0 left, 1 right) of a regular join (JoinUtil.analyzeJoinInput
