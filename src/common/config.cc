@@ -11,8 +11,9 @@ namespace sluice {
 
 namespace {
 
-// Session, result display, source and sink, and planner options.
-std::vector<ConfigOption> SessionAndPlannerOptions() {
+// The session: runtime mode, time zone, source idleness, result display, late rows, chunk size,
+// parallelism.
+std::vector<ConfigOption> SessionOptions() {
   return {
       {kRuntimeModeKey, OptionType::kEnum, "STREAMING",
        "Runtime execution mode: 'streaming' emits a changelog as input arrives; 'batch' runs bounded input "
@@ -65,6 +66,12 @@ std::vector<ConfigOption> SessionAndPlannerOptions() {
        {}, {}, 1},
       {"table.exec.resource.default-parallelism", OptionType::kInteger, "-1",
        "Parallelism of all operators of a job (-1: use parallelism.default).", {}, {}, -1},
+  };
+}
+
+// Sinks (NOT NULL enforcement, upsert materialization) and the planner; last the tableau's column width.
+std::vector<ConfigOption> SinkAndPlannerOptions() {
+  return {
       {kSinkNotNullEnforcerKey, OptionType::kEnum, "ERROR",
        "What to do when a NULL is written to a NOT NULL sink column: 'ERROR' fails the job, 'DROP' drops the row "
        "(counted).",
@@ -285,8 +292,9 @@ std::vector<ConfigOption> OperatorOptions() {
 const std::vector<ConfigOption>& AllConfigOptions() {
   // One registry, in the order 'sluice reference' prints the options (docs/options.md).
   static const std::vector<ConfigOption> kOptions = [] {
-    std::vector<ConfigOption> all = SessionAndPlannerOptions();
-    for (const std::vector<ConfigOption>& group : {CheckpointAndStateOptions(), OperatorOptions()}) {
+    std::vector<ConfigOption> all = SessionOptions();
+    for (const std::vector<ConfigOption>& group :
+         {SinkAndPlannerOptions(), CheckpointAndStateOptions(), OperatorOptions()}) {
       all.insert(all.end(), group.begin(), group.end());
     }
     return all;

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "plan/optimizer.h"
+#include "plan/plan_rewrite.h"
 
 namespace sluice {
 
@@ -13,20 +14,17 @@ bool ChangelogNormalizeFilterRule::Shared(const PlanNode* n) const {
 }
 
 PlanNodePtr ChangelogNormalizeFilterRule::Apply(const PlanNodePtr& node) {
-  auto found = memo_.find(node.get());
-  if (found != memo_.end()) return found->second;
-  std::vector<PlanNodePtr> inputs;
-  for (const auto& in : node->inputs) inputs.push_back(Apply(in));
-  PlanNodePtr out = CopyWithInputs(node, inputs);
-  if (node->kind == PlanKind::kCalc && node->As<CalcNode>().condition) {
-    const PlanNode* normalize = node->inputs[0].get();
+  // Whether a node is shared is known of the original plan.
+  auto rule = [this](const PlanNode& original, const PlanNodePtr& out) -> Result<PlanNodePtr> {
+    if (original.kind != PlanKind::kCalc || !original.As<CalcNode>().condition) return out;
+    const PlanNode* normalize = original.inputs[0].get();
     if (normalize->kind == PlanKind::kChangelogNormalize && !Shared(normalize) &&
         normalize->inputs[0]->kind == PlanKind::kExchange && !Shared(normalize->inputs[0].get())) {
-      out = Push(out->As<CalcNode>());
+      return Push(out->As<CalcNode>());
     }
-  }
-  memo_[node.get()] = out;
-  return out;
+    return out;
+  };
+  return RewriteBottomUp(node, rule, &memo_).value();  // the rule never fails
 }
 
 PlanNodePtr ChangelogNormalizeFilterRule::Push(const CalcNode& calc) const {

@@ -3,6 +3,7 @@
 #include "function/evaluator.h"
 #include "function/scalar_function.h"
 #include "plan/optimizer.h"
+#include "plan/plan_rewrite.h"
 
 namespace sluice {
 
@@ -193,17 +194,12 @@ std::optional<IntervalBounds> ExtractIntervalBounds(const ExprPtr& condition, co
 }
 
 PlanNodePtr IntervalJoinRule::Apply(const PlanNodePtr& node) {
-  auto f = memo_.find(node.get());
-  if (f != memo_.end()) return f->second;
-  std::vector<PlanNodePtr> inputs;
-  for (const auto& in : node->inputs) inputs.push_back(Apply(in));
-  PlanNodePtr out = CopyWithInputs(node, inputs);
-  if (out->kind == PlanKind::kJoin) {
+  auto rule = [this](const PlanNode&, const PlanNodePtr& out) -> Result<PlanNodePtr> {
+    if (out->kind != PlanKind::kJoin) return out;
     PlanNodePtr rewritten = Rewrite(out->As<JoinNode>());
-    if (rewritten) out = rewritten;
-  }
-  memo_[node.get()] = out;
-  return out;
+    return rewritten ? rewritten : out;
+  };
+  return RewriteBottomUp(node, rule, &memo_).value();  // the rule never fails
 }
 
 PlanNodePtr IntervalJoinRule::Rewrite(const JoinNode& join) {

@@ -2,21 +2,19 @@
 
 #include "function/scalar_function.h"
 #include "plan/optimizer.h"
+#include "plan/plan_rewrite.h"
 
 namespace sluice {
 
 PlanNodePtr JoinFilterRule::Apply(const PlanNodePtr& node) {
-  auto f = memo_.find(node.get());
-  if (f != memo_.end()) return f->second;
-  std::vector<PlanNodePtr> inputs;
-  for (const auto& in : node->inputs) inputs.push_back(Apply(in));
-  PlanNodePtr out = CopyWithInputs(node, inputs);
-  if (out->kind == PlanKind::kCalc && out->As<CalcNode>().condition && out->inputs[0]->kind == PlanKind::kJoin &&
-      out->inputs[0]->As<JoinNode>().join_type == JoinType::kInner) {
-    out = Push(out->As<CalcNode>());
-  }
-  memo_[node.get()] = out;
-  return out;
+  auto rule = [this](const PlanNode&, const PlanNodePtr& out) -> Result<PlanNodePtr> {
+    if (out->kind == PlanKind::kCalc && out->As<CalcNode>().condition && out->inputs[0]->kind == PlanKind::kJoin &&
+        out->inputs[0]->As<JoinNode>().join_type == JoinType::kInner) {
+      return Push(out->As<CalcNode>());
+    }
+    return out;
+  };
+  return RewriteBottomUp(node, rule, &memo_).value();  // the rule never fails
 }
 
 PlanNodePtr JoinFilterRule::Push(const CalcNode& calc) {

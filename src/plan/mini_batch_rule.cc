@@ -65,92 +65,79 @@ MiniBatchInterval PassedToInputs(const PlanNode& n, const MiniBatchInterval& own
   return own;
 }
 
-}  // namespace
-
-void MarkMiniBatchOperators(const std::vector<PlanNodePtr>& roots) {
-  std::set<const PlanNode*> seen;
-  std::vector<PlanNodePtr> nodes;
-  for (const auto& r : roots) CollectNodes(r, &seen, &nodes);
-  for (const auto& n : nodes) {
-    if (n->kind == PlanKind::kDeduplicate) n->As<DeduplicateNode>().mini_batch = true;
-    // EXPLAIN marks every join (Flink's StreamPhysicalJoin), though semi and anti joins run row by row.
-    if (n->kind == PlanKind::kJoin) n->As<JoinNode>().mini_batch = true;
+// Splits `global` (a single-phase aggregate over an Exchange whose calls all merge) into a local phase
+// below the Exchange and a global phase above it.
+void SplitIntoLocalAndGlobal(GroupAggregateNode* global) {
+  const PlanNodePtr exchange = global->inputs[0];
+  const PlanNodePtr input = exchange->inputs[0];
+  auto local = std::make_shared<GroupAggregateNode>(*global);
+  local->phase = GroupAggregateNode::Phase::kLocal;
+  local->inputs = {input};
+  local->schema = Schema();
+  local->partial_names.clear();
+  for (int k : global->group_keys) {
+    const Field& f = input->schema.field(static_cast<size_t>(k));
+    local->schema.Add(f.name, f.type);
+    local->partial_names.push_back(f.name);
   }
+  for (size_t a = 0; a < global->aggs.size(); ++a) {
+    std::string name = Lower(global->aggs[a].name) + "$" + std::to_string(a);
+    local->schema.Add(name, global->aggs[a].function->result_type);
+    local->partial_names.push_back(name);
+  }
+  // The local phase emits accumulators, insert-only whatever its input (Flink's
+  // StreamPhysicalLocalGroupAggregate: changelogMode=[I]; random query 2020-98). It runs fused with
+  // its global phase, which reads the local phase's input and its changes itself.
+  local->changelog_mode = ChangelogMode::InsertOnly();
+  local->upsert_keys.clear();
+  auto new_exchange = std::make_shared<ExchangeNode>(exchange->As<ExchangeNode>());
+  new_exchange->changelog_mode = ChangelogMode::InsertOnly();
+  new_exchange->upsert_keys.clear();
+  new_exchange->inputs = {local};
+  new_exchange->schema = local->schema;
+  new_exchange->keys.clear();
+  for (size_t k = 0; k < global->group_keys.size(); ++k) new_exchange->keys.push_back(static_cast<int>(k));
+  global->phase = GroupAggregateNode::Phase::kGlobal;
+  global->partial_names = local->partial_names;
+  global->inputs = {new_exchange};
 }
 
-void ApplyMiniBatchRules(std::vector<PlanNodePtr>* roots, int64_t interval_ms, bool two_phase) {
-  std::set<const PlanNode*> seen;
-  std::vector<PlanNodePtr> nodes;
-  for (const auto& r : *roots) CollectNodes(r, &seen, &nodes);
-
-  // Split aggregates into local and global phases.
-  if (two_phase) {
-    for (const auto& n : nodes) {
-      if (n->kind != PlanKind::kGroupAggregate) continue;
-      auto& global = n->As<GroupAggregateNode>();
-      if (global.phase != GroupAggregateNode::Phase::kSingle || !CanSplit(global)) continue;
-      const PlanNodePtr exchange = global.inputs[0];
-      const PlanNodePtr input = exchange->inputs[0];
-      auto local = std::make_shared<GroupAggregateNode>(global);
-      local->phase = GroupAggregateNode::Phase::kLocal;
-      local->inputs = {input};
-      local->schema = Schema();
-      local->partial_names.clear();
-      for (int k : global.group_keys) {
-        const Field& f = input->schema.field(static_cast<size_t>(k));
-        local->schema.Add(f.name, f.type);
-        local->partial_names.push_back(f.name);
-      }
-      for (size_t a = 0; a < global.aggs.size(); ++a) {
-        std::string name = Lower(global.aggs[a].name) + "$" + std::to_string(a);
-        local->schema.Add(name, global.aggs[a].function->result_type);
-        local->partial_names.push_back(name);
-      }
-      // The local phase emits accumulators, insert-only whatever its input (Flink's
-      // StreamPhysicalLocalGroupAggregate: changelogMode=[I]; random query 2020-98). It runs fused with
-      // its global phase, which reads the local phase's input and its changes itself.
-      local->changelog_mode = ChangelogMode::InsertOnly();
-      local->upsert_keys.clear();
-      auto new_exchange = std::make_shared<ExchangeNode>(exchange->As<ExchangeNode>());
-      new_exchange->changelog_mode = ChangelogMode::InsertOnly();
-      new_exchange->upsert_keys.clear();
-      new_exchange->inputs = {local};
-      new_exchange->schema = local->schema;
-      new_exchange->keys.clear();
-      for (size_t k = 0; k < global.group_keys.size(); ++k) new_exchange->keys.push_back(static_cast<int>(k));
-      global.phase = GroupAggregateNode::Phase::kGlobal;
-      global.partial_names = local->partial_names;
-      global.inputs = {new_exchange};
-    }
-  }
-
-  // The mini-batch interval of every node (Flink's MiniBatchIntervalInferRule): every sink starts with
-  // (allow-latency, ProcTime), passed down to the inputs; an operator that needs the watermark turns
-  // it into an event-time interval (RowTime); a WatermarkAssigner passes nothing on (its scan gets no
-  // assigner). A MiniBatchAssigner goes over each source (over its WatermarkAssigner when it has one)
-  // with the interval it ends up with, except over a scan without watermarks that no Exchange reads
-  // (directly or through Calc, Union, ...; not through a DropUpdateBefore): Flink 2.2.1 plans none
-  // there (measured with the differential cases tests/flink/cases/mini_batch_*; a plain projection of
-  // such a scan gets none).
-  seen.clear();
-  nodes.clear();
-  for (const auto& r : *roots) CollectNodes(r, &seen, &nodes);
+// What the interval inference decides: each node's mini-batch interval, and the nodes an Exchange
+// reads (directly or through Calc, Union, ...).
+struct MiniBatchIntervals {
   std::map<const PlanNode*, MiniBatchInterval> interval;
   std::set<const PlanNode*> below_exchange;
-  for (const auto& r : *roots) interval[r.get()] = {interval_ms, MiniBatchInterval::Mode::kProcTime};
-  // Parents before children: `nodes` lists every node after its inputs.
+};
+
+// The mini-batch interval of every node (Flink's MiniBatchIntervalInferRule): every sink starts with
+// (allow-latency, ProcTime), passed down to the inputs; an operator that needs the watermark turns
+// it into an event-time interval (RowTime); a WatermarkAssigner passes nothing on (its scan gets no
+// assigner). `nodes` lists every node after its inputs.
+MiniBatchIntervals InferIntervals(const std::vector<PlanNodePtr>& roots, const std::vector<PlanNodePtr>& nodes,
+                                  int64_t interval_ms) {
+  MiniBatchIntervals out;
+  for (const auto& r : roots) out.interval[r.get()] = {interval_ms, MiniBatchInterval::Mode::kProcTime};
+  // Parents before children.
   for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
     const PlanNodePtr& n = *it;
-    const MiniBatchInterval passed = PassedToInputs(*n, interval[n.get()]);
+    const MiniBatchInterval passed = PassedToInputs(*n, out.interval[n.get()]);
     // A DropUpdateBefore over a changelog scan (below a ChangelogNormalize) passes no Exchange down:
     // Flink 2.2.1 plans no assigner there (tests/flink/cases/mini_batch_normalize_cdc).
     const bool exchange = n->kind == PlanKind::kExchange ||
-                          (below_exchange.count(n.get()) && n->kind != PlanKind::kDropUpdateBefore);
+                          (out.below_exchange.count(n.get()) && n->kind != PlanKind::kDropUpdateBefore);
     for (const auto& in : n->inputs) {
-      interval[in.get()] = MergeMiniBatchIntervals(interval[in.get()], passed);
-      if (exchange) below_exchange.insert(in.get());
+      out.interval[in.get()] = MergeMiniBatchIntervals(out.interval[in.get()], passed);
+      if (exchange) out.below_exchange.insert(in.get());
     }
   }
+  return out;
+}
+
+// A MiniBatchAssigner goes over each source (over its WatermarkAssigner when it has one) with the
+// interval it ends up with, except over a scan without watermarks that no Exchange reads (not through a
+// DropUpdateBefore either): Flink 2.2.1 plans none there (measured with the differential cases
+// tests/flink/cases/mini_batch_*; a plain projection of such a scan gets none). One assigner per source.
+void PlaceMiniBatchAssigners(const std::vector<PlanNodePtr>& nodes, MiniBatchIntervals* intervals) {
   std::map<const PlanNode*, PlanNodePtr> assigners;
   auto assigner_for = [&](const PlanNodePtr& source, const MiniBatchInterval& iv) {
     auto& a = assigners[source.get()];
@@ -171,12 +158,44 @@ void ApplyMiniBatchRules(std::vector<PlanNodePtr>* roots, int64_t interval_ms, b
     if (n->kind == PlanKind::kWatermarkAssigner) continue;
     for (auto& in : n->inputs) {
       const bool source_top = in->kind == PlanKind::kWatermarkAssigner ||
-                              (in->kind == PlanKind::kTableSourceScan && below_exchange.count(in.get()));
-      const MiniBatchInterval& iv = interval[in.get()];
+                              (in->kind == PlanKind::kTableSourceScan && intervals->below_exchange.count(in.get()));
+      const MiniBatchInterval& iv = intervals->interval[in.get()];
       const bool batched = iv.mode == MiniBatchInterval::Mode::kProcTime || iv.mode == MiniBatchInterval::Mode::kRowTime;
       if (source_top && batched) in = assigner_for(in, iv);
     }
   }
+}
+
+}  // namespace
+
+void MarkMiniBatchOperators(const std::vector<PlanNodePtr>& roots) {
+  std::set<const PlanNode*> seen;
+  std::vector<PlanNodePtr> nodes;
+  for (const auto& r : roots) CollectNodes(r, &seen, &nodes);
+  for (const auto& n : nodes) {
+    if (n->kind == PlanKind::kDeduplicate) n->As<DeduplicateNode>().mini_batch = true;
+    // EXPLAIN marks every join (Flink's StreamPhysicalJoin), though semi and anti joins run row by row.
+    if (n->kind == PlanKind::kJoin) n->As<JoinNode>().mini_batch = true;
+  }
+}
+
+void ApplyMiniBatchRules(std::vector<PlanNodePtr>* roots, int64_t interval_ms, bool two_phase) {
+  std::set<const PlanNode*> seen;
+  std::vector<PlanNodePtr> nodes;
+  for (const auto& r : *roots) CollectNodes(r, &seen, &nodes);
+  if (two_phase) {
+    for (const auto& n : nodes) {
+      if (n->kind != PlanKind::kGroupAggregate) continue;
+      auto& global = n->As<GroupAggregateNode>();
+      if (global.phase == GroupAggregateNode::Phase::kSingle && CanSplit(global)) SplitIntoLocalAndGlobal(&global);
+    }
+  }
+  // The split added nodes: list them again.
+  seen.clear();
+  nodes.clear();
+  for (const auto& r : *roots) CollectNodes(r, &seen, &nodes);
+  MiniBatchIntervals intervals = InferIntervals(*roots, nodes, interval_ms);
+  PlaceMiniBatchAssigners(nodes, &intervals);
 }
 
 MiniBatchInterval MergeMiniBatchIntervals(const MiniBatchInterval& a, const MiniBatchInterval& b) {

@@ -227,6 +227,50 @@ std::optional<int64_t> IntConstant(const Expr& e) {
   return x->literal.int_value();
 }
 
+// The row numbers a filter selects: [start, end], end -1 while unbounded.
+struct RowNumberRange {
+  int64_t start = 1, end = -1;
+  void AtLeast(int64_t v) { start = std::max(start, v); }
+  void AtMost(int64_t v) { end = end < 0 ? v : std::min(end, v); }
+};
+
+// Narrows `range` by conjunct `c` when it compares the row number (column `rn`) with a constant (=, <,
+// <=, >, >= with the row number on either side, or BETWEEN); false when `c` is another condition.
+bool NarrowRowNumberRange(const Expr& c, int rn, RowNumberRange* range) {
+  // rn BETWEEN a AND b (Calcite expands it into rn >= a AND rn <= b for Flink).
+  if (c.kind == ExprKind::kCall && c.function && c.function->name == "BETWEEN" && c.args.size() == 3 &&
+      c.args[0]->kind == ExprKind::kColumnRef && c.args[0]->column_index == rn) {
+    auto lo = IntConstant(*c.args[1]);
+    auto hi = IntConstant(*c.args[2]);
+    if (!lo || !hi) return false;
+    range->AtLeast(*lo);
+    range->AtMost(*hi);
+    return true;
+  }
+  if (c.kind != ExprKind::kCall || c.args.size() != 2) return false;
+  const Expr* a = c.args[0].get();
+  const Expr* b = c.args[1].get();
+  std::string o = c.function->name;
+  if (b->kind == ExprKind::kColumnRef && b->column_index == rn) {
+    std::swap(a, b);
+    if (o == "<") o = ">";
+    else if (o == "<=") o = ">=";
+    else if (o == ">") o = "<";
+    else if (o == ">=") o = "<=";
+  }
+  auto v = IntConstant(*b);
+  if (a->kind != ExprKind::kColumnRef || a->column_index != rn || !v) return false;
+  if (o == "<=") range->AtMost(*v);
+  else if (o == "<") range->AtMost(*v - 1);
+  else if (o == "=") {
+    range->AtLeast(*v);
+    range->AtMost(*v);
+  } else if (o == ">=") range->AtLeast(*v);
+  else if (o == ">") range->AtLeast(*v + 1);
+  else return false;
+  return true;
+}
+
 // Flink's Top-N and deduplication rules: a filter on ROW_NUMBER() bounds the Rank; a Rank of one row
 // per key ordered by a time attribute is a Deduplicate.
 class RankRules {
@@ -261,61 +305,21 @@ class RankRules {
   }
 
  private:
+  // The Calc over an unbounded Rank, with the Rank bounded by the Calc's filter on the row number (the
+  // conjuncts that bound it are dropped), or empty Values when that filter selects no row number.
   Result<PlanNodePtr> Bound(const CalcNode& calc) {
     const auto& rank = calc.inputs[0]->As<RankNode>();
     const int rn = static_cast<int>(rank.schema.size()) - 1;
-    int64_t start = 1, end = -1;
+    RowNumberRange range;
     std::vector<ExprPtr> rest;
-    std::vector<ExprPtr> conjuncts;
-    if (calc.condition) {
-      if (calc.condition->kind == ExprKind::kAnd) conjuncts = calc.condition->args;
-      else conjuncts = {calc.condition};
+    for (const auto& c : Conjuncts(calc.condition)) {
+      if (!NarrowRowNumberRange(*c, rn, &range)) rest.push_back(c);
     }
-    for (const auto& c : conjuncts) {
-      bool used = false;
-      // rn BETWEEN a AND b (Calcite expands it into rn >= a AND rn <= b for Flink).
-      if (c->kind == ExprKind::kCall && c->function && c->function->name == "BETWEEN" && c->args.size() == 3 &&
-          c->args[0]->kind == ExprKind::kColumnRef && c->args[0]->column_index == rn) {
-        auto lo = IntConstant(*c->args[1]);
-        auto hi = IntConstant(*c->args[2]);
-        if (lo && hi) {
-          used = true;
-          start = std::max(start, *lo);
-          end = end < 0 ? *hi : std::min(end, *hi);
-        }
-      }
-      if (!used && c->kind == ExprKind::kCall && c->args.size() == 2) {
-        const std::string& op = c->function->name;
-        const Expr* a = c->args[0].get();
-        const Expr* b = c->args[1].get();
-        std::string o = op;
-        if (b->kind == ExprKind::kColumnRef && b->column_index == rn) {
-          std::swap(a, b);
-          if (o == "<") o = ">";
-          else if (o == "<=") o = ">=";
-          else if (o == ">") o = "<";
-          else if (o == ">=") o = "<=";
-        }
-        auto v = IntConstant(*b);
-        if (a->kind == ExprKind::kColumnRef && a->column_index == rn && v) {
-          used = true;
-          if (o == "<=") end = end < 0 ? *v : std::min(end, *v);
-          else if (o == "<") end = end < 0 ? *v - 1 : std::min(end, *v - 1);
-          else if (o == "=") {
-            start = std::max(start, *v);
-            end = end < 0 ? *v : std::min(end, *v);
-          } else if (o == ">=") start = std::max(start, *v);
-          else if (o == ">") start = std::max(start, *v + 1);
-          else used = false;
-        }
-      }
-      if (!used) rest.push_back(c);
-    }
-    if (end < 0 && !batch_) {
+    if (range.end < 0 && !batch_) {
       return Status::NotSupported(
           "ROW_NUMBER() OVER (...) needs an upper bound on the row number in the enclosing query (Top-N: WHERE rn <= N)");
     }
-    if (end >= 0 && end < start) {
+    if (range.end >= 0 && range.end < range.start) {
       // A contradictory range (rn < 2 AND rn > 3) selects no rank: no rows, as Flink's empty Values.
       auto none = std::make_shared<ValuesNode>();
       none->schema = calc.schema;
@@ -326,35 +330,11 @@ class RankRules {
     for (const auto& p : calc.projections) CollectColumns(*p, &used);
     for (const auto& r : rest) CollectColumns(*r, &used);
     const PlanNodePtr& rank_input = rank.inputs[0];
-    PlanNodePtr new_input;
-    std::vector<ExprPtr> subst = [&] {
-      std::vector<ExprPtr> v;
-      for (size_t i = 0; i < rank_input->schema.size(); ++i) v.push_back(MakeColumnRef(static_cast<int>(i), rank_input->schema.field(i).type));
-      return v;
-    }();
-    const Field* time_field = rank.order.size() == 1 ? &rank_input->schema.field(static_cast<size_t>(rank.order[0].column)) : nullptr;
-    bool dedup = start == 1 && end == 1 && time_field && time_field->type.time_attribute() != TimeAttribute::kNone &&
-                 rank.rank_function == "ROW_NUMBER";
-    if (dedup) {
-      auto d = std::make_shared<DeduplicateNode>();
-      d->inputs = rank.inputs;
-      d->schema = rank_input->schema;
-      d->keys = rank.partition_keys;
-      d->time_column = rank.order[0].column;
-      d->keep_last = !rank.order[0].ascending;
-      d->rowtime = time_field->type.time_attribute() == TimeAttribute::kRowtime;
-      new_input = d;
-      subst.push_back(MakeLiteral(Value::Int(LogicalType::BigInt().WithNullable(false), 1)));
-    } else {
-      auto r = std::make_shared<RankNode>(rank);
-      r->rank_start = start;
-      r->rank_end = end;
-      r->output_rank_number = used[static_cast<size_t>(rn)];
-      if (!r->output_rank_number) r->schema = rank_input->schema;
-      new_input = r;
-      subst.push_back(r->output_rank_number ? MakeColumnRef(rn, LogicalType::BigInt().WithNullable(false))
-                                            : MakeLiteral(Value::Int(LogicalType::BigInt().WithNullable(false), 0)));
+    std::vector<ExprPtr> subst;
+    for (size_t i = 0; i < rank_input->schema.size(); ++i) {
+      subst.push_back(MakeColumnRef(static_cast<int>(i), rank_input->schema.field(i).type));
     }
+    PlanNodePtr new_input = BoundedRank(rank, range, used[static_cast<size_t>(rn)], &subst);
     auto nc = std::make_shared<CalcNode>();
     nc->inputs = {new_input};
     nc->schema = calc.schema;
@@ -363,6 +343,36 @@ class RankRules {
     for (const auto& r : rest) cond.push_back(SubstituteColumns(r, subst));
     nc->condition = AndAll(cond);
     return PlanNodePtr(nc);
+  }
+
+  // `rank` limited to the row numbers in `range`: a Deduplicate when it keeps the first row per key by a
+  // time attribute (Flink's StreamPhysicalDeduplicate), else a Rank that outputs its row number when
+  // `rn_read`. Appends to `subst` (the input's columns) what stands for the row number above it.
+  static PlanNodePtr BoundedRank(const RankNode& rank, RowNumberRange range, bool rn_read, std::vector<ExprPtr>* subst) {
+    const int rn = static_cast<int>(rank.schema.size()) - 1;
+    const PlanNodePtr& rank_input = rank.inputs[0];
+    const Field* time_field = rank.order.size() == 1 ? &rank_input->schema.field(static_cast<size_t>(rank.order[0].column)) : nullptr;
+    bool dedup = range.start == 1 && range.end == 1 && time_field &&
+                 time_field->type.time_attribute() != TimeAttribute::kNone && rank.rank_function == "ROW_NUMBER";
+    if (dedup) {
+      auto d = std::make_shared<DeduplicateNode>();
+      d->inputs = rank.inputs;
+      d->schema = rank_input->schema;
+      d->keys = rank.partition_keys;
+      d->time_column = rank.order[0].column;
+      d->keep_last = !rank.order[0].ascending;
+      d->rowtime = time_field->type.time_attribute() == TimeAttribute::kRowtime;
+      subst->push_back(MakeLiteral(Value::Int(LogicalType::BigInt().WithNullable(false), 1)));
+      return d;
+    }
+    auto r = std::make_shared<RankNode>(rank);
+    r->rank_start = range.start;
+    r->rank_end = range.end;
+    r->output_rank_number = rn_read;
+    if (!r->output_rank_number) r->schema = rank_input->schema;
+    subst->push_back(r->output_rank_number ? MakeColumnRef(rn, LogicalType::BigInt().WithNullable(false))
+                                           : MakeLiteral(Value::Int(LogicalType::BigInt().WithNullable(false), 0)));
+    return r;
   }
 
   bool batch_;

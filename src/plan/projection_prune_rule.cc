@@ -7,6 +7,7 @@
 
 #include "common/check.h"
 #include "plan/optimizer.h"
+#include "plan/upsert_keys.h"
 
 namespace sluice {
 
@@ -56,18 +57,7 @@ std::optional<std::vector<int>> UniqueKeyToKeep(const PlanNode& node, InsertOnly
       // The input's key, where the projection passes its columns through.
       std::optional<std::vector<int>> below = UniqueKeyToKeep(*node.inputs[0], memo);
       if (!below) return std::nullopt;
-      const auto& calc = node.As<CalcNode>();
-      std::vector<int> keys;
-      for (int k : *below) {
-        int found = -1;
-        for (size_t i = 0; i < calc.projections.size() && found < 0; ++i) {
-          const Expr& p = *calc.projections[i];
-          if (p.kind == ExprKind::kColumnRef && p.column_index == k) found = static_cast<int>(i);
-        }
-        if (found < 0) return std::nullopt;
-        keys.push_back(found);
-      }
-      return keys;
+      return KeyThroughCalc(node.As<CalcNode>(), *below);
     }
     case PlanKind::kGroupAggregate: {
       // Output: the group keys first.
@@ -134,16 +124,17 @@ class Pruner {
     return r;
   }
 
+  // Marks what the inputs of `node` must keep: what its consumers read (`Req(node)`) and what it reads
+  // itself.
   void PushDown(const PlanNodePtr& node) {
     std::vector<bool> req = Req(node);
-    const size_t n = node->schema.size();
     switch (node->kind) {
       case PlanKind::kTableSourceScan:
       case PlanKind::kValues: return;
       case PlanKind::kCalc: {
         const auto& calc = node->As<CalcNode>();
         auto& in = Req(calc.inputs[0]);
-        for (size_t i = 0; i < n; ++i) {
+        for (size_t i = 0; i < req.size(); ++i) {
           if (req[i]) CollectColumns(*calc.projections[i], &in);
         }
         if (calc.condition) CollectColumns(*calc.condition, &in);
@@ -151,30 +142,23 @@ class Pruner {
       }
       case PlanKind::kWatermarkAssigner: {
         const auto& wm = node->As<WatermarkAssignerNode>();
-        auto& in = Req(wm.inputs[0]);
-        for (size_t i = 0; i < n; ++i) in[i] = in[i] || req[i];
+        auto& in = PassThrough(wm.inputs[0], req);
         in[static_cast<size_t>(wm.rowtime_index)] = true;
         CollectColumns(*wm.watermark, &in);
         return;
       }
       case PlanKind::kCorrelate: {
         const auto& c = node->As<CorrelateNode>();
-        auto& in = Req(c.inputs[0]);
-        for (size_t i = 0; i < in.size(); ++i) in[i] = in[i] || req[i];
-        CollectColumns(*c.collection, &in);
+        CollectColumns(*c.collection, &PassThrough(c.inputs[0], req));
         return;
       }
       case PlanKind::kUnion:
-        for (const auto& input : node->inputs) {
-          auto& in = Req(input);
-          for (size_t i = 0; i < n; ++i) in[i] = in[i] || req[i];
-        }
+        for (const auto& input : node->inputs) PassThrough(input, req);
         return;
       case PlanKind::kWindowTableFunction: {
         // The input columns asked for, and the time attribute the windows come from.
         const auto& w = node->As<WindowTableFunctionNode>();
-        auto& in = Req(w.inputs[0]);
-        for (size_t i = 0; i < in.size(); ++i) in[i] = in[i] || req[i];
+        auto& in = PassThrough(w.inputs[0], req);
         in[static_cast<size_t>(w.time_column)] = true;
         for (int k : w.partition_keys) in[static_cast<size_t>(k)] = true;
         return;
@@ -182,8 +166,7 @@ class Pruner {
       case PlanKind::kExchange: {
         // Passes its input's columns through; it needs its hash keys.
         const auto& ex = node->As<ExchangeNode>();
-        auto& in = Req(ex.inputs[0]);
-        for (size_t i = 0; i < n; ++i) in[i] = in[i] || req[i];
+        auto& in = PassThrough(ex.inputs[0], req);
         for (int k : ex.keys) in[static_cast<size_t>(k)] = true;
         return;
       }
@@ -192,8 +175,7 @@ class Pruner {
         // Pass their input's columns through. A ChangelogNormalize needs its key and compares the
         // columns read above it (Flink projects a source's used columns and its primary key below
         // the normalization: an update of other columns only is a repeated row, emitting nothing).
-        auto& in = Req(node->inputs[0]);
-        for (size_t i = 0; i < n; ++i) in[i] = in[i] || req[i];
+        auto& in = PassThrough(node->inputs[0], req);
         if (node->kind == PlanKind::kChangelogNormalize) {
           const auto& cn = node->As<ChangelogNormalizeNode>();
           for (int k : cn.keys) in[static_cast<size_t>(k)] = true;
@@ -201,6 +183,46 @@ class Pruner {
         }
         return;
       }
+      case PlanKind::kTemporalJoin:
+      case PlanKind::kIntervalJoin:
+      case PlanKind::kLookupJoin:
+      case PlanKind::kJoin:
+      case PlanKind::kWindowJoin: PushDownAnyJoin(node, req); return;
+      case PlanKind::kOverAggregate: PushDownOverAggregate(node, req); return;
+      case PlanKind::kWindowRank:
+      case PlanKind::kWindowDeduplicate:
+      case PlanKind::kRank:
+      case PlanKind::kDeduplicate: PushDownRanking(node, req); return;
+      case PlanKind::kSink:
+      case PlanKind::kWindowAggregate:
+      case PlanKind::kGroupAggregate:
+      case PlanKind::kSort:
+      case PlanKind::kMiniBatchAssigner:
+      case PlanKind::kExpand:          // the binder's projection below keeps only what the aggregate reads
+      case PlanKind::kReplicateRows:   // reads every column it copies
+      case PlanKind::kMatch:           // the binder's input keeps only what it reads
+      case PlanKind::kHashAggregate:   // batch nodes come after this rule (plan/batch_physical.h)
+      case PlanKind::kHashJoin:
+      case PlanKind::kSortMergeJoin:
+      case PlanKind::kBatchRank:
+        // Aggregates, sinks and sorts read every input column; the projection below an aggregate
+        // already keeps only what it uses.
+        ReadAll(node);
+        return;
+    }
+  }
+
+  // A node that passes its input's columns through (first, in order) keeps what its consumers read of
+  // them; returns the input's requirement, for what the node reads besides.
+  std::vector<bool>& PassThrough(const PlanNodePtr& input, const std::vector<bool>& req) {
+    auto& in = Req(input);
+    for (size_t i = 0; i < in.size(); ++i) in[i] = in[i] || req[i];
+    return in;
+  }
+
+  // The streaming joins: each kind's keys, conditions and time attributes, as PushDownJoin takes them.
+  void PushDownAnyJoin(const PlanNodePtr& node, const std::vector<bool>& req) {
+    switch (node->kind) {
       case PlanKind::kTemporalJoin: {
         // As a regular join, plus both time attributes.
         const auto& j = node->As<TemporalJoinNode>();
@@ -234,27 +256,7 @@ class Pruner {
         Req(node->inputs[1])[static_cast<size_t>(j.right_window.window_start)] = true;
         return;
       }
-      case PlanKind::kOverAggregate: PushDownOverAggregate(node, req); return;
-      case PlanKind::kWindowRank:
-      case PlanKind::kWindowDeduplicate:
-      case PlanKind::kRank:
-      case PlanKind::kDeduplicate: PushDownRanking(node, req); return;
-      case PlanKind::kSink:
-      case PlanKind::kWindowAggregate:
-      case PlanKind::kGroupAggregate:
-      case PlanKind::kSort:
-      case PlanKind::kMiniBatchAssigner:
-      case PlanKind::kExpand:          // the binder's projection below keeps only what the aggregate reads
-      case PlanKind::kReplicateRows:   // reads every column it copies
-      case PlanKind::kMatch:           // the binder's input keeps only what it reads
-      case PlanKind::kHashAggregate:   // batch nodes come after this rule (plan/batch_physical.h)
-      case PlanKind::kHashJoin:
-      case PlanKind::kSortMergeJoin:
-      case PlanKind::kBatchRank:
-        // Aggregates, sinks and sorts read every input column; the projection below an aggregate
-        // already keeps only what it uses.
-        ReadAll(node);
-        return;
+      default: SLUICE_UNREACHABLE();
     }
   }
 
@@ -268,8 +270,7 @@ class Pruner {
   void PushDownOverAggregate(const PlanNodePtr& node, const std::vector<bool>& req) {
     // Passes its input's columns through, and reads its keys, time column and arguments.
     const auto& o = node->As<OverAggregateNode>();
-    auto& in = Req(o.inputs[0]);
-    for (size_t i = 0; i < in.size(); ++i) in[i] = in[i] || req[i];
+    auto& in = PassThrough(o.inputs[0], req);
     for (int k : o.partition_keys) in[static_cast<size_t>(k)] = true;
     in[static_cast<size_t>(o.order_column)] = true;
     for (const auto& a : o.aggs) {
@@ -285,9 +286,7 @@ class Pruner {
       case PlanKind::kWindowDeduplicate: {
         // Pass their input's columns through (a WindowRank may append the rank): they read their keys,
         // order and window columns besides what their consumers read.
-        const size_t nin = node->inputs[0]->schema.size();
-        auto& in = Req(node->inputs[0]);
-        for (size_t i = 0; i < nin; ++i) in[i] = in[i] || req[i];
+        auto& in = PassThrough(node->inputs[0], req);
         std::vector<int> read;
         if (node->kind == PlanKind::kWindowRank) {
           const auto& r = node->As<WindowRankNode>();
@@ -325,9 +324,7 @@ class Pruner {
           read = d.keys;
           if (d.time_column >= 0) read.push_back(d.time_column);
         }
-        const size_t nin = node->inputs[0]->schema.size();
-        auto& in = Req(node->inputs[0]);
-        for (size_t i = 0; i < nin; ++i) in[i] = in[i] || req[i];
+        auto& in = PassThrough(node->inputs[0], req);
         for (int c : read) in[static_cast<size_t>(c)] = true;
         return;
       }
@@ -460,36 +457,20 @@ class Pruner {
         const auto& ex = node->As<ExchangeNode>();
         Pruned pin = Input(ex.inputs[0]);
         auto ne = std::make_shared<ExchangeNode>(ex);
-        ne->inputs = {pin.node};
-        ne->schema = pin.node->schema;
-        ne->keys.clear();
-        for (int k : ex.keys) ne->keys.push_back(pin.mapping[static_cast<size_t>(k)]);
-        Pruned out;
-        out.mapping = pin.mapping;
-        out.node = ne;
-        return out;
+        for (int& k : ne->keys) k = pin.mapping[static_cast<size_t>(k)];
+        return PassOver(pin, ne);
       }
       case PlanKind::kChangelogNormalize: {
         const auto& cn = node->As<ChangelogNormalizeNode>();
         Pruned pin = Input(cn.inputs[0]);
         auto nn = std::make_shared<ChangelogNormalizeNode>(cn);
-        nn->inputs = {pin.node};
-        nn->schema = pin.node->schema;
-        nn->keys.clear();
-        for (int k : cn.keys) nn->keys.push_back(pin.mapping[static_cast<size_t>(k)]);
+        for (int& k : nn->keys) k = pin.mapping[static_cast<size_t>(k)];
         if (cn.condition) nn->condition = RemapColumns(cn.condition, pin.mapping);
-        Pruned out;
-        out.mapping = pin.mapping;
-        out.node = nn;
-        return out;
+        return PassOver(pin, nn);
       }
       case PlanKind::kDropUpdateBefore: {
         Pruned pin = Input(node->inputs[0]);
-        Pruned out;
-        out.node = CopyWithInputs(node, {pin.node});
-        out.node->schema = pin.node->schema;
-        out.mapping = pin.mapping;
-        return out;
+        return PassOver(pin, CopyWithInputs(node, {pin.node}));
       }
       case PlanKind::kOverAggregate: return BuildOverAggregate(node);
       case PlanKind::kTemporalJoin: return RebuildTimeJoin(node->As<TemporalJoinNode>());
@@ -512,17 +493,30 @@ class Pruner {
       case PlanKind::kHashAggregate:
       case PlanKind::kHashJoin:
       case PlanKind::kSortMergeJoin:
-      case PlanKind::kBatchRank: {
-        // Every column kept: the node copied over its pruned inputs.
-        std::vector<PlanNodePtr> inputs;
-        for (const auto& in : node->inputs) inputs.push_back(Input(in).node);
-        Pruned out;
-        out.node = CopyWithInputs(node, std::move(inputs));
-        for (size_t i = 0; i < node->schema.size(); ++i) out.mapping.push_back(static_cast<int>(i));
-        return out;
-      }
+      case PlanKind::kBatchRank: return BuildKeepingAll(node);
     }
     SLUICE_UNREACHABLE();
+  }
+
+  // A node that reads every input column and keeps its own: copied over its pruned inputs.
+  Pruned BuildKeepingAll(const PlanNodePtr& node) {
+    std::vector<PlanNodePtr> inputs;
+    for (const auto& in : node->inputs) inputs.push_back(Input(in).node);
+    Pruned out;
+    out.node = CopyWithInputs(node, std::move(inputs));
+    for (size_t i = 0; i < node->schema.size(); ++i) out.mapping.push_back(static_cast<int>(i));
+    return out;
+  }
+
+  // `copy` (a copy of a node that passes its input's columns through unchanged, its own fields already
+  // remapped) over the pruned input `pin`: its columns and their mapping are the input's.
+  static Pruned PassOver(const Pruned& pin, const PlanNodePtr& copy) {
+    copy->inputs = {pin.node};
+    copy->schema = pin.node->schema;
+    Pruned out;
+    out.mapping = pin.mapping;
+    out.node = copy;
+    return out;
   }
 
   // `copy` (a copy of `orig`, its own fields already remapped) over the pruned input `pin`: the input's

@@ -25,133 +25,14 @@ struct Kinds {
   Kinds NoForcedUb() const { return {insert, update, del, false}; }
 };
 
+// Flink's words for the changes an operator refuses: "update changes", "delete changes" or both.
+std::string ChangeKindsText(bool update, bool del) {
+  return update && del ? "update and delete changes" : (update ? "update changes" : "delete changes");
+}
+
 Kinds FromMode(ChangelogMode m) {
   return {m.Contains(RowKind::kInsert), m.Contains(RowKind::kUpdateAfter) || m.Contains(RowKind::kUpdateBefore),
           m.Contains(RowKind::kDelete), m.Contains(RowKind::kUpdateBefore)};
-}
-
-// The unique key of a node's result (column indexes), when the planner knows one: the columns no two
-// live rows share. Empty when unknown.
-std::vector<int> UpsertKeyColumns(const PlanNode* node);
-
-// Whether the rows of `node` are unique on `columns` (some known key lies within them).
-bool UniqueOn(const PlanNode* node, const std::vector<int>& columns) {
-  std::vector<int> key = UpsertKeyColumns(node);
-  if (key.empty()) return false;
-  for (int k : key) {
-    if (std::find(columns.begin(), columns.end(), k) == columns.end()) return false;
-  }
-  return true;
-}
-
-std::vector<int> UpsertKeyColumns(const PlanNode* node) {
-  switch (node->kind) {
-    case PlanKind::kGroupAggregate:
-    case PlanKind::kHashAggregate: {
-      std::vector<int> k;
-      for (size_t i = 0; i < node->As<GroupAggregateNode>().group_keys.size(); ++i) k.push_back(static_cast<int>(i));
-      return k;
-    }
-    case PlanKind::kDeduplicate: return node->As<DeduplicateNode>().keys;
-    case PlanKind::kWindowAggregate: {
-      // One row per group key and window (window_start, window_end follow the aggregates).
-      const auto& w = node->As<WindowAggregateNode>();
-      std::vector<int> k;
-      for (size_t i = 0; i < w.group_keys.size(); ++i) k.push_back(static_cast<int>(i));
-      const int start = static_cast<int>(w.group_keys.size() + w.aggs.size());
-      k.push_back(start);
-      k.push_back(start + 1);
-      return k;
-    }
-    case PlanKind::kChangelogNormalize: return node->As<ChangelogNormalizeNode>().keys;
-    case PlanKind::kRank: {
-      // Flink's unique keys of a Rank (FlinkRelMdUniqueKeys.getRankUniqueKeys, with the input's keys
-      // filtered to those containing the partition key as FlinkRelMdUpsertKeys does): a top-1 by
-      // ROW_NUMBER keeps one row per partition, so the partition key is unique; otherwise the
-      // partition key plus the row number is, when the row number is output; else only an input key
-      // that contains the partition key stays unique (several rows share a partition key).
-      const auto& r = node->As<RankNode>();
-      const bool row_number = r.rank_function == "ROW_NUMBER";
-      // (Without a partition key a top-1 has at most one row; Sluice's keys cannot say "no columns",
-      // so there the row number, always 1, stands for that key when it is output.)
-      const bool top1 = row_number && r.rank_start == 1 && r.rank_end == 1;
-      if (top1 && !(r.partition_keys.empty() && r.output_rank_number)) return r.partition_keys;
-      if (row_number && r.output_rank_number) {
-        std::vector<int> k = r.partition_keys;
-        k.push_back(static_cast<int>(node->schema.size()) - 1);
-        return k;
-      }
-      std::vector<int> below = UpsertKeyColumns(node->inputs[0].get());
-      if (below.empty()) return {};
-      for (int p : r.partition_keys) {
-        if (std::find(below.begin(), below.end(), p) == below.end()) return {};
-      }
-      return below;
-    }
-    case PlanKind::kTableSourceScan: {
-      // A declared PRIMARY KEY, when the scan reads all of its columns.
-      const auto& scan = node->As<TableSourceScanNode>();
-      std::vector<int> k;
-      for (const auto& name : scan.table->primary_key) {
-        auto idx = node->schema.IndexOf(name);
-        if (!idx) return {};
-        k.push_back(static_cast<int>(*idx));
-      }
-      return k;
-    }
-    case PlanKind::kCalc: {
-      // A key survives a projection that keeps its columns by reference.
-      std::vector<int> below = UpsertKeyColumns(node->inputs[0].get());
-      const auto& calc = node->As<CalcNode>();
-      std::vector<int> out;
-      for (int col : below) {
-        bool found = false;
-        for (size_t i = 0; i < calc.projections.size(); ++i) {
-          const Expr& p = *calc.projections[i];
-          if (p.kind == ExprKind::kColumnRef && p.column_index == col) {
-            out.push_back(static_cast<int>(i));
-            found = true;
-            break;
-          }
-        }
-        if (!found) return {};
-      }
-      return out;
-    }
-    case PlanKind::kJoin: {
-      // Each row of one side matches at most one row of the other when the other side is unique on
-      // its join keys; then the first side's key stays a key (of an inner join, or of the side an
-      // outer join preserves). An inner join of two keyed sides is keyed by both keys together.
-      const auto& j = node->As<JoinNode>();
-      // A semi/anti join passes a subset of its left rows.
-      if (IsSemiOrAnti(j.join_type)) return UpsertKeyColumns(j.inputs[0].get());
-      const int left_width = static_cast<int>(j.inputs[0]->schema.size());
-      std::vector<int> left = UpsertKeyColumns(j.inputs[0].get());
-      std::vector<int> right = UpsertKeyColumns(j.inputs[1].get());
-      for (int& c : right) c += left_width;
-      const bool right_unique = UniqueOn(j.inputs[1].get(), j.right_keys);
-      const bool left_unique = UniqueOn(j.inputs[0].get(), j.left_keys);
-      if (!left.empty() && right_unique && (j.join_type == JoinType::kInner || j.join_type == JoinType::kLeft)) return left;
-      if (!right.empty() && left_unique && (j.join_type == JoinType::kInner || j.join_type == JoinType::kRight)) return right;
-      if (j.join_type == JoinType::kInner && !left.empty() && !right.empty()) {
-        left.insert(left.end(), right.begin(), right.end());
-        return left;
-      }
-      return {};
-    }
-    case PlanKind::kSort:  // a subset of the input's rows keeps its keys (Flink's upsert keys of a Sort)
-    case PlanKind::kExchange:
-    case PlanKind::kDropUpdateBefore:
-    case PlanKind::kMiniBatchAssigner:
-    case PlanKind::kWatermarkAssigner: return UpsertKeyColumns(node->inputs[0].get());
-    default: return {};
-  }
-}
-
-std::vector<std::string> UpsertKey(const PlanNode* node) {
-  std::vector<std::string> names;
-  for (int c : UpsertKeyColumns(node)) names.push_back(node->schema.field(static_cast<size_t>(c)).name);
-  return names;
 }
 
 std::string JoinStrings(const std::vector<std::string>& v) {
@@ -280,7 +161,7 @@ class Inference {
     const auto& j = n.As<JoinNode>();
     for (size_t i = 0; i < 2; ++i) {
       if (!In(&n, i).update) continue;
-      const std::vector<int> key = UpsertKeyColumns(n.inputs[i].get());
+      const std::vector<int> key = UpsertKeyIndexes(*n.inputs[i]);
       if (key.empty()) return false;
       for (int c : i == 0 ? j.left_keys : j.right_keys) {
         if (std::find(key.begin(), key.end(), c) == key.end()) return false;
@@ -411,13 +292,13 @@ class Inference {
       if (in.InsertOnly() && clause == InsertConflictStrategy::kNone) return Status::OK();
       s->upsert_materialize = true;
       s->upsert_materialize_reason = "'table.exec.sink.upsert-materialize' is FORCE";
-      if (compacting) s->materialize_upsert_key = UpsertKeyColumns(input);
+      if (compacting) s->materialize_upsert_key = UpsertKeyIndexes(*input);
       return Status::OK();
     }
     // Input column i is written to sink column i.
-    const bool differs = !UniqueOn(input, s->primary_key);
+    const bool differs = !UniqueOnColumns(*input, s->primary_key);
     std::vector<std::string> key;
-    for (int c : UpsertKeyColumns(input)) key.push_back(s->schema.field(static_cast<size_t>(c)).name);
+    for (int c : UpsertKeyIndexes(*input)) key.push_back(s->schema.field(static_cast<size_t>(c)).name);
     if (differs && clause == InsertConflictStrategy::kNone && s->require_on_conflict && !sink_is_append &&
         !sink_is_retract) {
       return Status::PlanError(
@@ -431,7 +312,7 @@ class Inference {
     }
     if (!differs || (in.InsertOnly() && !compacting)) return Status::OK();
     s->upsert_materialize = true;
-    if (compacting) s->materialize_upsert_key = UpsertKeyColumns(input);
+    if (compacting) s->materialize_upsert_key = UpsertKeyIndexes(*input);
     if (key.empty()) {
       s->upsert_materialize_reason = "the query has no unique key, so several of its rows may write one PRIMARY KEY (" +
                                      JoinStrings(pk) + ") value";
@@ -497,83 +378,21 @@ class Inference {
     return plain;
   }
 
+  // Hands each operator what the inference decided for it (whether it emits update-before rows,
+  // whether its input retracts) and refuses an input an operator cannot consume.
   void Annotate(PlanNode* n) {
-    bool ub = needs_ub_[n];
+    const bool ub = needs_ub_[n];
     switch (n->kind) {
-      case PlanKind::kGroupAggregate: {
-        auto& g = n->As<GroupAggregateNode>();
-        g.emit_update_before = ub;
-        g.input_has_retractions = !kinds_[n->inputs[0].get()].InsertOnly();
-        if (g.input_has_retractions) {
-          Status st = UseRetractingAggregates(&g.aggs, false, MonotonicFinalCalls(g));
-          if (!st.ok()) status_ = st;
-        }
-        return;
-      }
+      case PlanKind::kGroupAggregate: return AnnotateGroupAggregate(&n->As<GroupAggregateNode>(), ub);
       case PlanKind::kDeduplicate: n->As<DeduplicateNode>().emit_update_before = ub; return;
       case PlanKind::kWindowTableFunction:
         // As Flink's StreamPhysicalWindowTableFunction, every window TVF reads an updating input and its
         // rows keep their kinds: TUMBLE/HOP/CUMULATE forward each change in the windows of its own row
         // time, SESSION holds it in the session it opens or merges until that session fires.
         return;
-      case PlanKind::kWindowAggregate: {
-        // Since Flink 1.19 (FLINK-20281) a window aggregation reads an updating input: the retracting
-        // variants of its calls, and a row count per window and key (a window whose count is 0 is not
-        // emitted, as Flink's WindowIsEmptySupplier). Its output stays insert-only.
-        auto& w = n->As<WindowAggregateNode>();
-        w.emit_update_before = ub;
-        w.input_has_retractions = !kinds_[n->inputs[0].get()].InsertOnly();
-        if (!w.input_has_retractions) return;
-        // Flink's legacy group window runs early and late firing over it: a key's window result is
-        // updated by retractions too, and deleted (-D) when they empty it (AggregateWindowOperator).
-        if (w.Updates() && !w.group_window) {
-          // Flink refuses early and late firing for every window TVF aggregation; Sluice runs them over
-          // insert-only input (docs/flink_differences.md, "Emit strategies on window TVF aggregations").
-          status_ = Status::PlanError(
-              "Currently, window table function based aggregate doesn't support early-fire and late-fire configuration "
-              "'table.exec.emit.early-fire.enabled' and 'table.exec.emit.late-fire.enabled'.\nSluice: early and late "
-              "firing work over an insert-only input; over an updating one, leave them off.");
-          return;
-        }
-        if (Status st = UseRetractingAggregates(&w.aggs, w.group_window); !st.ok()) {
-          status_ = st;
-          return;
-        }
-        // HOP and CUMULATE windows merge their slices' accumulators, SESSION windows their sessions':
-        // Flink refuses a call without merge.
-        const bool shared = w.window.kind != WindowKind::kTumble;
-        for (const auto& a : w.aggs) {
-          if (!shared || a.distinct || a.function->merge) continue;
-          std::string cls = a.name == "FIRST_VALUE" ? "FirstValueWithRetractAggFunction"
-                                                    : (a.name == "LAST_VALUE" ? "LastValueWithRetractAggFunction" : a.name);
-          const std::string full = "org.apache.flink.table.runtime.functions.aggregate." + cls;
-          status_ = Status::PlanError("Could not find an implementation method 'merge' in class '" + full +
-                                      "' for function '" + a.name + "' that matches the following signature:\nvoid merge(" +
-                                      full + "." + cls.substr(0, cls.size() - std::string("AggFunction").size()) +
-                                      "Accumulator, java.lang.Iterable)\nSluice: HOP, CUMULATE and SESSION windows merge "
-                                      "accumulators; use TUMBLE, or an insert-only input.");
-          return;
-        }
-        return;
-      }
+      case PlanKind::kWindowAggregate: return AnnotateWindowAggregate(&n->As<WindowAggregateNode>(), ub);
       case PlanKind::kChangelogNormalize: n->As<ChangelogNormalizeNode>().emit_update_before = ub; return;
-      case PlanKind::kLookupJoin: {
-        // Sluice's lookup join reads any probe side (each change looked up with its kind kept) against an
-        // insert-only bounded table.
-        for (size_t i = 1; i < n->inputs.size(); ++i) {
-          Kinds k = kinds_[n->inputs[i].get()];
-          if (k.InsertOnly()) continue;
-          const PlanNode* p = Producer(n, n->inputs[i]->changelog_mode);
-          std::string what = k.update && k.del ? "update and delete changes" : (k.update ? "update changes" : "delete changes");
-          const std::string side =
-              i == 0 ? " on its left side" : " of its table '" + n->As<LookupJoinNode>().table_name + "'";
-          status_ = Status::NotSupported("A processing-time temporal join (LookupJoin) consuming " + what + side +
-                                         ", which are produced by node " + p->ExplainName() + "(" +
-                                         p->ExplainAttributes() + "), is not supported by Sluice yet");
-          return;
-        }
-        return;
-      }
+      case PlanKind::kLookupJoin: return CheckLookupJoinTable(*n);
       case PlanKind::kOverAggregate:
         if (!IsNonTimeOver(*n) && !kinds_[n->inputs[0].get()].InsertOnly()) {
           const PlanNode* p = Producer(n, ChangelogMode::All());
@@ -586,78 +405,146 @@ class Inference {
       case PlanKind::kWindowJoin:
       case PlanKind::kMatch:
         // Flink's FlinkChangelogModeInferenceProgram: window operators and Match consume inserts only.
-        for (const auto& in : n->inputs) {
-          Kinds k = kinds_[in.get()];
-          if (k.InsertOnly()) continue;
-          const PlanNode* p = Producer(n, in->changelog_mode);
-          std::string what = k.update && k.del ? "update and delete changes" : (k.update ? "update changes" : "delete changes");
-          status_ = Status::PlanError("StreamPhysical" + n->ExplainName() + " doesn't support consuming " + what +
-                                      " which is produced by node " + p->ExplainName() + "(" + p->ExplainAttributes() + ")");
-          return;
-        }
-        return;
+        return CheckInsertOnlyInputs(*n, "");
       case PlanKind::kIntervalJoin:
         // Flink's FlinkChangelogModeInferenceProgram: an interval join consumes inserts only.
-        for (const auto& in : n->inputs) {
-          Kinds k = kinds_[in.get()];
-          if (k.InsertOnly()) continue;
-          const PlanNode* p = Producer(n, in->changelog_mode);
-          std::string what = k.update && k.del ? "update and delete changes" : (k.update ? "update changes" : "delete changes");
-          status_ = Status::PlanError("StreamPhysicalIntervalJoin doesn't support consuming " + what +
-                                      " which is produced by node " + p->ExplainName() + "(" + p->ExplainAttributes() +
-                                      ")\nSluice: an interval join needs insert-only inputs; over an updating input, "
-                                      "drop the time bounds for a regular join.");
-          return;
-        }
-        return;
-      case PlanKind::kTemporalJoin: {
-        // Flink 2.2 joins an updating probe side too (each change with its own kind).
-        const auto& t = n->As<TemporalJoinNode>();
-        if (!UniqueOn(n->inputs[1].get(), t.right_keys)) {
-          status_ = Status::PlanError("Temporal Table Join requires primary key in versioned table, but no primary key "
-                                      "can be found. ('" + t.right_name +
-                                      "' must be a table with a PRIMARY KEY, or a view that keeps the last row per key "
-                                      "by event time: ROW_NUMBER() OVER (PARTITION BY key ORDER BY rowtime DESC) = 1, "
-                                      "and the join must cover that key)");
-        }
-        return;
-      }
+        return CheckInsertOnlyInputs(*n, "\nSluice: an interval join needs insert-only inputs; over an updating input, "
+                                         "drop the time bounds for a regular join.");
+      case PlanKind::kTemporalJoin: return CheckVersionedTableKey(*n);
       case PlanKind::kRank: {
         auto& r = n->As<RankNode>();
         r.emit_update_before = ub;
         r.input_has_retractions = !kinds_[n->inputs[0].get()].InsertOnly();
         return;
       }
-      case PlanKind::kSort: {
-        auto& s = n->As<SortNode>();
-        s.emit_update_before = ub;
-        s.input_has_retractions = !kinds_[n->inputs[0].get()].InsertOnly();
-        if (s.variant == SortNode::Variant::kTemporalSort && s.input_has_retractions) {
-          // Flink's message names the node that produces the changes, below stateless ones.
-          const PlanNode* p = n->inputs[0].get();
-          for (bool down = true; down;) {
-            down = false;
-            if (!p->inputs.empty() && (p->kind == PlanKind::kCalc || p->kind == PlanKind::kExchange ||
-                                       p->kind == PlanKind::kWatermarkAssigner || p->kind == PlanKind::kCorrelate ||
-                                       p->kind == PlanKind::kUnion || p->kind == PlanKind::kDropUpdateBefore)) {
-              for (const auto& in : p->inputs) {
-                if (!kinds_[in.get()].InsertOnly()) {
-                  p = in.get();
-                  down = true;
-                  break;
-                }
-              }
-            }
-          }
-          Kinds k = kinds_[p];
-          std::string what = k.update && k.del ? "update and delete" : (k.update ? "update" : "delete");
-          status_ = Status::PlanError("TemporalSort doesn't support consuming " + what + " changes which is produced by node " +
-                                      p->ExplainName() + "(" + p->ExplainAttributes() + ")");
-        }
-        return;
-      }
+      case PlanKind::kSort: return AnnotateSort(&n->As<SortNode>(), ub);
       default: return;
     }
+  }
+
+  // A group aggregate over an updating input runs the retracting variants of its calls.
+  void AnnotateGroupAggregate(GroupAggregateNode* g, bool ub) {
+    g->emit_update_before = ub;
+    g->input_has_retractions = !kinds_[g->inputs[0].get()].InsertOnly();
+    if (g->input_has_retractions) {
+      Status st = UseRetractingAggregates(&g->aggs, false, MonotonicFinalCalls(*g));
+      if (!st.ok()) status_ = st;
+    }
+  }
+
+  // Since Flink 1.19 (FLINK-20281) a window aggregation reads an updating input: the retracting variants
+  // of its calls, and a row count per window and key (a window whose count is 0 is not emitted, as
+  // Flink's WindowIsEmptySupplier). Its output stays insert-only. Refuses what it cannot run over one.
+  void AnnotateWindowAggregate(WindowAggregateNode* w, bool ub) {
+    w->emit_update_before = ub;
+    w->input_has_retractions = !kinds_[w->inputs[0].get()].InsertOnly();
+    if (!w->input_has_retractions) return;
+    // Flink's legacy group window runs early and late firing over it: a key's window result is
+    // updated by retractions too, and deleted (-D) when they empty it (AggregateWindowOperator).
+    if (w->Updates() && !w->group_window) {
+      // Flink refuses early and late firing for every window TVF aggregation; Sluice runs them over
+      // insert-only input (docs/flink_differences.md, "Emit strategies on window TVF aggregations").
+      status_ = Status::PlanError(
+          "Currently, window table function based aggregate doesn't support early-fire and late-fire configuration "
+          "'table.exec.emit.early-fire.enabled' and 'table.exec.emit.late-fire.enabled'.\nSluice: early and late "
+          "firing work over an insert-only input; over an updating one, leave them off.");
+      return;
+    }
+    if (Status st = UseRetractingAggregates(&w->aggs, w->group_window); !st.ok()) {
+      status_ = st;
+      return;
+    }
+    CheckMergeableCalls(*w);
+  }
+
+  // HOP and CUMULATE windows merge their slices' accumulators, SESSION windows their sessions': Flink
+  // refuses a retracting call without merge there.
+  void CheckMergeableCalls(const WindowAggregateNode& w) {
+    if (w.window.kind == WindowKind::kTumble) return;
+    for (const auto& a : w.aggs) {
+      if (a.distinct || a.function->merge) continue;
+      std::string cls = a.name == "FIRST_VALUE" ? "FirstValueWithRetractAggFunction"
+                                                : (a.name == "LAST_VALUE" ? "LastValueWithRetractAggFunction" : a.name);
+      const std::string full = "org.apache.flink.table.runtime.functions.aggregate." + cls;
+      status_ = Status::PlanError("Could not find an implementation method 'merge' in class '" + full +
+                                  "' for function '" + a.name + "' that matches the following signature:\nvoid merge(" +
+                                  full + "." + cls.substr(0, cls.size() - std::string("AggFunction").size()) +
+                                  "Accumulator, java.lang.Iterable)\nSluice: HOP, CUMULATE and SESSION windows merge "
+                                  "accumulators; use TUMBLE, or an insert-only input.");
+      return;
+    }
+  }
+
+  // Sluice's lookup join reads any probe side (each change looked up with its kind kept) against an
+  // insert-only bounded table: refuses a table that changes.
+  void CheckLookupJoinTable(const PlanNode& n) {
+    for (size_t i = 1; i < n.inputs.size(); ++i) {
+      Kinds k = kinds_[n.inputs[i].get()];
+      if (k.InsertOnly()) continue;
+      const PlanNode* p = Producer(&n, n.inputs[i]->changelog_mode);
+      status_ = Status::NotSupported("A processing-time temporal join (LookupJoin) consuming " +
+                                     ChangeKindsText(k.update, k.del) + " of its table '" +
+                                     n.As<LookupJoinNode>().table_name + "', which are produced by node " +
+                                     p->ExplainName() + "(" + p->ExplainAttributes() + "), is not supported by Sluice yet");
+      return;
+    }
+  }
+
+  // Refuses the first updating input of an operator that consumes inserts only, naming the node that
+  // produces the changes; `advice` follows Flink's message.
+  void CheckInsertOnlyInputs(const PlanNode& n, const std::string& advice) {
+    for (const auto& in : n.inputs) {
+      Kinds k = kinds_[in.get()];
+      if (k.InsertOnly()) continue;
+      const PlanNode* p = Producer(&n, in->changelog_mode);
+      status_ = Status::PlanError("StreamPhysical" + n.ExplainName() + " doesn't support consuming " +
+                                  ChangeKindsText(k.update, k.del) + " which is produced by node " + p->ExplainName() +
+                                  "(" + p->ExplainAttributes() + ")" + advice);
+      return;
+    }
+  }
+
+  // Flink 2.2 joins an updating probe side too (each change with its own kind), but the versioned side
+  // must be unique on the join keys.
+  void CheckVersionedTableKey(const PlanNode& n) {
+    const auto& t = n.As<TemporalJoinNode>();
+    if (UniqueOnColumns(*n.inputs[1], t.right_keys)) return;
+    status_ = Status::PlanError("Temporal Table Join requires primary key in versioned table, but no primary key "
+                                "can be found. ('" + t.right_name +
+                                "' must be a table with a PRIMARY KEY, or a view that keeps the last row per key "
+                                "by event time: ROW_NUMBER() OVER (PARTITION BY key ORDER BY rowtime DESC) = 1, "
+                                "and the join must cover that key)");
+  }
+
+  // A temporal sort consumes inserts only; the other sorts retract what they emitted.
+  void AnnotateSort(SortNode* s, bool ub) {
+    s->emit_update_before = ub;
+    s->input_has_retractions = !kinds_[s->inputs[0].get()].InsertOnly();
+    if (s->variant != SortNode::Variant::kTemporalSort || !s->input_has_retractions) return;
+    const PlanNode* p = ChangingNodeBelowStateless(s->inputs[0].get());
+    Kinds k = kinds_[p];
+    status_ = Status::PlanError("TemporalSort doesn't support consuming " + ChangeKindsText(k.update, k.del) +
+                                " which is produced by node " + p->ExplainName() + "(" + p->ExplainAttributes() + ")");
+  }
+
+  // The node Flink's message names as the producer of `p`'s changes: down through the stateless nodes,
+  // to the first whose updating input is not one of them.
+  const PlanNode* ChangingNodeBelowStateless(const PlanNode* p) {
+    for (bool down = true; down;) {
+      down = false;
+      if (!p->inputs.empty() && (p->kind == PlanKind::kCalc || p->kind == PlanKind::kExchange ||
+                                 p->kind == PlanKind::kWatermarkAssigner || p->kind == PlanKind::kCorrelate ||
+                                 p->kind == PlanKind::kUnion || p->kind == PlanKind::kDropUpdateBefore)) {
+        for (const auto& in : p->inputs) {
+          if (!kinds_[in.get()].InsertOnly()) {
+            p = in.get();
+            down = true;
+            break;
+          }
+        }
+      }
+    }
+    return p;
   }
 
   std::set<PlanNode*> seen_;
@@ -682,33 +569,6 @@ const PlanNode* Producer(const PlanNode* node, ChangelogMode kinds) {
 
 
 }  // namespace
-
-std::vector<std::string> UpsertKeyNames(const PlanNode& node) { return UpsertKey(&node); }
-std::vector<int> UpsertKeyIndexes(const PlanNode& node) { return UpsertKeyColumns(&node); }
-
-std::vector<int> JoinInputUniqueKey(const JoinNode& join, int side) {
-  return UpsertKeyColumns(join.inputs[static_cast<size_t>(side)].get());
-}
-
-namespace {
-// True when `node` has at most one row at a time: a global aggregation (no GROUP BY; Flink's unique key
-// of an Aggregate with an empty group set is the empty key), under projections and filters.
-bool AtMostOneRow(const PlanNode* node) {
-  while (node->kind == PlanKind::kCalc || node->kind == PlanKind::kExchange) node = node->inputs[0].get();
-  if (node->kind != PlanKind::kGroupAggregate) return false;
-  const auto& g = node->As<GroupAggregateNode>();
-  return g.group_keys.empty() && g.phase != GroupAggregateNode::Phase::kLocal;
-}
-}  // namespace
-
-std::string JoinInputSpecName(const JoinNode& join, int side) {
-  const std::vector<int> key = JoinInputUniqueKey(join, side);
-  // The empty key lies within any join keys.
-  if (key.empty()) return AtMostOneRow(join.inputs[static_cast<size_t>(side)].get()) ? "JoinKeyContainsUniqueKey" : "NoUniqueKey";
-  return UniqueOn(join.inputs[static_cast<size_t>(side)].get(), side == 0 ? join.left_keys : join.right_keys)
-             ? "JoinKeyContainsUniqueKey"
-             : "HasUniqueKey";
-}
 
 bool StateGrowsWithKeys(const PlanNode& node) {
   switch (node.kind) {
@@ -752,12 +612,12 @@ Status ValidateSinks(const std::vector<PlanNodePtr>& roots) {
                    !sink.accepted_mode.Contains(RowKind::kUpdateAfter);
     bool deletes = in.Contains(RowKind::kDelete) && !sink.accepted_mode.Contains(RowKind::kDelete);
     if (!updates && !deletes) continue;
-    std::string what = updates && deletes ? "update and delete changes" : (updates ? "update changes" : "delete changes");
+    const std::string what = ChangeKindsText(updates, deletes);
     const PlanNode* producer = Producer(&sink, in);
     std::string name = sink.table ? sink.table->path.FullName() : "collect";
     std::string msg = "Table sink '" + name + "' doesn't support consuming " + what + " which is produced by node " +
                       producer->ExplainName() + "(" + producer->ExplainAttributes() + ")";
-    std::vector<std::string> key = UpsertKey(sink.inputs[0].get());
+    std::vector<std::string> key = UpsertKeyNames(*sink.inputs[0]);
     msg += "\nSluice: the query emits [" + in.ToString() + "] but '" + (sink.table ? sink.table->connector() : std::string("?")) +
            "' only stores [" + sink.accepted_mode.ToString() + "]. ";
     // A filesystem or kafka table in a plain record format ('json', 'csv') takes a changelog once it is

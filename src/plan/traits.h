@@ -20,23 +20,12 @@
 
 #include "common/status.h"
 #include "plan/plan_node.h"
+#include "plan/upsert_keys.h"  // the upsert keys the inference reads, for this header's users
 
 namespace sluice {
 
 Status InferChangelogModes(const std::vector<PlanNodePtr>& roots);
 
-// The unique key of a node's changing result as column names (empty when unknown or append-only).
-std::vector<std::string> UpsertKeyNames(const PlanNode& node);
-// The same key as column indexes of the node's output.
-std::vector<int> UpsertKeyIndexes(const PlanNode& node);
-// Flink's JoinInputSideSpec of input `side` (0 left, 1 right) of a regular join (JoinUtil.analyzeJoinInput
-// over the input's upsert key): the input's unique key (columns of that input; empty: NoUniqueKey),
-// and its name in EXPLAIN: "JoinKeyContainsUniqueKey" when the key lies within the side's join keys,
-// "HasUniqueKey" otherwise, "NoUniqueKey" without one. A global aggregation's side (at most one row,
-// Flink's empty unique key) is named "JoinKeyContainsUniqueKey"; its unique key is returned empty, so
-// the operator keeps and bundles its one row as a side without a key.
-std::vector<int> JoinInputUniqueKey(const JoinNode& join, int side);
-std::string JoinInputSpecName(const JoinNode& join, int side);
 // True for operators whose state grows with the number of distinct keys (aggregates, dedup, Top-N,
 // joins): without a state TTL their memory is unbounded on an unbounded key space.
 bool StateGrowsWithKeys(const PlanNode& node);

@@ -4,6 +4,7 @@
 
 #include "function/scalar_function.h"
 #include "plan/optimizer.h"
+#include "plan/plan_rewrite.h"
 #include "plan/window_rank_rule.h"
 
 namespace sluice {
@@ -32,20 +33,12 @@ std::string WindowJoinNode::ExplainAttributes() const {
 }
 
 Result<PlanNodePtr> WindowJoinRule::Apply(const PlanNodePtr& node) {
-  auto f = memo_.find(node.get());
-  if (f != memo_.end()) return f->second;
-  std::vector<PlanNodePtr> inputs;
-  for (const auto& in : node->inputs) {
-    ASSIGN_OR_RETURN(PlanNodePtr x, Apply(in));
-    inputs.push_back(x);
-  }
-  PlanNodePtr out = CopyWithInputs(node, inputs);
-  if (out->kind == PlanKind::kJoin) {
+  auto rule = [this](const PlanNode&, const PlanNodePtr& out) -> Result<PlanNodePtr> {
+    if (out->kind != PlanKind::kJoin) return out;
     ASSIGN_OR_RETURN(PlanNodePtr rewritten, Rewrite(out->As<JoinNode>()));
-    if (rewritten) out = rewritten;
-  }
-  memo_[node.get()] = out;
-  return out;
+    return rewritten ? rewritten : out;
+  };
+  return RewriteBottomUp(node, rule, &memo_);
 }
 
 Result<PlanNodePtr> WindowJoinRule::Rewrite(const JoinNode& join) {

@@ -1,6 +1,8 @@
 #include "plan/window_rank_rule.h"
 
+#include "common/check.h"
 #include "plan/optimizer.h"
+#include "plan/plan_rewrite.h"
 
 namespace sluice {
 
@@ -96,111 +98,138 @@ std::optional<WindowColumns> Remap(const WindowColumns& below, const std::vector
   return out;
 }
 
-}  // namespace
-
-std::optional<WindowColumns> FindWindowColumns(const PlanNode& node) {
-  const size_t n = node.schema.size();
+// A WindowColumns for `n` output columns with no window column yet.
+WindowColumns NoWindowColumns(size_t n) {
   WindowColumns out;
   out.start.assign(n, false);
   out.end.assign(n, false);
   out.partition.assign(n, -1);
+  return out;
+}
+
+// The window columns of a node with `n` output columns whose columns `start` and `start + 1` are
+// window_start and window_end of `window`.
+WindowColumns WindowColumnsAt(size_t n, size_t start, const WindowSpec& window, bool proctime, bool local_time,
+                              const WindowEmitConfig& emit) {
+  WindowColumns out = NoWindowColumns(n);
+  out.emit = emit;
+  out.window = window;
+  out.proctime = proctime;
+  out.local_time = local_time;
+  out.start[start] = true;
+  out.end[start + 1] = true;
+  return out;
+}
+
+// A window TVF appends window_start and window_end to its input's columns; a SESSION window's
+// PARTITION BY columns are its partition keys.
+std::optional<WindowColumns> WindowTableFunctionColumns(const WindowTableFunctionNode& w) {
+  if (w.group_window) return std::nullopt;
+  WindowColumns out =
+      WindowColumnsAt(w.schema.size(), w.inputs[0]->schema.size(), w.window, w.proctime, w.local_time, w.emit);
+  for (size_t j = 0; j < w.partition_keys.size(); ++j) {
+    const size_t k = static_cast<size_t>(w.partition_keys[j]);
+    out.partition[k] = static_cast<int>(j);
+    out.session_keys += (j == 0 ? "" : ", ") + w.inputs[0]->schema.field(k).name;
+  }
+  out.num_partition_keys = w.partition_keys.size();
+  return out;
+}
+
+// A window aggregation emits window_start and window_end after its group keys and aggregates.
+std::optional<WindowColumns> WindowAggregateColumns(const WindowAggregateNode& w) {
+  if (w.group_window) return std::nullopt;
+  WindowColumns out = WindowColumnsAt(w.schema.size(), w.group_keys.size() + w.aggs.size(), w.window, w.proctime,
+                                      w.local_time, w.emit_config);
+  if (w.window.kind == WindowKind::kSession) {
+    // A SESSION aggregation is grouped by exactly its window's partition keys (plan/window_rules.h).
+    for (size_t j = 0; j < w.group_keys.size(); ++j) {
+      out.partition[j] = static_cast<int>(j);
+      out.session_keys += (j == 0 ? "" : ", ") + w.schema.field(j).name;
+    }
+    out.num_partition_keys = w.group_keys.size();
+  }
+  return out;
+}
+
+// Per output column of a Calc, GroupAggregate or Expand, the input column it passes through (-1:
+// computed), for Remap.
+std::vector<int> PassedColumns(const PlanNode& node) {
+  std::vector<int> from(node.schema.size(), -1);
   switch (node.kind) {
-    case PlanKind::kWindowTableFunction: {
-      const auto& w = node.As<WindowTableFunctionNode>();
-      if (w.group_window) return std::nullopt;
-      const size_t nin = w.inputs[0]->schema.size();
-      for (size_t j = 0; j < w.partition_keys.size(); ++j) {
-        const size_t k = static_cast<size_t>(w.partition_keys[j]);
-        out.partition[k] = static_cast<int>(j);
-        out.session_keys += (j == 0 ? "" : ", ") + w.inputs[0]->schema.field(k).name;
-      }
-      out.num_partition_keys = w.partition_keys.size();
-      out.emit = w.emit;
-      out.window = w.window;
-      out.proctime = w.proctime;
-      out.local_time = w.local_time;
-      out.start[nin] = true;
-      out.end[nin + 1] = true;
-      return out;
-    }
-    case PlanKind::kWindowAggregate: {
-      const auto& w = node.As<WindowAggregateNode>();
-      if (w.group_window) return std::nullopt;
-      const size_t first = w.group_keys.size() + w.aggs.size();
-      if (w.window.kind == WindowKind::kSession) {
-        // A SESSION aggregation is grouped by exactly its window's partition keys (plan/window_rules.h).
-        for (size_t j = 0; j < w.group_keys.size(); ++j) {
-          out.partition[j] = static_cast<int>(j);
-          out.session_keys += (j == 0 ? "" : ", ") + node.schema.field(j).name;
-        }
-        out.num_partition_keys = w.group_keys.size();
-      }
-      out.emit = w.emit_config;
-      out.window = w.window;
-      out.proctime = w.proctime;
-      out.local_time = w.local_time;
-      out.start[first] = true;
-      out.end[first + 1] = true;
-      return out;
-    }
     case PlanKind::kCalc: {
-      auto below = FindWindowColumns(*node.inputs[0]);
-      if (!below) return std::nullopt;
       const auto& calc = node.As<CalcNode>();
-      std::vector<int> from(n, -1);
       for (size_t i = 0; i < calc.projections.size(); ++i) {
         const Expr& p = *calc.projections[i];
         if (p.kind == ExprKind::kColumnRef) from[i] = p.column_index;
       }
-      return Remap(*below, from, /*all_partition_keys=*/false);
+      return from;
     }
     case PlanKind::kGroupAggregate: {
-      // A regular aggregation grouped by both window columns keeps them as window columns (Flink's
-      // FlinkRelMdWindowProperties: a SESSION TVF grouped by other keys than its partition keys), so a
-      // window Top-N over it is a WindowRank, which refuses its updates as Flink does (random query
-      // 2014-16). A SESSION window's partition keys must all be grouped by.
       const auto& agg = node.As<GroupAggregateNode>();
-      auto below = FindWindowColumns(*node.inputs[0]);
-      if (!below) return std::nullopt;
-      std::vector<int> from(n, -1);
       for (size_t i = 0; i < agg.group_keys.size(); ++i) from[i] = agg.group_keys[i];
-      return Remap(*below, from, /*all_partition_keys=*/true);
+      return from;
     }
     case PlanKind::kExpand: {
-      // GROUPING SETS over window TVF rows: a column every grouping set keeps stays a window column
-      // (Flink's window properties through Expand), so the aggregation over it is a window aggregation
-      // (random query 2014-180). A SESSION window's partition keys must be kept by every set.
+      // A column every grouping set keeps.
       const auto& e = node.As<ExpandNode>();
-      auto below = FindWindowColumns(*node.inputs[0]);
-      if (!below) return std::nullopt;
-      std::vector<int> from(n, -1);
       for (size_t c = 0; c < node.inputs[0]->schema.size(); ++c) {
         bool kept = true;
         for (const auto& set : e.keep) kept = kept && set[c];
         if (kept) from[c] = static_cast<int>(c);
       }
-      return Remap(*below, from, /*all_partition_keys=*/true);
+      return from;
     }
-    case PlanKind::kWindowJoin: {
-      auto left = FindWindowColumns(*node.inputs[0]);
-      auto right = FindWindowColumns(*node.inputs[1]);
-      if (!left || !right || left->window.kind == WindowKind::kSession) return std::nullopt;
-      const size_t nl = node.inputs[0]->schema.size();
-      for (size_t i = 0; i < n; ++i) {
-        out.start[i] = i < nl ? left->start[i] : right->start[i - nl];
-        out.end[i] = i < nl ? left->end[i] : right->end[i - nl];
-      }
-      out.window = left->window;
-      out.proctime = left->proctime;
-      out.local_time = left->local_time;
-      out.emit = left->emit;
-      return out;
+    default: SLUICE_UNREACHABLE();
+  }
+}
+
+// A window join of two windowed inputs keeps both sides' window columns (not of SESSION windows).
+std::optional<WindowColumns> WindowJoinColumns(const PlanNode& node) {
+  auto left = FindWindowColumns(*node.inputs[0]);
+  auto right = FindWindowColumns(*node.inputs[1]);
+  if (!left || !right || left->window.kind == WindowKind::kSession) return std::nullopt;
+  const size_t n = node.schema.size();
+  WindowColumns out = NoWindowColumns(n);
+  const size_t nl = node.inputs[0]->schema.size();
+  for (size_t i = 0; i < n; ++i) {
+    out.start[i] = i < nl ? left->start[i] : right->start[i - nl];
+    out.end[i] = i < nl ? left->end[i] : right->end[i - nl];
+  }
+  out.window = left->window;
+  out.proctime = left->proctime;
+  out.local_time = left->local_time;
+  out.emit = left->emit;
+  return out;
+}
+
+}  // namespace
+
+std::optional<WindowColumns> FindWindowColumns(const PlanNode& node) {
+  switch (node.kind) {
+    case PlanKind::kWindowTableFunction: return WindowTableFunctionColumns(node.As<WindowTableFunctionNode>());
+    case PlanKind::kWindowAggregate: return WindowAggregateColumns(node.As<WindowAggregateNode>());
+    case PlanKind::kWindowJoin: return WindowJoinColumns(node);
+    // A regular aggregation grouped by both window columns keeps them as window columns (Flink's
+    // FlinkRelMdWindowProperties: a SESSION TVF grouped by other keys than its partition keys), so a
+    // window Top-N over it is a WindowRank, which refuses its updates as Flink does (random query
+    // 2014-16). GROUPING SETS over window TVF rows: a column every grouping set keeps stays a window
+    // column (Flink's window properties through Expand), so the aggregation over it is a window
+    // aggregation (random query 2014-180). Through both, a SESSION window's partition keys must all be
+    // kept; a Calc may drop them.
+    case PlanKind::kCalc:
+    case PlanKind::kGroupAggregate:
+    case PlanKind::kExpand: {
+      auto below = FindWindowColumns(*node.inputs[0]);
+      if (!below) return std::nullopt;
+      return Remap(*below, PassedColumns(node), /*all_partition_keys=*/node.kind != PlanKind::kCalc);
     }
     default: break;
   }
   if (!PassesWindowThrough(node.kind)) return std::nullopt;
   auto below = FindWindowColumns(*node.inputs[0]);
   if (!below) return std::nullopt;
+  const size_t n = node.schema.size();
   below->start.resize(n, false);
   below->end.resize(n, false);
   below->partition.resize(n, -1);
@@ -208,20 +237,12 @@ std::optional<WindowColumns> FindWindowColumns(const PlanNode& node) {
 }
 
 Result<PlanNodePtr> WindowRankRule::Apply(const PlanNodePtr& node) {
-  auto f = memo_.find(node.get());
-  if (f != memo_.end()) return f->second;
-  std::vector<PlanNodePtr> inputs;
-  for (const auto& in : node->inputs) {
-    ASSIGN_OR_RETURN(PlanNodePtr x, Apply(in));
-    inputs.push_back(x);
-  }
-  PlanNodePtr out = CopyWithInputs(node, inputs);
-  if (out->kind == PlanKind::kRank || out->kind == PlanKind::kDeduplicate) {
+  auto rule = [this](const PlanNode&, const PlanNodePtr& out) -> Result<PlanNodePtr> {
+    if (out->kind != PlanKind::kRank && out->kind != PlanKind::kDeduplicate) return out;
     ASSIGN_OR_RETURN(PlanNodePtr rewritten, Rewrite(out));
-    if (rewritten) out = rewritten;
-  }
-  memo_[node.get()] = out;
-  return out;
+    return rewritten ? rewritten : out;
+  };
+  return RewriteBottomUp(node, rule, &memo_);
 }
 
 Result<PlanNodePtr> WindowRankRule::Rewrite(const PlanNodePtr& node) {

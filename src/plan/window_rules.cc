@@ -6,6 +6,7 @@
 #include "common/config.h"
 #include "function/aggregate/aggregate_function.h"
 #include "plan/optimizer.h"
+#include "plan/plan_rewrite.h"
 #include "plan/window_rank_rule.h"
 
 namespace sluice {
@@ -192,20 +193,12 @@ bool DropsLateRows(const PlanNode& node) {
 }
 
 Result<PlanNodePtr> WindowAggregateRule::Apply(const PlanNodePtr& node) {
-  auto f = memo_.find(node.get());
-  if (f != memo_.end()) return f->second;
-  std::vector<PlanNodePtr> inputs;
-  for (const auto& in : node->inputs) {
-    ASSIGN_OR_RETURN(PlanNodePtr x, Apply(in));
-    inputs.push_back(x);
-  }
-  PlanNodePtr out = CopyWithInputs(node, inputs);
-  if (out->kind == PlanKind::kGroupAggregate) {
+  auto rule = [this](const PlanNode&, const PlanNodePtr& out) -> Result<PlanNodePtr> {
+    if (out->kind != PlanKind::kGroupAggregate) return out;
     ASSIGN_OR_RETURN(PlanNodePtr rewritten, Rewrite(out));
-    if (rewritten) out = rewritten;
-  }
-  memo_[node.get()] = out;
-  return out;
+    return rewritten ? rewritten : out;
+  };
+  return RewriteBottomUp(node, rule, &memo_);
 }
 
 Result<PlanNodePtr> WindowAggregateRule::Rewrite(const PlanNodePtr& agg_node) {

@@ -180,6 +180,40 @@ void PrefaultBuffers(CheckpointData* data, const std::vector<bool>& keep, const 
   }
 }
 
+// Per operator, whether the next checkpoint reuses the buffer of its snapshot in `data` (PrefaultBuffers):
+// a delta's, or any when the operator writes full snapshots only (`incremental` off, or it has no deltas).
+std::vector<bool> BuffersToKeep(const CheckpointData& data, const std::vector<std::unique_ptr<Operator>>& operators,
+                                bool incremental) {
+  std::vector<bool> keep(operators.size());
+  for (size_t i = 0; i < operators.size(); ++i) {
+    keep[i] = !data.operators[i].chain.empty() && data.operators[i].chain.back().delta;
+    if (!incremental || !operators[i]->CanSnapshotDelta()) keep[i] = true;
+  }
+  return keep;
+}
+
+// The unfinished source whose turn it is: the lowest NextWatermark (ties: the first declared), or
+// sources.size() when every source finished. It emits until its watermark passes `*bound`, the lowest
+// NextWatermark of the other unfinished sources (kMaxWatermark without one), that of source
+// `*bound_index` (sources.size() without one).
+size_t NextSource(const std::vector<SourceOperatorBase*>& sources, int64_t* bound, size_t* bound_index) {
+  size_t next = sources.size();
+  for (size_t i = 0; i < sources.size(); ++i) {
+    if (sources[i]->finished()) continue;
+    if (next == sources.size() || sources[i]->NextWatermark() < sources[next]->NextWatermark()) next = i;
+  }
+  *bound = kMaxWatermark;
+  *bound_index = sources.size();
+  for (size_t i = 0; i < sources.size(); ++i) {
+    if (i == next || sources[i]->finished()) continue;
+    if (sources[i]->NextWatermark() < *bound) {
+      *bound = sources[i]->NextWatermark();
+      *bound_index = i;
+    }
+  }
+  return next;
+}
+
 // How a checkpoint records one operator's snapshot `snap` (its bytes are moved out): nothing for a
 // finished operator; a state file (a delta on `chain`, the files of its last durable checkpoint, or a
 // full snapshot) when it is a delta, has deferred parts or reaches `memory_threshold_bytes`; else the
@@ -318,11 +352,7 @@ Status Job::TakeCheckpoint(bool final) {
   checkpoint_stats_.sync_seconds += sync_secs;
   checkpoint_stats_.max_sync_seconds = std::max(checkpoint_stats_.max_sync_seconds, sync_secs);
   CheckpointStorage* storage = storage_.get();
-  std::vector<bool> keep(operators_.size());
-  for (size_t i = 0; i < operators_.size(); ++i) {
-    keep[i] = !data->operators[i].chain.empty() && data->operators[i].chain.back().delta;
-    if (!ctx_.checkpoints.incremental || !operators_[i]->CanSnapshotDelta()) keep[i] = true;
-  }
+  const std::vector<bool> keep = BuffersToKeep(*data, operators_, ctx_.checkpoints.incremental);
   std::shared_ptr<std::atomic<bool>> ending = ending_;
   storage->StartWrite();
   pending_checkpoint_ = std::async(std::launch::async, [storage, data, keep, ending]() -> Result<int64_t> {
@@ -601,21 +631,10 @@ Status Job::RunToEnd(RssMeter* rss) {
     }
     // The source with the lowest watermark goes next (ties: the first declared); it emits until its
     // watermark passes the next-lowest source's.
-    size_t next = sources_.size();
-    for (size_t i = 0; i < sources_.size(); ++i) {
-      if (sources_[i]->finished()) continue;
-      if (next == sources_.size() || sources_[i]->NextWatermark() < sources_[next]->NextWatermark()) next = i;
-    }
+    int64_t bound;
+    size_t bound_index;
+    const size_t next = NextSource(sources_, &bound, &bound_index);
     if (next == sources_.size()) break;
-    int64_t bound = kMaxWatermark;
-    size_t bound_index = sources_.size();
-    for (size_t i = 0; i < sources_.size(); ++i) {
-      if (i == next || sources_[i]->finished()) continue;
-      if (sources_[i]->NextWatermark() < bound) {
-        bound = sources_[i]->NextWatermark();
-        bound_index = i;
-      }
-    }
     ctx_.running = sources_[next];
     RETURN_IF_ERROR(sources_[next]->Step(bound, bound_index < next));
     ctx_.running = nullptr;

@@ -191,6 +191,8 @@ class Parser {
   // MATCH_RECOGNIZE (...) after a table reference.
   Result<TableRefPtr> ParseMatchRecognize(TableRefPtr input);
   Status ParseMatchClauses(MatchRecognize* m);
+  Status ParseMatchMeasures(MatchRecognize* m);
+  Status ParseMatchSkip(MatchRecognize* m);
   Result<PatternTerm> ParsePatternAlternation();
   Result<PatternTerm> ParsePatternConcat();
   Result<PatternTerm> ParsePatternPrimary();

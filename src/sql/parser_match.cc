@@ -36,21 +36,7 @@ Status Parser::ParseMatchClauses(MatchRecognize* m) {
     RETURN_IF_ERROR(ExpectKw("BY"));
     ASSIGN_OR_RETURN(m->order_by, ParseOrderItems());
   }
-  if (AcceptKw("MEASURES")) {
-    do {
-      MatchRecognize::Measure ms;
-      ms.pos = Here();
-      // FINAL / RUNNING expr (Calcite's prefix operators); FINAL is what ONE ROW PER MATCH computes.
-      if ((AtKw("FINAL") || AtKw("RUNNING")) && PeekTok(1).kind == TokenKind::kWord && !PeekIsKw(1, "AS")) {
-        ms.running = AtKw("RUNNING");
-        Advance();
-      }
-      ASSIGN_OR_RETURN(ms.expr, ParseExpr());
-      RETURN_IF_ERROR(ExpectKw("AS"));
-      ASSIGN_OR_RETURN(ms.alias, ParseIdentifier());
-      m->measures.push_back(std::move(ms));
-    } while (AcceptPunct(","));
-  }
+  if (AcceptKw("MEASURES")) RETURN_IF_ERROR(ParseMatchMeasures(m));
   if (AcceptKw("ONE")) {
     RETURN_IF_ERROR(ExpectKw("ROW"));
     RETURN_IF_ERROR(ExpectKw("PER"));
@@ -61,33 +47,7 @@ Status Parser::ParseMatchClauses(MatchRecognize* m) {
     RETURN_IF_ERROR(ExpectKw("MATCH"));
     m->all_rows = true;
   }
-  if (AcceptKw("AFTER")) {
-    RETURN_IF_ERROR(ExpectKw("MATCH"));
-    RETURN_IF_ERROR(ExpectKw("SKIP"));
-    m->skip_pos = Here();
-    if (AcceptKw("PAST")) {
-      RETURN_IF_ERROR(ExpectKw("LAST"));
-      RETURN_IF_ERROR(ExpectKw("ROW"));
-      m->skip = MatchRecognize::Skip::kPastLastRow;
-    } else {
-      RETURN_IF_ERROR(ExpectKw("TO"));
-      if (AtKw("NEXT") && PeekIsKw(1, "ROW")) {
-        Advance();
-        Advance();
-        m->skip = MatchRecognize::Skip::kToNextRow;
-      } else {
-        // TO v means TO LAST v, as in the standard.
-        m->skip = MatchRecognize::Skip::kToLast;
-        if (AtKw("FIRST") && !PeekIsPunct(1, "(")) {
-          Advance();
-          m->skip = MatchRecognize::Skip::kToFirst;
-        } else if (AtKw("LAST") && !PeekIsPunct(1, "(")) {
-          Advance();
-        }
-        ASSIGN_OR_RETURN(m->skip_variable, ParseIdentifier());
-      }
-    }
-  }
+  if (AcceptKw("AFTER")) RETURN_IF_ERROR(ParseMatchSkip(m));
   RETURN_IF_ERROR(ExpectKw("PATTERN"));
   RETURN_IF_ERROR(ExpectPunct("("));
   ASSIGN_OR_RETURN(m->pattern, ParsePatternAlternation());
@@ -123,6 +83,54 @@ Status Parser::ParseMatchClauses(MatchRecognize* m) {
     ASSIGN_OR_RETURN(d.condition, ParseExpr());
     m->define.push_back(std::move(d));
   } while (AcceptPunct(","));
+  return Status::OK();
+}
+
+// MEASURES e AS name, ... (after the keyword).
+Status Parser::ParseMatchMeasures(MatchRecognize* m) {
+  do {
+    MatchRecognize::Measure ms;
+    ms.pos = Here();
+    // FINAL / RUNNING expr (Calcite's prefix operators); FINAL is what ONE ROW PER MATCH computes.
+    if ((AtKw("FINAL") || AtKw("RUNNING")) && PeekTok(1).kind == TokenKind::kWord && !PeekIsKw(1, "AS")) {
+      ms.running = AtKw("RUNNING");
+      Advance();
+    }
+    ASSIGN_OR_RETURN(ms.expr, ParseExpr());
+    RETURN_IF_ERROR(ExpectKw("AS"));
+    ASSIGN_OR_RETURN(ms.alias, ParseIdentifier());
+    m->measures.push_back(std::move(ms));
+  } while (AcceptPunct(","));
+  return Status::OK();
+}
+
+// MATCH SKIP (PAST LAST ROW | TO NEXT ROW | TO FIRST v | TO LAST v | TO v), after AFTER.
+Status Parser::ParseMatchSkip(MatchRecognize* m) {
+  RETURN_IF_ERROR(ExpectKw("MATCH"));
+  RETURN_IF_ERROR(ExpectKw("SKIP"));
+  m->skip_pos = Here();
+  if (AcceptKw("PAST")) {
+    RETURN_IF_ERROR(ExpectKw("LAST"));
+    RETURN_IF_ERROR(ExpectKw("ROW"));
+    m->skip = MatchRecognize::Skip::kPastLastRow;
+  } else {
+    RETURN_IF_ERROR(ExpectKw("TO"));
+    if (AtKw("NEXT") && PeekIsKw(1, "ROW")) {
+      Advance();
+      Advance();
+      m->skip = MatchRecognize::Skip::kToNextRow;
+    } else {
+      // TO v means TO LAST v, as in the standard.
+      m->skip = MatchRecognize::Skip::kToLast;
+      if (AtKw("FIRST") && !PeekIsPunct(1, "(")) {
+        Advance();
+        m->skip = MatchRecognize::Skip::kToFirst;
+      } else if (AtKw("LAST") && !PeekIsPunct(1, "(")) {
+        Advance();
+      }
+      ASSIGN_OR_RETURN(m->skip_variable, ParseIdentifier());
+    }
+  }
   return Status::OK();
 }
 

@@ -244,6 +244,10 @@ class WindowAggregateOperator final : public Operator, public ProcessingTimeCall
   // later code path finds what it relies on (see Validate in the .cc). O(slices + the watermark-bounded
   // rest); never reads a slice's keys or blocks.
   void Validate(StateReader* r) const;
+  void ValidateStateKind(StateReader* r) const;  // Validate's parts
+  void ValidateSliceGrid(StateReader* r) const;
+  void ValidateLateTimers(StateReader* r) const;
+  void ValidateSessions(StateReader* r) const;
   // Whether `end` is a slice end (and so a window end) of this operator's slice grid.
   bool OnSliceGrid(int64_t end) const { return window_.SliceEnd(end - 1) == end; }
   // After a snapshot or restore: the current state is the base of the next delta.

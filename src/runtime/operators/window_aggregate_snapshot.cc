@@ -359,7 +359,14 @@ void WindowAggregateOperator::GetFiredWindows(StateReader* r) {
 //   have merged), each with start < timer_end <= end and exactly one timer, at timer_end (a merge
 //   erases the timer by timer_end, and FireSessions finds the session of every timer).
 void WindowAggregateOperator::Validate(StateReader* r) const {
-  if (!r->ok()) return;
+  if (r->ok()) ValidateStateKind(r);
+  if (r->ok()) ValidateSliceGrid(r);
+  if (r->ok()) ValidateLateTimers(r);
+  if (r->ok()) ValidateSessions(r);
+}
+
+// The state kinds this operator's window and emit strategy hold.
+void WindowAggregateOperator::ValidateStateKind(StateReader* r) const {
   if (window_.kind == WindowKind::kSession) {
     if (!slices_.empty() || !pending_ends_.empty() || !fired_.empty() || !late_timers_.empty() ||
         !late_pending_.empty()) {
@@ -376,8 +383,11 @@ void WindowAggregateOperator::Validate(StateReader* r) const {
   }
   if (late_delay_us_ <= 0 && early_delay_us_ <= 0 && (!late_timers_.empty() || !late_pending_.empty())) {
     r->Fail("early- or late-firing timers without a firing delay");
-    return;
   }
+}
+
+// Slices, pending and fired windows on the slice grid; each slice's rows and states per key.
+void WindowAggregateOperator::ValidateSliceGrid(StateReader* r) const {
   const size_t na = aggs_.size();
   for (const auto& [end, slice] : slices_) {
     if (!OnSliceGrid(end)) {
@@ -404,6 +414,10 @@ void WindowAggregateOperator::Validate(StateReader* r) const {
       return;
     }
   }
+}
+
+// Late-firing timers and pending late updates match one to one, each held by a slice of its window.
+void WindowAggregateOperator::ValidateLateTimers(StateReader* r) const {
   if (late_timers_.size() != late_pending_.size()) {
     r->Fail(std::to_string(late_timers_.size()) + " late-firing timers but " + std::to_string(late_pending_.size()) +
             " pending late updates");
@@ -429,6 +443,10 @@ void WindowAggregateOperator::Validate(StateReader* r) const {
       return;
     }
   }
+}
+
+// SESSION windows: each key's sessions disjoint and not adjacent, each with exactly one timer.
+void WindowAggregateOperator::ValidateSessions(StateReader* r) const {
   size_t sessions = 0;
   for (const auto& [key, sk] : session_keys_) {
     if (sk.sessions.empty() || sk.seq >= next_session_seq_) {
