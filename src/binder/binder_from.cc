@@ -258,6 +258,26 @@ static std::vector<std::string> NaturalNames(const Scope& left, const Scope& rig
   return names;
 }
 
+// A join's columns: the left side's, then the right side's (nullable on an outer join's null side).
+// Regular joins materialize time attributes (they are plain timestamps afterwards, as in Flink); a
+// temporal join keeps the left side's, whose watermark it forwards.
+static Scope CombineScopes(const Scope& left, const Scope& right, bool temporal, bool left_nullable, bool right_nullable) {
+  Scope combined;
+  combined.using_columns = left.using_columns;
+  combined.natural_names = left.natural_names;
+  for (const auto& u : right.using_columns) combined.using_columns.push_back({u.qualifier, u.name, u.index + left.columns.size()});
+  for (const auto& n : right.natural_names) combined.natural_names.push_back(n);
+  for (const auto& c : left.columns) {
+    LogicalType t = temporal ? c.type : c.type.WithTimeAttribute(TimeAttribute::kNone);
+    combined.columns.push_back({c.qualifier, c.name, left_nullable ? t.WithNullable(true) : t});
+  }
+  for (const auto& c : right.columns) {
+    LogicalType t = c.type.WithTimeAttribute(TimeAttribute::kNone);
+    combined.columns.push_back({c.qualifier, c.name, right_nullable ? t.WithNullable(true) : t});
+  }
+  return combined;
+}
+
 Result<ExprPtr> Binder::BindJoinCondition(const ast::Join& join, const Relation& left, const Relation& right,
                                           const Scope& combined, JoinType type, const std::vector<std::string>& using_names) {
   const size_t nl = left.node->schema.size();
@@ -311,22 +331,8 @@ Result<Binder::Relation> Binder::BindJoin(const ast::Join& join) {
   const size_t nl = left.node->schema.size();
   bool left_nullable = type == JoinType::kRight || type == JoinType::kFull;
   bool right_nullable = type == JoinType::kLeft || type == JoinType::kFull;
-  // Regular joins materialize time attributes (they are plain timestamps afterwards, as in Flink); a
-  // temporal join keeps the left side's, whose watermark it forwards.
   const std::vector<std::string> using_names = join.natural ? NaturalNames(left.scope, rightrel.scope) : join.using_columns;
-  Scope combined;
-  combined.using_columns = left.scope.using_columns;
-  combined.natural_names = left.scope.natural_names;
-  for (const auto& u : rightrel.scope.using_columns) combined.using_columns.push_back({u.qualifier, u.name, u.index + left.scope.columns.size()});
-  for (const auto& n : rightrel.scope.natural_names) combined.natural_names.push_back(n);
-  for (const auto& c : left.scope.columns) {
-    LogicalType t = as_of ? c.type : c.type.WithTimeAttribute(TimeAttribute::kNone);
-    combined.columns.push_back({c.qualifier, c.name, left_nullable ? t.WithNullable(true) : t});
-  }
-  for (const auto& c : rightrel.scope.columns) {
-    LogicalType t = c.type.WithTimeAttribute(TimeAttribute::kNone);
-    combined.columns.push_back({c.qualifier, c.name, right_nullable ? t.WithNullable(true) : t});
-  }
+  Scope combined = CombineScopes(left.scope, rightrel.scope, as_of != nullptr, left_nullable, right_nullable);
   auto node = std::make_shared<JoinNode>();
   node->join_type = type;
   for (const auto& c : left.scope.columns) {

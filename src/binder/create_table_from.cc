@@ -96,6 +96,73 @@ Result<ast::ColumnDef> ColumnOf(const CatalogTable& source, const CatalogColumn&
 
 const char* KindWord(ast::ColumnKind k) { return k == ast::ColumnKind::kComputed ? "Computed" : "Metadata"; }
 
+using ErrorAt = std::function<Status(ast::SourcePos, const std::string&)>;
+
+// A copy of a statement's column definition.
+Result<ast::ColumnDef> CopyColumn(const ast::ColumnDef& c) {
+  ast::ColumnDef col;
+  col.pos = c.pos;
+  col.name = c.name;
+  col.column_kind = c.column_kind;
+  col.type = c.type;
+  col.metadata_key = c.metadata_key;
+  col.is_virtual = c.is_virtual;
+  col.comment = c.comment;
+  if (c.expr) {
+    ASSIGN_OR_RETURN(col.expr, CopyExpr(*c.expr));
+  }
+  return col;
+}
+
+// LIKE's columns into `out`.
+Status MergeLikeColumns(const CatalogTable& source, const ast::CreateTable& ddl, std::map<Feature, Strategy>& strategies,
+                        std::vector<ast::ColumnDef>* out, const ErrorAt& error) {
+  // Columns: the source's (physical always; computed and metadata unless excluded), then the new
+  // ones; a new computed or metadata column may replace the source's of its kind when OVERWRITING.
+  std::vector<ast::ColumnDef>& cols = *out;
+  auto find = [&](const std::string& name) -> ast::ColumnDef* {
+    for (auto& c : cols) {
+      if (c.name == name) return &c;
+    }
+    return nullptr;
+  };
+  for (const auto& c : source.columns) {
+    if (c.kind == ast::ColumnKind::kComputed && strategies[Feature::kGenerated] == Strategy::kExcluding) continue;
+    if (c.kind == ast::ColumnKind::kMetadata && strategies[Feature::kMetadata] == Strategy::kExcluding) continue;
+    ASSIGN_OR_RETURN(ast::ColumnDef col, ColumnOf(source, c));
+    cols.push_back(std::move(col));
+  }
+  const size_t source_columns = cols.size();
+  for (const auto& c : ddl.columns) {
+    ASSIGN_OR_RETURN(ast::ColumnDef col, CopyColumn(c));
+    ast::ColumnDef* existing = find(c.name);
+    if (existing && existing - cols.data() >= static_cast<std::ptrdiff_t>(source_columns)) {
+      return error(c.pos, "A column named '" + c.name + "' already exists in the table");
+    }
+    if (existing && c.column_kind == ast::ColumnKind::kPhysical) {
+      return error(c.pos, "A column named '" + c.name + "' already exists in the base table.");
+    }
+    if (existing) {
+      const Feature feature = c.column_kind == ast::ColumnKind::kComputed ? Feature::kGenerated : Feature::kMetadata;
+      if (existing->column_kind != c.column_kind) {
+        return error(c.pos, "A column named '" + c.name + "' already exists in the base table. " + KindWord(c.column_kind) +
+                                " columns can only overwrite other " + (c.column_kind == ast::ColumnKind::kComputed ? "computed" : "metadata") +
+                                " columns.");
+      }
+      if (strategies[feature] != Strategy::kOverwriting) {
+        const std::string what = feature == Feature::kGenerated ? "generated" : "metadata";
+        const std::string word = feature == Feature::kGenerated ? "GENERATED" : "METADATA";
+        return error(c.pos, "A " + what + " column named '" + c.name + "' already exists in the base table. You might want to specify EXCLUDING " +
+                                word + " or OVERWRITING " + word + ".");
+      }
+      *existing = std::move(col);
+      continue;
+    }
+    cols.push_back(std::move(col));
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<std::shared_ptr<ast::CreateTable>> Binder::MergeTableLike(const ast::CreateTable& ddl) const {
@@ -120,59 +187,7 @@ Result<std::shared_ptr<ast::CreateTable>> Binder::MergeTableLike(const ast::Crea
   out->temporary = ddl.temporary;
   out->if_not_exists = ddl.if_not_exists;
   out->comment = ddl.comment;
-  // Columns: the source's (physical always; computed and metadata unless excluded), then the new
-  // ones; a new computed or metadata column may replace the source's of its kind when OVERWRITING.
-  std::vector<ast::ColumnDef>& cols = out->columns;
-  auto find = [&](const std::string& name) -> ast::ColumnDef* {
-    for (auto& c : cols) {
-      if (c.name == name) return &c;
-    }
-    return nullptr;
-  };
-  for (const auto& c : source.columns) {
-    if (c.kind == ast::ColumnKind::kComputed && strategies[Feature::kGenerated] == Strategy::kExcluding) continue;
-    if (c.kind == ast::ColumnKind::kMetadata && strategies[Feature::kMetadata] == Strategy::kExcluding) continue;
-    ASSIGN_OR_RETURN(ast::ColumnDef col, ColumnOf(source, c));
-    cols.push_back(std::move(col));
-  }
-  const size_t source_columns = cols.size();
-  for (const auto& c : ddl.columns) {
-    ast::ColumnDef col;
-    col.pos = c.pos;
-    col.name = c.name;
-    col.column_kind = c.column_kind;
-    col.type = c.type;
-    col.metadata_key = c.metadata_key;
-    col.is_virtual = c.is_virtual;
-    col.comment = c.comment;
-    if (c.expr) {
-      ASSIGN_OR_RETURN(col.expr, CopyExpr(*c.expr));
-    }
-    ast::ColumnDef* existing = find(c.name);
-    if (existing && existing - cols.data() >= static_cast<std::ptrdiff_t>(source_columns)) {
-      return Error(c.pos, "A column named '" + c.name + "' already exists in the table");
-    }
-    if (existing && c.column_kind == ast::ColumnKind::kPhysical) {
-      return Error(c.pos, "A column named '" + c.name + "' already exists in the base table.");
-    }
-    if (existing) {
-      const Feature feature = c.column_kind == ast::ColumnKind::kComputed ? Feature::kGenerated : Feature::kMetadata;
-      if (existing->column_kind != c.column_kind) {
-        return Error(c.pos, "A column named '" + c.name + "' already exists in the base table. " + KindWord(c.column_kind) +
-                                " columns can only overwrite other " + (c.column_kind == ast::ColumnKind::kComputed ? "computed" : "metadata") +
-                                " columns.");
-      }
-      if (strategies[feature] != Strategy::kOverwriting) {
-        const std::string what = feature == Feature::kGenerated ? "generated" : "metadata";
-        const std::string word = feature == Feature::kGenerated ? "GENERATED" : "METADATA";
-        return Error(c.pos, "A " + what + " column named '" + c.name + "' already exists in the base table. You might want to specify EXCLUDING " +
-                                word + " or OVERWRITING " + word + ".");
-      }
-      *existing = std::move(col);
-      continue;
-    }
-    cols.push_back(std::move(col));
-  }
+  RETURN_IF_ERROR(MergeLikeColumns(source, ddl, strategies, &out->columns, [&](ast::SourcePos pos, const std::string& m) { return Error(pos, m); }));
   // The watermark: the source's unless excluded; a new one for the same column replaces it only
   // when OVERWRITING.
   if (source.rowtime_column && source.watermark_expr && strategies[Feature::kWatermarks] != Strategy::kExcluding) {
@@ -274,17 +289,7 @@ Result<Binder::TableAsSelect> Binder::BindCreateTableAs(std::shared_ptr<const as
   }
   for (size_t i = 0; i < ddl->columns.size(); ++i) {
     const ast::ColumnDef& c = ddl->columns[i];
-    ast::ColumnDef col;
-    col.pos = c.pos;
-    col.name = c.name;
-    col.column_kind = c.column_kind;
-    col.type = c.type;
-    col.metadata_key = c.metadata_key;
-    col.is_virtual = c.is_virtual;
-    col.comment = c.comment;
-    if (c.expr) {
-      ASSIGN_OR_RETURN(col.expr, CopyExpr(*c.expr));
-    }
+    ASSIGN_OR_RETURN(ast::ColumnDef col, CopyColumn(c));
     for (const auto& m : merged->columns) {
       if (m.name == c.name) return Error(c.pos, "A column named '" + c.name + "' already exists in the schema. ");
     }
