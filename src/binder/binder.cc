@@ -118,7 +118,7 @@ Result<PlanNodePtr> Binder::BindInsertInto(const std::shared_ptr<const CatalogTa
     LogicalType target_type = col.type.WithTimeAttribute(TimeAttribute::kNone);
     ExprPtr e;
     if (source_of[i] < 0) {
-      if (!target_type.nullable()) return Error(pos, "Column '" + col.name + "' is NOT NULL and has no value in the INSERT");
+      if (!target_type.nullable()) return Error(pos, "Column '" + col.name + "' has no default value and does not allow NULLs.");
       e = MakeLiteral(Value::Null(target_type));
       identity = false;
     } else {

@@ -169,7 +169,9 @@ Result<std::shared_ptr<ast::CreateTable>> Binder::MergeTableLike(const ast::Crea
   const ast::LikeClause& like = *ddl.like;
   auto error = [&](const std::string& message) { return Error(like.pos, message); };
   if (ddl.as_query) {
-    return Error(like.pos, "CREATE TABLE AS SELECT syntax does not support to create table with LIKE clause (Flink's parser refuses AS after LIKE)");
+    return Status::ParseError("SQL parse failed. Encountered \"AS\" after the LIKE clause (at line " +
+                              std::to_string(ddl.as_query->pos.line) + ", column " + std::to_string(ddl.as_query->pos.column) +
+                              "): CREATE TABLE ... LIKE takes no AS query, as in Flink");
   }
   ASSIGN_OR_RETURN(auto strategies, Strategies(like, error));
   auto path = catalog_->Resolve(like.source);
