@@ -1,6 +1,7 @@
 // The Binder's entry points (binder.h): errors, queries, INSERT and DDL. Its parts: binder_expr.cc
 // and binder_literal.cc (expressions), binder_from.cc (FROM), binder_select.cc (SELECT, GROUP BY,
-// ranking), binder_query.cc (set operations, VALUES, ORDER BY/LIMIT), over_aggregate.cc,
+// ranking), binder_query.cc (set operations, VALUES, ORDER BY/LIMIT), create_table_from.cc (CREATE
+// TABLE ... LIKE and ... AS SELECT), over_aggregate.cc,
 // temporal_join.cc and window_tvf.cc.
 #include "binder/binder.h"
 
@@ -67,29 +68,35 @@ Result<PlanNodePtr> Binder::BindInsert(const ast::Insert& insert) {
   }
   if (!insert.static_partition.empty()) return NotSupported(insert.pos, "INSERT with a static PARTITION");
   ASSIGN_OR_RETURN(PlanNodePtr query, BindQuery(*insert.query));
+  return BindInsertInto(table, query, insert.columns, &insert, insert.pos);
+}
+
+Result<PlanNodePtr> Binder::BindInsertInto(const std::shared_ptr<const CatalogTable>& table, const PlanNodePtr& query,
+                                           const std::vector<std::string>& columns, const ast::Insert* insert,
+                                           ast::SourcePos pos) {
   std::vector<size_t> targets = table->persisted_columns();
   // Map query columns to target columns.
   std::vector<int> source_of(targets.size(), -1);
-  if (insert.columns.empty()) {
+  if (columns.empty()) {
     if (query->schema.size() != targets.size()) {
       std::string qs, ts;
       for (const auto& f : query->schema.fields()) qs += (qs.empty() ? "" : ", ") + f.name + ": " + f.type.ToString();
       for (size_t t : targets) ts += (ts.empty() ? "" : ", ") + table->columns[t].name + ": " + table->columns[t].type.ToString();
-      return Error(insert.pos, "Column types of query result and sink for '" + table->path.FullName() +
+      return Error(pos, "Column types of query result and sink for '" + table->path.FullName() +
                                    "' do not match.\nCause: Different number of columns.\n\nQuery schema: [" + qs +
                                    "]\nSink schema:  [" + ts + "]");
     }
     for (size_t i = 0; i < targets.size(); ++i) source_of[i] = static_cast<int>(i);
   } else {
-    if (insert.columns.size() != query->schema.size()) {
-      return Error(insert.pos, "Number of columns in the INSERT column list (" + std::to_string(insert.columns.size()) +
+    if (columns.size() != query->schema.size()) {
+      return Error(pos, "Number of columns in the INSERT column list (" + std::to_string(columns.size()) +
                                    ") does not match the query (" + std::to_string(query->schema.size()) + ")");
     }
-    for (size_t q = 0; q < insert.columns.size(); ++q) {
+    for (size_t q = 0; q < columns.size(); ++q) {
       bool found = false;
       for (size_t i = 0; i < targets.size(); ++i) {
-        if (table->columns[targets[i]].name == insert.columns[q]) {
-          if (source_of[i] >= 0) return Error(insert.pos, "Column '" + insert.columns[q] + "' is listed twice");
+        if (table->columns[targets[i]].name == columns[q]) {
+          if (source_of[i] >= 0) return Error(pos, "Column '" + columns[q] + "' is listed twice");
           source_of[i] = static_cast<int>(q);
           found = true;
         }
@@ -97,9 +104,9 @@ Result<PlanNodePtr> Binder::BindInsert(const ast::Insert& insert) {
       if (!found) {
         std::vector<std::string> names;
         for (size_t t : targets) names.push_back(table->columns[t].name);
-        std::string msg = "Unknown target column '" + insert.columns[q] + "'";
-        if (auto d = DidYouMean(insert.columns[q], names)) msg += ". Did you mean '" + *d + "'?";
-        return Error(insert.pos, msg);
+        std::string msg = "Unknown target column '" + columns[q] + "'";
+        if (auto d = DidYouMean(columns[q], names)) msg += ". Did you mean '" + *d + "'?";
+        return Error(pos, msg);
       }
     }
   }
@@ -111,7 +118,7 @@ Result<PlanNodePtr> Binder::BindInsert(const ast::Insert& insert) {
     LogicalType target_type = col.type.WithTimeAttribute(TimeAttribute::kNone);
     ExprPtr e;
     if (source_of[i] < 0) {
-      if (!target_type.nullable()) return Error(insert.pos, "Column '" + col.name + "' is NOT NULL and has no value in the INSERT");
+      if (!target_type.nullable()) return Error(pos, "Column '" + col.name + "' has no default value and does not allow NULLs.");
       e = MakeLiteral(Value::Null(target_type));
       identity = false;
     } else {
@@ -123,7 +130,7 @@ Result<PlanNodePtr> Binder::BindInsert(const ast::Insert& insert) {
           std::string qs, ts;
           for (const auto& f : query->schema.fields()) qs += (qs.empty() ? "" : ", ") + f.name + ": " + f.type.ToString();
           for (size_t t : targets) ts += (ts.empty() ? "" : ", ") + table->columns[t].name + ": " + table->columns[t].type.ToString();
-          return Error(insert.pos, "Column types of query result and sink for '" + table->path.FullName() +
+          return Error(pos, "Column types of query result and sink for '" + table->path.FullName() +
                                        "' do not match.\nCause: Incompatible types for sink column '" + col.name +
                                        "' at position " + std::to_string(i) + ".\n\nQuery schema: [" + qs +
                                        "]\nSink schema:  [" + ts + "]");
@@ -155,9 +162,11 @@ Result<PlanNodePtr> Binder::BindInsert(const ast::Insert& insert) {
   calc->schema = calc_schema;
   auto sink = std::make_shared<SinkNode>();
   sink->table = table;
-  sink->conflict_strategy = insert.on_conflict;
-  for (const auto& h : insert.hints) {
-    for (const auto& kv : h.kv_options) sink->hint_options.push_back(kv);
+  if (insert) {
+    sink->conflict_strategy = insert->on_conflict;
+    for (const auto& h : insert->hints) {
+      for (const auto& kv : h.kv_options) sink->hint_options.push_back(kv);
+    }
   }
   if (identity) {
     sink->inputs = {query};
@@ -176,8 +185,11 @@ Result<PlanNodePtr> Binder::BindInsert(const ast::Insert& insert) {
 Result<std::shared_ptr<CatalogTable>> Binder::BindCreateTable(std::shared_ptr<const ast::CreateTable> ddl) {
   auto path = catalog_->Resolve(ddl->name);
   if (!path.ok()) return Error(ddl->pos, path.status().message());
-  if (ddl->as_query) return NotSupported(ddl->pos, "CREATE TABLE ... AS SELECT");
-  if (ddl->like) return NotSupported(ddl->pos, "CREATE TABLE ... LIKE");
+  if (ddl->as_query) return Status::Internal("CREATE TABLE ... AS SELECT is bound by Binder::BindCreateTableAs");
+  if (ddl->like) {
+    ASSIGN_OR_RETURN(std::shared_ptr<ast::CreateTable> merged, MergeTableLike(*ddl));
+    return BindCreateTable(merged);
+  }
   auto t = std::make_shared<CatalogTable>();
   t->path = *path;
   t->temporary = ddl->temporary;

@@ -41,8 +41,19 @@ struct ScopeColumn {
   LogicalType type;
 };
 
+// A common column of a USING / NATURAL join as one side names it (t.c): the column `index` of the
+// scope, a helper column (qualifier "$over", out of *) the join keeps for qualified references.
+struct UsingColumn {
+  std::string qualifier;
+  std::string name;
+  size_t index = 0;
+};
+
 struct Scope {
   std::vector<ScopeColumn> columns;
+  std::vector<UsingColumn> using_columns;
+  // A NATURAL join's common columns: ambiguous when not qualified, as in Calcite.
+  std::vector<std::string> natural_names;
 };
 
 class Binder {
@@ -57,6 +68,14 @@ class Binder {
   Result<PlanNodePtr> BindInsert(const ast::Insert& insert);
 
   Result<std::shared_ptr<CatalogTable>> BindCreateTable(std::shared_ptr<const ast::CreateTable> ddl);
+  // CREATE TABLE ... AS SELECT (binder/create_table_from.cc): the new table (its schema from the query,
+  // merged with the statement's columns as Flink's MergeTableAsUtil merges them) and the INSERT of the
+  // query into it, as a SinkNode.
+  struct TableAsSelect {
+    std::shared_ptr<CatalogTable> table;
+    PlanNodePtr sink;
+  };
+  Result<TableAsSelect> BindCreateTableAs(std::shared_ptr<const ast::CreateTable> ddl);
   Result<std::shared_ptr<CatalogView>> BindCreateView(std::shared_ptr<const ast::CreateView> ddl);
 
   // Binds a scalar expression over `scope` (no aggregates).
@@ -204,7 +223,11 @@ class Binder {
   Result<Relation> BindJoin(const ast::Join& join);
   Result<Relation> BindUnnestJoin(const ast::Join& join);
   Result<ExprPtr> BindJoinCondition(const ast::Join& join, const Relation& left, const Relation& right,
-                                    const Scope& combined, JoinType type);
+                                    const Scope& combined, JoinType type, const std::vector<std::string>& using_names);
+  // A USING / NATURAL join's columns as Calcite shows them: each common column once (COALESCE of
+  // both sides) first, then each side's other columns; each side's common column stays readable
+  // qualified (binder_from.cc).
+  Result<Relation> FinishUsingJoin(const ast::Join& join, Relation joined, size_t nl, const std::vector<std::string>& names);
   // One aggregate call over `input`: its arguments and FILTER become columns of `pre` (a projection of
   // the input, reused when equal); `needs_retract` picks the retracting variant.
   Result<AggregateCall> BindAggregateCall(const ast::Call& call, const Relation& input, CalcNode* pre, bool needs_retract);
@@ -240,6 +263,14 @@ class Binder {
                                     const std::vector<const Expr*>& taken_eqs, std::vector<ExprPtr> residual,
                                     TemporalJoinNode* node);
   Result<Relation> BindUnnest(Relation left, const ast::Unnest& unnest, bool left_outer);
+  Status RefuseSeveralUnnested(const ast::Unnest& unnest, const LogicalType& first) const;
+  // CREATE TABLE ... LIKE (binder/create_table_from.cc): the statement with the source table's parts
+  // merged in by the LIKE options, as Flink's MergeTableLikeUtil merges them.
+  Result<std::shared_ptr<ast::CreateTable>> MergeTableLike(const ast::CreateTable& ddl) const;
+  // An INSERT's sink over a bound query: `columns` names the target columns (empty: all, in order).
+  Result<PlanNodePtr> BindInsertInto(const std::shared_ptr<const CatalogTable>& table, const PlanNodePtr& query,
+                                     const std::vector<std::string>& columns, const ast::Insert* insert,
+                                     ast::SourcePos pos);
   // MATCH_RECOGNIZE (binder/match_recognize.cc).
   struct MatchBindContext {
     const Scope* input_scope = nullptr;

@@ -92,7 +92,20 @@ Result<ExprPtr> Binder::BindIdentifier(const ast::Identifier& id, const Scope& s
       }
     }
   }
+  if (found < 0 && parts.size() >= 2) {
+    // A USING / NATURAL join's common column as one side names it.
+    for (const auto& u : scope.using_columns) {
+      if (u.qualifier == parts[0] && u.name == parts[1]) {
+        found = static_cast<int>(u.index);
+        consumed = 2;
+        break;
+      }
+    }
+  }
   if (found < 0) {
+    if (std::find(scope.natural_names.begin(), scope.natural_names.end(), parts[0]) != scope.natural_names.end()) {
+      return Error(id.pos, "Column '" + parts[0] + "' is ambiguous");
+    }
     int matches = 0;
     for (size_t i = 0; i < scope.columns.size(); ++i) {
       // A value generator's columns (qualifier $cor) are read as the outer columns they carry.

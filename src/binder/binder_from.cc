@@ -164,11 +164,24 @@ Result<Binder::Relation> Binder::BindTable(const ast::TableName& ref) {
   return out;
 }
 
+// UNNEST(a, b, ...): Flink 2.2.1's planner derives the row of the first collection only and fails
+// reading the next one's column ("Index N out of bounds for length N", N the first collection's
+// columns with ORDINALITY's); Sluice refuses it with that message (docs/sql.md, UNNEST).
+Status Binder::RefuseSeveralUnnested(const ast::Unnest& unnest, const LogicalType& first) const {
+  size_t n = first.id() == TypeId::kMap ? 2 : first.child(0).id() == TypeId::kRow ? first.child(0).num_children() : 1;
+  if (unnest.with_ordinality) ++n;
+  const std::string index = std::to_string(n);
+  return Status::NotSupported("UNNEST of several collections fails in Flink 2.2.1's planner: Index " + index +
+                              " out of bounds for length " + index + " (at line " + std::to_string(unnest.pos.line) +
+                              ", column " + std::to_string(unnest.pos.column) +
+                              "); unnest each collection in its own CROSS JOIN UNNEST");
+}
+
 Result<Binder::Relation> Binder::BindUnnest(Relation left, const ast::Unnest& unnest, bool left_outer) {
-  if (unnest.args.size() != 1) return NotSupported(unnest.pos, "UNNEST of several collections");
   ASSIGN_OR_RETURN(ExprPtr coll, BindExpr(*unnest.args[0], left.scope));
   const LogicalType& t = coll->type;
   if (!t.IsList()) return Error(unnest.pos, "UNNEST needs an ARRAY, MAP or MULTISET, got " + t.ToString());
+  if (unnest.args.size() != 1) return RefuseSeveralUnnested(unnest, t);
   auto node = std::make_shared<CorrelateNode>();
   node->inputs = {left.node};
   node->collection = coll;
@@ -226,25 +239,67 @@ Result<Binder::Relation> Binder::BindUnnestJoin(const ast::Join& join) {
 
 // The join condition over the combined columns: ON's, or USING's equalities; null when there is none
 // (an inner join only).
+// The column of `scope` in [from, to) a USING / NATURAL join names `name` (not a helper column).
+static std::optional<size_t> SideColumn(const Scope& scope, size_t from, size_t to, const std::string& name) {
+  for (size_t i = from; i < to; ++i) {
+    if (scope.columns[i].name == name && (scope.columns[i].qualifier.empty() || scope.columns[i].qualifier[0] != '$')) return i;
+  }
+  return std::nullopt;
+}
+
+// A NATURAL join's common columns: the left side's names the right side has, in the left's order.
+static std::vector<std::string> NaturalNames(const Scope& left, const Scope& right) {
+  std::vector<std::string> names;
+  for (const auto& c : left.columns) {
+    if (!c.qualifier.empty() && c.qualifier[0] == '$') continue;
+    if (std::find(names.begin(), names.end(), c.name) != names.end()) continue;
+    if (SideColumn(right, 0, right.columns.size(), c.name)) names.push_back(c.name);
+  }
+  return names;
+}
+
+// A join's columns: the left side's, then the right side's (nullable on an outer join's null side).
+// Regular joins materialize time attributes (they are plain timestamps afterwards, as in Flink); a
+// temporal join keeps the left side's, whose watermark it forwards.
+static Scope CombineScopes(const Scope& left, const Scope& right, bool temporal, bool left_nullable, bool right_nullable) {
+  Scope combined;
+  combined.using_columns = left.using_columns;
+  combined.natural_names = left.natural_names;
+  for (const auto& u : right.using_columns) combined.using_columns.push_back({u.qualifier, u.name, u.index + left.columns.size()});
+  for (const auto& n : right.natural_names) combined.natural_names.push_back(n);
+  for (const auto& c : left.columns) {
+    LogicalType t = temporal ? c.type : c.type.WithTimeAttribute(TimeAttribute::kNone);
+    combined.columns.push_back({c.qualifier, c.name, left_nullable ? t.WithNullable(true) : t});
+  }
+  for (const auto& c : right.columns) {
+    LogicalType t = c.type.WithTimeAttribute(TimeAttribute::kNone);
+    combined.columns.push_back({c.qualifier, c.name, right_nullable ? t.WithNullable(true) : t});
+  }
+  return combined;
+}
+
 Result<ExprPtr> Binder::BindJoinCondition(const ast::Join& join, const Relation& left, const Relation& right,
-                                          const Scope& combined, JoinType type) {
+                                          const Scope& combined, JoinType type, const std::vector<std::string>& using_names) {
   const size_t nl = left.node->schema.size();
   ExprPtr cond;
   if (join.on) {
     ASSIGN_OR_RETURN(cond, BindExpr(*join.on, combined));
     if (cond->type.id() != TypeId::kBoolean) return Error(join.on->pos, "JOIN condition must be a BOOLEAN expression");
-  } else if (!join.using_columns.empty()) {
+  } else if (!using_names.empty()) {
     std::vector<ExprPtr> eqs;
-    for (const auto& u : join.using_columns) {
-      auto li = left.node->schema.IndexOf(u);
-      auto ri = right.node->schema.IndexOf(u);
+    for (const auto& u : using_names) {
+      auto li = SideColumn(combined, 0, nl, u);
+      auto ri = SideColumn(combined, nl, combined.columns.size(), u);
       if (!li || !ri) return Error(join.pos, "Column '" + u + "' in USING clause not found on both sides of the join");
       ASSIGN_OR_RETURN(ExprPtr eq, MakeFunctionCall("=", {MakeColumnRef(static_cast<int>(*li), combined.columns[*li].type),
-                                                             MakeColumnRef(static_cast<int>(nl + *ri), combined.columns[nl + *ri].type)},
+                                                             MakeColumnRef(static_cast<int>(*ri), combined.columns[*ri].type)},
                                                     join.pos));
       eqs.push_back(eq);
     }
     cond = eqs.size() == 1 ? eqs[0] : MakeSpecial(ExprKind::kAnd, LogicalType::Boolean(), eqs);
+  } else if (join.natural) {
+    // A NATURAL join without common columns joins every pair (Calcite's condition TRUE).
+    if (type != JoinType::kInner) cond = MakeLiteral(Value::Boolean(true));
   } else if (type != JoinType::kInner) {
     return Error(join.pos, "An outer join needs an ON or USING condition");
   }
@@ -255,7 +310,6 @@ Result<Binder::Relation> Binder::BindJoin(const ast::Join& join) {
   const ast::TableRef& right = *join.right;
   if (right.kind == ast::TableRefKind::kUnnest) return BindUnnestJoin(join);
   if (right.kind == ast::TableRefKind::kTableFunction) return NotSupported(right.pos, "LATERAL TABLE function joins");
-  if (join.natural) return NotSupported(join.pos, "NATURAL JOIN");
   const ast::Expr* as_of = right.kind == ast::TableRefKind::kTable ? right.As<ast::TableName>().for_system_time.get() : nullptr;
   ASSIGN_OR_RETURN(Relation left, BindTableRef(*join.left));
   temporal_right_ = as_of != nullptr;
@@ -277,17 +331,8 @@ Result<Binder::Relation> Binder::BindJoin(const ast::Join& join) {
   const size_t nl = left.node->schema.size();
   bool left_nullable = type == JoinType::kRight || type == JoinType::kFull;
   bool right_nullable = type == JoinType::kLeft || type == JoinType::kFull;
-  // Regular joins materialize time attributes (they are plain timestamps afterwards, as in Flink); a
-  // temporal join keeps the left side's, whose watermark it forwards.
-  Scope combined;
-  for (const auto& c : left.scope.columns) {
-    LogicalType t = as_of ? c.type : c.type.WithTimeAttribute(TimeAttribute::kNone);
-    combined.columns.push_back({c.qualifier, c.name, left_nullable ? t.WithNullable(true) : t});
-  }
-  for (const auto& c : rightrel.scope.columns) {
-    LogicalType t = c.type.WithTimeAttribute(TimeAttribute::kNone);
-    combined.columns.push_back({c.qualifier, c.name, right_nullable ? t.WithNullable(true) : t});
-  }
+  const std::vector<std::string> using_names = join.natural ? NaturalNames(left.scope, rightrel.scope) : join.using_columns;
+  Scope combined = CombineScopes(left.scope, rightrel.scope, as_of != nullptr, left_nullable, right_nullable);
   auto node = std::make_shared<JoinNode>();
   node->join_type = type;
   for (const auto& c : left.scope.columns) {
@@ -311,7 +356,7 @@ Result<Binder::Relation> Binder::BindJoin(const ast::Join& join) {
   }
   ExprPtr cond;
   if (!on_subqueries) {
-    auto bound = BindJoinCondition(join, left, rightrel, combined, type);
+    auto bound = BindJoinCondition(join, left, rightrel, combined, type, using_names);
     if (side_subqueries) ForgetSubqueries(*join.on);
     ASSIGN_OR_RETURN(cond, std::move(bound));
   }
@@ -351,6 +396,62 @@ Result<Binder::Relation> Binder::BindJoin(const ast::Join& join) {
   out.scope = combined;
   if (on_subqueries) return BindWhere(*join.on, std::move(out));
   if (side_subqueries) return DropHelperColumns(std::move(out));
+  if (!using_names.empty()) return FinishUsingJoin(join, std::move(out), nl, using_names);
+  return out;
+}
+
+Result<Binder::Relation> Binder::FinishUsingJoin(const ast::Join& join, Relation joined, size_t nl,
+                                                 const std::vector<std::string>& names) {
+  const Scope& in = joined.scope;
+  std::vector<size_t> li, ri;
+  std::vector<bool> common(in.columns.size(), false);
+  for (const auto& n : names) {
+    li.push_back(*SideColumn(in, 0, nl, n));
+    ri.push_back(*SideColumn(in, nl, in.columns.size(), n));
+    common[li.back()] = common[ri.back()] = true;
+  }
+  auto calc = std::make_shared<CalcNode>();
+  calc->inputs = {joined.node};
+  Relation out;
+  auto add = [&](ExprPtr e, ScopeColumn c) {
+    calc->projections.push_back(e);
+    out.scope.columns.push_back(std::move(c));
+  };
+  auto ref = [&](size_t i) { return MakeColumnRef(static_cast<int>(i), in.columns[i].type); };
+  // Each common column once: COALESCE(left, right) in their common type, nullable when both are.
+  for (size_t k = 0; k < names.size(); ++k) {
+    std::vector<ExprPtr> args = {ref(li[k]), ref(ri[k])};
+    ASSIGN_OR_RETURN(ExprPtr common_type, CastAllToCommon(&args, join.pos));
+    const bool nullable = args[0]->type.nullable() && args[1]->type.nullable();
+    add(MakeSpecial(ExprKind::kCoalesce, common_type->type.WithNullable(nullable), args), {"", names[k], common_type->type.WithNullable(nullable)});
+  }
+  for (size_t i = 0; i < in.columns.size(); ++i) {
+    if (!common[i]) add(ref(i), in.columns[i]);
+  }
+  // Each side's own common column, for t.c: helper columns * leaves out.
+  // (Earlier joins' helper columns are among the other columns: their places move.)
+  std::vector<size_t> moved(in.columns.size(), 0);
+  for (size_t i = 0, at = names.size(); i < in.columns.size(); ++i) {
+    if (!common[i]) moved[i] = at++;
+  }
+  out.scope.using_columns = in.using_columns;
+  for (auto& u : out.scope.using_columns) u.index = moved[u.index];
+  for (size_t k = 0; k < names.size(); ++k) {
+    for (size_t side : {li[k], ri[k]}) {
+      const ScopeColumn& c = in.columns[side];
+      out.scope.using_columns.push_back({c.qualifier, c.name, out.scope.columns.size()});
+      add(ref(side), {"$over", c.qualifier + "." + c.name, c.type});
+    }
+  }
+  out.scope.natural_names = in.natural_names;
+  if (join.natural) {
+    for (const auto& n : names) out.scope.natural_names.push_back(n);
+  }
+  std::vector<std::string> schema_names;
+  for (const auto& c : out.scope.columns) schema_names.push_back(c.name);
+  Uniquify(&schema_names);
+  for (size_t i = 0; i < schema_names.size(); ++i) calc->schema.Add(schema_names[i], out.scope.columns[i].type);
+  out.node = calc;
   return out;
 }
 

@@ -105,6 +105,12 @@ int RunStatements(Session& session, const RunOptions& opts, const std::string& s
     printer.set_listing(kw == "SHOW" || kw == "DESCRIBE" || kw == "DESC" || kw == "SET");
     std::string text = st.text;
     bool is_job = kw == "SELECT" || kw == "WITH" || kw == "INSERT" || kw == "EXECUTE" || kw == "BEGIN" || kw == "VALUES";
+    if (opts.explain_only && !is_job && (kw == "CREATE" || kw == "REPLACE")) {
+      // A CTAS / RTAS is a job too: explained, its table not created.
+      auto parsed = sql::ParseStatement(text);
+      is_job = parsed.ok() && (*parsed)->kind == ast::StatementKind::kCreateTable &&
+               (*parsed)->As<ast::CreateTable>().as_query != nullptr;
+    }
     if (opts.explain_only && is_job) text = "EXPLAIN " + text;
     auto result = session.ExecuteAt(text, st.line, st.column, &printer);
     std::cout.flush();

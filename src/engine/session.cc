@@ -142,6 +142,16 @@ class Session::Impl {
     switch (stmt->kind) {
       case ast::StatementKind::kCreateTable: {
         auto ddl = std::static_pointer_cast<const ast::CreateTable>(std::shared_ptr<const ast::Statement>(stmt));
+        if (ddl->as_query) {
+          // CTAS: the table is created, then the query's INSERT runs (not atomic, as in Flink: a
+          // failing INSERT leaves the table).
+          ASSIGN_OR_RETURN(auto ctas, binder.BindCreateTableAs(ddl));
+          if (ddl->replace || ddl->or_replace) {  // RTAS: the old table goes first
+            RETURN_IF_ERROR(catalog_.Drop(ctas.table->path, /*view=*/false, /*if_exists=*/true));
+          }
+          RETURN_IF_ERROR(catalog_.CreateTable(ctas.table, ddl->if_not_exists));
+          return Run({ctas.sink}, {ctas.sink}, handler, eval.get());
+        }
         ASSIGN_OR_RETURN(auto table, binder.BindCreateTable(ddl));
         RETURN_IF_ERROR(catalog_.CreateTable(table, ddl->if_not_exists));
         return result;
@@ -558,6 +568,15 @@ class Session::Impl {
           roots.push_back(plan);
         }
         break;
+      case ast::StatementKind::kCreateTable: {
+        // EXPLAIN of a CTAS: the plan of its INSERT (the table is not created).
+        // A non-owning pointer: the statement outlives the EXPLAIN.
+        std::shared_ptr<const ast::CreateTable> ddl(std::shared_ptr<void>(), &ex.inner->As<ast::CreateTable>());
+        if (!ddl->as_query) return Status::NotSupported("EXPLAIN of CREATE TABLE without AS SELECT (EXPLAIN takes a query, INSERT, statement set or CREATE TABLE ... AS SELECT)");
+        ASSIGN_OR_RETURN(auto ctas, binder->BindCreateTableAs(ddl));
+        roots.push_back(ctas.sink);
+        break;
+      }
       default: return Status::NotSupported("EXPLAIN of this statement kind (EXPLAIN takes a query, INSERT or statement set)");
     }
     ExplainOptions opts;

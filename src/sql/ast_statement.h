@@ -92,11 +92,12 @@ struct PrimaryKeyDef {
   bool enforced = false;  // Flink requires NOT ENFORCED; the binder rejects ENFORCED
 };
 
-// LIKE source_table (INCLUDING ALL, EXCLUDING OPTIONS, ...).
+// LIKE source_table (INCLUDING ALL EXCLUDING OPTIONS ...), the options separated by spaces.
 struct LikeClause {
   enum class Strategy : uint8_t { kIncluding, kExcluding, kOverwriting };
   enum class Feature : uint8_t { kAll, kConstraints, kGenerated, kMetadata, kOptions, kPartitions, kWatermarks };
   SourcePos pos;
+  SourcePos source_pos;  // where the source table's name is
   Name source;
   std::vector<std::pair<Strategy, Feature>> options;
 };
@@ -115,6 +116,9 @@ struct CreateTable : Statement {
   PropertyList options;  // WITH (...), in order
   std::optional<LikeClause> like;
   QueryPtr as_query;  // CREATE TABLE ... AS SELECT; null otherwise
+  // REPLACE TABLE ... AS SELECT (`replace`) and CREATE OR REPLACE TABLE ... AS SELECT (`or_replace`).
+  bool replace = false;
+  bool or_replace = false;
 };
 
 struct CreateView : Statement {

@@ -8,7 +8,26 @@ namespace sluice::sql::internal {
 
 Result<StatementPtr> Parser::ParseCreate() {
   SourcePos pos = Here();
-  RETURN_IF_ERROR(ExpectKw("CREATE"));
+  // [CREATE OR] REPLACE TABLE ... AS SELECT (Flink's RTAS; AS is required).
+  const bool replace = AcceptKw("REPLACE");
+  if (!replace) RETURN_IF_ERROR(ExpectKw("CREATE"));
+  const bool or_replace = !replace && AtKw("OR") && PeekIsKw(1, "REPLACE");
+  if (replace || or_replace) {
+    if (or_replace) {
+      Advance();
+      Advance();
+    }
+    RETURN_IF_ERROR(ExpectKw("TABLE"));
+    ASSIGN_OR_RETURN(StatementPtr st, ParseCreateTable(pos, false));
+    auto& ct = static_cast<CreateTable&>(*st);
+    if (!ct.as_query) {
+      Expect("\"AS\"");
+      return ErrorHere();
+    }
+    ct.replace = replace;
+    ct.or_replace = or_replace;
+    return st;
+  }
   bool temporary = AcceptKw("TEMPORARY");
   if (AcceptKw("TABLE")) return ParseCreateTable(pos, temporary);
   if (AcceptKw("VIEW")) return ParseCreateView(pos, temporary);
@@ -176,6 +195,7 @@ Result<StatementPtr> Parser::ParseCreateTable(SourcePos pos, bool temporary) {
     LikeClause like;
     like.pos = Here();
     Advance();
+    like.source_pos = Here();
     ASSIGN_OR_RETURN(like.source, ParseCompoundName());
     if (AcceptPunct("(")) {
       do {
@@ -204,7 +224,8 @@ Result<StatementPtr> Parser::ParseCreateTable(SourcePos pos, bool temporary) {
           }
         }
         if (!found) return ErrorHere();
-      } while (AcceptPunct(","));
+        // Separated by spaces, as in Flink's grammar (which refuses a comma).
+      } while (AtKw("INCLUDING") || AtKw("EXCLUDING") || AtKw("OVERWRITING"));
       RETURN_IF_ERROR(ExpectPunct(")"));
     }
     ct->like = std::move(like);

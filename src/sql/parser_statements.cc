@@ -8,7 +8,7 @@ namespace sluice::sql::internal {
 
 Result<StatementPtr> Parser::ParseStatementBody() {
   if (AtQueryStart()) return ParseQueryStatement();
-  if (AtKw("CREATE")) return ParseCreate();
+  if (AtKw("CREATE") || (AtKw("REPLACE") && PeekIsKw(1, "TABLE"))) return ParseCreate();
   if (AtKw("DROP")) return ParseDrop();
   if (AtKw("SHOW")) return ParseShow();
   if (AtKw("DESCRIBE") || AtKw("DESC")) return ParseDescribe();
@@ -292,6 +292,8 @@ Result<StatementPtr> Parser::ParseExplain() {
   } else if (AtKw("INSERT")) {
     ASSIGN_OR_RETURN(auto ins, ParseInsert());
     ex->inner = std::move(ins);
+  } else if (AtKw("CREATE") || AtKw("REPLACE")) {  // [CREATE OR REPLACE | REPLACE] TABLE ... AS SELECT (the session refuses other CREATEs)
+    ASSIGN_OR_RETURN(ex->inner, ParseCreate());
   } else if (AtKw("EXECUTE")) {
     ASSIGN_OR_RETURN(ex->inner, ParseExecute());
   } else if (AtQueryStart()) {

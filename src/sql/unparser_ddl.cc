@@ -41,7 +41,7 @@ std::string PrimaryKeyText(const PrimaryKeyDef& k) {
 }  // namespace
 
 std::string CreateTableText(UnparserBase& unparser, const CreateTable& ct) {
-  std::string out = ct.temporary ? "CREATE TEMPORARY TABLE " : "CREATE TABLE ";
+  std::string out = ct.replace ? "REPLACE TABLE " : ct.or_replace ? "CREATE OR REPLACE TABLE " : ct.temporary ? "CREATE TEMPORARY TABLE " : "CREATE TABLE ";
   if (ct.if_not_exists) out += "IF NOT EXISTS ";
   out += NameText(ct.name);
   std::vector<std::string> elements;
@@ -66,7 +66,7 @@ std::string CreateTableText(UnparserBase& unparser, const CreateTable& ct) {
                                         "WATERMARKS"};
       out += " (";
       for (size_t i = 0; i < ct.like->options.size(); ++i) {
-        if (i) out += ", ";
+        if (i) out += " ";
         out += std::string(kStrategies[static_cast<int>(ct.like->options[i].first)]) + " " +
                kFeatures[static_cast<int>(ct.like->options[i].second)];
       }

@@ -62,7 +62,7 @@ const std::vector<std::string>& Corpus() {
          ) COMMENT 'orders table' WITH ('connector' = 'kafka', 'topic' = 'orders',
            'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'json'))",
       R"(CREATE TABLE users (id BIGINT PRIMARY KEY NOT ENFORCED, name STRING) WITH ('connector' = 'upsert-kafka'))",
-      R"(CREATE TABLE t2 WITH ('connector' = 'print') LIKE t1 (EXCLUDING OPTIONS, INCLUDING WATERMARKS))",
+      R"(CREATE TABLE t2 WITH ('connector' = 'print') LIKE t1 (EXCLUDING OPTIONS INCLUDING WATERMARKS))",
       R"(CREATE TABLE t3 (CONSTRAINT pk PRIMARY KEY (a, b) NOT ENFORCED, a INT, b INT) WITH ('connector' = 'print'))",
       R"(CREATE TABLE t4 WITH ('connector' = 'print') AS SELECT a, b FROM t1)",
       R"(CREATE VIEW person AS SELECT person.id, person.name, person.emailAddress, person.creditCard, person.city,
