@@ -312,6 +312,13 @@ Result<Binder::Relation> Binder::BindJoin(const ast::Join& join) {
   ExprPtr cond;
   if (!on_subqueries) {
     auto bound = BindJoinCondition(join, left, rightrel, combined, type);
+    if (IsCorrelationRefusal(bound.status())) {
+      // An enclosing query's column in the ON of a join inside a subquery: Flink's decorrelation leaves
+      // the correlation in the join and fails (its variable is $cor1 there when the subquery's WHERE
+      // correlates too).
+      bound = Error(join.on->pos, "unexpected correlate variable $cor0 in the plan (a correlated reference in the ON "
+                                  "condition of a join inside a subquery cannot be decorrelated, as in Flink)");
+    }
     if (side_subqueries) ForgetSubqueries(*join.on);
     ASSIGN_OR_RETURN(cond, std::move(bound));
   }

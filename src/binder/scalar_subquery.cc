@@ -116,7 +116,15 @@ Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, c
   if (query.kind != ast::QueryKind::kSelect || !query.with.empty()) return CorrelatedSetOperation(query, pos);
   const bool aggregate = IsSingleRowAggregate(query);
   if (!aggregate && IsGroupedSelect(query)) return GroupedScalarSide(query, outer, outer_rows, pos);
-  if ((!aggregate && !IsPlainSelect(query)) || !query.As<ast::Select>().from) {
+  // An ORDER BY without LIMIT or OFFSET orders nothing in a subquery (dropped, as Calcite does). With
+  // one, Calcite's RelDecorrelator (which plans Flink's scalar subqueries) leaves the correlation in
+  // the Sort, and Flink fails.
+  const bool ordered = IsOrderedPlainSelect(query);
+  if (ordered && (query.limit || query.offset)) {
+    return Error(pos, "unexpected correlate variable $cor0 in the plan (a correlated scalar subquery with LIMIT or OFFSET "
+                      "cannot be decorrelated, as in Flink)");
+  }
+  if ((!aggregate && !IsPlainSelect(query) && !ordered) || !query.As<ast::Select>().from) {
     return NotSupported(pos, "A correlated scalar subquery that is not one aggregate without GROUP BY or a plain SELECT ... FROM ... WHERE");
   }
   const auto& select = query.As<ast::Select>();
@@ -162,8 +170,24 @@ Status Binder::CorrelatedAggregate(const ast::Select& select, Relation inner, co
   extra_group_columns_ = inner_keys;
   ASSIGN_OR_RETURN(side->rel, BindAggregate(select, std::move(inner)));
   const auto& calc = side->rel.node->As<CalcNode>();
-  if (calc.inputs[0]->kind != PlanKind::kGroupAggregate || calc.projections.size() != 1) {
-    return NotSupported(pos, "A correlated scalar subquery whose aggregation has subqueries");
+  if (calc.projections.size() != 1) return Error(pos, "A scalar subquery must return exactly one column");
+  if (calc.inputs[0]->kind != PlanKind::kGroupAggregate) {
+    // The aggregation's own subqueries are joined to the aggregate's rows (its keys first): as Flink
+    // plans it, the value over those rows, then SINGLE_VALUE of it per key (an outer row without a
+    // group reads NULL, the LEFT join's, also for a COUNT).
+    auto value = std::make_shared<CalcNode>();
+    value->inputs = {calc.inputs[0]};
+    for (size_t k = 0; k < inner_keys.size(); ++k) {
+      value->projections.push_back(MakeColumnRef(static_cast<int>(k), calc.inputs[0]->schema.field(k).type));
+      value->schema.Add("k" + std::to_string(k), value->projections.back()->type);
+    }
+    value->projections.push_back(calc.projections[0]);
+    value->schema.Add("v", calc.projections[0]->type.WithTimeAttribute(TimeAttribute::kNone));
+    value->condition = calc.condition;
+    ASSIGN_OR_RETURN(side->rel.node, SingleValueAggregate(value, pos, inner_keys.size()));
+    side->rel.scope.columns.clear();
+    for (const auto& f : side->rel.node->schema.fields()) side->rel.scope.columns.push_back({"", f.name, f.type});
+    return Status::OK();
   }
   const auto& agg = calc.inputs[0]->As<GroupAggregateNode>();
   side->value = calc.projections[0];
