@@ -138,11 +138,15 @@ class Binder {
     // the aggregate's columns, of which `count_columns` are COUNTs.
     ExprPtr value;
     std::vector<int> count_columns;
+    // A correlated SELECT without FROM: its item over the outer row, read while `rel`'s one column (a
+    // SINGLE_VALUE(TRUE) of a one-row Values, as Flink plans it) is not NULL.
+    ExprPtr outer_value;
   };
   Result<ScalarSide> BindScalarSubquery(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
                                         ast::SourcePos pos);
   // A correlated scalar subquery that groups or is DISTINCT: SINGLE_VALUE of BindGroupedCorrelated's
   // item per key (binder/subquery_decorrelate.cc).
+  Result<ScalarSide> ValuesItemSide(const ast::Select& select, const Scope& outer, ast::SourcePos pos);
   Result<ScalarSide> GroupedScalarSide(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
                                        ast::SourcePos pos);
   Result<PlanNodePtr> CorrelatedSingleValue(const ast::Select& select, const Relation& inner,
