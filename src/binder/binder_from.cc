@@ -306,8 +306,11 @@ Result<Binder::Relation> Binder::BindJoin(const ast::Join& join) {
   std::vector<const ast::Expr*> on_scalars;
   if (join.on) CollectScalarSubqueries(*join.on, &on_scalars);
   const bool on_subqueries = !side_subqueries && join.on && (HasSubqueryPredicate(*join.on) || !on_scalars.empty());
-  if (on_subqueries && type != JoinType::kInner) {
-    return NotSupported(join.on->pos, "A subquery in the ON condition of an outer join");
+  if (on_subqueries && (as_of || type != JoinType::kInner)) {
+    // A temporal join's (an outer join's subqueries go to a side above, JoinOnSubqueriesToSide): Flink
+    // plans it as a correlate over the versioned table, which its subquery removal cannot decorrelate.
+    return Error(join.on->pos, "unexpected correlate variable $cor0 in the plan (a subquery in the ON condition of a "
+                               "temporal join (FOR SYSTEM_TIME AS OF) cannot be decorrelated, as in Flink)");
   }
   ExprPtr cond;
   if (!on_subqueries) {
