@@ -159,6 +159,7 @@ class Binder {
   Result<Relation> JoinScalarSubqueries(const std::vector<const ast::Expr*>& subqueries, Relation input, bool left_outer);
   Result<PlanNodePtr> NonEmptyMarker(PlanNodePtr rows, ast::SourcePos pos);
   Result<Relation> SortCorrelatedSubquery(const ast::Query& query, Relation inner);
+  Status CorrelatedSortError(ast::SourcePos pos) const;
   // IN / EXISTS subqueries under OR, CASE, ... (binder/subquery_mark.cc): `input` LEFT joined with
   // marker rows of each subquery, its predicate registered in replacements_ as a test
   // of the marker columns (qualifier "$subquery", not part of *).

@@ -136,10 +136,7 @@ Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, c
   // one, Calcite's RelDecorrelator (which plans Flink's scalar subqueries) leaves the correlation in
   // the Sort, and Flink fails.
   const bool ordered = IsOrderedPlainSelect(query);
-  if (ordered && (query.limit || query.offset)) {
-    return Error(pos, "unexpected correlate variable $cor0 in the plan (a correlated scalar subquery with LIMIT or OFFSET "
-                      "cannot be decorrelated, as in Flink)");
-  }
+  if (ordered && (query.limit || query.offset)) return CorrelatedSortError(pos);
   if ((!aggregate && !IsPlainSelect(query) && !ordered) || !query.As<ast::Select>().from) {
     return NotSupported(pos, "A correlated scalar subquery that is not one aggregate without GROUP BY or a plain SELECT ... FROM ... WHERE");
   }

@@ -307,6 +307,9 @@ Result<Binder::Relation> Binder::BindSubqueryRelation(const ast::Query& query, c
     }
     for (size_t i = 0; i < want_columns; ++i) {
       Result<ExprPtr> bound = BindExpr(*select.items[i].expr, inner.scope);
+      if (IsCorrelationRefusal(bound.status()) && ordered && (query.limit || query.offset)) {
+        return CorrelatedSortError(select.items[i].pos);
+      }
       if (IsCorrelationRefusal(bound.status())) {
         // An item reading outer columns: decorrelated as a grouping subquery's (the value generator).
         return DecorrelateSubqueryRelation(query, outer, outer_rows, want_columns, bound.status(), correlation);
@@ -343,12 +346,17 @@ Result<Binder::Relation> Binder::BindSubqueryRelation(const ast::Query& query, c
 // An ORDER BY reading the outer query leaves the correlation in the Sort, which Flink fails on.
 Result<Binder::Relation> Binder::SortCorrelatedSubquery(const ast::Query& query, Relation inner) {
   Result<Relation> sorted = BindOrderLimit(query, std::move(inner), /*top=*/false);
-  if (IsCorrelationRefusal(sorted.status())) {
-    return Error(query.order_by.empty() ? query.pos : query.order_by[0].pos,
-                 "unexpected correlate variable $cor0 in the plan (a correlated reference in the ORDER BY of a subquery "
-                 "cannot be decorrelated, as in Flink)");
-  }
+  if (IsCorrelationRefusal(sorted.status())) return CorrelatedSortError(query.order_by.empty() ? query.pos : query.order_by[0].pos);
   return sorted;
+}
+
+// Flink fails where the correlation cannot move above a subquery's Sort: an outer column in its ORDER
+// BY or SELECT list, or a LIMIT in a subquery Calcite's RelDecorrelator plans (a scalar one, IN /
+// EXISTS outside WHERE's conjuncts).
+Status Binder::CorrelatedSortError(ast::SourcePos pos) const {
+  return Error(pos, "unexpected correlate variable $cor0 in the plan (a correlated subquery with ORDER BY, LIMIT or "
+                    "OFFSET whose correlation is not in its WHERE, or outside a WHERE conjunct, cannot be decorrelated, "
+                    "as in Flink)");
 }
 
 // An uncorrelated EXISTS reads one row while the subquery has rows, as Flink plans it:

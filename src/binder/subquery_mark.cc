@@ -405,6 +405,9 @@ Result<Binder::Relation> Binder::JoinSubqueryMarks(const std::vector<const ast::
     }
     std::vector<ExprPtr> correlation;
     ASSIGN_OR_RETURN(Relation right, BindSubqueryRelation(query, input.scope, input.node, want, &correlation));
+    if (!correlation.empty() && IsOrderedPlainSelect(query) && (query.limit || query.offset)) {
+      return CorrelatedSortError(p->pos);  // Calcite's RelDecorrelator keeps the correlation in the Sort
+    }
     if (!is_in && IsSingleRowAggregate(query)) {
       replacements_[p] = MakeLiteral(Value::Boolean(true));  // one row for every outer row, as BindSemiAntiJoin
       continue;
