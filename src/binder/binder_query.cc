@@ -175,6 +175,16 @@ PlanNodePtr ComputeKeysOnTop(PlanNodePtr below, const std::vector<ExprPtr>& over
   return calc;
 }
 
+// `below`'s columns without a row.
+PlanNodePtr NoRows(const PlanNodePtr& below) {
+  auto none = std::make_shared<CalcNode>();
+  none->inputs = {below};
+  none->projections = IdentityProjections(below->schema);
+  none->schema = below->schema;
+  none->condition = MakeLiteral(Value::Boolean(false));
+  return none;
+}
+
 // Drops the hidden sort keys: the first `width` columns of `result`.
 PlanNodePtr DropHiddenKeys(PlanNodePtr result, size_t width) {
   auto calc = std::make_shared<CalcNode>();
@@ -278,7 +288,6 @@ Result<Binder::Relation> Binder::BindOrderLimit(const ast::Query& query, Relatio
     k.ascending = !o.descending;
     // Flink sorts NULLs first in ascending order and last in descending order by default.
     k.nulls_first = o.nulls == ast::OrderItem::Nulls::kDefault ? k.ascending : o.nulls == ast::OrderItem::Nulls::kFirst;
-    k.column = -1;
     if (o.expr->kind == ast::ExprKind::kLiteral && o.expr->As<ast::Literal>().literal_kind == ast::LiteralKind::kExactNumeric) {
       auto ordinal = LimitValue(*o.expr, "ORDER BY ordinal");
       if (!ordinal.ok() || *ordinal < 1 || *ordinal > static_cast<int64_t>(width)) {
@@ -288,16 +297,15 @@ Result<Binder::Relation> Binder::BindOrderLimit(const ast::Query& query, Relatio
       keys.push_back(k);
       continue;
     }
-    if (oi < order_columns.size() && order_columns[oi] >= 0) {
-      k.column = order_columns[oi];  // an aggregate, computed by the SELECT (BindSelectOrderedByAggregates)
+    // An aggregate, computed by an aggregating SELECT (BindSelectOrderedByAggregates); other queries
+    // (a set operation, VALUES) cannot compute one.
+    k.column = oi < order_columns.size() ? order_columns[oi] : -1;
+    std::vector<const ast::Call*> aggs;
+    if (k.column < 0) CollectAggregates(*o.expr, &aggs);
+    if (!aggs.empty()) return Error(o.pos, "Aggregate expression is illegal in ORDER BY clause of non-aggregating SELECT");
+    if (k.column >= 0) {
       keys.push_back(k);
       continue;
-    }
-    std::vector<const ast::Call*> aggs;
-    CollectAggregates(*o.expr, &aggs);
-    if (!aggs.empty()) {
-      // Only an aggregating SELECT computes aggregates; over a set operation or VALUES Calcite refuses them.
-      return Error(o.pos, "Aggregate expression is illegal in ORDER BY clause of non-aggregating SELECT");
     }
     Result<ExprPtr> e = BindExpr(*o.expr, body.scope);
     if (e.ok()) {
@@ -335,13 +343,7 @@ Result<Binder::Relation> Binder::BindOrderLimit(const ast::Query& query, Relatio
   out.scope = body.scope;
   PlanNodePtr result;
   if (fetch == 0) {
-    // LIMIT 0: no row at all (Calcite prunes such a Sort to an empty result).
-    auto none = std::make_shared<CalcNode>();
-    none->inputs = {below};
-    none->projections = IdentityProjections(below->schema);
-    none->schema = below->schema;
-    none->condition = MakeLiteral(Value::Boolean(false));
-    result = none;
+    result = NoRows(below);  // LIMIT 0: no row at all (Calcite prunes such a Sort to an empty result)
   } else {
     ASSIGN_OR_RETURN(result, MakeSortNode(query, below, keys, offset, fetch));
   }
