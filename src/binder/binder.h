@@ -95,7 +95,12 @@ class Binder {
   // `top`: the statement's own query (not a subquery, CTE, view or set-operation branch).
   Result<Relation> BindQueryBody(const ast::Query& query, bool top = false);
   // ORDER BY / LIMIT / OFFSET over a bound query body: a Sort node chosen as Flink's rules choose.
-  Result<Relation> BindOrderLimit(const ast::Query& query, Relation body, bool top);
+  // `order_columns`: per ORDER BY item, the column of `body` holding its aggregate (-1: none), the
+  // last `hidden` of them extra items of the SELECT list, dropped after the sort.
+  Result<Relation> BindOrderLimit(const ast::Query& query, Relation body, bool top,
+                                  const std::vector<int>& order_columns = {}, size_t hidden = 0);
+  // An aggregating SELECT whose ORDER BY reads aggregates, bound with them as extra SELECT items.
+  Result<Relation> BindSelectOrderedByAggregates(const ast::Query& query, bool top);
   Result<PlanNodePtr> MakeSortNode(const ast::Query& query, PlanNodePtr below, const std::vector<SortKey>& keys,
                                    int64_t offset, int64_t fetch);
   Result<Relation> BindSelect(const ast::Select& select);
@@ -152,11 +157,15 @@ class Binder {
     // the aggregate's columns, of which `count_columns` are COUNTs.
     ExprPtr value;
     std::vector<int> count_columns;
+    // A correlated SELECT without FROM: its item over the outer row, read while `rel`'s one column (a
+    // SINGLE_VALUE(TRUE) of a one-row Values, as Flink plans it) is not NULL.
+    ExprPtr outer_value;
   };
   Result<ScalarSide> BindScalarSubquery(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
                                         ast::SourcePos pos);
   // A correlated scalar subquery that groups or is DISTINCT: SINGLE_VALUE of BindGroupedCorrelated's
   // item per key (binder/subquery_decorrelate.cc).
+  Result<ScalarSide> ValuesItemSide(const ast::Select& select, const Scope& outer, ast::SourcePos pos);
   Result<ScalarSide> GroupedScalarSide(const ast::Query& query, const Scope& outer, const PlanNodePtr& outer_rows,
                                        ast::SourcePos pos);
   Result<PlanNodePtr> CorrelatedSingleValue(const ast::Select& select, const Relation& inner,
@@ -168,6 +177,8 @@ class Binder {
   // registering its value column in replacements_.
   Result<Relation> JoinScalarSubqueries(const std::vector<const ast::Expr*>& subqueries, Relation input, bool left_outer);
   Result<PlanNodePtr> NonEmptyMarker(PlanNodePtr rows, ast::SourcePos pos);
+  Result<Relation> SortCorrelatedSubquery(const ast::Query& query, Relation inner);
+  Status CorrelatedSortError(ast::SourcePos pos) const;
   // IN / EXISTS subqueries under OR, CASE, ... (binder/subquery_mark.cc): `input` LEFT joined with
   // marker rows of each subquery, its predicate registered in replacements_ as a test
   // of the marker columns (qualifier "$subquery", not part of *).
@@ -449,6 +460,8 @@ bool HasSubqueryPredicate(const ast::Expr& e);
 // A plain SELECT ... FROM ... [WHERE] (no GROUP BY, aggregate, DISTINCT, set operation or LIMIT), whose
 // WHERE may be correlated (binder/subquery.cc).
 bool IsPlainSelect(const ast::Query& q);
+// A plain SELECT (as IsPlainSelect) but for ORDER BY (not by ordinal), LIMIT or OFFSET.
+bool IsOrderedPlainSelect(const ast::Query& q);
 // The IN/EXISTS subquery predicates in `e`, outside nested subqueries (binder/subquery_mark.cc); those
 // reached through AND / OR only from `e` (when `positive`) also in `unknown_as_false`.
 void CollectSubqueryPredicates(const ast::Expr& e, std::vector<const ast::Expr*>* out,

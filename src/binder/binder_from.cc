@@ -283,7 +283,15 @@ Result<ExprPtr> Binder::BindJoinCondition(const ast::Join& join, const Relation&
   const size_t nl = left.node->schema.size();
   ExprPtr cond;
   if (join.on) {
-    ASSIGN_OR_RETURN(cond, BindExpr(*join.on, combined));
+    Result<ExprPtr> bound = BindExpr(*join.on, combined);
+    if (IsCorrelationRefusal(bound.status())) {
+      // An enclosing query's column in the ON of a join inside a subquery: Flink's decorrelation leaves
+      // the correlation in the join and fails (its variable is $cor1 there when the subquery's WHERE
+      // correlates too).
+      return Error(join.on->pos, "unexpected correlate variable $cor0 in the plan (a correlated reference in the ON "
+                                 "condition of a join inside a subquery cannot be decorrelated, as in Flink)");
+    }
+    ASSIGN_OR_RETURN(cond, std::move(bound));
     if (cond->type.id() != TypeId::kBoolean) return Error(join.on->pos, "JOIN condition must be a BOOLEAN expression");
   } else if (!using_names.empty()) {
     std::vector<ExprPtr> eqs;
@@ -305,6 +313,13 @@ Result<ExprPtr> Binder::BindJoinCondition(const ast::Join& join, const Relation&
   }
   return cond;
 }
+
+namespace {
+// Flink's subquery removal cannot decorrelate a subquery in a temporal join's ON.
+constexpr const char* kTemporalOnSubquery =
+    "unexpected correlate variable $cor0 in the plan (a subquery in the ON condition of a temporal join (FOR SYSTEM_TIME "
+    "AS OF) cannot be decorrelated, as in Flink)";
+}  // namespace
 
 Result<Binder::Relation> Binder::BindJoin(const ast::Join& join) {
   const ast::TableRef& right = *join.right;
@@ -351,9 +366,8 @@ Result<Binder::Relation> Binder::BindJoin(const ast::Join& join) {
   std::vector<const ast::Expr*> on_scalars;
   if (join.on) CollectScalarSubqueries(*join.on, &on_scalars);
   const bool on_subqueries = !side_subqueries && join.on && (HasSubqueryPredicate(*join.on) || !on_scalars.empty());
-  if (on_subqueries && type != JoinType::kInner) {
-    return NotSupported(join.on->pos, "A subquery in the ON condition of an outer join");
-  }
+  // A temporal join's (an outer join's went to a side above): Flink's correlate over the versioned table.
+  if (on_subqueries && (as_of || type != JoinType::kInner)) return Error(join.on->pos, kTemporalOnSubquery);
   ExprPtr cond;
   if (!on_subqueries) {
     auto bound = BindJoinCondition(join, left, rightrel, combined, type, using_names);

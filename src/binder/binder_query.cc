@@ -96,6 +96,14 @@ Result<Binder::Relation> Binder::BindQueryBody(const ast::Query& query, bool top
   Relation body;
   switch (query.kind) {
     case ast::QueryKind::kSelect: {
+      bool order_aggregates = false;
+      for (const auto& o : query.order_by) {
+        std::vector<const ast::Call*> aggs;
+        CollectAggregates(*o.expr, &aggs);
+        order_aggregates = order_aggregates || !aggs.empty();
+      }
+      // Below the top query an ORDER BY without LIMIT or OFFSET orders nothing (BindOrderLimit drops it).
+      if (order_aggregates && (top || query.limit || query.offset)) return BindSelectOrderedByAggregates(query, top);
       ASSIGN_OR_RETURN(body, BindSelect(query.As<ast::Select>()));
       break;
     }
@@ -167,6 +175,16 @@ PlanNodePtr ComputeKeysOnTop(PlanNodePtr below, const std::vector<ExprPtr>& over
   return calc;
 }
 
+// `below`'s columns without a row.
+PlanNodePtr NoRows(const PlanNodePtr& below) {
+  auto none = std::make_shared<CalcNode>();
+  none->inputs = {below};
+  none->projections = IdentityProjections(below->schema);
+  none->schema = below->schema;
+  none->condition = MakeLiteral(Value::Boolean(false));
+  return none;
+}
+
 // Drops the hidden sort keys: the first `width` columns of `result`.
 PlanNodePtr DropHiddenKeys(PlanNodePtr result, size_t width) {
   auto calc = std::make_shared<CalcNode>();
@@ -180,7 +198,60 @@ PlanNodePtr DropHiddenKeys(PlanNodePtr result, size_t width) {
 
 }  // namespace
 
-Result<Binder::Relation> Binder::BindOrderLimit(const ast::Query& query, Relation body, bool top) {
+// Calcite's validator lets ORDER BY of an aggregating SELECT compute aggregates (`GROUP BY k ORDER BY
+// SUM(v) DESC`): it sorts by the SELECT item that reads the same expression, or else by an extra item
+// of the aggregate's projection, dropped after the sort (Flink's plan: the aggregate computes it, a Calc
+// drops it above the SortLimit / Rank / Sort).
+Result<Binder::Relation> Binder::BindSelectOrderedByAggregates(const ast::Query& query, bool top) {
+  const auto& select = query.As<ast::Select>();
+  // The extra items borrow the ORDER BY expressions while the SELECT binds and give them back after:
+  // the AST reads as parsed again before this returns (the binder is its only reader meanwhile), and
+  // errors in them keep their positions.
+  auto& items = const_cast<std::vector<ast::SelectItem>&>(select.items);
+  auto& order = const_cast<std::vector<ast::OrderItem>&>(query.order_by);
+  const size_t width = items.size();
+  std::vector<const ast::Call*> select_aggs;
+  for (const auto& item : items) CollectAggregates(*item.expr, &select_aggs);
+  if (select.having) CollectAggregates(*select.having, &select_aggs);
+  std::vector<int> columns(order.size(), -1);
+  std::vector<size_t> borrowed;
+  Status st;
+  for (size_t i = 0; i < order.size() && st.ok(); ++i) {
+    std::vector<const ast::Call*> aggs;
+    CollectAggregates(*order[i].expr, &aggs);
+    if (aggs.empty()) continue;
+    if (select.group_by.empty() && select_aggs.empty()) {
+      st = Error(order[i].pos, "Aggregate expression is illegal in ORDER BY clause of non-aggregating SELECT");
+      break;
+    }
+    const std::string text = sql::Unparse(*order[i].expr);
+    for (size_t j = 0; j < width && columns[i] < 0; ++j) {
+      if (items[j].expr->kind != ast::ExprKind::kStar && sql::Unparse(*items[j].expr) == text) columns[i] = static_cast<int>(j);
+    }
+    if (columns[i] >= 0) continue;
+    if (select.distinct) {
+      // With DISTINCT an extra column would change the rows; Calcite refuses it.
+      st = Error(order[i].pos, "Expression '" + text + "' is not in the select clause");
+      break;
+    }
+    columns[i] = static_cast<int>(items.size());
+    ast::SelectItem item;
+    item.pos = order[i].expr->pos;
+    item.expr = std::move(order[i].expr);
+    items.push_back(std::move(item));
+    borrowed.push_back(i);
+  }
+  Result<Relation> body = st.ok() ? BindSelect(select) : Result<Relation>(st);
+  for (size_t k = borrowed.size(); k-- > 0;) {
+    order[borrowed[k]].expr = std::move(items.back().expr);
+    items.pop_back();
+  }
+  ASSIGN_OR_RETURN(Relation rel, std::move(body));
+  return BindOrderLimit(query, std::move(rel), top, columns, borrowed.size());
+}
+
+Result<Binder::Relation> Binder::BindOrderLimit(const ast::Query& query, Relation body, bool top,
+                                                const std::vector<int>& order_columns, size_t hidden) {
   int64_t offset = 0;
   int64_t fetch = -1;
   if (query.offset) {
@@ -193,26 +264,30 @@ Result<Binder::Relation> Binder::BindOrderLimit(const ast::Query& query, Relatio
     if (!v.ok()) return Error(query.limit->pos, v.status().message());
     fetch = *v;
   }
-  const size_t width = body.node->schema.size();
+  const size_t width = body.node->schema.size() - hidden;
+  body.scope.columns.resize(width);  // hidden aggregates are sorted by place, never by name
   std::shared_ptr<CalcNode> select_calc = body.select_calc;
   body.select_calc = nullptr;
   // Calcite (SqlToRelConverter's removeSortInSubQuery, on in Flink) drops an ORDER BY without LIMIT
   // or a non-zero OFFSET below the top query, since it orders nothing there; OFFSET 0 without LIMIT
   // and ORDER BY is no Sort at all.
   const bool no_slice = fetch < 0 && offset == 0;
-  if (no_slice && (query.order_by.empty() || !top)) return body;
+  if (no_slice && (query.order_by.empty() || !top)) {
+    if (hidden > 0) body.node = DropHiddenKeys(body.node, width);
+    return body;
+  }
   // Sort keys must be columns. A key is an output column (by alias, name or 1-based ordinal, as
   // Flink's conformance allows), an expression over the output (computed on top), or, for a plain
   // SELECT, an expression over its FROM clause (kept as a hidden column of the projection).
   std::vector<SortKey> keys;
   std::vector<ExprPtr> over_output;
   std::vector<size_t> over_output_key;
-  for (const auto& o : query.order_by) {
+  for (size_t oi = 0; oi < query.order_by.size(); ++oi) {
+    const ast::OrderItem& o = query.order_by[oi];
     SortKey k;
     k.ascending = !o.descending;
     // Flink sorts NULLs first in ascending order and last in descending order by default.
     k.nulls_first = o.nulls == ast::OrderItem::Nulls::kDefault ? k.ascending : o.nulls == ast::OrderItem::Nulls::kFirst;
-    k.column = -1;
     if (o.expr->kind == ast::ExprKind::kLiteral && o.expr->As<ast::Literal>().literal_kind == ast::LiteralKind::kExactNumeric) {
       auto ordinal = LimitValue(*o.expr, "ORDER BY ordinal");
       if (!ordinal.ok() || *ordinal < 1 || *ordinal > static_cast<int64_t>(width)) {
@@ -222,9 +297,16 @@ Result<Binder::Relation> Binder::BindOrderLimit(const ast::Query& query, Relatio
       keys.push_back(k);
       continue;
     }
+    // An aggregate, computed by an aggregating SELECT (BindSelectOrderedByAggregates); other queries
+    // (a set operation, VALUES) cannot compute one.
+    k.column = oi < order_columns.size() ? order_columns[oi] : -1;
     std::vector<const ast::Call*> aggs;
-    CollectAggregates(*o.expr, &aggs);
-    if (!aggs.empty()) return NotSupported(o.pos, "An aggregate function in ORDER BY (name it in the SELECT list and sort by its alias)");
+    if (k.column < 0) CollectAggregates(*o.expr, &aggs);
+    if (!aggs.empty()) return Error(o.pos, "Aggregate expression is illegal in ORDER BY clause of non-aggregating SELECT");
+    if (k.column >= 0) {
+      keys.push_back(k);
+      continue;
+    }
     Result<ExprPtr> e = BindExpr(*o.expr, body.scope);
     if (e.ok()) {
       if ((*e)->kind == ExprKind::kColumnRef) {
@@ -240,7 +322,7 @@ Result<Binder::Relation> Binder::BindOrderLimit(const ast::Query& query, Relatio
     }
     if (!select_calc) return e.status();
     Result<ExprPtr> f = BindExpr(*o.expr, body.from_scope);
-    if (!f.ok()) return e.status();
+    if (!f.ok()) return IsCorrelationRefusal(f.status()) ? f.status() : e.status();
     if ((*f)->IsConstant()) continue;
     // A hidden column of the SELECT's projection, dropped again after the sort.
     ExprPtr hidden = *f;
@@ -261,13 +343,7 @@ Result<Binder::Relation> Binder::BindOrderLimit(const ast::Query& query, Relatio
   out.scope = body.scope;
   PlanNodePtr result;
   if (fetch == 0) {
-    // LIMIT 0: no row at all (Calcite prunes such a Sort to an empty result).
-    auto none = std::make_shared<CalcNode>();
-    none->inputs = {below};
-    none->projections = IdentityProjections(below->schema);
-    none->schema = below->schema;
-    none->condition = MakeLiteral(Value::Boolean(false));
-    result = none;
+    result = NoRows(below);  // LIMIT 0: no row at all (Calcite prunes such a Sort to an empty result)
   } else {
     ASSIGN_OR_RETURN(result, MakeSortNode(query, below, keys, offset, fetch));
   }

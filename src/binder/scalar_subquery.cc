@@ -20,6 +20,21 @@ namespace sluice {
 
 using namespace binder_internal;  // NOLINT: the helpers the binder's files share
 
+namespace {
+
+// `(SELECT expr)`: one item without FROM, WHERE, aggregates or subqueries of its own.
+bool IsValuesItem(const ast::Query& q) {
+  if (q.kind != ast::QueryKind::kSelect || !q.order_by.empty() || q.limit || q.offset) return false;
+  const auto& s = q.As<ast::Select>();
+  if (s.from || s.where || !s.group_by.empty() || s.having || s.distinct || s.items.size() != 1) return false;
+  const ast::Expr& item = *s.items[0].expr;
+  std::vector<const ast::Call*> aggs;
+  CollectAggregates(item, &aggs);
+  return item.kind != ast::ExprKind::kStar && aggs.empty() && !HasAnySubquery(item);
+}
+
+}  // namespace
+
 bool IsSingleRowAggregate(const ast::Query& q) {
   if (q.kind != ast::QueryKind::kSelect || q.limit || q.offset) return false;
   const auto& s = q.As<ast::Select>();
@@ -114,9 +129,15 @@ Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, c
     return side;
   }
   if (query.kind != ast::QueryKind::kSelect || !query.with.empty()) return CorrelatedSetOperation(query, pos);
+  if (IsValuesItem(query)) return ValuesItemSide(query.As<ast::Select>(), outer, pos);
   const bool aggregate = IsSingleRowAggregate(query);
   if (!aggregate && IsGroupedSelect(query)) return GroupedScalarSide(query, outer, outer_rows, pos);
-  if ((!aggregate && !IsPlainSelect(query)) || !query.As<ast::Select>().from) {
+  // An ORDER BY without LIMIT or OFFSET orders nothing in a subquery (dropped, as Calcite does). With
+  // one, Calcite's RelDecorrelator (which plans Flink's scalar subqueries) leaves the correlation in
+  // the Sort, and Flink fails.
+  const bool ordered = IsOrderedPlainSelect(query);
+  if (ordered && (query.limit || query.offset)) return CorrelatedSortError(pos);
+  if ((!aggregate && !IsPlainSelect(query) && !ordered) || !query.As<ast::Select>().from) {
     return NotSupported(pos, "A correlated scalar subquery that is not one aggregate without GROUP BY or a plain SELECT ... FROM ... WHERE");
   }
   const auto& select = query.As<ast::Select>();
@@ -132,6 +153,26 @@ Result<Binder::ScalarSide> Binder::BindScalarSubquery(const ast::Query& query, c
     return side;
   }
   RETURN_IF_ERROR(CorrelatedAggregate(select, std::move(inner), inner_keys, pos, &side));
+  return side;
+}
+
+// A correlated `(SELECT expr)` without FROM, as Calcite plans it for Flink: the outer rows LEFT joined
+// ON TRUE with SINGLE_VALUE(TRUE) of a one-row Values, the item computed over the joined row (NULL
+// until the Values row has arrived).
+Result<Binder::ScalarSide> Binder::ValuesItemSide(const ast::Select& select, const Scope& outer, ast::SourcePos pos) {
+  ScalarSide side;
+  {
+    SubqueryScopeGuard none(this, nullptr, /*correlation_allowed=*/false);  // the outer row is the item's scope
+    ASSIGN_OR_RETURN(side.outer_value, BindExpr(*select.items[0].expr, outer));
+  }
+  auto values = std::make_shared<ValuesNode>();
+  values->rows.push_back({});
+  auto marker = std::make_shared<CalcNode>();
+  marker->inputs = {values};
+  marker->projections = {MakeLiteral(Value::Boolean(true))};
+  marker->schema.Add("nullIndicator", marker->projections[0]->type);
+  ASSIGN_OR_RETURN(side.rel.node, SingleValueAggregate(marker, pos));
+  for (const auto& f : side.rel.node->schema.fields()) side.rel.scope.columns.push_back({"", f.name, f.type});
   return side;
 }
 
@@ -162,8 +203,24 @@ Status Binder::CorrelatedAggregate(const ast::Select& select, Relation inner, co
   extra_group_columns_ = inner_keys;
   ASSIGN_OR_RETURN(side->rel, BindAggregate(select, std::move(inner)));
   const auto& calc = side->rel.node->As<CalcNode>();
-  if (calc.inputs[0]->kind != PlanKind::kGroupAggregate || calc.projections.size() != 1) {
-    return NotSupported(pos, "A correlated scalar subquery whose aggregation has subqueries");
+  if (calc.projections.size() != 1) return Error(pos, "A scalar subquery must return exactly one column");
+  if (calc.inputs[0]->kind != PlanKind::kGroupAggregate) {
+    // The aggregation's own subqueries are joined to the aggregate's rows (its keys first): as Flink
+    // plans it, the value over those rows, then SINGLE_VALUE of it per key (an outer row without a
+    // group reads NULL, the LEFT join's, also for a COUNT).
+    auto value = std::make_shared<CalcNode>();
+    value->inputs = {calc.inputs[0]};
+    for (size_t k = 0; k < inner_keys.size(); ++k) {
+      value->projections.push_back(MakeColumnRef(static_cast<int>(k), calc.inputs[0]->schema.field(k).type));
+      value->schema.Add("k" + std::to_string(k), value->projections.back()->type);
+    }
+    value->projections.push_back(calc.projections[0]);
+    value->schema.Add("v", calc.projections[0]->type.WithTimeAttribute(TimeAttribute::kNone));
+    value->condition = calc.condition;
+    ASSIGN_OR_RETURN(side->rel.node, SingleValueAggregate(value, pos, inner_keys.size()));
+    side->rel.scope.columns.clear();
+    for (const auto& f : side->rel.node->schema.fields()) side->rel.scope.columns.push_back({"", f.name, f.type});
+    return Status::OK();
   }
   const auto& agg = calc.inputs[0]->As<GroupAggregateNode>();
   side->value = calc.projections[0];
@@ -237,6 +294,14 @@ Result<Binder::Relation> Binder::JoinScalarSubqueries(const std::vector<const as
         columns[static_cast<size_t>(c)] = e;
       }
       replacements_[s] = SubstituteColumns(side.value, columns);
+    } else if (side.outer_value) {
+      ASSIGN_OR_RETURN(ExprPtr missing, MakeFunctionCall("IS NULL", {MakeColumnRef(static_cast<int>(value), node->schema.field(value).type)}, s->pos));
+      auto e = std::make_shared<Expr>();
+      e->kind = ExprKind::kCase;
+      e->type = side.outer_value->type.WithNullable(true).WithTimeAttribute(TimeAttribute::kNone);
+      e->args = {missing, MakeLiteral(Value::Null(e->type)), side.outer_value};
+      e->has_else = true;
+      replacements_[s] = e;
     }
     input.node = node;
     input.select_calc = nullptr;

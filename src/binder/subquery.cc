@@ -90,6 +90,19 @@ bool IsPlainSelect(const ast::Query& q) {
   return aggs.empty();
 }
 
+bool IsOrderedPlainSelect(const ast::Query& q) {
+  if (q.kind != ast::QueryKind::kSelect || !q.with.empty() || (q.order_by.empty() && !q.limit && !q.offset)) return false;
+  for (const auto& o : q.order_by) {
+    // An ordinal names a SELECT item, which the subquery's FROM-scoped sort cannot read.
+    if (o.expr->kind == ast::ExprKind::kLiteral) return false;
+  }
+  const auto& s = q.As<ast::Select>();
+  if (!s.from || s.distinct || !s.group_by.empty() || s.having || !s.windows.empty()) return false;
+  std::vector<const ast::Call*> aggs;
+  for (const auto& item : s.items) CollectAggregates(*item.expr, &aggs);
+  return aggs.empty();
+}
+
 bool HasSubqueryPredicate(const ast::Expr& e) {
   if ((e.kind == ast::ExprKind::kIn && e.As<ast::In>().subquery) || e.kind == ast::ExprKind::kExists) return true;
   bool found = false;
@@ -180,6 +193,47 @@ Result<ExprPtr> Binder::BindCorrelated(const ast::Expr& e, const Scope& inner, c
 }
 
 namespace {
+
+PlanNodePtr FilterRows(PlanNodePtr rows, ExprPtr cond) {
+  auto filter = std::make_shared<CalcNode>();
+  filter->inputs = {rows};
+  filter->projections = IdentityProjections(rows->schema);
+  filter->condition = std::move(cond);
+  filter->schema = rows->schema;
+  return filter;
+}
+
+// The semi (anti) join of `left` with `right` on `cond` (equalities become keys), behind exchanges on
+// them; of the left columns, the first `keep` (the outer rows' own; the rest are IN operands appended
+// as join keys).
+PlanNodePtr SemiAntiJoinNode(const PlanNodePtr& left, const PlanNodePtr& right, ExprPtr cond, bool anti, size_t keep) {
+  auto node = std::make_shared<JoinNode>();
+  node->join_type = anti ? JoinType::kAnti : JoinType::kSemi;
+  const size_t nl = left->schema.size();
+  std::vector<ExprPtr> residual = SplitEquiKeys(cond, nl, node.get());
+  node->condition = cond ? cond : MakeLiteral(Value::Boolean(true));
+  node->residual = AndAll(std::move(residual));
+  auto lx = std::make_shared<ExchangeNode>();
+  lx->inputs = {left};
+  lx->schema = left->schema;
+  lx->keys = node->left_keys;
+  auto rx = std::make_shared<ExchangeNode>();
+  rx->inputs = {right};
+  rx->schema = right->schema;
+  rx->keys = node->right_keys;
+  node->inputs = {lx, rx};
+  for (const auto& f : left->schema.fields()) node->schema.Add(f.name, f.type.WithTimeAttribute(TimeAttribute::kNone));
+  if (keep == nl) return node;
+  // Drop the appended IN operands again.
+  auto calc = std::make_shared<CalcNode>();
+  calc->inputs = {node};
+  for (size_t i = 0; i < keep; ++i) {
+    calc->projections.push_back(MakeColumnRef(static_cast<int>(i), node->schema.field(i).type));
+    calc->schema.Add(node->schema.field(i).name, node->schema.field(i).type);
+  }
+  return calc;
+}
+
 std::string InColumnsError(size_t want, size_t got) {
   return want == 1 ? "The subquery of IN must return exactly one column, but returns " + std::to_string(got)
                    : "The subquery of IN must return " + std::to_string(want) + " columns (one per value on its left), but returns " +
@@ -191,16 +245,20 @@ Result<Binder::Relation> Binder::BindSubqueryRelation(const ast::Query& query, c
                                                       size_t want_columns, std::vector<ExprPtr>* correlation) {
   SubqueryScopeGuard guard(this, &outer, /*correlation_allowed=*/false);
   const size_t nouter = outer.columns.size();
+  const bool ordered = IsOrderedPlainSelect(query);
   if (!IsPlainSelect(query)) {
     Result<Relation> body = BindQueryBody(query);
-    if (IsCorrelationRefusal(body.status())) {
+    if (IsCorrelationRefusal(body.status()) && !ordered) {
       return DecorrelateSubqueryRelation(query, outer, outer_rows, want_columns, body.status(), correlation);
     }
-    ASSIGN_OR_RETURN(Relation rel, std::move(body));
-    if (want_columns > 0 && rel.node->schema.size() != want_columns) {
-      return Error(query.pos, InColumnsError(want_columns, rel.node->schema.size()));
+    if (!IsCorrelationRefusal(body.status())) {
+      ASSIGN_OR_RETURN(Relation rel, std::move(body));
+      if (want_columns > 0 && rel.node->schema.size() != want_columns) {
+        return Error(query.pos, InColumnsError(want_columns, rel.node->schema.size()));
+      }
+      return rel;
     }
-    return rel;
+    // A correlated plain SELECT with ORDER BY / LIMIT: planned below as a plain one, sorted after its WHERE.
   }
   const auto& select = query.As<ast::Select>();
   ASSIGN_OR_RETURN(Relation inner, BindTableRef(*select.from));
@@ -228,16 +286,12 @@ Result<Binder::Relation> Binder::BindSubqueryRelation(const ast::Query& query, c
       correlated.push_back(b);
     }
   }
-  if (ExprPtr cond = AndAll(local)) {
-    auto filter = std::make_shared<CalcNode>();
-    filter->inputs = {inner.node};
-    filter->projections = IdentityProjections(inner.node->schema);
-    filter->condition = cond;
-    filter->schema = inner.node->schema;
-    inner.node = filter;
-  }
+  if (ExprPtr cond = AndAll(local)) inner.node = FilterRows(inner.node, cond);
   for (const ast::Expr* c : nested) {
     ASSIGN_OR_RETURN(inner, BindWhere(*c, std::move(inner)));
+  }
+  if (ordered) {
+    ASSIGN_OR_RETURN(inner, SortCorrelatedSubquery(query, std::move(inner)));
   }
   // The subquery's side: its IN column, then the inner columns the correlation reads.
   auto calc = std::make_shared<CalcNode>();
@@ -253,6 +307,9 @@ Result<Binder::Relation> Binder::BindSubqueryRelation(const ast::Query& query, c
     }
     for (size_t i = 0; i < want_columns; ++i) {
       Result<ExprPtr> bound = BindExpr(*select.items[i].expr, inner.scope);
+      if (IsCorrelationRefusal(bound.status()) && ordered && (query.limit || query.offset)) {
+        return CorrelatedSortError(select.items[i].pos);
+      }
       if (IsCorrelationRefusal(bound.status())) {
         // An item reading outer columns: decorrelated as a grouping subquery's (the value generator).
         return DecorrelateSubqueryRelation(query, outer, outer_rows, want_columns, bound.status(), correlation);
@@ -280,6 +337,26 @@ Result<Binder::Relation> Binder::BindSubqueryRelation(const ast::Query& query, c
   }
   out.node = calc;
   return out;
+}
+
+// A correlated plain SELECT's ORDER BY / LIMIT / OFFSET over its rows that pass the local WHERE
+// conjuncts, below the correlation: Flink's SubQueryDecorrelator pulls the correlation condition up
+// through the Sort, so the LIMIT cuts the subquery's rows of all outer rows together (`EXISTS (SELECT 1
+// FROM c WHERE c.k = o.k ORDER BY c.tier LIMIT 1)` is a semi join with the one row of the lowest tier).
+// An ORDER BY reading the outer query leaves the correlation in the Sort, which Flink fails on.
+Result<Binder::Relation> Binder::SortCorrelatedSubquery(const ast::Query& query, Relation inner) {
+  Result<Relation> sorted = BindOrderLimit(query, std::move(inner), /*top=*/false);
+  if (IsCorrelationRefusal(sorted.status())) return CorrelatedSortError(query.order_by.empty() ? query.pos : query.order_by[0].pos);
+  return sorted;
+}
+
+// Flink fails where the correlation cannot move above a subquery's Sort: an outer column in its ORDER
+// BY or SELECT list, or a LIMIT in a subquery Calcite's RelDecorrelator plans (a scalar one, IN /
+// EXISTS outside WHERE's conjuncts).
+Status Binder::CorrelatedSortError(ast::SourcePos pos) const {
+  return Error(pos, "unexpected correlate variable $cor0 in the plan (a correlated subquery with ORDER BY, LIMIT or "
+                    "OFFSET whose correlation is not in its WHERE, or outside a WHERE conjunct, cannot be decorrelated, "
+                    "as in Flink)");
 }
 
 // An uncorrelated EXISTS reads one row while the subquery has rows, as Flink plans it:
@@ -405,36 +482,9 @@ Result<Binder::Relation> Binder::BindSemiAntiJoin(const ast::Query& query, const
   if (!operand && correlation.empty()) {
     ASSIGN_OR_RETURN(right.node, NonEmptyMarker(right.node, pos));
   }
-  ExprPtr cond = AndAll(conds);
-  auto node = std::make_shared<JoinNode>();
-  node->join_type = anti ? JoinType::kAnti : JoinType::kSemi;
-  const size_t nl = input.node->schema.size();
-  std::vector<ExprPtr> residual = SplitEquiKeys(cond, nl, node.get());
-  node->condition = cond ? cond : MakeLiteral(Value::Boolean(true));
-  node->residual = AndAll(std::move(residual));
-  auto lx = std::make_shared<ExchangeNode>();
-  lx->inputs = {input.node};
-  lx->schema = input.node->schema;
-  lx->keys = node->left_keys;
-  auto rx = std::make_shared<ExchangeNode>();
-  rx->inputs = {right.node};
-  rx->schema = right.node->schema;
-  rx->keys = node->right_keys;
-  node->inputs = {lx, rx};
+  input.node = SemiAntiJoinNode(input.node, right.node, AndAll(conds), anti, nl0);
   // A regular join materializes time attributes (plain timestamps afterwards, as in Flink).
-  for (const auto& f : input.node->schema.fields()) node->schema.Add(f.name, f.type.WithTimeAttribute(TimeAttribute::kNone));
   for (auto& c : input.scope.columns) c.type = c.type.WithTimeAttribute(TimeAttribute::kNone);
-  input.node = node;
-  if (extra_left) {
-    // Drop the appended IN operands again.
-    auto calc = std::make_shared<CalcNode>();
-    calc->inputs = {node};
-    for (size_t i = 0; i < nl0; ++i) {
-      calc->projections.push_back(MakeColumnRef(static_cast<int>(i), node->schema.field(i).type));
-      calc->schema.Add(node->schema.field(i).name, node->schema.field(i).type);
-    }
-    input.node = calc;
-  }
   input.select_calc = nullptr;
   return input;
 }

@@ -31,6 +31,11 @@ using namespace binder_internal;  // NOLINT: the helpers the binder's files shar
 
 namespace {
 
+// A binding that failed on a column its scope does not have (the other side's, for a join's ON).
+bool IsColumnNotFound(const Status& status) {
+  return !status.ok() && status.message().find("not found in any table") != std::string::npos;
+}
+
 // `node` LEFT JOIN `right` ON left_keys = right_keys AND `condition` (or TRUE): the right columns
 // appended, nullable, to the schema and to `scope` (qualifier "$subquery", names no query can spell).
 void LeftJoinAppend(PlanNodePtr* node_io, Scope* scope, const PlanNodePtr& right, std::vector<int> left_keys,
@@ -400,6 +405,9 @@ Result<Binder::Relation> Binder::JoinSubqueryMarks(const std::vector<const ast::
     }
     std::vector<ExprPtr> correlation;
     ASSIGN_OR_RETURN(Relation right, BindSubqueryRelation(query, input.scope, input.node, want, &correlation));
+    if (!correlation.empty() && IsOrderedPlainSelect(query) && (query.limit || query.offset)) {
+      return CorrelatedSortError(p->pos);  // Calcite's RelDecorrelator keeps the correlation in the Sort
+    }
     if (!is_in && IsSingleRowAggregate(query)) {
       replacements_[p] = MakeLiteral(Value::Boolean(true));  // one row for every outer row, as BindSemiAntiJoin
       continue;
@@ -460,8 +468,14 @@ Result<bool> Binder::JoinOnSubqueriesToSide(const ast::Expr& on, Relation* left,
     return true;
   }
   ForgetSubqueries(on);
-  return NotSupported(on.pos, "A subquery in the ON condition of an outer join that reads columns of both sides (over the right side: " +
-                                  on_right.status().message() + "; over the left side: " + on_left.status().message() + ")");
+  // Reading both sides, the subquery would be correlated with the join itself, which Flink's subquery
+  // removal cannot decorrelate: it fails with this message (an IN whose operand reads the other side
+  // fails with a NullPointerException instead).
+  if (!IsColumnNotFound(on_right.status()) || !IsColumnNotFound(on_left.status())) {
+    return !IsColumnNotFound(on_right.status()) ? on_right.status() : on_left.status();
+  }
+  return Error(on.pos, "unexpected correlate variable $cor0 in the plan (a subquery in the ON condition of an outer "
+                       "join that reads columns of both sides cannot be decorrelated, as in Flink)");
 }
 
 Result<Binder::Relation> Binder::DropHelperColumns(Relation rel) {

@@ -1,0 +1,8 @@
+-- An outer column in the SELECT list of a correlated IN subquery with ORDER BY ... LIMIT.
+CREATE TABLE orders (
+  order_id INT, customer STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/orders.json', 'format' = 'json');
+CREATE TABLE customers (
+  customer STRING, region STRING, tier INT, ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/customers.json', 'format' = 'json');
+SELECT o.order_id FROM orders AS o WHERE o.qty IN (SELECT c.tier * o.order_id FROM customers AS c WHERE c.customer = o.customer ORDER BY c.tier LIMIT 2);

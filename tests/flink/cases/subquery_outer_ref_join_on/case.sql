@@ -1,0 +1,8 @@
+-- An outer column in the ON of a join inside an EXISTS subquery.
+CREATE TABLE orders (
+  order_id INT, customer STRING, product STRING, qty INT, price DECIMAL(10, 2), ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/orders.json', 'format' = 'json');
+CREATE TABLE customers (
+  customer STRING, region STRING, tier INT, ts TIMESTAMP(3)
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/../../data/customers.json', 'format' = 'json');
+SELECT o.order_id FROM orders AS o WHERE EXISTS (SELECT 1 FROM customers AS c JOIN orders AS p ON c.customer = p.customer AND p.qty > o.qty WHERE c.customer = o.customer);
