@@ -14,6 +14,9 @@ PlanNodePtr JoinFilterRule::Apply(const PlanNodePtr& node) {
   if (out->kind == PlanKind::kCalc && out->As<CalcNode>().condition && out->inputs[0]->kind == PlanKind::kJoin &&
       out->inputs[0]->As<JoinNode>().join_type == JoinType::kInner) {
     out = Push(out->As<CalcNode>());
+  } else if (out->kind == PlanKind::kCalc && out->As<CalcNode>().condition &&
+             out->inputs[0]->kind == PlanKind::kCorrelate) {
+    out = PushPastCorrelate(out->As<CalcNode>());
   }
   memo_[node.get()] = out;
   return out;
@@ -96,6 +99,32 @@ PlanNodePtr JoinFilterRule::Push(const CalcNode& calc) {
   nc->inputs = {nj};
   nc->condition = AndAll(keep);
   return nc;
+}
+
+PlanNodePtr JoinFilterRule::PushPastCorrelate(const CalcNode& calc) {
+  const auto& correlate = calc.inputs[0]->As<CorrelateNode>();
+  const PlanNodePtr& in = correlate.inputs[0];
+  const size_t nl = in->schema.size();
+  std::vector<ExprPtr> below, keep;
+  for (const auto& c : Conjuncts(calc.condition)) {
+    std::vector<bool> used(correlate.schema.size(), false);
+    CollectColumns(*c, &used);
+    bool reads_elements = false;
+    for (size_t i = nl; i < used.size(); ++i) reads_elements = reads_elements || used[i];
+    (reads_elements ? keep : below).push_back(c);
+  }
+  if (below.empty()) return std::make_shared<CalcNode>(calc);
+  auto filter = std::make_shared<CalcNode>();
+  filter->inputs = {in};
+  filter->schema = in->schema;
+  for (size_t i = 0; i < nl; ++i) filter->projections.push_back(MakeColumnRef(static_cast<int>(i), in->schema.field(i).type));
+  filter->condition = AndAll(below);
+  auto nc = std::make_shared<CorrelateNode>(correlate);
+  nc->inputs = {filter};
+  auto out = std::make_shared<CalcNode>(calc);
+  out->inputs = {nc};
+  out->condition = AndAll(keep);
+  return out;
 }
 
 }  // namespace sluice
