@@ -140,7 +140,7 @@ class Exprs(MoreExprs):
             prods = {k: v + more.get(k, []) for k, v in prods.items()}
         if self.on["more_functions"]:
             prods = {k: v + self.more_functions(n).get(k, []) for k, v in prods.items()}
-        for name in ("null_logic", "cast_edges", "time_more"):
+        for name in ("null_logic", "cast_edges", "time_more", "nested_types", "nested_functions"):
             if self.on[name]:
                 prods = {k: v + getattr(self, name)(n).get(k, []) for k, v in prods.items()}
         if ty == "DOUBLE" and not self.on["double"]:

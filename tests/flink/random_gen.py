@@ -88,6 +88,20 @@ CONSTRUCTS = {
     "subquery_nulls": True,        # NOT IN / IN / EXISTS over nullable expressions on both sides
     "window_updating": True,       # window TVF aggregations over t read as a debezium-json changelog (with
                                    # its watermark)
+    # Since seed 2034 (issue 19's list):
+    "nested_types": True,          # ARRAY/MAP/ROW values as select items, UNNEST of ROW arrays and MAPs,
+                                   # ELEMENT, CARDINALITY, STR_TO_MAP, ITEM
+    "array_agg": False,            # ARRAY_AGG in group aggregates: not in Sluice yet
+    "nested_functions": False,     # ARRAY_CONTAINS/ARRAY_DISTINCT/ARRAY_POSITION/ARRAY_MAX/ARRAY_REVERSE/
+                                   # ARRAY_JOIN/MAP_KEYS: not in Sluice yet
+    "over_values": True,           # FIRST_VALUE / LAST_VALUE in time OVER windows
+    "over_lag": False,             # LAG in time OVER windows: not in Sluice yet
+    "mini_batch_more": True,       # 'table.exec.mini-batch.*' on deduplication, Top-N, regular joins and
+                                   # reads of a normalized CDC table (ChangelogNormalize)
+    "window_two_phase": True,      # window aggregations with 'table.optimizer.agg-phase-strategy' and
+                                   # mini-batch
+    "interval_more": True,         # interval-join bounds written from u's side, with > / <, and a non-equi
+                                   # condition in ON
 }
 
 
@@ -151,6 +165,23 @@ class Generator(BasicQueries, JoinQueries, WindowQueries, RankQueries):
     def items(self, x, lo, hi, prefix="c"):
         return [f"{x.expr(x.any_type(), 2)} AS {prefix}{i}" for i in range(self.r.randint(lo, hi))]
 
+    def nested_items(self, x):
+        """With nested_types, in a share of queries one ARRAY, MAP or ROW value (nested too) as an item."""
+        r = self.r
+        if not self.on["nested_types"] or r.random() < 0.7:
+            return []
+        ty = r.choice(["INT", "STR", "DEC"])
+        # One DECIMAL type for the elements (flink_differences.md#decimal-elements-of-an-array).
+        el = lambda t=ty: f"CAST({x.expr(t, 1)} AS DECIMAL(12, 2))" if t == "DEC" else x.expr(t, 1)
+        value = r.choice([
+            lambda: f"ARRAY[{el()}, {el()}]",
+            lambda: f"ROW({el()}, {x.expr(x.any_type(), 1)})",
+            lambda: f"MAP['a', {el()}, 'b', {el()}]",
+            lambda: f"ARRAY[ROW({el('INT')}, {el('STR')})]",
+            lambda: f"MAP['k', ARRAY[{el()}]]",
+        ])()
+        return [f"{value} AS n0"]
+
     def conjuncts(self, x, hi=2):
         """WHERE conjuncts, each over a column: Flink's optimizer reduces a condition it proves always
         false (`69.79 IS NULL`) to an empty Values, Sluice scans and filters; a plan difference
@@ -182,6 +213,14 @@ class Generator(BasicQueries, JoinQueries, WindowQueries, RankQueries):
                       and self.r.random() < 0.3)
         q = getattr(self, "q_" + self.kind)()
         q.known = dict(self.known, **q.known)
+        if self.on["mini_batch_more"] and not self.batch and (q.kind in ("dedup", "topn", "join") or (
+                self.data.cdc_duplicates and q.kind in ("calc", "unnest"))) and self.r.random() < 0.3:
+            # Mini-batch over a deduplication, a Top-N, a regular join or a ChangelogNormalize: bundles
+            # emit other intermediate updates, the same final table.
+            q.pre = tuple(q.pre) + ("SET 'table.exec.mini-batch.enabled' = 'true';",
+                                    f"SET 'table.exec.mini-batch.allow-latency' = '{self.r.choice(['1 s', '5 s'])}';",
+                                    f"SET 'table.exec.mini-batch.size' = '{self.r.randint(1, 20)}';")
+            q.compare = "final"
         if self.batch:
             q.pre = ("SET 'execution.runtime-mode' = 'batch';",) + tuple(q.pre)
             q.batch = True
@@ -243,6 +282,8 @@ def case_files(seed, on, query=None, data=None):
     opts = {"compare": q.compare, "random": seed}
     if q.compare == "final" and q.batch:
         opts["why"] = "batch mode: each engine's operators emit in their own order"
+    elif q.compare == "final" and any("mini-batch.enabled" in p for p in q.pre):
+        opts["why"] = "mini-batch bundles emit other intermediate updates"
     elif q.compare == "final":
         two = "two sources"
         timers = "rows released by one watermark come out in each engine's timer order"

@@ -9,7 +9,7 @@ class BasicQueries:
     def q_calc(self):
         x = self.exprs(T_COLS)
         src = self.source()
-        parts = {"items": self.items(x, 1, 4), "where": self.conjuncts(x)}
+        parts = {"items": self.items(x, 1, 4) + self.nested_items(x), "where": self.conjuncts(x)}
         if self.on["distinct"] and self.r.random() < 0.2:
             # SELECT DISTINCT: a GroupAggregate over every column (no id: rows repeat)
             return Query("calc", parts, {"items": 1},
@@ -46,8 +46,21 @@ class BasicQueries:
                               changelog="flink_differences.md#unnest-of-a-constant-array")
         arr = f"ARRAY[{', '.join(elems)}]"
         on = " ON TRUE" if join == "LEFT JOIN" else ""
+        second = []
+        if self.on["nested_types"] and r.random() < 0.4:
+            # An array of ROWs (each element's fields as columns) or a MAP (key and value columns).
+            col = r.choice(x.cols("INT"))
+            pairs = [(col, x.expr("STR", 1))] + [(x.expr("INT", 1), x.expr("STR", 1)) for _ in range(n)]
+            if r.random() < 0.5:
+                arr = "ARRAY[" + ", ".join(f"ROW({i}, {s})" for i, s in pairs) + "]"
+            else:
+                arr = "MAP[" + ", ".join(f"'k{j}', {i}" for j, (i, _) in enumerate(pairs)) + "]"
+                ordinality = False
+            second = ["e2"]
+            alias = "ux (e, e2, o)" if ordinality else "ux (e, e2)"
         call = f"UNNEST({arr}){' WITH ORDINALITY' if ordinality else ''}"
-        parts = {"items": ["e"] + (["o"] if ordinality else []) + self.items(x, 0, 2), "where": self.conjuncts(x, 1)}
+        parts = {"items": ["e"] + second + (["o"] if ordinality else []) + self.items(x, 0, 2),
+                 "where": self.conjuncts(x, 1)}
         return Query("unnest", parts, {"items": 1},
                      lambda p: f"SELECT id, {', '.join(p['items'])}\nFROM {src} {join} {call} AS {alias}{on}"
                      + where_sql(p["where"]))
@@ -94,6 +107,10 @@ class BasicQueries:
                     # Flink's IncrementalGroupAggregate, which Sluice does not plan
                     # (flink_differences.md#mini-batch-bundles; random query 2020-61).
                     self.known["explain"] = "flink_differences.md#mini-batch-bundles"
+
+        if self.on["array_agg"] and compare == "changelog" and not self.batch and self.r.random() < 0.2:
+            # ARRAY_AGG: elements in arrival order, a retraction removes its element.
+            parts["aggs"].append(f"ARRAY_AGG({self.r.choice(['a', 's', 'g', 'k'])}) AS aa")
 
         def render(p):
             if grouping:

@@ -31,8 +31,16 @@ class JoinQueries:
         lo, hi = self.r.randint(0, 20), self.r.randint(0, 20)
         jt = self.r.choice(["JOIN", "JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN"])
         key = self.r.choice(["t.k = u.k", "t.g = u.g"])
-        bound = self.r.choice([f"u.ts BETWEEN t.ts - INTERVAL '{lo}' SECOND AND t.ts + INTERVAL '{hi}' SECOND",
-                               f"u.ts >= t.ts AND u.ts < t.ts + INTERVAL '{hi + 1}' SECOND"])
+        bounds = [f"u.ts BETWEEN t.ts - INTERVAL '{lo}' SECOND AND t.ts + INTERVAL '{hi}' SECOND",
+                  f"u.ts >= t.ts AND u.ts < t.ts + INTERVAL '{hi + 1}' SECOND"]
+        if self.on["interval_more"]:
+            # Bounds written from u's side, strict and open ones, and a non-equi condition in ON.
+            bounds += [f"t.ts BETWEEN u.ts - INTERVAL '{lo}' SECOND AND u.ts + INTERVAL '{hi}' SECOND",
+                       f"t.ts > u.ts - INTERVAL '{lo}' SECOND AND t.ts <= u.ts + INTERVAL '{hi}' SECOND",
+                       f"u.ts > t.ts - INTERVAL '{lo}' SECOND AND u.ts < t.ts"]
+        bound = self.r.choice(bounds)
+        if self.on["interval_more"] and self.r.random() < 0.3:
+            bound += " AND " + self.r.choice(["t.a > u.y", "t.g <> u.g", "t.m < u.n", "u.y IS NOT NULL"])
         items = self.items(x, 1, 3)
         parts = {"items": items, "where": self.conjuncts(x, 1) if jt == "JOIN" else []}
         return Query("interval_join", parts, {"items": 1},

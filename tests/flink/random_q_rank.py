@@ -117,6 +117,9 @@ class RankQueries:
             # Flink's batch OverAggregate refuses DISTINCT (random query 2021-32, Sluice too); over an input
             # Flink proves empty it fails otherwise (2022-91): left out of batch queries.
             more = [m for m in more if "DISTINCT" not in m]
+        if self.on["over_values"] and order == "ts" and not self.batch:
+            # Values of other rows of the window: the previous row's (LAG), the frame's first and last.
+            more += ["FIRST_VALUE(a)", "LAST_VALUE(m)", "FIRST_VALUE(s)"] + (["LAG(a)", "LAG(s, 2)"] if self.on["over_lag"] else [])
         aggs = [f"{r.choice(['SUM(a)', 'COUNT(*)', 'MAX(m)', 'MIN(s)', 'COUNT(k)', 'AVG(a)', 'SUM(m)'] + more)} {w} AS o{i}"
                 for i in range(r.randint(1, 3))]
         parts = {"items": self.items(x, 0, 2), "aggs": aggs, "where": self.conjuncts(x, 1)}

@@ -53,9 +53,18 @@ class WindowQueries:
             parts["aggs"] = [a if not re.search(r"\bts\b", a) else f"COUNT(*) AS a{i}"
                              for i, a in enumerate(parts["aggs"])]
             sel = ", ".join(["window_start", "window_end"] + keys + [f"GROUPING({keys[0]}) AS gr"])
+        pre = ()
+        if self.on["window_two_phase"] and r.random() < 0.3:
+            # The aggregation phase strategy (a local and a global window aggregate with TWO_PHASE), with
+            # mini-batch or without.
+            pre = (f"SET 'table.optimizer.agg-phase-strategy' = '{r.choice(['ONE_PHASE', 'TWO_PHASE'])}';",)
+            if r.random() < 0.5:
+                pre += ("SET 'table.exec.mini-batch.enabled' = 'true';",
+                        "SET 'table.exec.mini-batch.allow-latency' = '1 s';",
+                        f"SET 'table.exec.mini-batch.size' = '{r.randint(1, 20)}';")
         return Query("window", parts, {"aggs": 1},
                      lambda p: f"SELECT {sel}, {', '.join(p['aggs'])}\nFROM TABLE({call})"
-                     + where_sql(p["where"]) + f"\nGROUP BY {group}", compare="final",
+                     + where_sql(p["where"]) + f"\nGROUP BY {group}", compare="final", pre=pre,
                      known={"explain": "flink_differences.md#two-phase-window-aggregation"})
 
     def tvf(self, table="t", session=False):
