@@ -72,7 +72,7 @@ class MoreExprs:
         return {"INT": [lambda: f"ELEMENT(ARRAY[{e('INT', n)}])",
                         lambda: f"CARDINALITY(MAP[{e('STR', n)}, {e('INT', n)}, 'z', 1])",
                         lambda: f"CARDINALITY(ARRAY[ARRAY[{e('INT', n)}], ARRAY[1, 2]][{r.randint(1, 2)}])"],
-                "STR": [lambda: f"STR_TO_MAP(CONCAT('a=', {e('STR', n)}, ',b=2'))[{r.choice(['a', 'b', 'c'])!r}]",
+                "STR": [lambda: f"STR_TO_MAP(CONCAT('a=', {self.of_column('STR', n)}, ',b=2'))[{r.choice(['a', 'b', 'c'])!r}]",
                         lambda: f"MAP[{e('STR', n)}, 'v', 'z', {e('STR', n)}]['z']"]}
 
     def nested_functions(self, n):
