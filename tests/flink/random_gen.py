@@ -100,6 +100,8 @@ CONSTRUCTS = {
                                    # reads of a normalized CDC table (ChangelogNormalize)
     "window_two_phase": True,      # window aggregations with 'table.optimizer.agg-phase-strategy' and
                                    # mini-batch
+    "cdc_primary_key": True,       # t's debezium-json changelog with PRIMARY KEY (id) and no duplicates
+                                   # option (an upsert key, no ChangelogNormalize)
     "interval_more": True,         # interval-join bounds written from u's side, with > / <, and a non-equi
                                    # condition in ON
 }
@@ -265,6 +267,8 @@ def case_files(seed, on, query=None, data=None):
                 # queries 2033-33, 2034-69; flink_differences.md#mini-batch-bundles).
                 q.known.setdefault("explain", "flink_differences.md#mini-batch-bundles")
             cols = T_DDL.replace("id INT", "id INT NOT NULL") + ", PRIMARY KEY (id) NOT ENFORCED"
+        elif g.data.cdc_key:
+            cols = cols.replace("id INT", "id INT NOT NULL", 1) + ", PRIMARY KEY (id) NOT ENFORCED"
         stmts.append(f"CREATE TABLE t (\n  {cols}\n) WITH ('connector' = 'filesystem', 'path' = "
                      f"'${{CASE_DIR}}/t.json', 'format' = 'debezium-json');")
         t_text = Data.debezium(t_rows, "id")
