@@ -269,6 +269,11 @@ def case_files(seed, on, query=None, data=None):
             cols = T_DDL.replace("id INT", "id INT NOT NULL") + ", PRIMARY KEY (id) NOT ENFORCED"
         elif g.data.cdc_key:
             cols = cols.replace("id INT", "id INT NOT NULL", 1) + ", PRIMARY KEY (id) NOT ENFORCED"
+        if (g.data.cdc_key or g.data.cdc_duplicates) and any("distinct-agg.split" in p for p in q.pre):
+            # Flink doubles some SUM(DISTINCT) of a split aggregation over a keyed changelog (random
+            # query 2036-61, flink_differences.md#split-distinct-aggregation-over-an-upsert-source).
+            q.known.update(rows="flink_differences.md#split-distinct-aggregation-over-an-upsert-source",
+                           explain="flink_differences.md#split-distinct-aggregation-over-an-upsert-source")
         stmts.append(f"CREATE TABLE t (\n  {cols}\n) WITH ('connector' = 'filesystem', 'path' = "
                      f"'${{CASE_DIR}}/t.json', 'format' = 'debezium-json');")
         t_text = Data.debezium(t_rows, "id")
