@@ -158,9 +158,13 @@ class Pruner {
         return;
       }
       case PlanKind::kCorrelate: {
+        // Over an updating input the Correlate keeps every input column, as Flink 2.2.1 plans it (no
+        // projection below its Correlate): a ChangelogNormalize below then compares whole rows, so an
+        // update of columns the query does not read is still a -U/+U pair (random query 1-19).
         const auto& c = node->As<CorrelateNode>();
         auto& in = Req(c.inputs[0]);
-        for (size_t i = 0; i < in.size(); ++i) in[i] = in[i] || req[i];
+        const bool all = !InsertOnly(*c.inputs[0], &insert_only_);
+        for (size_t i = 0; i < in.size(); ++i) in[i] = in[i] || req[i] || all;
         CollectColumns(*c.collection, &in);
         return;
       }
