@@ -57,7 +57,9 @@ class RankQueries:
             # ends with two rows of one rank and a row retracted it never emitted (random query 2025-90,
             # flink_differences.md#top-n-over-an-updating-input).
             cond = r.choice([f"rn < {n + 1}", f"{n} >= rn", f"rn <= {n} AND rn <= {n + 1}"])
-        elif self.on["topn_ranges"] and r.random() < 0.5:
+        elif self.on["topn_ranges"] and not updating and r.random() < 0.5:
+            # (Not over an updating input, whose first branch failing its draw fell here: random query
+            # 2040-19, Flink's retracting Rank of `rn > 1 AND rn <= 2` again.)
             # Rank ranges: an upper bound written otherwise, a lower bound above 1, a contradictory range
             # (Flink proves it empty: an empty Values, flink_differences.md#always-false-conditions).
             cond = r.choice([f"rn < {n + 1}", f"rn = {n}", f"rn BETWEEN 2 AND {n + 1}", f"rn > 1 AND rn <= {n + 1}",
