@@ -319,20 +319,27 @@ Result<FnPtr> ResolveTimestampAdd(const CallInfo& c) {
   });
 }
 
-int64_t MonthsBetween(int64_t a, int64_t b) {
-  auto split = [](int64_t v, int64_t* month_index, int64_t* in_month) {
-    int64_t days = FloorDiv(v, kMicrosPerDay);
-    CivilDate d = CivilFromDays(days);
-    *month_index = d.year * 12 + d.month - 1;
-    *in_month = v - DaysFromCivil(d.year, d.month, 1) * kMicrosPerDay;
-  };
-  int64_t ma, ia, mb, ib;
-  split(a, &ma, &ia);
-  split(b, &mb, &ib);
-  int64_t m = mb - ma;
-  if (m > 0 && ib < ia) --m;
-  if (m < 0 && ib > ia) ++m;
+// Months from day `d1` to day `d0`, as Calcite's DateTimeUtils.subtractMonths(int, int) that Flink 2.2.1
+// runs: whole months added to d1 (clamped to the month's last day) that do not pass d0; negative by
+// symmetry.
+int64_t SubtractMonthsDays(int64_t d0, int64_t d1) {
+  if (d0 < d1) return -SubtractMonthsDays(d1, d0);
+  auto add = [](int64_t day, int64_t m) { return AddMonthsToMicros(day * kMicrosPerDay, m) / kMicrosPerDay; };
+  int64_t m = (d0 - d1) / 31;  // no month has more than 31 days: never above the answer
+  while (add(d1, m) < d0 && add(d1, m + 1) <= d0) ++m;
   return m;
+}
+
+// TIMESTAMPDIFF's months from `a` to `b`, as Calcite's subtractMonths(long, long): the days' months,
+// one less when adding them to a's day lands on b's day and b's time of day is earlier than a's (not
+// symmetric: from 10:00:19 back to 10:00:05 of the same day is -1 month, forward 0; random query
+// 2036-60, tests/sql/functions/timestampdiff_months.test).
+int64_t MonthsBetween(int64_t a, int64_t b) {
+  const int64_t d1 = FloorDiv(a, kMicrosPerDay), d0 = FloorDiv(b, kMicrosPerDay);
+  const int64_t t1 = a - d1 * kMicrosPerDay, t0 = b - d0 * kMicrosPerDay;
+  int64_t x = SubtractMonthsDays(d0, d1);
+  if (AddMonthsToMicros(d1 * kMicrosPerDay, x) / kMicrosPerDay == d0 && t0 < t1) --x;
+  return x;
 }
 
 Result<FnPtr> ResolveTimestampDiff(const CallInfo& c) {

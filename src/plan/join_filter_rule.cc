@@ -8,10 +8,11 @@ namespace sluice {
 
 PlanNodePtr JoinFilterRule::Apply(const PlanNodePtr& node) {
   auto rule = [this](const PlanNode&, const PlanNodePtr& out) -> Result<PlanNodePtr> {
-    if (out->kind == PlanKind::kCalc && out->As<CalcNode>().condition && out->inputs[0]->kind == PlanKind::kJoin &&
-        out->inputs[0]->As<JoinNode>().join_type == JoinType::kInner) {
+    if (out->kind != PlanKind::kCalc || !out->As<CalcNode>().condition) return out;
+    if (out->inputs[0]->kind == PlanKind::kJoin && out->inputs[0]->As<JoinNode>().join_type == JoinType::kInner) {
       return Push(out->As<CalcNode>());
     }
+    if (out->inputs[0]->kind == PlanKind::kCorrelate) return PushPastCorrelate(out->As<CalcNode>());
     return out;
   };
   return RewriteBottomUp(node, rule, &memo_).value();  // the rule never fails
@@ -94,6 +95,32 @@ PlanNodePtr JoinFilterRule::Push(const CalcNode& calc) {
   nc->inputs = {nj};
   nc->condition = AndAll(keep);
   return nc;
+}
+
+PlanNodePtr JoinFilterRule::PushPastCorrelate(const CalcNode& calc) {
+  const auto& correlate = calc.inputs[0]->As<CorrelateNode>();
+  const PlanNodePtr& in = correlate.inputs[0];
+  const size_t nl = in->schema.size();
+  std::vector<ExprPtr> below, keep;
+  for (const auto& c : Conjuncts(calc.condition)) {
+    std::vector<bool> used(correlate.schema.size(), false);
+    CollectColumns(*c, &used);
+    bool reads_elements = false;
+    for (size_t i = nl; i < used.size(); ++i) reads_elements = reads_elements || used[i];
+    (reads_elements ? keep : below).push_back(c);
+  }
+  if (below.empty()) return std::make_shared<CalcNode>(calc);
+  auto filter = std::make_shared<CalcNode>();
+  filter->inputs = {in};
+  filter->schema = in->schema;
+  for (size_t i = 0; i < nl; ++i) filter->projections.push_back(MakeColumnRef(static_cast<int>(i), in->schema.field(i).type));
+  filter->condition = AndAll(below);
+  auto nc = std::make_shared<CorrelateNode>(correlate);
+  nc->inputs = {filter};
+  auto out = std::make_shared<CalcNode>(calc);
+  out->inputs = {nc};
+  out->condition = AndAll(keep);
+  return out;
 }
 
 }  // namespace sluice

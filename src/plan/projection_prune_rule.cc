@@ -148,8 +148,13 @@ class Pruner {
         return;
       }
       case PlanKind::kCorrelate: {
+        // Over an updating input the Correlate keeps every input column, as Flink 2.2.1 plans it (no
+        // projection below its Correlate): a ChangelogNormalize below then compares whole rows, so an
+        // update of columns the query does not read is still a -U/+U pair (random query 1-19).
         const auto& c = node->As<CorrelateNode>();
-        CollectColumns(*c.collection, &PassThrough(c.inputs[0], req));
+        auto& in = PassThrough(c.inputs[0], req);
+        if (!InsertOnly(*c.inputs[0], &insert_only_)) in.assign(in.size(), true);
+        CollectColumns(*c.collection, &in);
         return;
       }
       case PlanKind::kUnion:

@@ -5,7 +5,9 @@
 // read) and keeps at every node only the columns read above it:
 //   - a TableSourceScan reads only those physical and metadata columns (project=[...] in EXPLAIN);
 //   - Calcs keep only the projections read; WatermarkAssigner, Correlate, Union, Exchange, window
-//     table functions pass the requirement down plus what they read themselves;
+//     table functions pass the requirement down plus what they read themselves (a Correlate over an
+//     updating input asks for every input column: Flink projects nothing below its Correlate, and a
+//     ChangelogNormalize there compares whole rows);
 //   - stateful operators store only what they need: joins (all kinds) keep their keys, condition,
 //     time attributes and what is read above; OverAggregate, WindowRank, WindowDeduplicate, Rank and
 //     Deduplicate keep their keys, order and time columns and what is read above (a Rank over an

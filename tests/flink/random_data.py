@@ -31,6 +31,10 @@ class Data:
         # cdc_duplicates: t's changelog declares PRIMARY KEY (id), some change events come twice, and
         # the query sets 'table.exec.source.cdc-events-duplicate' (a ChangelogNormalize removes them).
         self.cdc_duplicates = changelog and on["cdc_duplicates"] and r.random() < 0.5
+        # cdc_primary_key: otherwise t's changelog declares PRIMARY KEY (id) without the duplicates
+        # option: no ChangelogNormalize, an upsert key for the operators above.
+        self.cdc_key = changelog and not self.cdc_duplicates and on.get("cdc_primary_key", False) and \
+            r.random() < 0.4
         self.words = WORDS + ([CASED_WORD] if on["unicode_case"] else [])
         self.t = self.rows(r, on, r.randint(8, 30), self.t_row, self.delay_t)
         self.u = self.rows(r, on, r.randint(4, 16), self.u_row, self.delay_u)

@@ -64,3 +64,23 @@ class MoreExprs:
                         lambda: f"DATE_FORMAT({ltz()}, 'yyyy-MM-dd HH:mm:ss')",
                         lambda: f"CAST({iv()} AS STRING)"],
                 "BOOL": [lambda: f"({ltz()} < TO_TIMESTAMP_LTZ({1786788000000 + r.randint(-10, 100) * 1000}, 3))"]}
+
+    def nested_types(self, n):
+        """ARRAY, MAP and ROW values read back as scalars: ELEMENT, CARDINALITY, ITEM of a MAP built from
+        a text (STR_TO_MAP), a ROW's field through a named ROW cast."""
+        e, r = self.expr, self.r
+        return {"INT": [lambda: f"ELEMENT(ARRAY[{e('INT', n)}])",
+                        lambda: f"CARDINALITY(MAP[{e('STR', n)}, {e('INT', n)}, 'z', 1])",
+                        lambda: f"CARDINALITY(ARRAY[ARRAY[{e('INT', n)}], ARRAY[1, 2]][{r.randint(1, 2)}])"],
+                "STR": [lambda: f"STR_TO_MAP(CONCAT('a=', {self.of_column('STR', n)}, ',b=2'))[{r.choice(['a', 'b', 'c'])!r}]",
+                        lambda: f"MAP[{e('STR', n)}, 'v', 'z', {e('STR', n)}]['z']"]}
+
+    def nested_functions(self, n):
+        """Flink's ARRAY_* and MAP_* functions (off: Sluice does not have them yet)."""
+        e, r = self.expr, self.r
+        arr = lambda: f"ARRAY[{e('INT', n)}, {e('INT', n)}, {r.randint(-5, 20)}]"
+        return {"BOOL": [lambda: f"ARRAY_CONTAINS({arr()}, {e('INT', n)})"],
+                "INT": [lambda: f"CARDINALITY(ARRAY_DISTINCT({arr()}))", lambda: f"ARRAY_POSITION({arr()}, 3)",
+                        lambda: f"ARRAY_MAX({arr()})", lambda: f"ARRAY_REVERSE({arr()})[1]",
+                        lambda: f"CARDINALITY(MAP_KEYS(MAP['a', {e('INT', n)}, 'b', 2]))"],
+                "STR": [lambda: f"ARRAY_JOIN(ARRAY[{e('STR', n)}, {e('STR', n)}], '-')"]}

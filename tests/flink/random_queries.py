@@ -18,6 +18,7 @@ input dropped while it still disagrees the same way) and written under OUT/minim
   python3 tests/flink/random_queries.py --n 2000 --seed 7       # 2000 queries, seeds 7-0 ... 7-1999
   python3 tests/flink/random_queries.py --query 7-123            # one query again
   python3 tests/flink/random_queries.py --enable subquery ...    # constructs off by default (random_gen)
+  python3 tests/flink/random_queries.py --seed 7 --n 100 --generate-only   # the cases only, no engine
 """
 import argparse
 import difflib
@@ -223,6 +224,8 @@ def parse_args():
     ap.add_argument("--write-cases", action="store_true",
                     help="write each minimised disagreement as tests/flink/cases/random_<seed>")
     ap.add_argument("--quiet", action="store_true", help="print only disagreements and the summary")
+    ap.add_argument("--generate-only", action="store_true",
+                    help="write the case folders under OUT/cases and print each case.sql; run neither engine")
     return ap.parse_args()
 
 
@@ -234,14 +237,18 @@ def main():
     seeds = args.query or [f"{args.seed}-{i}" for i in range(args.n)]
     out = Path(args.out)
     rd.FLINK_OUT = out / "flink"
-    deps = Path(subprocess.run(["bash", str(ROOT / "scripts" / "install-flink.sh")], check=True,
-                               stdout=subprocess.PIPE, text=True).stdout.strip())
     generated = OrderedDict()
     folders = []
     for seed in seeds:
         _, q, data, files = random_gen.case_files(seed, on)
         generated[case_name(seed)] = (seed, q, data)
         folders.append(write_case(out / "cases" / case_name(seed), files))
+        if args.generate_only:
+            print(f"-- {case_name(seed)}\n{files['case.sql']}")
+    if args.generate_only:
+        return 0
+    deps = Path(subprocess.run(["bash", str(ROOT / "scripts" / "install-flink.sh")], check=True,
+                               stdout=subprocess.PIPE, text=True).stdout.strip())
     started = time.monotonic()
     results = evaluate(folders, args, deps, out)
     elapsed = time.monotonic() - started
