@@ -151,9 +151,11 @@ int64_t ExtractField(Unit u, int64_t local) {
     case Unit::kHour: return tod / kMicrosPerHour;
     case Unit::kMinute: return tod / kMicrosPerMinute % 60;
     case Unit::kSecond: return tod / kMicrosPerSecond % 60;
-    case Unit::kMillisecond: return tod % kMicrosPerMinute / kMicrosPerMilli;
-    case Unit::kMicrosecond: return tod % kMicrosPerMinute;
-    case Unit::kNanosecond: return tod % kMicrosPerMinute * 1000;
+    // Flink 2.2: the fraction of the second only (01.234 -> 234 ms, 234000 us, 234000000 ns), from the
+    // epoch milliseconds with Java's truncating % (so negative before 1970: 23:59:58.765 -> -235).
+    case Unit::kMillisecond: return FloorDiv(local, kMicrosPerMilli) % 1000;
+    case Unit::kMicrosecond: return FloorDiv(local, kMicrosPerMilli) % 1000 * 1000 + FloorMod(local, kMicrosPerMilli);
+    case Unit::kNanosecond: return (FloorDiv(local, kMicrosPerMilli) % 1000 * 1000 + FloorMod(local, kMicrosPerMilli)) * 1000;
     case Unit::kEpoch: return FloorDiv(local, kMicrosPerSecond);
     case Unit::kDecade: return FloorDiv(d.year, 10);
     case Unit::kCentury: return d.year > 0 ? (d.year + 99) / 100 : -((-d.year + 99) / 100);
@@ -319,20 +321,28 @@ Result<FnPtr> ResolveTimestampAdd(const CallInfo& c) {
   });
 }
 
+// Whole months from day d1 to day d0 as Calcite's DateTimeUtils.subtractMonths counts them (Flink's
+// TIMESTAMPDIFF): the largest m with d1 + m months (the day clamped to the month's length) <= d0, so
+// 2024-01-31 to 2024-02-29 is one month; negative when d0 is earlier.
+int64_t SubtractMonthsDays(int64_t d0, int64_t d1) {
+  if (d0 < d1) return -SubtractMonthsDays(d1, d0);
+  auto add = [](int64_t days, int64_t m) { return FloorDiv(AddMonthsToMicros(days * kMicrosPerDay, m), kMicrosPerDay); };
+  int64_t m = (d0 - d1) / 31;  // no month is longer than 31 days, so this never overshoots
+  for (;;) {
+    if (add(d1, m) >= d0) return m;
+    if (add(d1, m + 1) > d0) return m;
+    ++m;
+  }
+}
+
+// Months from a to b (micros): the day count above, one less when b falls on the day a's months reach
+// but earlier in that day (Calcite's subtractMonths over timestamps).
 int64_t MonthsBetween(int64_t a, int64_t b) {
-  auto split = [](int64_t v, int64_t* month_index, int64_t* in_month) {
-    int64_t days = FloorDiv(v, kMicrosPerDay);
-    CivilDate d = CivilFromDays(days);
-    *month_index = d.year * 12 + d.month - 1;
-    *in_month = v - DaysFromCivil(d.year, d.month, 1) * kMicrosPerDay;
-  };
-  int64_t ma, ia, mb, ib;
-  split(a, &ma, &ia);
-  split(b, &mb, &ib);
-  int64_t m = mb - ma;
-  if (m > 0 && ib < ia) --m;
-  if (m < 0 && ib > ia) ++m;
-  return m;
+  const int64_t d0 = FloorDiv(b, kMicrosPerDay), d1 = FloorDiv(a, kMicrosPerDay);
+  const int64_t t0 = b - d0 * kMicrosPerDay, t1 = a - d1 * kMicrosPerDay;
+  int64_t x = SubtractMonthsDays(d0, d1);
+  if (FloorDiv(AddMonthsToMicros(d1 * kMicrosPerDay, x), kMicrosPerDay) == d0 && t0 < t1) --x;
+  return x;
 }
 
 Result<FnPtr> ResolveTimestampDiff(const CallInfo& c) {
