@@ -318,6 +318,7 @@ const fn::FunctionTable& Builtins() {
     fn::RegisterHashFunctions(t);
     fn::RegisterArrayFunctions(t);
     fn::RegisterCodecFunctions(t);
+    fn::RegisterJsonFunctions(t);
     return t;
   }();
   return *kTable;

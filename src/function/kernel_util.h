@@ -234,6 +234,7 @@ void RegisterUrlFunctions(FunctionTable* t);          // url_functions.cc
 void RegisterHashFunctions(FunctionTable* t);         // hash_functions.cc
 void RegisterArrayFunctions(FunctionTable* t);        // array_functions.cc
 void RegisterCodecFunctions(FunctionTable* t);        // codec_functions.cc
+void RegisterJsonFunctions(FunctionTable* t);         // json_functions.cc
 
 // Type helpers for resolvers.
 bool IsStringType(const LogicalType& t);  // CHAR/VARCHAR
