@@ -10,17 +10,6 @@ namespace {
 
 using FnPtr = std::shared_ptr<ScalarFunction>;
 
-// Whether row i of a equals row j of b (both valid, same type ignoring nullability).
-bool RowsEqual(const Vector& a, size_t i, const Vector& b, size_t j) {
-  const LogicalType& t = a.type();
-  if (t.IsStringLike()) return a.GetString(i) == b.GetString(j);
-  if (t.IsNested()) return a.GetValue(i) == b.GetValue(j);
-  size_t w = t.PhysicalWidth();
-  if (t.id() == TypeId::kFloat) return a.data<float>()[i] == b.data<float>()[j];
-  if (t.id() == TypeId::kDouble) return a.data<double>()[i] == b.data<double>()[j];
-  return std::memcmp(a.raw_data() + i * w, b.raw_data() + j * w, w) == 0;
-}
-
 Result<FnPtr> ResolveArray(const CallInfo& c) {
   if (c.size() == 0) return FnPtr();
   auto elem = CommonType(c.types);

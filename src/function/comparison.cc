@@ -342,6 +342,23 @@ Result<std::shared_ptr<ScalarFunction>> ResolveNullIf(const CallInfo& c) {
                       });
 }
 
+// IFNULL(input, replacement): input unless it is NULL; the common type of both, nullable only when the
+// replacement is, NOT NULL whenever the input is (Flink's IfNullTypeStrategy).
+Result<std::shared_ptr<ScalarFunction>> ResolveIfNull(const CallInfo& c) {
+  if (c.size() != 2) return std::shared_ptr<ScalarFunction>();
+  auto common = CommonType(c.types);
+  if (!common.ok()) return std::shared_ptr<ScalarFunction>();
+  std::vector<LogicalType> casts = CastTargets(c.types, *common);
+  LogicalType ret = casts[1].WithNullable(c.type(0).nullable() && c.type(1).nullable());
+  return NeverFails(MakeFunction(c.name, casts, ret,
+                                 [](EvalContext&, const Vector* const* args, size_t, size_t rows, Vector* out) {
+                                   out->ShareHeapsWith(*args[0]);
+                                   out->ShareHeapsWith(*args[1]);
+                                   for (size_t i = 0; i < rows; ++i) CopyRow(*args[args[0]->IsNull(i) ? 1 : 0], i, out, i);
+                                   return Status::OK();
+                                 }));
+}
+
 // GREATEST / LEAST: the largest / smallest argument after casting all to their common type; NULL as
 // soon as one argument is NULL (Flink's semantics).
 Result<std::shared_ptr<ScalarFunction>> ResolveExtreme(const CallInfo& c, bool greatest) {
@@ -410,6 +427,7 @@ void RegisterComparisonFunctions(FunctionTable* t) {
   t->Add({"IS NOT FALSE", {"<BOOLEAN> IS NOT FALSE"}, [](const CallInfo& c) { return NeverFailsR(ResolvePredicate(c, Pred::kNotFalse)); }, false});
   t->Add({"IF", {"IF(<BOOLEAN>, <ANY>, <ANY>)"}, ResolveIf});
   t->Add({"NULLIF", {"NULLIF(<ANY>, <ANY>)"}, ResolveNullIf});
+  t->Add({"IFNULL", {"IFNULL(<ANY>, <ANY>)"}, ResolveIfNull});
   t->Add({"GREATEST", {"GREATEST(<COMPARABLE_TYPE>, ...)"}, [](const CallInfo& c) { return NeverFailsR(ResolveExtreme(c, true)); }});
   t->Add({"LEAST", {"LEAST(<COMPARABLE_TYPE>, ...)"}, [](const CallInfo& c) { return NeverFailsR(ResolveExtreme(c, false)); }});
 }

@@ -313,6 +313,12 @@ const fn::FunctionTable& Builtins() {
     fn::RegisterMathFunctions(t);
     fn::RegisterTemporalFunctions(t);
     fn::RegisterCollectionFunctions(t);
+    fn::RegisterStringExtraFunctions(t);
+    fn::RegisterUrlFunctions(t);
+    fn::RegisterHashFunctions(t);
+    fn::RegisterArrayFunctions(t);
+    fn::RegisterCodecFunctions(t);
+    fn::RegisterJsonFunctions(t);
     return t;
   }();
   return *kTable;
@@ -339,7 +345,7 @@ bool ForceNullable(const std::string& upper) {
   static const char* const kNames[] = {"SUBSTRING", "SUBSTR",        "LEFT",       "RIGHT",      "CHR",
                                        "REVERSE",   "SPLIT_INDEX",   "REGEXP_EXTRACT", "DATE_FORMAT", "PARSE_URL",
                                        "FROM_UNIXTIME", "TO_TIMESTAMP", "TO_TIMESTAMP_LTZ", "TO_DATE", "CONVERT_TZ",
-                                       "ENCODE",    "DECODE",        "JSON_VALUE", "JSON_QUERY"};
+                                       "JSON_VALUE", "JSON_QUERY"};
   for (const char* n : kNames) {
     if (upper == n) return true;
   }

@@ -124,6 +124,9 @@ void CopyRow(const Vector& src, size_t src_row, Vector* out, size_t dst_row);
 void ScatterRows(const Vector& src, const uint32_t* sel, size_t n, Vector* out);
 // Sets every row of `out` null.
 void SetAllNull(Vector* out, size_t rows);
+// Whether row i of a equals row j of b (both valid, same type ignoring nullability; floating point by ==,
+// nested values by their boxed Value).
+bool RowsEqual(const Vector& a, size_t i, const Vector& b, size_t j);
 
 // ---- UTF-8 ----
 
@@ -226,6 +229,12 @@ void RegisterStringFunctions(FunctionTable* t);
 void RegisterMathFunctions(FunctionTable* t);
 void RegisterTemporalFunctions(FunctionTable* t);
 void RegisterCollectionFunctions(FunctionTable* t);
+void RegisterStringExtraFunctions(FunctionTable* t);  // string_extra_functions.cc
+void RegisterUrlFunctions(FunctionTable* t);          // url_functions.cc
+void RegisterHashFunctions(FunctionTable* t);         // hash_functions.cc
+void RegisterArrayFunctions(FunctionTable* t);        // array_functions.cc
+void RegisterCodecFunctions(FunctionTable* t);        // codec_functions.cc
+void RegisterJsonFunctions(FunctionTable* t);         // json_functions.cc
 
 // Type helpers for resolvers.
 bool IsStringType(const LogicalType& t);  // CHAR/VARCHAR

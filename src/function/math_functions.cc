@@ -289,6 +289,39 @@ Result<FnPtr> ResolveRand(const CallInfo& c) {
                 false, /*deterministic=*/false);
 }
 
+// RAND_INTEGER(bound) and RAND_INTEGER(seed, bound): a pseudorandom INT in [0, bound), seeded like RAND;
+// a bound that is not positive fails as Java's Random.nextInt does.
+Result<FnPtr> ResolveRandInteger(const CallInfo& c) {
+  if (c.size() != 1 && c.size() != 2) return FnPtr();
+  std::vector<Coerce> sig(c.size(), AsInt);
+  struct RandState {
+    std::mutex mu;
+    std::mt19937_64 rng;
+    bool seeded = false;
+  };
+  auto state = std::make_shared<RandState>();
+  if (c.size() == 2 && c.constant(0) != nullptr && !c.constant(0)->is_null()) {
+    state->rng.seed(static_cast<uint64_t>(c.constant(0)->int_value()));
+    state->seeded = true;
+  }
+  const size_t bound_arg = c.size() - 1;
+  return Simple(c, sig, LogicalType::Integer(),
+                [state, bound_arg](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
+                  int32_t* od = out->data<int32_t>();
+                  thread_local std::mt19937_64 local(std::random_device{}());
+                  std::unique_lock<std::mutex> lock(state->mu, std::defer_lock);
+                  if (state->seeded) lock.lock();
+                  std::mt19937_64& rng = state->seeded ? state->rng : local;
+                  return ForEachValidRow(args, n, rows, out, [&](size_t i) -> Status {
+                    const int32_t bound = args[bound_arg]->data<int32_t>()[i];
+                    if (bound <= 0) return Status::RuntimeError("java.lang.IllegalArgumentException: bound must be positive");
+                    od[i] = static_cast<int32_t>(rng() % static_cast<uint64_t>(bound));
+                    return Status::OK();
+                  });
+                },
+                false, /*deterministic=*/false);
+}
+
 }  // namespace
 
 void RegisterMathFunctions(FunctionTable* t) {
@@ -342,6 +375,7 @@ void RegisterMathFunctions(FunctionTable* t) {
             }});
   }
   t->Add({"RAND", {"RAND()", "RAND(<INTEGER>)"}, ResolveRand});
+  t->Add({"RAND_INTEGER", {"RAND_INTEGER(<INTEGER>)", "RAND_INTEGER(<INTEGER>, <INTEGER>)"}, ResolveRandInteger});
 }
 
 }  // namespace sluice::fn

@@ -65,8 +65,9 @@ Result<std::shared_ptr<const Regex>> Regex::Compile(std::string_view pattern, bo
   if (whole_text) options |= PCRE2_ANCHORED | PCRE2_ENDANCHORED;
   int error = 0;
   PCRE2_SIZE offset = 0;
-  pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(), options, &error,
-                                   &offset, cc);
+  // An empty view may have no data pointer, which PCRE2 refuses even for length 0.
+  const char* text = pattern.data() != nullptr ? pattern.data() : "";
+  pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(text), pattern.size(), options, &error, &offset, cc);
   pcre2_compile_context_free(cc);
   if (code == nullptr) {
     return Status::InvalidArgument(ErrorText(error) + " at offset " + std::to_string(offset));
@@ -86,6 +87,7 @@ Regex::~Regex() { pcre2_code_free(code_); }
 
 Result<bool> Regex::Find(std::string_view text, size_t from, MatchData* m) const {
   m->Fit(groups_ + 1);
+  if (text.data() == nullptr) text = std::string_view("", 0);  // PCRE2 refuses a null subject
   int rc = pcre2_match(code_, reinterpret_cast<PCRE2_SPTR>(text.data()), text.size(), from, 0, m->data_, nullptr);
   if (rc == PCRE2_ERROR_JIT_STACKLIMIT) {
     // The JIT's small default stack: the interpreter keeps its backtracking on the heap.

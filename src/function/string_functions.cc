@@ -284,6 +284,12 @@ Result<FnPtr> ResolveTrim(const CallInfo& c) {
     } else if (c.size() != 1) {
       return FnPtr();
     }
+  } else if (c.name == "BTRIM") {
+    if (c.size() == 2) {
+      chars_arg = 1;
+    } else if (c.size() != 1) {
+      return FnPtr();
+    }
   } else {
     leading = c.name == "LTRIM";
     trailing = !leading;
@@ -299,6 +305,7 @@ Result<FnPtr> ResolveTrim(const CallInfo& c) {
   }
   LogicalType ret = casts[str_arg].WithNullable(c.AnyNullable());
   if (ret.id() == TypeId::kChar) ret = LogicalType::VarChar(ret.length()).WithNullable(ret.nullable());
+  if (c.name == "BTRIM") ret = LogicalType::String().WithNullable(ret.nullable());  // Flink 2's BTRIM: STRING
   return MakeFunction(c.name, casts, ret,
                       StringOut([=](const Vector* const* a, size_t i, std::string* buf) {
                         std::string_view chars = chars_arg >= 0 ? Str(a, static_cast<size_t>(chars_arg), i) : " ";
@@ -441,6 +448,7 @@ void RegisterLengthCaseTrimConcat(FunctionTable* t) {
   t->Add({"TRIM", {"TRIM(<CHARACTER>)", "TRIM(BOTH|LEADING|TRAILING <CHARACTER> FROM <CHARACTER>)"}, ResolveTrim});
   t->Add({"LTRIM", {"LTRIM(<CHARACTER>)", "LTRIM(<CHARACTER>, <CHARACTER>)"}, ResolveTrim});
   t->Add({"RTRIM", {"RTRIM(<CHARACTER>)", "RTRIM(<CHARACTER>, <CHARACTER>)"}, ResolveTrim});
+  t->Add({"BTRIM", {"BTRIM(<CHARACTER>)", "BTRIM(<CHARACTER>, <CHARACTER>)"}, ResolveTrim});
   t->Add({"SUBSTRING", {"SUBSTRING(<CHARACTER>, <INTEGER>)", "SUBSTRING(<CHARACTER>, <INTEGER>, <INTEGER>)"},
           ResolveSubstring});
   t->Alias("SUBSTR", "SUBSTRING");

@@ -221,6 +221,122 @@ Result<FnPtr> ResolveSimilarTo(const CallInfo& c) {
   return Simple(c, {AsString, AsString}, LogicalType::Boolean(), MatchKernel(holder, true));
 }
 
+// REGEXP_COUNT / REGEXP_INSTR / REGEXP_SUBSTR (Flink 2): an invalid pattern gives NULL, never an error.
+// `f(re, s, scratch, i)` computes row i from a valid pattern.
+template <typename F>
+ScalarKernel PatternKernel(std::shared_ptr<RegexHolder> holder, F f) {
+  return [holder, f](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
+    RegexScratch scratch;
+    return ForEachValidRow(args, n, rows, out, [&](size_t i) {
+      const Regex* re = scratch.Get(*holder, args[1]->GetString(i));
+      if (re == nullptr) {
+        out->SetNull(i, true);
+        return Status::OK();
+      }
+      return f(*re, args[0]->GetString(i), &scratch, i, out);
+    });
+  };
+}
+
+// The next search start after a match [b, e): Java's find() moves one character on after an empty match.
+size_t NextFrom(std::string_view s, size_t b, size_t e) {
+  if (e != b) return e;
+  if (e >= s.size()) return s.size() + 1;
+  size_t next = e;
+  DecodeUtf8(s, &next);
+  return next;
+}
+
+Result<FnPtr> ResolveRegexpCount(const CallInfo& c) {
+  auto holder = std::make_shared<RegexHolder>(ConstantString(c, 1), false);
+  return Simple(c, {AsString, AsString}, LogicalType::Integer(),
+                PatternKernel(holder, [](const Regex& re, std::string_view s, RegexScratch* sc, size_t i, Vector* out) -> Status {
+                  int32_t n = 0;
+                  for (size_t from = 0; from <= s.size();) {
+                    ASSIGN_OR_RETURN(bool found, re.Find(s, from, &sc->match));
+                    if (!found) break;
+                    ++n;
+                    from = NextFrom(s, sc->match.begin(0), sc->match.end(0));
+                  }
+                  out->data<int32_t>()[i] = n;
+                  return Status::OK();
+                }),
+                true);
+}
+
+Result<FnPtr> ResolveRegexpInstr(const CallInfo& c) {
+  auto holder = std::make_shared<RegexHolder>(ConstantString(c, 1), false);
+  return Simple(c, {AsString, AsString}, LogicalType::Integer(),
+                PatternKernel(holder, [](const Regex& re, std::string_view s, RegexScratch* sc, size_t i, Vector* out) -> Status {
+                  ASSIGN_OR_RETURN(bool found, re.Find(s, 0, &sc->match));
+                  // 1-based character position of the match, 0 when there is none.
+                  out->data<int32_t>()[i] = found ? static_cast<int32_t>(Utf8Length(s.substr(0, sc->match.begin(0)))) + 1 : 0;
+                  return Status::OK();
+                }),
+                true);
+}
+
+Result<FnPtr> ResolveRegexpSubstr(const CallInfo& c) {
+  auto holder = std::make_shared<RegexHolder>(ConstantString(c, 1), false);
+  return Simple(c, {AsString, AsString}, LogicalType::String(),
+                PatternKernel(holder, [](const Regex& re, std::string_view s, RegexScratch* sc, size_t i, Vector* out) -> Status {
+                  ASSIGN_OR_RETURN(bool found, re.Find(s, 0, &sc->match));
+                  if (found) {
+                    out->SetString(i, s.substr(sc->match.begin(0), sc->match.end(0) - sc->match.begin(0)));
+                  } else {
+                    out->SetNull(i, true);
+                  }
+                  return Status::OK();
+                }),
+                true);
+}
+
+// REGEXP_EXTRACT_ALL(s, regex[, group]): group `group` (default 1) of every match, an unmatched group
+// as a NULL element; an empty array when nothing matches; NULL when the pattern is invalid or the group
+// does not exist.
+Result<FnPtr> ResolveRegexpExtractAll(const CallInfo& c) {
+  if (c.size() != 2 && c.size() != 3) return FnPtr();
+  auto holder = std::make_shared<RegexHolder>(ConstantString(c, 1), false);
+  const bool has_index = c.size() == 3;
+  ScalarKernel kernel = [holder, has_index](EvalContext&, const Vector* const* args, size_t n, size_t rows,
+                                           Vector* out) -> Status {
+    RegexScratch scratch;
+    Vector& child = out->child(0);
+    ListEntry* entries = out->data<ListEntry>();
+    bool nulls = PropagateNulls(args, n, rows, out);
+    for (size_t i = 0; i < rows; ++i) {
+      const uint32_t offset = static_cast<uint32_t>(child.size());
+      entries[i] = ListEntry{offset, 0};
+      if (nulls && out->IsNull(i)) continue;
+      const Regex* re = scratch.Get(*holder, args[1]->GetString(i));
+      int64_t idx = has_index ? args[2]->data<int64_t>()[i] : 1;
+      if (re == nullptr || idx < 0 || idx > re->groups()) {
+        out->SetNull(i, true);
+        continue;
+      }
+      const int g = static_cast<int>(idx);
+      std::string_view s = args[0]->GetString(i);
+      for (size_t from = 0; from <= s.size();) {
+        ASSIGN_OR_RETURN(bool found, re->Find(s, from, &scratch.match));
+        if (!found) break;
+        size_t at = child.size();
+        child.Resize(at + 1);
+        if (scratch.match.begin(g) == MatchData::kUnset) {
+          child.SetNull(at, true);
+        } else {
+          child.SetString(at, s.substr(scratch.match.begin(g), scratch.match.end(g) - scratch.match.begin(g)));
+        }
+        from = NextFrom(s, scratch.match.begin(0), scratch.match.end(0));
+      }
+      entries[i].length = static_cast<uint32_t>(child.size()) - offset;
+    }
+    return Status::OK();
+  };
+  LogicalType ret = LogicalType::Array(LogicalType::String());
+  if (has_index) return Simple(c, {AsString, AsString, AsBigInt}, ret, kernel, true);
+  return Simple(c, {AsString, AsString}, ret, kernel, true);
+}
+
 }  // namespace
 
 namespace string_internal {
@@ -235,6 +351,11 @@ void RegisterRegexpFunctions(FunctionTable* t) {
           ResolveRegexpExtract});
   t->Add({"REGEXP_REPLACE", {"REGEXP_REPLACE(<CHARACTER>, <CHARACTER>, <CHARACTER>)"}, ResolveRegexpReplace});
   t->Add({"REGEXP", {"REGEXP(<CHARACTER>, <CHARACTER>)"}, ResolveRegexp});
+  t->Add({"REGEXP_COUNT", {"REGEXP_COUNT(<CHARACTER>, <CHARACTER>)"}, ResolveRegexpCount});
+  t->Add({"REGEXP_INSTR", {"REGEXP_INSTR(<CHARACTER>, <CHARACTER>)"}, ResolveRegexpInstr});
+  t->Add({"REGEXP_SUBSTR", {"REGEXP_SUBSTR(<CHARACTER>, <CHARACTER>)"}, ResolveRegexpSubstr});
+  t->Add({"REGEXP_EXTRACT_ALL", {"REGEXP_EXTRACT_ALL(<CHARACTER>, <CHARACTER>)", "REGEXP_EXTRACT_ALL(<CHARACTER>, <CHARACTER>, <INTEGER>)"},
+          ResolveRegexpExtractAll});
 }
 
 }  // namespace string_internal

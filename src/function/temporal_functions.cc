@@ -151,9 +151,11 @@ int64_t ExtractField(Unit u, int64_t local) {
     case Unit::kHour: return tod / kMicrosPerHour;
     case Unit::kMinute: return tod / kMicrosPerMinute % 60;
     case Unit::kSecond: return tod / kMicrosPerSecond % 60;
-    case Unit::kMillisecond: return tod % kMicrosPerMinute / kMicrosPerMilli;
-    case Unit::kMicrosecond: return tod % kMicrosPerMinute;
-    case Unit::kNanosecond: return tod % kMicrosPerMinute * 1000;
+    // Flink 2.2: the fraction of the second only (01.234 -> 234 ms, 234000 us, 234000000 ns), from the
+    // epoch milliseconds with Java's truncating % (so negative before 1970: 23:59:58.765 -> -235).
+    case Unit::kMillisecond: return FloorDiv(local, kMicrosPerMilli) % 1000;
+    case Unit::kMicrosecond: return FloorDiv(local, kMicrosPerMilli) % 1000 * 1000 + FloorMod(local, kMicrosPerMilli);
+    case Unit::kNanosecond: return (FloorDiv(local, kMicrosPerMilli) % 1000 * 1000 + FloorMod(local, kMicrosPerMilli)) * 1000;
     case Unit::kEpoch: return FloorDiv(local, kMicrosPerSecond);
     case Unit::kDecade: return FloorDiv(d.year, 10);
     case Unit::kCentury: return d.year > 0 ? (d.year + 99) / 100 : -((-d.year + 99) / 100);
@@ -319,26 +321,30 @@ Result<FnPtr> ResolveTimestampAdd(const CallInfo& c) {
   });
 }
 
-// Months from day `d1` to day `d0`, as Calcite's DateTimeUtils.subtractMonths(int, int) that Flink 2.2.1
-// runs: whole months added to d1 (clamped to the month's last day) that do not pass d0; negative by
-// symmetry.
+// Whole months from day d1 to day d0 as Calcite's DateTimeUtils.subtractMonths counts them (Flink's
+// TIMESTAMPDIFF): the largest m with d1 + m months (the day clamped to the month's length) <= d0, so
+// 2024-01-31 to 2024-02-29 is one month; negative when d0 is earlier.
 int64_t SubtractMonthsDays(int64_t d0, int64_t d1) {
   if (d0 < d1) return -SubtractMonthsDays(d1, d0);
-  auto add = [](int64_t day, int64_t m) { return AddMonthsToMicros(day * kMicrosPerDay, m) / kMicrosPerDay; };
-  int64_t m = (d0 - d1) / 31;  // no month has more than 31 days: never above the answer
-  while (add(d1, m) < d0 && add(d1, m + 1) <= d0) ++m;
-  return m;
+  auto add = [](int64_t days, int64_t m) { return FloorDiv(AddMonthsToMicros(days * kMicrosPerDay, m), kMicrosPerDay); };
+  int64_t m = (d0 - d1) / 31;  // no month is longer than 31 days, so this never overshoots
+  for (;;) {
+    if (add(d1, m) >= d0) return m;
+    if (add(d1, m + 1) > d0) return m;
+    ++m;
+  }
 }
 
 // TIMESTAMPDIFF's months from `a` to `b`, as Calcite's subtractMonths(long, long): the days' months,
 // one less when adding them to a's day lands on b's day and b's time of day is earlier than a's (not
 // symmetric: from 10:00:19 back to 10:00:05 of the same day is -1 month, forward 0; random query
-// 2036-60, tests/sql/functions/timestampdiff_months.test).
+// 2036-60, tests/sql/functions/timestampdiff_months.test,
+// timestampdiff_clamp_extract_fraction.test).
 int64_t MonthsBetween(int64_t a, int64_t b) {
   const int64_t d1 = FloorDiv(a, kMicrosPerDay), d0 = FloorDiv(b, kMicrosPerDay);
   const int64_t t1 = a - d1 * kMicrosPerDay, t0 = b - d0 * kMicrosPerDay;
   int64_t x = SubtractMonthsDays(d0, d1);
-  if (AddMonthsToMicros(d1 * kMicrosPerDay, x) / kMicrosPerDay == d0 && t0 < t1) --x;
+  if (FloorDiv(AddMonthsToMicros(d1 * kMicrosPerDay, x), kMicrosPerDay) == d0 && t0 < t1) --x;
   return x;
 }
 

@@ -96,4 +96,14 @@ size_t Utf8PrefixBytes(std::string_view s, size_t n) {
   return s.size();
 }
 
+bool RowsEqual(const Vector& a, size_t i, const Vector& b, size_t j) {
+  const LogicalType& t = a.type();
+  if (t.IsStringLike()) return a.GetString(i) == b.GetString(j);
+  if (t.IsNested()) return a.GetValue(i) == b.GetValue(j);
+  size_t w = t.PhysicalWidth();
+  if (t.id() == TypeId::kFloat) return a.data<float>()[i] == b.data<float>()[j];
+  if (t.id() == TypeId::kDouble) return a.data<double>()[i] == b.data<double>()[j];
+  return std::memcmp(a.raw_data() + i * w, b.raw_data() + j * w, w) == 0;
+}
+
 }  // namespace sluice::fn
