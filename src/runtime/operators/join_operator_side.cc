@@ -144,9 +144,10 @@ void JoinOperator::Side::Compact() {
 void JoinOperator::Side::MaybeCompact() {
   size_t total = arena.size();
   // A side with an event-time bound drops its oldest rows as time passes, for good: it compacts once
-  // the dropped rows are a quarter of the live ones (its arena holds at most 1.25 times the live rows).
+  // the dropped rows are half the live ones (its arena holds at most 1.5 times the live rows; a quarter
+  // saved q7 another 14 MiB for 30% more CPU).
   const size_t live = arena.live();
-  if (total < kCompactMinRows || (bound_column >= 0 ? (total - live) * 4 < live : live * 2 > total)) return;
+  if (total < kCompactMinRows || (bound_column >= 0 ? (total - live) * 2 < live : live * 2 > total)) return;
   Compact();
 }
 
