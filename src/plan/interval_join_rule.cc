@@ -19,12 +19,18 @@ struct TimeAccess {
 
 class Extractor {
  public:
-  Extractor(const Schema& left, const Schema& right) : left_(left), right_(right) {}
+  // any_timestamp: every TIMESTAMP column counts as an event time (a regular join's state retention,
+  // ExtractTimeDifferenceBounds); proctime attributes never do then.
+  Extractor(const Schema& left, const Schema& right, bool any_timestamp = false)
+      : left_(left), right_(right), any_timestamp_(any_timestamp) {}
 
   TimeAttribute AttributeOf(int column) const {
     const size_t nl = left_.size();
     const size_t c = static_cast<size_t>(column);
-    return c < nl ? left_.field(c).type.time_attribute() : right_.field(c - nl).type.time_attribute();
+    const LogicalType& t = c < nl ? left_.field(c).type : right_.field(c - nl).type;
+    if (!any_timestamp_) return t.time_attribute();
+    if (t.id() != TypeId::kTimestamp || t.time_attribute() == TimeAttribute::kProctime) return TimeAttribute::kNone;
+    return TimeAttribute::kRowtime;
   }
 
   // Whether `e` is the time attribute `*access` shifted by a constant: a reference to it, CASTs
@@ -80,6 +86,7 @@ class Extractor {
     int64_t ms;
     int left_time, right_time;  // input indexes
     bool rowtime;
+    int64_t micros;  // the same bound in microseconds, exact: l - r >= micros (lower), <= (upper)
   };
 
   std::optional<Bound> TimePredicate(const std::string& op, const ExprPtr& a, const ExprPtr& b) const {
@@ -113,6 +120,7 @@ class Extractor {
     // bound moves by one unit, then rounds inwards.
     if (o == ">") offset += 1;
     if (o == "<") offset -= 1;
+    bound.micros = offset;
     auto floor_div = [](int64_t x) { return x >= 0 ? x / kMicrosPerMilli : -((-x + kMicrosPerMilli - 1) / kMicrosPerMilli); };
     if (bound.equality) {
       if (offset % kMicrosPerMilli != 0) return std::nullopt;
@@ -128,6 +136,7 @@ class Extractor {
  private:
   const Schema& left_;
   const Schema& right_;
+  bool any_timestamp_ = false;
 };
 
 bool SameBound(const Extractor::Bound& a, const Extractor::Bound& b) {
@@ -189,6 +198,28 @@ std::optional<IntervalBounds> ExtractIntervalBounds(const ExprPtr& condition, co
     const auto& hi = bounds[0].lower ? bounds[1] : bounds[0];
     out.lower_ms = lo.ms;
     out.upper_ms = hi.ms;
+  }
+  return out;
+}
+
+std::vector<TimeDifferenceBound> ExtractTimeDifferenceBounds(const ExprPtr& condition, const Schema& left,
+                                                             const Schema& right) {
+  std::vector<TimeDifferenceBound> out;
+  if (!condition) return out;
+  Extractor x(left, right, /*any_timestamp=*/true);
+  auto add = [&](const std::optional<Extractor::Bound>& b) {
+    if (!b) return;
+    if (b->lower || b->equality) out.push_back({b->left_time, b->right_time, /*lower=*/true, b->micros});
+    if (!b->lower || b->equality) out.push_back({b->left_time, b->right_time, /*lower=*/false, b->micros});
+  };
+  std::vector<ExprPtr> conjuncts = condition->kind == ExprKind::kAnd ? condition->args : std::vector<ExprPtr>{condition};
+  for (const auto& c : conjuncts) {
+    if (const char* op = ComparisonOp(*c)) {
+      add(x.TimePredicate(op, c->args[0], c->args[1]));
+    } else if (c->kind == ExprKind::kCall && c->function && c->function->name == "BETWEEN" && c->args.size() == 3) {
+      add(x.TimePredicate(">=", c->args[0], c->args[1]));
+      add(x.TimePredicate("<=", c->args[0], c->args[2]));
+    }
   }
   return out;
 }

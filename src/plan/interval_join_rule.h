@@ -38,6 +38,19 @@ struct IntervalBounds {
 // condition over the time attributes of `left` and `right`; nullopt otherwise.
 std::optional<IntervalBounds> ExtractIntervalBounds(const ExprPtr& condition, const Schema& left, const Schema& right);
 
+// One time predicate of a regular join's condition over any two TIMESTAMP columns, one of each input
+// (a time attribute or not; the same operand forms as above): l - r >= micros (lower) or l - r <=
+// micros (upper), exact in microseconds (a strict comparison moved by 1 us). A BETWEEN gives two, an
+// equality both. For the regular join's event-time state retention (runtime/translators/join_translator.cc).
+struct TimeDifferenceBound {
+  int left_column = -1;   // column of the left input
+  int right_column = -1;  // column of the right input
+  bool lower = true;
+  int64_t micros = 0;
+};
+std::vector<TimeDifferenceBound> ExtractTimeDifferenceBounds(const ExprPtr& condition, const Schema& left,
+                                                             const Schema& right);
+
 // Rewrites JoinNodes with interval join conditions into IntervalJoinNodes (shared sub-plans stay shared).
 class IntervalJoinRule {
  public:

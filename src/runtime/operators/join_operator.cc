@@ -37,6 +37,8 @@ void JoinOperator::DropState() {
     const std::vector<int>& unique_key = s == 0 ? options_.left_unique_key : options_.right_unique_key;
     auto fresh = std::make_unique<Side>(old.types, old.keys, unique_key, old.outer);
     fresh->ttl_micros = old.ttl_micros;
+    fresh->bound_column = old.bound_column;
+    fresh->bound_micros = old.bound_micros;
     sides_[s] = std::move(fresh);
   }
   retractions_without_state_ = 0;
@@ -99,6 +101,40 @@ JoinOperator::JoinOperator(std::string name, JoinKind kind, std::vector<LogicalT
   sides_[1] = std::make_unique<Side>(right_types_, std::move(right_keys), options_.right_unique_key, right_outer);
   sides_[0]->ttl_micros = options_.left_ttl_ms * 1000;
   sides_[1]->ttl_micros = options_.right_ttl_ms * 1000;
+  const int bound_columns[2] = {options_.left_bound_column, options_.right_bound_column};
+  const int64_t bound_micros[2] = {options_.left_bound_micros, options_.right_bound_micros};
+  for (int s = 0; s < 2; ++s) {
+    if (bound_columns[s] < 0) continue;
+    Side& side = *sides_[s];
+    SLUICE_CHECK(kind_ == JoinKind::kInner && side.ttl_micros == 0);
+    SLUICE_CHECK(static_cast<size_t>(bound_columns[s]) < side.types.size() && side.types[bound_columns[s]].IsTimestamp());
+    side.bound_column = bound_columns[s];
+    side.bound_micros = bound_micros[s];
+  }
+}
+
+void JoinOperator::DropEntry(int s, uint32_t e, std::string* key, std::string* identity) {
+  Side& side = *sides_[s];
+  Side::Entry& en = side.entries[e];
+  const Chunk& rows = side.arena.rows();
+  if (side.indexed) {
+    identity->clear();
+    for (int c : side.identity_columns) EncodeKeyValue(rows.column(static_cast<size_t>(c)), en.row, identity);
+    side.index.erase(*identity);
+  }
+  side.stored -= en.count;
+  uint32_t g;
+  if (side.bound_column >= 0) {
+    g = side.entry_groups[e];
+  } else {
+    key->clear();
+    for (int c : side.keys) EncodeKeyValue(rows.column(static_cast<size_t>(c)), en.row, key);
+    g = side.group_keys.Find(*key);
+  }
+  SLUICE_CHECK(g != KeyIndex::kNotFound);
+  side.Unlink(g, e);
+  side.arena.Release(en.row);
+  side.FreeEntry(e);
 }
 
 void JoinOperator::ExpireRows(int s, int64_t now) {
@@ -111,22 +147,22 @@ void JoinOperator::ExpireRows(int s, int64_t now) {
     const uint32_t e = x.entry;
     Side::Entry& en = side.entries[e];
     if (en.count == 0 || side.written[e] != x.time) continue;  // freed, or written again since
-    const Chunk& rows = side.arena.rows();
-    key.clear();
-    for (int c : side.keys) EncodeKeyValue(rows.column(static_cast<size_t>(c)), en.row, &key);
-    if (side.indexed) {
-      identity.clear();
-      for (int c : side.identity_columns) EncodeKeyValue(rows.column(static_cast<size_t>(c)), en.row, &identity);
-      side.index.erase(identity);
-    }
     metrics_.expired_states += en.count;
-    side.stored -= en.count;
-    const uint32_t g = side.group_keys.Find(key);
-    SLUICE_CHECK(g != KeyIndex::kNotFound);
-    side.Unlink(g, e);
-    side.arena.Release(en.row);
-    side.FreeEntry(e);
+    DropEntry(s, e, &key, &identity);
   }
+}
+
+void JoinOperator::DropBoundRows(int s, int64_t watermark) {
+  Side& side = *sides_[s];
+  std::string key;
+  std::string identity;
+  for (; side.bound_cursor < side.entries.size(); ++side.bound_cursor) {
+    const uint32_t e = side.bound_cursor;
+    if (side.entries[e].count == 0) continue;
+    if (side.Deadline(side.entries[e].row) > watermark) break;
+    DropEntry(s, e, &key, &identity);
+  }
+  side.MaybeCompact();
 }
 
 JoinOperator::~JoinOperator() = default;

@@ -110,6 +110,18 @@ struct JoinOptions {
   // row is never matched again, and is counted in metrics().expired_states.
   int64_t left_ttl_ms = 0;
   int64_t right_ttl_ms = 0;
+  // Event-time retention (set by the planner for inner joins of insert-only inputs; -1: none): the
+  // condition requires left.column(left_bound_column) - x >= left_bound_micros, where x is a column of
+  // the right input whose value, on every row that input still sends, exceeds the right input's
+  // current watermark (a window aggregation's window_end). A left row whose value v has v -
+  // left_bound_micros <= that watermark (or is NULL) can therefore never join again and is dropped
+  // when the right input's watermark advances; likewise right rows against the left input's watermark.
+  // Rows arriving behind the bound still join the stored rows of the other side, as before. Flink keeps
+  // such rows until its state TTL; the output is the same (docs/performance.md).
+  int left_bound_column = -1;
+  int64_t left_bound_micros = 0;
+  int right_bound_column = -1;
+  int64_t right_bound_micros = 0;
   // 'table.exec.mini-batch.size' when the join runs in mini-batch, else 0 (see the file comment).
   int64_t mini_batch_size = 0;
 };
@@ -194,6 +206,12 @@ class JoinOperator final : public Operator {
   Status FlushOutput(int input, const Chunk& chunk);
   // Drops the rows of side `s` whose time-to-live passed by `now` (processing time, micros).
   void ExpireRows(int s, int64_t now);
+  // Event-time bound: drops the rows of side `s` (in arrival order, up to the first one still needed)
+  // whose deadline the other input's `watermark` reached, then compacts the side when due.
+  void DropBoundRows(int s, int64_t watermark);
+  // Removes stored entry e of side `s` (its row, its group link, its identity); key and identity are
+  // scratch buffers.
+  void DropEntry(int s, uint32_t e, std::string* key, std::string* identity);
 
   JoinKind kind_;
   std::vector<LogicalType> left_types_;

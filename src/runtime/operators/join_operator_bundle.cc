@@ -122,7 +122,13 @@ Status JoinOperator::CloseBundle() {
 
 Status JoinOperator::FinishBundle() { return bundle_.empty() ? Status::OK() : CloseBundle(); }
 
-Status JoinOperator::OnInputWatermark(int, int64_t) { return FinishBundle(); }
+// A side with an event-time bound drops the rows the other input's watermark has passed.
+Status JoinOperator::OnInputWatermark(int input, int64_t watermark) {
+  RETURN_IF_ERROR(FinishBundle());
+  const int s = 1 - input;
+  if (sides_[s]->bound_column >= 0) DropBoundRows(s, watermark);
+  return Status::OK();
+}
 
 Status JoinOperator::OnWatermark(int64_t watermark) {
   RETURN_IF_ERROR(FinishBundle());

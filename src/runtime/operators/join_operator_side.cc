@@ -57,27 +57,43 @@ void JoinOperator::Side::RebuildIndex() {
   }
 }
 
-// Drops the free entries and the released rows: live entries are renumbered densely (keeping their
-// order) and the arena keeps only their rows, in entry order (RowArena::Retain). Lists, the TTL queue and the
+// Drops the free entries and the released rows: live entries are renumbered densely, in the order of
+// their rows, and the arena keeps only their rows, in that order (RowArena::Retain). Lists, the TTL queue and the
 // identity index follow; queued writes of freed entries are dropped (they would be skipped anyway).
+// Group ids change too when empty groups are dropped (below); nothing keeps a group id across calls.
 void JoinOperator::Side::Compact() {
+  // Live entries in the order of their rows (free entries are reused, so entry order can differ from
+  // row order): the arena then keeps ascending ids and moves fixed-width columns in place. The arena
+  // is compacted first, while little else is allocated (its string columns are copied).
+  std::vector<uint32_t> entry_of_row(arena.size(), kNoEntry);
+  for (uint32_t e = 0; e < entries.size(); ++e) {
+    if (entries[e].count != 0) entry_of_row[entries[e].row] = e;
+  }
+  {
+    std::vector<uint32_t> rows;
+    rows.reserve(arena.live());
+    for (uint32_t r = 0; r < entry_of_row.size(); ++r) {
+      if (entry_of_row[r] != kNoEntry) rows.push_back(r);
+    }
+    arena.Retain(rows.data(), rows.size());
+  }
   std::vector<uint32_t> new_id(entries.size(), kNoEntry);
   std::vector<Entry> live;
   std::vector<int64_t> live_assocs;
   std::vector<int64_t> live_written;
-  std::vector<uint32_t> rows;
-  live.reserve(entries.size() - free_entries.size());
-  rows.reserve(entries.size() - free_entries.size());
-  for (uint32_t e = 0; e < entries.size(); ++e) {
-    if (entries[e].count == 0) continue;
+  std::vector<uint32_t> live_groups;  // bound sides: entry_groups of the live entries
+  live.reserve(arena.size());
+  if (bound_column >= 0) live_groups.reserve(arena.size());
+  for (uint32_t e : entry_of_row) {
+    if (e == kNoEntry) continue;
     new_id[e] = static_cast<uint32_t>(live.size());
     live.push_back(entries[e]);
     if (!assocs.empty()) live_assocs.push_back(assocs[e]);
     if (!written.empty()) live_written.push_back(written[e]);
-    rows.push_back(entries[e].row);
+    if (bound_column >= 0) live_groups.push_back(entry_groups[e]);
   }
+  std::vector<uint32_t>().swap(entry_of_row);
   auto remap = [&](uint32_t e) { return e == kNoEntry ? kNoEntry : new_id[e]; };
-  arena.Retain(rows.data(), rows.size());
   for (size_t j = 0; j < live.size(); ++j) {
     Entry& en = live[j];
     en.prev = remap(en.prev);
@@ -99,6 +115,27 @@ void JoinOperator::Side::Compact() {
   free_entries.clear();
   free_entries.shrink_to_fit();
   expiry = std::move(kept);
+  // Join keys whose rows are all gone (an event-time bound drops them, with keys nearly as many as
+  // rows: a join on a price) leave the key index once they are most of it.
+  size_t empty_groups = 0;
+  for (const Group& g : groups) empty_groups += g.head == kNoEntry ? 1 : 0;
+  if (empty_groups >= kCompactMinRows && empty_groups * 2 > groups.size()) {
+    KeyIndex kept_keys;
+    std::vector<Group> kept_groups;
+    kept_groups.reserve(groups.size() - empty_groups);
+    std::vector<uint32_t> new_group(groups.size(), kNoEntry);
+    for (uint32_t g = 0; g < groups.size(); ++g) {
+      if (groups[g].head == kNoEntry) continue;
+      new_group[g] = static_cast<uint32_t>(kept_groups.size());
+      kept_keys.Insert(group_keys.key(g));
+      kept_groups.push_back(groups[g]);
+    }
+    group_keys = std::move(kept_keys);
+    groups = std::move(kept_groups);
+    for (uint32_t& g : live_groups) g = new_group[g];
+  }
+  bound_cursor = 0;
+  entry_groups = std::move(live_groups);
   compacted = true;
 }
 
@@ -106,7 +143,11 @@ void JoinOperator::Side::Compact() {
 // cannot express: the next checkpoint of this side is a full snapshot.
 void JoinOperator::Side::MaybeCompact() {
   size_t total = arena.size();
-  if (total < kCompactMinRows || arena.live() * 2 > total) return;
+  // A side with an event-time bound drops its oldest rows as time passes, for good: it compacts once
+  // the dropped rows are half the live ones (its arena holds at most 1.5 times the live rows; a quarter
+  // saved q7 another 14 MiB for 30% more CPU).
+  const size_t live = arena.live();
+  if (total < kCompactMinRows || (bound_column >= 0 ? (total - live) * 2 < live : live * 2 > total)) return;
   Compact();
 }
 
@@ -175,6 +216,8 @@ void JoinOperator::Side::Restore(StateReader* r) {
   Validate(r);
   index.clear();
   index_stale = indexed;
+  bound_cursor = 0;
+  RebuildEntryGroups();
   ResetDeltaBase();
 }
 
@@ -268,6 +311,8 @@ void JoinOperator::Side::RestoreDelta(StateReader* r) {
   Validate(r);
   index.clear();
   index_stale = indexed;
+  bound_cursor = 0;
+  RebuildEntryGroups();
   ResetDeltaBase();
 }
 

@@ -88,7 +88,7 @@ struct JoinOperator::Side {
 
   uint32_t NewEntry(uint32_t row, int64_t assoc) {
     uint32_t e;
-    if (!free_entries.empty()) {
+    if (!free_entries.empty() && bound_column < 0) {
       e = free_entries.back();
       free_entries.pop_back();
       if (free_entries.size() < free_low) free_low = free_entries.size();
@@ -113,6 +113,10 @@ struct JoinOperator::Side {
   }
 
   void Link(uint32_t g, uint32_t e) {
+    if (bound_column >= 0) {
+      if (entry_groups.size() < entries.size()) entry_groups.resize(entries.size());
+      entry_groups[e] = g;
+    }
     Group& grp = groups[g];
     Entry& en = entries[e];
     en.prev = grp.tail;
@@ -150,7 +154,7 @@ struct JoinOperator::Side {
     entries[e].count = 0;
     entries[e].row = join_operator_internal::kNoRow;
     entry_delta.Mark(e);
-    free_entries.push_back(e);
+    if (bound_column < 0) free_entries.push_back(e);
   }
 
   // Records a write of entry e at `now` (state TTL: the entry lives until now + ttl).
@@ -201,6 +205,30 @@ struct JoinOperator::Side {
   bool index_stale = false;  // restored: `index` is rebuilt before the next use
   int64_t stored = 0;  // rows stored, counting duplicates
   int64_t ttl_micros = 0;
+  // Event-time bound (JoinOptions::left_bound_column; -1: none): a stored row may be dropped once the
+  // other input's watermark reaches its deadline, its value in bound_column - bound_micros (the
+  // earliest time when NULL). Such a side never reuses freed entries, so entries are in arrival order
+  // and bound_cursor walks them (not state: 0 after a restore or a compaction).
+  int bound_column = -1;
+  int64_t bound_micros = 0;
+  uint32_t bound_cursor = 0;
+  // Per entry, its group (bound sides only: dropping a row then needs no key lookup); derived from the
+  // groups' lists, rebuilt after a restore or a compaction (RebuildEntryGroups), never written.
+  std::vector<uint32_t> entry_groups;
+  void RebuildEntryGroups() {
+    if (bound_column < 0) return;
+    entry_groups.assign(entries.size(), 0);
+    for (uint32_t g = 0; g < groups.size(); ++g) {
+      for (uint32_t e = groups[g].head; e != join_operator_internal::kNoEntry; e = entries[e].next) entry_groups[e] = g;
+    }
+  }
+  int64_t Deadline(uint32_t row) const {
+    const Vector& col = arena.rows().column(static_cast<size_t>(bound_column));
+    if (col.IsNull(row)) return std::numeric_limits<int64_t>::min();
+    int64_t d;
+    if (!__builtin_sub_overflow(col.data<int64_t>()[row], bound_micros, &d)) return d;
+    return bound_micros > 0 ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
+  }
   // Writes in time order; an entry whose `written` is later was written again since.
   std::deque<Expiry> expiry;
 
