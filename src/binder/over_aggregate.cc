@@ -2,7 +2,8 @@
 // [ROWS|RANGE BETWEEN ... PRECEDING AND CURRENT ROW])` in a SELECT list. As in Flink's streaming mode,
 // every OVER call of one SELECT must use the same window, ordered by one time attribute ascending;
 // the default frame with an ORDER BY is RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW. The calls
-// become one OverAggregateNode whose extra columns replace them in the SELECT list.
+// become one OverAggregateNode whose extra columns replace them in the SELECT list. Batch mode binds them
+// as Flink's batch planner does instead (any windows and frames: binder/batch_over_aggregate.cc).
 #include <cctype>
 
 #include "binder/binder.h"
@@ -13,6 +14,7 @@
 namespace sluice {
 
 Result<Binder::Relation> Binder::BindOverAggregates(const ast::Select& select, Relation input) {
+  if (config_ && IsBatchRuntimeMode(*config_)) return BindBatchOverAggregates(select, std::move(input));
   std::vector<const ast::Call*> calls;
   for (const auto& item : select.items) CollectOverAggregates(*item.expr, &calls);
   auto pre = std::make_shared<CalcNode>();
