@@ -152,9 +152,41 @@ Result<Binder::Relation> Binder::BindBatchOverAggregates(const ast::Select& sele
     const int lower = bound_key(f.start.kind);
     may_be_empty[ci] = !(lower > -1 && lower <= bound_key(f.end.kind));
     frames[ci] = f;
-    // A frame whose start moves retracts the rows that leave it.
-    const bool sliding = f.start.kind != OverFrameBound::Kind::kUnboundedPreceding;
-    ASSIGN_OR_RETURN(aggs[ci], BindAggregateCall(call, input, pre.get(), sliding));
+    const std::string fname = binder_internal::Upper(call.name.back());
+    if (fname == "LEAD" || fname == "LAG") {
+      // LEAD/LAG(x [, offset [, default]]): x of the row `offset` rows after/before in the partition's
+      // order (whatever the frame), else the default (NULL without one). Column args: x[, default];
+      // constant_args: the offset.
+      if (call.args.empty() || call.args.size() > 3) return Error(call.pos, "Invalid number of arguments to function '" + fname + "'");
+      AggregateCall& ac = aggs[ci];
+      ac.name = fname;
+      ASSIGN_OR_RETURN(ExprPtr x, BindExpr(*call.args[0], input.scope));
+      const LogicalType xt = x->type.WithTimeAttribute(TimeAttribute::kNone);
+      ASSIGN_OR_RETURN(int xc, column_of(*call.args[0]));
+      ac.args.push_back(xc);
+      ac.arg_types.push_back(xt);
+      int64_t offset = 1;
+      if (call.args.size() > 1) {
+        ASSIGN_OR_RETURN(ExprPtr off, BindExpr(*call.args[1], Scope{}));
+        if (off->kind != ExprKind::kLiteral || off->literal.is_null() || !off->type.IsIntegral() || off->literal.int_value() < 0) {
+          return Error(call.args[1]->pos, "The offset of " + fname + " must be a non-negative integer literal");
+        }
+        offset = off->literal.int_value();
+      }
+      ac.constant_args.push_back(Value::BigInt(offset));
+      if (call.args.size() > 2) {
+        ASSIGN_OR_RETURN(ExprPtr d, BindExpr(*call.args[2], input.scope));
+        if (!d->type.EqualsIgnoringNullability(xt)) d = binder_internal::MakeSpecial(ExprKind::kCast, xt.WithNullable(true), {d});
+        pre->projections.push_back(d);
+        pre->schema.Add("$f" + std::to_string(pre->schema.size()), d->type);
+        ac.args.push_back(static_cast<int>(pre->projections.size() - 1));
+        ac.arg_types.push_back(d->type);
+      }
+    } else {
+      // A frame whose start moves retracts the rows that leave it.
+      const bool sliding = f.start.kind != OverFrameBound::Kind::kUnboundedPreceding;
+      ASSIGN_OR_RETURN(aggs[ci], BindAggregateCall(call, input, pre.get(), sliding));
+    }
     if (aggs[ci].distinct) {
       // Flink 2.2.1's batch OverAggregate refuses DISTINCT (random query 2021-32).
       return Error(call.pos, "Distinct not supported in Windowing function!");
@@ -198,7 +230,8 @@ Result<Binder::Relation> Binder::BindBatchOverAggregates(const ast::Select& sele
     for (size_t ci : g.calls) {
       AggregateCall ac = aggs[ci];
       ac.output_name = "w0$o" + std::to_string(n++);
-      const LogicalType t = binder_internal::AggregateOutputType(ac, may_be_empty[ci]);
+      const LogicalType t = ac.function ? binder_internal::AggregateOutputType(ac, may_be_empty[ci])
+                                        : ac.arg_types[0].WithNullable(true);  // LEAD/LAG
       node->schema.Add(ac.output_name, t);
       node->aggs.push_back(std::move(ac));
       node->frames.push_back(frames[ci]);

@@ -65,7 +65,7 @@ BatchOverAggregateOperator::BatchOverAggregateOperator(std::string name, std::ve
       rows_(input_types_) {
   for (const auto& c : o_.calls) {
     // Frames from UNBOUNDED PRECEDING only add; the others retract (the binder chose the functions).
-    layouts_.push_back(std::make_unique<AccumulatorLayout>(std::vector<AccumulatorCall>{c}));
+    layouts_.push_back(c.function ? std::make_unique<AccumulatorLayout>(std::vector<AccumulatorCall>{c}) : nullptr);
   }
 }
 
@@ -184,6 +184,10 @@ Status BatchOverAggregateOperator::FinishPartition() {
   out.kind_vector().assign(n, RowKind::kInsert);
   std::vector<uint32_t> start, end;
   for (size_t a = 0; a < o_.calls.size(); ++a) {
+    if (!layouts_[a]) {
+      ShiftColumn(a, &out.column(nc + a));
+      continue;
+    }
     ComputeFrame(o_.frames[a], &start, &end);
     const AccumulatorLayout& layout = *layouts_[a];
     Block block(layout);
@@ -212,6 +216,36 @@ Status BatchOverAggregateOperator::FinishPartition() {
   }
   rows_ = Chunk(input_types_);
   return Status::OK();
+}
+
+void BatchOverAggregateOperator::ShiftColumn(size_t a, Vector* out) const {
+  const int64_t n = static_cast<int64_t>(rows_.size());
+  const int64_t shift = o_.shifts[a];
+  const Vector& x = rows_.column(static_cast<size_t>(o_.calls[a].args[0]));
+  const Vector* d = o_.calls[a].args.size() > 1 ? &rows_.column(static_cast<size_t>(o_.calls[a].args[1])) : nullptr;
+  out->Resize(0);
+  // Runs of rows that take x of row i + shift are appended at once. As Flink's batch LEAD/LAG, a row
+  // whose target row is missing or holds a NULL x takes the default (its own row's), else NULL.
+  int64_t i = 0;
+  while (i < n) {
+    const int64_t j = i + shift;
+    const bool has_target = j >= 0 && j < n && (!d || !x.IsNull(static_cast<size_t>(j)));
+    int64_t e = i + 1;
+    if (has_target) {
+      while (e < n && e + shift < n && (!d || !x.IsNull(static_cast<size_t>(e + shift)))) ++e;
+      out->AppendFrom(x, nullptr, static_cast<size_t>(j), static_cast<size_t>(e - i));
+    } else {
+      while (e < n && !(e + shift >= 0 && e + shift < n && (!d || !x.IsNull(static_cast<size_t>(e + shift))))) ++e;
+      if (d) {
+        out->AppendFrom(*d, nullptr, static_cast<size_t>(i), static_cast<size_t>(e - i));
+      } else {
+        const size_t at = out->size();
+        out->Resize(at + static_cast<size_t>(e - i));
+        for (size_t r = at; r < out->size(); ++r) out->SetNull(r, true);
+      }
+    }
+    i = e;
+  }
 }
 
 void BatchOverAggregateOperator::DropState() {

@@ -17,6 +17,8 @@
 // start moves; MIN/MAX keep ordered counts): O(n log n) per partition, never quadratic. Frames from
 // UNBOUNDED PRECEDING only add; a frame that moves backwards (never, for sorted input) is rebuilt.
 //
+// LEAD and LAG take the value of the row n rows after or before, whatever the frame.
+//
 // Checkpoints (a bounded job may take them): the current partition's rows.
 //
 // Threading: the job's task thread.
@@ -39,6 +41,9 @@ class BatchOverAggregateOperator final : public Operator {
     std::vector<SortKey> order;
     std::vector<AccumulatorCall> calls;
     std::vector<OverFrame> frames;  // one per call
+    // Per call: 0 for an aggregate; LEAD(x, k) +k, LAG(x, k) -k: x of the row k rows after (before) in
+    // the partition, else the call's second column (its default) or NULL. Such calls have no function.
+    std::vector<int64_t> shifts;
   };
   BatchOverAggregateOperator(std::string name, std::vector<LogicalType> input_types,
                              std::vector<LogicalType> output_types, Options options);
@@ -57,12 +62,14 @@ class BatchOverAggregateOperator final : public Operator {
   Status FinishPartition();
   // Each row's frame of call `c` as [start, end) row indexes of the held partition.
   void ComputeFrame(const OverFrame& f, std::vector<uint32_t>* start, std::vector<uint32_t>* end) const;
+  // LEAD/LAG call `a` into `out` (the partition's rows in order).
+  void ShiftColumn(size_t a, Vector* out) const;
   // The partition key encoding of `chunk`'s row `row`.
   std::string PartitionKey(const Chunk& chunk, size_t row) const;
 
   std::vector<LogicalType> input_types_, output_types_;
   Options o_;
-  std::vector<std::unique_ptr<AccumulatorLayout>> layouts_;  // one per call
+  std::vector<std::unique_ptr<AccumulatorLayout>> layouts_;  // one per call (null for LEAD/LAG)
   Chunk rows_;              // the current partition's rows, in sorted order
   std::string current_key_;  // its partition key encoding (meaningful when rows_ is not empty)
   // Per held partition (rebuilt by FinishPartition): where each row's peers start and end.

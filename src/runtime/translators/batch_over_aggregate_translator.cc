@@ -25,7 +25,12 @@ Result<Operator*> TranslateBatchOverAggregate(Translator& t, const PlanNodePtr& 
   opts.partition_keys = o.partition_keys;
   opts.order = o.order;
   opts.frames = o.frames;
-  for (const auto& a : o.aggs) opts.calls.push_back({a.function, a.args, a.distinct, a.filter});
+  for (const auto& a : o.aggs) {
+    opts.calls.push_back({a.function, a.args, a.distinct, a.filter});
+    // LEAD/LAG (no function): the offset is their constant argument.
+    const int64_t k = a.function ? 0 : a.constant_args[0].int_value();
+    opts.shifts.push_back(a.name == "LAG" ? -k : k);
+  }
   return t.Add(std::make_unique<BatchOverAggregateOperator>("OverAggregate", in.types(), o.schema.types(), std::move(opts)),
                node->inputs);
 }
