@@ -245,6 +245,9 @@ class Binder {
   // OVER aggregates of a SELECT (src/binder/over_aggregate.cc): an OverAggregate over `input` whose
   // output columns replace the OVER calls.
   Result<Relation> BindOverAggregates(const ast::Select& select, Relation input);
+  // Batch mode (src/binder/batch_over_aggregate.cc): one OverAggregate over a Sort per distinct
+  // (PARTITION BY, ORDER BY) of the OVER calls, each call with its own frame.
+  Result<Relation> BindBatchOverAggregates(const ast::Select& select, Relation input);
   // An OVER window with references to named windows resolved (binder/named_window.cc): each part
   // points into the syntax tree of the window that defines it.
   struct ResolvedWindow {

@@ -93,7 +93,10 @@ Result<Binder::Relation> Binder::BindProjection(const ast::Select& select, Relat
   std::vector<const ast::Call*> over_calls;
   for (const auto& item : select.items) CollectOverAggregates(*item.expr, &over_calls);
   if (!over_calls.empty()) {
-    if (has_rn) return NotSupported(over_calls[0]->pos, "OVER aggregates next to ROW_NUMBER() in one SELECT");
+    // Batch mode numbers the rows first (a Rank per ranking item), then runs the OVER aggregates.
+    if (has_rn && !(config_ && IsBatchRuntimeMode(*config_))) {
+      return NotSupported(over_calls[0]->pos, "OVER aggregates next to ROW_NUMBER() in one SELECT");
+    }
     ASSIGN_OR_RETURN(input, BindOverAggregates(select, std::move(input)));
   }
   auto calc = std::make_shared<CalcNode>();
@@ -399,7 +402,10 @@ Result<Binder::Relation> Binder::BindRowNumber(const ast::Select& select, Relati
 Result<Binder::Relation> Binder::BindOneRowNumber(const ast::Call* rn_call, Relation input) {
   ASSIGN_OR_RETURN(const ResolvedWindow rw, ResolveWindow(*rn_call));  // OVER (...) or a named window
   const ast::WindowSpec& w = *rw.frame;
-  if (w.frame_unit != ast::WindowSpec::FrameUnit::kNone) return NotSupported(w.pos, "A frame clause on ROW_NUMBER()");
+  if (w.frame_unit != ast::WindowSpec::FrameUnit::kNone) {
+    // Calcite's validator (both modes).
+    return Error(w.pos, "ROW/RANGE not allowed with RANK, DENSE_RANK or ROW_NUMBER functions");
+  }
   // Partition and order keys must be columns; computed ones are projected first.
   auto pre = std::make_shared<CalcNode>();
   pre->inputs = {input.node};

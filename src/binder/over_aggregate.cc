@@ -2,7 +2,8 @@
 // [ROWS|RANGE BETWEEN ... PRECEDING AND CURRENT ROW])` in a SELECT list. As in Flink's streaming mode,
 // every OVER call of one SELECT must use the same window, ordered by one time attribute ascending;
 // the default frame with an ORDER BY is RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW. The calls
-// become one OverAggregateNode whose extra columns replace them in the SELECT list.
+// become one OverAggregateNode whose extra columns replace them in the SELECT list. Batch mode binds them
+// as Flink's batch planner does instead (any windows and frames: binder/batch_over_aggregate.cc).
 #include <cctype>
 
 #include "binder/binder.h"
@@ -13,6 +14,7 @@
 namespace sluice {
 
 Result<Binder::Relation> Binder::BindOverAggregates(const ast::Select& select, Relation input) {
+  if (config_ && IsBatchRuntimeMode(*config_)) return BindBatchOverAggregates(select, std::move(input));
   std::vector<const ast::Call*> calls;
   for (const auto& item : select.items) CollectOverAggregates(*item.expr, &calls);
   auto pre = std::make_shared<CalcNode>();
@@ -67,7 +69,8 @@ Result<Binder::Relation> Binder::BindOverAggregates(const ast::Select& select, R
     int64_t preceding = -1;
     if (w.frame_unit != ast::WindowSpec::FrameUnit::kNone) {
       if (w.frame_end && w.frame_end->kind != ast::FrameBound::Kind::kCurrentRow) {
-        return NotSupported(w.pos, "An OVER window that ends after the current row (FOLLOWING)");
+        // Flink 2.2.1's StreamExecOverAggregate, for ROWS frames too (batch mode runs them).
+        return Status::PlanError("OVER RANGE FOLLOWING windows are not supported yet.");
       }
       const ast::FrameBound& start = w.frame_start;
       frame_may_be_empty = start.kind == ast::FrameBound::Kind::kPreceding;
@@ -104,8 +107,9 @@ Result<Binder::Relation> Binder::BindOverAggregates(const ast::Select& select, R
       node->rows_frame = rows;
       node->preceding = preceding;
     } else if (text != window_text) {
-      return NotSupported(call.pos, "OVER aggregates with different windows in one SELECT (Flink's streaming mode needs "
-                                    "all OVER windows of a query to be the same)");
+      // Flink 2.2.1's wording (batch mode runs several windows).
+      return Status::PlanError("Over Agg: Unsupported use of OVER windows. All aggregates must be computed on the same "
+                               "window. please re-check the over window statement.");
     }
     // Bounded frames retract the rows that leave them.
     ASSIGN_OR_RETURN(AggregateCall ac, BindAggregateCall(call, input, pre.get(), preceding >= 0));

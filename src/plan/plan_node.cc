@@ -199,7 +199,58 @@ std::string BatchRankNode::ExplainAttributes() const {
          JoinNames(order_items) + "], global=[true], select=[" + JoinNames(schema.names()) + "]";
 }
 
+namespace {
+std::string OrderByText(const PlanNode& input, const std::vector<SortKey>& order);
+
+std::string FrameBoundText(const OverFrameBound& b) {
+  auto num = [](long double x) {
+    std::string t = std::to_string(static_cast<double>(x));
+    if (x == static_cast<long double>(static_cast<int64_t>(x))) t = std::to_string(static_cast<int64_t>(x));
+    return t;
+  };
+  switch (b.kind) {
+    case OverFrameBound::Kind::kUnboundedPreceding: return "UNBOUNDED PRECEDING";
+    case OverFrameBound::Kind::kPreceding: return num(b.offset) + " PRECEDING";
+    case OverFrameBound::Kind::kCurrentRow: return "CURRENT ROW";
+    case OverFrameBound::Kind::kFollowing: return num(b.offset) + " FOLLOWING";
+    case OverFrameBound::Kind::kUnboundedFollowing: return "UNBOUNDED FOLLOWING";
+  }
+  return "";
+}
+
+// Flink's BatchPhysicalOverAggregate: "partitionBy=[k], orderBy=[id ASC], window#0=[COUNT(*) AS w0$o0
+// ROWS BETWEEN 1 PRECEDING AND CURRENT ROW], select=[...]", one window# per distinct frame.
+std::string BatchOverAttributes(const OverAggregateNode& o) {
+  const PlanNode& in = *o.inputs[0];
+  std::string s;
+  if (!o.partition_keys.empty()) s += "partitionBy=[" + KeyNames(in, o.partition_keys) + "], ";
+  if (!o.order.empty()) s += "orderBy=[" + OrderByText(in, o.order) + "], ";
+  std::vector<std::string> frames;  // distinct frame texts, in order of first use
+  std::vector<std::vector<std::string>> calls;
+  for (size_t i = 0; i < o.aggs.size(); ++i) {
+    const OverFrame& f = o.frames[i];
+    const std::string text = std::string(f.rows ? "ROWS" : "RANGE") + " BETWEEN " + FrameBoundText(f.start) + " AND " +
+                             FrameBoundText(f.end);
+    size_t w = 0;
+    while (w < frames.size() && frames[w] != text) ++w;
+    if (w == frames.size()) {
+      frames.push_back(text);
+      calls.emplace_back();
+    }
+    // Flink's batch plans name the plain functions (the retracting variants slide the frames here).
+    std::string call = ExplainAggregateCall(in, o.aggs[i]);
+    if (size_t r = call.find("_RETRACT("); r != std::string::npos) call.erase(r, 8);
+    calls[w].push_back(call);
+  }
+  for (size_t w = 0; w < frames.size(); ++w) {
+    s += "window#" + std::to_string(w) + "=[" + JoinNames(calls[w]) + " " + frames[w] + "], ";
+  }
+  return s + "select=[" + JoinNames(o.schema.names()) + "]";
+}
+}  // namespace
+
 std::string OverAggregateNode::ExplainAttributes() const {
+  if (batch) return BatchOverAttributes(*this);
   const PlanNode& in = *inputs[0];
   std::string s;
   if (!partition_keys.empty()) s += "partitionBy=[" + KeyNames(in, partition_keys) + "], ";

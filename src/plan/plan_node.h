@@ -529,14 +529,35 @@ struct IntervalJoinNode : PlanNode {
 // OVER aggregation (Flink's OverAggregate): `agg(...) OVER (PARTITION BY k ORDER BY time ROWS|RANGE
 // BETWEEN ... PRECEDING AND CURRENT ROW)`; every OVER call of a SELECT shares one window. Output = input
 // columns, then one column per call; insert-only.
+// One end of a batch OVER frame: UNBOUNDED PRECEDING, n PRECEDING, CURRENT ROW, n FOLLOWING or
+// UNBOUNDED FOLLOWING. `offset` is n: ROWS a row count; RANGE a distance in the order key's physical
+// unit (integers as they are, DECIMAL unscaled at the key's scale, TIMESTAMP microseconds, DOUBLE).
+struct OverFrameBound {
+  enum class Kind : uint8_t { kUnboundedPreceding, kPreceding, kCurrentRow, kFollowing, kUnboundedFollowing };
+  Kind kind = Kind::kCurrentRow;
+  long double offset = 0;
+};
+
+// A batch OVER call's frame (Flink's window group frame): ROWS or RANGE between two bounds.
+struct OverFrame {
+  bool rows = false;
+  OverFrameBound start, end;
+};
+
 struct OverAggregateNode : PlanNode {
   OverAggregateNode() : PlanNode(PlanKind::kOverAggregate) {}
   std::vector<int> partition_keys;
-  int order_column = -1;  // the time attribute
+  int order_column = -1;  // the time attribute (-1 in batch mode: `order` holds the keys)
   bool rowtime = true;    // event time (else processing time)
   bool rows_frame = false;  // ROWS (else RANGE)
   int64_t preceding = -1;   // -1: UNBOUNDED; ROWS: rows; RANGE: milliseconds
   std::vector<AggregateCall> aggs;
+  // Batch mode (Flink's BatchPhysicalOverAggregate, runtime/operators/batch_over_aggregate_operator.h):
+  // the input arrives sorted by partition keys then `order` (a Sort below); each call of `aggs` is
+  // evaluated over its own frame (frames[i]).
+  bool batch = false;
+  std::vector<SortKey> order;
+  std::vector<OverFrame> frames;
   std::string ExplainName() const override { return "OverAggregate"; }
   std::string ExplainAttributes() const override;
 };

@@ -277,7 +277,8 @@ class Pruner {
     const auto& o = node->As<OverAggregateNode>();
     auto& in = PassThrough(o.inputs[0], req);
     for (int k : o.partition_keys) in[static_cast<size_t>(k)] = true;
-    in[static_cast<size_t>(o.order_column)] = true;
+    if (o.order_column >= 0) in[static_cast<size_t>(o.order_column)] = true;
+    for (const auto& k : o.order) in[static_cast<size_t>(k.column)] = true;
     for (const auto& a : o.aggs) {
       for (int c : a.args) in[static_cast<size_t>(c)] = true;
       if (a.filter >= 0) in[static_cast<size_t>(a.filter)] = true;
@@ -658,7 +659,8 @@ class Pruner {
     auto no = std::make_shared<OverAggregateNode>(o);
     auto at = [&](int c) { return pin.mapping[static_cast<size_t>(c)]; };
     for (int& k : no->partition_keys) k = at(k);
-    no->order_column = at(o.order_column);
+    if (o.order_column >= 0) no->order_column = at(o.order_column);
+    for (auto& k : no->order) k.column = at(k.column);
     for (auto& a : no->aggs) {
       for (int& c : a.args) c = at(c);
       if (a.filter >= 0) a.filter = at(a.filter);

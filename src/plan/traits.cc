@@ -583,6 +583,7 @@ bool StateGrowsWithKeys(const PlanNode& node) {
     case PlanKind::kOverAggregate: {
       // A bounded RANGE frame frees a partition with its last row in the frame.
       const auto& o = node.As<OverAggregateNode>();
+      if (o.batch) return false;  // a partition at a time, freed when the next one starts
       return o.rows_frame || o.preceding < 0;
     }
     case PlanKind::kSink: return node.As<SinkNode>().upsert_materialize;
@@ -593,7 +594,7 @@ bool StateGrowsWithKeys(const PlanNode& node) {
 bool IsNonTimeOver(const PlanNode& node) {
   if (node.kind != PlanKind::kOverAggregate) return false;
   const auto& o = node.As<OverAggregateNode>();
-  return !o.rowtime &&
+  return !o.batch && !o.rowtime &&
          node.inputs[0]->schema.field(static_cast<size_t>(o.order_column)).type.time_attribute() == TimeAttribute::kNone;
 }
 

@@ -5,6 +5,7 @@
 namespace sluice {
 
 Result<Operator*> TranslateOverAggregate(Translator& t, const PlanNodePtr& node) {
+  if (node->As<OverAggregateNode>().batch) return TranslateBatchOverAggregate(t, node);
   if (IsNonTimeOver(*node)) return TranslateNonTimeOverAggregate(t, node);
   const auto& o = node->As<OverAggregateNode>();
   std::vector<AccumulatorCall> calls;

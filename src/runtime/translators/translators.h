@@ -23,6 +23,7 @@ Result<Operator*> TranslateBatchRank(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslateSort(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslateOverAggregate(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslateNonTimeOverAggregate(Translator& t, const PlanNodePtr& node);
+Result<Operator*> TranslateBatchOverAggregate(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslateWindowTableFunction(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslateWindowAggregate(Translator& t, const PlanNodePtr& node);
 Result<Operator*> TranslateWindowRank(Translator& t, const PlanNodePtr& node);

@@ -1,0 +1,7 @@
+-- Batch RANGE frames over a TIMESTAMP that is no time attribute: INTERVAL offsets PRECEDING and FOLLOWING.
+CREATE TABLE t (
+  id INT, k STRING, g INT, v INT, x DOUBLE, s STRING, ts TIMESTAMP(3),
+  WATERMARK FOR ts AS ts - INTERVAL '1' SECOND
+) WITH ('connector' = 'filesystem', 'path' = '${CASE_DIR}/t.json', 'format' = 'json');
+SET 'execution.runtime-mode' = 'batch';
+SELECT id, k, SUM(v) OVER (PARTITION BY k ORDER BY CAST(ts AS TIMESTAMP(3)) RANGE BETWEEN INTERVAL '20' SECOND PRECEDING AND INTERVAL '5' SECOND FOLLOWING) AS s, COUNT(*) OVER (ORDER BY CAST(ts AS TIMESTAMP(3)) DESC RANGE BETWEEN INTERVAL '10' SECOND PRECEDING AND CURRENT ROW) AS c FROM t;
