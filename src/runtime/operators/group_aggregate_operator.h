@@ -9,9 +9,10 @@
 // found its state expired or never seen), never silently dropped from the books.
 //
 // State layout (keyed state, state/key_index.h): the group keys live in a KeyIndex that gives each
-// key a dense id; per id the operator keeps the key's columns (one row of `key_store_`), a GroupMeta
-// (live flag, last access for the state TTL) and the group's accumulator block (one array of
-// fixed-size blocks, runtime/operators/accumulators.h). Ids are never reused: a group that retractions
+// key a dense id; per id the operator keeps the key's columns (one row of `key_store_`), a live flag
+// (one byte), the last access for the state TTL (only with a TTL) and the group's accumulator block
+// (one array of fixed-size blocks, runtime/operators/accumulators.h; calls with equal states share
+// one). The per-id arrays grow without holding their old and new copies at once (release_copy.h). Ids are never reused: a group that retractions
 // emptied or the TTL expired keeps its id with a dead, zeroed block, and comes back under the same id.
 //
 // Checkpoints: SnapshotState writes everything; SnapshotDelta (incremental checkpoints, state/delta.h)
