@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/release_copy.h"
 #include "state/state_serde.h"
 
 // Header-only: the state library does not link libxxhash.
@@ -16,6 +17,13 @@ namespace {
 // few keys (one per window, say) stays small and a large one allocates rarely.
 constexpr size_t kFirstBlockBytes = 4096;
 constexpr size_t kMaxBlockBytes = 1 << 20;
+
+// Room for one more id in the id -> key table: a large table doubles without holding both copies
+// (common/release_copy.h; the keyed operators' own per-id arrays double at the same id).
+template <typename V>
+void GrowForOne(V* v) {
+  if (v->size() == v->capacity()) GrowReleasingSource(v, v->size() + 1);
+}
 }  // namespace
 
 KeyIndex::KeyIndex()
@@ -75,6 +83,7 @@ uint32_t KeyIndex::Insert(std::string_view key, bool* inserted) {
   const Probe probe = MakeProbe(key);
   auto it = map_.lazy_emplace(probe, [&](const auto& construct) {
     const uint32_t id = static_cast<uint32_t>(keys_->size());
+    GrowForOne(keys_.get());
     keys_->push_back(Store(key));
     construct(Slot{id, probe.hash});
     added = true;
@@ -96,6 +105,7 @@ void KeyIndex::InsertMany(const std::string* keys, size_t n, uint32_t* ids) {
       const Probe& probe = probes[i];
       auto it = map_.lazy_emplace(probe, [&](const auto& construct) {
         const uint32_t id = static_cast<uint32_t>(keys_->size());
+        GrowForOne(keys_.get());
         keys_->push_back(Store(probe.key));
         construct(Slot{id, probe.hash});
       });

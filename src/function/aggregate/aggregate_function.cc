@@ -101,6 +101,11 @@ Result<std::shared_ptr<const AggregateFunction>> ResolveAggregate(const std::str
   return std::shared_ptr<const AggregateFunction>(std::move(f));
 }
 
+const void* RowCountStateTag() {
+  static const char tag = 0;
+  return &tag;
+}
+
 bool RawStateValid(const AggregateFunction& f, const uint8_t* state) {
   for (uint32_t offset : f.raw_bools) {
     if (state[offset] > 1) return false;

@@ -81,7 +81,15 @@ struct AggregateFunction {
   // A runtime failure of the current state, checked by the operator after each update (SINGLE_VALUE's
   // second row). Empty when the function never fails.
   std::function<Status(const uint8_t* state)> check;
+  // Plain-bytes states (no serialize, heap_bytes or check): functions with the same non-null tag keep
+  // the same state (size and bytes) with the same update rule, so calls of two such functions over
+  // the same arguments and FILTER hold equal states (SUM and AVG of one BIGINT column), which an
+  // operator may store once (AccumulatorLayout's share_states). RowCountStateTag(): the state is an
+  // int64 of accumulated minus retracted rows, whatever the arguments hold (COUNT(*)).
+  const void* state_tag = nullptr;
 };
+
+const void* RowCountStateTag();
 
 // Checkpoints of plain-bytes states: whether `state`'s bool fields hold 0 or 1 (raw_bools), and the
 // read of one such state, refused through `r` when invalid.

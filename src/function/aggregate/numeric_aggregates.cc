@@ -52,6 +52,7 @@ Status MakeCount(AggregateFunction* f) {
   f->destroy = [](uint8_t*) {};
   const size_t num_args = f->arg_types.size();
   if (num_args == 0) {
+    f->state_tag = RowCountStateTag();
     f->update = [](uint8_t* s, const Vector* const*, size_t, bool retract) {
       StateOf<CountState>(s)->count += retract ? -1 : 1;
     };
@@ -106,6 +107,9 @@ inline void AddTo(SumState<A>* st, T v, bool retract) {
 template <typename T, typename A>
 void SetSumCallbacks(AggregateFunction* f) {
   SetStateLayout<SumState<A>>(f);
+  // SUM, $SUM0 and AVG of one argument type share this state and update (one tag per <T, A>).
+  static const char tag = 0;
+  f->state_tag = &tag;
   f->init = [](uint8_t* s) {
     auto* st = StateOf<SumState<A>>(s);
     st->sum = A{};

@@ -387,9 +387,51 @@ AccumulatorLayout::DistinctCounts* AccumulatorLayout::DistinctCounts::Make(size_
   }
 }
 
-AccumulatorLayout::AccumulatorLayout(std::vector<AccumulatorCall> calls, bool insert_only)
+namespace {
+
+// A call whose state may be shared (AccumulatorLayout's share_states): a tagged plain-bytes state.
+bool Shareable(const AccumulatorCall& c) {
+  const AggregateFunction& f = *c.function;
+  return f.state_tag != nullptr && !c.distinct && !f.serialize && !f.heap_bytes && !f.check;
+}
+
+bool SameState(const AccumulatorCall& x, const AccumulatorCall& y) {
+  const AggregateFunction& f = *x.function;
+  const AggregateFunction& g = *y.function;
+  return f.state_tag == g.state_tag && f.state_size == g.state_size && f.state_align == g.state_align &&
+         f.supports_retract == g.supports_retract && x.args == y.args && x.filter == y.filter;
+}
+
+// COUNT(*) without FILTER: its state is the block's row count.
+bool IsRowCount(const AccumulatorCall& c) {
+  const AggregateFunction& f = *c.function;
+  return Shareable(c) && f.state_tag == RowCountStateTag() && f.state_size == sizeof(int64_t) && c.filter < 0 &&
+         f.supports_retract;
+}
+
+}  // namespace
+
+AccumulatorLayout::AccumulatorLayout(std::vector<AccumulatorCall> calls, bool insert_only, bool share_states)
     : calls_(std::move(calls)), insert_only_(insert_only) {
-  for (const auto& c : calls_) {
+  shared_.assign(calls_.size(), 0);
+  std::vector<size_t> row_counts;  // calls whose state is the row count (offset set below)
+  for (size_t a = 0; a < calls_.size(); ++a) {
+    const AccumulatorCall& c = calls_[a];
+    if (share_states && IsRowCount(c)) {
+      shared_[a] = 1;
+      offsets_.push_back(0);
+      row_counts.push_back(a);
+      continue;
+    }
+    if (share_states && Shareable(c)) {
+      size_t owner = 0;
+      while (owner < a && (shared_[owner] || !Shareable(calls_[owner]) || !SameState(calls_[owner], c))) ++owner;
+      if (owner < a) {
+        shared_[a] = 1;
+        offsets_.push_back(offsets_[owner]);
+        continue;
+      }
+    }
     size_t align = std::max<size_t>(c.function->state_align, 1);
     block_align_ = std::max(block_align_, align);
     state_bytes_ = AlignUp(state_bytes_, align);
@@ -416,6 +458,7 @@ AccumulatorLayout::AccumulatorLayout(std::vector<AccumulatorCall> calls, bool in
   }
   for (DistinctSet& s : distinct_sets_) s.masks = insert_only_ && s.calls.size() <= kMaxMaskCalls;
   count_offset_ = AlignUp(end, alignof(int64_t));
+  for (size_t a : row_counts) offsets_[a] = count_offset_;
   block_bytes_ = AlignUp(count_offset_ + sizeof(int64_t), block_align_);
 }
 
@@ -507,6 +550,8 @@ void AccumulatorLayout::Update(uint8_t* block, const Chunk& chunk, size_t row, b
   absl::InlinedVector<void*, 4> set_counts(distinct_sets_.size(), kUnseen);
   bool dropped = false;  // a retraction took a call's count of its tuple to 0
   for (size_t a = 0; a < calls_.size(); ++a) {
+    // A shared state is updated by the call that owns it (or is the row count, updated below).
+    if (shared_[a]) continue;
     const AccumulatorCall& call = calls_[a];
     // A call without retraction over an updating input ignores the retractions, as Flink's generated
     // aggregate handler does for calls it found need none (a split's final MAX over a growing partial MAX).

@@ -63,7 +63,7 @@ Status GroupAggregateOperator::ProcessRowsNet(Chunk& chunk) {
       }
       id = NewGroup(encoded_[r], chunk, r);
     }
-    if (net_slot_.size() <= id) net_slot_.resize(meta_.size(), kNoGroup);
+    if (net_slot_.size() <= id) net_slot_.resize(live_.size(), kNoGroup);
     uint32_t& slot = net_slot_[id];
     if (slot == kNoGroup) {
       slot = static_cast<uint32_t>(net_keys_.size());
@@ -124,7 +124,7 @@ Status GroupAggregateOperator::FlushNet() {
   for (size_t i = 0; i < net_keys_.size(); ++i) {
     const NetKey& k = net_keys_[i];
     net_slot_[k.id] = kNoGroup;
-    if (meta_[k.id].live && k.last >= 0) changed.push_back(static_cast<uint32_t>(i));
+    if (live_[k.id] && k.last >= 0) changed.push_back(static_cast<uint32_t>(i));
   }
   std::sort(changed.begin(), changed.end(),
             [this](uint32_t a, uint32_t b) { return net_keys_[a].last < net_keys_[b].last; });
@@ -145,7 +145,7 @@ Status GroupAggregateOperator::FlushNet() {
   };
   Status st;
   for (const NetKey& k : net_keys_) {
-    if (meta_[k.id].live) continue;
+    if (live_[k.id]) continue;
     if (k.existed) {
       if (st.ok()) st = room(1);
       append_result(k, k.prev, RowKind::kDelete);

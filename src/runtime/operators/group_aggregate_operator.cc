@@ -7,6 +7,7 @@
 #include "common/check.h"
 #include "common/clock.h"
 #include "common/config.h"
+#include "common/release_copy.h"
 #include "function/aggregate/aggregate_function.h"
 #include "function/evaluator.h"
 #include "runtime/job.h"
@@ -28,7 +29,7 @@ GroupAggregateOperator::GroupAggregateOperator(std::string name, std::vector<Log
       aggs_(std::move(aggs)),
       output_types_(std::move(output_types)),
       emit_update_before_(emit_update_before),
-      layout_(aggs_, insert_only_input),
+      layout_(aggs_, insert_only_input, /*share_states=*/true),
       stride_(layout_.block_bytes()),
       state_ttl_micros_(state_ttl_ms * 1000),
       mini_batch_size_(mini_batch_size),
@@ -53,10 +54,15 @@ uint32_t GroupAggregateOperator::NewGroup(const std::string& key, const Chunk& c
                                       /*copy_strings=*/true);
     }
     key_store_.kind_vector().push_back(RowKind::kInsert);
-    meta_.push_back(GroupMeta{now_micros_, 1});
+    // The per-id arrays double without holding both copies (common/release_copy.h): all of them
+    // double at the same id, so their old copies would otherwise be resident together.
+    if (live_.size() == live_.capacity()) GrowReleasingSource(&live_, live_.size() + 1);
+    live_.push_back(1);
+    if (state_ttl_micros_ > 0) last_access_.push_back(now_micros_);
+    if (blocks_.size() + stride_ > blocks_.capacity()) GrowReleasingSource(&blocks_, blocks_.size() + stride_);
     blocks_.resize(blocks_.size() + stride_);
   } else {
-    meta_[id] = GroupMeta{now_micros_, 1};
+    SetMeta(id, GroupMeta{now_micros_, 1});
     dirty_.Mark(id);
   }
   layout_.Init(block(id));
@@ -67,7 +73,7 @@ uint32_t GroupAggregateOperator::NewGroup(const std::string& key, const Chunk& c
 void GroupAggregateOperator::DropGroup(uint32_t id) {
   layout_.Destroy(block(id));
   if (!layout_.plain()) heap_.Touch(id);
-  meta_[id] = GroupMeta{0, 0};
+  SetMeta(id, GroupMeta{0, 0});
   --live_groups_;
   dirty_.Mark(id);
 }
@@ -75,14 +81,15 @@ void GroupAggregateOperator::DropGroup(uint32_t id) {
 uint32_t GroupAggregateOperator::Lookup(const std::string& key) {
   const uint32_t id = index_.Find(key);
   if (id == KeyIndex::kNotFound) return kNoGroup;
-  GroupMeta& m = meta_[id];
-  if (!m.live) return kNoGroup;
-  if (state_ttl_micros_ > 0 && now_micros_ - m.last_access >= state_ttl_micros_) {
-    ++metrics_.expired_states;
-    DropGroup(id);
-    return kNoGroup;
+  if (!live_[id]) return kNoGroup;
+  if (state_ttl_micros_ > 0) {
+    if (now_micros_ - last_access_[id] >= state_ttl_micros_) {
+      ++metrics_.expired_states;
+      DropGroup(id);
+      return kNoGroup;
+    }
+    last_access_[id] = now_micros_;
   }
-  m.last_access = now_micros_;
   dirty_.Mark(id);
   return id;
 }
@@ -90,8 +97,8 @@ uint32_t GroupAggregateOperator::Lookup(const std::string& key) {
 void GroupAggregateOperator::SweepExpired() {
   if (state_ttl_micros_ <= 0 || now_micros_ - last_sweep_micros_ < state_ttl_micros_) return;
   last_sweep_micros_ = now_micros_;
-  for (size_t id = 0; id < meta_.size(); ++id) {
-    if (meta_[id].live && now_micros_ - meta_[id].last_access >= state_ttl_micros_) {
+  for (size_t id = 0; id < live_.size(); ++id) {
+    if (live_[id] && now_micros_ - last_access_[id] >= state_ttl_micros_) {
       ++metrics_.expired_states;
       DropGroup(static_cast<uint32_t>(id));
     }
@@ -118,10 +125,10 @@ bool GroupAggregateOperator::SameResult(const Chunk& a, size_t ra, const Chunk& 
 size_t GroupAggregateOperator::StateBytes() const {
   size_t heap = 0;
   if (!layout_.plain()) {
-    heap = heap_.Total([this](uint32_t id) { return meta_[id].live ? layout_.HeapBytes(block(id)) : size_t{0}; }) +
+    heap = heap_.Total([this](uint32_t id) { return live_[id] ? layout_.HeapBytes(block(id)) : size_t{0}; }) +
            heap_.MemoryUsage();
   }
-  return index_.MemoryUsage() + key_store_.MemoryUsage() + VectorBytes(meta_) + VectorBytes(blocks_) +
+  return index_.MemoryUsage() + key_store_.MemoryUsage() + VectorBytes(live_) + VectorBytes(last_access_) + VectorBytes(blocks_) +
          dirty_.MemoryUsage() + bundle_.MemoryUsage() + global_batch_.MemoryUsage() + heap + net_results_.MemoryUsage() +
          VectorBytes(net_slot_) + VectorBytes(net_keys_);
 }
@@ -192,10 +199,21 @@ Status GroupAggregateOperator::OnEndOfInput() {
   return EmitEndOfInput();
 }
 
-void GroupAggregateOperator::ResetDeltaBase() { dirty_.Reset(meta_.size()); }
+void GroupAggregateOperator::PutMetas(StateWriter* w, size_t begin, size_t end) const {
+  w->PutVarint(end - begin);
+  GroupMeta batch[256];
+  for (size_t id = begin; id < end;) {
+    const size_t n = std::min<size_t>(std::size(batch), end - id);
+    for (size_t i = 0; i < n; ++i) batch[i] = MetaOf(id + i);
+    w->PutRaw(batch, n * sizeof(GroupMeta));
+    id += n;
+  }
+}
+
+void GroupAggregateOperator::ResetDeltaBase() { dirty_.Reset(live_.size()); }
 
 void GroupAggregateOperator::PutBlocks(StateWriter* w, const std::vector<uint32_t>& dirty, size_t first_new) const {
-  const size_t n = meta_.size();
+  const size_t n = live_.size();
   if (layout_.plain()) {
     // Plain bytes: dead blocks are zeroed, so every block is written as it is.
     w->Reserve((dirty.size() + n - first_new) * stride_);
@@ -206,15 +224,15 @@ void GroupAggregateOperator::PutBlocks(StateWriter* w, const std::vector<uint32_
   // Blocks that own heap memory (DISTINCT counts, MIN/MAX with retraction, LISTAGG, ...): the whole
   // state of each live group, through the functions' serializers.
   for (uint32_t id : dirty) {
-    if (meta_[id].live) layout_.Serialize(block(id), w);
+    if (live_[id]) layout_.Serialize(block(id), w);
   }
   for (size_t id = first_new; id < n; ++id) {
-    if (meta_[id].live) layout_.Serialize(block(static_cast<uint32_t>(id)), w);
+    if (live_[id]) layout_.Serialize(block(static_cast<uint32_t>(id)), w);
   }
 }
 
 void GroupAggregateOperator::GetBlocks(StateReader* r, size_t base, size_t size) {
-  // meta_ already holds the restored liveness of every id; blocks_ holds the `base` blocks restored
+  // live_ already holds the restored liveness of every id; blocks_ holds the `base` blocks restored
   // so far (the dirty ones are overwritten), and grows to `size` blocks.
   const std::vector<uint32_t>& dirty = dirty_.dirty();
   if (!r->ok()) return;
@@ -242,7 +260,7 @@ void GroupAggregateOperator::GetBlocks(StateReader* r, size_t base, size_t size)
   auto get = [&](uint32_t id) {
     heap_.Touch(id);
     layout_.Destroy(block(id));
-    if (!meta_[id].live || !r->ok()) return;
+    if (!live_[id] || !r->ok()) return;
     layout_.Init(block(id));
     layout_.Deserialize(block(id), r);
   };
@@ -279,9 +297,9 @@ void GroupAggregateOperator::GetScalars(StateReader* r) {
 Status GroupAggregateOperator::SnapshotState(StateWriter* w) {
   w->PutTag("group-aggregate");
   index_.Snapshot(w);
-  w->Reserve(meta_.size() * (sizeof(GroupMeta) + stride_) + key_store_.MemoryUsage());
+  w->Reserve(live_.size() * (sizeof(GroupMeta) + stride_) + key_store_.MemoryUsage());
   w->PutChunk(key_store_);
-  PutColumn(w, meta_);
+  PutMetas(w, 0, live_.size());
   PutBlocks(w, {}, 0);
   PutScalars(w);
   ResetDeltaBase();
@@ -291,7 +309,7 @@ Status GroupAggregateOperator::SnapshotState(StateWriter* w) {
 Status GroupAggregateOperator::SnapshotDelta(StateWriter* w) {
   w->PutTag("group-aggregate-delta");
   const size_t base = dirty_.base();
-  const size_t n = meta_.size();
+  const size_t n = live_.size();
   index_.SnapshotSince(base, w);
   Chunk new_keys;
   for (const auto& c : key_store_.columns()) new_keys.AddColumn(Vector(c.type()));
@@ -302,9 +320,11 @@ Status GroupAggregateOperator::SnapshotDelta(StateWriter* w) {
   w->PutVarint(dirty.size());
   w->Reserve(dirty.size() * (sizeof(uint32_t) + sizeof(GroupMeta)) + (n - base) * sizeof(GroupMeta));
   if (!dirty.empty()) w->PutRaw(dirty.data(), dirty.size() * sizeof(uint32_t));
-  for (uint32_t id : dirty) w->PutRaw(&meta_[id], sizeof(GroupMeta));
-  w->PutVarint(n - base);
-  if (n > base) w->PutRaw(meta_.data() + base, (n - base) * sizeof(GroupMeta));
+  for (uint32_t id : dirty) {
+    const GroupMeta m = MetaOf(id);
+    w->PutRaw(&m, sizeof m);
+  }
+  PutMetas(w, base, n);
   PutBlocks(w, dirty, base);
   PutScalars(w);
   ResetDeltaBase();
@@ -320,7 +340,8 @@ void GroupAggregateOperator::DropState() {
   }
   index_.Clear();
   key_store_.Resize(0);
-  meta_.clear();
+  live_.clear();
+  last_access_.clear();
   blocks_.clear();
   live_groups_ = 0;
   bundle_.Clear();
@@ -339,13 +360,18 @@ Status GroupAggregateOperator::RestoreState(StateReader* r) {
   for (const auto& c : key_store_.columns()) key_types.push_back(c.type());
   r->GetChunk(key_types, &key_store_);
   if (r->ok() && key_store_.size() != index_.size()) r->Fail("group keys and key rows differ in number");
-  GetColumn(r, &meta_);
-  if (r->ok() && meta_.size() != index_.size()) r->Fail("group keys and group states differ in number");
-  for (size_t id = 0; id < meta_.size() && r->ok(); ++id) {
-    if (meta_[id].live != 0 && meta_[id].live != 1) r->Fail("bad group liveness");
-    live_groups_ += static_cast<size_t>(meta_[id].live);
+  const size_t nmetas = r->GetCount(sizeof(GroupMeta));
+  if (r->ok() && nmetas != index_.size()) r->Fail("group keys and group states differ in number");
+  if (r->ok()) ResizeMetas(nmetas);
+  for (size_t id = 0; id < live_.size() && r->ok(); ++id) {
+    GroupMeta m{};
+    r->GetRaw(&m, sizeof m);
+    if (r->ok() && m.live != 0 && m.live != 1) r->Fail("bad group liveness");
+    if (!r->ok()) break;
+    SetMeta(id, m);
+    live_groups_ += static_cast<size_t>(m.live);
   }
-  GetBlocks(r, 0, meta_.size());
+  GetBlocks(r, 0, live_.size());
   GetScalars(r);
   // A state that could not be read whole is dropped (Operator::Restore calls DropState).
   RETURN_IF_ERROR(r->status());
@@ -355,7 +381,7 @@ Status GroupAggregateOperator::RestoreState(StateReader* r) {
 
 Status GroupAggregateOperator::RestoreDelta(StateReader* r) {
   r->ExpectTag("group-aggregate-delta");
-  const size_t base = meta_.size();
+  const size_t base = live_.size();
   if (r->ok() && (!dirty_.dirty().empty() || dirty_.base() != base)) {
     r->Fail("an incremental snapshot applied to a state that changed since its last snapshot or restore");
   }
@@ -385,8 +411,8 @@ Status GroupAggregateOperator::RestoreDelta(StateReader* r) {
     r->GetRaw(&m, sizeof m);
     if (r->ok() && m.live != 0 && m.live != 1) r->Fail("bad group liveness");
     if (!r->ok()) return;
-    live += m.live - meta_[id].live;
-    meta_[id] = m;
+    live += m.live - live_[id];
+    SetMeta(id, m);
   };
   for (uint32_t id : ids) {
     if (r->ok()) get_meta(id);
@@ -394,12 +420,12 @@ Status GroupAggregateOperator::RestoreDelta(StateReader* r) {
   const size_t added = r->GetCount(sizeof(GroupMeta));
   if (r->ok() && base + added != index_.size()) r->Fail("group keys and group states differ in number");
   if (r->ok()) {
-    meta_.resize(base + added, GroupMeta{0, 0});
-    for (size_t id = base; id < meta_.size() && r->ok(); ++id) get_meta(id);
+    ResizeMetas(base + added);
+    for (size_t id = base; id < live_.size() && r->ok(); ++id) get_meta(id);
   }
   if (r->ok()) {
     live_groups_ = static_cast<size_t>(live);
-    GetBlocks(r, base, meta_.size());
+    GetBlocks(r, base, live_.size());
   }
   GetScalars(r);
   // Half applied: Operator::ApplyDelta drops the state (DropState).

@@ -9,9 +9,10 @@
 // found its state expired or never seen), never silently dropped from the books.
 //
 // State layout (keyed state, state/key_index.h): the group keys live in a KeyIndex that gives each
-// key a dense id; per id the operator keeps the key's columns (one row of `key_store_`), a GroupMeta
-// (live flag, last access for the state TTL) and the group's accumulator block (one array of
-// fixed-size blocks, runtime/operators/accumulators.h). Ids are never reused: a group that retractions
+// key a dense id; per id the operator keeps the key's columns (one row of `key_store_`), a live flag
+// (one byte), the last access for the state TTL (only with a TTL) and the group's accumulator block
+// (one array of fixed-size blocks, runtime/operators/accumulators.h; calls with equal states share
+// one). The per-id arrays grow without holding their old and new copies at once (release_copy.h). Ids are never reused: a group that retractions
 // emptied or the TTL expired keeps its id with a dead, zeroed block, and comes back under the same id.
 //
 // Checkpoints: SnapshotState writes everything; SnapshotDelta (incremental checkpoints, state/delta.h)
@@ -91,12 +92,28 @@ class GroupAggregateOperator final : public Operator {
   void DropState() override;
 
  private:
-  // Per key id. `live` is 0 for a key whose group retractions emptied or the TTL expired (its block
-  // is then zeroed). Plain 8-byte fields, so a column of them is checkpointed as raw bytes.
+  // Per key id, as checkpoints write it. `live` is 0 for a key whose group retractions emptied or the
+  // TTL expired (its block is then zeroed). Plain 8-byte fields, so a column of them is checkpointed as
+  // raw bytes. In memory the fields live apart (live_, last_access_): a byte per group without a TTL.
   struct GroupMeta {
     int64_t last_access;  // processing time of the last row (state TTL)
     int64_t live;
   };
+  // The checkpointed meta of `id` (without a TTL its last access reads as now), and its restore.
+  GroupMeta MetaOf(size_t id) const {
+    return GroupMeta{state_ttl_micros_ > 0 ? last_access_[id] : now_micros_, live_[id]};
+  }
+  void SetMeta(size_t id, const GroupMeta& m) {
+    live_[id] = static_cast<uint8_t>(m.live);
+    if (state_ttl_micros_ > 0) last_access_[id] = m.last_access;
+  }
+  // Writes the metas of ids [begin, end) as a column of GroupMeta (their count, then their bytes).
+  void PutMetas(StateWriter* w, size_t begin, size_t end) const;
+  // Resizes the per-id metas to n ids (new ones dead).
+  void ResizeMetas(size_t n) {
+    live_.resize(n, 0);
+    if (state_ttl_micros_ > 0) last_access_.resize(n, 0);
+  }
   static constexpr uint32_t kNoGroup = KeyIndex::kNotFound;
 
   // Cache hints for ProcessRows' DISTINCT lookups (group_aggregate_operator.cc).
@@ -149,7 +166,8 @@ class GroupAggregateOperator final : public Operator {
   size_t stride_;                  // bytes per id in blocks_ (layout_.block_bytes())
   KeyIndex index_;                 // encoded group key -> id
   Chunk key_store_;                // row id: the key columns of group id
-  std::vector<GroupMeta> meta_;    // per id
+  std::vector<uint8_t> live_;      // per id: 1 while its group is live (GroupMeta::live)
+  std::vector<int64_t> last_access_;  // per id, with a state TTL only: GroupMeta::last_access
   std::vector<uint8_t> blocks_;    // per id: stride_ bytes, the group's accumulator block
   size_t live_groups_ = 0;
   DeltaTracker dirty_;             // ids whose meta or block changed since the last snapshot

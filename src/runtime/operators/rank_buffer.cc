@@ -14,6 +14,94 @@ size_t GrownCapacity(size_t size) {
 
 }  // namespace
 
+RankTieIds::RankTieIds(std::initializer_list<uint32_t> ids) {
+  Reserve(static_cast<uint32_t>(ids.size()));
+  for (uint32_t id : ids) push_back(id);
+}
+
+RankTieIds::RankTieIds(size_t n) {
+  Reserve(static_cast<uint32_t>(n));
+  std::fill(data(), data() + n, 0u);
+  size_ = static_cast<uint32_t>(n);
+}
+
+RankTieIds::RankTieIds(const RankTieIds& o) {
+  Reserve(o.size_);
+  std::copy(o.begin(), o.end(), data());
+  size_ = o.size_;
+}
+
+RankTieIds& RankTieIds::operator=(const RankTieIds& o) {
+  if (this != &o) *this = RankTieIds(o);
+  return *this;
+}
+
+RankTieIds& RankTieIds::operator=(RankTieIds&& o) noexcept {
+  if (this == &o) return *this;
+  if (cap_ > kInline) delete[] u_.heap;
+  size_ = o.size_;
+  cap_ = o.cap_;
+  u_ = o.u_;
+  o.size_ = o.cap_ = 0;
+  return *this;
+}
+
+void RankTieIds::Reserve(uint32_t cap) {
+  if (cap <= std::max(cap_, kInline)) return;
+  auto* heap = new uint32_t[cap];
+  std::copy(begin(), end(), heap);
+  if (cap_ > kInline) delete[] u_.heap;
+  u_.heap = heap;
+  cap_ = cap;
+}
+
+void RankTieIds::push_back(uint32_t id) {
+  if (size_ == std::max(cap_, kInline)) Reserve(size_ + std::max<uint32_t>(2, size_ / 2));
+  data()[size_++] = id;
+}
+
+uint32_t* RankTieIds::erase(uint32_t* pos) {
+  std::copy(pos + 1, end(), pos);
+  --size_;
+  return pos;
+}
+
+bool RankTieIds::operator==(const RankTieIds& o) const {
+  return size_ == o.size_ && std::equal(begin(), end(), o.begin());
+}
+
+RankKey::RankKey(std::string_view s) {
+  if (s.size() <= kInline) {
+    std::memcpy(raw_, s.data(), s.size());
+    raw_[kInline] = static_cast<char>(s.size());
+    return;
+  }
+  char* p = new char[s.size()];
+  std::memcpy(p, s.data(), s.size());
+  const auto n = static_cast<uint32_t>(s.size());
+  std::memcpy(raw_, &p, sizeof p);
+  std::memcpy(raw_ + sizeof p, &n, sizeof n);
+  raw_[kInline] = static_cast<char>(kHeapTag);
+}
+
+RankKey::RankKey(RankKey&& o) noexcept {
+  std::memcpy(raw_, o.raw_, sizeof raw_);
+  std::memset(o.raw_, 0, sizeof o.raw_);
+}
+
+RankKey& RankKey::operator=(const RankKey& o) {
+  if (this != &o) *this = RankKey(o.view());
+  return *this;
+}
+
+RankKey& RankKey::operator=(RankKey&& o) noexcept {
+  if (this == &o) return *this;
+  if (is_heap()) delete[] heap_ptr();
+  std::memcpy(raw_, o.raw_, sizeof raw_);
+  std::memset(o.raw_, 0, sizeof o.raw_);
+  return *this;
+}
+
 size_t RankBuffer::size() const {
   size_t n = 0;
   for (const Chunk& c : chunks_) n += c.size();
@@ -56,7 +144,7 @@ std::pair<RankBuffer::iterator, bool> RankBuffer::try_emplace(std::string&& key)
 RankBuffer::iterator RankBuffer::InsertAt(size_t c, size_t pos, std::string&& key) {
   Chunk& chunk = chunks_[c];
   if (chunk.size() == chunk.capacity()) chunk.reserve(GrownCapacity(chunk.size()));
-  chunk.insert(chunk.begin() + static_cast<std::ptrdiff_t>(pos), Entry{std::move(key), {}});
+  chunk.insert(chunk.begin() + static_cast<std::ptrdiff_t>(pos), Entry{RankKey(key), {}});
   if (chunk.size() <= kMaxChunk) return iterator(this, c, pos);
   // Split: the upper half moves to a new chunk after this one.
   const size_t half = chunk.size() / 2;
@@ -72,7 +160,7 @@ void RankBuffer::push_back(std::string&& key, RankTieIds&& ids) {
   if (chunks_.empty() || chunks_.back().size() >= kMaxChunk / 2) chunks_.emplace_back();
   Chunk& chunk = chunks_.back();
   if (chunk.size() == chunk.capacity()) chunk.reserve(GrownCapacity(chunk.size()));
-  chunk.push_back(Entry{std::move(key), std::move(ids)});
+  chunk.push_back(Entry{RankKey(key), std::move(ids)});
 }
 
 RankBuffer::iterator RankBuffer::erase(const_iterator it) {

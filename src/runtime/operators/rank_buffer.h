@@ -1,7 +1,7 @@
 // RankBuffer: one Top-N partition's sorted buffer (Flink's TopNBuffer), encoded sort key -> the row
 // ids of its ties in arrival order, with the subset of std::map's interface RankOperator uses.
 //
-// A std::map costs a tree node (~40 bytes of links and allocator overhead) per sort key. Here the
+// An entry is 32 bytes (RankKey, RankTieIds). A std::map costs a tree node (~40 bytes of links and allocator overhead) per sort key. Here the
 // entries sit in sorted chunks of at most kMaxChunk entries (a one-level B-tree): a small partition
 // (the usual Top-N, N rows) is one vector grown in small steps, and an unbounded one (a retracting
 // input keeps every row) splits full chunks, so a lookup is two binary searches and an insert or
@@ -13,8 +13,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -22,14 +25,112 @@
 
 namespace sluice {
 
-// The row ids of one sort key's ties, in arrival order: a sort key usually has one or a few rows, kept
-// inline (no allocation of their own).
-using RankTieIds = absl::InlinedVector<uint32_t, 4>;
+// The row ids of one sort key's ties, in arrival order, in 16 bytes: a sort key usually has one row,
+// so up to two ids are kept inline and more in a heap array (absl::InlinedVector<uint32_t, 4> took 24).
+class RankTieIds {
+ public:
+  RankTieIds() = default;
+  RankTieIds(std::initializer_list<uint32_t> ids);
+  explicit RankTieIds(size_t n);  // n zero ids
+  RankTieIds(const RankTieIds& o);
+  RankTieIds(RankTieIds&& o) noexcept : size_(o.size_), cap_(o.cap_), u_(o.u_) { o.size_ = o.cap_ = 0; }
+  RankTieIds& operator=(const RankTieIds& o);
+  RankTieIds& operator=(RankTieIds&& o) noexcept;
+  ~RankTieIds() {
+    if (cap_ > kInline) delete[] u_.heap;
+  }
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  uint32_t* data() { return cap_ > kInline ? u_.heap : u_.inline_ids; }
+  const uint32_t* data() const { return cap_ > kInline ? u_.heap : u_.inline_ids; }
+  uint32_t* begin() { return data(); }
+  uint32_t* end() { return data() + size_; }
+  const uint32_t* begin() const { return data(); }
+  const uint32_t* end() const { return data() + size_; }
+  uint32_t& operator[](size_t i) { return data()[i]; }
+  uint32_t operator[](size_t i) const { return data()[i]; }
+  uint32_t front() const { return data()[0]; }
+  uint32_t back() const { return data()[size_ - 1]; }
+  void push_back(uint32_t id);
+  void pop_back() { --size_; }
+  // Removes the id at `pos`; returns the position after it.
+  uint32_t* erase(uint32_t* pos);
+  // Heap bytes (0 while inline).
+  size_t HeapBytes() const { return cap_ > kInline ? cap_ * sizeof(uint32_t) : 0; }
+  bool operator==(const RankTieIds& o) const;
+  bool operator!=(const RankTieIds& o) const { return !(*this == o); }
+
+ private:
+  static constexpr uint32_t kInline = 2;
+  void Reserve(uint32_t cap);
+  uint32_t size_ = 0;
+  uint32_t cap_ = 0;  // <= kInline: inline
+  union U {
+    uint32_t inline_ids[kInline];
+    uint32_t* heap;
+  } u_{};
+};
+
+// An encoded sort key in 16 bytes: up to 15 bytes inline (a number, a timestamp, a short string: the
+// usual ORDER BY), longer ones on the heap (a std::string took 32 bytes). Compares as its bytes.
+class RankKey {
+ public:
+  RankKey() = default;
+  explicit RankKey(std::string_view s);
+  RankKey(const RankKey& o) : RankKey(o.view()) {}
+  RankKey(RankKey&& o) noexcept;
+  RankKey& operator=(const RankKey& o);
+  RankKey& operator=(RankKey&& o) noexcept;
+  ~RankKey() {
+    if (is_heap()) delete[] heap_ptr();
+  }
+
+  std::string_view view() const {
+    return is_heap() ? std::string_view(heap_ptr(), heap_size()) : std::string_view(raw_, tag());
+  }
+  operator std::string_view() const { return view(); }  // NOLINT: a key reads as its bytes
+  size_t HeapBytes() const { return is_heap() ? heap_size() : 0; }
+
+  friend bool operator<(const RankKey& a, std::string_view b) { return a.view() < b; }
+  friend bool operator<(std::string_view a, const RankKey& b) { return a < b.view(); }
+  friend bool operator<(const RankKey& a, const RankKey& b) { return a.view() < b.view(); }
+  friend bool operator==(const RankKey& a, std::string_view b) { return a.view() == b; }
+  friend bool operator==(std::string_view a, const RankKey& b) { return a == b.view(); }
+  friend bool operator!=(const RankKey& a, std::string_view b) { return a.view() != b; }
+  friend bool operator!=(std::string_view a, const RankKey& b) { return a != b.view(); }
+  friend bool operator<(const RankKey& a, const std::string& b) { return a.view() < std::string_view(b); }
+  friend bool operator<(const std::string& a, const RankKey& b) { return std::string_view(a) < b.view(); }
+  friend bool operator==(const RankKey& a, const std::string& b) { return a.view() == std::string_view(b); }
+  friend bool operator==(const std::string& a, const RankKey& b) { return std::string_view(a) == b.view(); }
+  friend bool operator!=(const RankKey& a, const std::string& b) { return a.view() != std::string_view(b); }
+  friend bool operator!=(const std::string& a, const RankKey& b) { return std::string_view(a) != b.view(); }
+
+ private:
+  static constexpr size_t kInline = 15;
+  static constexpr unsigned char kHeapTag = 0xff;
+  unsigned char tag() const { return static_cast<unsigned char>(raw_[kInline]); }
+  bool is_heap() const { return tag() == kHeapTag; }
+  char* heap_ptr() const {
+    char* p;
+    std::memcpy(&p, raw_, sizeof p);
+    return p;
+  }
+  uint32_t heap_size() const {
+    uint32_t n;
+    std::memcpy(&n, raw_ + sizeof(char*), sizeof n);
+    return n;
+  }
+  // Inline: the bytes, then the length in raw_[kInline]. On the heap: the pointer, the 32-bit size,
+  // and kHeapTag in raw_[kInline].
+  alignas(8) char raw_[kInline + 1] = {};
+};
+static_assert(sizeof(RankKey) == 16);
 
 class RankBuffer {
  public:
   struct Entry {
-    std::string first;  // the encoded sort key
+    RankKey first;      // the encoded sort key
     RankTieIds second;  // its rows
   };
   static constexpr size_t kMaxChunk = 64;
@@ -106,7 +207,7 @@ class RankBuffer {
   // Removes the entry; returns the one after it.
   iterator erase(const_iterator it);
   void clear() { chunks_.clear(); }
-  // Heap bytes of the chunks (entries' own strings and spilled tie lists not included).
+  // Heap bytes of the chunks (entries' long keys and spilled tie lists not included).
   size_t MemoryUsage() const;
 
  private:

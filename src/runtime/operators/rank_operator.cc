@@ -22,7 +22,8 @@ namespace sluice {
 namespace {
 
 constexpr uint32_t kNoRow = std::numeric_limits<uint32_t>::max();
-// Compaction threshold: rebuild the arena once this many released rows outnumber the live ones.
+// Compaction threshold: rebuild the arena once at least this many released rows reach half the live
+// ones (as the keep-last deduplication: the arena then holds at most 1.5 times the kept rows).
 constexpr size_t kMinDeadRowsToCompact = 1 << 16;
 
 }  // namespace
@@ -626,7 +627,7 @@ Status RankOperator::Flush() {
 
 void RankOperator::MaybeCompact() {
   State& s = *state_;
-  if (s.dead_rows < kMinDeadRowsToCompact || s.dead_rows < s.live_rows) return;
+  if (s.dead_rows < kMinDeadRowsToCompact || 2 * s.dead_rows < s.live_rows) return;
   // The kept rows stay in arena order (RowArena::Retain moves them in place: no second copy).
   KeptRows kept(s.arena.size());
   for (const Partition& p : s.partitions) {

@@ -229,5 +229,83 @@ TEST(AccumulatorsTest, InsertOnlyWideSetsKeepWiderMasks) {
   CheckInsertOnly(calls, 9, 14);
 }
 
+// Calls with equal plain states (share_states): SUM and AVG of one column, COUNT(*) (the block's row
+// count), a second SUM under the same FILTER share; SUM of another column, under another FILTER, MIN and
+// a COUNT(*) with a FILTER keep their own. Same results and checkpoint bytes as the unshared layout,
+// through accumulates and retractions, in a narrower block.
+TEST(AccumulatorsTest, EqualStatesAreSharedAndGiveTheSameResults) {
+  const LogicalType big = LogicalType::BigInt();
+  auto resolve = [&](const char* name, std::vector<LogicalType> types) {
+    std::vector<const Value*> constants(types.size(), nullptr);
+    return *ResolveAggregate(name, types, constants, /*needs_retract=*/true);
+  };
+  std::vector<AccumulatorCall> calls = {
+      {resolve("SUM", {big}), {0}, false, -1},   {resolve("AVG", {big}), {0}, false, -1},
+      {resolve("COUNT", {}), {}, false, -1},     {resolve("SUM", {big}), {0}, false, 2},
+      {resolve("AVG", {big}), {0}, false, 2},    {resolve("SUM", {big}), {1}, false, -1},
+      {resolve("COUNT", {}), {}, false, 3},      {resolve("MIN", {big}), {0}, false, -1},
+      {resolve("$SUM0", {big}), {0}, false, -1}, {resolve("COUNT", {big}), {0}, false, -1}};
+  const AccumulatorLayout plain_layout(calls);
+  const AccumulatorLayout shared(calls, /*insert_only=*/false, /*share_states=*/true);
+  // SUM/AVG/$SUM0 of x (16), SUM/AVG of x FILTER f1 (16), SUM of y (16), COUNT(*) FILTER f2 (8), MIN (a
+  // retracting map pointer, 8), COUNT(x) (8), the row count (8); COUNT(*) without FILTER is the latter.
+  EXPECT_EQ(shared.block_bytes(), 80u);
+  EXPECT_LT(shared.block_bytes(), plain_layout.block_bytes());
+  EXPECT_EQ(shared.offset(0), shared.offset(1));
+  EXPECT_EQ(shared.offset(0), shared.offset(8));
+  EXPECT_EQ(shared.offset(3), shared.offset(4));
+  EXPECT_NE(shared.offset(0), shared.offset(3));
+  EXPECT_NE(shared.offset(0), shared.offset(5));
+  std::mt19937 rnd(21);
+  Block a(plain_layout);
+  Block b(shared);
+  std::vector<std::vector<int64_t>> live;
+  for (int step = 0; step < 2000; ++step) {
+    std::vector<int64_t> row = {static_cast<int64_t>(rnd() % 1000) - 300, static_cast<int64_t>(rnd() % 7),
+                                static_cast<int64_t>(rnd() % 2), static_cast<int64_t>(rnd() % 3 != 0)};
+    bool retract = false;
+    if (!live.empty() && rnd() % 3 == 0) {
+      const size_t i = rnd() % live.size();
+      row = live[i];
+      live.erase(live.begin() + static_cast<long>(i));
+      retract = true;
+    } else {
+      live.push_back(row);
+    }
+    Chunk chunk(kTypes);
+    chunk.AppendValues({Value::BigInt(row[0]), Value::BigInt(row[1]), Value::Boolean(row[2] != 0),
+                        Value::Boolean(row[3] != 0)},
+                       retract ? RowKind::kDelete : RowKind::kInsert);
+    plain_layout.Update(a.data(), chunk, 0, retract);
+    shared.Update(b.data(), chunk, 0, retract);
+    ASSERT_EQ(plain_layout.count(a.data()), shared.count(b.data()));
+    std::vector<LogicalType> out;
+    for (const auto& c : calls) out.push_back(c.function->result_type);
+    Chunk ra(out, 1);
+    Chunk rb(out, 1);
+    plain_layout.Finalize(a.data(), &ra, 0, 0);
+    shared.Finalize(b.data(), &rb, 0, 0);
+    for (size_t c = 0; c < calls.size(); ++c) {
+      ASSERT_EQ(ra.column(c).GetValue(0), rb.column(c).GetValue(0)) << "step " << step << " call " << c;
+    }
+    if (step % 100 == 99) {
+      // Checkpoints write each call's state, as without sharing.
+      StateWriter wa;
+      StateWriter wb;
+      plain_layout.Serialize(a.data(), &wa);
+      shared.Serialize(b.data(), &wb);
+      const std::string bytes = wb.Release();
+      ASSERT_EQ(wa.Release(), bytes);
+      Block restored(shared);
+      StateReader r(bytes, "accumulators");
+      shared.Deserialize(restored.data(), &r);
+      ASSERT_TRUE(r.ok());
+      StateWriter again;
+      shared.Serialize(restored.data(), &again);
+      ASSERT_EQ(again.Release(), bytes);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace sluice

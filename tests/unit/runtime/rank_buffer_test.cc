@@ -97,5 +97,53 @@ TEST(RankBufferTest, PushBackBuildsTheSameOrder) {
   EXPECT_GT(b.MemoryUsage(), 2000 * sizeof(RankBuffer::Entry) - 1);
 }
 
+// Keys longer than RankKey's 15 inline bytes (kept on the heap) next to short ones, and tie lists longer
+// than RankTieIds' two inline ids: same order and contents as std::map, through moves and erasures.
+TEST(RankBufferTest, LongKeysAndManyTies) {
+  std::mt19937 rng(7);
+  RankBuffer b;
+  std::map<std::string, RankTieIds> m;
+  for (uint32_t step = 0; step < 20000; ++step) {
+    const uint32_t k = rng() % 400;
+    // 4-byte keys, and 15-, 16- and 40-byte keys with the same 4-byte prefix order.
+    std::string key = Key(k);
+    if (k % 4 != 0) key += std::string(k % 4 == 1 ? 11 : k % 4 == 2 ? 12 : 36, static_cast<char>('a' + k % 7));
+    if (rng() % 4 != 0) {
+      b.try_emplace(std::string(key)).first->second.push_back(step);
+      m.try_emplace(key).first->second.push_back(step);
+    } else {
+      auto it = b.find(key);
+      auto mit = m.find(key);
+      ASSERT_EQ(it == b.end(), mit == m.end());
+      if (mit == m.end()) continue;
+      ASSERT_EQ(it->second, mit->second);
+      // Drop the oldest tie, or the key with its last one.
+      if (mit->second.size() > 1) {
+        it->second.erase(it->second.begin());
+        mit->second.erase(mit->second.begin());
+      } else {
+        b.erase(it);
+        m.erase(mit);
+      }
+    }
+    if (step % 991 == 0) ExpectSame(b, m);
+  }
+  ExpectSame(b, m);
+  size_t spilled = 0;
+  for (const auto& [key, ids] : b) spilled += ids.HeapBytes() > 0 ? 1 : 0;
+  EXPECT_GT(spilled, 0u);
+  // Copies keep the bytes and the ids.
+  const RankKey long_key(std::string(40, 'x'));
+  RankKey copy = long_key;
+  EXPECT_EQ(copy, std::string(40, 'x'));
+  EXPECT_TRUE(RankKey(std::string("a")) < copy);
+  RankTieIds ids{1, 2, 3, 4};
+  RankTieIds ids_copy = ids;
+  ids.pop_back();
+  EXPECT_EQ(ids_copy.size(), 4u);
+  EXPECT_EQ(ids_copy.back(), 4u);
+  EXPECT_NE(ids, ids_copy);
+}
+
 }  // namespace
 }  // namespace sluice
