@@ -73,7 +73,10 @@ bool ValidStateFileName(const std::string& name) {
 namespace {
 
 constexpr char kMagic[] = "SLUICECKPT";
-constexpr uint32_t kFormatVersion = 3;
+// Raised whenever an operator's state bytes change meaning for the same plan, so a checkpoint of an
+// earlier build is refused instead of misread (4: group aggregation blocks share equal accumulator
+// states, memrank).
+constexpr uint32_t kFormatVersion = 4;
 
 }  // namespace
 

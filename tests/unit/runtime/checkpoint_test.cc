@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <xxhash.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <future>
 #include <fstream>
@@ -160,6 +162,26 @@ TEST(CheckpointTest, EncodeDecodeRoundTrip) {
     EXPECT_EQ(back->operators[i].digest, d.operators[i].digest);
     EXPECT_EQ(back->operators[i].bytes, d.operators[i].bytes);
   }
+}
+
+// A checkpoint of an earlier format (a build whose operators wrote other state bytes) is refused with
+// both versions named, not misread: the version is rewritten and the file's checksum made valid again.
+TEST(CheckpointTest, EarlierFormatVersionIsRefusedByName) {
+  std::string bytes = EncodeCheckpoint(SampleCheckpoint(5));
+  const size_t at = std::strlen("SLUICECKPT");
+  StateReader version(std::string_view(bytes).substr(at, 4), "version");
+  const uint32_t current = version.GetU32();
+  StateWriter older;
+  older.PutU32(current - 1);
+  bytes.replace(at, 4, older.data());
+  bytes.resize(bytes.size() - 8);
+  StateWriter sum;
+  sum.PutU64(XXH64(bytes.data(), bytes.size(), 0));
+  bytes += sum.data();
+  auto r = DecodeCheckpoint(bytes, "chk-5/_metadata");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "Checkpoint 'chk-5/_metadata' has format version " + std::to_string(current - 1) +
+                                       "; this Sluice reads version " + std::to_string(current));
 }
 
 TEST(CheckpointTest, ThousandCorruptFilesAreAllRefused) {
