@@ -122,7 +122,7 @@ void JoinOperator::DropEntry(int s, uint32_t e, std::string* key, std::string* i
     for (int c : side.identity_columns) EncodeKeyValue(rows.column(static_cast<size_t>(c)), en.row, identity);
     side.index.erase(*identity);
   }
-  side.stored -= en.count;
+  side.stored -= side.Count(e);
   uint32_t g;
   if (side.bound_column >= 0) {
     g = side.entry_groups[e];
@@ -145,9 +145,9 @@ void JoinOperator::ExpireRows(int s, int64_t now) {
     const Side::Expiry x = side.expiry.front();
     side.PopExpiry();
     const uint32_t e = x.entry;
-    Side::Entry& en = side.entries[e];
-    if (en.count == 0 || side.written[e] != x.time) continue;  // freed, or written again since
-    metrics_.expired_states += en.count;
+    const int32_t count = side.Count(e);
+    if (count == 0 || side.written[e] != x.time) continue;  // freed, or written again since
+    metrics_.expired_states += count;
     DropEntry(s, e, &key, &identity);
   }
 }
@@ -158,7 +158,7 @@ void JoinOperator::DropBoundRows(int s, int64_t watermark) {
   std::string identity;
   for (; side.bound_cursor < side.entries.size(); ++side.bound_cursor) {
     const uint32_t e = side.bound_cursor;
-    if (side.entries[e].count == 0) continue;
+    if (side.entries[e].row == kNoRow) continue;  // freed
     if (side.Deadline(side.entries[e].row) > watermark) break;
     DropEntry(s, e, &key, &identity);
   }
@@ -311,7 +311,7 @@ Status JoinOperator::ProcessSemiAntiRow(int input, const Chunk& chunk, size_t i,
       return Status::OK();
     }
     int64_t associations = 0;
-    for (; m != m_end; ++m) associations += sides_[1]->entries[*m].count;
+    for (; m != m_end; ++m) associations += sides_[1]->Count(*m);
     AddRecord(input, i, associations);
     return Status::OK();
   }
@@ -327,7 +327,8 @@ Status JoinOperator::ProcessSemiAntiRow(int input, const Chunk& chunk, size_t i,
     const Side::Entry& en = left.entries[*m];
     const int64_t old = left.assocs[*m];
     if (old == edge) {
-      for (int32_t c = 0; c < en.count; ++c) RETURN_IF_ERROR(QueueOutput(input, chunk, flipped, kNoRow, en.row));
+      const int32_t count = left.Count(*m);
+      for (int32_t c = 0; c < count; ++c) RETURN_IF_ERROR(QueueOutput(input, chunk, flipped, kNoRow, en.row));
     }
     left.assocs[*m] = accumulate ? old + 1 : old - 1;
     left.entry_delta.Mark(*m);
@@ -350,7 +351,7 @@ void JoinOperator::AddRecord(int input, size_t i, int64_t assoc) {
         en.row = row;
         pending_store_.push_back(static_cast<uint32_t>(i));
       } else {
-        ++en.count;
+        ++in.links[it->second].count;
         ++in.stored;
       }
       if (in.outer) in.assocs[it->second] = assoc;
@@ -384,14 +385,15 @@ void JoinOperator::RetractRecord(int input, size_t i) {
   }
   const uint32_t e = it->second;
   Side::Entry& en = in.entries[e];
-  if (en.count > 1 && !in.has_unique_key) {
-    --en.count;
+  int32_t& count = in.links[e].count;
+  if (count > 1 && !in.has_unique_key) {
+    --count;
     --in.stored;
     in.entry_delta.Mark(e);
     in.Touch(e, now_micros_);
     return;
   }
-  in.stored -= en.count;
+  in.stored -= count;
   const uint32_t g = in.group_keys.Find(keys_[i]);
   SLUICE_CHECK(g != KeyIndex::kNotFound);
   in.Unlink(g, e);
@@ -424,13 +426,14 @@ Status JoinOperator::ProcessAccumulate(int input, const Chunk& chunk, size_t i, 
   for (; m != m_end; ++m) {
     const Side::Entry& en = other.entries[*m];
     const int64_t old = other.outer ? other.assocs[*m] : 0;
-    for (int32_t c = 0; c < en.count; ++c) {
+    const int32_t count = other.Count(*m);
+    for (int32_t c = 0; c < count; ++c) {
       if (other.outer && old == 0 && !suppress) {
         RETURN_IF_ERROR(QueueOutput(input, chunk, RowKind::kDelete, kNoRow, en.row));
       }
       RETURN_IF_ERROR(QueueOutput(input, chunk, joined_kind, row, en.row));
     }
-    associations += en.count;
+    associations += count;
     if (other.outer && (old == 0 || additional)) {
       other.assocs[*m] = old + 1;
       other.entry_delta.Mark(*m);
@@ -456,7 +459,8 @@ Status JoinOperator::ProcessRetract(int input, const Chunk& chunk, size_t i, con
   for (; m != m_end; ++m) {
     const Side::Entry& en = other.entries[*m];
     const int64_t old = other.outer ? other.assocs[*m] : 0;
-    for (int32_t c = 0; c < en.count; ++c) {
+    const int32_t count = other.Count(*m);
+    for (int32_t c = 0; c < count; ++c) {
       RETURN_IF_ERROR(QueueOutput(input, chunk, joined_kind, row, en.row));
       if (other.outer && old == 1 && !suppress) {
         RETURN_IF_ERROR(QueueOutput(input, chunk, RowKind::kInsert, kNoRow, en.row));

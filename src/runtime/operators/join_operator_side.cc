@@ -15,6 +15,17 @@ using namespace join_operator_internal;  // NOLINT: the join's own constants
 // Builds the identity index over the stored rows, merging entries of equal identity into the first
 // (duplicates add their counts; with a unique key the later row wins, as a map put would).
 void JoinOperator::Side::BuildIndex() {
+  // The links an indexed side keeps per entry: its predecessor and its count (outer sides have them).
+  if (!outer) {
+    links.assign(entries.size(), Links{});
+    for (const Group& grp : groups) {
+      uint32_t prev = kNoEntry;
+      for (uint32_t e = grp.head; e != kNoEntry; e = entries[e].next) {
+        links[e] = {prev, 1};
+        prev = e;
+      }
+    }
+  }
   indexed = true;
   index_stale = false;
   std::vector<std::string> ids;
@@ -31,10 +42,10 @@ void JoinOperator::Side::BuildIndex() {
           arena.Release(target.row);
           target.row = dup.row;
           if (outer) assocs[it->second] = assocs[e];
-          stored -= dup.count;
+          stored -= links[e].count;
         } else {
           arena.Release(dup.row);
-          target.count += dup.count;
+          links[it->second].count += links[e].count;
         }
         entry_delta.Mark(it->second);
         Unlink(g, e);
@@ -53,7 +64,7 @@ void JoinOperator::Side::RebuildIndex() {
   EncodeKeys(arena.rows(), identity_columns, &ids);
   index.reserve(static_cast<size_t>(arena.live()));
   for (uint32_t e = 0; e < entries.size(); ++e) {
-    if (entries[e].count != 0) index.emplace(std::move(ids[entries[e].row]), e);
+    if (entries[e].row != kNoRow) index.emplace(std::move(ids[entries[e].row]), e);
   }
 }
 
@@ -67,7 +78,7 @@ void JoinOperator::Side::Compact() {
   // is compacted first, while little else is allocated (its string columns are copied).
   std::vector<uint32_t> entry_of_row(arena.size(), kNoEntry);
   for (uint32_t e = 0; e < entries.size(); ++e) {
-    if (entries[e].count != 0) entry_of_row[entries[e].row] = e;
+    if (entries[e].row != kNoRow) entry_of_row[entries[e].row] = e;
   }
   {
     std::vector<uint32_t> rows;
@@ -79,6 +90,7 @@ void JoinOperator::Side::Compact() {
   }
   std::vector<uint32_t> new_id(entries.size(), kNoEntry);
   std::vector<Entry> live;
+  std::vector<Links> live_links;
   std::vector<int64_t> live_assocs;
   std::vector<int64_t> live_written;
   std::vector<uint32_t> live_groups;  // bound sides: entry_groups of the live entries
@@ -88,6 +100,7 @@ void JoinOperator::Side::Compact() {
     if (e == kNoEntry) continue;
     new_id[e] = static_cast<uint32_t>(live.size());
     live.push_back(entries[e]);
+    if (Linked()) live_links.push_back(links[e]);
     if (!assocs.empty()) live_assocs.push_back(assocs[e]);
     if (!written.empty()) live_written.push_back(written[e]);
     if (bound_column >= 0) live_groups.push_back(entry_groups[e]);
@@ -96,7 +109,7 @@ void JoinOperator::Side::Compact() {
   auto remap = [&](uint32_t e) { return e == kNoEntry ? kNoEntry : new_id[e]; };
   for (size_t j = 0; j < live.size(); ++j) {
     Entry& en = live[j];
-    en.prev = remap(en.prev);
+    if (Linked()) live_links[j].prev = remap(live_links[j].prev);
     en.next = remap(en.next);
     en.row = static_cast<uint32_t>(j);
   }
@@ -110,6 +123,7 @@ void JoinOperator::Side::Compact() {
   }
   for (auto& [identity, e] : index) e = new_id[e];
   entries = std::move(live);
+  links = std::move(live_links);
   assocs = std::move(live_assocs);
   written = std::move(live_written);
   free_entries.clear();
@@ -160,6 +174,7 @@ void JoinOperator::Side::ResetDeltaBase() {
   expiry_base = expiry.size();
   expiry_popped = 0;
   compacted = false;
+  linked_base = Linked();
 }
 
 void JoinOperator::Side::SnapshotExpiry(size_t first, StateWriter* w) const {
@@ -186,6 +201,7 @@ void JoinOperator::Side::Snapshot(StateWriter* w) {
   if ((arena.size() - arena.live()) * 8 > arena.size() || free_entries.size() * 8 > entries.size()) Compact();
   w->PutTag("side");
   PutColumn(w, entries);
+  PutColumn(w, links);
   PutColumn(w, assocs);
   PutColumn(w, written);
   PutColumn(w, free_entries);
@@ -201,6 +217,7 @@ void JoinOperator::Side::Snapshot(StateWriter* w) {
 void JoinOperator::Side::Restore(StateReader* r) {
   r->ExpectTag("side");
   GetColumn(r, &entries);
+  GetColumn(r, &links);
   GetColumn(r, &assocs);
   GetColumn(r, &written);
   FitEntryColumn(r, outer, /*present=*/!assocs.empty(), &assocs);
@@ -252,11 +269,13 @@ void JoinOperator::Side::ApplyEntryColumnDelta(StateReader* r, size_t base_entri
 // An upper estimate of the bytes SnapshotDelta writes, so the writer's buffer is allocated once
 // (growing a buffer of hundreds of MB copies it; reserved pages that stay unused cost nothing).
 size_t JoinOperator::Side::DeltaBytesEstimate() const {
+  size_t bytes_links_whole = 0;
   const size_t new_entries = entries.size() - entry_delta.base();
   const size_t new_groups = groups.size() - group_delta.base();
   const size_t new_rows = arena.size() - arena_base;
-  const size_t entry_bytes = sizeof(Entry) + 4 + (assocs.empty() ? 0 : 12) + (written.empty() ? 0 : 12);
-  size_t bytes = 256 + (entry_delta.dirty().size() + new_entries) * entry_bytes +
+  if (Linked() && !linked_base) bytes_links_whole = links.size() * sizeof(Links);
+  const size_t entry_bytes = sizeof(Entry) + (Linked() ? sizeof(Links) : 0) + 4 + (assocs.empty() ? 0 : 12) + (written.empty() ? 0 : 12);
+  size_t bytes = 256 + bytes_links_whole + (entry_delta.dirty().size() + new_entries) * entry_bytes +
                  (group_delta.dirty().size() + new_groups) * (sizeof(Group) + 4) +
                  (free_entries.size() - free_low) * 4 + (expiry.size() + expiry_popped - expiry_base) * 12;
   if (new_groups > 0) bytes += new_groups * (group_keys.key(static_cast<uint32_t>(groups.size() - 1)).size() + 8);
@@ -267,6 +286,11 @@ size_t JoinOperator::Side::DeltaBytesEstimate() const {
 void JoinOperator::Side::SnapshotDelta(StateWriter* w) {
   w->PutTag("side delta");
   PutColumnDelta(w, entries, entry_delta);
+  // `links`: none (not Linked()), whole (indexed since the base) or its delta.
+  const uint8_t links_mode = !Linked() ? 0 : linked_base ? 2 : 1;
+  w->PutU8(links_mode);
+  if (links_mode == 1) PutColumn(w, links);
+  if (links_mode == 2) PutColumnDelta(w, links, entry_delta);
   PutEntryColumnDelta(w, assocs);
   PutEntryColumnDelta(w, written);
   w->PutVarint(free_low);
@@ -289,6 +313,16 @@ void JoinOperator::Side::RestoreDelta(StateReader* r) {
   r->ExpectTag("side delta");
   const size_t base_entries = entries.size();
   ApplyColumnDelta(r, &entries);
+  const uint8_t links_mode = r->GetU8();
+  if (links_mode == 0) {
+    links.clear();
+  } else if (links_mode == 1) {
+    GetColumn(r, &links);
+  } else if (links_mode == 2) {
+    ApplyColumnDelta(r, &links);
+  } else {
+    r->Fail("a join links delta of unknown kind");
+  }
   ApplyEntryColumnDelta(r, base_entries, outer, &assocs);
   ApplyEntryColumnDelta(r, base_entries, ttl_micros > 0, &written);
   const size_t low = r->GetCount(0);
@@ -322,14 +356,21 @@ void JoinOperator::Side::Validate(StateReader* r) const {
   const size_t n = entries.size();
   const size_t rows = arena.size();
   auto valid = [n](uint32_t e) { return e == kNoEntry || e < n; };
-  for (const Entry& e : entries) {
-    if (e.count < 0 || (e.count > 0 && (e.row >= rows || !valid(e.prev) || !valid(e.next)))) {
+  if (links.size() != (Linked() ? n : 0)) {
+    r->Fail("join entry links do not match the entries");
+    return;
+  }
+  for (uint32_t e = 0; e < n; ++e) {
+    const Entry& en = entries[e];
+    const bool live = en.row != kNoRow;
+    if ((live && (en.row >= rows || !valid(en.next))) ||
+        (Linked() && (links[e].count < 0 || (links[e].count > 0) != live || (live && !valid(links[e].prev))))) {
       r->Fail("join entry out of range");
       return;
     }
   }
   for (uint32_t e : free_entries) {
-    if (e >= n || entries[e].count != 0) {
+    if (e >= n || entries[e].row != kNoRow) {
       r->Fail("free join entry out of range");
       return;
     }

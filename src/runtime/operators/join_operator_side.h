@@ -52,13 +52,20 @@ struct StringHash {
 // index is not state: it is exactly {identity(row of e) -> e} over the live entries of an indexed
 // side, so it is rebuilt from them after a restore instead of being written.
 struct JoinOperator::Side {
+  // An entry of an append-only side is its row and next link only (8 bytes per stored row): its count
+  // is 1 while live (row != kNoRow), and its predecessor, needed only to unlink it, is found from its
+  // group's head (an append-only side unlinks at the head: TTL and event-time bounds drop in arrival
+  // order). An indexed or outer side also keeps `links` (prev and count; Linked()).
   struct Entry {
     uint32_t row = join_operator_internal::kNoRow;  // id in `arena` (kNoRow once freed)
-    uint32_t prev = join_operator_internal::kNoEntry;
     uint32_t next = join_operator_internal::kNoEntry;
+  };
+  static_assert(sizeof(Entry) == 8, "Entry is written raw into checkpoints and must have no padding");
+  struct Links {
+    uint32_t prev = join_operator_internal::kNoEntry;
     int32_t count = 0;  // 0 = free
   };
-  static_assert(sizeof(Entry) == 16, "Entry is written raw into checkpoints and must have no padding");
+  static_assert(sizeof(Links) == 8, "Links is written raw into checkpoints and must have no padding");
   struct Group {
     uint32_t head = join_operator_internal::kNoEntry;
     uint32_t tail = join_operator_internal::kNoEntry;
@@ -101,9 +108,11 @@ struct JoinOperator::Side {
     }
     Entry& en = entries[e];
     en.row = row;
-    en.prev = join_operator_internal::kNoEntry;
     en.next = join_operator_internal::kNoEntry;
-    en.count = 1;
+    if (Linked()) {
+      if (links.size() < entries.size()) links.resize(entries.size());
+      links[e] = {join_operator_internal::kNoEntry, 1};
+    }
     if (outer) {
       if (assocs.size() < entries.size()) assocs.resize(entries.size());
       assocs[e] = assoc;
@@ -119,7 +128,7 @@ struct JoinOperator::Side {
     }
     Group& grp = groups[g];
     Entry& en = entries[e];
-    en.prev = grp.tail;
+    if (Linked()) links[e].prev = grp.tail;
     en.next = join_operator_internal::kNoEntry;
     entry_delta.Mark(e);
     if (grp.tail != join_operator_internal::kNoEntry) {
@@ -132,26 +141,43 @@ struct JoinOperator::Side {
     group_delta.Mark(g);
   }
 
+  // Whether `links` is kept: indexed sides, and outer sides (whose TTL writes move entries out of
+  // arrival order, so they may unlink anywhere in a list).
+  bool Linked() const { return indexed || outer; }
+  // The entry before e in its group's list (kNoEntry at the head).
+  uint32_t Prev(uint32_t g, uint32_t e) const {
+    if (Linked()) return links[e].prev;
+    uint32_t p = join_operator_internal::kNoEntry;
+    for (uint32_t x = groups[g].head; x != e && x != join_operator_internal::kNoEntry; x = entries[x].next) p = x;
+    return p;
+  }
+  // How many stored rows entry e stands for (0 = free).
+  int32_t Count(uint32_t e) const {
+    if (Linked()) return links[e].count;
+    return entries[e].row != join_operator_internal::kNoRow ? 1 : 0;
+  }
+
   void Unlink(uint32_t g, uint32_t e) {
     Group& grp = groups[g];
-    Entry& en = entries[e];
-    if (en.prev != join_operator_internal::kNoEntry) {
-      entries[en.prev].next = en.next;
-      entry_delta.Mark(en.prev);
+    const uint32_t prev = Prev(g, e);
+    const uint32_t next = entries[e].next;
+    if (prev != join_operator_internal::kNoEntry) {
+      entries[prev].next = next;
+      entry_delta.Mark(prev);
     } else {
-      grp.head = en.next;
+      grp.head = next;
     }
-    if (en.next != join_operator_internal::kNoEntry) {
-      entries[en.next].prev = en.prev;
-      entry_delta.Mark(en.next);
+    if (next != join_operator_internal::kNoEntry) {
+      if (Linked()) links[next].prev = prev;
+      entry_delta.Mark(next);
     } else {
-      grp.tail = en.prev;
+      grp.tail = prev;
     }
     group_delta.Mark(g);
   }
 
   void FreeEntry(uint32_t e) {
-    entries[e].count = 0;
+    if (Linked()) links[e].count = 0;
     entries[e].row = join_operator_internal::kNoRow;
     entry_delta.Mark(e);
     if (bound_column < 0) free_entries.push_back(e);
@@ -192,6 +218,7 @@ struct JoinOperator::Side {
   bool outer;
   RowArena arena;
   std::vector<Entry> entries;
+  std::vector<Links> links;  // per entry when Linked(), else empty
   // Per entry, kept apart so sides that need neither pay nothing: numOfAssociations (outer sides
   // only, else empty) and the processing time of the last write (state TTL only, else empty).
   std::vector<int64_t> assocs;
@@ -240,6 +267,7 @@ struct JoinOperator::Side {
   size_t expiry_base = 0;    // size of `expiry` at the base
   size_t expiry_popped = 0;  // pops since the base
   bool compacted = false;    // arena rows were renumbered since the base
+  bool linked_base = false;  // Linked() at the base (else a delta writes `links` whole)
 };
 
 }  // namespace sluice
