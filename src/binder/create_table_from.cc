@@ -18,6 +18,7 @@
 
 #include "binder/binder.h"
 #include "function/cast.h"
+#include "sql/ast_copy.h"
 #include "sql/parser.h"
 #include "sql/unparser.h"
 
@@ -44,7 +45,8 @@ const char* FeatureName(Feature f) {
 
 // A copy of an expression a table's statement owns, through its text (the unparser's output parses
 // back to the same tree).
-Result<ast::ExprPtr> CopyExpr(const ast::Expr& e) { return sql::ParseExpression(sql::Unparse(e)); }
+using sql::CopyColumn;
+using sql::CopyExpr;
 
 // The strategy of each feature: Flink's defaults, then ALL, then each feature named.
 Result<std::map<Feature, Strategy>> Strategies(const ast::LikeClause& like, const std::function<Status(const std::string&)>& error) {
@@ -97,22 +99,6 @@ Result<ast::ColumnDef> ColumnOf(const CatalogTable& source, const CatalogColumn&
 const char* KindWord(ast::ColumnKind k) { return k == ast::ColumnKind::kComputed ? "Computed" : "Metadata"; }
 
 using ErrorAt = std::function<Status(ast::SourcePos, const std::string&)>;
-
-// A copy of a statement's column definition.
-Result<ast::ColumnDef> CopyColumn(const ast::ColumnDef& c) {
-  ast::ColumnDef col;
-  col.pos = c.pos;
-  col.name = c.name;
-  col.column_kind = c.column_kind;
-  col.type = c.type;
-  col.metadata_key = c.metadata_key;
-  col.is_virtual = c.is_virtual;
-  col.comment = c.comment;
-  if (c.expr) {
-    ASSIGN_OR_RETURN(col.expr, CopyExpr(*c.expr));
-  }
-  return col;
-}
 
 // LIKE's columns into `out`.
 Status MergeLikeColumns(const CatalogTable& source, const ast::CreateTable& ddl, std::map<Feature, Strategy>& strategies,

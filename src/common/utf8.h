@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace sluice {
@@ -48,6 +49,25 @@ inline size_t FindInvalidUtf8(std::string_view s) {
     i += len;
   }
   return std::string_view::npos;
+}
+
+// Appends `s` to `out` with each byte that does not start a well-formed sequence (by its lead byte and
+// continuation bytes; as Java decodes bytes into a String for Flink's DECODE and URL_DECODE) replaced by
+// U+FFFD.
+inline void AppendSanitizedUtf8(std::string_view s, std::string* out) {
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    const size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    bool ok = len > 0 && i + len <= s.size() && !(len == 2 && c < 0xC2);
+    for (size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
+    if (ok) {
+      out->append(s.substr(i, len));
+      i += len;
+    } else {
+      out->append("\xEF\xBF\xBD");
+      ++i;
+    }
+  }
 }
 
 }  // namespace sluice

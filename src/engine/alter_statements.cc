@@ -12,6 +12,7 @@
 #include "binder/binder.h"
 #include "catalog/catalog.h"
 #include "plan/optimizer.h"
+#include "sql/ast_copy.h"
 #include "sql/parser.h"
 #include "sql/unparser.h"
 
@@ -40,7 +41,7 @@ std::string ConstraintName(const ast::PrimaryKeyDef& pk) {
 
 // A copy of an expression of a table's statement (statements own their expressions), through its
 // text, which the unparser guarantees parses back to the same tree.
-Result<ast::ExprPtr> CopyExpr(const ast::Expr& e) { return sql::ParseExpression(sql::Unparse(e)); }
+using sql::CopyExpr;
 
 // A table's schema as the parts of its CREATE TABLE statement ALTER TABLE changes.
 struct Draft {
@@ -70,17 +71,7 @@ struct Draft {
 Result<Draft> DraftOf(const ast::CreateTable& ddl) {
   Draft d;
   for (const auto& c : ddl.columns) {
-    ast::ColumnDef col;
-    col.pos = c.pos;
-    col.name = c.name;
-    col.column_kind = c.column_kind;
-    col.type = c.type;
-    col.metadata_key = c.metadata_key;
-    col.is_virtual = c.is_virtual;
-    col.comment = c.comment;
-    if (c.expr) {
-      ASSIGN_OR_RETURN(col.expr, CopyExpr(*c.expr));
-    }
+    ASSIGN_OR_RETURN(ast::ColumnDef col, sql::CopyColumn(c));
     d.columns.push_back(std::move(col));
   }
   if (ddl.watermark) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/utf8.h"
 #include "function/string_kernels.h"
 #include "types/value.h"
 
@@ -62,22 +63,6 @@ void Encode(std::string_view s, Charset cs, std::string* out) {
         } else {
           PutUnit(cp, big, out);
         }
-    }
-  }
-}
-
-void AppendSanitizedUtf8(std::string_view s, std::string* out) {
-  for (size_t i = 0; i < s.size();) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    bool ok = len > 0 && i + len <= s.size() && !(len == 2 && c < 0xC2);
-    for (size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
-    if (ok) {
-      out->append(s.substr(i, len));
-      i += len;
-    } else {
-      out->append("\xEF\xBF\xBD");
-      ++i;
     }
   }
 }

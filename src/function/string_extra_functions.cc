@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/utf8.h"
 #include "function/cast.h"
 #include "function/string_kernels.h"
 #include "types/value.h"
@@ -129,23 +130,6 @@ int HexDigit(char c) {
   return -1;
 }
 
-// Replaces every malformed UTF-8 sequence of `s` with U+FFFD (as Java decodes bytes into a String).
-void SanitizeUtf8(std::string_view s, std::string* out) {
-  for (size_t i = 0; i < s.size();) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    bool ok = len > 0 && i + len <= s.size() && !(len == 2 && c < 0xC2);
-    for (size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
-    if (ok) {
-      out->append(s.substr(i, len));
-      i += len;
-    } else {
-      out->append("\xEF\xBF\xBD");
-      ++i;
-    }
-  }
-}
-
 // java.net.URLDecoder with UTF-8: '+' is ' ', %XX a byte (Java's Integer.parseInt(XX, 16), so "+h" and
 // "-0" pass too); a truncated or non-hex escape makes the whole result NULL.
 bool UrlDecode(std::string_view s, std::string* out) {
@@ -173,7 +157,7 @@ bool UrlDecode(std::string_view s, std::string* out) {
       bytes.push_back(c);
     }
   }
-  SanitizeUtf8(bytes, out);
+  AppendSanitizedUtf8(bytes, out);
   return true;
 }
 
