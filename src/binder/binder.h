@@ -248,6 +248,8 @@ class Binder {
   // Batch mode (src/binder/batch_over_aggregate.cc): one OverAggregate over a Sort per distinct
   // (PARTITION BY, ORDER BY) of the OVER calls, each call with its own frame.
   Result<Relation> BindBatchOverAggregates(const ast::Select& select, Relation input);
+  Result<OverFrame> BindBatchOverFrame(const ast::WindowSpec& w, const std::vector<SortKey>& order, const Schema& schema);
+  Result<AggregateCall> BindLeadLag(const ast::Call& call, const std::string& fname, const Relation& input, CalcNode* pre);
   // An OVER window with references to named windows resolved (binder/named_window.cc): each part
   // points into the syntax tree of the window that defines it.
   struct ResolvedWindow {
