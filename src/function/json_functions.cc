@@ -12,6 +12,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -244,9 +245,212 @@ Result<FnPtr> ResolveJsonExists(const CallInfo& c) {
                 });
 }
 
+// x IS JSON <kind> (the parser's IS_JSON_VALUE / _SCALAR / _ARRAY / _OBJECT): whether the text parses
+// as JSON of that kind; a NULL operand gives FALSE, as in Flink.
+Result<FnPtr> ResolveIsJson(const CallInfo& c) {
+  if (c.size() != 1) return FnPtr();
+  LogicalType cast;
+  if (!AsString(c.type(0), &cast)) return FnPtr();
+  const std::string kind = c.name.substr(8);
+  return MakeFunction(c.name, {cast}, LogicalType::Boolean().WithNullable(false),
+                      [kind](EvalContext&, const Vector* const* args, size_t, size_t rows, Vector* out) -> Status {
+                        simdjson::dom::parser parser;
+                        uint8_t* od = out->data<uint8_t>();
+                        for (size_t i = 0; i < rows; ++i) {
+                          simdjson::dom::element e;
+                          std::string_view text = args[0]->IsNull(i) ? std::string_view() : args[0]->GetString(i);
+                          bool ok = !args[0]->IsNull(i) &&
+                                    parser.parse(text.data(), text.size(), true).get(e) == simdjson::SUCCESS;
+                          if (ok && kind != "VALUE") {
+                            const auto type = e.type();
+                            const bool is_array = type == simdjson::dom::element_type::ARRAY;
+                            const bool is_object = type == simdjson::dom::element_type::OBJECT;
+                            ok = kind == "ARRAY" ? is_array : kind == "OBJECT" ? is_object : !is_array && !is_object;
+                          }
+                          od[i] = ok;
+                        }
+                        out->ClearNulls();
+                        return Status::OK();
+                      });
+}
+
+// `s` as a JSON string literal, escaped as Jackson writes it.
+void AppendQuoted(std::string_view s, std::string* out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out->push_back('"');
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"': out->append("\\\""); break;
+      case '\\': out->append("\\\\"); break;
+      case '\n': out->append("\\n"); break;
+      case '\r': out->append("\\r"); break;
+      case '\t': out->append("\\t"); break;
+      case '\b': out->append("\\b"); break;
+      case '\f': out->append("\\f"); break;
+      default:
+        if (c < 0x20) {
+          out->append("\\u00");
+          out->push_back(kHex[c >> 4]);
+          out->push_back(kHex[c & 15]);
+        } else {
+          out->push_back(ch);
+        }
+    }
+  }
+  out->push_back('"');
+}
+
+// Whether AppendScalarJson writes values of `t`.
+bool JsonScalarType(const LogicalType& t) {
+  switch (t.id()) {
+    case TypeId::kNull:
+    case TypeId::kBoolean:
+    case TypeId::kTinyInt:
+    case TypeId::kSmallInt:
+    case TypeId::kInteger:
+    case TypeId::kBigInt:
+    case TypeId::kFloat:
+    case TypeId::kDouble:
+    case TypeId::kDecimal:
+    case TypeId::kChar:
+    case TypeId::kVarChar: return true;
+    default: return false;
+  }
+}
+
+// Row i (valid) of `v` as Jackson writes the node Flink makes of it: numbers as Java prints them
+// (DECIMAL as BigDecimal.toString, DOUBLE as the BigDecimal of Double.toString), strings quoted, NaN and
+// infinities quoted.
+void AppendScalarJson(const Vector& v, size_t i, std::string* out) {
+  switch (v.type().id()) {
+    case TypeId::kBoolean: out->append(v.data<uint8_t>()[i] ? "true" : "false"); break;
+    case TypeId::kTinyInt: out->append(std::to_string(v.data<int8_t>()[i])); break;
+    case TypeId::kSmallInt: out->append(std::to_string(v.data<int16_t>()[i])); break;
+    case TypeId::kInteger: out->append(std::to_string(v.data<int32_t>()[i])); break;
+    case TypeId::kBigInt: out->append(std::to_string(v.data<int64_t>()[i])); break;
+    case TypeId::kFloat:
+    case TypeId::kDouble: {
+      const bool is_float = v.type().id() == TypeId::kFloat;
+      const double d = is_float ? v.data<float>()[i] : v.data<double>()[i];
+      const bool finite = std::isfinite(d);
+      std::string text;
+      if (is_float) AppendFloatText(v.data<float>()[i], &text);
+      else AppendDoubleText(d, &text);
+      // Flink's JSON text of a DOUBLE is the BigDecimal of Java's Double.toString: 3.0E-5 is 0.000030.
+      if (!finite) out->append("\"" + text + "\"");
+      else out->append(BigDecimalText(text));
+      break;
+    }
+    case TypeId::kDecimal: {
+      std::string plain;
+      AppendDecimalText(v.data<__int128>()[i], v.type().scale(), &plain);
+      out->append(BigDecimalText(plain));
+      break;
+    }
+    case TypeId::kChar:
+    case TypeId::kVarChar: AppendQuoted(v.GetString(i), out); break;
+    default: out->append("null"); break;
+  }
+}
+
+Status UnsupportedJsonType(const std::string& fn, const LogicalType& t) {
+  return Status::BindError(fn + " of a " + t.ToString() + " value is not supported by Sluice yet (only BOOLEAN, " +
+                           "numbers and character strings)");
+}
+
+// JSON_STRING(x): x serialized as JSON text; NULL for NULL.
+Result<FnPtr> ResolveJsonString(const CallInfo& c) {
+  if (c.size() != 1) return FnPtr();
+  if (!JsonScalarType(c.type(0))) return UnsupportedJsonType(c.name, c.type(0));
+  return MakeFunction(c.name, {c.type(0)}, StringType(c.AnyNullable()),
+                      [](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
+                        std::string buf;
+                        return ForEachValidRow(args, n, rows, out, [&](size_t i) {
+                          buf.clear();
+                          AppendScalarJson(*args[0], i, &buf);
+                          out->SetString(i, buf);
+                          return Status::OK();
+                        });
+                      });
+}
+
+// JSON_OBJECT / JSON_ARRAY in the parser's form: a flags literal (see ParseJsonConstructor: 'N' or 'A'
+// for NULL / ABSENT ON NULL, then 'j' or 'v' per value), then keys and values. Flink's output: no
+// spaces, keys sorted (as UTF-8 bytes; Java compares UTF-16 units), a repeated key takes the last value.
+Result<FnPtr> ResolveJsonConstructor(const CallInfo& c) {
+  const bool object = c.name == "JSON_OBJECT";
+  const std::string* flags = ConstantString(c, 0);
+  const size_t step = object ? 2 : 1;
+  if (flags == nullptr || flags->empty() || (c.size() - 1) % step != 0 || flags->size() != 1 + (c.size() - 1) / step) {
+    return Status::BindError(c.name + " must be written in its SQL syntax (" +
+                             (object ? "JSON_OBJECT(KEY k VALUE v, ...)" : "JSON_ARRAY(v, ...)") + ")");
+  }
+  std::vector<LogicalType> args = c.types;
+  std::vector<bool> raw;
+  for (size_t k = 1; k < c.size(); k += step) {
+    if (object && !IsStringType(c.type(k)) && c.type(k).id() != TypeId::kNull) {
+      return Status::BindError("The key of JSON_OBJECT must be a character string, not " + c.type(k).ToString());
+    }
+    const LogicalType& vt = c.type(k + step - 1);
+    if (!JsonScalarType(vt)) return UnsupportedJsonType(c.name, vt);
+    raw.push_back((*flags)[raw.size() + 1] == 'j');
+  }
+  const bool absent_on_null = (*flags)[0] == 'A';
+  return MakeFunction(
+      c.name, std::move(args), LogicalType::String().WithNullable(false),
+      [object, step, raw, absent_on_null](EvalContext&, const Vector* const* a, size_t n, size_t rows, Vector* out) -> Status {
+        std::string buf;
+        std::vector<std::pair<std::string_view, std::string>> members;
+        for (size_t i = 0; i < rows; ++i) {
+          members.clear();
+          for (size_t k = 1, m = 0; k < n; k += step, ++m) {
+            const Vector& v = *a[k + step - 1];
+            std::string_view key;
+            if (object) {
+              if (a[k]->IsNull(i) || a[k]->type().id() == TypeId::kNull) {
+                return Status::RuntimeError("JSON_OBJECT: a key is NULL (keys must not be NULL)");
+              }
+              key = a[k]->GetString(i);
+            }
+            if (v.IsNull(i) && absent_on_null) continue;
+            std::string text;
+            if (v.IsNull(i) || v.type().id() == TypeId::kNull) text = "null";
+            else if (raw[m]) text.assign(v.GetString(i));
+            else AppendScalarJson(v, i, &text);
+            auto same = object ? std::find_if(members.begin(), members.end(), [&](const auto& e) { return e.first == key; })
+                               : members.end();
+            if (same != members.end()) same->second = std::move(text);
+            else members.emplace_back(key, std::move(text));
+          }
+          // Flink writes an object's keys sorted (a repeated key takes its last value).
+          if (object) std::stable_sort(members.begin(), members.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+          buf.assign(object ? "{" : "[");
+          for (size_t m = 0; m < members.size(); ++m) {
+            if (m) buf.push_back(',');
+            if (object) {
+              AppendQuoted(members[m].first, &buf);
+              buf.push_back(':');
+            }
+            buf += members[m].second;
+          }
+          buf.push_back(object ? '}' : ']');
+          out->SetString(i, buf);
+        }
+        out->ClearNulls();
+        return Status::OK();
+      });
+}
+
 }  // namespace
 
 void RegisterJsonFunctions(FunctionTable* t) {
+  t->Add({"JSON_OBJECT", {"JSON_OBJECT(KEY <CHARACTER> VALUE <ANY>, ...)"}, ResolveJsonConstructor});
+  t->Add({"JSON_ARRAY", {"JSON_ARRAY(<ANY>, ...)"}, ResolveJsonConstructor});
+  for (const char* kind : {"IS_JSON_VALUE", "IS_JSON_SCALAR", "IS_JSON_ARRAY", "IS_JSON_OBJECT"}) {
+    t->Add({kind, {std::string(kind) + "(<CHARACTER>)"}, ResolveIsJson, false});
+  }
+  t->Add({"JSON_STRING", {"JSON_STRING(<ANY>)"}, ResolveJsonString});
   t->Add({"JSON_VALUE", {"JSON_VALUE(<CHARACTER>, <CHARACTER>)"}, ResolveJsonValue});
   t->Add({"JSON_EXISTS", {"JSON_EXISTS(<CHARACTER>, <CHARACTER>)"}, ResolveJsonExists});
 }

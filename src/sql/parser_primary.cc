@@ -263,6 +263,7 @@ Result<ExprPtr> Parser::ParseSpecialSyntaxCall() {
     return ExprPtr(std::move(c));
   }
   if (word == "TRIM" && paren_next) return ParseTrim(pos);
+  if ((word == "JSON_OBJECT" || word == "JSON_ARRAY") && paren_next) return ParseJsonConstructor(pos, word == "JSON_OBJECT");
   if ((word == "SUBSTRING" || word == "OVERLAY") && paren_next) return ParseSubstringOrOverlay(pos, word);
   if ((word == "TIMESTAMPADD" || word == "TIMESTAMPDIFF") && paren_next) {
     std::string name = t.text;
@@ -317,6 +318,55 @@ Result<ExprPtr> Parser::ParseCast(SourcePos pos, bool try_cast) {
   RETURN_IF_ERROR(ExpectKw("AS"));
   ASSIGN_OR_RETURN(c->type, ParseType());
   RETURN_IF_ERROR(ExpectPunct(")"));
+  return ExprPtr(std::move(c));
+}
+
+// JSON_OBJECT([[KEY] k VALUE v | k : v], ... [{NULL | ABSENT} ON NULL]) and JSON_ARRAY(v, ... [{NULL |
+// ABSENT} ON NULL]) as a call whose first argument is a string literal of flags: 'N' (NULL ON NULL) or
+// 'A' (ABSENT ON NULL), then one letter per value, 'j' for a nested JSON_OBJECT / JSON_ARRAY call (its
+// text is inserted as JSON, as Flink does) and 'v' for any other value; keys and values follow.
+Result<ExprPtr> Parser::ParseJsonConstructor(SourcePos pos, bool object) {
+  std::string name = Cur().text;
+  Advance();
+  Advance();
+  auto c = MakeCall(pos, name);
+  std::string flags(1, object ? 'N' : 'A');
+  c->args.push_back(nullptr);
+  auto on_null = [&]() -> bool {
+    if ((AtKw("NULL") || AtKw("ABSENT")) && PeekIsKw(1, "ON") && PeekIsKw(2, "NULL")) {
+      flags[0] = AtKw("NULL") ? 'N' : 'A';
+      Advance();
+      Advance();
+      Advance();
+      return true;
+    }
+    return false;
+  };
+  if (!AtPunct(")") && !on_null()) {
+    do {
+      if (object) {
+        AcceptKw("KEY");
+        ASSIGN_OR_RETURN(ExprPtr key, ParseAdditive());
+        if (!AcceptPunct(":")) RETURN_IF_ERROR(ExpectKw("VALUE"));
+        c->args.push_back(std::move(key));
+      }
+      ASSIGN_OR_RETURN(ExprPtr value, ParseExpr());
+      bool nested = false;
+      if (value->kind == ExprKind::kCall) {
+        const auto& inner = static_cast<const Call&>(*value);
+        nested = inner.name.size() == 1 && (IEquals(inner.name[0], "JSON_OBJECT") || IEquals(inner.name[0], "JSON_ARRAY"));
+      }
+      flags.push_back(nested ? 'j' : 'v');
+      c->args.push_back(std::move(value));
+    } while (AcceptPunct(",") && !on_null());
+    on_null();
+  }
+  RETURN_IF_ERROR(ExpectPunct(")"));
+  auto lit = std::make_unique<Literal>();
+  lit->pos = pos;
+  lit->literal_kind = LiteralKind::kString;
+  lit->text = flags;
+  c->args[0] = std::move(lit);
   return ExprPtr(std::move(c));
 }
 
