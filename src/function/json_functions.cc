@@ -1,4 +1,5 @@
-// JSON_VALUE(json, path) and JSON_EXISTS(json, path) in their plain call form (Flink's defaults: NULL ON
+// IS JSON, JSON_STRING, JSON_OBJECT, JSON_ARRAY, JSON_QUERY (below), and JSON_VALUE(json, path) and
+// JSON_EXISTS(json, path) in their plain call form (Flink's defaults: NULL ON
 // EMPTY / NULL ON ERROR, FALSE ON ERROR), over simdjson's DOM parser (Debian's libsimdjson, already
 // linked for the json format).
 //
@@ -12,6 +13,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <string>
 #include <string_view>
@@ -442,9 +444,143 @@ Result<FnPtr> ResolveJsonConstructor(const CallInfo& c) {
       });
 }
 
+// `e` as compact JSON text as Flink writes the value its path evaluation returns: keys sorted, integers
+// as they are, other numbers as BigDecimal prints the shortest text of their double (Flink keeps the
+// text's scale: 2.50 stays 2.50 there, 2.5 here).
+void AppendElementJson(const simdjson::dom::element& e, std::string* out) {
+  switch (e.type()) {
+    case simdjson::dom::element_type::ARRAY: {
+      out->push_back('[');
+      bool first = true;
+      const simdjson::dom::array arr = e.get_array().value_unsafe();
+      for (simdjson::dom::element x : arr) {
+        if (!first) out->push_back(',');
+        first = false;
+        AppendElementJson(x, out);
+      }
+      out->push_back(']');
+      break;
+    }
+    case simdjson::dom::element_type::OBJECT: {
+      out->push_back('{');
+      bool first = true;
+      const simdjson::dom::object obj = e.get_object().value_unsafe();
+      // Flink writes the keys sorted.
+      std::vector<simdjson::dom::key_value_pair> members(obj.begin(), obj.end());
+      std::stable_sort(members.begin(), members.end(), [](const auto& x, const auto& y) { return x.key < y.key; });
+      for (const simdjson::dom::key_value_pair& kv : members) {
+        if (!first) out->push_back(',');
+        first = false;
+        AppendQuoted(kv.key, out);
+        out->push_back(':');
+        AppendElementJson(kv.value, out);
+      }
+      out->push_back('}');
+      break;
+    }
+    case simdjson::dom::element_type::STRING: AppendQuoted(e.get_string().value_unsafe(), out); break;
+    case simdjson::dom::element_type::INT64: out->append(std::to_string(e.get_int64().value_unsafe())); break;
+    case simdjson::dom::element_type::UINT64: out->append(std::to_string(e.get_uint64().value_unsafe())); break;
+    case simdjson::dom::element_type::DOUBLE: {
+      char text[64];
+      auto r = std::to_chars(text, text + sizeof(text), e.get_double().value_unsafe());
+      out->append(BigDecimalText(std::string_view(text, static_cast<size_t>(r.ptr - text))));
+      break;
+    }
+    case simdjson::dom::element_type::BOOL: out->append(e.get_bool().value_unsafe() ? "true" : "false"); break;
+    default: out->append("null"); break;
+  }
+}
+
+// Where a path leads: kFound, kMissing (no such member or index) or kMismatch (a member step on a
+// non-object or an index step on a non-array; lax paths in Flink fail there too).
+enum class PathEnd { kFound, kMissing, kMismatch };
+PathEnd Walk(simdjson::dom::element e, const std::vector<PathStep>& steps, simdjson::dom::element* out) {
+  for (const PathStep& s : steps) {
+    if (s.is_index) {
+      simdjson::dom::array arr;
+      if (e.get_array().get(arr) != simdjson::SUCCESS) return PathEnd::kMismatch;
+      if (arr.at(s.index).get(e) != simdjson::SUCCESS) return PathEnd::kMissing;
+    } else {
+      simdjson::dom::object obj;
+      if (e.get_object().get(obj) != simdjson::SUCCESS) return PathEnd::kMismatch;
+      if (obj.at_key(s.name).get(e) != simdjson::SUCCESS) return PathEnd::kMissing;
+    }
+  }
+  *out = e;
+  return PathEnd::kFound;
+}
+
+// JSON_QUERY(json, path) and, from the parser's clauses, (json, path, wrapper, on_empty, on_error):
+// the object or array at the path as JSON text. Invalid JSON, a scalar without a wrapper, a step of the
+// wrong kind, or a missing member in a strict path is an "error" (NULL, '[]', '{}' or a failure by the
+// ON ERROR clause); a missing member in a lax path or a JSON null gives NULL (ERROR ON EMPTY fails).
+Result<FnPtr> ResolveJsonQuery(const CallInfo& c) {
+  if (c.size() != 2 && c.size() != 5) return FnPtr();
+  ASSIGN_OR_RETURN(auto fixed, ConstantPath(c));
+  std::string clause[3] = {"WITHOUT", "NULL", "NULL"};
+  for (size_t k = 2; k < c.size(); ++k) {
+    const std::string* text = ConstantString(c, k);
+    if (text == nullptr) return Status::BindError("JSON_QUERY's clauses must be written in its SQL syntax");
+    clause[k - 2] = *text;
+  }
+  std::vector<Coerce> sig(c.size(), AsString);
+  std::string_view path_text = *ConstantString(c, 1);
+  while (!path_text.empty() && path_text.front() == ' ') path_text.remove_prefix(1);
+  const bool strict = path_text.substr(0, 7) == "strict ";
+  const std::string wrapper = clause[0], on_empty = clause[1], on_error = clause[2];
+  return Simple(
+      c, sig, LogicalType::String(),
+      [fixed, strict, wrapper, on_empty, on_error](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
+        simdjson::dom::parser parser;
+        std::string buf;
+        // Writes the behaviour `b` for row i; fails for ERROR with Flink's cause.
+        auto behave = [&](size_t i, const std::string& b, const std::string& why) -> Status {
+          if (b == "ERROR") return Status::RuntimeError(why);
+          if (b == "NULL") out->SetNull(i, true);
+          else out->SetString(i, b == "EMPTY ARRAY" ? "[]" : "{}");
+          return Status::OK();
+        };
+        return ForEachValidRow(args, n, rows, out, [&](size_t i) -> Status {
+          std::string_view json = args[0]->GetString(i);
+          simdjson::dom::element root;
+          if (parser.parse(json.data(), json.size(), true).get(root) != simdjson::SUCCESS) {
+            return behave(i, on_error, "JSON_QUERY: invalid input for JSON: " + std::string(json));
+          }
+          simdjson::dom::element e;
+          const PathEnd end = Walk(root, *fixed, &e);
+          if (end == PathEnd::kMismatch || (end == PathEnd::kMissing && strict)) {
+            return behave(i, on_error, "JSON_QUERY: the path does not lead to a value in: " + std::string(json));
+          }
+          if (end == PathEnd::kMissing || e.type() == simdjson::dom::element_type::NULL_VALUE) {
+            // Flink 2.2.1 gives NULL here whatever the ON EMPTY clause says (other than ERROR).
+            return behave(i, on_empty == "ERROR" ? on_empty : "NULL",
+                          "JSON_QUERY: empty result of the path for: " + std::string(json));
+          }
+          const bool container = e.type() == simdjson::dom::element_type::ARRAY ||
+                                 e.type() == simdjson::dom::element_type::OBJECT;
+          buf.clear();
+          if (wrapper == "UNCONDITIONAL" || (wrapper == "CONDITIONAL" && !container)) {
+            buf.push_back('[');
+            AppendElementJson(e, &buf);
+            buf.push_back(']');
+          } else if (container) {
+            AppendElementJson(e, &buf);
+          } else {
+            return behave(i, on_error, "JSON_QUERY: the path leads to a scalar, not an array or object, in: " +
+                                           std::string(json));
+          }
+          out->SetString(i, buf);
+          return Status::OK();
+        });
+      },
+      true);
+}
+
 }  // namespace
 
 void RegisterJsonFunctions(FunctionTable* t) {
+  t->Add({"JSON_QUERY", {"JSON_QUERY(<CHARACTER>, <CHARACTER>)"}, ResolveJsonQuery});
   t->Add({"JSON_OBJECT", {"JSON_OBJECT(KEY <CHARACTER> VALUE <ANY>, ...)"}, ResolveJsonConstructor});
   t->Add({"JSON_ARRAY", {"JSON_ARRAY(<ANY>, ...)"}, ResolveJsonConstructor});
   for (const char* kind : {"IS_JSON_VALUE", "IS_JSON_SCALAR", "IS_JSON_ARRAY", "IS_JSON_OBJECT"}) {

@@ -263,6 +263,7 @@ Result<ExprPtr> Parser::ParseSpecialSyntaxCall() {
     return ExprPtr(std::move(c));
   }
   if (word == "TRIM" && paren_next) return ParseTrim(pos);
+  if (word == "JSON_QUERY" && paren_next) return ParseJsonQuery(pos);
   if ((word == "JSON_OBJECT" || word == "JSON_ARRAY") && paren_next) return ParseJsonConstructor(pos, word == "JSON_OBJECT");
   if ((word == "SUBSTRING" || word == "OVERLAY") && paren_next) return ParseSubstringOrOverlay(pos, word);
   if ((word == "TIMESTAMPADD" || word == "TIMESTAMPDIFF") && paren_next) {
@@ -367,6 +368,68 @@ Result<ExprPtr> Parser::ParseJsonConstructor(SourcePos pos, bool object) {
   lit->literal_kind = LiteralKind::kString;
   lit->text = flags;
   c->args[0] = std::move(lit);
+  return ExprPtr(std::move(c));
+}
+
+// JSON_QUERY(json, path [WITHOUT [ARRAY] WRAPPER | WITH [CONDITIONAL | UNCONDITIONAL] [ARRAY] WRAPPER]
+// [{NULL | EMPTY ARRAY | EMPTY OBJECT | ERROR} ON EMPTY] [... ON ERROR]): with any clause, a call of
+// five arguments whose last three are string literals: the wrapper (WITHOUT, CONDITIONAL or
+// UNCONDITIONAL) and the ON EMPTY and ON ERROR behaviours.
+Result<ExprPtr> Parser::ParseJsonQuery(SourcePos pos) {
+  std::string name = Cur().text;
+  Advance();
+  Advance();
+  auto c = MakeCall(pos, name);
+  ASSIGN_OR_RETURN(ExprPtr json, ParseExpr());
+  RETURN_IF_ERROR(ExpectPunct(","));
+  ASSIGN_OR_RETURN(ExprPtr path, ParseExpr());
+  c->args.push_back(std::move(json));
+  c->args.push_back(std::move(path));
+  std::string wrapper = "WITHOUT", behaviour[2] = {"NULL", "NULL"};
+  bool clauses = false;
+  if (AcceptKw("WITHOUT")) {
+    AcceptKw("ARRAY");
+    RETURN_IF_ERROR(ExpectKw("WRAPPER"));
+    clauses = true;
+  } else if (AcceptKw("WITH")) {
+    wrapper = AcceptKw("CONDITIONAL") ? "CONDITIONAL" : "UNCONDITIONAL";
+    if (wrapper == "UNCONDITIONAL") AcceptKw("UNCONDITIONAL");
+    AcceptKw("ARRAY");
+    RETURN_IF_ERROR(ExpectKw("WRAPPER"));
+    clauses = true;
+  }
+  for (int which = 0; which < 2; ++which) {
+    std::string b;
+    if (AtKw("NULL") || AtKw("ERROR")) {
+      b = Upper(Cur().text);
+      Advance();
+    } else if (AtKw("EMPTY") && (PeekIsKw(1, "ARRAY") || PeekIsKw(1, "OBJECT"))) {
+      Advance();
+      b = "EMPTY " + Upper(Cur().text);
+      Advance();
+    } else {
+      continue;
+    }
+    RETURN_IF_ERROR(ExpectKw("ON"));
+    if (which == 0 && AcceptKw("EMPTY")) {
+      behaviour[0] = b;
+    } else {
+      RETURN_IF_ERROR(ExpectKw("ERROR"));
+      behaviour[1] = b;
+      which = 1;
+    }
+    clauses = true;
+  }
+  RETURN_IF_ERROR(ExpectPunct(")"));
+  if (clauses) {
+    for (const std::string& text : {wrapper, behaviour[0], behaviour[1]}) {
+      auto lit = std::make_unique<Literal>();
+      lit->pos = pos;
+      lit->literal_kind = LiteralKind::kString;
+      lit->text = text;
+      c->args.push_back(std::move(lit));
+    }
+  }
   return ExprPtr(std::move(c));
 }
 

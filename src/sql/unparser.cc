@@ -329,6 +329,12 @@ class Unparser : public UnparserBase {
         out += Expr(*c.args[i + step - 1]);
       }
       out += std::string(c.args.size() > 1 ? " " : "") + (flags.rfind('A', 0) == 0 ? "ABSENT" : "NULL") + " ON NULL)";
+    } else if (upper == "JSON_QUERY" && c.args.size() == 5 && c.args[2]->kind == ExprKind::kLiteral) {
+      // The parser's form of the clauses: wrapper, ON EMPTY and ON ERROR as string literals.
+      auto text = [&](size_t i) { return static_cast<const Literal&>(*c.args[i]).text; };
+      out = CallName(c.name) + "(" + Expr(*c.args[0]) + ", " + Expr(*c.args[1]) +
+            (text(2) == "WITHOUT" ? " WITHOUT" : " WITH " + text(2)) + " ARRAY WRAPPER " + text(3) + " ON EMPTY " +
+            text(4) + " ON ERROR)";
     } else if (upper == "POSITION" && !NeedsQuotedName(upper, c)) {
       out = CallName(c.name) + "(" + Expr(*c.args[0], kLevelAdditive) + " IN " + Expr(*c.args[1]) + ")";
     } else if (upper == "OVERLAY" && !NeedsQuotedName(upper, c)) {
