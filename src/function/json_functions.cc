@@ -230,21 +230,52 @@ Result<FnPtr> ResolveJsonValue(const CallInfo& c) {
                 true);
 }
 
+enum class PathEnd { kFound, kMissing, kMismatch };
+PathEnd Walk(simdjson::dom::element e, const std::vector<PathStep>& steps, simdjson::dom::element* out);
+bool StrictPath(const CallInfo& c) {
+  std::string_view path_text = *ConstantString(c, 1);
+  while (!path_text.empty() && path_text.front() == ' ') path_text.remove_prefix(1);
+  return path_text.substr(0, 7) == "strict ";
+}
+
+// JSON_EXISTS(json, path [{TRUE | FALSE | UNKNOWN | ERROR} ON ERROR]) (the clause is the parser's third,
+// literal argument): TRUE when the path finds a value other than JSON null; otherwise (invalid JSON
+// too) the ON ERROR behaviour, default FALSE.
 Result<FnPtr> ResolveJsonExists(const CallInfo& c) {
-  if (c.size() != 2) return FnPtr();
+  if (c.size() != 2 && c.size() != 3) return FnPtr();
   ASSIGN_OR_RETURN(auto fixed, ConstantPath(c));
-  return Simple(c, {AsString, AsString}, LogicalType::Boolean(),
-                [fixed](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
+  std::string on_error = "FALSE";
+  if (c.size() == 3) {
+    const std::string* text = ConstantString(c, 2);
+    if (text == nullptr) return Status::BindError("JSON_EXISTS's ON ERROR clause must be written in its SQL syntax");
+    on_error = *text;
+  }
+  std::vector<Coerce> sig(c.size(), AsString);
+  return Simple(c, sig, LogicalType::Boolean(),
+                [fixed, on_error](EvalContext&, const Vector* const* args, size_t n, size_t rows, Vector* out) -> Status {
                   simdjson::dom::parser parser;
                   uint8_t* od = out->data<uint8_t>();
-                  return ForEachValidRow(args, n, rows, out, [&](size_t i) {
-                    simdjson::dom::element e;
-                    // A JSON null counts as absent, as in Flink (Jayway JsonPath).
-                    od[i] = Lookup(parser, args[0]->GetString(i), *fixed, &e) &&
-                            e.type() != simdjson::dom::element_type::NULL_VALUE;
+                  return ForEachValidRow(args, n, rows, out, [&](size_t i) -> Status {
+                    std::string_view json = args[0]->GetString(i);
+                    simdjson::dom::element root, e;
+                    const bool valid = parser.parse(json.data(), json.size(), true).get(root) == simdjson::SUCCESS;
+                    const PathEnd end = valid ? Walk(root, *fixed, &e) : PathEnd::kMismatch;
+                    // Flink 2.2.1 takes the ON ERROR behaviour whenever the path finds no value (a missing
+                    // member or index, a step of the wrong kind, a JSON null), in lax and strict paths.
+                    if (!valid || end != PathEnd::kFound || e.type() == simdjson::dom::element_type::NULL_VALUE) {
+                      if (on_error == "ERROR") {
+                        return Status::RuntimeError(valid ? "JSON_EXISTS: the path finds no value in: " + std::string(json)
+                                                          : "JSON_EXISTS: invalid input for JSON: " + std::string(json));
+                      }
+                      if (on_error == "UNKNOWN") out->SetNull(i, true);
+                      else od[i] = on_error == "TRUE";
+                      return Status::OK();
+                    }
+                    od[i] = true;
                     return Status::OK();
                   });
-                });
+                },
+                on_error == "UNKNOWN");
 }
 
 // x IS JSON <kind> (the parser's IS_JSON_VALUE / _SCALAR / _ARRAY / _OBJECT): whether the text parses
@@ -494,7 +525,6 @@ void AppendElementJson(const simdjson::dom::element& e, std::string* out) {
 
 // Where a path leads: kFound, kMissing (no such member or index) or kMismatch (a member step on a
 // non-object or an index step on a non-array; lax paths in Flink fail there too).
-enum class PathEnd { kFound, kMissing, kMismatch };
 PathEnd Walk(simdjson::dom::element e, const std::vector<PathStep>& steps, simdjson::dom::element* out) {
   for (const PathStep& s : steps) {
     if (s.is_index) {
@@ -525,9 +555,7 @@ Result<FnPtr> ResolveJsonQuery(const CallInfo& c) {
     clause[k - 2] = *text;
   }
   std::vector<Coerce> sig(c.size(), AsString);
-  std::string_view path_text = *ConstantString(c, 1);
-  while (!path_text.empty() && path_text.front() == ' ') path_text.remove_prefix(1);
-  const bool strict = path_text.substr(0, 7) == "strict ";
+  const bool strict = StrictPath(c);
   const std::string wrapper = clause[0], on_empty = clause[1], on_error = clause[2];
   return Simple(
       c, sig, LogicalType::String(),

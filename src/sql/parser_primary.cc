@@ -264,6 +264,34 @@ Result<ExprPtr> Parser::ParseSpecialSyntaxCall() {
   }
   if (word == "TRIM" && paren_next) return ParseTrim(pos);
   if (word == "JSON_QUERY" && paren_next) return ParseJsonQuery(pos);
+  if (word == "JSON_EXISTS" && paren_next) {
+    // JSON_EXISTS(json, path [{TRUE | FALSE | UNKNOWN | ERROR} ON ERROR]): the clause as a third,
+    // string-literal argument.
+    std::string name = t.text;
+    Advance();
+    Advance();
+    auto c = MakeCall(pos, name);
+    for (int i = 0; i < 2; ++i) {
+      if (i) RETURN_IF_ERROR(ExpectPunct(","));
+      ASSIGN_OR_RETURN(ExprPtr e, ParseExpr());
+      c->args.push_back(std::move(e));
+    }
+    for (const char* b : {"TRUE", "FALSE", "UNKNOWN", "ERROR"}) {
+      if (AtKw(b) && PeekIsKw(1, "ON") && PeekIsKw(2, "ERROR")) {
+        Advance();
+        Advance();
+        Advance();
+        auto lit = std::make_unique<Literal>();
+        lit->pos = pos;
+        lit->literal_kind = LiteralKind::kString;
+        lit->text = b;
+        c->args.push_back(std::move(lit));
+        break;
+      }
+    }
+    RETURN_IF_ERROR(ExpectPunct(")"));
+    return ExprPtr(std::move(c));
+  }
   if ((word == "JSON_OBJECT" || word == "JSON_ARRAY") && paren_next) return ParseJsonConstructor(pos, word == "JSON_OBJECT");
   if ((word == "SUBSTRING" || word == "OVERLAY") && paren_next) return ParseSubstringOrOverlay(pos, word);
   if ((word == "TIMESTAMPADD" || word == "TIMESTAMPDIFF") && paren_next) {

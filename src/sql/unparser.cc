@@ -335,6 +335,9 @@ class Unparser : public UnparserBase {
       out = CallName(c.name) + "(" + Expr(*c.args[0]) + ", " + Expr(*c.args[1]) +
             (text(2) == "WITHOUT" ? " WITHOUT" : " WITH " + text(2)) + " ARRAY WRAPPER " + text(3) + " ON EMPTY " +
             text(4) + " ON ERROR)";
+    } else if (upper == "JSON_EXISTS" && c.args.size() == 3 && c.args[2]->kind == ExprKind::kLiteral) {
+      out = CallName(c.name) + "(" + Expr(*c.args[0]) + ", " + Expr(*c.args[1]) + " " +
+            static_cast<const Literal&>(*c.args[2]).text + " ON ERROR)";
     } else if (upper == "POSITION" && !NeedsQuotedName(upper, c)) {
       out = CallName(c.name) + "(" + Expr(*c.args[0], kLevelAdditive) + " IN " + Expr(*c.args[1]) + ")";
     } else if (upper == "OVERLAY" && !NeedsQuotedName(upper, c)) {
