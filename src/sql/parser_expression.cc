@@ -140,7 +140,7 @@ Result<ExprPtr> Parser::ParsePredicate() {
   return left;
 }
 
-// After IS: [NOT] NULL | TRUE | FALSE | UNKNOWN, or [NOT] DISTINCT FROM x.
+// After IS: [NOT] NULL | TRUE | FALSE | UNKNOWN, [NOT] JSON [kind], or [NOT] DISTINCT FROM x.
 Result<ExprPtr> Parser::ParseIsSuffix(SourcePos pos, ExprPtr left) {
   bool negated = AcceptKw("NOT");
   if (AcceptKw("DISTINCT")) {
@@ -151,6 +151,24 @@ Result<ExprPtr> Parser::ParseIsSuffix(SourcePos pos, ExprPtr left) {
     d->left = std::move(left);
     ASSIGN_OR_RETURN(d->right, ParseAdditive());
     return ExprPtr(std::move(d));
+  }
+  if (AcceptKw("JSON")) {
+    // x IS [NOT] JSON [VALUE | SCALAR | ARRAY | OBJECT]: a call of the internal IS_JSON_<kind>.
+    std::string kind = "VALUE";
+    for (const char* k : {"VALUE", "SCALAR", "ARRAY", "OBJECT"}) {
+      if (AcceptKw(k)) {
+        kind = k;
+        break;
+      }
+    }
+    auto c = MakeCall(pos, "IS_JSON_" + kind);
+    c->args.push_back(std::move(left));
+    if (!negated) return ExprPtr(std::move(c));
+    auto u = std::make_unique<Unary>();
+    u->pos = pos;
+    u->op = UnaryOp::kNot;
+    u->operand = std::move(c);
+    return ExprPtr(std::move(u));
   }
   auto is = std::make_unique<IsExpr>();
   is->pos = pos;

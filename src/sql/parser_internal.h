@@ -232,6 +232,8 @@ class Parser {
   Result<ExprPtr> ParseSpecialSyntaxCall();
   Result<ExprPtr> ParseCast(SourcePos pos, bool try_cast);
   Result<ExprPtr> ParseTrim(SourcePos pos);
+  Result<ExprPtr> ParseJsonConstructor(SourcePos pos, bool object);
+  Result<ExprPtr> ParseJsonQuery(SourcePos pos);
   Result<ExprPtr> ParseSubstringOrOverlay(SourcePos pos, const std::string& word);
   Result<ExprPtr> ParseIdentifierOrCall();
   Result<ExprPtr> ParseCallArg();

@@ -263,6 +263,36 @@ Result<ExprPtr> Parser::ParseSpecialSyntaxCall() {
     return ExprPtr(std::move(c));
   }
   if (word == "TRIM" && paren_next) return ParseTrim(pos);
+  if (word == "JSON_QUERY" && paren_next) return ParseJsonQuery(pos);
+  if (word == "JSON_EXISTS" && paren_next) {
+    // JSON_EXISTS(json, path [{TRUE | FALSE | UNKNOWN | ERROR} ON ERROR]): the clause as a third,
+    // string-literal argument.
+    std::string name = t.text;
+    Advance();
+    Advance();
+    auto c = MakeCall(pos, name);
+    for (int i = 0; i < 2; ++i) {
+      if (i) RETURN_IF_ERROR(ExpectPunct(","));
+      ASSIGN_OR_RETURN(ExprPtr e, ParseExpr());
+      c->args.push_back(std::move(e));
+    }
+    for (const char* b : {"TRUE", "FALSE", "UNKNOWN", "ERROR"}) {
+      if (AtKw(b) && PeekIsKw(1, "ON") && PeekIsKw(2, "ERROR")) {
+        Advance();
+        Advance();
+        Advance();
+        auto lit = std::make_unique<Literal>();
+        lit->pos = pos;
+        lit->literal_kind = LiteralKind::kString;
+        lit->text = b;
+        c->args.push_back(std::move(lit));
+        break;
+      }
+    }
+    RETURN_IF_ERROR(ExpectPunct(")"));
+    return ExprPtr(std::move(c));
+  }
+  if ((word == "JSON_OBJECT" || word == "JSON_ARRAY") && paren_next) return ParseJsonConstructor(pos, word == "JSON_OBJECT");
   if ((word == "SUBSTRING" || word == "OVERLAY") && paren_next) return ParseSubstringOrOverlay(pos, word);
   if ((word == "TIMESTAMPADD" || word == "TIMESTAMPDIFF") && paren_next) {
     std::string name = t.text;
@@ -317,6 +347,117 @@ Result<ExprPtr> Parser::ParseCast(SourcePos pos, bool try_cast) {
   RETURN_IF_ERROR(ExpectKw("AS"));
   ASSIGN_OR_RETURN(c->type, ParseType());
   RETURN_IF_ERROR(ExpectPunct(")"));
+  return ExprPtr(std::move(c));
+}
+
+// JSON_OBJECT([[KEY] k VALUE v | k : v], ... [{NULL | ABSENT} ON NULL]) and JSON_ARRAY(v, ... [{NULL |
+// ABSENT} ON NULL]) as a call whose first argument is a string literal of flags: 'N' (NULL ON NULL) or
+// 'A' (ABSENT ON NULL), then one letter per value, 'j' for a nested JSON_OBJECT / JSON_ARRAY call (its
+// text is inserted as JSON, as Flink does) and 'v' for any other value; keys and values follow.
+Result<ExprPtr> Parser::ParseJsonConstructor(SourcePos pos, bool object) {
+  std::string name = Cur().text;
+  Advance();
+  Advance();
+  auto c = MakeCall(pos, name);
+  std::string flags(1, object ? 'N' : 'A');
+  c->args.push_back(nullptr);
+  auto on_null = [&]() -> bool {
+    if ((AtKw("NULL") || AtKw("ABSENT")) && PeekIsKw(1, "ON") && PeekIsKw(2, "NULL")) {
+      flags[0] = AtKw("NULL") ? 'N' : 'A';
+      Advance();
+      Advance();
+      Advance();
+      return true;
+    }
+    return false;
+  };
+  if (!AtPunct(")") && !on_null()) {
+    do {
+      if (object) {
+        AcceptKw("KEY");
+        ASSIGN_OR_RETURN(ExprPtr key, ParseAdditive());
+        if (!AcceptPunct(":")) RETURN_IF_ERROR(ExpectKw("VALUE"));
+        c->args.push_back(std::move(key));
+      }
+      ASSIGN_OR_RETURN(ExprPtr value, ParseExpr());
+      bool nested = false;
+      if (value->kind == ExprKind::kCall) {
+        const auto& inner = static_cast<const Call&>(*value);
+        nested = inner.name.size() == 1 && (IEquals(inner.name[0], "JSON_OBJECT") || IEquals(inner.name[0], "JSON_ARRAY"));
+      }
+      flags.push_back(nested ? 'j' : 'v');
+      c->args.push_back(std::move(value));
+    } while (AcceptPunct(",") && !on_null());
+    on_null();
+  }
+  RETURN_IF_ERROR(ExpectPunct(")"));
+  auto lit = std::make_unique<Literal>();
+  lit->pos = pos;
+  lit->literal_kind = LiteralKind::kString;
+  lit->text = flags;
+  c->args[0] = std::move(lit);
+  return ExprPtr(std::move(c));
+}
+
+// JSON_QUERY(json, path [WITHOUT [ARRAY] WRAPPER | WITH [CONDITIONAL | UNCONDITIONAL] [ARRAY] WRAPPER]
+// [{NULL | EMPTY ARRAY | EMPTY OBJECT | ERROR} ON EMPTY] [... ON ERROR]): with any clause, a call of
+// five arguments whose last three are string literals: the wrapper (WITHOUT, CONDITIONAL or
+// UNCONDITIONAL) and the ON EMPTY and ON ERROR behaviours.
+Result<ExprPtr> Parser::ParseJsonQuery(SourcePos pos) {
+  std::string name = Cur().text;
+  Advance();
+  Advance();
+  auto c = MakeCall(pos, name);
+  ASSIGN_OR_RETURN(ExprPtr json, ParseExpr());
+  RETURN_IF_ERROR(ExpectPunct(","));
+  ASSIGN_OR_RETURN(ExprPtr path, ParseExpr());
+  c->args.push_back(std::move(json));
+  c->args.push_back(std::move(path));
+  std::string wrapper = "WITHOUT", behaviour[2] = {"NULL", "NULL"};
+  bool clauses = false;
+  if (AcceptKw("WITHOUT")) {
+    AcceptKw("ARRAY");
+    RETURN_IF_ERROR(ExpectKw("WRAPPER"));
+    clauses = true;
+  } else if (AcceptKw("WITH")) {
+    wrapper = AcceptKw("CONDITIONAL") ? "CONDITIONAL" : "UNCONDITIONAL";
+    if (wrapper == "UNCONDITIONAL") AcceptKw("UNCONDITIONAL");
+    AcceptKw("ARRAY");
+    RETURN_IF_ERROR(ExpectKw("WRAPPER"));
+    clauses = true;
+  }
+  for (int which = 0; which < 2; ++which) {
+    std::string b;
+    if (AtKw("NULL") || AtKw("ERROR")) {
+      b = Upper(Cur().text);
+      Advance();
+    } else if (AtKw("EMPTY") && (PeekIsKw(1, "ARRAY") || PeekIsKw(1, "OBJECT"))) {
+      Advance();
+      b = "EMPTY " + Upper(Cur().text);
+      Advance();
+    } else {
+      continue;
+    }
+    RETURN_IF_ERROR(ExpectKw("ON"));
+    if (which == 0 && AcceptKw("EMPTY")) {
+      behaviour[0] = b;
+    } else {
+      RETURN_IF_ERROR(ExpectKw("ERROR"));
+      behaviour[1] = b;
+      which = 1;
+    }
+    clauses = true;
+  }
+  RETURN_IF_ERROR(ExpectPunct(")"));
+  if (clauses) {
+    for (const std::string& text : {wrapper, behaviour[0], behaviour[1]}) {
+      auto lit = std::make_unique<Literal>();
+      lit->pos = pos;
+      lit->literal_kind = LiteralKind::kString;
+      lit->text = text;
+      c->args.push_back(std::move(lit));
+    }
+  }
   return ExprPtr(std::move(c));
 }
 

@@ -314,6 +314,30 @@ class Unparser : public UnparserBase {
     std::string out;
     if (c.no_parens) {
       out = c.name.size() == 1 ? c.name[0] : NameText(c.name);
+    } else if (upper.rfind("IS_JSON_", 0) == 0 && c.args.size() == 1 && !c.distinct && !c.star) {
+      // The parser's form of x IS JSON <kind>.
+      out = "(" + Expr(*c.args[0], kLevelAdditive) + " IS JSON " + upper.substr(8) + ")";
+    } else if ((upper == "JSON_OBJECT" || upper == "JSON_ARRAY") && !c.args.empty() &&
+               c.args[0]->kind == ExprKind::kLiteral) {
+      // The parser's form: a flags literal ('N' / 'A' for NULL / ABSENT ON NULL), then keys and values.
+      const std::string& flags = static_cast<const Literal&>(*c.args[0]).text;
+      const size_t step = upper == "JSON_OBJECT" ? 2 : 1;
+      out = CallName(c.name) + "(";
+      for (size_t i = 1; i + step - 1 < c.args.size(); i += step) {
+        if (i > 1) out += ", ";
+        if (step == 2) out += "KEY " + Expr(*c.args[i], kLevelAdditive) + " VALUE ";
+        out += Expr(*c.args[i + step - 1]);
+      }
+      out += std::string(c.args.size() > 1 ? " " : "") + (flags.rfind('A', 0) == 0 ? "ABSENT" : "NULL") + " ON NULL)";
+    } else if (upper == "JSON_QUERY" && c.args.size() == 5 && c.args[2]->kind == ExprKind::kLiteral) {
+      // The parser's form of the clauses: wrapper, ON EMPTY and ON ERROR as string literals.
+      auto text = [&](size_t i) { return static_cast<const Literal&>(*c.args[i]).text; };
+      out = CallName(c.name) + "(" + Expr(*c.args[0]) + ", " + Expr(*c.args[1]) +
+            (text(2) == "WITHOUT" ? " WITHOUT" : " WITH " + text(2)) + " ARRAY WRAPPER " + text(3) + " ON EMPTY " +
+            text(4) + " ON ERROR)";
+    } else if (upper == "JSON_EXISTS" && c.args.size() == 3 && c.args[2]->kind == ExprKind::kLiteral) {
+      out = CallName(c.name) + "(" + Expr(*c.args[0]) + ", " + Expr(*c.args[1]) + " " +
+            static_cast<const Literal&>(*c.args[2]).text + " ON ERROR)";
     } else if (upper == "POSITION" && !NeedsQuotedName(upper, c)) {
       out = CallName(c.name) + "(" + Expr(*c.args[0], kLevelAdditive) + " IN " + Expr(*c.args[1]) + ")";
     } else if (upper == "OVERLAY" && !NeedsQuotedName(upper, c)) {
