@@ -90,11 +90,15 @@ bool ParsePath(std::string_view p, std::vector<PathStep>* steps, std::string* wh
   return true;
 }
 
+// `s`, or an empty view with a non-null pointer: simdjson copies the text with memcpy, which must not
+// see a null pointer even for 0 bytes (an empty string's view may have one).
+std::string_view NonNullText(std::string_view s) { return s.data() != nullptr ? s : std::string_view("", 0); }
+
 // The element `steps` lead to in `json`; false when the JSON is invalid or the path leads nowhere.
 bool Lookup(simdjson::dom::parser& parser, std::string_view json, const std::vector<PathStep>& steps,
             simdjson::dom::element* out) {
   simdjson::dom::element e;
-  if (parser.parse(json.data(), json.size(), true).get(e) != simdjson::SUCCESS) return false;
+  if (parser.parse(NonNullText(json).data(), json.size(), true).get(e) != simdjson::SUCCESS) return false;
   for (const PathStep& s : steps) {
     if (s.is_index) {
       simdjson::dom::array arr;
@@ -167,7 +171,7 @@ bool RawNumber(std::string_view json, const std::vector<PathStep>& steps, std::s
   }
   if (pointer.empty()) return false;
   simdjson::ondemand::parser parser;
-  simdjson::padded_string padded(json);
+  simdjson::padded_string padded(NonNullText(json));
   simdjson::ondemand::document doc;
   if (parser.iterate(padded).get(doc) != simdjson::SUCCESS) return false;
   simdjson::ondemand::value v;
@@ -258,7 +262,7 @@ Result<FnPtr> ResolveJsonExists(const CallInfo& c) {
                   return ForEachValidRow(args, n, rows, out, [&](size_t i) -> Status {
                     std::string_view json = args[0]->GetString(i);
                     simdjson::dom::element root, e;
-                    const bool valid = parser.parse(json.data(), json.size(), true).get(root) == simdjson::SUCCESS;
+                    const bool valid = parser.parse(NonNullText(json).data(), json.size(), true).get(root) == simdjson::SUCCESS;
                     const PathEnd end = valid ? Walk(root, *fixed, &e) : PathEnd::kMismatch;
                     // Flink 2.2.1 takes the ON ERROR behaviour whenever the path finds no value (a missing
                     // member or index, a step of the wrong kind, a JSON null), in lax and strict paths.
@@ -293,7 +297,7 @@ Result<FnPtr> ResolveIsJson(const CallInfo& c) {
                           simdjson::dom::element e;
                           std::string_view text = args[0]->IsNull(i) ? std::string_view() : args[0]->GetString(i);
                           bool ok = !args[0]->IsNull(i) &&
-                                    parser.parse(text.data(), text.size(), true).get(e) == simdjson::SUCCESS;
+                                    parser.parse(NonNullText(text).data(), text.size(), true).get(e) == simdjson::SUCCESS;
                           if (ok && kind != "VALUE") {
                             const auto type = e.type();
                             const bool is_array = type == simdjson::dom::element_type::ARRAY;
@@ -572,7 +576,7 @@ Result<FnPtr> ResolveJsonQuery(const CallInfo& c) {
         return ForEachValidRow(args, n, rows, out, [&](size_t i) -> Status {
           std::string_view json = args[0]->GetString(i);
           simdjson::dom::element root;
-          if (parser.parse(json.data(), json.size(), true).get(root) != simdjson::SUCCESS) {
+          if (parser.parse(NonNullText(json).data(), json.size(), true).get(root) != simdjson::SUCCESS) {
             return behave(i, on_error, "JSON_QUERY: invalid input for JSON: " + std::string(json));
           }
           simdjson::dom::element e;
